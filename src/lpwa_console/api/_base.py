@@ -1,0 +1,219 @@
+"""The base client: owns the transport, authentication, retries and error mapping.
+
+Resources (resources/*.py) only say a path, parameters and a response type.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import logging
+import random
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, TypeVar
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from .auth import Credentials, TokenProvider
+from .errors import (
+    APIConnectionError,
+    APIResponseValidationError,
+    APITimeoutError,
+    AuthenticationError,
+    status_error,
+)
+
+log = logging.getLogger(__name__)
+
+M = TypeVar("M", bound=BaseModel)
+
+IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+MAX_RETRY_AFTER_S = 60.0
+
+QueryParams = Mapping[str, str | int | float] | list[tuple[str, str]]
+
+
+class BaseClient:
+    def __init__(
+        self,
+        base_url: str,
+        credentials: Credentials | None = None,
+        *,
+        http: httpx.AsyncClient | None = None,
+        timeout: float = 30.0,
+        max_retries: int = 3,
+        backoff_s: float = 0.5,
+        verify: bool = True,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._owns_http = http is None
+        self._http = http or httpx.AsyncClient(
+            timeout=timeout,
+            verify=verify,
+            limits=httpx.Limits(max_connections=16, max_keepalive_connections=8),
+            headers={"User-Agent": "lpwa-console"},
+        )
+        self._auth = TokenProvider(credentials, self._http) if credentials else None
+        self.max_retries = max_retries
+        self._backoff_s = backoff_s
+        self._sleep = sleep
+        self.request_count = 0
+
+    @property
+    def token_provider(self) -> TokenProvider | None:
+        return self._auth
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    async def __aenter__(self) -> BaseClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # --- typed helpers used by resources ---------------------------------------------------
+
+    async def get(
+        self, path: str, response_type: type[M], *, params: QueryParams | None = None
+    ) -> M:
+        return self._parse(await self.request("GET", path, params=params), response_type)
+
+    async def post(
+        self,
+        path: str,
+        response_type: type[M],
+        *,
+        json: Any = None,
+        params: QueryParams | None = None,
+        files: Any = None,
+    ) -> M:
+        response = await self.request("POST", path, json=json, params=params, files=files)
+        return self._parse(response, response_type)
+
+    async def put(self, path: str, response_type: type[M], *, json: Any = None) -> M:
+        return self._parse(await self.request("PUT", path, json=json), response_type)
+
+    async def delete(self, path: str) -> None:
+        await self.request("DELETE", path)
+
+    @staticmethod
+    def _parse(response: httpx.Response, response_type: type[M]) -> M:
+        try:
+            return response_type.model_validate_json(response.content or b"{}")
+        except ValidationError as exc:
+            raise APIResponseValidationError(
+                f"Unexpected answer from {response.request.url.path}: {exc.error_count()} "
+                f"field(s) do not match {response_type.__name__}",
+                response=response,
+            ) from exc
+
+    # --- the one road every request takes ---------------------------------------------------
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        params: QueryParams | None = None,
+        json: Any = None,
+        files: Any = None,
+    ) -> httpx.Response:
+        url = self.base_url + path
+        method = method.upper()
+        idempotent = method in IDEMPOTENT
+        reauthenticated = False
+        attempt = 0
+        while True:
+            headers = {"Accept": "application/json"}
+            token = await self._auth.token() if self._auth else None
+            if token:
+                headers["Authorization"] = f"Bearer {token}"
+            request = self._http.build_request(
+                method,
+                url,
+                params=httpx.QueryParams(params) if params is not None else None,  # type: ignore[arg-type]
+                json=json,
+                files=files,
+                headers=headers,
+            )
+            started = time.perf_counter()
+            try:
+                self.request_count += 1
+                response = await self._http.send(request)
+            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
+                # The connection never opened: nothing reached the server, so even a POST
+                # may go again.
+                if attempt < self.max_retries:
+                    await self._backoff(attempt, None)
+                    attempt += 1
+                    continue
+                if isinstance(exc, httpx.ConnectTimeout):
+                    raise APITimeoutError(request) from exc
+                raise APIConnectionError(
+                    f"Cannot connect to {self.base_url}", request=request
+                ) from exc
+            except httpx.TransportError as exc:
+                # The request may have been applied: only idempotent requests go again.
+                if idempotent and attempt < self.max_retries:
+                    await self._backoff(attempt, None)
+                    attempt += 1
+                    continue
+                if isinstance(exc, httpx.TimeoutException):
+                    raise APITimeoutError(request) from exc
+                hint = "" if idempotent else " (it may or may not have been applied)"
+                raise APIConnectionError(
+                    f"Connection lost during {method} {path}{hint}", request=request
+                ) from exc
+            log.debug(
+                "%s %s -> %d in %.0f ms",
+                method,
+                request.url.path,
+                response.status_code,
+                (time.perf_counter() - started) * 1000,
+            )
+            if response.status_code == 401 and self._auth and not reauthenticated:
+                # A token revoked or expired early: fetch a new one, once.
+                await response.aread()
+                self._auth.invalidate(token)
+                reauthenticated = True
+                continue
+            if response.status_code in RETRY_STATUSES and idempotent and attempt < self.max_retries:
+                await response.aread()
+                await self._backoff(attempt, response)
+                attempt += 1
+                continue
+            if response.status_code >= 400:
+                await response.aread()
+                error = status_error(response)
+                if isinstance(error, AuthenticationError):
+                    error.message = f"Not signed in: {error.message}"
+                raise error
+            return response
+
+    async def _backoff(self, attempt: int, response: httpx.Response | None) -> None:
+        delay = retry_after(response) if response is not None else None
+        if delay is None:
+            delay = min(8.0, self._backoff_s * (2**attempt)) * (0.75 + random.random() / 2)
+        await self._sleep(delay)
+
+
+def retry_after(response: httpx.Response) -> float | None:
+    """Seconds the server asked us to wait (Retry-After as seconds or an HTTP date)."""
+    value = response.headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return min(MAX_RETRY_AFTER_S, max(0.0, float(value)))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, when.timestamp() - time.time()))

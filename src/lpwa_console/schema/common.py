@@ -1,0 +1,186 @@
+"""Shapes shared by every area: identifiers, severities, errors, list envelopes."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Generic, Literal, TypeVar
+from urllib.parse import quote
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# --- base classes ------------------------------------------------------------------------
+
+
+class ApiModel(BaseModel):
+    """A response shape: unknown fields from a newer platform are kept, not rejected."""
+
+    model_config = ConfigDict(extra="allow", populate_by_name=True, regex_engine="python-re")
+
+
+class RequestModel(BaseModel):
+    """A request shape: unknown fields are a typing mistake, so they are refused."""
+
+    model_config = ConfigDict(
+        extra="forbid", populate_by_name=True, str_strip_whitespace=True, regex_engine="python-re"
+    )
+
+    def to_wire(self) -> dict[str, object]:
+        """The JSON body: only what the caller set, never defaults the server should decide."""
+        return self.model_dump(mode="json", exclude_unset=True, by_alias=True)
+
+
+# --- identifiers (Document 1 §2.1, Document 2 §2.1) --------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Identifier:
+    """A parsed path identifier.
+
+    kind is one of:
+      uid     sequential integer UID            "123"
+      id      ID with the `id:` prefix          "id:my-app"
+      sub     subscriber ID, `id:sub:` prefix   "id:sub:100"
+      sup     supplier ID, `id:sup:` prefix     "id:sup:acme"
+      mine    the authenticated user's own      "mine"
+      eui     device EUI, `e` + upper-case hex  "e70B3D5E75E000001"
+      text    anything else (platform IDs, OpenID subjects)
+    """
+
+    kind: Literal["uid", "id", "sub", "sup", "mine", "eui", "text"]
+    value: str
+
+    @property
+    def uid(self) -> int:
+        if self.kind != "uid":
+            raise ValueError(f"{self} is not a sequential UID")
+        return int(self.value)
+
+    def __str__(self) -> str:
+        return format_identifier(self)
+
+
+_UID = re.compile(r"[0-9]+")
+_EUI_REF = re.compile(r"e([0-9A-F]+)")
+
+
+def parse_identifier(text: str, *, allow_eui: bool = False) -> Identifier:
+    """Parse a decoded path segment into its identifier form."""
+    if _UID.fullmatch(text):
+        return Identifier("uid", text)
+    if text == "mine":
+        return Identifier("mine", "")
+    if text.startswith("id:sub:"):
+        return Identifier("sub", text[len("id:sub:") :])
+    if text.startswith("id:sup:"):
+        return Identifier("sup", text[len("id:sup:") :])
+    if text.startswith("id:"):
+        return Identifier("id", text[len("id:") :])
+    if allow_eui and (match := _EUI_REF.fullmatch(text)):
+        return Identifier("eui", match.group(1))
+    return Identifier("text", text)
+
+
+def format_identifier(ident: Identifier) -> str:
+    """The identifier as written in a path, before percent-encoding."""
+    prefix = {"uid": "", "id": "id:", "sub": "id:sub:", "sup": "id:sup:", "eui": "e", "text": ""}
+    if ident.kind == "mine":
+        return "mine"
+    return prefix[ident.kind] + ident.value
+
+
+def device_ref(eui: str) -> str:
+    """The `e` + upper-case EUI form that addresses a device by its EUI."""
+    return "e" + eui.upper()
+
+
+def path_segment(ident: Identifier | str | int) -> str:
+    """One percent-encoded path segment: `:` as %3A and `/` as %2F, so IDs with slashes survive."""
+    text = str(ident) if not isinstance(ident, Identifier) else format_identifier(ident)
+    return quote(text, safe="")
+
+
+# --- severities --------------------------------------------------------------------------
+
+
+class Severity(IntEnum):
+    """Alarm severity numbering (Document 1 §2.3)."""
+
+    CLEARED = 1
+    INDETERMINATE = 2
+    WARNING = 3
+    MINOR = 4
+    MAJOR = 5
+    CRITICAL = 6
+
+    @property
+    def label(self) -> str:
+        return self.name.capitalize()
+
+
+# --- errors and lists --------------------------------------------------------------------
+
+
+class ErrorBody(ApiModel):
+    """The platform's error body."""
+
+    code: int
+    message: str
+
+
+class Cursors(ApiModel):
+    last: str | None = None
+
+
+T = TypeVar("T")
+
+
+class ListEnvelope(ApiModel, Generic[T]):
+    """A page of a list: `count` only comes with the first page, `cursors.last` only when a
+    cursor-sorted list has a next page."""
+
+    briefs: list[T] = Field(default_factory=list)
+    count: int | None = None
+    more: bool = False
+    cursors: Cursors | None = None
+
+    @property
+    def next_cursor(self) -> str | None:
+        return self.cursors.last if self.cursors else None
+
+
+class Tag(ApiModel):
+    name: str
+    href: str | None = None
+
+
+TAG_NAME_PATTERN = r"^[^\x00-\x20<>\x7F]([^\x00-\x1F<>\x7F]{0,38}[^\x00-\x20<>\x7F])?$"
+
+
+class TagRef(RequestModel):
+    """A tag as sent: 1 to 40 characters, no control characters, `<` or `>`, no outer spaces."""
+
+    name: str = Field(pattern=TAG_NAME_PATTERN)
+
+
+class TagSuggestions(ApiModel):
+    briefs: list[Tag] = Field(default_factory=list)
+    query: str = ""
+
+
+class Coordinates(ApiModel):
+    lat: float
+    lng: float
+
+
+class BoundingBox(ApiModel):
+    northeast: Coordinates
+    southwest: Coordinates
+
+
+HEX = re.compile(r"[0-9A-Fa-f]+")
+
+
+def is_hex(text: str, length: int | None = None) -> bool:
+    return bool(HEX.fullmatch(text)) and (length is None or len(text) == length)

@@ -1,0 +1,48 @@
+"""The subscription (`/subscriptions/mine`, Document 1 §2.2)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from .common import ApiModel, RequestModel
+from .domains import DomainRestrictions
+
+Permission = Literal["x", "a", "ra", "rc", "s1"]
+Toggle = Literal["DEACTIVATED", "ACTIVATED"]
+
+
+class SubscriptionOptions(ApiModel):
+    hsm: Toggle
+    devAddrValidation: Literal["DEACTIVATED", "ADM-VC"] | None = Field(
+        default=None, deprecated="feature removed"
+    )
+    devEUIValidation: Literal["DEACTIVATED", "ADM-VC"] | None = Field(
+        default=None, deprecated="feature removed"
+    )
+
+
+class SubscriptionGrant(ApiModel):
+    grantedPermissions: list[Permission] = Field(default_factory=list)
+    domainRestrictions: DomainRestrictions | None = None
+
+
+class Subscription(ApiModel):
+    ID: str | None = None
+    name: str | None = None
+    options: SubscriptionOptions
+    showTagSuggestionsWhenDomainRestrictions: bool = True
+    subscription: SubscriptionGrant
+    creationTimestamp: int | None = None
+    state: str | None = None
+
+
+class SubscriptionOptionsUpdate(RequestModel):
+    hsm: Toggle
+
+
+class SubscriptionUpdate(RequestModel):
+    options: SubscriptionOptionsUpdate | None = None
+    showTagSuggestionsWhenDomainRestrictions: bool | None = None
+    name: str | None = None

@@ -1,0 +1,101 @@
+"""Shared fixtures: offscreen Qt, a live sandbox on a free loopback port, a qasync loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Keep the real user's keyring and settings out of every test.
+os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
+
+SANDBOX_START_TIMEOUT_S = 60
+
+
+class SandboxProcess:
+    """A sandbox started with the public CLI contract: `serve` prints one JSON line."""
+
+    def __init__(self, db: Path, *extra: str) -> None:
+        self.db = db
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "lpwa_console.sandbox",
+                "serve",
+                "--db",
+                str(db),
+                "--port",
+                "0",
+                *extra,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            _, err = self.process.communicate(timeout=10)
+            raise RuntimeError(f"sandbox did not start: {err[-2000:]}")
+        info = json.loads(line)
+        self.base_url: str = info["base_url"]
+        self.token_url: str = info["token_url"]
+        accounts = subprocess.run(
+            [sys.executable, "-m", "lpwa_console.sandbox", "accounts", "--db", str(db), "--json"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=SANDBOX_START_TIMEOUT_S,
+        )
+        self.accounts: list[dict[str, Any]] = json.loads(accounts.stdout)
+
+    def account(self, role: str) -> dict[str, Any]:
+        return next(a for a in self.accounts if a["role"] == role)
+
+    def stop(self) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        return self.process.returncode
+
+
+@pytest.fixture(scope="session")
+def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:
+    """One live sandbox for the whole session (seeded demo network). Tests that write must
+    create their own records rather than rely on counts."""
+    server = SandboxProcess(tmp_path_factory.mktemp("sandbox") / "sandbox.db")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
+    """A qasync loop driven by Qt's event processing (qtbot.waitUntil / waitSignal)."""
+    import qasync
+
+    loop = qasync.QEventLoop(qapp, already_running=True)
+    asyncio.set_event_loop(loop)
+    yield loop
+    # Let cancelled tasks unwind before the loop goes.
+    pending = [t for t in asyncio.all_tasks(loop) if not t.done()]
+    for task in pending:
+        task.cancel()
+    for _ in range(20):
+        if all(t.done() for t in pending):
+            break
+        qapp.processEvents()
+    asyncio.set_event_loop(None)

@@ -1,10 +1,13 @@
-"""The layer rules of ARCHITECTURE.md, written as import-linter contracts in pyproject.toml."""
+"""The layer rules of ARCHITECTURE.md: import-linter contracts in pyproject.toml, plus the one
+rule import-linter cannot express (view-models take only QtCore from PySide6)."""
 
+import ast
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "src" / "lpwa_console"
 
 
 def test_import_layers_hold() -> None:
@@ -14,3 +17,24 @@ def test_import_layers_hold() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "0 broken" in result.stdout
+
+
+def qt_modules_imported(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        found |= {n for n in names if n.startswith("PySide6.Qt")}
+    return {".".join(n.split(".")[:2]) for n in found}
+
+
+def test_view_models_use_qtcore_only() -> None:
+    offenders = {
+        str(path.relative_to(ROOT)): sorted(mods - {"PySide6.QtCore"})
+        for path in (PACKAGE / "models").rglob("*.py")
+        if (mods := qt_modules_imported(path)) - {"PySide6.QtCore"}
+    }
+    assert not offenders, f"view-models must not import widgets or GUI classes: {offenders}"

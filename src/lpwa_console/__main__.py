@@ -1,2 +1,15 @@
+"""`python -m lpwa_console` and the `lpwa-console` entry point."""
+
+from __future__ import annotations
+
+import sys
+
+
 def main() -> None:
-    raise SystemExit("not yet")
+    from .app import main as run
+
+    sys.exit(run(sys.argv[1:]))
+
+
+if __name__ == "__main__":
+    main()

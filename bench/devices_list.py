@@ -1,0 +1,226 @@
+"""Device list benchmark (issue 2): a sandbox of N devices (1,000,000 by default).
+
+Prints, one line each:
+  seed time (when the database had to be seeded),
+  server page latency p50/p99 for the first page (with count) and for deep pages,
+  time from opening the devices pane to the first rows painted,
+  time to show rows after jumping to the last row,
+  worst event-loop stall seen by a 10 ms heartbeat during both,
+  resident memory growth of the console process over the whole UI run.
+
+Usage: ./dev bench devices_list [--devices N] [--db PATH] [--samples K]
+The database is kept in bench/out/ so later runs skip the seeding.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import psutil
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _sandbox import OUT, Server, ensure_seeded, percentile
+
+
+def server_latency(server: Server, samples: int, total: int) -> dict[str, float]:
+    account = server.account()
+    with httpx.Client(timeout=60) as http:
+        token = http.post(
+            server.token_url,
+            data={
+                "grant_type": "client_credentials",
+                "client_id": account["client_id"],
+                "client_secret": account["client_secret"],
+            },
+        ).json()["access_token"]
+        headers = {"Authorization": f"Bearer {token}"}
+        url = f"{server.base_url}/subscriptions/mine/devices"
+
+        def timed(params: dict[str, str | int]) -> float:
+            started = time.perf_counter()
+            response = http.get(url, params=params, headers=headers)
+            response.raise_for_status()
+            return (time.perf_counter() - started) * 1000
+
+        timed({"pageIndex": 1, "pageSize": 100})  # warm the caches once
+        first = [timed({"pageIndex": 1, "pageSize": 100}) for _ in range(samples)]
+        last_page = max(1, total // 100)
+        deep = [
+            timed(
+                {
+                    "pageIndex": random.randint(max(1, last_page - last_page // 100), last_page),
+                    "pageSize": 100,
+                }
+            )
+            for _ in range(samples)
+        ]
+        by_name = [
+            timed({"pageIndex": random.randint(1, last_page), "pageSize": 100, "sort": "name,asc"})
+            for _ in range(samples)
+        ]
+    return {
+        "first_p50": percentile(first, 50),
+        "first_p99": percentile(first, 99),
+        "deep_p50": percentile(deep, 50),
+        "deep_p99": percentile(deep, 99),
+        "name_sorted_random_p50": percentile(by_name, 50),
+        "name_sorted_random_p99": percentile(by_name, 99),
+    }
+
+
+def ui_figures(server: Server) -> dict[str, float]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    import qasync
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    from lpwa_console.api import Credentials, LpwaClient
+    from lpwa_console.models.devices import DevicesViewModel
+    from lpwa_console.models.tasks import TaskRunner
+    from lpwa_console.ui.panes.devices import DevicesPane
+
+    app = QApplication.instance() or QApplication([])
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    process = psutil.Process()
+
+    class PaintWatch(QObject):
+        """Records when the table's viewport last painted."""
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.last_paint = 0.0
+
+        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
+            if event.type() == QEvent.Type.Paint:
+                self.last_paint = time.perf_counter()
+            return False
+
+    class Heartbeat:
+        def __init__(self) -> None:
+            self.worst_ms = 0.0
+            self._last = time.perf_counter()
+            self.timer = QTimer()
+            self.timer.setInterval(10)
+            self.timer.timeout.connect(self._beat)
+
+        def _beat(self) -> None:
+            now = time.perf_counter()
+            self.worst_ms = max(self.worst_ms, (now - self._last) * 1000 - 10)
+            self._last = now
+
+        def start(self) -> None:
+            self._last = time.perf_counter()
+            self.worst_ms = 0.0
+            self.timer.start()
+
+    async def wait_for(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
+        deadline = time.perf_counter() + timeout
+        while not predicate():
+            if time.perf_counter() > deadline:
+                raise TimeoutError("benchmark step did not finish in time")
+            await asyncio.sleep(0.002)
+
+    async def run() -> dict[str, float]:
+        account = server.account()
+        client = LpwaClient(
+            server.base_url,
+            Credentials(server.token_url, account["client_id"], account["client_secret"]),
+        )
+        await client.subscription.get()  # sign in first: the figure is the pane's, not the token's
+        runner = TaskRunner()
+        vm = DevicesViewModel(runner, None)
+        pane = DevicesPane(vm)
+        pane.resize(1400, 900)
+        pane.show()
+        watch = PaintWatch()
+        pane.table.viewport().installEventFilter(watch)
+        model = vm.model
+        await asyncio.sleep(0.2)
+        rss_before = process.memory_info().rss
+        beat = Heartbeat()
+        beat.start()
+
+        opened = time.perf_counter()
+        vm.set_client(client)
+        await wait_for(lambda: 0 in model.loaded_pages() and watch.last_paint > opened)
+        first_rows_ms = (watch.last_paint - opened) * 1000
+        await asyncio.sleep(0.3)
+
+        last_row = model.rowCount() - 1
+        last_page = last_row // model.page_size
+        jumped = time.perf_counter()
+        pane.table.scrollToBottom()
+        await wait_for(lambda: last_page in model.loaded_pages() and watch.last_paint > jumped)
+        await wait_for(lambda: watch.last_paint > jumped and not model.loading)
+        jump_ms = (watch.last_paint - jumped) * 1000
+
+        # Wander through the list like a user dragging the scroll bar, to see memory stay flat.
+        scrollbar = pane.table.verticalScrollBar()
+        for _ in range(60):
+            scrollbar.setValue(random.randint(0, scrollbar.maximum()))
+            await asyncio.sleep(0.05)
+        await wait_for(lambda: not model.loading, timeout=60)
+        stall_ms = beat.worst_ms
+        rss_growth_mb = (process.memory_info().rss - rss_before) / 2**20
+        await client.aclose()
+        return {
+            "rows": float(model.rowCount()),
+            "first_rows_painted_ms": first_rows_ms,
+            "jump_to_last_row_ms": jump_ms,
+            "worst_stall_ms": stall_ms,
+            "rss_growth_mb": rss_growth_mb,
+        }
+
+    with loop:
+        return loop.run_until_complete(run())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    parser.add_argument("--devices", type=int, default=1_000_000)
+    parser.add_argument("--db", type=Path, default=None)
+    parser.add_argument("--samples", type=int, default=50)
+    args = parser.parse_args()
+    db = args.db or OUT / f"devices-{args.devices}.db"
+    seeded = ensure_seeded(db, args.devices)
+    if seeded is not None:
+        print(f"seed: {args.devices:,} devices in {seeded:.1f} s")
+    server = Server(db)
+    try:
+        lat = server_latency(server, args.samples, args.devices)
+        print(
+            f"server first page (with count): p50 {lat['first_p50']:.1f} ms, p99 {lat['first_p99']:.1f} ms"
+        )
+        print(
+            f"server deep page (last 1%):     p50 {lat['deep_p50']:.1f} ms, p99 {lat['deep_p99']:.1f} ms"
+        )
+        print(
+            f"server random page by name:     p50 {lat['name_sorted_random_p50']:.1f} ms, "
+            f"p99 {lat['name_sorted_random_p99']:.1f} ms"
+        )
+        ui = ui_figures(server)
+        print(f"rows in the table: {int(ui['rows']):,}")
+        print(
+            f"open pane -> first rows painted: {ui['first_rows_painted_ms']:.0f} ms (target <= 500)"
+        )
+        print(
+            f"jump to last row -> rows shown:  {ui['jump_to_last_row_ms']:.0f} ms (target <= 1000)"
+        )
+        print(f"worst event-loop stall:          {ui['worst_stall_ms']:.0f} ms (target <= 50)")
+        print(f"resident memory growth:          {ui['rss_growth_mb']:.0f} MB (target <= 150)")
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()

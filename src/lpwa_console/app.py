@@ -1,0 +1,269 @@
+"""The composition root: settings -> client -> view-models -> main window, on a qasync loop."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, SignalInstance
+from PySide6.QtWidgets import QApplication, QWidget
+
+from .models.devices import DevicesViewModel
+from .models.embedded import EmbeddedSandbox, default_data_dir
+from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
+from .models.session import Session
+from .models.tasks import TaskRunner
+from .ui.main_window import MainWindow
+from .ui.panes.devices import DevicesPane
+from .ui.theme import apply_theme
+
+log = logging.getLogger("lpwa_console")
+
+CONNECT_TIMEOUT_S = 90.0
+FIRST_PAGE_TIMEOUT_S = 30.0
+
+
+@dataclass
+class Options:
+    data_dir: Path | None = None
+    profile: str | None = None
+    self_test: bool = False
+    screenshot: Path | None = None
+    theme: str | None = None
+
+
+@dataclass
+class Console:
+    """Everything the composition root built, so tests and the self-test can reach it."""
+
+    settings: QSettings
+    runner: TaskRunner
+    profiles: ProfileStore
+    embedded: EmbeddedSandbox
+    session: Session
+    devices: DevicesViewModel
+    window: MainWindow
+    panes: dict[str, QWidget] = field(default_factory=dict)
+
+    async def aclose(self) -> None:
+        self.window.save_layout()
+        self.runner.cancel_all()
+        await self.session.aclose()
+        self.embedded.stop()
+
+
+def make_settings(data_dir: Path | None) -> QSettings:
+    if data_dir is not None:
+        # A private ini file: tests and benches never touch the user's settings.
+        return QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
+    return QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, "lpwa-console", "console"
+    )
+
+
+def build(
+    options: Options,
+    *,
+    settings: QSettings | None = None,
+    secrets: SecretStore | None = None,
+) -> Console:
+    settings = settings or make_settings(options.data_dir)
+    runner = TaskRunner()
+    profiles = ProfileStore(settings, secrets or KeyringSecretStore())
+    embedded = EmbeddedSandbox(options.data_dir or default_data_dir())
+    session = Session(profiles, runner, embedded)
+    devices = DevicesViewModel(runner)
+    session.client_changed.connect(devices.set_client)
+    devices_pane = DevicesPane(devices)
+    panes: dict[str, QWidget] = {"devices": devices_pane}
+    window = MainWindow(session, runner, profiles, list(panes.values()), settings)
+    return Console(settings, runner, profiles, embedded, session, devices, window, panes)
+
+
+def choose_profile(console: Console, name: str | None) -> Profile:
+    if name:
+        profile = console.profiles.get(name)
+        if profile is None:
+            raise SystemExit(f"lpwa-console: no profile named {name!r}")
+        return profile
+    return console.profiles.last_profile()
+
+
+async def wait_signal(signal: SignalInstance, timeout: float) -> tuple[Any, ...]:
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[tuple[Any, ...]] = loop.create_future()
+
+    def fire(*args: Any) -> None:
+        if not future.done():
+            future.set_result(args)
+
+    signal.connect(fire)
+    try:
+        return await asyncio.wait_for(future, timeout)
+    finally:
+        signal.disconnect(fire)
+
+
+async def connect(console: Console, profile: Profile) -> None:
+    """Open the profile and wait until connected; raise with the reason when it fails."""
+    waiter = asyncio.ensure_future(wait_signal(console.session.state_changed, CONNECT_TIMEOUT_S))
+    console.session.open(profile)
+    while True:
+        (state,) = await waiter
+        if state == "connected":
+            return
+        if state == "failed":
+            raise RuntimeError(console.session.message)
+        waiter = asyncio.ensure_future(
+            wait_signal(console.session.state_changed, CONNECT_TIMEOUT_S)
+        )
+
+
+async def load_devices(console: Console) -> dict[str, float]:
+    """Wait for the first page of devices (if not there yet), then paint it."""
+    vm = console.devices
+    if vm.first_page_ms is None:
+        error = asyncio.ensure_future(wait_signal(vm.error, FIRST_PAGE_TIMEOUT_S))
+        page = asyncio.ensure_future(wait_signal(vm.first_page_loaded, FIRST_PAGE_TIMEOUT_S))
+        done, pending = await asyncio.wait({error, page}, return_when=asyncio.FIRST_COMPLETED)
+        for task in pending:
+            task.cancel()
+        if error in done:
+            raise RuntimeError(f"devices: {error.result()[0]}")
+        page.result()
+    pane = console.panes["devices"]
+    assert isinstance(pane, DevicesPane)
+    paint_t0 = time.perf_counter()
+    pane.table.viewport().repaint()
+    paint_ms = (time.perf_counter() - paint_t0) * 1000
+    first_page_ms = vm.first_page_ms or 0.0
+    return {
+        "first_page_ms": round(first_page_ms, 1),
+        "paint_ms": round(paint_ms, 1),
+        "first_rows_ms": round(first_page_ms + paint_ms, 1),
+        "rows": vm.model.rowCount(),
+    }
+
+
+async def self_test(console: Console, profile: Profile) -> int:
+    result: dict[str, Any] = {"profile": profile.name, "ok": False}
+    t0 = time.perf_counter()
+    try:
+        console.window.show()
+        await connect(console, profile)
+        result["connect_total_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        if console.embedded.start_ms is not None and profile.is_embedded:
+            result["sandbox_start_ms"] = round(console.embedded.start_ms, 1)
+        result["connect_ms"] = round(console.session.connect_ms or 0.0, 1)
+        panes: dict[str, Any] = {}
+        for index, name in enumerate(console.panes):
+            console.window.navigation.setCurrentRow(index)
+            panes[name] = await load_devices(console) if name == "devices" else {}
+        result["panes"] = panes
+        result["ok"] = True
+    except Exception as exc:
+        result["error"] = str(exc) or type(exc).__name__
+    result["total_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+    print(json.dumps(result), flush=True)
+    return 0 if result["ok"] else 1
+
+
+async def screenshots(console: Console, profile: Profile, directory: Path) -> int:
+    directory.mkdir(parents=True, exist_ok=True)
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    window = console.window
+    window.resize(1400, 820)
+    window.show()
+    try:
+        await connect(console, profile)
+        for index, name in enumerate(console.panes):
+            window.navigation.setCurrentRow(index)
+            if name == "devices":
+                await load_devices(console)
+                pane = console.panes[name]
+                assert isinstance(pane, DevicesPane)
+                pane.table.selectRow(0)
+                await wait_signal(console.devices.detail_changed, FIRST_PAGE_TIMEOUT_S)
+            await asyncio.sleep(0.05)
+            for theme in ("light", "dark"):
+                apply_theme(app, theme)  # type: ignore[arg-type]
+                await asyncio.sleep(0.05)
+                path = directory / f"{name}-{theme}.png"
+                window.grab().save(str(path))
+                print(path, flush=True)
+    except Exception as exc:
+        print(f"lpwa-console: screenshot failed: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+async def run(options: Options) -> int:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    console = build(options)
+    theme = options.theme or str(console.settings.value("appearance/theme", "system"))
+    apply_theme(app, theme)  # type: ignore[arg-type]
+    profile = choose_profile(console, options.profile)
+    try:
+        if options.self_test:
+            return await self_test(console, profile)
+        if options.screenshot is not None:
+            return await screenshots(console, profile, options.screenshot)
+        quitting = asyncio.Event()
+        app.aboutToQuit.connect(quitting.set)
+        app.lastWindowClosed.connect(quitting.set)
+        console.window.show()
+        console.session.open(profile)
+        await quitting.wait()
+        return 0
+    finally:
+        await console.aclose()
+
+
+def parse_args(argv: list[str] | None) -> Options:
+    parser = argparse.ArgumentParser(
+        prog="lpwa-console", description="Manage LoRaWAN and cellular IoT networks."
+    )
+    parser.add_argument("--profile", help="connection profile to open (default: the last one)")
+    parser.add_argument("--data-dir", type=Path, help="settings and sandbox database here")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open every pane, print one JSON line of timings, exit 0 when all is well",
+    )
+    parser.add_argument("--screenshot", type=Path, metavar="DIR", help="save a PNG of every pane")
+    parser.add_argument("--theme", choices=["system", "light", "dark"])
+    args = parser.parse_args(argv)
+    return Options(args.data_dir, args.profile, args.self_test, args.screenshot, args.theme)
+
+
+def main(argv: list[str] | None = None) -> int:
+    import qasync
+
+    options = parse_args(argv)
+    if options.self_test or options.screenshot is not None:
+        # Headless runs need no display; a real session still uses the platform's plugin.
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    logging.basicConfig(
+        level=logging.INFO
+        if options.self_test is False and options.screenshot is None
+        else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app.setApplicationName("LPWA Console")
+    app.setOrganizationName("lpwa-console")
+    app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
+    try:
+        return asyncio.run(run(options), loop_factory=qasync.QEventLoop)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,1 @@
+"""Qt view-models (QtCore only): sessions, background tasks, paged table models."""

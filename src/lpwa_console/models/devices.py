@@ -1,0 +1,377 @@
+"""The devices view-model: filters, server-side sort, the paged list, the selected device,
+create/update with the schema's rules, and tags. Everything runs through the TaskRunner."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from datetime import datetime
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+from PySide6.QtCore import QObject, Qt, Signal
+
+from ..api import APIStatusError, ConflictError, LpwaClient
+from ..schema.common import ListEnvelope, Tag
+from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
+from .paged_table import Column, PagedTableModel
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+CONNECTIVITY_LABELS = {"LORAWAN": "LoRaWAN", "CELLULAR": "Cellular"}
+HEALTH_LABELS = {
+    "INIT": "Init",
+    "ACTIVE": "Active",
+    "RF_CNX_ERROR": "RF error",
+    "SUSPENDED": "Suspended",
+}
+
+
+def format_time(ms: int | None) -> str:
+    if not ms:
+        return ""
+    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+
+
+def _number(value: float | None, fmt: str = "{:.1f}") -> str:
+    return "" if value is None else fmt.format(value)
+
+
+def device_columns() -> list[Column[DeviceBrief]]:
+    return [
+        Column("Name", lambda d: d.name, sort_key="name", width=220),
+        Column("DevEUI / IMEI", lambda d: d.EUI, sort_key="EUI", width=150),
+        Column("Connectivity", lambda d: CONNECTIVITY_LABELS[d.connectivity], width=90),
+        Column("Health", lambda d: HEALTH_LABELS.get(d.healthState, d.healthState), width=80),
+        Column(
+            "Model",
+            lambda d: (d.model.commercialName or d.model.ID) if d.model else "",
+            width=140,
+        ),
+        Column("Tags", lambda d: ", ".join(t.name for t in d.tags), width=160),
+        Column(
+            "Last uplink",
+            lambda d: format_time(d.lastUpTimestamp),
+            sort_key="lastUpTimestamp",
+            width=120,
+        ),
+        Column("SF", lambda d: d.lastSF, sort_key="lastSF", alignment=RIGHT, width=40),
+        Column(
+            "Avg SNR", lambda d: _number(d.avgSNR), sort_key="avgSNR", alignment=RIGHT, width=70
+        ),
+        Column(
+            "Battery",
+            lambda d: _number(d.lastBatLevel, "{}%"),
+            sort_key="lastBatLevel",
+            alignment=RIGHT,
+            width=60,
+        ),
+        Column(
+            "Alarms",
+            lambda d: d.alarmCount or "",
+            alignment=RIGHT,
+            severity=lambda d: d.alarmLevel or None,
+            width=60,
+        ),
+        Column(
+            "Created",
+            lambda d: format_time(d.creationDate),
+            sort_key="creationDate",
+            width=120,
+        ),
+    ]
+
+
+# --- validation ----------------------------------------------------------------------------
+
+# Model-level messages name the field in words; point the dialog at the right input.
+_FIELD_WORDS = {
+    "DevAddr": "nwAddress",
+    "nwAddress": "nwAddress",
+    "AppSKey": "appSKey",
+    "adminLat": "adminLat",
+    "IMEI": "EUI",
+    "DevEUI": "EUI",
+    "EUI": "EUI",
+    "AppKey": "appKey",
+    "AppEUI": "appEUI",
+    "JoinEUI": "appEUI",
+    "name": "name",
+    "tag": "tags",
+}
+
+
+def field_named_in(message: str, fields: set[str]) -> str:
+    """The request field a message talks about, or ''."""
+    for word, name in _FIELD_WORDS.items():
+        if re.search(rf"\b{re.escape(word)}\b", message) and name in fields:
+            return name
+    for name in fields:
+        if re.search(rf"\b{re.escape(name)}\b", message):
+            return name
+    return ""
+
+
+def validate(
+    model: type[BaseModel], data: dict[str, Any]
+) -> tuple[BaseModel | None, dict[str, str]]:
+    """Validate form data with the schema; errors by field ('' for the form as a whole)."""
+    try:
+        return model.model_validate(data), {}
+    except ValidationError as exc:
+        fields = set(model.model_fields)
+        errors: dict[str, str] = {}
+        for error in exc.errors():
+            loc = error.get("loc") or ()
+            message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+            name = str(loc[0]) if loc and str(loc[0]) in fields else ""
+            if not name:
+                name = field_named_in(message, fields)
+            errors.setdefault(name, message)
+        return None, errors
+
+
+# --- the view-model ------------------------------------------------------------------------
+
+
+class DevicesViewModel(QObject):
+    filters_changed = Signal(object)  # DeviceFilter
+    count_changed = Signal(int)
+    loading_changed = Signal(bool)
+    error = Signal(str)
+    detail_changed = Signal(object)  # Device | None
+    detail_loading = Signal(bool)
+    saved = Signal(object)  # Device, after a create or an update
+    save_failed = Signal(str, str)  # message, field ('' when the server names none)
+    saving_changed = Signal(bool)
+    tags_applied = Signal(str)  # what happened, in words
+    suggestions_changed = Signal(list)  # list[str]
+    client_changed = Signal(bool)  # has a client
+    first_page_loaded = Signal(float)  # ms since the reload that asked for it
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        client: LpwaClient | None = None,
+        *,
+        page_size: int = 100,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self.filters = DeviceFilter()
+        self.model: PagedTableModel[DeviceBrief] = PagedTableModel(
+            device_columns(), None, page_size=page_size, parent=self
+        )
+        self.model.count_changed.connect(self.count_changed)
+        self.model.loading_changed.connect(self.loading_changed)
+        self.model.error.connect(self.error)
+        self.model.first_page_loaded.connect(self._first_page)
+        self.detail: Device | None = None
+        self.first_page_ms: float | None = None
+        self._reload_t0 = 0.0
+        self._detail_task: int | None = None
+        self._detail_ref = ""
+        self._saving = False
+        if client is not None:
+            self.reload()
+
+    # --- list ---------------------------------------------------------------------------
+
+    @property
+    def has_client(self) -> bool:
+        return self.client is not None
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        """A new session (or none): everything shown so far belongs to the old one."""
+        self.client = client
+        self._set_detail(None)
+        self.client_changed.emit(client is not None)
+        self.reload()
+
+    def reload(self) -> None:
+        self._reload_t0 = time.perf_counter()
+        self.first_page_ms = None
+        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
+
+    def set_filters(self, filters: DeviceFilter) -> None:
+        if filters == self.filters:
+            return
+        self.filters = filters
+        self.filters_changed.emit(filters)
+        self.reload()
+
+    def update_filters(self, **changes: Any) -> None:
+        """Change some filters, e.g. `update_filters(query="abc", connectivity=None)`."""
+        data = self.filters.model_dump()
+        data.update(changes)
+        self.set_filters(DeviceFilter.model_validate(data))
+
+    def _fetcher(self) -> Any:
+        client, filters, runner = self.client, self.filters, self.runner
+        assert client is not None
+
+        async def fetch(
+            page: int, size: int, sort: str | None, descending: bool
+        ) -> ListEnvelope[DeviceBrief]:
+            call = client.devices.list(
+                page, size, filters=filters, sort=sort, descending=descending
+            )
+            return await runner.track(f"Devices page {page}", call)
+
+        return fetch
+
+    def _first_page(self) -> None:
+        self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
+        self.first_page_loaded.emit(self.first_page_ms)
+
+    # --- detail -------------------------------------------------------------------------
+
+    def select_row(self, row: int) -> None:
+        brief = self.model.item(row) if row >= 0 else None
+        self.select(brief.path_ref if brief is not None else None)
+
+    def select(self, ref: str | None) -> None:
+        if self._detail_task is not None:
+            self.runner.cancel(self._detail_task)
+            self._detail_task = None
+        self._detail_ref = ref or ""
+        if not ref or self.client is None:
+            self._set_detail(None)
+            return
+        self.detail_loading.emit(True)
+        client = self.client
+        self._detail_task = self.runner.run(
+            f"Load device {ref.removeprefix('e')}",
+            client.devices.get(ref),
+            on_done=lambda device, ref=ref: self._detail_done(ref, device),
+            on_error=lambda _exc, _msg: self.detail_loading.emit(False),
+        )
+
+    def _detail_done(self, ref: str, device: Device) -> None:
+        if ref != self._detail_ref:
+            return
+        self._detail_task = None
+        self.detail_loading.emit(False)
+        self._set_detail(device)
+
+    def _set_detail(self, device: Device | None) -> None:
+        self.detail = device
+        self.detail_changed.emit(device)
+
+    # --- create and update --------------------------------------------------------------
+
+    @property
+    def saving(self) -> bool:
+        return self._saving
+
+    def create(self, data: dict[str, Any]) -> bool:
+        """Validate, then POST. False (and `save_failed`) when the schema refuses it."""
+        request, errors = validate(DeviceCreate, data)
+        if request is None:
+            for field, message in errors.items():
+                self.save_failed.emit(message, field)
+            return False
+        assert isinstance(request, DeviceCreate)
+        return self._save("Create device", self._do_create(request), set(DeviceCreate.model_fields))
+
+    def update(self, ref: str, data: dict[str, Any]) -> bool:
+        request, errors = validate(DeviceUpdate, data)
+        if request is None:
+            for field, message in errors.items():
+                self.save_failed.emit(message, field)
+            return False
+        assert isinstance(request, DeviceUpdate)
+        return self._save(
+            f"Update device {ref.removeprefix('e')}",
+            self._do_update(ref, request),
+            set(DeviceUpdate.model_fields),
+        )
+
+    async def _do_create(self, request: DeviceCreate) -> Device:
+        assert self.client is not None
+        return await self.client.devices.create(request)
+
+    async def _do_update(self, ref: str, request: DeviceUpdate) -> Device:
+        assert self.client is not None
+        return await self.client.devices.update(ref, request)
+
+    def _save(self, name: str, coro: Any, fields: set[str]) -> bool:
+        if self.client is None:
+            coro.close()
+            self.save_failed.emit("Not connected", "")
+            return False
+        self._set_saving(True)
+
+        def failed(exc: BaseException, message: str) -> None:
+            self._set_saving(False)
+            field = ""
+            if isinstance(exc, APIStatusError):
+                field = field_named_in(exc.message, fields)
+                if not field and isinstance(exc, ConflictError) and "EUI" in fields:
+                    field = "EUI"  # a create conflicts on its identity
+            self.save_failed.emit(message, field)
+
+        self.runner.run(name, coro, on_done=self._saved, on_error=failed, quiet=True)
+        return True
+
+    def _saved(self, device: Device) -> None:
+        self._set_saving(False)
+        self.saved.emit(device)
+        self.reload()
+        self.select(device.path_ref)
+
+    def _set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.saving_changed.emit(saving)
+
+    # --- tags ---------------------------------------------------------------------------
+
+    def selected_euis(self, rows: list[int]) -> list[str]:
+        items = (self.model.item(r) for r in rows)
+        return [d.EUI for d in items if d is not None]
+
+    def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
+        euis = self.selected_euis(rows)
+        name = name.strip()
+        if not euis or not name or self.client is None:
+            return False
+        client = self.client
+        verb = "Untag" if untag else "Tag"
+        call = client.devices.untag(name, euis) if untag else client.devices.tag(name, euis)
+
+        def done(_result: object) -> None:
+            self._patch_tags(rows, name, untag)
+            what = "removed from" if untag else "added to"
+            noun = "device" if len(euis) == 1 else "devices"
+            self.tags_applied.emit(f"Tag “{name}” {what} {len(euis):,} {noun}")
+            if self.detail is not None and self.detail.EUI in euis:
+                self.select(self.detail.path_ref)
+
+        self.runner.run(f"{verb} {len(euis)} devices “{name}”", call, on_done=done)
+        return True
+
+    def _patch_tags(self, rows: list[int], name: str, untag: bool) -> None:
+        # Patch the loaded rows instead of reloading, so the view keeps its place.
+        for row in rows:
+            brief = self.model.item(row)
+            if brief is None:
+                continue
+            tags = [t for t in brief.tags if t.name != name]
+            if not untag:
+                tags.append(Tag(name=name))
+            self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
+
+    def suggest_tags(self, query: str = "") -> None:
+        if self.client is None:
+            return
+        self.runner.run(
+            "Tag suggestions",
+            self.client.devices.tag_suggestions(query),
+            on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
+            quiet=True,
+        )

@@ -1,0 +1,185 @@
+"""The session: which platform the console talks to, as whom, and whether it works."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Literal
+
+from PySide6.QtCore import QObject, Signal
+
+from ..api import Credentials, LpwaClient
+from .embedded import EmbeddedSandbox, SandboxInfo
+from .profiles import Profile, ProfileStore, SecretStoreError
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+State = Literal["disconnected", "connecting", "connected", "failed"]
+ClientFactory = Callable[[str, Credentials, bool], LpwaClient]
+
+
+def default_client_factory(base_url: str, credentials: Credentials, verify: bool) -> LpwaClient:
+    return LpwaClient(base_url, credentials, verify=verify)
+
+
+class ConnectionFailed(Exception):
+    pass
+
+
+class Session(QObject):
+    """Builds the client of the current profile and checks it with one request.
+
+    `client_changed` fires with the new client (or None) so view-models reset their data.
+    """
+
+    state_changed = Signal(str)  # State
+    account_changed = Signal(str, str)  # account name, role
+    client_changed = Signal(object)  # LpwaClient | None
+    error = Signal(str)
+    profile_changed = Signal(str)
+
+    def __init__(
+        self,
+        profiles: ProfileStore,
+        runner: TaskRunner,
+        embedded: EmbeddedSandbox | None = None,
+        *,
+        client_factory: ClientFactory = default_client_factory,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.profiles = profiles
+        self.runner = runner
+        self.embedded = embedded
+        self._client_factory = client_factory
+        self.profile: Profile | None = None
+        self.client: LpwaClient | None = None
+        self.operator_client: LpwaClient | None = None
+        self.state: State = "disconnected"
+        self.account_name = ""
+        self.role = ""
+        self.message = ""
+        self.connect_ms: float | None = None
+        self._task_id: int | None = None
+
+    def open(self, profile: Profile) -> None:
+        """Switch to `profile` without restarting: old clients closed, panes reset."""
+        if self._task_id is not None:
+            self.runner.cancel(self._task_id)
+        self.profile = profile
+        self.profiles.set_last_profile(profile.name)
+        self.profile_changed.emit(profile.name)
+        self._drop_clients()
+        self._set_state("connecting", f"Connecting to {profile.name}…")
+        self._task_id = self.runner.run(
+            f"Connect to {profile.name}",
+            self._connect(profile),
+            on_done=lambda _: self._connected(),
+            on_error=lambda _exc, msg: self._failed(msg),
+        )
+
+    def reconnect(self) -> None:
+        if self.profile is not None:
+            self.open(self.profile)
+
+    async def _connect(self, profile: Profile) -> None:
+        t0 = time.perf_counter()
+        if profile.is_embedded:
+            info = await self._embedded_info()
+            account = info.account(profile.role) or info.account("subscriber")
+            if account is None:
+                raise ConnectionFailed("The sandbox has no demo account for this role")
+            credentials = Credentials(
+                info.token_url, str(account["client_id"]), str(account["client_secret"])
+            )
+            client = self._client_factory(info.base_url, credentials, True)
+            name = str(account.get("name") or account["client_id"])
+            role = str(account.get("role", profile.role))
+        else:
+            try:
+                secret = self.profiles.secret(profile)
+            except SecretStoreError as exc:
+                raise ConnectionFailed(str(exc)) from exc
+            if not secret:
+                raise ConnectionFailed(
+                    f"No client secret for {profile.name} in the keyring: edit the profile"
+                )
+            credentials = Credentials(profile.token_url, profile.client_id, secret)
+            client = self._client_factory(profile.subscriber_url, credentials, profile.verify_tls)
+            if profile.operator_url:
+                self.operator_client = self._client_factory(
+                    profile.operator_url, credentials, profile.verify_tls
+                )
+            name, role = profile.client_id, "subscriber"
+        try:
+            subscription = await client.subscription.get()
+        except BaseException:
+            await client.aclose()
+            raise
+        self.client = client
+        # The sandbox knows its demo accounts by name; a real platform names the subscription.
+        self.account_name = name if profile.is_embedded else (subscription.name or name)
+        self.role = role
+        self.connect_ms = (time.perf_counter() - t0) * 1000
+
+    async def _embedded_info(self) -> SandboxInfo:
+        sandbox = self.embedded
+        if sandbox is None:
+            raise ConnectionFailed("No embedded sandbox in this build")
+        if sandbox.info is not None and sandbox.running:
+            return sandbox.info
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[SandboxInfo] = loop.create_future()
+
+        def ready(info: object) -> None:
+            if not future.done():
+                future.set_result(info)  # type: ignore[arg-type]
+
+        def failed(message: str) -> None:
+            if not future.done():
+                future.set_exception(ConnectionFailed(message))
+
+        sandbox.ready.connect(ready)
+        sandbox.failed.connect(failed)
+        try:
+            sandbox.start()
+            return await future
+        finally:
+            sandbox.ready.disconnect(ready)
+            sandbox.failed.disconnect(failed)
+
+    def _connected(self) -> None:
+        self._task_id = None
+        log.info("connected as %s (%s)", self.account_name, self.role)
+        self._set_state("connected", f"Connected to {self.profile.name if self.profile else ''}")
+        self.account_changed.emit(self.account_name, self.role)
+        self.client_changed.emit(self.client)
+
+    def _failed(self, message: str) -> None:
+        self._task_id = None
+        self._set_state("failed", message)
+        self.error.emit(message)
+
+    def _set_state(self, state: State, message: str) -> None:
+        self.state = state
+        self.message = message
+        self.state_changed.emit(state)
+
+    def _drop_clients(self) -> None:
+        old = [c for c in (self.client, self.operator_client) if c is not None]
+        self.client = self.operator_client = None
+        self.account_name = self.role = ""
+        self.client_changed.emit(None)
+        self.account_changed.emit("", "")
+        for client in old:
+            self.runner.run("Close connection", client.aclose(), quiet=True)
+
+    async def aclose(self) -> None:
+        """At quit: close the clients (the sandbox is stopped by its owner)."""
+        for client in (self.client, self.operator_client):
+            if client is not None:
+                await client.aclose()
+        self.client = self.operator_client = None

@@ -1,0 +1,156 @@
+"""Accounts (one per role) and the subscription they act on as `mine`."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..schema.domains import DomainRestrictions
+
+READ_NODE = "LPWA_MGR::READ_NODE"
+WRITE_NODE = "LPWA_MGR::WRITE_NODE"
+# Updating a device's appServersRoutingProfile needs more than WRITE_NODE (Document 1 §5.4).
+ADMIN_NODE = "LPWA_MGR::ADMIN_NODE"
+
+SUBSCRIPTION_REF = "100"
+FRANCE_ONLY: dict[str, Any] = {
+    "and": [{"type": "PREFIX", "name": "France/", "group": {"name": "Site"}}]
+}
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    role: str
+    client_id: str
+    name: str
+    subscription_id: int | None
+    permissions: tuple[str, ...] = ()
+    rights: tuple[str, ...] = ()
+    restrictions: DomainRestrictions | None = field(default=None, compare=False)
+
+    @property
+    def restricted(self) -> bool:
+        return self.restrictions is not None and bool(self.restrictions.and_)
+
+    def can(self, permission: str) -> bool:
+        return permission in self.permissions or permission in self.rights
+
+
+# role, client_id, display name, subscription?, permissions, rights, restrictions
+DEMO_ACCOUNTS: list[tuple[str, str, str, bool, list[str], list[str], dict[str, Any] | None]] = [
+    (
+        "subscriber",
+        "subscriber",
+        "Acme Utilities (administrator)",
+        True,
+        ["x", "a", "ra", "rc", "s1"],
+        [READ_NODE, WRITE_NODE, ADMIN_NODE],
+        None,
+    ),
+    (
+        "subscriber-restricted",
+        "subscriber-france",
+        "Acme Utilities (France team)",
+        True,
+        ["x", "a"],
+        [READ_NODE, WRITE_NODE],
+        FRANCE_ONLY,
+    ),
+    (
+        "subscriber-viewer",
+        "subscriber-viewer",
+        "Acme Utilities (viewer)",
+        True,
+        ["x"],
+        [READ_NODE],
+        None,
+    ),
+    ("operator", "operator", "Demo Operator", False, [], ["OPERATOR::ADMIN"], None),
+    ("supplier", "supplier", "Demo Device Supplier", False, [], ["SUPPLIER::ADMIN"], None),
+    ("partner", "partner", "Demo Network Partner", False, [], ["PARTNER::ADMIN"], None),
+]
+
+
+def create_demo_accounts(conn: sqlite3.Connection, now_ms: int | None = None) -> int:
+    """The demo subscription and one account per role, with secrets random per database.
+    Returns the subscription id."""
+    now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
+    cur = conn.execute(
+        "INSERT INTO subscriptions (ref, name, hsm, show_tag_suggestions, creation_ts)"
+        " VALUES (?, ?, 'DEACTIVATED', 1, ?)",
+        (SUBSCRIPTION_REF, "Acme Utilities", now_ms),
+    )
+    subscription_id = int(cur.lastrowid or 0)
+    for role, client_id, name, has_sub, permissions, rights, restrictions in DEMO_ACCOUNTS:
+        conn.execute(
+            "INSERT INTO accounts (role, client_id, client_secret, name, subscription_id,"
+            " permissions, rights, restrictions) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                role,
+                client_id,
+                secrets.token_urlsafe(24),
+                name,
+                subscription_id if has_sub else None,
+                json.dumps(permissions),
+                json.dumps(rights),
+                json.dumps(restrictions) if restrictions else None,
+            ),
+        )
+    return subscription_id
+
+
+def _account(row: sqlite3.Row) -> Account:
+    restrictions = (
+        DomainRestrictions.model_validate(json.loads(row["restrictions"]))
+        if row["restrictions"]
+        else None
+    )
+    return Account(
+        id=row["id"],
+        role=row["role"],
+        client_id=row["client_id"],
+        name=row["name"],
+        subscription_id=row["subscription_id"],
+        permissions=tuple(json.loads(row["permissions"])),
+        rights=tuple(json.loads(row["rights"])),
+        restrictions=restrictions,
+    )
+
+
+def by_credentials(conn: sqlite3.Connection, client_id: str, secret: str) -> Account | None:
+    row = conn.execute("SELECT * FROM accounts WHERE client_id = ?", (client_id,)).fetchone()
+    if row is None or not secrets.compare_digest(row["client_secret"], secret):
+        return None
+    return _account(row)
+
+
+def by_id(conn: sqlite3.Connection, account_id: int) -> Account | None:
+    row = conn.execute("SELECT * FROM accounts WHERE id = ?", (account_id,)).fetchone()
+    return _account(row) if row else None
+
+
+def listing(conn: sqlite3.Connection) -> list[dict[str, Any]]:
+    """What `lpwa-sandbox accounts --json` prints."""
+    out: list[dict[str, Any]] = []
+    for row in conn.execute("SELECT * FROM accounts ORDER BY id"):
+        account = _account(row)
+        out.append(
+            {
+                "role": account.role,
+                "client_id": account.client_id,
+                "client_secret": row["client_secret"],
+                "name": account.name,
+                "grantedPermissions": list(account.permissions),
+                "rights": list(account.rights),
+                "domainRestrictions": json.loads(row["restrictions"])
+                if row["restrictions"]
+                else None,
+                "hasSubscription": account.subscription_id is not None,
+            }
+        )
+    return out

@@ -1,0 +1,43 @@
+"""The app factory: one FastAPI app per settings, no module-level state."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import APIRouter, FastAPI
+
+from . import demo
+from .auth import Services, TokenStore
+from .db import Database
+from .errors import install_error_handlers
+from .routes import devices, subscription, token
+from .settings import SandboxSettings
+
+
+def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI:
+    """The sandbox API on `settings.db_path` (created and seeded when new). An open `db`
+    may be passed in by a caller that prepared it already (the CLI)."""
+    database = db or demo.prepare(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        database.close()
+
+    app = FastAPI(
+        title="LPWA sandbox",
+        version="8.1",
+        description="Sandbox implementation of the platform's REST API (Documents 1 and 2).",
+        lifespan=lifespan,
+    )
+    app.state.services = Services(
+        settings=settings, db=database, tokens=TokenStore(database, settings.token_lifetime_s)
+    )
+    install_error_handlers(app)
+    api = APIRouter(prefix=settings.api_prefix)
+    api.include_router(subscription.router)
+    api.include_router(devices.router)
+    app.include_router(api)
+    app.include_router(token.install(settings.token_path))
+    return app

@@ -1,0 +1,129 @@
+"""Bearer tokens and the typed dependencies every route uses.
+
+Tokens are random opaque strings kept in SQLite (so they outlive a restart) and cached in
+memory (so a request costs no SQL to authenticate).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import time
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Request
+
+from . import accounts
+from .accounts import READ_NODE, WRITE_NODE, Account
+from .db import Database
+from .errors import BAD_TOKEN, NO_SUBSCRIPTION, NO_TOKEN, ApiError, forbidden
+from .settings import SandboxSettings
+
+
+class TokenStore:
+    def __init__(self, db: Database, lifetime_s: int) -> None:
+        self._db = db
+        self.lifetime_s = lifetime_s
+        self._cache: dict[str, tuple[Account, float]] = {}
+        self._lock = threading.Lock()
+
+    def issue(self, account: Account) -> str:
+        token = secrets.token_urlsafe(32)
+        expires_at = time.time() + self.lifetime_s
+        with self._db.write() as conn:
+            conn.execute("DELETE FROM tokens WHERE expires_at < ?", (time.time(),))
+            conn.execute("INSERT INTO tokens VALUES (?, ?, ?)", (token, account.id, expires_at))
+        with self._lock:
+            self._cache[token] = (account, expires_at)
+        return token
+
+    def resolve(self, token: str) -> Account | None:
+        with self._lock:
+            hit = self._cache.get(token)
+        if hit is None:
+            row = (
+                self._db.conn()
+                .execute("SELECT account_id, expires_at FROM tokens WHERE token = ?", (token,))
+                .fetchone()
+            )
+            account = accounts.by_id(self._db.conn(), row[0]) if row else None
+            if row is None or account is None:
+                return None
+            hit = (account, float(row[1]))
+            with self._lock:
+                self._cache[token] = hit
+        account, expires_at = hit
+        if time.time() >= expires_at:
+            with self._lock:
+                self._cache.pop(token, None)
+            return None
+        return account
+
+
+@dataclass
+class Services:
+    """Everything a request may need; one per app, on `app.state.services`."""
+
+    settings: SandboxSettings
+    db: Database
+    tokens: TokenStore
+
+
+def services(request: Request) -> Services:
+    return request.app.state.services  # type: ignore[no-any-return]
+
+
+AppServices = Annotated[Services, Depends(services)]
+
+
+def current_account(request: Request, svc: AppServices) -> Account:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(
+            401, NO_TOKEN, "authentication required: send 'Authorization: Bearer <token>'"
+        )
+    account = svc.tokens.resolve(token.strip())
+    if account is None:
+        raise ApiError(401, BAD_TOKEN, "the bearer token is unknown or expired")
+    return account
+
+
+CurrentAccount = Annotated[Account, Depends(current_account)]
+
+
+def _subscriber(account: CurrentAccount) -> Account:
+    if account.subscription_id is None:
+        raise forbidden(f"the {account.role} account has no subscription", NO_SUBSCRIPTION)
+    return account
+
+
+def _reader(account: Annotated[Account, Depends(_subscriber)]) -> Account:
+    if not account.can("x"):
+        raise forbidden("reading needs the subscription permission 'x'")
+    return account
+
+
+def _writer(account: Annotated[Account, Depends(_subscriber)]) -> Account:
+    if not account.can("a"):
+        raise forbidden("changes need the subscription permission 'a'")
+    return account
+
+
+def _device_reader(account: Annotated[Account, Depends(_reader)]) -> Account:
+    if not account.can(READ_NODE):
+        raise forbidden(f"reading devices needs {READ_NODE}")
+    return account
+
+
+def _device_writer(account: Annotated[Account, Depends(_writer)]) -> Account:
+    if not account.can(WRITE_NODE):
+        raise forbidden(f"changing devices needs {WRITE_NODE}")
+    return account
+
+
+SubscriptionReader = Annotated[Account, Depends(_reader)]
+SubscriptionWriter = Annotated[Account, Depends(_writer)]
+DeviceReader = Annotated[Account, Depends(_device_reader)]
+DeviceWriter = Annotated[Account, Depends(_device_writer)]

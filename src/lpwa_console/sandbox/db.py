@@ -1,0 +1,259 @@
+"""SQLite access: WAL, foreign keys, one connection per thread, ordered migrations.
+
+The schema version lives in `PRAGMA user_version`: step N of `MIGRATIONS` has run when
+user_version >= N. A step is never edited once shipped; a change is a new step.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+# Secondary indexes of the devices table and its link tables. Bulk seeding drops and
+# rebuilds them (a sorted build is far faster than a million random inserts).
+DEVICE_INDEXES: dict[str, str] = {
+    # Every list query is "this subscription, ordered by X": uid closes ties and makes the
+    # index covering for the page's uid list.
+    "ix_devices_name": "devices(subscription_id, name, uid)",
+    "ix_devices_created": "devices(subscription_id, creation_date, uid)",
+    "ix_devices_lastup": "devices(subscription_id, last_up, uid)",
+    "ix_devices_lastdw": "devices(subscription_id, last_dw, uid)",
+    "ix_devices_sf": "devices(subscription_id, last_sf, uid)",
+    "ix_devices_snr": "devices(subscription_id, avg_snr, uid)",
+    "ix_devices_bat": "devices(subscription_id, last_bat, uid)",
+    "ix_devices_health": "devices(subscription_id, health, uid)",
+    "ix_devices_alarm": "devices(subscription_id, alarm_level, uid)",
+    "ix_devices_geo": "devices(subscription_id, lat, lon, uid)",
+    "ix_devices_conn": "devices(subscription_id, connectivity, uid)",
+    "ix_devices_atk": "devices(subscription_id, as_transport_key, uid)",
+    "ix_devices_netctx": "devices(subscription_id, network_context_id, uid)",
+    "ix_devices_imei": "devices(subscription_id, last_imei)",
+    "ix_devices_imsi": "devices(subscription_id, imsi)",
+    "ix_devices_iccid": "devices(subscription_id, iccid)",
+    "ix_devices_eid": "devices(subscription_id, eid)",
+    "ix_device_tags_rev": "device_tags(tag_id, device_uid)",
+    "ix_device_domains_rev": "device_domains(domain_id, device_uid)",
+    "ix_device_app_servers_rev": "device_app_servers(app_server_id, device_uid)",
+}
+
+_V1 = """
+CREATE TABLE subscriptions (
+    id INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    hsm TEXT NOT NULL DEFAULT 'DEACTIVATED',
+    show_tag_suggestions INTEGER NOT NULL DEFAULT 1,
+    creation_ts INTEGER NOT NULL
+);
+CREATE TABLE accounts (
+    id INTEGER PRIMARY KEY,
+    role TEXT NOT NULL,
+    client_id TEXT NOT NULL UNIQUE,
+    client_secret TEXT NOT NULL,
+    name TEXT NOT NULL,
+    subscription_id INTEGER REFERENCES subscriptions(id),
+    permissions TEXT NOT NULL DEFAULT '[]',   -- JSON: x, a, ra, rc, s1
+    rights TEXT NOT NULL DEFAULT '[]',        -- JSON: LPWA_MGR::READ_NODE ...
+    restrictions TEXT                          -- JSON domainRestrictions, NULL when none
+);
+CREATE TABLE tokens (
+    token TEXT PRIMARY KEY,
+    account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+    expires_at REAL NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE device_models (
+    id INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    commercial_name TEXT NOT NULL,
+    connectivity TEXT NOT NULL
+);
+CREATE TABLE app_servers (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (subscription_id, ref)
+);
+CREATE TABLE as_transport_keys (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (subscription_id, ref)
+);
+CREATE TABLE hsm_groups (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (subscription_id, ref)
+);
+CREATE TABLE routing_profiles (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    as_transport_key TEXT,
+    UNIQUE (subscription_id, ref)
+);
+CREATE TABLE routing_profile_app_servers (
+    profile_id INTEGER NOT NULL REFERENCES routing_profiles(id) ON DELETE CASCADE,
+    app_server_id INTEGER NOT NULL REFERENCES app_servers(id) ON DELETE CASCADE,
+    PRIMARY KEY (profile_id, app_server_id)
+) WITHOUT ROWID;
+CREATE TABLE domains (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    grp TEXT NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (subscription_id, grp, name)
+);
+CREATE TABLE tags (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    name TEXT NOT NULL,
+    UNIQUE (subscription_id, name)
+);
+CREATE TABLE devices (
+    uid INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    eui TEXT NOT NULL,
+    name TEXT NOT NULL COLLATE NOCASE,
+    connectivity TEXT NOT NULL,
+    activation TEXT,
+    model_id INTEGER REFERENCES device_models(id),
+    health TEXT NOT NULL DEFAULT 'INIT',
+    creation_date INTEGER NOT NULL,
+    last_up INTEGER,
+    last_dw INTEGER,
+    last_sf INTEGER,
+    last_rssi REAL,
+    last_snr REAL,
+    avg_snr REAL,
+    last_bat INTEGER,
+    lat REAL,
+    lon REAL,
+    admin_lat REAL,
+    admin_lon REAL,
+    nw_address TEXT,
+    app_eui TEXT,
+    app_key TEXT,
+    app_skey TEXT,
+    as_transport_key TEXT,
+    hsm_group_id TEXT,
+    routing_profile_id INTEGER REFERENCES routing_profiles(id),
+    customer_admin_data TEXT,
+    network_context_id TEXT,
+    last_imei TEXT,
+    imsi TEXT,
+    iccid TEXT,
+    eid TEXT,
+    alarm1 INTEGER NOT NULL DEFAULT 0,
+    alarm2 INTEGER NOT NULL DEFAULT 0,
+    alarm3 INTEGER NOT NULL DEFAULT 0,
+    alarm4 INTEGER NOT NULL DEFAULT 0,
+    alarm5 INTEGER NOT NULL DEFAULT 0,
+    alarm6 INTEGER NOT NULL DEFAULT 0,
+    alarm_level INTEGER NOT NULL DEFAULT 0,
+    alarm004 TEXT,          -- JSON thresholds
+    history_up TEXT,        -- comma-separated uplinks per day, oldest first
+    marker_id INTEGER,
+    UNIQUE (subscription_id, eui)
+);
+CREATE TABLE device_tags (
+    device_uid INTEGER NOT NULL REFERENCES devices(uid) ON DELETE CASCADE,
+    tag_id INTEGER NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+    PRIMARY KEY (device_uid, tag_id)
+) WITHOUT ROWID;
+CREATE TABLE device_domains (
+    device_uid INTEGER NOT NULL REFERENCES devices(uid) ON DELETE CASCADE,
+    domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+    PRIMARY KEY (device_uid, domain_id)
+) WITHOUT ROWID;
+CREATE TABLE device_app_servers (
+    device_uid INTEGER NOT NULL REFERENCES devices(uid) ON DELETE CASCADE,
+    app_server_id INTEGER NOT NULL REFERENCES app_servers(id) ON DELETE CASCADE,
+    PRIMARY KEY (device_uid, app_server_id)
+) WITHOUT ROWID;
+"""
+
+
+def create_device_indexes_sql() -> str:
+    return "\n".join(
+        f"CREATE INDEX IF NOT EXISTS {name} ON {target};" for name, target in DEVICE_INDEXES.items()
+    )
+
+
+def drop_device_indexes_sql() -> str:
+    return "\n".join(f"DROP INDEX IF EXISTS {name};" for name in DEVICE_INDEXES)
+
+
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql()]
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: we open transactions ourselves (BEGIN IMMEDIATE for writes).
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA cache_size=-65536")  # 64 MB: the hot indexes of 1M devices fit
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute("PRAGMA mmap_size=1073741824")
+    return conn
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Run the steps not yet recorded in user_version; returns the number run."""
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    pending = MIGRATIONS[version:]
+    for number, step in enumerate(pending, start=version + 1):
+        # executescript commits first, so the step and its version bump share one BEGIN.
+        conn.executescript(f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={number};\nCOMMIT;")
+    return len(pending)
+
+
+class Database:
+    """Connections to one SQLite file: one per thread, closed together."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.migrations_run = migrate(self.conn())
+        # New: every step ran, i.e. the file started at version 0.
+        self.created = self.migrations_run == len(MIGRATIONS)
+
+    def conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = _open(self.path)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: BEGIN IMMEDIATE so concurrent writers queue, not deadlock."""
+        conn = self.conn()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()

@@ -1,0 +1,353 @@
+"""Demo network: a catalog (models, application servers, keys, domains, tags) and devices
+spread over a few European cities. Deterministic for a given seed and `now`.
+
+Bulk seeding drops the secondary indexes, inserts with executemany in big batches and
+rebuilds the indexes, all in one transaction: a sorted index build is much faster than
+keeping a dozen indexes up to date row by row, and no reader ever sees a half-built index.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import sqlite3
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ..schema.devices import default_alarm004
+from . import accounts
+from .db import Database, create_device_indexes_sql, drop_device_indexes_sql
+from .settings import SandboxSettings
+
+log = logging.getLogger("lpwa_console.sandbox.demo")
+
+BATCH = 50_000
+BULK_THRESHOLD = 20_000  # from this many devices on, rebuild indexes instead of updating them
+DAY_MS = 86_400_000
+
+# name, country, lat, lon, districts
+CITIES = [
+    ("Paris", "France", 48.8566, 2.3522, ["La Defense", "Bercy", "Montmartre", "Bastille"]),
+    ("Lyon", "France", 45.7640, 4.8357, ["Part-Dieu", "Confluence", "Croix-Rousse"]),
+    ("Toulouse", "France", 43.6047, 1.4442, ["Capitole", "Blagnac", "Rangueil"]),
+    ("Berlin", "Germany", 52.5200, 13.4050, ["Mitte", "Kreuzberg", "Spandau"]),
+    ("Madrid", "Spain", 40.4168, -3.7038, ["Centro", "Chamartin", "Retiro"]),
+    ("Amsterdam", "Netherlands", 52.3676, 4.9041, ["Zuid", "Noord", "Westpoort"]),
+]
+CITY_WEIGHTS = [30, 20, 12, 16, 12, 10]
+
+# vertical, label, tag, app server ref, LoRaWAN model refs
+KINDS = [
+    ("Metering", "Water meter", "water", "as-metering", ["itron-cyble-lw", "sensus-iperl-lw"]),
+    ("Metering", "Gas meter", "gas", "as-metering", ["itron-gas-lw"]),
+    ("Parking", "Parking sensor", "parking", "as-parking", ["nedap-sensit-lw"]),
+    ("Building", "Temperature sensor", "building", "as-building", ["adeunis-temp-lw"]),
+    ("Building", "Door contact", "building", "as-building", ["adeunis-door-lw"]),
+    ("Environment", "Air quality sensor", "air-quality", "as-environment", ["elsys-ers-co2-lw"]),
+    ("Tracking", "Asset tracker", "tracker", "as-tracking", ["abeeway-micro-lw"]),
+]
+KIND_WEIGHTS = [22, 10, 20, 15, 10, 10, 13]
+
+MODELS = [
+    ("itron-cyble-lw", "Itron Cyble 5 LoRaWAN", "LORAWAN"),
+    ("sensus-iperl-lw", "Sensus iPERL LoRaWAN", "LORAWAN"),
+    ("itron-gas-lw", "Itron Gallus LoRaWAN", "LORAWAN"),
+    ("nedap-sensit-lw", "Nedap SENSIT 3", "LORAWAN"),
+    ("adeunis-temp-lw", "Adeunis Temp 4", "LORAWAN"),
+    ("adeunis-door-lw", "Adeunis Dry Contacts", "LORAWAN"),
+    ("elsys-ers-co2-lw", "Elsys ERS CO2", "LORAWAN"),
+    ("abeeway-micro-lw", "Abeeway Micro Tracker", "LORAWAN"),
+    ("quectel-bg95-cell", "Quectel BG95 NB-IoT/LTE-M", "CELLULAR"),
+    ("nordic-9160-cell", "Nordic nRF9160 LTE-M", "CELLULAR"),
+]
+APP_SERVERS = [
+    ("as-metering", "Metering platform (HTTPS)"),
+    ("as-parking", "Smart parking backend"),
+    ("as-building", "Building management system"),
+    ("as-environment", "Environment dashboard"),
+    ("as-tracking", "Fleet tracking"),
+    ("as-analytics", "Data lake ingestion"),
+]
+AS_TRANSPORT_KEYS = [("atk-metering-2024", "Metering key 2024"), ("atk-default", "Default key")]
+HSM_GROUPS = [("hsm-eu-west-1", "HSM EU West 1"), ("hsm-eu-central-1", "HSM EU Central 1")]
+ROUTING_PROFILES = [
+    ("rp-metering", "Metering routing", "atk-metering-2024", ["as-metering", "as-analytics"])
+]
+NETWORK_CONTEXTS = ["nc-orange-fr", "nc-telekom-de", "nc-movistar-es", "nc-kpn-nl"]
+COUNTRY_CONTEXT = {"France": 0, "Germany": 1, "Spain": 2, "Netherlands": 3}
+EXTRA_TAGS = ["building-A", "building-B", "building-C", "building-D", "pilot", "battery-low"]
+
+_DEFAULT_ALARM004 = json.dumps([t.model_dump() for t in default_alarm004()])
+
+DEVICE_COLUMNS = (
+    "uid, subscription_id, eui, name, connectivity, activation, model_id, health, creation_date,"
+    " last_up, last_dw, last_sf, last_rssi, last_snr, avg_snr, last_bat, lat, lon, admin_lat,"
+    " admin_lon, nw_address, app_eui, app_key, app_skey, as_transport_key, hsm_group_id,"
+    " routing_profile_id, network_context_id, last_imei, imsi, iccid, alarm1, alarm2, alarm3,"
+    " alarm4, alarm5, alarm6, alarm_level, alarm004, history_up"
+)
+_MARKS = ", ".join("?" * len(DEVICE_COLUMNS.split(",")))
+
+
+@dataclass
+class Catalog:
+    models: dict[str, int]
+    app_servers: dict[str, int]
+    routing_profiles: dict[str, int]
+    tags: dict[str, int]
+    domains: dict[tuple[str, str], int]
+
+
+def lora_eui(uid: int) -> str:
+    return f"70B3D5E75{uid:07X}"
+
+
+def imei(uid: int) -> str:
+    return f"35{uid:012d}"
+
+
+def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
+    """Create (if missing) and return the reference data devices point to."""
+    conn.executemany(
+        "INSERT OR IGNORE INTO device_models (ref, commercial_name, connectivity) VALUES (?, ?, ?)",
+        MODELS,
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO app_servers (subscription_id, ref, name) VALUES (?, ?, ?)",
+        [(sub, r, n) for r, n in APP_SERVERS],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO as_transport_keys (subscription_id, ref, name) VALUES (?, ?, ?)",
+        [(sub, r, n) for r, n in AS_TRANSPORT_KEYS],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO hsm_groups (subscription_id, ref, name) VALUES (?, ?, ?)",
+        [(sub, r, n) for r, n in HSM_GROUPS],
+    )
+    for ref, name, key, servers in ROUTING_PROFILES:
+        conn.execute(
+            "INSERT OR IGNORE INTO routing_profiles (subscription_id, ref, name, as_transport_key)"
+            " VALUES (?, ?, ?, ?)",
+            (sub, ref, name, key),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO routing_profile_app_servers SELECT p.id, a.id"
+            " FROM routing_profiles p, app_servers a WHERE p.subscription_id = ? AND p.ref = ?"
+            f" AND a.subscription_id = p.subscription_id AND a.ref IN ({', '.join('?' * len(servers))})",
+            (sub, ref, *servers),
+        )
+    tag_names = sorted({k[2] for k in KINDS} | set(EXTRA_TAGS))
+    conn.executemany(
+        "INSERT OR IGNORE INTO tags (subscription_id, name) VALUES (?, ?)",
+        [(sub, t) for t in tag_names],
+    )
+    domain_pairs = [("Site", f"{c[1]}/{c[0]}") for c in CITIES] + [
+        ("Vertical", k[0]) for k in KINDS
+    ]
+    conn.executemany(
+        "INSERT OR IGNORE INTO domains (subscription_id, grp, name) VALUES (?, ?, ?)",
+        [(sub, g, n) for g, n in domain_pairs],
+    )
+
+    def refs(table: str, key: str = "ref", where: str = "subscription_id = ?") -> dict[str, int]:
+        args = (sub,) if "?" in where else ()
+        return {
+            r[0]: r[1] for r in conn.execute(f"SELECT {key}, id FROM {table} WHERE {where}", args)
+        }
+
+    return Catalog(
+        models=refs("device_models", where="1"),
+        app_servers=refs("app_servers"),
+        routing_profiles=refs("routing_profiles"),
+        tags=refs("tags", key="name"),
+        domains={
+            (g, n): i
+            for g, n, i in conn.execute(
+                "SELECT grp, name, id FROM domains WHERE subscription_id = ?", (sub,)
+            )
+        },
+    )
+
+
+def _taken(conn: sqlite3.Connection, sub: int, first: int, last: int) -> set[str]:
+    """EUIs someone already used inside the ranges our uid-derived EUIs will take."""
+    out: set[str] = set()
+    for make in (lora_eui, imei):
+        out |= {
+            r[0]
+            for r in conn.execute(
+                "SELECT eui FROM devices WHERE subscription_id = ? AND eui BETWEEN ? AND ?",
+                (sub, make(first), make(last)),
+            )
+        }
+    return out
+
+
+def _generate(
+    cat: Catalog, sub: int, first_uid: int, n: int, seed: int, now: int, taken: set[str]
+) -> Iterator[
+    tuple[tuple[object, ...], list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]
+]:
+    """Rows for devices first_uid .. first_uid + n - 1, with their tag/domain/server links."""
+    rng = random.Random(seed * 1_000_003 + first_uid)
+    rand = rng.random
+    span = min(60_000 * 60, 2 * 365 * DAY_MS // max(n, 1))  # creation spacing, ms
+    counters: dict[tuple[str, str], int] = {}
+    cities = rng.choices(range(len(CITIES)), CITY_WEIGHTS, k=n)
+    kinds = rng.choices(range(len(KINDS)), KIND_WEIGHTS, k=n)
+    atk = "atk-metering-2024"
+    for i in range(n):
+        uid = first_uid + i
+        city, country, clat, clon, districts = CITIES[cities[i]]
+        vertical, label, kind_tag, server, models = KINDS[kinds[i]]
+        cellular = rand() < 0.15
+        eui = imei(uid) if cellular else lora_eui(uid)
+        if eui in taken:
+            continue
+        district = districts[int(rand() * len(districts))]
+        number = counters[label, city] = counters.get((label, city), 0) + 1
+        name = f"{label} {number:04d} {city} {district}"
+        lat = round(clat + (rand() - 0.5) * 0.16, 6)
+        lon = round(clon + (rand() - 0.5) * 0.24, 6)
+        created = now - (n - i) * span - 30 * DAY_MS
+        health_roll = rand()
+        alarms = [0, 0, 0, 0, 0, 0]
+        if health_roll < 0.02:  # never heard
+            health, last_up = "INIT", None
+        elif health_roll < 0.03:
+            health, last_up = "SUSPENDED", now - int(rand() * 30 * DAY_MS)
+        elif health_roll < 0.09:  # silent: the no-uplink alarm (004) went off
+            silent = 2 * DAY_MS + int(rand() * 8 * DAY_MS)
+            health, last_up = "RF_CNX_ERROR", now - silent
+            alarms[2] = 1
+            if silent > 4 * DAY_MS:
+                alarms[4] = 1
+        else:
+            health, last_up = "ACTIVE", now - int(rand() * 7_200_000)
+        if rand() < 0.03:
+            alarms[5] = 1  # e.g. a tamper alarm
+        level = max((s + 1 for s, c in enumerate(alarms) if c), default=0)
+        bat = None if last_up is None else int(5 + rand() * 96)
+        snr = None if last_up is None else round(-12 + rand() * 22, 1)
+        hist = None
+        if last_up is not None:
+            base = 4 + int(rand() * 44)
+            hist = ",".join(str(max(0, base + int((rand() - 0.5) * 6))) for _ in range(7))
+        if cellular:
+            ctx = NETWORK_CONTEXTS[COUNTRY_CONTEXT[country]]
+            row = (
+                uid, sub, eui, name, "CELLULAR", None,
+                cat.models["quectel-bg95-cell" if rand() < 0.6 else "nordic-9160-cell"],
+                health, created, last_up, None if last_up is None else last_up - 60_000,
+                None, None if last_up is None else round(-70 - rand() * 40, 1), None, None, bat,
+                lat, lon, None, None, None, None, None, None, None, None, None, ctx, eui,
+                f"20801{uid:010d}", f"8933{uid:015d}", *alarms, level, _DEFAULT_ALARM004, hist,
+            )  # fmt: skip
+        else:
+            abp = rand() < 0.2
+            nwaddr = f"{rng.getrandbits(25) | 0x26000000:08X}" if (abp or last_up) else None
+            row = (
+                uid, sub, eui, name, "LORAWAN", "ABP" if abp else "OTAA",
+                cat.models[models[int(rand() * len(models))]], health, created, last_up,
+                None if last_up is None or rand() < 0.7 else last_up - int(rand() * DAY_MS),
+                None if last_up is None else 7 + int(rand() * 6),
+                None if last_up is None else round(-120 + rand() * 60, 1),
+                snr, snr, bat, lat, lon, None, None, nwaddr,
+                None if abp else "70B3D57ED0000000", None if abp else f"{rng.getrandbits(128):032X}",
+                f"{rng.getrandbits(128):032X}" if abp else None,
+                atk if kind_tag in ("water", "gas") else None,
+                "hsm-eu-west-1" if rand() < 0.2 else None,
+                cat.routing_profiles["rp-metering"] if kind_tag == "water" and rand() < 0.3 else None,
+                None, None, None, None, *alarms, level, _DEFAULT_ALARM004, hist,
+            )  # fmt: skip
+        tags = [(uid, cat.tags[kind_tag])]
+        if rand() < 0.3:
+            tags.append((uid, cat.tags[EXTRA_TAGS[int(rand() * 4)]]))
+        if rand() < 0.05:
+            tags.append((uid, cat.tags["pilot"]))
+        if bat is not None and bat < 15:
+            tags.append((uid, cat.tags["battery-low"]))
+        domains = []
+        if rand() < 0.92:
+            domains.append((uid, cat.domains["Site", f"{country}/{city}"]))
+        if rand() < 0.75:
+            domains.append((uid, cat.domains["Vertical", vertical]))
+        servers = []
+        if rand() < 0.9:
+            servers.append((uid, cat.app_servers[server]))
+        if rand() < 0.2:
+            servers.append((uid, cat.app_servers["as-analytics"]))
+        yield row, tags, domains, servers
+
+
+def seed_devices(
+    db: Database,
+    n: int,
+    *,
+    seed: int = 1,
+    now: int | None = None,
+    subscription_ref: str = accounts.SUBSCRIPTION_REF,
+) -> int:
+    """Add `n` devices to the subscription in one transaction. Returns how many were added."""
+    now = now if now is not None else int(time.time() * 1000)
+    bulk = n >= BULK_THRESHOLD
+    with db.write() as conn:
+        sub = conn.execute(
+            "SELECT id FROM subscriptions WHERE ref = ?", (subscription_ref,)
+        ).fetchone()[0]
+        cat = seed_catalog(conn, sub)
+        first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM devices").fetchone()[0])
+        taken = _taken(conn, sub, first, first + n)
+        if bulk:
+            for statement in drop_device_indexes_sql().splitlines():
+                conn.execute(statement)  # (executescript would COMMIT)
+        added = 0
+        rows: list[tuple[object, ...]] = []
+        links: dict[str, list[tuple[int, int]]] = {
+            "device_tags": [],
+            "device_domains": [],
+            "device_app_servers": [],
+        }
+
+        def flush() -> None:
+            conn.executemany(f"INSERT INTO devices ({DEVICE_COLUMNS}) VALUES ({_MARKS})", rows)
+            for table, pairs in links.items():
+                conn.executemany(f"INSERT OR IGNORE INTO {table} VALUES (?, ?)", pairs)
+                pairs.clear()
+            rows.clear()
+
+        for row, tags, domains, servers in _generate(cat, sub, first, n, seed, now, taken):
+            rows.append(row)
+            links["device_tags"] += tags
+            links["device_domains"] += domains
+            links["device_app_servers"] += servers
+            added += 1
+            if len(rows) >= BATCH:
+                flush()
+        flush()
+        if bulk:
+            for statement in create_device_indexes_sql().splitlines():
+                conn.execute(statement)
+            conn.execute("PRAGMA analysis_limit=1000")  # a sampled ANALYZE is enough
+            conn.execute("ANALYZE")
+    return added
+
+
+def prepare(settings: SandboxSettings) -> Database:
+    """Open the database; a new one gets the demo accounts and network."""
+    db = Database(settings.db_path)
+    if db.created:
+        started = time.perf_counter()
+        with db.write() as conn:
+            accounts.create_demo_accounts(conn)
+        if settings.demo_devices:
+            seed_devices(db, settings.demo_devices, seed=settings.seed)
+        log.info(
+            "new database %s: %d demo devices in %.1f s",
+            settings.db_path,
+            settings.demo_devices,
+            time.perf_counter() - started,
+        )
+    return db

@@ -1,0 +1,59 @@
+"""`GET|PUT /subscriptions/mine`."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from fastapi import APIRouter
+
+from ...schema.subscription import Subscription, SubscriptionUpdate
+from ..accounts import Account
+from ..auth import AppServices, SubscriptionReader, SubscriptionWriter
+from ..errors import not_found
+from ..store import subscription as store
+
+router = APIRouter(prefix="/subscriptions/mine", tags=["subscription"])
+
+
+def _subscription(conn: sqlite3.Connection, account: Account) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    row = store.get(conn, account.subscription_id)
+    if row is None:
+        raise not_found("subscription not found")
+    return {
+        "ID": row["ref"],
+        "name": row["name"],
+        "state": "ACTIVE",
+        "creationTimestamp": row["creation_ts"],
+        "options": {"hsm": row["hsm"]},
+        "showTagSuggestionsWhenDomainRestrictions": bool(row["show_tag_suggestions"]),
+        "subscription": {
+            "grantedPermissions": list(p for p in account.permissions),
+            "domainRestrictions": account.restrictions.model_dump(by_alias=True)
+            if account.restrictions
+            else None,
+        },
+    }
+
+
+@router.get("", response_model=Subscription, response_model_exclude_none=True)
+def get_subscription(account: SubscriptionReader, svc: AppServices) -> dict[str, Any]:
+    return _subscription(svc.db.conn(), account)
+
+
+@router.put("", response_model=Subscription, response_model_exclude_none=True)
+def update_subscription(
+    body: SubscriptionUpdate, account: SubscriptionWriter, svc: AppServices
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    values: dict[str, Any] = {}
+    if body.options is not None:
+        values["hsm"] = body.options.hsm
+    if body.showTagSuggestionsWhenDomainRestrictions is not None:
+        values["show_tag_suggestions"] = int(body.showTagSuggestionsWhenDomainRestrictions)
+    if body.name:
+        values["name"] = body.name
+    with svc.db.write() as conn:
+        store.update(conn, account.subscription_id, values)
+    return _subscription(svc.db.conn(), account)

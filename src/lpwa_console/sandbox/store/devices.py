@@ -1,0 +1,442 @@
+"""Devices: SQL for lists, single devices, creation, update, tags and clusters.
+
+Functions return plain dicts in the wire shape of schema.devices (DeviceBrief, Device);
+the routes validate them through their response models.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ...schema.devices import DeviceFilter
+from ...schema.domains import DomainRestrictions
+from .filters import Where, device_where
+
+BASE_HREF = "/subscriptions/mine/devices"
+
+SORT_COLUMNS: dict[str, str] = {
+    "name": "d.name",
+    "EUI": "d.eui",
+    "creationDate": "d.creation_date",
+    "lastUpTimestamp": "d.last_up",
+    "lastDwTimestamp": "d.last_dw",
+    "lastSF": "d.last_sf",
+    "avgSNR": "d.avg_snr",
+    "lastBatLevel": "d.last_bat",
+}
+
+_BRIEF_COLUMNS = """
+    d.*, m.ref AS model_ref, m.commercial_name AS model_name, m.connectivity AS model_conn
+"""
+
+
+@dataclass(frozen=True)
+class Page:
+    uids: list[int]
+    more: bool
+
+
+def now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+# --- lists --------------------------------------------------------------------------------
+
+
+def list_uids(
+    conn: sqlite3.Connection,
+    where: Where,
+    *,
+    sort: str,
+    descending: bool,
+    offset: int,
+    limit: int,
+    after_eui: str | None = None,
+) -> Page:
+    """One page of device UIDs. The uid list comes from a covering index alone; the rows
+    themselves are read afterwards for the page only (cheap deep pages)."""
+    column = SORT_COLUMNS[sort]
+    direction = "DESC" if descending else "ASC"
+    clauses, params = where.sql(), list(where.params)
+    if after_eui is not None:
+        clauses += f" AND d.eui {'<' if descending else '>'} ?"
+        params.append(after_eui)
+        offset = 0
+    order = f"{column} {direction}" + ("" if sort == "EUI" else f", d.uid {direction}")
+    rows = conn.execute(
+        f"SELECT d.uid FROM devices d WHERE {clauses} ORDER BY {order} LIMIT ? OFFSET ?",
+        [*params, limit + 1, offset],
+    ).fetchall()
+    uids = [r[0] for r in rows]
+    return Page(uids[:limit], len(uids) > limit)
+
+
+def count(conn: sqlite3.Connection, where: Where) -> int:
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM devices d WHERE {where.sql()}", where.params
+        ).fetchone()[0]
+    )
+
+
+def _tag_href(uid: int, tag_id: int) -> str:
+    return f"{BASE_HREF}/{uid}/tags/{tag_id}"
+
+
+def briefs(
+    conn: sqlite3.Connection, uids: Sequence[int], *, full: bool = False
+) -> list[dict[str, Any]]:
+    """The devices `uids` in that order, with tags, domains and application servers."""
+    if not uids:
+        return []
+    marks = ", ".join("?" * len(uids))
+    rows = {
+        r["uid"]: r
+        for r in conn.execute(
+            f"SELECT {_BRIEF_COLUMNS} FROM devices d LEFT JOIN device_models m ON m.id = d.model_id"
+            f" WHERE d.uid IN ({marks})",
+            list(uids),
+        )
+    }
+    tags: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for uid, tag_id, name in conn.execute(
+        "SELECT dt.device_uid, t.id, t.name FROM device_tags dt JOIN tags t ON t.id = dt.tag_id"
+        f" WHERE dt.device_uid IN ({marks}) ORDER BY t.name",
+        list(uids),
+    ):
+        tags[uid].append({"name": name, "href": _tag_href(uid, tag_id)})
+    domains: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for uid, group, name in conn.execute(
+        "SELECT dd.device_uid, dm.grp, dm.name FROM device_domains dd"
+        f" JOIN domains dm ON dm.id = dd.domain_id WHERE dd.device_uid IN ({marks})"
+        " ORDER BY dm.grp",
+        list(uids),
+    ):
+        domains[uid].append({"name": name, "group": {"name": group}})
+    servers: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for uid, ref, name in conn.execute(
+        "SELECT da.device_uid, a.ref, a.name FROM device_app_servers da"
+        f" JOIN app_servers a ON a.id = da.app_server_id WHERE da.device_uid IN ({marks})"
+        " ORDER BY a.ref",
+        list(uids),
+    ):
+        servers[uid].append({"ID": ref, "name": name})
+    out = []
+    for uid in uids:
+        row = rows.get(uid)
+        if row is None:
+            continue
+        item = _brief(row, tags[uid], domains[uid], servers[uid])
+        if full:
+            item.update(_details(conn, row))
+        out.append(item)
+    return out
+
+
+def _brief(
+    row: sqlite3.Row,
+    tags: list[dict[str, Any]],
+    domains: list[dict[str, Any]],
+    servers: list[dict[str, Any]],
+) -> dict[str, Any]:
+    alarms = [row[f"alarm{i}"] for i in range(1, 7)]
+    item: dict[str, Any] = {
+        "EUI": row["eui"],
+        "name": row["name"],
+        "connectivity": row["connectivity"],
+        "ref": str(row["uid"]),
+        "href": f"{BASE_HREF}/{row['uid']}",
+        "activation": row["activation"],
+        "healthState": row["health"],
+        "creationDate": row["creation_date"],
+        "tags": tags,
+        "domains": domains,
+        "appServers": servers,
+        **{f"alarm{i}": n for i, n in enumerate(alarms, start=1)},
+        "alarmLevel": row["alarm_level"],
+        "alarmCount": sum(alarms),
+        "lastUpTimestamp": row["last_up"],
+        "lastDwTimestamp": row["last_dw"],
+        "lastSF": row["last_sf"],
+        "lastRSSI": row["last_rssi"],
+        "lastSNR": row["last_snr"],
+        "avgSNR": row["avg_snr"],
+        "lastBatLevel": row["last_bat"],
+        "lat": row["lat"],
+        "lon": row["lon"],
+        "nwAddress": row["nw_address"],
+        "customerAdminData": row["customer_admin_data"],
+        "networkContextID": row["network_context_id"],
+        "lastIMEI": row["last_imei"],
+        "imsi": row["imsi"],
+        "iccid": row["iccid"],
+    }
+    if row["model_ref"]:
+        item["model"] = {
+            "ID": row["model_ref"],
+            "commercialName": row["model_name"],
+            "connectivity": row["model_conn"],
+        }
+    if row["history_up"]:
+        item["historyUpDaily"] = {"val": [int(v) for v in row["history_up"].split(",")]}
+    if row["marker_id"] is not None:
+        item["markerID"] = row["marker_id"]
+    return item
+
+
+def _details(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+    """The fields only a single device carries (Device beyond DeviceBrief)."""
+    out: dict[str, Any] = {
+        "appEUI": row["app_eui"],
+        "hsmGroupID": row["hsm_group_id"],
+        "adminLat": row["admin_lat"],
+        "adminLon": row["admin_lon"],
+        "eid": row["eid"],
+        "alarmsConfiguration": {
+            "alarm004": json.loads(row["alarm004"]) if row["alarm004"] else None
+        },
+    }
+    sub = row["subscription_id"]
+    if row["as_transport_key"]:
+        out["asTransportKey"] = _named(conn, "as_transport_keys", sub, row["as_transport_key"])
+    if row["routing_profile_id"] is not None:
+        profile = conn.execute(
+            "SELECT ref, name, as_transport_key FROM routing_profiles WHERE id = ?",
+            (row["routing_profile_id"],),
+        ).fetchone()
+        if profile:
+            out["appServersRoutingProfile"] = {
+                "ID": profile["ref"],
+                "name": profile["name"],
+                "lorawanAsTransportKey": _named(
+                    conn, "as_transport_keys", sub, profile["as_transport_key"]
+                )
+                if profile["as_transport_key"]
+                else None,
+            }
+    return out
+
+
+def _named(conn: sqlite3.Connection, table: str, sub: int, ref: str) -> dict[str, Any]:
+    row = conn.execute(
+        f"SELECT name FROM {table} WHERE subscription_id = ? AND ref = ?", (sub, ref)
+    ).fetchone()
+    return {"ID": ref, "name": row[0] if row else None}
+
+
+# --- single devices -----------------------------------------------------------------------
+
+
+def find_uid(
+    conn: sqlite3.Connection,
+    subscription_id: int,
+    *,
+    uid: int | None = None,
+    eui: str | None = None,
+) -> int | None:
+    if uid is not None:
+        row = conn.execute(
+            "SELECT uid FROM devices WHERE uid = ? AND subscription_id = ?", (uid, subscription_id)
+        ).fetchone()
+    else:
+        row = conn.execute(
+            "SELECT uid FROM devices WHERE subscription_id = ? AND eui = ?", (subscription_id, eui)
+        ).fetchone()
+    return int(row[0]) if row else None
+
+
+def domains_of(conn: sqlite3.Connection, uid: int) -> list[tuple[str, str]]:
+    return [
+        (g, n)
+        for g, n in conn.execute(
+            "SELECT dm.grp, dm.name FROM device_domains dd JOIN domains dm ON dm.id = dd.domain_id"
+            " WHERE dd.device_uid = ?",
+            (uid,),
+        )
+    ]
+
+
+def eui_exists(conn: sqlite3.Connection, subscription_id: int, eui: str) -> bool:
+    return find_uid(conn, subscription_id, eui=eui) is not None
+
+
+def ref_id(conn: sqlite3.Connection, table: str, subscription_id: int, ref: str) -> int | None:
+    row = conn.execute(
+        f"SELECT id FROM {table} WHERE subscription_id = ? AND ref = ?", (subscription_id, ref)
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def model_id(conn: sqlite3.Connection, ref: str) -> int | None:
+    row = conn.execute("SELECT id FROM device_models WHERE ref = ?", (ref,)).fetchone()
+    return int(row[0]) if row else None
+
+
+def tag_id(
+    conn: sqlite3.Connection, subscription_id: int, name: str, *, create: bool
+) -> int | None:
+    row = conn.execute(
+        "SELECT id FROM tags WHERE subscription_id = ? AND name = ?", (subscription_id, name)
+    ).fetchone()
+    if row:
+        return int(row[0])
+    if not create:
+        return None
+    cur = conn.execute(
+        "INSERT INTO tags (subscription_id, name) VALUES (?, ?)", (subscription_id, name)
+    )
+    return int(cur.lastrowid or 0)
+
+
+def domain_id(conn: sqlite3.Connection, subscription_id: int, group: str, name: str) -> int:
+    conn.execute(
+        "INSERT OR IGNORE INTO domains (subscription_id, grp, name) VALUES (?, ?, ?)",
+        (subscription_id, group, name),
+    )
+    row = conn.execute(
+        "SELECT id FROM domains WHERE subscription_id = ? AND grp = ? AND name = ?",
+        (subscription_id, group, name),
+    ).fetchone()
+    return int(row[0])
+
+
+def insert(conn: sqlite3.Connection, values: dict[str, Any]) -> int:
+    columns = ", ".join(values)
+    marks = ", ".join("?" * len(values))
+    cur = conn.execute(f"INSERT INTO devices ({columns}) VALUES ({marks})", list(values.values()))
+    return int(cur.lastrowid or 0)
+
+
+def update_columns(conn: sqlite3.Connection, uid: int, values: dict[str, Any]) -> None:
+    if values:
+        sets = ", ".join(f"{column} = ?" for column in values)
+        conn.execute(f"UPDATE devices SET {sets} WHERE uid = ?", [*values.values(), uid])
+
+
+def set_tags(conn: sqlite3.Connection, subscription_id: int, uid: int, names: list[str]) -> None:
+    conn.execute("DELETE FROM device_tags WHERE device_uid = ?", (uid,))
+    for name in dict.fromkeys(names):
+        tid = tag_id(conn, subscription_id, name, create=True)
+        conn.execute("INSERT OR IGNORE INTO device_tags VALUES (?, ?)", (uid, tid))
+
+
+def set_domains(
+    conn: sqlite3.Connection, subscription_id: int, uid: int, pairs: list[tuple[str, str]]
+) -> None:
+    conn.execute("DELETE FROM device_domains WHERE device_uid = ?", (uid,))
+    for group, name in pairs:
+        conn.execute(
+            "INSERT OR IGNORE INTO device_domains VALUES (?, ?)",
+            (uid, domain_id(conn, subscription_id, group, name)),
+        )
+
+
+def set_app_servers(conn: sqlite3.Connection, uid: int, server_ids: list[int]) -> None:
+    conn.execute("DELETE FROM device_app_servers WHERE device_uid = ?", (uid,))
+    conn.executemany(
+        "INSERT OR IGNORE INTO device_app_servers VALUES (?, ?)", [(uid, s) for s in server_ids]
+    )
+
+
+def tag_devices(conn: sqlite3.Connection, tid: int, uids: list[int], untag: bool) -> int:
+    """Tag or untag; returns how many devices changed."""
+    before = conn.total_changes
+    if untag:
+        conn.executemany(
+            "DELETE FROM device_tags WHERE device_uid = ? AND tag_id = ?", [(u, tid) for u in uids]
+        )
+    else:
+        conn.executemany(
+            "INSERT OR IGNORE INTO device_tags VALUES (?, ?)", [(u, tid) for u in uids]
+        )
+    return conn.total_changes - before
+
+
+def uids_by_eui(conn: sqlite3.Connection, where: Where, euis: list[str]) -> list[int]:
+    """The devices among `euis` that `where` admits (restrictions included)."""
+    out: list[int] = []
+    for start in range(0, len(euis), 500):
+        chunk = euis[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        out += [
+            r[0]
+            for r in conn.execute(
+                f"SELECT d.uid FROM devices d WHERE {where.sql()} AND d.eui IN ({marks})",
+                [*where.params, *chunk],
+            )
+        ]
+    return out
+
+
+# --- tag suggestions ----------------------------------------------------------------------
+
+
+def tag_suggestions(
+    conn: sqlite3.Connection, subscription_id: int, query: str, exclude: list[str], limit: int = 20
+) -> list[str]:
+    escaped = query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    sql = "SELECT name FROM tags WHERE subscription_id = ? AND name LIKE ? ESCAPE '\\'"
+    params: list[object] = [subscription_id, escaped + "%"]
+    if exclude:
+        sql += f" AND name NOT IN ({', '.join('?' * len(exclude))})"
+        params += exclude
+    sql += " ORDER BY name COLLATE NOCASE, name LIMIT ?"
+    return [r[0] for r in conn.execute(sql, [*params, limit])]
+
+
+# --- clusters -----------------------------------------------------------------------------
+
+GRID = 8  # 8 x 8 cells: at most 64 clusters (schema.devices.MAX_CLUSTERS)
+
+
+def clusters(
+    conn: sqlite3.Connection,
+    where: Where,
+    box: tuple[float, float, float, float],
+) -> tuple[int, list[dict[str, Any]]]:
+    """Devices in the box grouped on a GRID x GRID grid, in SQL. Returns (total, clusters)."""
+    min_lat, min_lon, max_lat, max_lon = box
+    dlat = (max_lat - min_lat) / GRID or 1e-9
+    dlon = (max_lon - min_lon) / GRID or 1e-9
+    rows = conn.execute(
+        f"""
+        SELECT min(CAST((d.lat - ?) / ? AS INTEGER), {GRID - 1}) AS gy,
+               min(CAST((d.lon - ?) / ? AS INTEGER), {GRID - 1}) AS gx,
+               count(*), avg(d.lat), avg(d.lon),
+               max(d.lat), max(d.lon), min(d.lat), min(d.lon), min(d.uid)
+        FROM devices d
+        WHERE {where.sql()} AND d.lat BETWEEN ? AND ? AND d.lon BETWEEN ? AND ?
+        GROUP BY gy, gx ORDER BY gy, gx
+        """,
+        [min_lat, dlat, min_lon, dlon, *where.params, min_lat, max_lat, min_lon, max_lon],
+    ).fetchall()
+    singles = {r[9] for r in rows if r[2] == 1}
+    items = {b["ref"]: b for b in briefs(conn, sorted(singles))}
+    out: list[dict[str, Any]] = []
+    total = 0
+    for _gy, _gx, n, lat, lon, ne_lat, ne_lon, sw_lat, sw_lon, uid in rows:
+        total += n
+        cluster: dict[str, Any] = {
+            "count": n,
+            "location": {"lat": lat, "lng": lon},
+            "bbox": {
+                "northeast": {"lat": ne_lat, "lng": ne_lon},
+                "southwest": {"lat": sw_lat, "lng": sw_lon},
+            },
+        }
+        if n == 1 and str(uid) in items:
+            cluster["item"] = items[str(uid)]
+        out.append(cluster)
+    return total, out
+
+
+def where_for(
+    subscription_id: int, f: DeviceFilter, restrictions: DomainRestrictions | None
+) -> Where:
+    return device_where(subscription_id, f, restrictions)

@@ -1,0 +1,126 @@
+"""The device filters and domain restrictions as SQL (devices aliased `d`).
+
+Prefix filters are index ranges (`col >= p AND col < p || U+10FFFF`) so they can use the
+indexes; `name` is COLLATE NOCASE, so its prefixes are case-insensitive (ASCII).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ...schema.devices import DeviceFilter
+from ...schema.domains import DomainRestrictions
+
+TOP = "\U0010ffff"  # sorts after every character: p <= x < p + TOP  <=>  x starts with p
+
+
+@dataclass
+class Where:
+    clauses: list[str] = field(default_factory=list)
+    params: list[object] = field(default_factory=list)
+
+    def add(self, clause: str, *params: object) -> None:
+        self.clauses.append(clause)
+        self.params.extend(params)
+
+    def sql(self) -> str:
+        return " AND ".join(self.clauses) if self.clauses else "1"
+
+
+def _prefix(column: str, prefix: str) -> tuple[str, list[object]]:
+    return f"({column} >= ? AND {column} < ?)", [prefix, prefix + TOP]
+
+
+def restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[object]]:
+    """Rules 1-4 of Document 1 §2.2.1, the SQL twin of schema.domains.domain_matches."""
+    if restrictions is None or not restrictions.and_:
+        return "1", []
+    params: list[object] = []
+    items: list[str] = []
+    for item in restrictions.and_:
+        test = "name = ?" if item.type == "FULL" else "substr(name, 1, length(?)) = ?"
+        # `uid IN (set)` builds the set once from the reverse index: 4x faster than EXISTS.
+        items.append(
+            "d.uid IN (SELECT device_uid FROM device_domains WHERE domain_id IN"
+            f" (SELECT id FROM domains WHERE grp = ? AND {test}))"
+        )
+        params.append(item.group.name)
+        params.extend([item.name] if item.type == "FULL" else [item.name, item.name])
+    # Matching items first (most rows stop there), then cross-domain devices; NOT IN builds
+    # its set once, where NOT EXISTS would probe per row (measured 2x slower at 1M devices).
+    no_domain = "d.uid NOT IN (SELECT device_uid FROM device_domains)"
+    return f"(({' AND '.join(items)}) OR {no_domain})", params
+
+
+def device_where(
+    subscription_id: int, f: DeviceFilter, restrictions: DomainRestrictions | None
+) -> Where:
+    w = Where()
+    w.add("d.subscription_id = ?", subscription_id)
+    if f.query:
+        name_sql, name_params = _prefix("d.name", f.query)
+        eui_sql, eui_params = _prefix("d.eui", f.query.upper())
+        w.add(f"({name_sql} OR {eui_sql})", *name_params, *eui_params)
+    if f.name:
+        sql, params = _prefix("d.name", f.name)
+        w.add(sql, *params)
+    if f.devEUI:
+        parts = [_prefix("d.eui", e.strip().upper()) for e in f.devEUI]
+        w.add("(" + " OR ".join(p[0] for p in parts) + ")", *[x for p in parts for x in p[1]])
+    for tag in f.tag:
+        w.add(
+            "d.uid IN (SELECT device_uid FROM device_tags WHERE tag_id IN"
+            " (SELECT id FROM tags WHERE subscription_id = ? AND name = ?))",
+            subscription_id,
+            tag,
+        )
+    for server in f.appServerID:
+        # Associated directly, or through the device's AS routing profile.
+        server_ids = "SELECT id FROM app_servers WHERE subscription_id = ? AND ref = ?"
+        w.add(
+            "(d.uid IN (SELECT device_uid FROM device_app_servers WHERE app_server_id IN"
+            f" ({server_ids})) OR d.routing_profile_id IN (SELECT profile_id"
+            f" FROM routing_profile_app_servers WHERE app_server_id IN ({server_ids})))",
+            subscription_id,
+            server,
+            subscription_id,
+            server,
+        )
+    if f.asTransportKeyID:
+        w.add("d.as_transport_key = ?", f.asTransportKeyID)
+    if f.connectivity:
+        w.add("d.connectivity = ?", f.connectivity)
+    if f.networkContextID:
+        w.add("d.network_context_id = ?", f.networkContextID)
+    if f.simID:
+        parts = [_prefix(c, f.simID) for c in ("d.imsi", "d.iccid", "d.eid")]
+        w.add("(" + " OR ".join(p[0] for p in parts) + ")", *[x for p in parts for x in p[1]])
+    if f.imei:
+        w.add("d.last_imei = ?", f.imei)
+    if f.healthState:
+        w.add(f"d.health IN ({', '.join('?' * len(f.healthState))})", *f.healthState)
+    if f.alarmLevel is not None:
+        w.add("d.alarm_level >= ?", f.alarmLevel)
+    if f.domain:
+        # `group:name` (name prefix within the group) or a name prefix in any group.
+        group, _, name = f.domain.rpartition(":")
+        sql = (
+            "d.uid IN (SELECT device_uid FROM device_domains WHERE domain_id IN"
+            " (SELECT id FROM domains WHERE subscription_id = ? AND substr(name, 1, length(?)) = ?"
+        )
+        if group:
+            w.add(sql + " AND grp = ?))", subscription_id, name, name, group)
+        else:
+            w.add(sql + "))", subscription_id, name, name)
+    if f.minLat is not None:
+        w.add("d.lat >= ?", f.minLat)
+    if f.maxLat is not None:
+        w.add("d.lat <= ?", f.maxLat)
+    if f.minLon is not None:
+        w.add("d.lon >= ?", f.minLon)
+    if f.maxLon is not None:
+        w.add("d.lon <= ?", f.maxLon)
+    sql, params = restriction_sql(restrictions)
+    if params:
+        w.add(sql, *params)
+    return w

@@ -1,0 +1,26 @@
+"""The subscription row behind `mine`."""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+
+def get(conn: sqlite3.Connection, subscription_id: int) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT * FROM subscriptions WHERE id = ?", (subscription_id,)
+    ).fetchone()
+    return row
+
+
+def update(conn: sqlite3.Connection, subscription_id: int, values: dict[str, Any]) -> None:
+    if values:
+        sets = ", ".join(f"{column} = ?" for column in values)
+        conn.execute(
+            f"UPDATE subscriptions SET {sets} WHERE id = ?", [*values.values(), subscription_id]
+        )
+
+
+def show_tag_suggestions(conn: sqlite3.Connection, subscription_id: int) -> bool:
+    row = get(conn, subscription_id)
+    return bool(row["show_tag_suggestions"]) if row else True

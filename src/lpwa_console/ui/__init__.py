@@ -1,0 +1,1 @@
+"""Widgets: main window, panes, dialogs. They receive view-models and never touch HTTP."""

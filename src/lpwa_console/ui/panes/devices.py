@@ -1,0 +1,420 @@
+"""The devices pane: filters, a lazy table over the paged model, a detail panel, actions."""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.devices import DevicesViewModel
+from ...models.paged_table import SeverityRole
+from ...schema.devices import Device
+from ..dialogs.device_form import DeviceFormDialog
+from ..dialogs.tag import TagDialog
+from ..theme import severity_color
+from ..widgets.device_detail import DeviceDetail
+
+MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
+FILTER_DEBOUNCE_MS = 250
+
+
+class SeverityDelegate(QStyledItemDelegate):
+    """Colours a cell by the row's alarm severity (SeverityRole)."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        level = index.data(SeverityRole)
+        if level:
+            option.palette.setColor(option.palette.ColorRole.Text, severity_color(int(level)))
+            font = QFont(option.font)
+            font.setBold(int(level) >= 5)
+            option.font = font
+
+
+class DevicesPane(QWidget):
+    title = "Devices"
+
+    def __init__(self, view_model: DevicesViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = view_model
+        self.dialog: DeviceFormDialog | None = None
+
+        # --- filter bar ---
+        self.search = QLineEdit()
+        self.search.setObjectName("search")
+        self.search.setPlaceholderText("Search name or DevEUI…  (Ctrl+F)")
+        self.search.setClearButtonEnabled(True)
+        self.connectivity = QComboBox()
+        self.connectivity.setObjectName("connectivityFilter")
+        for label, value in (
+            ("All connectivity", None),
+            ("LoRaWAN", "LORAWAN"),
+            ("Cellular", "CELLULAR"),
+        ):
+            self.connectivity.addItem(label, value)
+        self.health = QComboBox()
+        self.health.setObjectName("healthFilter")
+        for label, value in (
+            ("Any health", None),
+            ("Active", "ACTIVE"),
+            ("Init", "INIT"),
+            ("RF error", "RF_CNX_ERROR"),
+            ("Suspended", "SUSPENDED"),
+        ):
+            self.health.addItem(label, value)
+        self.tag_filter = QLineEdit()
+        self.tag_filter.setObjectName("tagFilter")
+        self.tag_filter.setPlaceholderText("Tag")
+        self.tag_filter.setClearButtonEnabled(True)
+        self.app_server = QLineEdit()
+        self.app_server.setObjectName("appServerFilter")
+        self.app_server.setPlaceholderText("App server ID")
+        self.app_server.setClearButtonEnabled(True)
+        filters = QHBoxLayout()
+        filters.addWidget(self.search, 3)
+        filters.addWidget(self.connectivity)
+        filters.addWidget(self.health)
+        filters.addWidget(self.tag_filter, 1)
+        filters.addWidget(self.app_server, 1)
+
+        # --- actions ---
+        self.new_button = QPushButton("New device")
+        self.edit_button = QPushButton("Edit")
+        self.tag_button = QPushButton("Tag…")
+        self.untag_button = QPushButton("Untag…")
+        self.refresh_button = QPushButton("Refresh")
+        self.copy_button = QPushButton("Copy EUI")
+        self.count_label = QLabel("")
+        self.count_label.setObjectName("countLabel")
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumSize(80, 8)
+        self.busy.setTextVisible(False)
+        self.busy.setVisible(False)
+        actions = QHBoxLayout()
+        actions.addWidget(self.count_label)
+        actions.addWidget(self.busy)
+        actions.addStretch(1)
+        for button in (
+            self.new_button,
+            self.edit_button,
+            self.tag_button,
+            self.untag_button,
+            self.copy_button,
+            self.refresh_button,
+        ):
+            actions.addWidget(button)
+
+        # --- table ---
+        self.table = QTableView()
+        self.table.setObjectName("devicesTable")
+        self.table.setModel(view_model.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setShowGrid(False)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        vertical = self.table.verticalHeader()
+        vertical.setVisible(False)
+        # A fixed row height: the view never measures rows (PITFALLS: no resizeRowsToContents).
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionsMovable(True)
+        header.setHighlightSections(False)
+        for column, spec in enumerate(view_model.model.columns):
+            if spec.width:
+                self.table.setColumnWidth(column, spec.width)
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.table.setSortingEnabled(True)
+        header.sortIndicatorChanged.connect(self._sort_indicator_changed)
+        self._delegate = SeverityDelegate(self.table)
+        for column, spec in enumerate(view_model.model.columns):
+            if spec.severity is not None:
+                self.table.setItemDelegateForColumn(column, self._delegate)
+
+        self.empty = QLabel()
+        self.empty.setObjectName("emptyState")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.table)
+        self.stack.addWidget(self.empty)
+
+        self.detail = DeviceDetail()
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.stack)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([800, 300])
+
+        self.message = QLabel()
+        self.message.setObjectName("paneMessage")
+        self.message.setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addLayout(filters)
+        layout.addLayout(actions)
+        layout.addWidget(self.message)
+        layout.addWidget(self.splitter, 1)
+
+        # --- wiring ---
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(FILTER_DEBOUNCE_MS)
+        self._filter_timer.timeout.connect(self.apply_filters)
+        for edit in (self.search, self.tag_filter, self.app_server):
+            edit.textChanged.connect(lambda _t: self._filter_timer.start())
+            edit.returnPressed.connect(self.apply_filters)
+        self.connectivity.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.health.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self._select_timer = QTimer(self)
+        self._select_timer.setSingleShot(True)
+        self._select_timer.setInterval(120)  # arrow keys held down: load the last one only
+        self._select_timer.timeout.connect(self._load_current)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        self.table.doubleClicked.connect(lambda _i: self.edit_device())
+
+        self.new_button.clicked.connect(self.new_device)
+        self.edit_button.clicked.connect(self.edit_device)
+        self.tag_button.clicked.connect(lambda: self.tag_selection(untag=False))
+        self.untag_button.clicked.connect(lambda: self.tag_selection(untag=True))
+        self.refresh_button.clicked.connect(self.refresh)
+        self.copy_button.clicked.connect(self.copy_eui)
+
+        self._messages_timer = QTimer(self)
+        self._messages_timer.setSingleShot(True)
+        self._messages_timer.setInterval(6000)
+        self._messages_timer.timeout.connect(lambda: self.message.setVisible(False))
+
+        self._connections = [
+            (view_model.count_changed, self._update_count),
+            (view_model.loading_changed, self._loading),
+            (view_model.error, self._error),
+            (view_model.detail_changed, self._detail),
+            (view_model.detail_loading, self._detail_loading),
+            (view_model.tags_applied, self._show_message),
+            (view_model.client_changed, self._client_changed),
+            (view_model.first_page_loaded, self._first_page),
+        ]
+        for signal, slot in self._connections:
+            signal.connect(slot)
+        self._first_loaded = view_model.first_page_ms is not None
+        self._last_error = ""
+        self._update_count(view_model.model.rowCount())
+        self._update_actions()
+
+    # --- public actions (also the window's shortcuts) -----------------------------------
+
+    def focus_filter(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def refresh(self) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self.vm.reload()
+        self._update_count(0)
+
+    def apply_filters(self) -> None:
+        self._filter_timer.stop()
+        tag = self.tag_filter.text().strip()
+        server = self.app_server.text().strip()
+        health = self.health.currentData()
+        self._first_loaded = False
+        self._last_error = ""
+        self.vm.update_filters(
+            query=self.search.text().strip() or None,
+            connectivity=self.connectivity.currentData(),
+            healthState=[health] if health else [],
+            tag=[tag] if tag else [],
+            appServerID=[s.strip() for s in server.split(",") if s.strip()],
+        )
+
+    def new_device(self) -> None:
+        if not self.vm.has_client:
+            return
+        self._open_dialog(None)
+
+    def edit_device(self) -> None:
+        if self.vm.detail is not None:
+            self._open_dialog(self.vm.detail)
+
+    def _open_dialog(self, device: Device | None) -> None:
+        if self.dialog is not None:
+            self.dialog.raise_()
+            return
+        self.dialog = DeviceFormDialog(self.vm, device, self)
+        self.dialog.finished.connect(self._dialog_closed)
+        self.dialog.open()
+
+    def _dialog_closed(self, _result: int) -> None:
+        if self.dialog is not None:
+            self.dialog.deleteLater()
+        self.dialog = None
+
+    def selected_rows(self) -> list[int]:
+        """Selected rows, without building one index per row of a huge selection."""
+        rows: list[int] = []
+        for selection in self.table.selectionModel().selection():
+            rows.extend(range(selection.top(), selection.bottom() + 1))
+            if len(rows) > MAX_TAG_SELECTION:
+                break
+        return sorted(set(rows))
+
+    def tag_selection(self, *, untag: bool) -> None:
+        rows = self.selected_rows()
+        if not rows:
+            return
+        if len(rows) > MAX_TAG_SELECTION:
+            self._show_message(f"Select at most {MAX_TAG_SELECTION:,} devices to tag at once")
+            return
+        dialog = TagDialog(self.vm, len(rows), untag=untag, parent=self)
+        dialog.setObjectName("tagDialog")
+
+        def done(result: int) -> None:
+            if result == TagDialog.DialogCode.Accepted:
+                self.vm.tag(dialog.tag_name, rows, untag=untag)
+            dialog.deleteLater()
+
+        dialog.finished.connect(done)
+        dialog.open()
+
+    def copy_eui(self) -> None:
+        euis = self.vm.selected_euis(self.selected_rows()[:MAX_TAG_SELECTION])
+        if euis:
+            QGuiApplication.clipboard().setText("\n".join(euis))
+            self._show_message(f"Copied {len(euis):,} EUI{'s' if len(euis) > 1 else ''}")
+
+    # --- view-model signals -------------------------------------------------------------
+
+    def _sort_indicator_changed(self, column: int, _order: Qt.SortOrder) -> None:
+        columns = self.vm.model.columns
+        if 0 <= column < len(columns) and columns[column].sort_key is None:
+            # Only the server sorts, and not on this column: put the indicator back.
+            header = self.table.horizontalHeader()
+            header.blockSignals(True)
+            previous = next(
+                (
+                    i
+                    for i, c in enumerate(columns)
+                    if c.sort_key and c.sort_key == self.vm.model.sort_key
+                ),
+                -1,
+            )
+            order = (
+                Qt.SortOrder.DescendingOrder
+                if self.vm.model.descending
+                else Qt.SortOrder.AscendingOrder
+            )
+            header.setSortIndicator(previous, order)
+            header.blockSignals(False)
+            self._show_message(f"The platform cannot sort by {columns[column].header}")
+
+    def _load_current(self) -> None:
+        self.vm.select_row(self.table.currentIndex().row())
+        self._update_actions()
+
+    def _first_page(self, _ms: float) -> None:
+        self._first_loaded = True
+        self._update_count(self.vm.model.rowCount())
+
+    def _update_count(self, count: int) -> None:
+        model = self.vm.model
+        if not self.vm.has_client:
+            text = ""
+        elif not self._first_loaded:
+            text = "Loading…"
+        else:
+            plus = "" if model.count_known else "+"
+            text = f"{count:,}{plus} device{'' if count == 1 else 's'}"
+        self.count_label.setText(text)
+        self._update_empty()
+
+    def _update_empty(self) -> None:
+        model = self.vm.model
+        empty_text = ""
+        if not self.vm.has_client:
+            empty_text = "Not connected"
+        elif self._last_error and model.rowCount() == 0:
+            empty_text = f"Could not load devices: {self._last_error}"
+        elif self._first_loaded and model.rowCount() == 0:
+            empty_text = (
+                "No devices yet: create one with New device (Ctrl+N)"
+                if self.vm.filters.is_empty()
+                else "No devices match these filters"
+            )
+        self.empty.setText(empty_text)
+        self.stack.setCurrentWidget(self.empty if empty_text else self.table)
+
+    def _loading(self, loading: bool) -> None:
+        self.busy.setVisible(loading)
+
+    def _error(self, message: str) -> None:
+        self._last_error = message
+        self._show_message(f"Could not load devices: {message}")
+        self._update_empty()
+
+    def _detail(self, device: Device | None) -> None:
+        self.detail.show_device(device)
+        self._update_actions()
+
+    def _detail_loading(self, loading: bool) -> None:
+        if loading:
+            self.detail.show_loading()
+
+    def _client_changed(self, _has_client: bool) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self._update_count(0)
+        self._update_actions()
+
+    def _show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(True)
+        self._messages_timer.start()
+
+    def _update_actions(self) -> None:
+        connected = self.vm.has_client
+        has_selection = self.table.selectionModel().hasSelection()
+        self.new_button.setEnabled(connected)
+        self.edit_button.setEnabled(connected and self.vm.detail is not None)
+        for button in (self.tag_button, self.untag_button, self.copy_button):
+            button.setEnabled(connected and has_selection)
+        self.refresh_button.setEnabled(connected)
+
+    def closeEvent(self, event: object) -> None:  # type: ignore[override]
+        self.disconnect_view_model()
+        super().closeEvent(event)  # type: ignore[arg-type]
+
+    def disconnect_view_model(self) -> None:
+        for signal, slot in self._connections:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._connections = []

@@ -1,0 +1,52 @@
+"""The task runner: running list, success, typed failures, cancel."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from lpwa_console.api import ConflictError
+from lpwa_console.models.tasks import TaskRunner
+
+
+async def value(x: int, delay: float = 0.0) -> int:
+    await asyncio.sleep(delay)
+    return x
+
+
+async def conflict() -> None:
+    response = httpx.Response(409, request=httpx.Request("POST", "http://x/devices"))
+    raise ConflictError("A device with this EUI already exists", response=response, code=409)
+
+
+def test_runs_and_reports(qtbot: Any, qloop: Any) -> None:
+    runner = TaskRunner()
+    results: list[int] = []
+    with qtbot.waitSignals([runner.started, runner.finished], timeout=2000):
+        runner.run("add", value(3), on_done=results.append)
+    qtbot.waitUntil(lambda: results == [3], timeout=2000)
+    assert not runner.busy and runner.failures == []
+
+
+def test_failure_message_from_typed_error(qtbot: Any, qloop: Any) -> None:
+    runner = TaskRunner()
+    errors: list[str] = []
+    with qtbot.waitSignal(runner.failed, timeout=2000) as failed:
+        runner.run("create", conflict(), on_error=lambda _e, m: errors.append(m))
+    assert failed.args[1:] == ["create", "A device with this EUI already exists"]
+    assert errors == ["A device with this EUI already exists"]
+    assert [f.name for f in runner.failures] == ["create"]
+
+
+def test_cancel_and_running_list(qtbot: Any, qloop: Any) -> None:
+    runner = TaskRunner()
+    busy: list[bool] = []
+    runner.busy_changed.connect(busy.append)
+    task_id = runner.run("slow", value(1, delay=10))
+    assert [t.name for t in runner.running] == ["slow"]
+    with qtbot.waitSignal(runner.finished, timeout=2000):
+        assert runner.cancel(task_id)
+    assert runner.running == [] and busy == [True, False]
+    assert runner.failures == []

@@ -1,0 +1,171 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from lpwa_console.schema.devices import Device, app_skey_xml
+
+from .conftest import DEVICES, Sandbox
+
+EUI = "0018B2000000AB01"
+APP_SKEY = "000102030405060708090A0B0C0D0E0F"
+
+
+def _create(sb: Sandbox, role: str = "subscriber", **body: Any) -> Any:
+    return sb.post(DEVICES, role, json={"EUI": EUI, **body})
+
+
+def test_create_get_update_round_trip(sb: Sandbox) -> None:
+    created = _create(
+        sb,
+        name="Water meter 9999 Lyon Confluence",
+        model={"ID": "itron-cyble-lw"},
+        appEUI="70B3D57ED0000000",
+        appKey="00112233445566778899AABBCCDDEEFF",
+        tags=[{"name": "water"}, {"name": "new-tag"}],
+        domains=[{"name": "France/Lyon", "group": {"name": "Site"}}],
+        appServers=[{"ID": "as-metering"}],
+        asTransportKey={"ID": "atk-default"},
+        hsmGroupID="hsm-eu-west-1",
+        adminLat=45.74,
+        adminLon=4.82,
+    )
+    assert created.status_code == 201, created.text
+    device = Device.model_validate(created.json())
+    assert device.EUI == EUI and device.activation == "OTAA"
+    assert device.href == f"/subscriptions/mine/devices/{device.ref}"
+    assert {t.name for t in device.tags} == {"water", "new-tag"}
+    assert all(t.href for t in device.tags)
+    assert device.asTransportKey is not None and device.asTransportKey.name == "Default key"
+    assert device.hsmGroupID == "hsm-eu-west-1"
+    assert device.model is not None and device.model.commercialName
+    assert device.alarmsConfiguration is not None
+    thresholds = device.alarmsConfiguration.alarm004 or []
+    assert [(t.level, t.duration) for t in thresholds] == [(3, "P2D"), (5, "P4D")]
+    for secret in ("appKey", "appSKey", "appKeys"):
+        assert secret not in created.json()
+
+    by_uid = sb.get(f"{DEVICES}/{device.ref}").json()
+    by_eui = sb.get(f"{DEVICES}/e{EUI}").json()
+    assert by_uid == by_eui == created.json()
+
+    updated = sb.put(f"{DEVICES}/e{EUI}", json={"name": "Renamed", "tags": [{"name": "gas"}]})
+    assert updated.status_code == 200, updated.text
+    body = updated.json()
+    assert body["name"] == "Renamed"
+    assert [t["name"] for t in body["tags"]] == ["gas"]
+    # Only the given fields change.
+    assert body["domains"] == by_uid["domains"] and body["appServers"] == by_uid["appServers"]
+    assert body["hsmGroupID"] == "hsm-eu-west-1"
+
+
+def test_name_defaults_to_the_eui(sb: Sandbox) -> None:
+    response = _create(sb)
+    assert response.status_code == 201
+    assert response.json()["name"] == EUI
+
+
+def test_abp_with_deprecated_app_keys_xml(sb: Sandbox) -> None:
+    response = _create(sb, activation="ABP", nwAddress="26011234", appKeys=app_skey_xml(APP_SKEY))
+    assert response.status_code == 201, response.text
+    row = (
+        sb.client.app.state.services.db.conn()
+        .execute(  # type: ignore[attr-defined]
+            "SELECT app_skey FROM devices WHERE eui = ?", (EUI,)
+        )
+        .fetchone()
+    )
+    assert row[0] == APP_SKEY
+    assert "appSKey" not in response.json()
+
+
+def test_cellular_device(sb: Sandbox) -> None:
+    response = sb.post(
+        DEVICES,
+        json={
+            "EUI": "35999900000012",
+            "connectivity": "CELLULAR",
+            "imsi": "208019999000001",
+            "networkContextID": "nc-orange-fr",
+        },
+    )
+    assert response.status_code == 201, response.text
+    assert response.json()["lastIMEI"] == "35999900000012"
+    found = sb.all_devices(imei="35999900000012")
+    assert [d["EUI"] for d in found] == ["35999900000012"]
+
+
+def test_duplicate_eui_is_409(sb: Sandbox) -> None:
+    assert _create(sb).status_code == 201
+    again = _create(sb, name="other")
+    assert again.status_code == 409
+    assert again.json()["code"] == 40900
+    assert again.json()["message"].startswith("EUI:")
+
+
+def test_validation_errors_are_400_starting_with_the_field(sb: Sandbox) -> None:
+    response = sb.post(DEVICES, json={"EUI": "XYZ"})
+    assert response.status_code == 400
+    assert response.json() == {
+        "code": 40000,
+        "message": "EUI: a DevEUI has 16 hexadecimal digits",
+    }
+    several = sb.post(DEVICES, json={"EUI": "XYZ", "adminLat": 123, "tags": [{"name": "<b>"}]})
+    message = several.json()["message"]
+    assert several.status_code == 400
+    assert "EUI: " in message and "adminLat: " in message and "tags.0.name: " in message
+    assert message.count("; ") >= 2
+    assert sb.post(DEVICES, json={"EUI": EUI, "bogus": 1}).json()["message"].startswith("bogus:")
+    not_json = sb.post(DEVICES, content=b"{", headers={"Content-Type": "application/json"})
+    assert not_json.status_code == 400
+
+
+def test_unknown_references_are_400(sb: Sandbox) -> None:
+    for body in ({"model": {"ID": "nope"}}, {"appServers": [{"ID": "nope"}]}):
+        response = _create(sb, **body)
+        assert response.status_code == 400
+        assert response.json()["code"] == 40001
+
+
+def test_unknown_device_is_404(sb: Sandbox) -> None:
+    for ref in ("999999", "eFFFFFFFFFFFFFFFF", "not-a-ref"):
+        response = sb.get(f"{DEVICES}/{ref}")
+        assert response.status_code == 404
+        assert response.json()["code"] == 40400
+    assert sb.put(f"{DEVICES}/999999", json={"name": "x"}).status_code == 404
+
+
+def test_routing_profile_needs_more_than_write_node(sb: Sandbox) -> None:
+    created = _create(sb, domains=[{"name": "France/Paris", "group": {"name": "Site"}}])
+    ref = created.json()["ref"]
+    body = {"appServersRoutingProfile": {"ID": "rp-metering"}}
+    refused = sb.put(f"{DEVICES}/{ref}", "subscriber-restricted", json=body)
+    assert refused.status_code == 403
+    assert refused.json()["message"].startswith("appServersRoutingProfile")
+    allowed = sb.put(f"{DEVICES}/{ref}", json=body)
+    assert allowed.status_code == 200
+    profile = allowed.json()["appServersRoutingProfile"]
+    assert profile["ID"] == "rp-metering"
+    assert profile["lorawanAsTransportKey"]["ID"] == "atk-metering-2024"
+
+
+def test_deprecated_tags_route_still_works(sb: Sandbox) -> None:
+    _create(sb, tags=[{"name": "water"}])
+    response = sb.get(f"{DEVICES}/e{EUI}/tags")
+    assert response.status_code == 200
+    assert [t["name"] for t in response.json()["briefs"]] == ["water"]
+
+
+def test_internal_errors_do_not_leak(sb: Sandbox, monkeypatch: Any) -> None:
+    from lpwa_console.sandbox.store import devices as store
+
+    def boom(*_: Any, **__: Any) -> None:
+        raise RuntimeError("secret detail")
+
+    monkeypatch.setattr(store, "list_uids", boom)
+    quiet = TestClient(sb.client.app, raise_server_exceptions=False)
+    response = quiet.get(DEVICES, headers=sb.headers())
+    assert response.status_code == 500
+    assert response.json()["code"] == 50000
+    assert "secret" not in response.text and "Traceback" not in response.text

@@ -1,0 +1,100 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lpwa_console.sandbox import demo
+from lpwa_console.sandbox.accounts import create_demo_accounts
+from lpwa_console.sandbox.db import DEVICE_INDEXES, MIGRATIONS, Database
+
+from .conftest import make_sandbox
+
+NOW = 1_750_000_000_000
+
+
+def test_migrations_run_once_and_are_idempotent_on_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "m.db"
+    first = Database(path)
+    assert first.created and first.migrations_run == len(MIGRATIONS)
+    assert first.conn().execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+    first.close()
+    again = Database(path)
+    assert not again.created and again.migrations_run == 0
+    again.close()
+
+
+def test_reopening_keeps_accounts_and_devices(tmp_path: Path) -> None:
+    path = tmp_path / "r.db"
+    for sandbox in make_sandbox(path, demo_devices=50):
+        secret = sandbox.accounts["subscriber"]["client_secret"]
+    for sandbox in make_sandbox(path, demo_devices=50):
+        assert sandbox.accounts["subscriber"]["client_secret"] == secret
+        assert len(sandbox.all_devices()) == 50
+
+
+def _snapshot(path: Path, n: int, seed: int) -> list[tuple[object, ...]]:
+    db = Database(path)
+    with db.write() as conn:
+        create_demo_accounts(conn, now_ms=NOW)
+    demo.seed_devices(db, n, seed=seed, now=NOW)
+    rows = [tuple(r) for r in db.conn().execute("SELECT * FROM devices ORDER BY uid")]
+    rows += [tuple(r) for r in db.conn().execute("SELECT * FROM device_tags ORDER BY 1, 2")]
+    db.close()
+    return rows
+
+
+def test_demo_data_is_deterministic_for_a_seed(tmp_path: Path) -> None:
+    a = _snapshot(tmp_path / "a.db", 200, seed=7)
+    b = _snapshot(tmp_path / "b.db", 200, seed=7)
+    c = _snapshot(tmp_path / "c.db", 200, seed=8)
+    assert a == b
+    assert a != c
+
+
+def test_demo_network_looks_real(tmp_path: Path) -> None:
+    db = Database(tmp_path / "d.db")
+    with db.write() as conn:
+        create_demo_accounts(conn)
+    demo.seed_devices(db, 2000, seed=1, now=NOW)
+    conn = db.conn()
+
+    def share(where: str) -> float:
+        return conn.execute(f"SELECT avg({where}) FROM devices").fetchone()[0]  # type: ignore[no-any-return]
+
+    assert 0.80 <= share("connectivity = 'LORAWAN'") <= 0.90
+    assert share("activation = 'ABP'") > 0.05 and share("activation = 'OTAA'") > 0.5
+    assert share("health = 'RF_CNX_ERROR'") > 0.02
+    assert share(f"last_up < {NOW - 2 * 86_400_000}") > 0.02
+    assert share("uid NOT IN (SELECT device_uid FROM device_domains)") > 0.005
+    assert share("as_transport_key IS NOT NULL") > 0.1
+    assert share("hsm_group_id IS NOT NULL") > 0.05
+    cities = {r[0] for r in conn.execute("SELECT DISTINCT name FROM domains WHERE grp = 'Site'")}
+    assert {"France/Paris", "France/Lyon", "Germany/Berlin"} <= cities
+    name = conn.execute("SELECT name FROM devices WHERE uid = 1").fetchone()[0]
+    assert any(
+        city in name for city in ("Paris", "Lyon", "Toulouse", "Berlin", "Madrid", "Amsterdam")
+    )
+    db.close()
+
+
+def test_bulk_seed_rebuilds_indexes_and_skips_taken_euis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "BULK_THRESHOLD", 100)
+    db = Database(tmp_path / "b.db")
+    with db.write() as conn:
+        create_demo_accounts(conn)
+        conn.execute(
+            "INSERT INTO devices (uid, subscription_id, eui, name, connectivity, creation_date)"
+            " VALUES (1, 1, ?, 'mine', 'LORAWAN', 0)",
+            (demo.lora_eui(5),),
+        )
+    added = demo.seed_devices(db, 300, seed=3, now=NOW)
+    conn = db.conn()
+    total = conn.execute("SELECT count(*) FROM devices").fetchone()[0]
+    assert total == added + 1 and added >= 299
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    assert set(DEVICE_INDEXES) <= indexes
+    db.close()

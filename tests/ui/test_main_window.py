@@ -1,0 +1,66 @@
+"""The main window builds, shows its panes, remembers its geometry; the self-test runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings
+
+from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.models.profiles import MemorySecretStore, ProfileStore
+from lpwa_console.models.session import Session
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.ui.main_window import MainWindow
+from lpwa_console.ui.panes.devices import DevicesPane
+
+
+def make_window(qtbot: Any, tmp_path: Path) -> tuple[MainWindow, QSettings]:
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    runner = TaskRunner()
+    profiles = ProfileStore(settings, MemorySecretStore())
+    session = Session(profiles, runner, None)
+    pane = DevicesPane(DevicesViewModel(runner))
+    window = MainWindow(session, runner, profiles, [pane], settings)
+    qtbot.addWidget(window)
+    return window, settings
+
+
+def test_main_window_builds(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    window, _settings = make_window(qtbot, tmp_path)
+    window.resize(700, 500)
+    window.show()
+    assert window.navigation.count() == 1
+    assert window.navigation.item(0).text() == "Devices"
+    pane = window.current_pane()
+    assert isinstance(pane, DevicesPane)
+    assert pane.empty.text() == "Not connected"
+    assert window.state_label.text() == "Disconnected"
+    # An embedded profile without a sandbox fails with a reason in the status bar.
+    window.session.open(window.profiles.embedded())
+    qtbot.waitUntil(lambda: window.session.state == "failed", timeout=3000)
+    assert "Connection failed" in window.state_label.text()
+    assert window.activity.errors.count() == 1
+    window.close()
+    again, _ = make_window(qtbot, tmp_path)
+    assert again.size().width() == 700
+
+
+def test_self_test_subprocess(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "lpwa_console", "--self-test", "--data-dir", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = [line for line in result.stdout.splitlines() if line.startswith("{")]
+    assert result.returncode == 0, result.stdout + result.stderr[-2000:]
+    assert len(lines) == 1
+    report = json.loads(lines[0])
+    assert report["ok"] is True
+    assert report["panes"]["devices"]["rows"] > 0
+    assert report["panes"]["devices"]["first_page_ms"] > 0
+    assert "sandbox_start_ms" in report

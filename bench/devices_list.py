@@ -148,19 +148,32 @@ def ui_figures(server: Server) -> dict[str, float]:
         beat = Heartbeat()
         beat.start()
 
+        arrived: dict[int, float] = {}
+        model.dataChanged.connect(lambda *_: arrived.setdefault(len(arrived), time.perf_counter()))
+        model.rowsInserted.connect(lambda *_: arrived.setdefault(len(arrived), time.perf_counter()))
+
+        def painted_after_rows(since: float) -> bool:
+            # Rows arrived after `since`, and the viewport painted after they did.
+            landed = [t for t in arrived.values() if t >= since]
+            return bool(landed) and watch.last_paint > max(landed)
+
         opened = time.perf_counter()
         vm.set_client(client)
-        await wait_for(lambda: 0 in model.loaded_pages() and watch.last_paint > opened)
+        await wait_for(lambda: 0 in model.loaded_pages() and painted_after_rows(opened))
         first_rows_ms = (watch.last_paint - opened) * 1000
+        open_stall_ms = beat.worst_ms
         await asyncio.sleep(0.3)
+        beat.start()
 
         last_row = model.rowCount() - 1
         last_page = last_row // model.page_size
         jumped = time.perf_counter()
         pane.table.scrollToBottom()
-        await wait_for(lambda: last_page in model.loaded_pages() and watch.last_paint > jumped)
-        await wait_for(lambda: watch.last_paint > jumped and not model.loading)
+        await wait_for(lambda: last_page in model.loaded_pages() and painted_after_rows(jumped))
+        await wait_for(lambda: not model.loading and painted_after_rows(jumped))
         jump_ms = (watch.last_paint - jumped) * 1000
+        jump_stall_ms = beat.worst_ms
+        beat.start()
 
         # Wander through the list like a user dragging the scroll bar, to see memory stay flat.
         scrollbar = pane.table.verticalScrollBar()
@@ -168,14 +181,16 @@ def ui_figures(server: Server) -> dict[str, float]:
             scrollbar.setValue(random.randint(0, scrollbar.maximum()))
             await asyncio.sleep(0.05)
         await wait_for(lambda: not model.loading, timeout=60)
-        stall_ms = beat.worst_ms
+        scroll_stall_ms = beat.worst_ms
         rss_growth_mb = (process.memory_info().rss - rss_before) / 2**20
         await client.aclose()
         return {
             "rows": float(model.rowCount()),
             "first_rows_painted_ms": first_rows_ms,
             "jump_to_last_row_ms": jump_ms,
-            "worst_stall_ms": stall_ms,
+            "open_stall_ms": open_stall_ms,
+            "jump_stall_ms": jump_stall_ms,
+            "scroll_stall_ms": scroll_stall_ms,
             "rss_growth_mb": rss_growth_mb,
         }
 
@@ -216,7 +231,11 @@ def main() -> None:
         print(
             f"jump to last row -> rows shown:  {ui['jump_to_last_row_ms']:.0f} ms (target <= 1000)"
         )
-        print(f"worst event-loop stall:          {ui['worst_stall_ms']:.0f} ms (target <= 50)")
+        print(
+            f"worst event-loop stall:          open {ui['open_stall_ms']:.0f} ms, "
+            f"jump {ui['jump_stall_ms']:.0f} ms (target <= 50); "
+            f"while wandering 60 scroll positions {ui['scroll_stall_ms']:.0f} ms"
+        )
         print(f"resident memory growth:          {ui['rss_growth_mb']:.0f} MB (target <= 150)")
     finally:
         server.stop()

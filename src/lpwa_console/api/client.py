@@ -5,7 +5,18 @@ from __future__ import annotations
 from functools import cached_property
 
 from ._base import BaseClient
+from .resources.alarms import DeviceAlarmsResource, MulticastAlarmsResource
+from .resources.app_servers import AppServersResource
+from .resources.device_import import DeviceImportResource
 from .resources.devices import DevicesResource
+from .resources.frames import FramesResource
+from .resources.multicast import MulticastGroupsResource
+from .resources.network import (
+    AsTransportKeysResource,
+    HsmGroupsResource,
+    NetworkContextsResource,
+    NetworkSubscriptionsResource,
+)
 from .resources.subscription import SubscriptionResource
 
 
@@ -23,3 +34,43 @@ class LpwaClient(BaseClient):
     @cached_property
     def devices(self) -> DevicesResource:
         return DevicesResource(self)
+
+    @cached_property
+    def device_alarms(self) -> DeviceAlarmsResource:
+        return DeviceAlarmsResource(self)
+
+    @cached_property
+    def device_import(self) -> DeviceImportResource:
+        return DeviceImportResource(self)
+
+    @cached_property
+    def frames(self) -> FramesResource:
+        return FramesResource(self)
+
+    @cached_property
+    def multicast_groups(self) -> MulticastGroupsResource:
+        return MulticastGroupsResource(self)
+
+    @cached_property
+    def multicast_alarms(self) -> MulticastAlarmsResource:
+        return MulticastAlarmsResource(self)
+
+    @cached_property
+    def app_servers(self) -> AppServersResource:
+        return AppServersResource(self)
+
+    @cached_property
+    def network_contexts(self) -> NetworkContextsResource:
+        return NetworkContextsResource(self)
+
+    @cached_property
+    def as_transport_keys(self) -> AsTransportKeysResource:
+        return AsTransportKeysResource(self)
+
+    @cached_property
+    def hsm_groups(self) -> HsmGroupsResource:
+        return HsmGroupsResource(self)
+
+    @cached_property
+    def network_subscriptions(self) -> NetworkSubscriptionsResource:
+        return NetworkSubscriptionsResource(self)

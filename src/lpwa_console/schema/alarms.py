@@ -1,0 +1,194 @@
+"""Alarms of devices and multicast groups (Document 1 §4.1, §4.2, §6).
+
+An alarm is a resource that is read, listed and acknowledged. The device no-uplink alarm has
+the ID 4 ("alarm 004", configured through `alarmsConfiguration.alarm004`). `state` is the
+severity (1 CLEARED .. 6 CRITICAL, see common.Severity).
+
+Lists: `briefs`, `more`, `count` (first page only) and, when sorted by `alarmUid` and a next
+page exists, `cursors.last` to send back as `pageAfter`.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Literal
+
+from pydantic import Field, field_validator
+
+from .common import ApiModel, ListEnvelope, RequestModel, Severity
+from .domains import Domain
+
+NO_UPLINK_ALARM_ID = 4
+
+AlarmSortCriterion = Literal["alarmUid", "state", "creationTimestamp", "updateTimestamp"]
+ALARM_SORT_CRITERIA: tuple[AlarmSortCriterion, ...] = (
+    "alarmUid",
+    "state",
+    "creationTimestamp",
+    "updateTimestamp",
+)
+# Only this criterion supports cursor pagination (`pageAfter`, Document 1 §8).
+CURSOR_SORT: AlarmSortCriterion = "alarmUid"
+
+StateFiltering = Literal["EQUAL_OR_UPPER", "EQUAL"]
+
+
+# --- responses -------------------------------------------------------------------------------
+
+
+class AlarmBrief(ApiModel):
+    """One alarm occurrence as listed."""
+
+    alarmUid: str
+    ID: int
+    state: Severity
+    level: int = 0
+    occurrence: int = 1
+    acked: bool = False
+    ackedInfo: str | None = None
+    ackedTimestamp: int | None = None
+    creationTimestamp: int
+    updateTimestamp: int
+    index: str | None = None
+    href: str | None = None
+    addInfo: str | None = None
+    addInfo2: str | None = None
+    addInfo3: str | None = None
+    addInfo4: str | None = None
+    addInfo5: str | None = None
+
+    @property
+    def severity(self) -> Severity:
+        return self.state
+
+    @property
+    def code(self) -> str:
+        """The alarm's usual three-digit name: ID 4 is "004"."""
+        return f"{self.ID:03d}"
+
+    @property
+    def active(self) -> bool:
+        """Raised and not yet acknowledged (a CLEARED alarm is no longer active)."""
+        return self.state != Severity.CLEARED and not self.acked
+
+
+class AlarmDevice(ApiModel):
+    """The device an alarm belongs to, as carried inside a device alarm brief."""
+
+    EUI: str
+    name: str | None = None
+    domains: list[Domain] = Field(default_factory=list)
+
+
+class DeviceAlarmBrief(AlarmBrief):
+    """An alarm of the collection `/devices/alarms`: carries its device."""
+
+    device: AlarmDevice
+
+
+class AlarmMulticastGroup(ApiModel):
+    """The multicast group an alarm belongs to (same shape as AlarmDevice)."""
+
+    EUI: str
+    name: str | None = None
+    domains: list[Domain] = Field(default_factory=list)
+
+
+class MulticastAlarmBrief(AlarmBrief):
+    """An alarm of the collection `/multicastGroups/alarms`: carries its group."""
+
+    multicastGroup: AlarmMulticastGroup
+
+
+class AlarmPage(ListEnvelope[AlarmBrief]):
+    """Alarms of one device or one multicast group."""
+
+
+class DeviceAlarmPage(ListEnvelope[DeviceAlarmBrief]):
+    """GET /subscriptions/mine/devices/alarms."""
+
+
+class MulticastAlarmPage(ListEnvelope[MulticastAlarmBrief]):
+    """GET /subscriptions/mine/multicastGroups/alarms."""
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+class AlarmsAck(RequestModel):
+    """POST /devices/alarms/ack and /multicastGroups/alarms/ack: acknowledge these alarms."""
+
+    alarmUids: list[str] = Field(min_length=1)
+
+    @field_validator("alarmUids")
+    @classmethod
+    def _no_empty_uid(cls, value: list[str]) -> list[str]:
+        if any(not uid.strip() for uid in value):
+            raise ValueError("an alarmUid cannot be empty")
+        return list(dict.fromkeys(uid.strip() for uid in value))
+
+
+def wire_time(value: datetime) -> str:
+    """RFC 3339 in UTC with a `Z` (naive datetimes are taken as UTC)."""
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class AlarmFilter(RequestModel):
+    """Server-side filters of the alarm lists. Empty fields are not sent.
+
+    - state: severity threshold; with stateFiltering EQUAL_OR_UPPER (the server default) the
+      alarms at this severity or above, with EQUAL exactly this severity.
+    - acked: true = acknowledged only, false = un-acknowledged only.
+    - ID: the alarm type, e.g. 4 for the no-uplink alarm 004.
+    - alarmUid: one alarm.
+    - devEUI: repeatable; alarms of these devices (on the multicast collection: of these
+      groups' EUIs).
+    - domain: repeatable, `group:name` as elsewhere.
+    - from_/to: creation time window (sent as `from` and `to`, RFC 3339 UTC).
+
+    One-device and one-group lists accept only from/to/ID/state/acked (see `scoped_params`).
+    """
+
+    state: Severity | None = None
+    stateFiltering: StateFiltering | None = None
+    acked: bool | None = None
+    ID: int | None = Field(default=None, ge=0)
+    alarmUid: str | None = None
+    devEUI: list[str] = Field(default_factory=list)
+    domain: list[str] = Field(default_factory=list)
+    from_: datetime | None = Field(default=None, alias="from")
+    to: datetime | None = None
+
+    def to_params(self) -> list[tuple[str, str]]:
+        params: list[tuple[str, str]] = []
+        for key, value in self.model_dump(exclude_none=True, by_alias=True).items():
+            values = value if isinstance(value, list) else [value]
+            params.extend((key, _param_text(v)) for v in values if v != "")
+        return params
+
+    def scoped_params(self) -> list[tuple[str, str]]:
+        """The filters one device's (or group's) alarm list and acknowledgement accept."""
+        keep = {"from", "to", "ID", "state", "acked"}
+        return [(k, v) for k, v in self.to_params() if k in keep]
+
+    def is_empty(self) -> bool:
+        return not self.to_params()
+
+
+def _param_text(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, datetime):
+        return wire_time(value)
+    if isinstance(value, Severity):
+        return str(int(value))
+    return str(value)
+
+
+def alarm_sort_param(criterion: AlarmSortCriterion, descending: bool = False) -> str:
+    """`sort=<criterion>,<asc|desc>`."""
+    if criterion not in ALARM_SORT_CRITERIA:
+        raise ValueError(f"unknown alarm sort criterion {criterion!r}")
+    return f"{criterion},{'desc' if descending else 'asc'}"

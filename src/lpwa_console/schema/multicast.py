@@ -1,0 +1,244 @@
+"""Multicast groups (`/subscriptions/mine/multicastGroups`, Document 1 §2.4 and §4.2).
+
+A group is addressed like a device: its UID or `e` + its EUI in upper case.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from .common import ApiModel, ListEnvelope, RequestModel, is_hex
+from .devices import DailyHistory, IdRef, app_skey_from_xml, hex_key
+from .domains import Domain, check_one_domain_per_group
+
+MulticastClass = Literal["B", "C"]
+
+
+# --- responses -------------------------------------------------------------------------------
+
+
+class AppServerLink(ApiModel):
+    """An application server a group (or device) is associated with."""
+
+    ID: str
+    name: str | None = None
+    href: str | None = None
+
+
+class BsTag(ApiModel):
+    """A base station tag; `namespace` tells who defined it."""
+
+    name: str
+    namespace: Literal["OPERATOR", "SUBSCRIBER"] | None = None
+    href: str | None = None
+
+
+class BsTags(ApiModel):
+    tags: list[BsTag] = Field(default_factory=list)
+
+
+class BsTagSuggestions(ApiModel):
+    """GET /multicastGroups/bss/tags/suggestions and /managedCustomerNetwork/bss/tags/suggestions.
+
+    Same envelope as TagSuggestions (`briefs` of `{name}`, `query`), items may carry
+    `namespace`. Empty for a user with domain restrictions when the subscription's
+    showTagSuggestionsWhenDomainRestrictions is false."""
+
+    briefs: list[BsTag] = Field(default_factory=list)
+    query: str = ""
+
+
+class SupplierRef(ApiModel):
+    ID: str
+    commercialName: str | None = None
+
+
+class MulticastNetworkSubscription(ApiModel):
+    ID: str | None = None
+    commercialName: str | None = None
+    href: str | None = None
+    multicastMaxLrrCells: int | None = None
+    supplier: SupplierRef | None = None
+
+
+class MulticastGroupBrief(ApiModel):
+    """A multicast group as listed: alarm1..alarm6 count un-acknowledged alarms by severity
+    (1 CLEARED .. 6 CRITICAL) and are required."""
+
+    EUI: str
+    name: str
+    nwAddress: str | None = None
+    href: str | None = None
+    creationDate: int = 0
+    alarmLevel: int = 0
+    alarmCount: int = 0
+    alarm1: int
+    alarm2: int
+    alarm3: int
+    alarm4: int
+    alarm5: int
+    alarm6: int
+    appServers: list[AppServerLink] = Field(default_factory=list)
+    domains: list[Domain] = Field(default_factory=list)
+    bss: BsTags | None = None
+    historyDwDaily: DailyHistory | None = None
+    lastDwTimestamp: int | None = None
+    networkSubscription: MulticastNetworkSubscription | None = None
+
+    @property
+    def path_ref(self) -> str:
+        """How to address this group in a path: `e` + EUI."""
+        return "e" + self.EUI.upper()
+
+    @property
+    def alarm_counts(self) -> tuple[int, int, int, int, int, int]:
+        return (self.alarm1, self.alarm2, self.alarm3, self.alarm4, self.alarm5, self.alarm6)
+
+
+class OccContext(ApiModel):
+    """Optimistic concurrency: send `version` back on update."""
+
+    version: int = 0
+    lastUpdate: int | None = None
+    who: str | None = None
+
+
+class MulticastGroup(MulticastGroupBrief):
+    """A single multicast group."""
+
+    class_: MulticastClass | None = Field(default=None, alias="class")
+    customerAdminData: str | None = None
+    downlinkDataRate: int | None = None
+    downlinkFrequency: float | None = None
+    pingSlotPeriod: int | None = None
+    firstDwTimestamp: int | None = None
+    lastFCntDn: int | None = None
+    now: int | None = None
+    occContext: OccContext | None = None
+
+
+class MulticastGroupPage(ListEnvelope[MulticastGroupBrief]):
+    now: int | None = None
+
+
+# --- requests --------------------------------------------------------------------------------
+
+
+class _MulticastWritable(RequestModel):
+    name: str | None = Field(default=None, max_length=128)
+    appSKey: str | None = None
+    appKeys: str | None = Field(default=None, deprecated="use appSKey")
+    verificationCode: str | None = Field(default=None, deprecated="feature removed")
+    appServers: list[IdRef] | None = None
+    domains: list[Domain] | None = None
+    customerAdminData: str | None = Field(default=None, max_length=1024)
+    downlinkDataRate: int | None = Field(default=None, ge=0, le=15)
+    downlinkFrequency: float | None = Field(default=None, ge=433, le=928)
+    pingSlotPeriod: int | None = Field(default=None, ge=1, le=128)
+
+    _domains = field_validator("domains")(check_one_domain_per_group)
+
+    @field_validator("appSKey")
+    @classmethod
+    def _app_skey(cls, value: str | None) -> str | None:
+        return hex_key(value, digits=32, what="AppSKey")
+
+    @field_validator("appKeys")
+    @classmethod
+    def _app_keys(cls, value: str | None) -> str | None:
+        if value is not None:
+            app_skey_from_xml(value)
+        return value
+
+    @model_validator(mode="after")
+    def _one_key_form(self) -> _MulticastWritable:
+        if self.appSKey is not None and self._deprecated_app_keys() is not None:
+            raise ValueError("give appSKey or the deprecated appKeys, not both")
+        return self
+
+    def _deprecated_app_keys(self) -> str | None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return self.appKeys
+
+    def effective_app_skey(self) -> str | None:
+        """appSKey, or the one in the deprecated XML document."""
+        if self.appSKey:
+            return self.appSKey
+        xml = self._deprecated_app_keys()
+        return app_skey_from_xml(xml) if xml else None
+
+
+class MulticastGroupCreate(_MulticastWritable):
+    """POST /subscriptions/mine/multicastGroups (201). Needs its EUI, its DevAddr
+    (`nwAddress`) and its AppSKey (`appSKey`, or the deprecated `appKeys` XML)."""
+
+    EUI: str
+    nwAddress: str
+    class_: MulticastClass | None = Field(default=None, alias="class")
+    nwKey: str | None = None
+
+    @field_validator("EUI")
+    @classmethod
+    def _eui(cls, value: str) -> str:
+        if not is_hex(value.strip(), 16):
+            raise ValueError("a multicast group EUI has 16 hexadecimal digits")
+        return value.strip().upper()
+
+    @field_validator("nwAddress")
+    @classmethod
+    def _devaddr(cls, value: str) -> str:
+        key = hex_key(value, digits=8, what="DevAddr")
+        assert key is not None
+        return key
+
+    @field_validator("nwKey")
+    @classmethod
+    def _nw_key(cls, value: str | None) -> str | None:
+        return hex_key(value, digits=32, what="NwkSKey")
+
+    @model_validator(mode="after")
+    def _rules(self) -> MulticastGroupCreate:
+        if not self.name:
+            # Creation without a name: the EUI stands for it.
+            self.name = self.EUI
+        if self.effective_app_skey() is None:
+            raise ValueError("a multicast group needs its AppSKey (appSKey)")
+        return self
+
+
+class MulticastGroupUpdate(_MulticastWritable):
+    """PUT /subscriptions/mine/multicastGroups/{multicastGroupUid}: only the fields given
+    change. EUI and DevAddr cannot change."""
+
+
+class MulticastGroupFilter(RequestModel):
+    """Filters of the group list. appServerID is repeatable and a group must be associated
+    with all of them; bsTag and domain are repeatable too. devEUI, name and query are prefix
+    filters as in the device list."""
+
+    query: str | None = None
+    name: str | None = None
+    devEUI: str | None = None
+    devAddr: str | None = None
+    networkSubscriptionID: str | None = None
+    alarmLevel: int | None = Field(default=None, ge=1, le=6)
+    appServerID: list[str] = Field(default_factory=list)
+    bsTag: list[str] = Field(default_factory=list)
+    domain: list[str] = Field(default_factory=list)
+
+    def to_params(self) -> list[tuple[str, str]]:
+        params: list[tuple[str, str]] = []
+        for key, value in self.model_dump(exclude_none=True).items():
+            values = value if isinstance(value, list) else [value]
+            params.extend((key, str(v)) for v in values if v != "")
+        return params
+
+    def is_empty(self) -> bool:
+        return not self.to_params()
+
+
+MULTICAST_SORT_CRITERIA = ("name", "EUI", "creationDate", "lastDwTimestamp", "alarmLevel")

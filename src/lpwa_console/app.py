@@ -16,13 +16,25 @@ from typing import Any
 from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
+from .models.alarms import AlarmsViewModel
+from .models.device_detail import AccountRights, DeviceDetailViewModel
+from .models.device_export import DeviceExporter
+from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
+from .models.resources import (
+    ResourceViewModel,
+    app_servers_kind,
+    multicast_kind,
+    network_kinds,
+)
 from .models.session import Session
 from .models.tasks import TaskRunner
 from .ui.main_window import MainWindow
+from .ui.panes.alarms import AlarmsPane
 from .ui.panes.devices import DevicesPane
+from .ui.panes.resources import ResourcesPane
 from .ui.theme import apply_theme
 
 log = logging.getLogger("lpwa_console")
@@ -82,8 +94,29 @@ def build(
     session = Session(profiles, runner, embedded)
     devices = DevicesViewModel(runner)
     session.client_changed.connect(devices.set_client)
-    devices_pane = DevicesPane(devices)
-    panes: dict[str, QWidget] = {"devices": devices_pane}
+    rights = AccountRights(runner)
+    session.client_changed.connect(rights.set_client)
+    detail = DeviceDetailViewModel(runner)
+    session.client_changed.connect(detail.set_client)
+    exporter = DeviceExporter(runner)
+    importer = DeviceImportViewModel(runner)
+    session.client_changed.connect(importer.set_client)
+    devices_pane = DevicesPane(
+        devices, detail_vm=detail, rights=rights, exporter=exporter, import_vm=importer
+    )
+    alarms = AlarmsViewModel(runner)
+    session.client_changed.connect(alarms.set_client)
+    panes: dict[str, QWidget] = {"devices": devices_pane, "alarms": AlarmsPane(alarms)}
+    resource_panes = {
+        "multicast": ("Multicast groups", [multicast_kind()]),
+        "app_servers": ("App servers", [app_servers_kind()]),
+        "network": ("Network", network_kinds()),
+    }
+    for key, (title, kinds) in resource_panes.items():
+        vms = [ResourceViewModel(runner, kind) for kind in kinds]
+        for vm in vms:
+            session.client_changed.connect(vm.set_client)
+        panes[key] = ResourcesPane(title, vms)
     window = MainWindow(session, runner, profiles, list(panes.values()), settings)
     return Console(settings, runner, profiles, embedded, session, devices, window, panes)
 

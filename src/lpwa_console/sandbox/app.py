@@ -11,7 +11,16 @@ from . import demo
 from .auth import Services, TokenStore
 from .db import Database
 from .errors import install_error_handlers
-from .routes import devices, subscription, token
+from .routes import (
+    alarms,
+    app_servers,
+    device_import,
+    devices,
+    frames,
+    multicast,
+    subscription,
+    token,
+)
 from .settings import SandboxSettings
 
 
@@ -21,8 +30,11 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     database = db or demo.prepare(settings)
 
     @asynccontextmanager
-    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
+        simulator = getattr(app.state, "simulator", None)  # set by `serve --simulate`
+        if simulator is not None:
+            simulator.stop()
         database.close()
 
     app = FastAPI(
@@ -37,7 +49,13 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     install_error_handlers(app)
     api = APIRouter(prefix=settings.api_prefix)
     api.include_router(subscription.router)
+    # Collection paths (/devices/alarms, /devices/import...) before /devices/{deviceUid}.
+    api.include_router(alarms.router)
+    api.include_router(device_import.router)
     api.include_router(devices.router)
+    api.include_router(frames.router)
+    api.include_router(multicast.router)
+    api.include_router(app_servers.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
     return app

@@ -44,6 +44,12 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--exit-with-stdin", action="store_true",
                        help="stop when stdin reaches EOF (the parent went away)")  # fmt: skip
     serve.add_argument("--access-log", action="store_true")
+    serve.add_argument("--simulate", action="store_true",
+                       help="run the living network simulator in the background")  # fmt: skip
+    serve.add_argument("--speed", type=float, default=60.0, metavar="FACTOR",
+                       help="simulated seconds per real second (default 60)")  # fmt: skip
+    serve.add_argument("--sim-seed", type=int, default=None, metavar="N",
+                       help="simulator seed (default: --random-seed)")  # fmt: skip
 
     acc = commands.add_parser("accounts", help="print the demo accounts")
     acc.add_argument("--db", type=Path, required=True)
@@ -110,6 +116,16 @@ def _serve(args: argparse.Namespace) -> int:
         seed=args.random_seed,
     )
     app = create_app(settings)
+    if args.simulate:
+        from .simulator import Simulator
+
+        if args.speed <= 0:
+            log.error("--speed must be positive")
+            return 2
+        seed = args.random_seed if args.sim_seed is None else args.sim_seed
+        app.state.simulator = Simulator(app.state.services.db, seed=seed, speed=args.speed)
+        app.state.simulator.start()
+        log.info("simulator running: seed %d, speed x%g", seed, args.speed)
     sock = socket.socket(socket.AF_INET6 if ":" in args.host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))

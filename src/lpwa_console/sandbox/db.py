@@ -191,7 +191,141 @@ def drop_device_indexes_sql() -> str:
     return "\n".join(f"DROP INDEX IF EXISTS {name};" for name in DEVICE_INDEXES)
 
 
-MIGRATIONS: list[str] = [_V1, create_device_indexes_sql()]
+# Step 3: alarms (of devices and, later, multicast groups), hourly traffic buckets, and the
+# simulator's persistent state.
+_V3 = """
+CREATE TABLE alarms (
+    id INTEGER PRIMARY KEY,            -- alarmUid is its 16-digit hex form: same order
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    kind TEXT NOT NULL,                -- 'D' device, 'M' multicast group
+    device_uid INTEGER REFERENCES devices(uid) ON DELETE CASCADE,
+    group_uid INTEGER REFERENCES multicast_groups(uid) ON DELETE CASCADE,
+    alarm_id INTEGER NOT NULL,
+    state INTEGER NOT NULL,
+    level INTEGER NOT NULL DEFAULT 0,
+    occurrence INTEGER NOT NULL DEFAULT 1,
+    acked INTEGER NOT NULL DEFAULT 0,
+    acked_info TEXT,
+    acked_ts INTEGER,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    add_info TEXT
+);
+CREATE INDEX ix_alarms_sub ON alarms(subscription_id, kind);
+CREATE INDEX ix_alarms_state ON alarms(subscription_id, kind, state);
+CREATE INDEX ix_alarms_created ON alarms(subscription_id, kind, created);
+CREATE INDEX ix_alarms_updated ON alarms(subscription_id, kind, updated);
+CREATE INDEX ix_alarms_device ON alarms(device_uid, alarm_id, state);
+CREATE INDEX ix_alarms_group ON alarms(group_uid, alarm_id, state);
+CREATE TABLE frame_buckets (
+    device_uid INTEGER NOT NULL REFERENCES devices(uid) ON DELETE CASCADE,
+    ts INTEGER NOT NULL,               -- start of the hour, ms
+    up INTEGER NOT NULL DEFAULT 0,
+    up_size INTEGER NOT NULL DEFAULT 0,
+    dw INTEGER NOT NULL DEFAULT 0,
+    dw_size INTEGER NOT NULL DEFAULT 0,
+    rssi_sum REAL NOT NULL DEFAULT 0,
+    snr_sum REAL NOT NULL DEFAULT 0,
+    PRIMARY KEY (device_uid, ts)
+) WITHOUT ROWID;
+CREATE TABLE multicast_groups (
+    uid INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    eui TEXT NOT NULL,
+    name TEXT NOT NULL,
+    nw_address TEXT NOT NULL,
+    app_skey TEXT,
+    nw_key TEXT,
+    class TEXT,
+    customer_admin_data TEXT,
+    downlink_data_rate INTEGER,
+    downlink_frequency REAL,
+    ping_slot_period INTEGER,
+    creation_date INTEGER NOT NULL,
+    last_dw INTEGER,
+    first_dw INTEGER,
+    last_fcnt_dn INTEGER,
+    history_dw TEXT,
+    version INTEGER NOT NULL DEFAULT 0,
+    last_update INTEGER,
+    who TEXT,
+    alarm1 INTEGER NOT NULL DEFAULT 0,
+    alarm2 INTEGER NOT NULL DEFAULT 0,
+    alarm3 INTEGER NOT NULL DEFAULT 0,
+    alarm4 INTEGER NOT NULL DEFAULT 0,
+    alarm5 INTEGER NOT NULL DEFAULT 0,
+    alarm6 INTEGER NOT NULL DEFAULT 0,
+    alarm_level INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (subscription_id, eui)
+);
+CREATE TABLE multicast_group_domains (
+    group_uid INTEGER NOT NULL REFERENCES multicast_groups(uid) ON DELETE CASCADE,
+    domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+    PRIMARY KEY (group_uid, domain_id)
+) WITHOUT ROWID;
+CREATE TABLE multicast_group_app_servers (
+    group_uid INTEGER NOT NULL REFERENCES multicast_groups(uid) ON DELETE CASCADE,
+    app_server_id INTEGER NOT NULL REFERENCES app_servers(id) ON DELETE CASCADE,
+    PRIMARY KEY (group_uid, app_server_id)
+) WITHOUT ROWID;
+CREATE TABLE multicast_group_bs_tags (
+    group_uid INTEGER NOT NULL REFERENCES multicast_groups(uid) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    namespace TEXT NOT NULL DEFAULT 'SUBSCRIBER',
+    PRIMARY KEY (group_uid, name)
+) WITHOUT ROWID;
+CREATE TABLE sim_state (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE sim_silent (device_uid INTEGER PRIMARY KEY);
+"""
+
+# Step 4: application server details (scope, type, destinations, security) and the network
+# resources (cellular network contexts, HSM exchange keys, network subscriptions).
+_V4 = """
+ALTER TABLE app_servers ADD COLUMN scope TEXT NOT NULL DEFAULT 'SUBSCRIPTION';
+ALTER TABLE app_servers ADD COLUMN type TEXT NOT NULL DEFAULT 'HTTP';
+ALTER TABLE app_servers ADD COLUMN state TEXT NOT NULL DEFAULT 'ACTIVE';
+ALTER TABLE app_servers ADD COLUMN validation_state TEXT NOT NULL DEFAULT 'VALIDATED';
+ALTER TABLE app_servers ADD COLUMN health_state TEXT NOT NULL DEFAULT 'ACTIVE';
+ALTER TABLE app_servers ADD COLUMN content_type TEXT;
+ALTER TABLE app_servers ADD COLUMN destinations TEXT NOT NULL DEFAULT '[]';     -- JSON
+ALTER TABLE app_servers ADD COLUMN custom_headers TEXT NOT NULL DEFAULT '[]';   -- JSON
+ALTER TABLE app_servers ADD COLUMN flow_matcher_tags TEXT NOT NULL DEFAULT '[]'; -- JSON
+ALTER TABLE app_servers ADD COLUMN security_status TEXT NOT NULL DEFAULT 'NONE';
+ALTER TABLE app_servers ADD COLUMN security_as_id TEXT;
+ALTER TABLE app_servers ADD COLUMN security_key TEXT;                            -- never returned
+ALTER TABLE app_servers ADD COLUMN security_max_deviation INTEGER;
+ALTER TABLE app_servers ADD COLUMN version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE app_servers ADD COLUMN last_update INTEGER;
+ALTER TABLE app_servers ADD COLUMN who TEXT;
+CREATE TABLE app_server_domains (
+    app_server_id INTEGER NOT NULL REFERENCES app_servers(id) ON DELETE CASCADE,
+    domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+    PRIMARY KEY (app_server_id, domain_id)
+) WITHOUT ROWID;
+ALTER TABLE hsm_groups ADD COLUMN exchange_key_version INTEGER;
+ALTER TABLE hsm_groups ADD COLUMN exchange_key_n TEXT;
+ALTER TABLE hsm_groups ADD COLUMN exchange_key_e TEXT;
+CREATE TABLE network_contexts (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    apn TEXT,
+    plmn_id TEXT,
+    ip_version TEXT,
+    description TEXT,
+    UNIQUE (subscription_id, ref)
+);
+CREATE TABLE network_subscriptions (
+    id INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    body TEXT NOT NULL,               -- JSON: the NetworkSubscription fields
+    UNIQUE (subscription_id, ref)
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4]
 
 
 def _open(path: Path) -> sqlite3.Connection:

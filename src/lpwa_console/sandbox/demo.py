@@ -8,6 +8,7 @@ keeping a dozen indexes up to date row by row, and no reader ever sees a half-bu
 
 from __future__ import annotations
 
+import base64
 import json
 import logging
 import random
@@ -20,6 +21,7 @@ from ..schema.devices import default_alarm004
 from . import accounts
 from .db import Database, create_device_indexes_sql, drop_device_indexes_sql
 from .settings import SandboxSettings
+from .store import alarms as alarm_store
 
 log = logging.getLogger("lpwa_console.sandbox.demo")
 
@@ -327,12 +329,259 @@ def seed_devices(
             if len(rows) >= BATCH:
                 flush()
         flush()
+        seed_alarms(conn, sub, first, seed=seed, now=now)
+        if not bulk:
+            seed_frames(conn, sub, first, seed=seed, now=now)
         if bulk:
             for statement in create_device_indexes_sql().splitlines():
                 conn.execute(statement)
             conn.execute("PRAGMA analysis_limit=1000")  # a sampled ANALYZE is enough
             conn.execute("ANALYZE")
     return added
+
+
+# Alarm IDs of the demo besides 004 (no uplink): a tamper alarm.
+TAMPER_ALARM_ID = 12
+
+
+def seed_alarms(conn: sqlite3.Connection, sub: int, first_uid: int, *, seed: int, now: int) -> int:
+    """Alarms behind the counters of devices first_uid.. (the no-uplink alarm 004 of silent
+    devices, escalated to MAJOR after 4 days, a tamper alarm, and some cleared and
+    acknowledged history), then the counters recomputed from them. Returns how many."""
+    rng = random.Random(seed * 7_919 + first_uid)
+    who = accounts.DEMO_ACCOUNTS[0][2]
+    rows: list[tuple[object, ...]] = []
+    for uid, last_up, a3, a5, a6 in conn.execute(
+        "SELECT uid, last_up, alarm3, alarm5, alarm6 FROM devices WHERE uid >= ?"
+        " AND subscription_id = ?",
+        (first_uid, sub),
+    ).fetchall():
+        if (a3 or a5) and last_up is not None:
+            raised = last_up + 2 * DAY_MS
+            if a5:
+                rows.append((sub, uid, 4, 5, 5, 2, 0, None, None, raised, raised + 2 * DAY_MS))
+            else:
+                rows.append((sub, uid, 4, 3, 3, 1, 0, None, None, raised, raised))
+        if a6:
+            ts = now - int(rng.random() * 5 * DAY_MS)
+            rows.append((sub, uid, TAMPER_ALARM_ID, 6, 6, 1, 0, None, None, ts, ts))
+        if last_up is not None and rng.random() < 0.05:  # an old outage, over and acknowledged
+            ts = now - int((10 + rng.random() * 50) * DAY_MS)
+            rows.append((sub, uid, 4, 1, 3, 2, 1, who, ts + DAY_MS, ts, ts + DAY_MS // 2))
+    rows.sort(key=lambda r: r[9])  # type: ignore[arg-type,return-value]  # by creation
+    conn.executemany(
+        "INSERT INTO alarms (subscription_id, kind, device_uid, alarm_id, state, level,"
+        " occurrence, acked, acked_info, acked_ts, created, updated)"
+        " VALUES (?, 'D', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    alarm_store.refresh_counters(conn, "D", None)
+    return len(rows)
+
+
+FRAME_HISTORY_HOURS = 72
+HOUR_MS = 3_600_000
+
+
+def seed_frames(conn: sqlite3.Connection, sub: int, first_uid: int, *, seed: int, now: int) -> int:
+    """Hourly traffic buckets of the last three days for devices first_uid.. that were heard,
+    at their daily uplink rate (the last `history_up` value), up to their last uplink."""
+    rng = random.Random(seed * 104_729 + first_uid)
+    rows: list[tuple[object, ...]] = []
+    current = now - now % HOUR_MS
+    for uid, last_up, hist, rssi, snr in conn.execute(
+        "SELECT uid, last_up, history_up, last_rssi, last_snr FROM devices"
+        " WHERE uid >= ? AND subscription_id = ? AND last_up IS NOT NULL",
+        (first_uid, sub),
+    ).fetchall():
+        daily = int(hist.split(",")[-1]) if hist else 24
+        rssi = -100.0 if rssi is None else rssi
+        snr = 0.0 if snr is None else snr
+        for h in range(FRAME_HISTORY_HOURS):
+            ts = current - h * HOUR_MS
+            if ts > last_up:
+                continue
+            up = max(0, round(daily / 24 + (rng.random() - 0.5) * 2))
+            if not up:
+                continue
+            dw = 1 if rng.random() < 0.12 else 0
+            rows.append((uid, ts, up, up * 24, dw, dw * 8, rssi * up, snr * up))
+    conn.executemany("INSERT OR IGNORE INTO frame_buckets VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    return len(rows)
+
+
+# EUI, name, DevAddr, class, app servers, Site domain, base station tags (subscriber's)
+MULTICAST_GROUPS = [
+    ("70B3D5E75F000001", "Paris water meters firmware", "FC00AC01", "C",
+     ["as-metering"], "France/Paris", ["paris-north", "paris-south"]),
+    ("70B3D5E75F000002", "Lyon street lights", "FC00AC02", "C",
+     ["as-building", "as-analytics"], "France/Lyon", ["lyon-center"]),
+    ("70B3D5E75F000003", "Berlin parking reset", "FC00AC03", "B",
+     ["as-parking"], "Germany/Berlin", ["berlin-mitte"]),
+    ("70B3D5E75F000004", "Madrid trackers config", "FC00AC04", "C",
+     ["as-tracking"], "Spain/Madrid", []),
+    ("70B3D5E75F000005", "Metering analytics broadcast", "FC00AC05", "B",
+     ["as-metering", "as-analytics"], "France/Toulouse", ["toulouse-capitole"]),
+]  # fmt: skip
+OPERATOR_BS_TAGS = ["operator-indoor", "operator-rooftop"]
+MULTICAST_DELIVERY_ALARM_ID = 21
+
+
+def seed_multicast(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> int:
+    """The demo's multicast groups, with downlink history and a few alarms."""
+    rng = random.Random(seed * 31 + 5)
+    cat = seed_catalog(conn, sub)
+    who = accounts.DEMO_ACCOUNTS[0][2]
+    for i, (eui, name, devaddr, cls, servers, site, bs_tags) in enumerate(MULTICAST_GROUPS):
+        created = now - (90 - i * 7) * DAY_MS
+        last_dw = now - int(rng.random() * 3_600_000)
+        history = ",".join(str(20 + int(rng.random() * 10)) for _ in range(7))
+        cur = conn.execute(
+            "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
+            " class, creation_date, last_dw, first_dw, last_fcnt_dn, history_dw, last_update,"
+            " who) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (sub, eui, name, devaddr, f"{rng.getrandbits(128):032X}", cls, created, last_dw,
+             created + DAY_MS, 1000 + i * 37, history, created, who),
+        )  # fmt: skip
+        uid = int(cur.lastrowid or 0)
+        country = site.split("/")[0]
+        conn.execute(
+            "INSERT INTO multicast_group_domains VALUES (?, ?)", (uid, cat.domains["Site", site])
+        )
+        conn.executemany(
+            "INSERT INTO multicast_group_app_servers VALUES (?, ?)",
+            [(uid, cat.app_servers[s]) for s in servers],
+        )
+        conn.executemany(
+            "INSERT INTO multicast_group_bs_tags VALUES (?, ?, ?)",
+            [(uid, t, "SUBSCRIBER") for t in bs_tags]
+            + [(uid, t, "OPERATOR") for t in OPERATOR_BS_TAGS[: 1 + i % 2]],
+        )
+        if i in (1, 3):  # a delivery failing right now
+            ts = now - int((1 + rng.random()) * 3_600_000)
+            alarm_store.insert(
+                conn, subscription_id=sub, kind="M", owner=uid,
+                alarm_id=MULTICAST_DELIVERY_ALARM_ID, state=4, ts=ts,
+                add_info=f"multicast delivery failed on some base stations ({country})",
+            )  # fmt: skip
+        ts = now - (5 + i) * DAY_MS  # an old failure, over and acknowledged
+        conn.execute(
+            "INSERT INTO alarms (subscription_id, kind, group_uid, alarm_id, state, level,"
+            " occurrence, acked, acked_info, acked_ts, created, updated)"
+            " VALUES (?, 'M', ?, ?, 1, 4, 2, 1, ?, ?, ?, ?)",
+            (sub, uid, MULTICAST_DELIVERY_ALARM_ID, who, ts + 7_200_000, ts, ts + 3_600_000),
+        )
+    alarm_store.refresh_counters(conn, "M", None)
+    return len(MULTICAST_GROUPS)
+
+
+# ref -> type, content type, destinations, security, Site domain
+_HTTP = {"ports": "443", "strategy": "BLAST"}
+APP_SERVER_DETAILS: dict[str, tuple[str, str | None, list[dict[str, object]], bool, str | None]] = {
+    "as-metering": ("HTTP", "json", [
+        {"addresses": ["https://metering-a.acme.example/lora", "https://metering-b.acme.example/lora"],
+         **_HTTP},
+        {"addresses": ["https://backup.acme.example/lora"], "ports": "8443,9000-9010",
+         "strategy": "SEQUENTIAL"},
+    ], True, None),
+    "as-parking": ("HTTP", "jsontyped", [
+        {"addresses": ["https://parking.acme.example/uplink"], **_HTTP}], False, "France/Paris"),
+    "as-building": ("HTTP", "xml", [
+        {"addresses": ["https://bms.acme.example/tpw"], "ports": "*", "strategy": "BLAST"}],
+        False, None),
+    "as-environment": ("HTTP_CELLULAR", "json", [
+        {"addresses": ["https://env.acme.example/cell"], "strategy": "SEQUENTIAL"}], False, None),
+    "as-tracking": ("HTTP", "json", [
+        {"addresses": ["https://fleet.acme.example/a", "https://fleet.acme.example/b",
+                       "https://fleet.acme.example/c"], **_HTTP}], True, "Germany/Berlin"),
+    "as-analytics": ("KAFKA", "json", [{"brokerID": "kafka-eu-1", "topicName": "acme.uplinks"}],
+                     False, None),
+}  # fmt: skip
+# Provided by the operator: readable, never writable. The slash tests percent-encoding.
+OPERATOR_APP_SERVERS = [
+    ("operator/shared-data-lake", "Operator shared data lake", "HTTP"),
+    ("operator-kafka-bus", "Operator Kafka bus", "KAFKA"),
+]
+NETWORK_CONTEXT_DETAILS = {
+    "nc-orange-fr": ("Orange France LTE-M", "iot.orange.fr", "20801", "IPV4"),
+    "nc-telekom-de": ("Telekom Deutschland NB-IoT", "iot.telekom.de", "26201", "IPV4V6"),
+    "nc-movistar-es": ("Movistar Spain LTE-M", "m2m.movistar.es", "21407", "IPV4"),
+    "nc-kpn-nl": ("KPN Netherlands LTE-M", "iot.kpn.nl", "20408", "IPV6"),
+}
+NETWORK_SUBSCRIPTIONS: list[dict[str, object]] = [
+    {"ID": "ns-lora-unicast", "name": "LoRaWAN unicast", "commercialName": "LoRaWAN Pro",
+     "connectivity": "LORAWAN", "communicationType": "UNICAST", "hsmGroupID": "hsm-eu-west-1",
+     "platformCloudRouting": True, "platformKafkaRouting": True,
+     "thirdPartyAppServersRouting": True, "supplier": {"ID": "acme-net", "commercialName": "Acme"},
+     "granted": 500_000, "used": 0, "maxDestinationPerRoute": 5, "nwGeolocalization": True,
+     "prAllowed": True, "uplinkRate": 144, "uplinkRateUnit": "DAY", "downlinkRate": 10,
+     "downlinkRateUnit": "DAY", "downlinkTransmission": True},
+    {"ID": "ns-lora-multicast", "name": "LoRaWAN multicast", "commercialName": "Multicast",
+     "connectivity": "LORAWAN", "communicationType": "MULTICAST", "hsmGroupID": None,
+     "platformCloudRouting": False, "platformKafkaRouting": True,
+     "thirdPartyAppServersRouting": True, "granted": 100, "used": 5},
+    {"ID": "ns-cellular", "name": "Cellular LTE-M", "commercialName": "LTE-M Europe",
+     "connectivity": "CELLULAR", "communicationType": "UNICAST", "hsmGroupID": "hsm-eu-central-1",
+     "platformCloudRouting": True, "platformKafkaRouting": False,
+     "thirdPartyAppServersRouting": False, "granted": 100_000, "used": 0},
+]  # fmt: skip
+
+
+def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> None:
+    """Application servers (both scopes, destinations, security), network contexts, HSM
+    exchange keys and network subscriptions of the demo subscription."""
+    rng = random.Random(seed * 17 + 3)
+    cat = seed_catalog(conn, sub)
+    who = accounts.DEMO_ACCOUNTS[0][2]
+    for ref, (kind, content, dests, secure, site) in APP_SERVER_DETAILS.items():
+        conn.execute(
+            "UPDATE app_servers SET type = ?, content_type = ?, destinations = ?,"
+            " security_status = ?, security_as_id = ?, security_key = ?,"
+            " security_max_deviation = ?, last_update = ?, who = ?"
+            " WHERE subscription_id = ? AND ref = ?",
+            (kind, content, json.dumps(dests), "DOWNLINK_AS_KEY" if secure else "NONE",
+             f"{ref}.acme" if secure else None,
+             f"{rng.getrandbits(128):032X}" if secure else None, 60_000 if secure else None,
+             now, who, sub, ref),
+        )  # fmt: skip
+        if site:
+            conn.execute(
+                "INSERT OR IGNORE INTO app_server_domains VALUES (?, ?)",
+                (cat.app_servers[ref], cat.domains["Site", site]),
+            )
+    conn.executemany(
+        "INSERT OR IGNORE INTO app_servers (subscription_id, ref, name, scope, type, state,"
+        " validation_state, health_state, destinations) VALUES (?, ?, ?, 'OPERATOR', ?, 'ACTIVE',"
+        " 'VALIDATED', 'ACTIVE', '[]')",
+        [(sub, ref, name, kind) for ref, name, kind in OPERATOR_APP_SERVERS],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO network_contexts (subscription_id, ref, name, apn, plmn_id,"
+        " ip_version, description) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(sub, ref, name, apn, plmn, ip, f"{name} (demo)")
+         for ref, (name, apn, plmn, ip) in NETWORK_CONTEXT_DETAILS.items()],
+    )  # fmt: skip
+    for i, (ref, _) in enumerate(HSM_GROUPS):
+        modulus = rng.getrandbits(2048) | (1 << 2047) | 1
+        n = base64.urlsafe_b64encode(modulus.to_bytes(256, "big")).rstrip(b"=").decode()
+        conn.execute(
+            "UPDATE hsm_groups SET exchange_key_version = ?, exchange_key_n = ?,"
+            " exchange_key_e = 'AQAB' WHERE subscription_id = ? AND ref = ?",
+            (i + 1, n, sub, ref),
+        )
+    used = conn.execute(
+        "SELECT connectivity, count(*) FROM devices WHERE subscription_id = ? GROUP BY 1", (sub,)
+    ).fetchall()
+    counts = dict(used)
+    for body in NETWORK_SUBSCRIPTIONS:
+        body = dict(body)
+        if body["communicationType"] == "UNICAST":
+            body["used"] = counts.get(body["connectivity"], 0)
+        conn.execute(
+            "INSERT OR IGNORE INTO network_subscriptions (subscription_id, ref, body)"
+            " VALUES (?, ?, ?)",
+            (sub, body["ID"], json.dumps(body)),
+        )
 
 
 def prepare(settings: SandboxSettings) -> Database:
@@ -344,6 +593,13 @@ def prepare(settings: SandboxSettings) -> Database:
             accounts.create_demo_accounts(conn)
         if settings.demo_devices:
             seed_devices(db, settings.demo_devices, seed=settings.seed)
+        with db.write() as conn:
+            sub = conn.execute(
+                "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
+            ).fetchone()[0]
+            now = int(time.time() * 1000)
+            seed_multicast(conn, sub, seed=settings.seed, now=now)
+            seed_network(conn, sub, seed=settings.seed, now=now)
         log.info(
             "new database %s: %d demo devices in %.1f s",
             settings.db_path,

@@ -125,6 +125,12 @@ class MainWindow(QMainWindow):
         self.refresh_action = self._action(view, "Refresh", "F5", self._pane_call("refresh"))
         self.find_action = self._action(view, "Find", "Ctrl+F", self._pane_call("focus_filter"))
         self.new_action = self._action(view, "New device", "Ctrl+N", self._pane_call("new_device"))
+        self.import_action = self._action(
+            view, "Import devices…", "Ctrl+I", self._pane_call("import_devices")
+        )
+        self.export_action = self._action(
+            view, "Export this view…", "Ctrl+E", self._pane_call("choose_export_file")
+        )
         view.addSeparator()
         for index, pane in enumerate(self.panes[:9]):
             title = str(getattr(pane, "title", f"Pane {index + 1}"))

@@ -9,10 +9,12 @@ from PySide6.QtGui import QFont, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMenu,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -24,10 +26,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.device_detail import AccountRights, DeviceDetailViewModel
+from ...models.device_export import DeviceExporter
+from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
 from ...models.paged_table import SeverityRole
 from ...schema.devices import Device
 from ..dialogs.device_form import DeviceFormDialog
+from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.tag import TagDialog
 from ..theme import severity_color
 from ..widgets.device_detail import DeviceDetail
@@ -54,10 +60,24 @@ class SeverityDelegate(QStyledItemDelegate):
 class DevicesPane(QWidget):
     title = "Devices"
 
-    def __init__(self, view_model: DevicesViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        view_model: DevicesViewModel,
+        parent: QWidget | None = None,
+        *,
+        detail_vm: DeviceDetailViewModel | None = None,
+        rights: AccountRights | None = None,
+        exporter: DeviceExporter | None = None,
+        import_vm: DeviceImportViewModel | None = None,
+    ) -> None:
         super().__init__(parent)
         self.vm = view_model
         self.dialog: DeviceFormDialog | None = None
+        if detail_vm is None:
+            detail_vm = DeviceDetailViewModel(view_model.runner, view_model.client, parent=self)
+            view_model.client_changed.connect(lambda _h: detail_vm.set_client(self.vm.client))
+        self.detail_vm = detail_vm
+        self.exporter = exporter or DeviceExporter(view_model.runner, parent=self)
 
         # --- filter bar ---
         self.search = QLineEdit()
@@ -104,6 +124,24 @@ class DevicesPane(QWidget):
         self.untag_button = QPushButton("Untag…")
         self.refresh_button = QPushButton("Refresh")
         self.copy_button = QPushButton("Copy EUI")
+        # Import and export share one menu button: the action row must fit a 700 px window.
+        self.export_button = QPushButton("CSV")
+        self.export_button.setObjectName("exportButton")
+        self.export_button.setToolTip("Import devices from a CSV file, or export this view")
+        csv_menu = QMenu(self.export_button)
+        self.import_action = csv_menu.addAction("Import devices…")
+        self.export_action = csv_menu.addAction("Export this view…")
+        self.export_action.setToolTip("The devices of this view, with its filters and sort")
+        self.export_button.setMenu(csv_menu)
+        self.import_vm = import_vm
+        self.import_dialog: ImportWizard | None = None
+        self.export_progress = QProgressBar()
+        self.export_progress.setObjectName("exportProgress")
+        self.export_progress.setMaximumWidth(160)
+        self.export_progress.setFormat("%v / %m")
+        self.export_progress.setVisible(False)
+        self.export_cancel = QPushButton("Cancel export")
+        self.export_cancel.setVisible(False)
         self.count_label = QLabel("")
         self.count_label.setObjectName("countLabel")
         self.busy = QProgressBar()
@@ -112,15 +150,19 @@ class DevicesPane(QWidget):
         self.busy.setTextVisible(False)
         self.busy.setVisible(False)
         actions = QHBoxLayout()
+        actions.setSpacing(4)
         actions.addWidget(self.count_label)
         actions.addWidget(self.busy)
         actions.addStretch(1)
+        actions.addWidget(self.export_progress)
+        actions.addWidget(self.export_cancel)
         for button in (
             self.new_button,
             self.edit_button,
             self.tag_button,
             self.untag_button,
             self.copy_button,
+            self.export_button,
             self.refresh_button,
         ):
             actions.addWidget(button)
@@ -164,13 +206,13 @@ class DevicesPane(QWidget):
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.empty)
 
-        self.detail = DeviceDetail()
+        self.detail = DeviceDetail(detail_vm, rights)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(self.detail)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([800, 300])
+        self.splitter.setSizes([760, 420])
 
         self.message = QLabel()
         self.message.setObjectName("paneMessage")
@@ -207,6 +249,10 @@ class DevicesPane(QWidget):
         self.untag_button.clicked.connect(lambda: self.tag_selection(untag=True))
         self.refresh_button.clicked.connect(self.refresh)
         self.copy_button.clicked.connect(self.copy_eui)
+        self.export_action.triggered.connect(self.choose_export_file)
+        self.import_action.triggered.connect(self.import_devices)
+        self.export_cancel.clicked.connect(self.exporter.cancel)
+        self.detail.save_requested.connect(self._save_detail)
 
         self._messages_timer = QTimer(self)
         self._messages_timer.setSingleShot(True)
@@ -222,6 +268,16 @@ class DevicesPane(QWidget):
             (view_model.tags_applied, self._show_message),
             (view_model.client_changed, self._client_changed),
             (view_model.first_page_loaded, self._first_page),
+            (view_model.saved, self._saved),
+            (view_model.save_failed, self._save_failed),
+            (detail_vm.tags_changed, self._detail_tags_changed),
+            (detail_vm.tags_error, self._show_message),
+            (detail_vm.acknowledged, self._show_message),
+            (self.exporter.progress, self._export_progress),
+            (self.exporter.finished, self._export_finished),
+            (self.exporter.failed, self._export_failed),
+            (self.exporter.cancelled, self._export_cancelled),
+            (self.exporter.running_changed, self._export_running),
         ]
         for signal, slot in self._connections:
             signal.connect(slot)
@@ -311,6 +367,85 @@ class DevicesPane(QWidget):
         if euis:
             QGuiApplication.clipboard().setText("\n".join(euis))
             self._show_message(f"Copied {len(euis):,} EUI{'s' if len(euis) > 1 else ''}")
+
+    # --- export -----------------------------------------------------------------------
+
+    def choose_export_file(self) -> None:
+        if not self.vm.has_client or self.exporter.running:
+            return
+        dialog = QFileDialog(self, "Export devices to CSV")
+        dialog.setObjectName("exportDialog")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter("CSV files (*.csv)")
+        dialog.setDefaultSuffix("csv")
+        dialog.selectFile("devices.csv")
+        dialog.fileSelected.connect(self.export_to)
+        dialog.finished.connect(lambda _r: dialog.deleteLater())
+        dialog.open()
+
+    def import_devices(self) -> None:
+        if not self.vm.has_client:
+            return
+        if self.import_dialog is not None:
+            self.import_dialog.raise_()
+            return
+        if self.import_vm is None:
+            self.import_vm = DeviceImportViewModel(self.vm.runner, parent=self)
+        self.import_vm.set_client(self.vm.client)
+        self.import_dialog = ImportWizard(self.import_vm, self)
+        self.import_dialog.finished.connect(self._import_closed)
+        self.import_dialog.open()
+
+    def _import_closed(self, _result: int) -> None:
+        if self.import_dialog is not None:
+            self.import_dialog.deleteLater()
+        self.import_dialog = None
+        if self.import_vm is not None and self.import_vm.report is not None:
+            self.refresh()  # new devices: the list and its count changed
+
+    def export_to(self, path: str) -> bool:
+        """Export the view as it is filtered and sorted now."""
+        return self.exporter.export(self.vm, path)
+
+    def _export_progress(self, done: int, total: int) -> None:
+        self.export_progress.setMaximum(max(total, 1))
+        self.export_progress.setValue(done)
+
+    def _export_running(self, running: bool) -> None:
+        self.export_progress.setVisible(running)
+        self.export_cancel.setVisible(running)
+        if running:
+            self.export_progress.setRange(0, 0)
+        self._update_actions()
+
+    def _export_finished(self, path: str, rows: int) -> None:
+        self._show_message(f"Exported {rows:,} device{'s' if rows != 1 else ''} to {path}")
+
+    def _export_failed(self, message: str) -> None:
+        self._show_message(f"Export failed: {message}")
+
+    def _export_cancelled(self) -> None:
+        self._show_message("Export cancelled")
+
+    # --- detail -------------------------------------------------------------------------
+
+    def _save_detail(self, ref: str, data: dict) -> None:  # type: ignore[type-arg]
+        self.vm.update(ref, data)
+
+    def _saved(self, device: Device) -> None:
+        # The view-model reloads the list after a save: show "Loading…", not an empty state.
+        self._first_loaded = False
+        self._last_error = ""
+        self._update_count(0)
+        self._show_message(f"Saved {device.name}")
+
+    def _save_failed(self, message: str, _field: str) -> None:
+        self._show_message(f"Could not save: {message}")
+
+    def _detail_tags_changed(self, text: str) -> None:
+        self._show_message(text)
+        if self.vm.detail is not None:
+            self.vm.select(self.vm.detail.path_ref)
 
     # --- view-model signals -------------------------------------------------------------
 
@@ -408,6 +543,9 @@ class DevicesPane(QWidget):
         for button in (self.tag_button, self.untag_button, self.copy_button):
             button.setEnabled(connected and has_selection)
         self.refresh_button.setEnabled(connected)
+        self.export_button.setEnabled(connected)
+        self.export_action.setEnabled(connected and not self.exporter.running)
+        self.import_action.setEnabled(connected)
 
     def closeEvent(self, event: object) -> None:  # type: ignore[override]
         self.disconnect_view_model()

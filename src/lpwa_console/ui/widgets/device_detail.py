@@ -1,17 +1,46 @@
-"""The selected device: identity, tags, domains, location, last uplink, alarm counters.
-Keys are never shown."""
+"""The selected device as tabs: information (identity, organisation, location, radio, alarm
+counters), tags, alarms (acknowledge), traffic chart, alarm 004 thresholds, routing profile
+(read-only without LPWA_MGR::ADMIN_NODE) and, for cellular devices, the SIM. Keys are never
+shown. Alarms and traffic load when their tab is shown."""
 
 from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFormLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QScrollArea,
+    QStackedWidget,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
+from ...models.device_detail import (
+    DEFAULT_WINDOW,
+    TRAFFIC_WINDOWS,
+    AccountRights,
+    DeviceDetailViewModel,
+)
 from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
+from ...schema.alarms import AlarmBrief
 from ...schema.common import Severity
 from ...schema.devices import Device
+from ...schema.frames import FramesAggregation
 from ..theme import severity_color
+from .alarm004_editor import Alarm004Editor
+from .traffic_chart import TrafficChart
 
 
 def _row(label: str, value: object) -> str:
@@ -98,30 +127,392 @@ def _snr(device: Device) -> str | None:
     return f"{last} / {avg} dB"
 
 
-class DeviceDetail(QScrollArea):
-    def __init__(self, parent: QWidget | None = None) -> None:
+def _scrolled_label(name: str) -> tuple[QScrollArea, QLabel]:
+    label = QLabel()
+    label.setObjectName(name)
+    label.setTextFormat(Qt.TextFormat.RichText)
+    label.setWordWrap(True)
+    label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setMargin(10)
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    inner = QWidget()
+    layout = QVBoxLayout(inner)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(label)
+    area.setWidget(inner)
+    return area, label
+
+
+def _muted(text: str) -> str:
+    return f"<p style='opacity:.6'>{escape(text)}</p>"
+
+
+class TagsTab(QWidget):
+    def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWidgetResizable(True)
-        self.setMinimumWidth(260)
-        self.label = QLabel()
-        self.label.setObjectName("deviceDetail")
-        self.label.setTextFormat(Qt.TextFormat.RichText)
-        self.label.setWordWrap(True)
-        self.label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.label.setMargin(10)
-        inner = QWidget()
-        layout = QVBoxLayout(inner)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.label)
-        self.setWidget(inner)
+        self.vm = vm
+        self.list = QListWidget()
+        self.list.setObjectName("deviceTags")
+        self.name = QLineEdit()
+        self.name.setObjectName("newTag")
+        self.name.setPlaceholderText("New tag")
+        self.add_button = QPushButton("Add")
+        self.remove_button = QPushButton("Remove")
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        row = QHBoxLayout()
+        row.addWidget(self.name, 1)
+        row.addWidget(self.add_button)
+        row.addWidget(self.remove_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.list, 1)
+        layout.addLayout(row)
+        layout.addWidget(self.status)
+        self.add_button.clicked.connect(self.add)
+        self.name.returnPressed.connect(self.add)
+        self.remove_button.clicked.connect(self.remove)
+        self.list.itemSelectionChanged.connect(self._update)
+
+    def set_device(self, device: Device | None) -> None:
+        self.list.clear()
+        if device is not None:
+            self.list.addItems([t.name for t in device.tags])
+        self.status.setText("" if device is None or device.tags else "No tag")
+        self._update()
+
+    def add(self) -> None:
+        if self.vm.tag(self.name.text()):
+            self.name.clear()
+
+    def remove(self) -> None:
+        item = self.list.currentItem()
+        if item is not None:
+            self.vm.tag(item.text(), untag=True)
+
+    def _update(self) -> None:
+        has_device = self.vm.device is not None
+        self.add_button.setEnabled(has_device)
+        self.name.setEnabled(has_device)
+        self.remove_button.setEnabled(has_device and self.list.currentItem() is not None)
+
+
+class AlarmsTab(QWidget):
+    HEADERS = ("Severity", "Alarm", "Count", "Raised", "Updated", "Acked", "Info")
+    WIDTHS = (100, 50, 50, 125, 125, 50)
+
+    def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = vm
+        # One device's alarms: a few dozen rows, a QTableWidget is fine here.
+        self.table = QTableWidget(0, len(self.HEADERS))
+        self.table.setObjectName("deviceAlarms")
+        self.table.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.setShowGrid(False)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        for column, width in enumerate(self.WIDTHS):
+            self.table.setColumnWidth(column, width)
+        self.empty = QLabel()
+        self.empty.setObjectName("alarmsEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.table)
+        self.stack.addWidget(self.empty)
+        self.ack_button = QPushButton("Acknowledge")
+        self.ack_button.setObjectName("ackAlarms")
+        self.refresh_button = QPushButton("Refresh")
+        self.status = QLabel()
+        row = QHBoxLayout()
+        row.addWidget(self.status, 1)
+        row.addWidget(self.refresh_button)
+        row.addWidget(self.ack_button)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.stack, 1)
+        layout.addLayout(row)
+        self.ack_button.clicked.connect(self.acknowledge)
+        self.refresh_button.clicked.connect(vm.load_alarms)
+        self.table.itemSelectionChanged.connect(self._update)
+        vm.alarms_changed.connect(self.set_alarms)
+        vm.alarms_loading.connect(self._loading)
+        vm.alarms_error.connect(self._error)
+        vm.acknowledged.connect(self.status.setText)
+        self.set_alarms([])
+
+    def set_alarms(self, alarms: list[AlarmBrief]) -> None:
+        self.table.setRowCount(len(alarms))
+        for row, alarm in enumerate(alarms):
+            color = severity_color(int(alarm.state))
+            values = (
+                f"● {Severity(alarm.state).label}",
+                alarm.code,
+                str(alarm.occurrence),
+                format_time(alarm.creationTimestamp),
+                format_time(alarm.updateTimestamp),
+                "yes" if alarm.acked else "no",
+                alarm.addInfo or "",
+            )
+            for column, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                if column == 0:
+                    item.setForeground(color)
+                    item.setData(Qt.ItemDataRole.UserRole, alarm.alarmUid)
+                if alarm.acked:
+                    item.setForeground(self.palette().placeholderText())
+                self.table.setItem(row, column, item)
+        if alarms:
+            self.stack.setCurrentWidget(self.table)
+            self.status.setText(
+                f"{len(alarms)} alarm{'s' if len(alarms) > 1 else ''}, "
+                f"{sum(1 for a in alarms if not a.acked)} not acknowledged"
+            )
+        else:
+            self.empty.setText(
+                "Select a device to see its alarms" if self.vm.device is None else "No alarm"
+            )
+            self.stack.setCurrentWidget(self.empty)
+            self.status.setText("")
+        self._update()
+
+    def selected_uids(self) -> list[str]:
+        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
+        uids = []
+        for row in rows:
+            item = self.table.item(row, 0)
+            alarm = self.vm.alarms[row] if row < len(self.vm.alarms) else None
+            if item is not None and alarm is not None and not alarm.acked:
+                uids.append(str(item.data(Qt.ItemDataRole.UserRole)))
+        return uids
+
+    def acknowledge(self) -> None:
+        self.vm.acknowledge(self.selected_uids())
+
+    def _loading(self, loading: bool) -> None:
+        if loading and not self.vm.alarms:
+            self.empty.setText("Loading…")
+            self.stack.setCurrentWidget(self.empty)
+
+    def _error(self, message: str) -> None:
+        self.status.setText(f"Could not load alarms: {message}")
+        if not self.vm.alarms:
+            self.empty.setText(f"Could not load alarms: {message}")
+            self.stack.setCurrentWidget(self.empty)
+
+    def _update(self) -> None:
+        self.ack_button.setEnabled(bool(self.selected_uids()))
+        self.refresh_button.setEnabled(self.vm.device is not None)
+
+
+class TrafficTab(QWidget):
+    def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = vm
+        self.window = QComboBox()
+        self.window.setObjectName("trafficWindow")
+        self.window.addItems(list(TRAFFIC_WINDOWS))
+        self.window.setCurrentText(DEFAULT_WINDOW)
+        self.summary = QLabel()
+        self.summary.setObjectName("trafficSummary")
+        self.chart = TrafficChart()
+        row = QHBoxLayout()
+        row.addWidget(self.window)
+        row.addWidget(self.summary, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.chart, 1)
+        self.window.currentTextChanged.connect(vm.set_window)
+        vm.traffic_changed.connect(self.set_traffic)
+        vm.traffic_loading.connect(self._loading)
+        vm.traffic_error.connect(lambda m: self.chart.show_message(f"Could not load traffic: {m}"))
+        self.set_traffic(None)
+
+    def set_traffic(self, data: FramesAggregation | None) -> None:
+        if data is None and self.vm.device is None:
+            self.chart.set_data(None)
+            self.chart.show_message("Select a device to see its traffic")
+            self.summary.setText("")
+            return
+        self.chart.set_data(data)
+        up, down = self.chart.totals
+        self.summary.setText(f"{up:,} uplinks, {down:,} downlinks" if data else "")
+
+    def _loading(self, loading: bool) -> None:
+        if loading:
+            self.chart.show_message("Loading…")
+
+
+class RoutingTab(QWidget):
+    save_requested = Signal(str, dict)
+
+    def __init__(self, rights: AccountRights | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.rights = rights
+        self.device: Device | None = None
+        self.current = QLabel()
+        self.current.setObjectName("routingCurrent")
+        self.current.setWordWrap(True)
+        self.current.setTextFormat(Qt.TextFormat.RichText)
+        self.profile_id = QLineEdit()
+        self.profile_id.setObjectName("routingProfileId")
+        self.profile_id.setPlaceholderText("AS routing profile ID")
+        self.save_button = QPushButton("Change routing profile")
+        self.save_button.setObjectName("saveRouting")
+        self.note = QLabel()
+        self.note.setObjectName("routingNote")
+        self.note.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow("Profile ID", self.profile_id)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.current)
+        layout.addLayout(form)
+        layout.addWidget(self.save_button)
+        layout.addWidget(self.note)
+        layout.addStretch(1)
+        self.save_button.clicked.connect(self.save)
+        self.profile_id.textChanged.connect(lambda _t: self._update())
+        if rights is not None:
+            rights.changed.connect(self._update)
+        self.set_device(None)
+
+    @property
+    def read_only(self) -> bool:
+        return self.rights is not None and self.rights.routing_read_only
+
+    def set_device(self, device: Device | None) -> None:
+        self.device = device
+        profile = device.appServersRoutingProfile if device is not None else None
+        if device is None:
+            self.current.setText(_muted("Select a device to see its routing profile."))
+        elif profile is None:
+            self.current.setText(_muted("No AS routing profile: uplinks go nowhere."))
+        else:
+            key = profile.lorawanAsTransportKey
+            rows = [
+                _row("ID", profile.ID),
+                _row("Name", profile.name),
+                _row("AS transport key", (key.name or key.ID) if key else None),
+            ]
+            self.current.setText(_section("AS routing profile", rows))
+        self.profile_id.setText(profile.ID or "" if profile is not None else "")
+        self._update()
+
+    def save(self) -> None:
+        ref = self.device.path_ref if self.device is not None else ""
+        value = self.profile_id.text().strip()
+        if ref and value and not self.read_only:
+            self.save_requested.emit(ref, {"appServersRoutingProfile": {"ID": value}})
+
+    def _update(self) -> None:
+        read_only = self.read_only
+        self.profile_id.setReadOnly(read_only)
+        profile = self.device.appServersRoutingProfile if self.device is not None else None
+        changed = self.profile_id.text().strip() != ((profile.ID or "") if profile else "")
+        self.save_button.setVisible(not read_only)
+        self.save_button.setEnabled(self.device is not None and changed)
+        self.profile_id.setEnabled(self.device is not None)
+        self.note.setText(
+            "Read-only: changing the routing profile needs LPWA_MGR::ADMIN_NODE "
+            "(LPWA_MGR::WRITE_NODE is not enough)."
+            if read_only
+            else ""
+        )
+
+
+def cellular_html(device: Device) -> str:
+    rows = [
+        _row("IMEI", device.EUI),
+        _row("IMSI", device.imsi),
+        _row("ICCID", device.iccid),
+        _row("Last IMEI", device.lastIMEI),
+        _row("eID", device.eid),
+        _row("Network context", device.networkContextID),
+    ]
+    return _section("SIM and network", rows) or _muted("No SIM information")
+
+
+class DeviceDetail(QTabWidget):
+    """The detail panel. `save_requested(ref, data)` asks the devices view-model to update."""
+
+    save_requested = Signal(str, dict)
+
+    def __init__(
+        self,
+        detail_vm: DeviceDetailViewModel | None = None,
+        rights: AccountRights | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("deviceDetailTabs")
+        self.setMinimumWidth(300)
+        self.setDocumentMode(True)
+        self.vm = detail_vm
+        self.info_area, self.label = _scrolled_label("deviceDetail")
+        self.addTab(self.info_area, "Information")
+        self.tags_tab: TagsTab | None = None
+        self.alarms_tab: AlarmsTab | None = None
+        self.traffic_tab: TrafficTab | None = None
+        if detail_vm is not None:
+            self.tags_tab = TagsTab(detail_vm)
+            self.alarms_tab = AlarmsTab(detail_vm)
+            self.traffic_tab = TrafficTab(detail_vm)
+            self.addTab(self.tags_tab, "Tags")
+            self.addTab(self.alarms_tab, "Alarms")
+            self.addTab(self.traffic_tab, "Traffic")
+        self.alarm004 = Alarm004Editor()
+        self.alarm004.setObjectName("alarm004Editor")
+        self.addTab(self.alarm004, "Alarm 004")
+        self.routing = RoutingTab(rights)
+        self.addTab(self.routing, "Routing")
+        self.cellular_area, self.cellular_label = _scrolled_label("cellularDetail")
+        self.cellular_index = self.addTab(self.cellular_area, "Cellular")
+        self.alarm004.save_requested.connect(self.save_requested)
+        self.routing.save_requested.connect(self.save_requested)
+        self.currentChanged.connect(lambda _i: self._load_current_tab())
+        self.device: Device | None = None
         self.show_device(None)
 
     def show_device(self, device: Device | None) -> None:
+        previous = self.device
+        self.device = device
         if device is None:
-            self.label.setText("<p style='opacity:.6'>Select a device to see its details.</p>")
+            self.label.setText(_muted("Select a device to see its details."))
         else:
             self.label.setText(device_html(device))
+        if self.vm is not None:
+            self.vm.set_device(device)
+        if self.tags_tab is not None:
+            self.tags_tab.set_device(device)
+        if self.alarms_tab is not None:
+            self.alarms_tab.set_alarms(self.vm.alarms if self.vm is not None else [])
+        if self.traffic_tab is not None and (
+            device is None or previous is None or previous.EUI != device.EUI
+        ):
+            self.traffic_tab.set_traffic(None)
+        self.alarm004.set_device(device)
+        self.routing.set_device(device)
+        cellular = device is not None and device.connectivity == "CELLULAR"
+        self.setTabVisible(self.cellular_index, cellular)
+        self.cellular_label.setText(
+            cellular_html(device) if device is not None and cellular else ""
+        )
+        self._load_current_tab()
 
     def show_loading(self) -> None:
-        self.label.setText("<p style='opacity:.6'>Loading…</p>")
+        self.label.setText(_muted("Loading…"))
+
+    def _load_current_tab(self) -> None:
+        if self.vm is None or self.device is None:
+            return
+        current = self.currentWidget()
+        if current is self.alarms_tab and not self.vm.alarms:
+            self.vm.load_alarms()
+        elif current is self.traffic_tab and self.vm.traffic is None:
+            self.vm.load_traffic()

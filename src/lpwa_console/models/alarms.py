@@ -1,0 +1,378 @@
+"""The alarms centre: device and multicast group alarms in one lazy table.
+
+The two platform lists are random-access by `pageIndex`/`pageSize` and give their `count` with
+the first page, so the table is their concatenation: device alarms first, then multicast group
+alarms, each sorted by the server. A table page inside one part is one request; a page across
+the boundary (or across two server pages of the second part) is two, sliced. Counts are read
+once per generation (filter, sort, reload) with the first page.
+
+Live refresh re-reads only the pages the view shows, in place (dataChanged, rows inserted or
+removed at the end when the count moved), so the selection and the scroll position stay.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
+
+from ..api import LpwaClient
+from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
+from ..schema.common import ListEnvelope, Severity
+from .devices import format_time
+from .errors import user_message
+from .paged_table import Column, PagedTableModel
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+AlarmItem = DeviceAlarmBrief | MulticastAlarmBrief
+Source = Literal["all", "devices", "multicast"]
+# fetch(page_index from 1, page_size, sort, descending, filters) -> one server page
+ListFetch = Callable[[int, int, str | None, bool, AlarmFilter], Awaitable[ListEnvelope[Any]]]
+
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+REFRESH_MS = 15_000
+ACK_BATCH = 500
+
+
+def kind_of(alarm: AlarmItem) -> Literal["device", "multicast"]:
+    return "multicast" if isinstance(alarm, MulticastAlarmBrief) else "device"
+
+
+def owner_of(alarm: AlarmItem) -> Any:
+    return alarm.multicastGroup if isinstance(alarm, MulticastAlarmBrief) else alarm.device
+
+
+def _severity(alarm: AlarmItem) -> int | None:
+    return None if alarm.acked else int(alarm.state)
+
+
+def alarm_columns() -> list[Column[AlarmItem]]:
+    return [
+        Column(
+            "Severity",
+            lambda a: Severity(a.state).label,
+            sort_key="state",
+            severity=_severity,
+            width=100,
+        ),
+        Column("Alarm", lambda a: a.code, severity=_severity, width=60),
+        Column(
+            "Source",
+            lambda a: "Multicast group" if kind_of(a) == "multicast" else "Device",
+            width=110,
+        ),
+        Column("Name", lambda a: owner_of(a).name or "", width=200),
+        Column("EUI", lambda a: owner_of(a).EUI, width=150),
+        Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
+        Column(
+            "Raised",
+            lambda a: format_time(a.creationTimestamp),
+            sort_key="creationTimestamp",
+            width=120,
+        ),
+        Column(
+            "Updated",
+            lambda a: format_time(a.updateTimestamp),
+            sort_key="updateTimestamp",
+            width=120,
+        ),
+        Column("Acked", lambda a: "yes" if a.acked else "", width=50),
+        Column("Info", lambda a: a.addInfo or "", tooltip=lambda a: a.addInfo, width=200),
+        Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120),
+    ]
+
+
+@dataclass
+class _Counts:
+    devices: int | None = None
+    multicast: int | None = None
+
+
+def combined_fetcher(
+    fetch_devices: ListFetch | None,
+    fetch_multicast: ListFetch | None,
+    filters: AlarmFilter,
+) -> Callable[[int, int, str | None, bool], Awaitable[ListEnvelope[AlarmItem]]]:
+    """A PagedTableModel fetcher over the concatenation of the two lists."""
+    counts = _Counts()
+
+    async def part_count(fetch: ListFetch | None, size: int, sort: str | None, desc: bool) -> int:
+        if fetch is None:
+            return 0
+        page = await fetch(1, size, sort, desc, filters)
+        return page.count if page.count is not None else len(page.briefs)
+
+    async def rows_of(
+        fetch: ListFetch | None, start: int, stop: int, size: int, sort: str | None, desc: bool
+    ) -> list[AlarmItem]:
+        """Rows [start, stop) of one list, with server pages of `size`."""
+        if fetch is None or stop <= start:
+            return []
+        first, last = start // size, (stop - 1) // size
+        pages = await asyncio.gather(
+            *(fetch(p + 1, size, sort, desc, filters) for p in range(first, last + 1))
+        )
+        rows: list[AlarmItem] = [item for page in pages for item in page.briefs]
+        offset = start - first * size
+        return rows[offset : offset + (stop - start)]
+
+    async def fetch(
+        page: int, size: int, sort: str | None, descending: bool
+    ) -> ListEnvelope[AlarmItem]:
+        if page == 1 or counts.devices is None or counts.multicast is None:
+            counts.devices, counts.multicast = await asyncio.gather(
+                part_count(fetch_devices, size, sort, descending),
+                part_count(fetch_multicast, size, sort, descending),
+            )
+        n_dev, n_mc = counts.devices, counts.multicast
+        total = n_dev + n_mc
+        start, stop = (page - 1) * size, min(page * size, total)
+        head, tail = await asyncio.gather(
+            rows_of(fetch_devices, start, min(stop, n_dev), size, sort, descending),
+            rows_of(
+                fetch_multicast, max(start - n_dev, 0), max(stop - n_dev, 0), size, sort,
+                descending,
+            ),
+        )  # fmt: skip
+        return ListEnvelope[AlarmItem](briefs=head + tail, count=total, more=stop < total)
+
+    return fetch
+
+
+class LivePagedTableModel(PagedTableModel[AlarmItem]):
+    """A paged model whose visible pages can be re-read in place."""
+
+    refreshed = Signal()
+
+    def refresh_rows(self, first_row: int, last_row: int) -> None:
+        """Re-read the pages covering rows first..last (page 1 too: it carries the count)."""
+        fetch = self._fetch
+        if fetch is None or self._rows == 0:
+            self.reload()
+            return
+        pages = sorted(
+            {0, *range(max(first_row, 0) // self.page_size, max(last_row, 0) // self.page_size + 1)}
+        )
+        generation = self.generation
+        sort, descending = self.sort_key, self.descending
+
+        async def run() -> list[tuple[int, ListEnvelope[AlarmItem]]]:
+            # Page 1 first: it re-reads the counts the other pages are sliced by.
+            results = [(0, await fetch(1, self.page_size, sort, descending))]
+            rest = [p for p in pages if p != 0]
+            answers = await asyncio.gather(
+                *(fetch(p + 1, self.page_size, sort, descending) for p in rest)
+            )
+            return results + list(zip(rest, answers, strict=True))
+
+        future = asyncio.ensure_future(run())
+        future.add_done_callback(lambda f: self._refreshed(generation, f))
+
+    def _refreshed(self, generation: int, future: asyncio.Future[Any]) -> None:
+        if generation != self.generation or future.cancelled():
+            return
+        exc = future.exception()
+        if exc is not None:
+            self.error.emit(user_message(exc))
+            return
+        results: list[tuple[int, ListEnvelope[AlarmItem]]] = future.result()
+        total = results[0][1].count
+        if total is not None and total != self._rows:
+            if total > self._rows:
+                self.beginInsertRows(QModelIndex(), self._rows, total - 1)
+                self._rows = total
+                self.endInsertRows()
+            else:
+                self.beginRemoveRows(QModelIndex(), total, self._rows - 1)
+                self._rows = total
+                self.endRemoveRows()
+                # Pages beyond the end are gone.
+                for page in [p for p in self._pages if p * self.page_size >= total]:
+                    del self._pages[page]
+            self.count_changed.emit(total)
+        right = len(self._columns) - 1
+        for page, envelope in results:
+            self._pages[page] = list(envelope.briefs)
+            first = page * self.page_size
+            last = min(self._rows, first + self.page_size) - 1
+            if last >= first:
+                self.dataChanged.emit(self.index(first, 0), self.index(last, right))
+        self._evict()
+        self.refreshed.emit()
+
+
+class AlarmsViewModel(QObject):
+    count_changed = Signal(int)
+    loading_changed = Signal(bool)
+    error = Signal(str)
+    first_page_loaded = Signal(float)
+    acknowledged = Signal(str)
+    client_changed = Signal(bool)
+    filters_changed = Signal()
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        client: LpwaClient | None = None,
+        *,
+        page_size: int = 100,
+        refresh_ms: int = REFRESH_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self.source: Source = "all"
+        self.min_severity: int | None = None
+        self.acked: bool | None = False  # the unacknowledged ones by default
+        self.model = LivePagedTableModel(alarm_columns(), None, page_size=page_size, parent=self)
+        self.model.count_changed.connect(self.count_changed)
+        self.model.loading_changed.connect(self.loading_changed)
+        self.model.error.connect(self.error)
+        self.model.first_page_loaded.connect(self._first_page)
+        self.first_page_ms: float | None = None
+        self._t0 = 0.0
+        self.visible_rows: Callable[[], tuple[int, int]] | None = None
+        self.timer = QTimer(self)
+        self.timer.setInterval(refresh_ms)
+        self.timer.timeout.connect(self.refresh_visible)
+        # Sorted by the most recent update, newest first, until the user clicks a header.
+        self.model._sort_column = 7
+        self.model._sort_order = Qt.SortOrder.DescendingOrder
+        self.fetchers: tuple[ListFetch | None, ListFetch | None] | None = None
+        if client is not None:
+            self.reload()
+
+    @property
+    def has_client(self) -> bool:
+        return self.client is not None or self.fetchers is not None
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.client = client
+        self.client_changed.emit(client is not None)
+        self.reload()
+
+    def set_fetchers(self, devices: ListFetch | None, multicast: ListFetch | None) -> None:
+        """Lists from elsewhere than a client (tests, benches)."""
+        self.fetchers = (devices, multicast)
+        self.reload()
+
+    @property
+    def filters(self) -> AlarmFilter:
+        if self.min_severity is None:
+            return AlarmFilter(acked=self.acked)
+        return AlarmFilter(
+            state=Severity(self.min_severity), stateFiltering="EQUAL_OR_UPPER", acked=self.acked
+        )
+
+    def set_filters(
+        self, *, source: Source | None = None, min_severity: int | None = -1, acked: Any = -1
+    ) -> None:
+        if source is not None:
+            self.source = source
+        if min_severity != -1:
+            self.min_severity = min_severity
+        if acked != -1:
+            self.acked = acked
+        self.filters_changed.emit()
+        self.reload()
+
+    def _lists(self) -> tuple[ListFetch | None, ListFetch | None]:
+        if self.fetchers is not None:
+            devices, multicast = self.fetchers
+        elif self.client is not None:
+            client, runner = self.client, self.runner
+
+            async def devices(
+                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+            ) -> ListEnvelope[Any]:
+                call = client.device_alarms.list(
+                    page,
+                    size,
+                    filters=filters,
+                    sort=sort,
+                    descending=desc,  # type: ignore[arg-type]
+                )
+                return await runner.track(f"Device alarms page {page}", call)
+
+            async def multicast(
+                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+            ) -> ListEnvelope[Any]:
+                call = client.multicast_alarms.list(
+                    page,
+                    size,
+                    filters=filters,
+                    sort=sort,
+                    descending=desc,  # type: ignore[arg-type]
+                )
+                return await runner.track(f"Multicast alarms page {page}", call)
+
+        else:
+            return None, None
+        return (
+            devices if self.source in ("all", "devices") else None,
+            multicast if self.source in ("all", "multicast") else None,
+        )
+
+    def reload(self) -> None:
+        self._t0 = time.perf_counter()
+        self.first_page_ms = None
+        devices, multicast = self._lists()
+        if devices is None and multicast is None:
+            self.timer.stop()
+            self.model.set_fetcher(None)
+            return
+        self.model.set_fetcher(combined_fetcher(devices, multicast, self.filters))
+        self.timer.start()
+
+    def _first_page(self) -> None:
+        self.first_page_ms = (time.perf_counter() - self._t0) * 1000
+        self.first_page_loaded.emit(self.first_page_ms)
+
+    def refresh_visible(self) -> None:
+        """The timer's tick: re-read what the view shows, in place."""
+        if self.model.loading:
+            return
+        first, last = self.visible_rows() if self.visible_rows is not None else (0, 0)
+        self.model.refresh_rows(first, last)
+
+    # --- acknowledge ------------------------------------------------------------------
+
+    def items(self, rows: list[int]) -> list[AlarmItem]:
+        return [a for a in (self.model.item(r) for r in rows) if a is not None]
+
+    def acknowledge(self, rows: list[int]) -> bool:
+        alarms = [a for a in self.items(rows) if not a.acked]
+        if not alarms or self.client is None:
+            return False
+        client = self.client
+        device_uids = [a.alarmUid for a in alarms if kind_of(a) == "device"]
+        group_uids = [a.alarmUid for a in alarms if kind_of(a) == "multicast"]
+
+        async def ack() -> int:
+            for start in range(0, len(device_uids), ACK_BATCH):
+                await client.device_alarms.acknowledge(device_uids[start : start + ACK_BATCH])
+            for start in range(0, len(group_uids), ACK_BATCH):
+                await client.multicast_alarms.acknowledge(group_uids[start : start + ACK_BATCH])
+            return len(alarms)
+
+        def done(count: int) -> None:
+            self._patch_acked(rows)
+            self.acknowledged.emit(f"{count:,} alarm{'s' if count != 1 else ''} acknowledged")
+            self.refresh_visible()
+
+        self.runner.run(f"Acknowledge {len(alarms):,} alarms", ack(), on_done=done)
+        return True
+
+    def _patch_acked(self, rows: list[int]) -> None:
+        for row in rows:
+            alarm = self.model.item(row)
+            if alarm is not None and not alarm.acked:
+                self.model.replace_item(row, alarm.model_copy(update={"acked": True}))

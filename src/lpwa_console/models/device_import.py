@@ -1,0 +1,406 @@
+"""The import wizard's view-model: read and validate a device CSV off the UI thread, show it
+row by row (invalid cells marked), upload the valid rows in batches with progress and cancel,
+report per row, and write the failed rows back as a CSV to fix and retry.
+
+Validation is the schema's (`schema.device_import.parse_import_csv`, the same DeviceCreate /
+DeviceUpdate rules the forms use); parsing runs in a daemon worker thread whose result comes
+back through `call_soon_threadsafe` (qasync's default executor is a QThread pool that warns
+when the interpreter exits with it alive).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+
+from ..api import LpwaClient
+from ..schema.device_import import (
+    DeviceImportReport,
+    ImportRow,
+    ImportRowResult,
+    column_letter,
+    failed_import_rows,
+    parse_import_csv,
+    write_import_csv,
+)
+from .errors import user_message
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+Index = QModelIndex | QPersistentModelIndex
+# upload(rows) -> the platform's report for these rows (row numbers 1..len(rows))
+Uploader = Callable[[list[ImportRow]], Awaitable[DeviceImportReport]]
+
+# A cell the schema refused: the error text (the widget paints it); a row's status colour.
+CellErrorRole = int(Qt.ItemDataRole.UserRole) + 10
+RowStatusRole = int(Qt.ItemDataRole.UserRole) + 11
+
+BATCH_SIZE = 500
+MAX_PREVIEW_LETTERS = 29  # A..AC: the columns people fill; further cells stay in the file
+
+
+R = TypeVar("R")
+
+
+async def in_thread(fn: Callable[..., R], *args: Any) -> R:
+    """Run `fn(*args)` in a daemon thread; the loop stays free meanwhile."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[R] = loop.create_future()
+
+    def deliver(result: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            outcome: tuple[Any, BaseException | None] = (fn(*args), None)
+        except BaseException as exc:  # handed to the awaiting task
+            outcome = (None, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(deliver, *outcome)
+
+    threading.Thread(target=work, name="lpwa-worker", daemon=True).start()
+    return await future
+
+
+def read_and_parse(path: Path) -> list[ImportRow]:
+    """Runs in a worker thread: read the file (UTF-8, BOM allowed) and validate every row.
+
+    The cyclic garbage collector is paused meanwhile and the result frozen after: a full
+    collection over 10,000 parsed rows takes about 65 ms and would run, holding the GIL,
+    on whichever thread allocates next (measured: UI stalls of 50-90 ms without this, about
+    20 ms with it). Frozen rows are still freed by reference counting when the wizard drops
+    them."""
+    text = path.read_text(encoding="utf-8-sig")
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return parse_import_csv(text)
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
+
+
+class ImportPreviewModel(QAbstractTableModel):
+    """Rows of the file: line, status, the problems, then the cells A... Flat, no proxy."""
+
+    FIXED = ("Line", "Status", "Problems")
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.rows: list[ImportRow] = []
+        self.letters: list[str] = []
+        self._errors: list[dict[str, str]] = []
+        self.results: dict[int, ImportRowResult] = {}
+
+    def set_rows(self, rows: list[ImportRow]) -> None:
+        self.beginResetModel()
+        self.rows = rows
+        width = max((len(r.cells) for r in rows), default=1)
+        self.letters = [column_letter(i) for i in range(min(width, MAX_PREVIEW_LETTERS))]
+        self._errors = [self._cell_errors(r) for r in rows]
+        self.results = {}
+        self.endResetModel()
+
+    def set_results(self, report: DeviceImportReport) -> None:
+        self.results = {r.row: r for r in report.results}
+        if self.rows:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self.rows) - 1, 2))
+
+    @staticmethod
+    def _cell_errors(row: ImportRow) -> dict[str, str]:
+        errors: dict[str, str] = {}
+        for error in row.errors:
+            key = error.column or ""
+            errors[key] = f"{errors[key]}; {error.message}" if key in errors else error.message
+        return errors
+
+    def status(self, row: int) -> str:
+        item = self.rows[row]
+        if item.errors:
+            return "Invalid"  # never sent
+        result = self.results.get(item.row)
+        if result is not None:
+            return "Imported" if result.status == "OK" else "Refused"
+        return "Warning" if item.warnings else "Valid"
+
+    def problems(self, row: int) -> str:
+        item = self.rows[row]
+        result = self.results.get(item.row)
+        parts = [str(e) for e in item.errors]
+        if result is not None and result.status == "ERROR" and not item.errors:
+            parts.append(result.message or "refused by the platform")
+        parts += item.warnings
+        return "; ".join(parts)
+
+    # --- Qt model ---------------------------------------------------------------------
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.FIXED) + len(self.letters)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
+            return None
+        if section < len(self.FIXED):
+            return self.FIXED[section]
+        letter_index = section - len(self.FIXED)
+        return self.letters[letter_index] if letter_index < len(self.letters) else None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or index.row() >= len(self.rows):
+            return None
+        row, col = index.row(), index.column()
+        item = self.rows[row]
+        fixed = len(self.FIXED)
+        letter = self.letters[col - fixed] if fixed <= col < fixed + len(self.letters) else None
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return str(item.row)
+            if col == 1:
+                return self.status(row)
+            if col == 2:
+                return self.problems(row)
+            return item.cell(letter) if letter is not None else None
+        if role == CellErrorRole:
+            return self._errors[row].get(letter) if letter is not None else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if letter is not None:
+                return self._errors[row].get(letter)
+            return self.problems(row) or None if col in (1, 2) else None
+        if role == RowStatusRole:
+            return self.status(row)
+        return None
+
+
+class DeviceImportViewModel(QObject):
+    state_changed = Signal(str)  # idle, parsing, parsed, uploading, done
+    parsed = Signal(int, int)  # valid rows, invalid rows
+    parse_failed = Signal(str)
+    progress = Signal(int, int)  # rows sent, rows to send
+    finished = Signal(object)  # DeviceImportReport (all rows, local and platform results)
+    upload_failed = Signal(str)
+    cancelled = Signal()
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        client: LpwaClient | None = None,
+        *,
+        uploader: Uploader | None = None,
+        batch_size: int = BATCH_SIZE,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self._uploader = uploader
+        self.batch_size = batch_size
+        self.preview = ImportPreviewModel(self)
+        self.rows: list[ImportRow] = []
+        self.path: Path | None = None
+        self.report: DeviceImportReport | None = None
+        self.state = "idle"
+        self.parse_s = 0.0
+        self.upload_s = 0.0
+        self._task: int | None = None
+        self._partial: dict[int, ImportRowResult] = {}
+
+    # --- state ------------------------------------------------------------------------
+
+    @property
+    def valid_rows(self) -> list[ImportRow]:
+        return [r for r in self.rows if r.ok]
+
+    @property
+    def invalid_count(self) -> int:
+        return sum(1 for r in self.rows if not r.ok)
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None
+
+    def _set_state(self, state: str) -> None:
+        self.state = state
+        self.state_changed.emit(state)
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.client = client
+
+    # --- parse ------------------------------------------------------------------------
+
+    def load(self, path: str | Path) -> bool:
+        if self.busy:
+            return False
+        self.path = Path(path)
+        self.report = None
+        self._set_state("parsing")
+        target = self.path
+        t0 = time.perf_counter()
+
+        def done(rows: list[ImportRow]) -> None:
+            self._task = None
+            self.parse_s = time.perf_counter() - t0
+            self.rows = rows
+            self.preview.set_rows(rows)
+            self._set_state("parsed")
+            self.parsed.emit(len(rows) - self.invalid_count, self.invalid_count)
+
+        def failed(exc: BaseException, message: str) -> None:
+            self._task = None
+            if isinstance(exc, UnicodeDecodeError):
+                message = "The file is not UTF-8 text"
+            self._set_state("idle")
+            self.parse_failed.emit(message)
+
+        self._task = self.runner.run(
+            f"Read {target.name}",
+            in_thread(read_and_parse, target),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
+        return True
+
+    # --- upload -----------------------------------------------------------------------
+
+    def _upload_batch(self, rows: list[ImportRow]) -> Awaitable[DeviceImportReport]:
+        if self._uploader is not None:
+            return self._uploader(rows)
+        assert self.client is not None
+        return self.client.device_import.upload(rows)
+
+    def upload(self) -> bool:
+        valid = self.valid_rows
+        if self.busy or not valid or (self.client is None and self._uploader is None):
+            return False
+        self._set_state("uploading")
+        t0 = time.perf_counter()
+        results: dict[int, ImportRowResult] = {
+            r.row: ImportRowResult.from_row(r) for r in self.rows if not r.ok
+        }
+
+        async def run() -> DeviceImportReport:
+            sent = 0
+            self.progress.emit(0, len(valid))
+            for start in range(0, len(valid), self.batch_size):
+                batch = valid[start : start + self.batch_size]
+                try:
+                    report = await self._upload_batch(batch)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:  # a failed batch: its rows are refused, go on
+                    message = user_message(exc)
+                    for row in batch:
+                        results[row.row] = _result(row, "ERROR", message)
+                else:
+                    _merge(batch, report, results)
+                sent += len(batch)
+                self.progress.emit(sent, len(valid))
+            return DeviceImportReport.of(results.values())
+
+        def done(report: DeviceImportReport) -> None:
+            self._task = None
+            self.upload_s = time.perf_counter() - t0
+            self._finish(report)
+
+        def failed(_exc: BaseException, message: str) -> None:
+            self._task = None
+            self._set_state("parsed")
+            self.upload_failed.emit(message)
+
+        self._partial = results
+        self._task = self.runner.run(
+            f"Import {len(valid):,} devices", run(), on_done=done, on_error=failed
+        )
+        return True
+
+    def cancel(self) -> None:
+        """Stop after the batch in flight; what was sent stays sent, the report says so."""
+        if self._task is None:
+            return
+        self.runner.cancel(self._task)
+        self._task = None
+        if self.state == "uploading":
+            results = dict(self._partial)
+            for row in self.valid_rows:
+                results.setdefault(row.row, _result(row, "ERROR", "not sent: import cancelled"))
+            self._finish(DeviceImportReport.of(results.values()))
+        else:
+            self._set_state("idle")
+        self.cancelled.emit()
+
+    def _finish(self, report: DeviceImportReport) -> None:
+        self.report = report
+        self.preview.set_results(report)
+        self._set_state("done")
+        self.finished.emit(report)
+
+    # --- failed rows ------------------------------------------------------------------
+
+    def failed_rows(self) -> list[ImportRow]:
+        if self.report is None:
+            return [r for r in self.rows if not r.ok]
+        return failed_import_rows(self.rows, self.report)
+
+    def export_failed(self, path: str | Path) -> int:
+        """Write the failed rows (as read) to `path`; returns how many."""
+        rows = self.failed_rows()
+        Path(path).write_text(write_import_csv(rows), encoding="utf-8")
+        return len(rows)
+
+
+def _result(row: ImportRow, status: str, message: str | None) -> ImportRowResult:
+    return ImportRowResult(
+        row=row.row, EUI=row.EUI, operation=row.operation, status=status, message=message
+    )
+
+
+def _merge(
+    batch: list[ImportRow], report: DeviceImportReport, results: dict[int, ImportRowResult]
+) -> None:
+    """The platform numbers the lines of the file it got (1..len(batch)): map them back."""
+    by_eui = {row.EUI: row for row in batch if row.EUI}
+    seen: set[int] = set()
+    for result in report.results:
+        row = batch[result.row - 1] if 1 <= result.row <= len(batch) else None
+        if row is None or (result.EUI and row.EUI and result.EUI != row.EUI):
+            row = by_eui.get(result.EUI or "")
+        if row is None:
+            continue
+        seen.add(row.row)
+        results[row.row] = result.model_copy(update={"row": row.row})
+    for row in batch:
+        if row.row not in seen:
+            results[row.row] = _result(row, "ERROR", "no answer from the platform for this row")

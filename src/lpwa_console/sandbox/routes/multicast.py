@@ -1,0 +1,289 @@
+"""`/subscriptions/mine/multicastGroups` (Document 1 §2.4, §4.2): list, create, get, update,
+delete, base station tag suggestions, and the deprecated raw frames. Alarms: routes/alarms.py.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Response
+from fastapi.exceptions import RequestValidationError
+from pydantic import ValidationError
+
+from ...schema.frames import MulticastFrames
+from ...schema.multicast import (
+    MULTICAST_SORT_CRITERIA,
+    BsTagSuggestions,
+    MulticastGroup,
+    MulticastGroupCreate,
+    MulticastGroupFilter,
+    MulticastGroupPage,
+    MulticastGroupUpdate,
+)
+from ..accounts import Account
+from ..auth import AppServices, DeviceReader, DeviceWriter
+from ..errors import BAD_PAGING, DUPLICATE, ApiError, bad_request
+from ..store import multicast as store
+from ..store import subscription as subscription_store
+from ..store.devices import now_ms
+from .devices import _app_server_ids, _check_domains
+from .frames import _span
+
+router = APIRouter(prefix="/subscriptions/mine", tags=["multicast groups"])
+GROUPS = "/multicastGroups"
+MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+HOUR_MS = 3_600_000
+
+
+def group_filter(
+    query: str | None = None,
+    name: str | None = None,
+    devEUI: str | None = None,
+    devAddr: str | None = None,
+    networkSubscriptionID: str | None = None,
+    alarmLevel: Annotated[int | None, Query(ge=1, le=6)] = None,
+    appServerID: Annotated[list[str] | None, Query()] = None,
+    bsTag: Annotated[list[str] | None, Query()] = None,
+    domain: Annotated[list[str] | None, Query()] = None,
+) -> MulticastGroupFilter:
+    try:
+        return MulticastGroupFilter(**{k: v for k, v in locals().items() if v is not None})
+    except ValidationError as exc:
+        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
+
+
+GroupFilter = Annotated[MulticastGroupFilter, Depends(group_filter)]
+
+
+def _sort(text: str | None) -> tuple[str, bool]:
+    if not text:
+        return "creationDate", False
+    criterion, _, order = text.partition(",")
+    order = order.strip().lower() or "asc"
+    if criterion not in MULTICAST_SORT_CRITERIA or order not in ("asc", "desc"):
+        raise bad_request(
+            f"sort: expected <criterion>,<asc|desc> with a criterion among "
+            f"{', '.join(MULTICAST_SORT_CRITERIA)}",
+            BAD_PAGING,
+        )
+    return criterion, order == "desc"
+
+
+def _group(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
+    return store.briefs(conn, [uid], full=True)[0] | {"now": now_ms()}
+
+
+def _suggestions(account: Account, svc: Any, query: str, *, groups_only: bool) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    conn = svc.db.conn()
+    if account.restricted and not subscription_store.show_tag_suggestions(
+        conn, account.subscription_id
+    ):
+        return {"briefs": [], "query": query}
+    items = store.bs_tag_suggestions(conn, account.subscription_id, query, groups_only=groups_only)
+    return {"briefs": items, "query": query}
+
+
+@router.get(GROUPS, response_model=MulticastGroupPage, response_model_exclude_none=True)
+def list_groups(
+    account: DeviceReader,
+    svc: AppServices,
+    filters: GroupFilter,
+    pageIndex: Annotated[int, Query(ge=1)] = 1,
+    pageSize: int = DEFAULT_PAGE,
+    sort: str | None = None,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    size = min(max(pageSize, MIN_PAGE), MAX_PAGE)
+    criterion, descending = _sort(sort)
+    conn = svc.db.conn()
+    w = store.where(account.subscription_id, filters, account.restrictions)
+    uids, more = store.page(conn, w, criterion, descending, (pageIndex - 1) * size, size)
+    items = store.briefs(conn, uids)
+    out: dict[str, Any] = {"briefs": items, "more": more, "now": now_ms()}
+    if pageIndex == 1:
+        out["count"] = len(items) if not more else store.count(conn, w)
+    return out
+
+
+@router.get(
+    f"{GROUPS}/bss/tags/suggestions",
+    response_model=BsTagSuggestions,
+    response_model_exclude_none=True,
+)
+def group_bs_tag_suggestions(
+    account: DeviceReader, svc: AppServices, query: str = ""
+) -> dict[str, Any]:
+    return _suggestions(account, svc, query, groups_only=True)
+
+
+@router.get(
+    "/managedCustomerNetwork/bss/tags/suggestions",
+    response_model=BsTagSuggestions,
+    response_model_exclude_none=True,
+)
+def network_bs_tag_suggestions(
+    account: DeviceReader, svc: AppServices, query: str = ""
+) -> dict[str, Any]:
+    return _suggestions(account, svc, query, groups_only=False)
+
+
+@router.get(
+    f"{GROUPS}/frames",
+    response_model=MulticastFrames,
+    response_model_exclude_none=True,
+    deprecated=True,
+    summary="Frames of all multicast groups (deprecated)",
+)
+def all_group_frames(
+    account: DeviceReader,
+    svc: AppServices,
+    response: Response,
+    begin: datetime | None = None,
+    duration: str | None = None,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    conn = svc.db.conn()
+    w = store.where(account.subscription_id, MulticastGroupFilter(), account.restrictions)
+    uids, _ = store.page(conn, w, "creationDate", False, 0, MAX_PAGE)
+    response.headers["Deprecation"] = "true"
+    return _frames(conn, uids, begin, duration)
+
+
+def _frames(
+    conn: sqlite3.Connection, uids: list[int], begin: datetime | None, duration: str | None
+) -> dict[str, Any]:
+    """One downlink per hour between each group's first and last downlink."""
+    now = now_ms()
+    span = _span(duration, 24 * HOUR_MS)
+    start = int(begin.timestamp() * 1000) if begin else now - span
+    end = start + span
+    items: list[dict[str, Any]] = []
+    for first, last, fcnt in conn.execute(
+        f"SELECT first_dw, last_dw, coalesce(last_fcnt_dn, 0) FROM multicast_groups"
+        f" WHERE uid IN ({', '.join('?' * len(uids)) or 'NULL'}) AND last_dw IS NOT NULL",
+        uids,
+    ):
+        ts = min(last, end - end % HOUR_MS)
+        while ts >= max(first or last, start) and len(items) < 1000:
+            back = (last - ts) // HOUR_MS
+            items.append(
+                {"timestamp": ts, "size": 16, "fPort": 10, "fCnt": max(0, fcnt - back),
+                 "status": "SUCCESS", "bsCount": 4, "bsSuccessCount": 4, "bsFailedCount": 0}
+            )  # fmt: skip
+            ts -= HOUR_MS
+    items.sort(key=lambda f: -f["timestamp"])
+    return {"briefs": items, "now": now}
+
+
+@router.post(
+    GROUPS, status_code=201, response_model=MulticastGroup, response_model_exclude_none=True
+)
+def create_group(
+    body: MulticastGroupCreate, account: DeviceWriter, svc: AppServices
+) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    domains = _check_domains(account, body.domains)
+    with svc.db.write() as conn:
+        if store.find_uid(conn, sub, eui=body.EUI) is not None:
+            raise ApiError(409, DUPLICATE, f"EUI: a multicast group with EUI {body.EUI} exists")
+        servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        now = now_ms()
+        cur = conn.execute(
+            "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
+            " nw_key, class, customer_admin_data, downlink_data_rate, downlink_frequency,"
+            " ping_slot_period, creation_date, last_update, who)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                sub, body.EUI, body.name or body.EUI, body.nwAddress, body.effective_app_skey(),
+                body.nwKey, body.class_, body.customerAdminData, body.downlinkDataRate,
+                body.downlinkFrequency, body.pingSlotPeriod, now, now, account.name,
+            ),
+        )  # fmt: skip
+        uid = int(cur.lastrowid or 0)
+        store.set_links(conn, sub, uid, domains=domains, servers=servers)
+    return _group(svc.db.conn(), uid)
+
+
+@router.get(
+    f"{GROUPS}/{{multicastGroupUid}}",
+    response_model=MulticastGroup,
+    response_model_exclude_none=True,
+)
+def get_group(multicastGroupUid: str, account: DeviceReader, svc: AppServices) -> dict[str, Any]:
+    conn = svc.db.conn()
+    return _group(conn, store.visible_uid(conn, account, multicastGroupUid))
+
+
+@router.put(
+    f"{GROUPS}/{{multicastGroupUid}}",
+    response_model=MulticastGroup,
+    response_model_exclude_none=True,
+)
+def update_group(
+    multicastGroupUid: str, body: MulticastGroupUpdate, account: DeviceWriter, svc: AppServices
+) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    given = body.model_fields_set
+    domains = _check_domains(account, body.domains) if "domains" in given else None
+    with svc.db.write() as conn:
+        uid = store.visible_uid(conn, account, multicastGroupUid)
+        columns = {
+            "name": "name",
+            "customerAdminData": "customer_admin_data",
+            "downlinkDataRate": "downlink_data_rate",
+            "downlinkFrequency": "downlink_frequency",
+            "pingSlotPeriod": "ping_slot_period",
+        }
+        values = {col: getattr(body, f) for f, col in columns.items() if f in given}
+        if "name" in values and not values["name"]:
+            values["name"] = conn.execute(
+                "SELECT eui FROM multicast_groups WHERE uid = ?", (uid,)
+            ).fetchone()[0]
+        if "appSKey" in given or "appKeys" in given:
+            values["app_skey"] = body.effective_app_skey()
+        values |= {"last_update": now_ms(), "who": account.name}
+        sets = ", ".join(f"{c} = ?" for c in values)
+        conn.execute(
+            f"UPDATE multicast_groups SET {sets}, version = version + 1 WHERE uid = ?",
+            [*values.values(), uid],
+        )
+        servers = None
+        if "appServers" in given:
+            servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        store.set_links(conn, sub, uid, domains=domains, servers=servers)
+    return _group(svc.db.conn(), uid)
+
+
+@router.delete(f"{GROUPS}/{{multicastGroupUid}}", status_code=204)
+def delete_group(multicastGroupUid: str, account: DeviceWriter, svc: AppServices) -> Response:
+    with svc.db.write() as conn:
+        uid = store.visible_uid(conn, account, multicastGroupUid)
+        conn.execute("DELETE FROM multicast_groups WHERE uid = ?", (uid,))
+    return Response(status_code=204)
+
+
+@router.get(
+    f"{GROUPS}/{{multicastGroupUid}}/frames",
+    response_model=MulticastFrames,
+    response_model_exclude_none=True,
+    deprecated=True,
+    summary="Frames of a multicast group (deprecated)",
+)
+def group_frames(
+    multicastGroupUid: str,
+    account: DeviceReader,
+    svc: AppServices,
+    response: Response,
+    begin: datetime | None = None,
+    duration: str | None = None,
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    uid = store.visible_uid(conn, account, multicastGroupUid)
+    response.headers["Deprecation"] = "true"
+    return _frames(conn, [uid], begin, duration)

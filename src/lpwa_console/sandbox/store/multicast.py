@@ -1,0 +1,245 @@
+"""Multicast groups: lookup, list, create and update (SQL only)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+from typing import Any
+
+from ...schema.common import parse_identifier
+from ...schema.domains import DomainRestrictions, domain_matches
+from ...schema.multicast import MulticastGroupFilter
+from ..accounts import Account
+from ..errors import not_found
+from . import devices as device_store
+from .filters import Where
+from .filters import restriction_sql as device_restriction_sql
+
+
+def find_uid(
+    conn: sqlite3.Connection, sub: int, *, uid: str | None = None, eui: str | None = None
+) -> int | None:
+    if uid is not None:
+        row = conn.execute(
+            "SELECT uid FROM multicast_groups WHERE uid = ? AND subscription_id = ?",
+            (int(uid), sub),
+        ).fetchone()
+    else:
+        row = conn.execute(
+            "SELECT uid FROM multicast_groups WHERE eui = ? AND subscription_id = ?",
+            ((eui or "").upper(), sub),
+        ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def domains_of(conn: sqlite3.Connection, uid: int) -> list[tuple[str, str]]:
+    return [
+        (r[0], r[1])
+        for r in conn.execute(
+            "SELECT dm.grp, dm.name FROM multicast_group_domains l"
+            " JOIN domains dm ON dm.id = l.domain_id WHERE l.group_uid = ?",
+            (uid,),
+        )
+    ]
+
+
+def visible_uid(conn: sqlite3.Connection, account: Account, ref: str) -> int:
+    """The UID behind `ref` (UID or e + EUI), or 404 when absent or out of domains."""
+    assert account.subscription_id is not None
+    ident = parse_identifier(ref, allow_eui=True)
+    uid = None
+    if ident.kind == "uid":
+        uid = find_uid(conn, account.subscription_id, uid=ident.uid)
+    elif ident.kind == "eui":
+        uid = find_uid(conn, account.subscription_id, eui=ident.value)
+    if uid is None or not domain_matches(domains_of(conn, uid), account.restrictions):
+        raise not_found(f"multicast group {ref} not found")
+    return uid
+
+
+BASE_HREF = "/subscriptions/mine/multicastGroups"
+SORT_COLUMNS = {
+    "name": "g.name",
+    "EUI": "g.eui",
+    "creationDate": "g.creation_date",
+    "lastDwTimestamp": "g.last_dw",
+    "alarmLevel": "g.alarm_level",
+}
+
+
+def restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
+    """Rules of §2.2.1 for groups (the device rules on the group link tables)."""
+    sql, params = device_restriction_sql(restrictions)
+    if not params:
+        return "1", []
+    sql = sql.replace("device_domains", "multicast_group_domains").replace(
+        "device_uid", "group_uid"
+    )
+    return sql.replace("d.uid", "g.uid"), params
+
+
+def where(sub: int, f: MulticastGroupFilter, restrictions: DomainRestrictions | None) -> Where:
+    w = Where()
+    w.add("g.subscription_id = ?", sub)
+    if f.query:
+        w.add("(g.name LIKE ? || '%' OR g.eui LIKE ? || '%')", f.query, f.query.upper())
+    if f.name:
+        w.add("g.name LIKE ? || '%'", f.name)
+    if f.devEUI:
+        w.add("g.eui LIKE ? || '%'", f.devEUI.upper())
+    if f.devAddr:
+        w.add("g.nw_address LIKE ? || '%'", f.devAddr.upper())
+    if f.alarmLevel is not None:
+        w.add("g.alarm_level >= ?", f.alarmLevel)
+    for server in f.appServerID:  # all must match
+        w.add(
+            "g.uid IN (SELECT group_uid FROM multicast_group_app_servers WHERE app_server_id IN"
+            " (SELECT id FROM app_servers WHERE subscription_id = ? AND ref = ?))",
+            sub,
+            server,
+        )
+    for tag in f.bsTag:
+        w.add("g.uid IN (SELECT group_uid FROM multicast_group_bs_tags WHERE name = ?)", tag)
+    for domain in f.domain:
+        group, _, name = domain.rpartition(":")
+        sql = (
+            "g.uid IN (SELECT group_uid FROM multicast_group_domains WHERE domain_id IN"
+            " (SELECT id FROM domains WHERE subscription_id = ? AND substr(name, 1, length(?)) = ?"
+        )
+        if group:
+            w.add(sql + " AND grp = ?))", sub, name, name, group)
+        else:
+            w.add(sql + "))", sub, name, name)
+    sql, params = restriction_sql(restrictions)
+    if params:
+        w.add(sql, *params)
+    return w
+
+
+def page(
+    conn: sqlite3.Connection, w: Where, sort: str, descending: bool, offset: int, limit: int
+) -> tuple[list[int], bool]:
+    order = "DESC" if descending else "ASC"
+    rows = conn.execute(
+        f"SELECT g.uid FROM multicast_groups g WHERE {w.sql()}"
+        f" ORDER BY {SORT_COLUMNS[sort]} {order}, g.uid {order} LIMIT ? OFFSET ?",
+        [*w.params, limit + 1, offset],
+    ).fetchall()
+    return [r[0] for r in rows[:limit]], len(rows) > limit
+
+
+def count(conn: sqlite3.Connection, w: Where) -> int:
+    return int(
+        conn.execute(
+            f"SELECT count(*) FROM multicast_groups g WHERE {w.sql()}", w.params
+        ).fetchone()[0]
+    )
+
+
+def briefs(
+    conn: sqlite3.Connection, uids: list[int], *, full: bool = False
+) -> list[dict[str, Any]]:
+    if not uids:
+        return []
+    marks = ", ".join("?" * len(uids))
+    rows = {
+        r["uid"]: r
+        for r in conn.execute(f"SELECT * FROM multicast_groups WHERE uid IN ({marks})", uids)
+    }
+    domains: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for uid, grp, name in conn.execute(
+        "SELECT l.group_uid, dm.grp, dm.name FROM multicast_group_domains l"
+        f" JOIN domains dm ON dm.id = l.domain_id WHERE l.group_uid IN ({marks}) ORDER BY dm.grp",
+        uids,
+    ):
+        domains[uid].append({"name": name, "group": {"name": grp}})
+    servers: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for uid, ref, name in conn.execute(
+        "SELECT l.group_uid, a.ref, a.name FROM multicast_group_app_servers l"
+        f" JOIN app_servers a ON a.id = l.app_server_id WHERE l.group_uid IN ({marks}) ORDER BY a.ref",
+        uids,
+    ):
+        servers[uid].append({"ID": ref, "name": name})
+    tags: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for uid, name, namespace in conn.execute(
+        f"SELECT group_uid, name, namespace FROM multicast_group_bs_tags WHERE group_uid IN ({marks})"
+        " ORDER BY name",
+        uids,
+    ):
+        tags[uid].append({"name": name, "namespace": namespace})
+    out = []
+    for uid in uids:
+        r = rows.get(uid)
+        if r is None:
+            continue
+        alarms = [r[f"alarm{i}"] for i in range(1, 7)]
+        item: dict[str, Any] = {
+            "EUI": r["eui"],
+            "name": r["name"],
+            "nwAddress": r["nw_address"],
+            "href": f"{BASE_HREF}/{uid}",
+            "creationDate": r["creation_date"],
+            "alarmLevel": r["alarm_level"],
+            "alarmCount": sum(alarms),
+            **{f"alarm{i}": n for i, n in enumerate(alarms, start=1)},
+            "appServers": servers[uid],
+            "domains": domains[uid],
+            "bss": {"tags": tags[uid]},
+            "lastDwTimestamp": r["last_dw"],
+        }
+        if r["history_dw"]:
+            item["historyDwDaily"] = {"val": [int(v) for v in r["history_dw"].split(",")]}
+        if full:
+            item |= {
+                "class": r["class"],
+                "customerAdminData": r["customer_admin_data"],
+                "downlinkDataRate": r["downlink_data_rate"],
+                "downlinkFrequency": r["downlink_frequency"],
+                "pingSlotPeriod": r["ping_slot_period"],
+                "firstDwTimestamp": r["first_dw"],
+                "lastFCntDn": r["last_fcnt_dn"],
+                "occContext": {
+                    "version": r["version"],
+                    "lastUpdate": r["last_update"],
+                    "who": r["who"],
+                },
+            }
+        out.append(item)
+    return out
+
+
+def set_links(
+    conn: sqlite3.Connection,
+    sub: int,
+    uid: int,
+    *,
+    domains: list[tuple[str, str]] | None = None,
+    servers: list[int] | None = None,
+) -> None:
+    if domains is not None:
+        conn.execute("DELETE FROM multicast_group_domains WHERE group_uid = ?", (uid,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO multicast_group_domains VALUES (?, ?)",
+            [(uid, device_store.domain_id(conn, sub, g, n)) for g, n in domains],
+        )
+    if servers is not None:
+        conn.execute("DELETE FROM multicast_group_app_servers WHERE group_uid = ?", (uid,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO multicast_group_app_servers VALUES (?, ?)",
+            [(uid, s) for s in servers],
+        )
+
+
+def bs_tag_suggestions(
+    conn: sqlite3.Connection, sub: int, query: str, *, groups_only: bool
+) -> list[dict[str, Any]]:
+    """Base station tags starting with `query` (case-insensitive), at most 20."""
+    sql = (
+        "SELECT t.name, min(t.namespace) FROM multicast_group_bs_tags t"
+        " JOIN multicast_groups g ON g.uid = t.group_uid WHERE g.subscription_id = ?"
+        " AND t.name LIKE ? || '%'"
+    )
+    if groups_only:
+        sql += " AND t.namespace = 'SUBSCRIBER'"
+    rows = conn.execute(sql + " GROUP BY t.name ORDER BY t.name LIMIT 20", (sub, query))
+    return [{"name": n, "namespace": ns} for n, ns in rows]

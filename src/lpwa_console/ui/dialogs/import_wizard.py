@@ -1,0 +1,259 @@
+"""Import devices from a CSV file: choose, preview with per-row validation, upload with
+progress and cancel, then a per-row report and the failed rows to export, fix and retry.
+Nothing here blocks: reading, checking and uploading run as tasks of the view-model."""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.device_import import CellErrorRole, DeviceImportViewModel, RowStatusRole
+from ...schema.device_import import DeviceImportReport
+from ..theme import is_dark, severity_color
+
+STATUS_LEVEL = {"Invalid": 6, "Refused": 5, "Warning": 3, "Imported": 1, "Valid": 0}
+
+
+class ImportCellDelegate(QStyledItemDelegate):
+    """Refused cells on a red background; the status column coloured by outcome."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        if index.data(CellErrorRole):
+            color = QColor("#5c1f1f") if is_dark() else QColor("#fbd5d5")
+            option.backgroundBrush = color
+        if index.column() == 1:
+            level = STATUS_LEVEL.get(str(index.data(RowStatusRole)), 0)
+            if level:
+                option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
+
+
+class ImportWizard(QDialog):
+    def __init__(self, view_model: DeviceImportViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = view_model
+        self.setWindowTitle("Import devices")
+        self.setObjectName("importWizard")
+        self.resize(980, 620)
+
+        # --- choose ---
+        self.path = QLineEdit()
+        self.path.setObjectName("importPath")
+        self.path.setPlaceholderText("A device import CSV (one device per line, no header)")
+        self.browse_button = QPushButton("Browse…")
+        self.read_button = QPushButton("Check file")
+        self.read_button.setObjectName("readButton")
+        choose_row = QHBoxLayout()
+        choose_row.addWidget(self.path, 1)
+        choose_row.addWidget(self.browse_button)
+        choose_row.addWidget(self.read_button)
+        self.summary = QLabel(
+            "Choose a file: every line is checked with the same rules as the device form "
+            "before anything is sent."
+        )
+        self.summary.setObjectName("importSummary")
+        self.summary.setWordWrap(True)
+
+        # --- preview / report ---
+        self.table = QTableView()
+        self.table.setObjectName("importTable")
+        self.table.setModel(view_model.preview)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setWordWrap(False)
+        self.table.setAlternatingRowColors(True)
+        vertical = self.table.verticalHeader()
+        vertical.setVisible(False)
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table.horizontalHeader().setStretchLastSection(False)
+        self._delegate = ImportCellDelegate(self.table)
+        self.table.setItemDelegate(self._delegate)
+        self.empty = QLabel("No file read yet")
+        self.empty.setObjectName("importEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.empty)
+        self.stack.addWidget(self.table)
+
+        # --- progress and actions ---
+        self.progress = QProgressBar()
+        self.progress.setObjectName("importProgress")
+        self.progress.setFormat("%v / %m rows")
+        self.progress.setVisible(False)
+        self.upload_button = QPushButton("Import")
+        self.upload_button.setObjectName("uploadButton")
+        self.cancel_button = QPushButton("Cancel")
+        self.export_button = QPushButton("Export failed rows…")
+        self.export_button.setObjectName("exportFailed")
+        self.close_button = QPushButton("Close")
+        actions = QHBoxLayout()
+        actions.addWidget(self.progress, 1)
+        actions.addStretch(0)
+        actions.addWidget(self.export_button)
+        actions.addWidget(self.cancel_button)
+        actions.addWidget(self.upload_button)
+        actions.addWidget(self.close_button)
+
+        layout = QVBoxLayout(self)
+        layout.addLayout(choose_row)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.stack, 1)
+        layout.addLayout(actions)
+
+        self.browse_button.clicked.connect(self.browse)
+        self.read_button.clicked.connect(self.read_file)
+        self.path.returnPressed.connect(self.read_file)
+        self.path.textChanged.connect(lambda _t: self._update())
+        self.upload_button.clicked.connect(self.vm.upload)
+        self.cancel_button.clicked.connect(self.vm.cancel)
+        self.export_button.clicked.connect(self.choose_failed_file)
+        self.close_button.clicked.connect(self.reject)
+        self._connections = [
+            (view_model.state_changed, self._state),
+            (view_model.parsed, self._parsed),
+            (view_model.parse_failed, self._parse_failed),
+            (view_model.progress, self._progress),
+            (view_model.finished, self._finished),
+            (view_model.upload_failed, self._upload_failed),
+        ]
+        for signal, slot in self._connections:
+            signal.connect(slot)
+        self._state(view_model.state)
+
+    # --- actions ----------------------------------------------------------------------
+
+    def browse(self) -> None:
+        dialog = QFileDialog(self, "Choose a device import file")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        dialog.setNameFilters(["CSV files (*.csv)", "All files (*)"])
+        dialog.fileSelected.connect(self._chosen)
+        dialog.finished.connect(lambda _r: dialog.deleteLater())
+        dialog.open()
+
+    def _chosen(self, path: str) -> None:
+        self.path.setText(path)
+        self.read_file()
+
+    def read_file(self) -> None:
+        path = self.path.text().strip()
+        if path:
+            self.vm.load(path)
+
+    def choose_failed_file(self) -> None:
+        dialog = QFileDialog(self, "Save the failed rows")
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setNameFilter("CSV files (*.csv)")
+        dialog.setDefaultSuffix("csv")
+        dialog.selectFile("failed-devices.csv")
+        dialog.fileSelected.connect(self.export_failed)
+        dialog.finished.connect(lambda _r: dialog.deleteLater())
+        dialog.open()
+
+    def export_failed(self, path: str) -> int:
+        try:
+            count = self.vm.export_failed(path)
+        except OSError as exc:
+            self.summary.setText(f"Could not write {path}: {exc.strerror or exc}")
+            return 0
+        self.summary.setText(
+            f"{count:,} failed row{'s' if count != 1 else ''} written to {path}: "
+            "fix them and import that file again."
+        )
+        return count
+
+    # --- view-model signals -----------------------------------------------------------
+
+    def _state(self, _state: str) -> None:
+        self._update()
+
+    def _update(self) -> None:
+        state = self.vm.state
+        busy = state in ("parsing", "uploading")
+        valid = len(self.vm.valid_rows)
+        self.path.setEnabled(not busy)
+        self.browse_button.setEnabled(not busy)
+        self.read_button.setEnabled(not busy and bool(self.path.text().strip()))
+        self.upload_button.setEnabled(state == "parsed" and valid > 0)
+        self.upload_button.setText(f"Import {valid:,} valid rows" if valid else "Import")
+        self.cancel_button.setVisible(busy)
+        self.progress.setVisible(busy)
+        if state == "parsing":
+            self.progress.setRange(0, 0)
+            self.summary.setText(f"Checking {self.vm.path.name if self.vm.path else ''}…")
+        has_failed = (state == "parsed" and self.vm.invalid_count > 0) or (
+            state == "done" and self.vm.report is not None and self.vm.report.errorCount > 0
+        )
+        self.export_button.setVisible(has_failed)
+        self.close_button.setEnabled(not busy)
+
+    def _parsed(self, valid: int, invalid: int) -> None:
+        total = valid + invalid
+        if total == 0:
+            self.empty.setText("This file has no device line")
+            self.stack.setCurrentWidget(self.empty)
+        else:
+            self.stack.setCurrentWidget(self.table)
+            self.table.setColumnWidth(0, 50)
+            self.table.setColumnWidth(1, 70)
+            self.table.setColumnWidth(2, 320)
+            self.table.setColumnWidth(3, 110)
+            if self.vm.preview.columnCount() > 4:
+                self.table.setColumnWidth(4, 150)
+        text = f"{total:,} device line{'s' if total != 1 else ''}: {valid:,} valid"
+        if invalid:
+            text += f", {invalid:,} with errors (red cells; they will not be sent)"
+        self.summary.setText(text)
+        self._update()
+
+    def _parse_failed(self, message: str) -> None:
+        self.summary.setText(f"Could not read the file: {message}")
+        self.empty.setText("No file read")
+        self.stack.setCurrentWidget(self.empty)
+        self._update()
+
+    def _progress(self, done: int, total: int) -> None:
+        self.progress.setRange(0, max(total, 1))
+        self.progress.setValue(done)
+        self.summary.setText(f"Importing… {done:,} of {total:,} rows sent")
+
+    def _finished(self, report: DeviceImportReport) -> None:
+        text = f"Done: {report.okCount:,} imported, {report.errorCount:,} failed"
+        if report.errorCount:
+            text += " (see the Problems column; export the failed rows to fix and retry)"
+        self.summary.setText(text)
+        self._update()
+
+    def _upload_failed(self, message: str) -> None:
+        self.summary.setText(f"Import failed: {message}")
+        self._update()
+
+    def done(self, result: int) -> None:
+        if self.vm.busy:
+            self.vm.cancel()
+        for signal, slot in self._connections:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._connections = []
+        super().done(result)

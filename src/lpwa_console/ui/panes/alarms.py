@@ -1,0 +1,265 @@
+"""The alarms centre: device and multicast group alarms in one lazy table, coloured by
+severity, filtered (source, minimum severity, acknowledged or not), acknowledged in bulk, and
+refreshed live without losing the selection or the scroll position."""
+
+from __future__ import annotations
+
+import contextlib
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStackedWidget,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.alarms import AlarmsViewModel
+from ...schema.common import Severity
+from .devices import SeverityDelegate
+
+MAX_ACK_SELECTION = 10_000
+
+
+class AlarmsPane(QWidget):
+    title = "Alarms"
+
+    def __init__(self, view_model: AlarmsViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = view_model
+        self.source = QComboBox()
+        self.source.setObjectName("alarmSource")
+        for label, value in (
+            ("Devices and groups", "all"),
+            ("Devices", "devices"),
+            ("Multicast groups", "multicast"),
+        ):
+            self.source.addItem(label, value)
+        self.severity = QComboBox()
+        self.severity.setObjectName("minSeverity")
+        self.severity.addItem("Any severity", None)
+        for level in range(6, 1, -1):
+            self.severity.addItem(f"{Severity(level).label} and above", level)
+        self.acked = QComboBox()
+        self.acked.setObjectName("ackedFilter")
+        for label, value in (("Not acknowledged", False), ("Acknowledged", True), ("All", None)):
+            self.acked.addItem(label, value)
+        self.live = QCheckBox("Live")
+        self.live.setObjectName("liveRefresh")
+        self.live.setChecked(True)
+        self.live.setToolTip("Re-read the visible rows every few seconds")
+        filters = QHBoxLayout()
+        filters.addWidget(self.source)
+        filters.addWidget(self.severity)
+        filters.addWidget(self.acked)
+        filters.addStretch(1)
+        filters.addWidget(self.live)
+
+        self.count_label = QLabel()
+        self.count_label.setObjectName("countLabel")
+        self.count_label.setMinimumWidth(120)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumSize(80, 8)
+        self.busy.setTextVisible(False)
+        self.busy.setVisible(False)
+        self.ack_button = QPushButton("Acknowledge")
+        self.ack_button.setObjectName("ackButton")
+        self.refresh_button = QPushButton("Refresh")
+        actions = QHBoxLayout()
+        actions.addWidget(self.count_label)
+        actions.addWidget(self.busy)
+        actions.addStretch(1)
+        actions.addWidget(self.ack_button)
+        actions.addWidget(self.refresh_button)
+
+        self.table = QTableView()
+        self.table.setObjectName("alarmsTable")
+        self.table.setModel(view_model.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setShowGrid(False)
+        vertical = self.table.verticalHeader()
+        vertical.setVisible(False)
+        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setHighlightSections(False)
+        for column, spec in enumerate(view_model.model.columns):
+            if spec.width:
+                self.table.setColumnWidth(column, spec.width)
+        header.setSortIndicator(7, Qt.SortOrder.DescendingOrder)
+        self.table.setSortingEnabled(True)
+        self._delegate = SeverityDelegate(self.table)
+        for column, spec in enumerate(view_model.model.columns):
+            if spec.severity is not None:
+                self.table.setItemDelegateForColumn(column, self._delegate)
+        self.empty = QLabel()
+        self.empty.setObjectName("emptyState")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.table)
+        self.stack.addWidget(self.empty)
+        self.message = QLabel()
+        self.message.setObjectName("paneMessage")
+        self.message.setVisible(False)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addLayout(filters)
+        layout.addLayout(actions)
+        layout.addWidget(self.message)
+        layout.addWidget(self.stack, 1)
+
+        view_model.visible_rows = self.visible_rows
+        self.source.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.severity.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.acked.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.live.toggled.connect(self._live)
+        self.ack_button.clicked.connect(self.acknowledge_selection)
+        self.refresh_button.clicked.connect(self.refresh)
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        self._messages_timer = QTimer(self)
+        self._messages_timer.setSingleShot(True)
+        self._messages_timer.setInterval(6000)
+        self._messages_timer.timeout.connect(lambda: self.message.setVisible(False))
+        self._connections = [
+            (view_model.count_changed, self._update_count),
+            (view_model.loading_changed, self.busy.setVisible),
+            (view_model.error, self._error),
+            (view_model.first_page_loaded, self._first_page),
+            (view_model.acknowledged, self._show_message),
+            (view_model.client_changed, self._client_changed),
+        ]
+        for signal, slot in self._connections:
+            signal.connect(slot)
+        self._first_loaded = view_model.first_page_ms is not None
+        self._last_error = ""
+        self._update_count(view_model.model.rowCount())
+        self._update_actions()
+
+    # --- actions ----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self.vm.reload()
+        self._update_count(0)
+
+    def apply_filters(self) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self.vm.set_filters(
+            source=self.source.currentData(),
+            min_severity=self.severity.currentData(),
+            acked=self.acked.currentData(),
+        )
+        self._update_count(0)
+
+    def visible_rows(self) -> tuple[int, int]:
+        viewport = self.table.viewport()
+        first = self.table.rowAt(0)
+        last = self.table.rowAt(viewport.height() - 1)
+        rows = self.vm.model.rowCount()
+        if first < 0:
+            first = 0
+        if last < 0:
+            last = rows - 1
+        return first, max(first, last)
+
+    def selected_rows(self) -> list[int]:
+        rows: list[int] = []
+        for selection in self.table.selectionModel().selection():
+            rows.extend(range(selection.top(), selection.bottom() + 1))
+            if len(rows) > MAX_ACK_SELECTION:
+                break
+        return sorted(set(rows))
+
+    def acknowledge_selection(self) -> None:
+        rows = self.selected_rows()
+        if len(rows) > MAX_ACK_SELECTION:
+            self._show_message(f"Select at most {MAX_ACK_SELECTION:,} alarms at once")
+            return
+        if not self.vm.acknowledge(rows):
+            self._show_message("Nothing to acknowledge in the selection")
+
+    # --- signals ----------------------------------------------------------------------
+
+    def _live(self, on: bool) -> None:
+        if on and self.vm.has_client and self.isVisible():
+            self.vm.timer.start()
+        else:
+            self.vm.timer.stop()
+
+    def showEvent(self, event: object) -> None:  # type: ignore[override]
+        super().showEvent(event)  # type: ignore[arg-type]
+        self._live(self.live.isChecked())  # a hidden pane does not poll
+
+    def hideEvent(self, event: object) -> None:  # type: ignore[override]
+        self.vm.timer.stop()
+        super().hideEvent(event)  # type: ignore[arg-type]
+
+    def _first_page(self, _ms: float) -> None:
+        self._first_loaded = True
+        self._update_count(self.vm.model.rowCount())
+        self._live(self.live.isChecked())
+
+    def _update_count(self, count: int) -> None:
+        if not self.vm.has_client:
+            text = ""
+        elif not self._first_loaded:
+            text = "Loading…"
+        else:
+            text = f"{count:,} alarm{'' if count == 1 else 's'}"
+        self.count_label.setText(text)
+        empty = ""
+        if not self.vm.has_client:
+            empty = "Not connected"
+        elif self._last_error and self.vm.model.rowCount() == 0:
+            empty = f"Could not load alarms: {self._last_error}"
+        elif self._first_loaded and self.vm.model.rowCount() == 0:
+            empty = "No alarm matches these filters"
+        self.empty.setText(empty)
+        self.stack.setCurrentWidget(self.empty if empty else self.table)
+
+    def _error(self, message: str) -> None:
+        self._last_error = message
+        self._show_message(f"Could not load alarms: {message}")
+        self._update_count(self.vm.model.rowCount())
+
+    def _client_changed(self, _has: bool) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self._update_count(0)
+        self._update_actions()
+
+    def _show_message(self, text: str) -> None:
+        self.message.setText(text)
+        self.message.setVisible(True)
+        self._messages_timer.start()
+
+    def _update_actions(self) -> None:
+        connected = self.vm.has_client
+        self.ack_button.setEnabled(connected and self.table.selectionModel().hasSelection())
+        self.refresh_button.setEnabled(connected)
+
+    def closeEvent(self, event: object) -> None:  # type: ignore[override]
+        self.vm.timer.stop()
+        for signal, slot in self._connections:
+            with contextlib.suppress(RuntimeError, TypeError):
+                signal.disconnect(slot)
+        self._connections = []
+        super().closeEvent(event)  # type: ignore[arg-type]

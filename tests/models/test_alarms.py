@@ -1,0 +1,104 @@
+"""The alarms centre model: two lists as one lazy table, live refresh in place, acknowledge."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lpwa_console.models.alarms import AlarmsViewModel, combined_fetcher, kind_of
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
+from lpwa_console.schema.common import ListEnvelope
+
+
+def device_alarm(i: int, state: int = 4) -> DeviceAlarmBrief:
+    return DeviceAlarmBrief(
+        alarmUid=f"d{i}", ID=4, state=state, creationTimestamp=i, updateTimestamp=i,
+        device={"EUI": f"{i:016X}", "name": f"dev {i}"},
+    )  # fmt: skip
+
+
+def group_alarm(i: int) -> MulticastAlarmBrief:
+    return MulticastAlarmBrief(
+        alarmUid=f"m{i}", ID=1, state=5, creationTimestamp=i, updateTimestamp=i,
+        multicastGroup={"EUI": f"{i:08X}", "name": f"group {i}"},
+    )  # fmt: skip
+
+
+class FakeList:
+    """A server list by pageIndex/pageSize with `count` on the first page only."""
+
+    def __init__(self, items: list[Any]) -> None:
+        self.items = items
+        self.calls: list[tuple[int, int]] = []
+        self.filters: list[AlarmFilter] = []
+
+    async def __call__(
+        self, page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+    ) -> ListEnvelope[Any]:
+        self.calls.append((page, size))
+        self.filters.append(filters)
+        await asyncio.sleep(0)
+        chunk = self.items[(page - 1) * size : page * size]
+        more = page * size < len(self.items)
+        return ListEnvelope[Any](
+            briefs=chunk, count=len(self.items) if page == 1 else None, more=more
+        )
+
+
+def gather(qtbot: Any, *coros: Any) -> list[Any]:
+    future = asyncio.ensure_future(asyncio.gather(*coros))
+    qtbot.waitUntil(future.done, timeout=3000)
+    return list(future.result())
+
+
+def test_concatenation_across_the_boundary(qtbot: Any, qloop: Any) -> None:
+    devices = FakeList([device_alarm(i) for i in range(25)])
+    groups = FakeList([group_alarm(i) for i in range(17)])
+    fetch = combined_fetcher(devices, groups, AlarmFilter())
+    pages = [gather(qtbot, fetch(p, 10, None, False))[0] for p in range(1, 6)]
+    assert pages[0].count == 42
+    uids = [a.alarmUid for page in pages for a in page.briefs]
+    assert uids == [f"d{i}" for i in range(25)] + [f"m{i}" for i in range(17)]
+    assert [len(p.briefs) for p in pages] == [10, 10, 10, 10, 2]
+    assert pages[4].more is False and pages[3].more is True
+    only_groups = combined_fetcher(None, groups, AlarmFilter())
+    (page,) = gather(qtbot, only_groups(2, 10, None, False))
+    assert page.count == 17 and page.briefs[0].alarmUid == "m10"
+
+
+def test_view_model_filters_refresh_in_place_and_ack(qtbot: Any, qloop: Any) -> None:
+    devices = FakeList([device_alarm(i, state=6 if i % 3 == 0 else 4) for i in range(250)])
+    groups = FakeList([group_alarm(i) for i in range(30)])
+    vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_fetchers(devices, groups)
+    model = vm.model
+    assert model.rowCount() == 280
+    assert kind_of(model.item(0)) == "device"
+    assert devices.filters[-1].acked is False  # unacknowledged by default
+    # The last rows come from the multicast list.
+    model.index(279, 0).data()
+    qtbot.waitUntil(lambda: model.item(279) is not None, timeout=3000)
+    assert model.item(279).alarmUid == "m29"
+    assert model.index(0, 0).data() == "Critical"
+
+    # Live refresh: new alarms arrive; no reset, rows appended, visible pages re-read.
+    resets: list[int] = []
+    model.modelReset.connect(lambda: resets.append(1))
+    devices.items = devices.items + [device_alarm(1000 + i) for i in range(5)]
+    devices.items[1] = device_alarm(1, state=2)
+    vm.visible_rows = lambda: (0, 40)
+    with qtbot.waitSignal(model.refreshed, timeout=3000):
+        vm.refresh_visible()
+    assert resets == [] and model.rowCount() == 285
+    assert model.index(1, 0).data() == "Indeterminate"
+
+    # Filters go to the server.
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_filters(min_severity=6, acked=None)
+    params = dict(devices.filters[-1].to_params())
+    assert params == {"state": "6", "stateFiltering": "EQUAL_OR_UPPER"}
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_filters(source="multicast")
+    assert model.rowCount() == 30

@@ -1,0 +1,132 @@
+"""The import view-model: parse off the UI thread, preview, batched upload, report, retry file."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from lpwa_console.models.device_import import (
+    CellErrorRole,
+    DeviceImportViewModel,
+    ImportPreviewModel,
+)
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.device_import import (
+    DeviceImportReport,
+    ImportRow,
+    ImportRowResult,
+    parse_import_csv,
+)
+
+KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
+APP_EUI = "70B3D57ED0000000"
+
+
+def otaa_line(i: int, *, bad_key: bool = False) -> str:
+    key = "XYZ" if bad_key else KEY
+    return f"CREATE_OTAA,70B3D5E7{i:08X},,prof,{APP_EUI},{key},,,,,Meter {i}\r\n"
+
+
+def import_text(n: int, bad_every: int = 0) -> str:
+    lines = ["# devices to import\r\n"]
+    for i in range(n):
+        lines.append(otaa_line(i, bad_key=bool(bad_every) and i % bad_every == bad_every - 1))
+    return "".join(lines)
+
+
+class FakeUploader:
+    """The platform's answer for a batch: refuses EUIs ending in 7, numbers rows 1..n."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        self.batches: list[int] = []
+        self.delay = delay
+
+    async def __call__(self, rows: list[ImportRow]) -> DeviceImportReport:
+        self.batches.append(len(rows))
+        await asyncio.sleep(self.delay)
+        results = []
+        for n, row in enumerate(rows, start=1):
+            refused = (row.EUI or "").endswith("7")
+            results.append(
+                ImportRowResult(
+                    row=n, EUI=row.EUI, status="ERROR" if refused else "OK",
+                    message="EUI already exists" if refused else None,
+                )
+            )  # fmt: skip
+        return DeviceImportReport.of(results)
+
+
+def test_preview_marks_invalid_cells(qtbot: Any, qtmodeltester: Any) -> None:
+    model = ImportPreviewModel()
+    model.set_rows(parse_import_csv(import_text(4, bad_every=2)))
+    qtmodeltester.check(model)
+    assert model.rowCount() == 4
+    assert model.headerData(3, Qt.Orientation.Horizontal) == "A"
+    assert model.index(0, 1).data() == "Valid"
+    assert model.index(1, 1).data() == "Invalid"
+    f_column = 3 + 5  # F: the AppKey
+    assert model.index(1, f_column).data(CellErrorRole)
+    assert model.index(0, f_column).data(CellErrorRole) is None
+    assert "column F" in model.index(1, 2).data()
+    assert model.index(1, 0).data() == "3"  # the file's line number (after the comment)
+
+
+def test_load_upload_report_and_failed_rows(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    path = tmp_path / "devices.csv"
+    path.write_text(import_text(25, bad_every=10), encoding="utf-8")
+    uploader = FakeUploader()
+    vm = DeviceImportViewModel(TaskRunner(), uploader=uploader, batch_size=10)
+    with qtbot.waitSignal(vm.parsed, timeout=5000) as parsed:
+        assert vm.load(path)
+    assert parsed.args == [23, 2]
+    progress: list[tuple[int, int]] = []
+    vm.progress.connect(lambda d, t: progress.append((d, t)))
+    with qtbot.waitSignal(vm.finished, timeout=5000) as finished:
+        assert vm.upload()
+    assert uploader.batches == [10, 10, 3]
+    assert progress == [(0, 23), (10, 23), (20, 23), (23, 23)]
+    report: DeviceImportReport = finished.args[0]
+    assert report.total == 25
+    refused_by_platform = [r for r in report.results if r.message == "EUI already exists"]
+    assert {r.EUI for r in refused_by_platform} == {"70B3D5E700000007", "70B3D5E700000017"}
+    # Rows are the file's lines, not the batch's.
+    assert {r.row for r in refused_by_platform} == {9, 25}
+    assert report.errorCount == 4 and report.okCount == 21
+    assert vm.preview.index(7, 1).data() == "Refused"
+    assert vm.preview.index(0, 1).data() == "Imported"
+    out = tmp_path / "failed.csv"
+    assert vm.export_failed(out) == 4
+    again = parse_import_csv(out.read_text(encoding="utf-8"))
+    assert len(again) == 4 and sum(1 for r in again if r.ok) == 2
+
+
+def test_cancel_reports_rows_not_sent(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    path = tmp_path / "devices.csv"
+    path.write_text(import_text(50), encoding="utf-8")
+    uploader = FakeUploader(delay=0.05)
+    vm = DeviceImportViewModel(TaskRunner(), uploader=uploader, batch_size=10)
+    with qtbot.waitSignal(vm.parsed, timeout=5000):
+        vm.load(path)
+    vm.upload()
+    qtbot.waitUntil(lambda: len(uploader.batches) >= 2, timeout=3000)
+    with qtbot.waitSignal(vm.finished, timeout=3000) as finished:
+        vm.cancel()
+    report: DeviceImportReport = finished.args[0]
+    assert report.total == 50
+    not_sent = [r for r in report.results if r.message == "not sent: import cancelled"]
+    assert 0 < len(not_sent) < 50 and vm.state == "done"
+
+
+def test_unreadable_file(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    path = tmp_path / "devices.csv"
+    path.write_bytes(b"\xff\xfe\x00bad")
+    vm = DeviceImportViewModel(TaskRunner(), uploader=FakeUploader())
+    with qtbot.waitSignal(vm.parse_failed, timeout=5000) as failed:
+        vm.load(path)
+    assert failed.args == ["The file is not UTF-8 text"]
+    with qtbot.waitSignal(vm.parse_failed, timeout=5000) as failed:
+        vm.load(tmp_path / "missing.csv")
+    assert "No such file" in failed.args[0]

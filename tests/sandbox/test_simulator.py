@@ -1,0 +1,167 @@
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+from lpwa_console.sandbox import SandboxSettings, demo
+from lpwa_console.sandbox.simulator import HOUR_MS, Simulator
+from lpwa_console.schema.frames import DeviceFrames, FramesAggregation
+
+from .conftest import DEVICES, Sandbox
+
+DAY = 86_400
+
+
+def _simulator(sb: Sandbox, **kw: Any) -> Simulator:
+    return Simulator(sb.client.app.state.services.db, seed=7, **kw)  # type: ignore[attr-defined]
+
+
+def _device(sb: Sandbox, health: str = "ACTIVE") -> dict[str, Any]:
+    conn = sb.client.app.state.services.db.conn()  # type: ignore[attr-defined]
+    uid = conn.execute(
+        "SELECT uid FROM devices WHERE health = ? AND alarm_level = 0 ORDER BY uid LIMIT 1",
+        (health,),
+    ).fetchone()[0]
+    return dict(sb.get(f"{DEVICES}/{uid}").json())
+
+
+def _alarms(sb: Sandbox, eui: str) -> list[dict[str, Any]]:
+    return list(sb.get(f"{DEVICES}/e{eui}/alarms", params={"ID": 4}).json()["briefs"])
+
+
+def test_devices_send_uplinks_and_traffic_grows(sb: Sandbox) -> None:
+    sim = _simulator(sb)
+    device = _device(sb)
+    report = sim.step(6 * 3600)
+    assert report.uplinks > 0 and report.downlinks > 0
+    after = sb.get(f"{DEVICES}/{device['ref']}").json()
+    assert after["lastUpTimestamp"] > device["lastUpTimestamp"]
+    assert after["lastUpTimestamp"] <= sim.now_ms
+    assert after["healthState"] == "ACTIVE"
+    if after["connectivity"] == "LORAWAN":
+        assert 7 <= after["lastSF"] <= 12 and after["lastSNR"] is not None
+    history = sb.get(f"{DEVICES}/{device['ref']}/frames/aggregated", params={"step": "PT1H"})
+    assert history.status_code == 200, history.text
+    body = FramesAggregation.model_validate(history.json())
+    assert len(body.briefs) == 24 and body.now == sim.now_ms
+    times, ups, _ = body.series()
+    assert times == sorted(times) and all(b - a == HOUR_MS for a, b in itertools.pairwise(times))
+    assert sum(ups[-6:]) > 0
+
+
+def test_silent_device_raises_escalates_and_clears_004(sb: Sandbox) -> None:
+    sim = _simulator(sb)
+    device = _device(sb)
+    uid, eui = int(device["ref"]), device["EUI"]
+    sim.step(3600)
+    sim.set_silent(uid)
+    sim.step(DAY)
+    assert _alarms(sb, eui) == []
+    sim.step(DAY + 3600)  # more than two days of silence
+    alarms = _alarms(sb, eui)
+    assert [(a["state"], a["acked"]) for a in alarms] == [(3, False)]
+    got = sb.get(f"{DEVICES}/e{eui}").json()
+    assert (got["alarm3"], got["alarmLevel"], got["healthState"]) == (1, 3, "RF_CNX_ERROR")
+    sim.step(2 * DAY)  # past four days: escalated to MAJOR, same alarm
+    alarms = _alarms(sb, eui)
+    assert [(a["state"], a["occurrence"]) for a in alarms] == [(5, 2)]
+    got = sb.get(f"{DEVICES}/e{eui}").json()
+    assert (got["alarm3"], got["alarm5"], got["alarmLevel"]) == (0, 1, 5)
+    sim.set_silent(uid, False)
+    sim.step(6 * 3600)
+    alarms = _alarms(sb, eui)
+    assert [a["state"] for a in alarms] == [1]
+    got = sb.get(f"{DEVICES}/e{eui}").json()
+    assert (got["alarm1"], got["alarm5"], got["alarmLevel"]) == (1, 0, 1)
+    assert got["healthState"] == "ACTIVE"
+    # Acknowledging the cleared alarm empties the counters.
+    sb.post(f"{DEVICES}/e{eui}/alarms/ack")
+    assert sb.get(f"{DEVICES}/e{eui}").json()["alarmCount"] == 0
+
+
+def test_custom_thresholds(sb: Sandbox) -> None:
+    sim = _simulator(sb)
+    device = _device(sb)
+    config = {"alarm004": [{"status": "ENABLE", "level": 6, "duration": "PT6H"}]}
+    assert (
+        sb.put(f"{DEVICES}/{device['ref']}", json={"alarmsConfiguration": config}).status_code
+        == 200
+    )
+    sim.step(3600)
+    sim.set_silent(int(device["ref"]))
+    sim.step(7 * 3600)
+    assert [a["state"] for a in _alarms(sb, device["EUI"])] == [6]
+
+
+def test_demo_silent_devices_stay_silent(sb: Sandbox) -> None:
+    sim = _simulator(sb)
+    silent = _device(sb, "INIT")
+    sim.step(DAY)
+    again = sb.get(f"{DEVICES}/{silent['ref']}").json()
+    assert again.get("lastUpTimestamp") is None and again["healthState"] == "INIT"
+
+
+def _fingerprint(path: Path) -> list[Any]:
+    db = demo.prepare(SandboxSettings(db_path=path, demo_devices=0))
+    demo.seed_devices(db, 200, seed=3, now=1_800_000_000_000)
+    sim = Simulator(db, seed=3, start_ms=1_800_000_000_000)
+    for _ in range(4):
+        sim.step(DAY)
+    conn = db.conn()
+    out = [
+        list(conn.execute("SELECT uid, last_up, last_sf, last_rssi, alarm_level FROM devices")),
+        list(conn.execute("SELECT * FROM frame_buckets WHERE ts >= 1800000000000")),
+        list(
+            conn.execute("SELECT device_uid, state, created, updated FROM alarms WHERE kind = 'D'")
+        ),
+    ]
+    db.close()
+    return [[tuple(r) for r in rows] for rows in out]
+
+
+def test_deterministic_for_a_seed(tmp_path: Path) -> None:
+    assert _fingerprint(tmp_path / "a.db") == _fingerprint(tmp_path / "b.db")
+
+
+def test_clock_survives_a_restart(sb: Sandbox) -> None:
+    sim = _simulator(sb)
+    sim.step(DAY)
+    assert _simulator(sb).now_ms == sim.now_ms
+
+
+def test_background_thread(sb: Sandbox) -> None:
+    import time
+
+    sim = _simulator(sb, speed=3600)
+    before = sim.now_ms
+    sim.start(tick_s=0.05)
+    time.sleep(0.3)
+    sim.stop()
+    assert sim.now_ms - before >= 3600 * 1000 * 0.1
+
+
+def test_aggregated_steps_and_deprecated_frames(sb: Sandbox) -> None:
+    device = _device(sb)
+    path = f"{DEVICES}/{device['ref']}"
+    daily = sb.get(f"{path}/frames/aggregated", params={"step": "DAY", "duration": "P3D"}).json()
+    assert len(daily["briefs"]) == 3 and sum(b["up"]["count"] for b in daily["briefs"]) > 0
+    begin = sb.get(
+        f"{path}/frames/aggregated",
+        params={"begin": "2020-01-01T00:00:00Z", "duration": "PT6H", "step": "PT1H"},
+    ).json()
+    assert begin["briefs"][0]["timestamp"] == 1_577_836_800_000
+    assert all(b["up"]["count"] == 0 for b in begin["briefs"])
+    assert sb.get(f"{path}/frames/aggregated", params={"step": "PT1S"}).status_code == 400
+    assert sb.get(f"{path}/frames/aggregated", params={"duration": "bogus"}).status_code == 400
+    assert sb.get(f"{DEVICES}/e0000000000000000/frames/aggregated").status_code == 404
+    old = sb.get(f"{path}/frames")
+    assert old.status_code == 200 and old.headers["Deprecation"] == "true"
+    frames = DeviceFrames.model_validate(old.json())
+    assert frames.briefs and {f.type for f in frames.briefs} <= {0, 1}
+    stamps = [f.timestamp for f in frames.briefs]
+    assert stamps == sorted(stamps, reverse=True)
+    openapi = sb.client.get("/openapi.json").json()
+    assert openapi["paths"][
+        "/thingpark/wireless/rest/subscriptions/mine/devices/{deviceUid}/frames"
+    ]["get"]["deprecated"]

@@ -1,0 +1,33 @@
+"""`serve --simulate`: the living network runs in the background of a real server."""
+
+from __future__ import annotations
+
+import signal
+import sqlite3
+import time
+from pathlib import Path
+
+from .test_cli import _start
+
+
+def _clock(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        row = conn.execute("SELECT value FROM sim_state WHERE key = 'clock_ms'").fetchone()
+    return int(row[0]) if row else 0
+
+
+def test_serve_simulate_advances_the_network(tmp_path: Path) -> None:
+    db = tmp_path / "sim.db"
+    process, _ = _start(db, "--simulate", "--speed", "36000", "--sim-seed", "5")
+    try:
+        first = _clock(db)
+        deadline = time.monotonic() + 10
+        while _clock(db) - first < 3_600_000 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _clock(db) - first >= 3_600_000
+    finally:
+        process.send_signal(signal.SIGTERM)
+        process.wait(timeout=15)
+    assert process.returncode == 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT count(*) FROM frame_buckets").fetchone()[0] > 0

@@ -1,0 +1,286 @@
+"""The device detail tabs: information, tags, alarms, traffic, alarm 004, routing, cellular."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from lpwa_console.models.device_detail import (
+    ADMIN_NODE,
+    WRITE_NODE,
+    AccountRights,
+    DeviceDetailViewModel,
+)
+from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.devices import Device
+from lpwa_console.schema.subscription import Subscription
+from lpwa_console.ui.panes.devices import DevicesPane
+from lpwa_console.ui.widgets.device_detail import DeviceDetail
+
+from ..models.test_device_detail import FakeClient
+
+SHOTS = Path("/tmp/shots")
+
+
+def device(**extra: Any) -> Device:
+    data = {
+        "EUI": "70B3D57ED0000001",
+        "name": "meter 1",
+        "tags": [{"name": "north"}],
+        "appServersRoutingProfile": {"ID": "rp-1", "name": "Default route"},
+    }
+    return Device.model_validate({**data, **extra})
+
+
+def rights_with(*rights: str) -> AccountRights:
+    account = AccountRights(TaskRunner())
+    account.set_subscription(
+        Subscription.model_validate(
+            {
+                "options": {"hsm": "DEACTIVATED"},
+                "subscription": {"grantedPermissions": ["x", "a"], "rights": list(rights)},
+            }
+        )
+    )
+    return account
+
+
+def make_detail(qtbot: Any, rights: AccountRights | None = None) -> tuple[DeviceDetail, Any]:
+    fake = FakeClient()
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    detail = DeviceDetail(vm, rights)
+    qtbot.addWidget(detail)
+    detail.resize(520, 480)
+    detail.show()
+    return detail, fake
+
+
+def tab_titles(detail: DeviceDetail) -> list[str]:
+    return [detail.tabText(i) for i in range(detail.count()) if detail.isTabVisible(i)]
+
+
+def save(widget: Any, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    widget.grab().save(str(SHOTS / name))
+
+
+def test_tabs_and_cellular_only_for_cellular(qtbot: Any, qloop: Any) -> None:
+    detail, _ = make_detail(qtbot)
+    assert "Select a device" in detail.label.text()
+    detail.show_device(device())
+    assert tab_titles(detail) == [
+        "Information", "Tags", "Alarms", "Traffic", "Alarm 004", "Routing"
+    ]  # fmt: skip
+    assert "meter 1" in detail.label.text()
+    assert detail.tags_tab is not None and detail.tags_tab.list.count() == 1
+    detail.show_device(
+        device(
+            EUI="356938035643809", connectivity="CELLULAR", imsi="208011234567890",
+            iccid="8933150319001234567", lastIMEI="356938035643809", networkContextID="nc-1",
+        )
+    )  # fmt: skip
+    assert tab_titles(detail)[-1] == "Cellular"
+    text = detail.cellular_label.text()
+    assert "208011234567890" in text and "8933150319001234567" in text and "nc-1" in text
+    detail.setCurrentWidget(detail.cellular_area)
+    save(detail, "detail-cellular.png")
+
+
+def test_alarms_tab_loads_and_acknowledges(qtbot: Any, qloop: Any) -> None:
+    detail, fake = make_detail(qtbot)
+    detail.show_device(device())
+    tab = detail.alarms_tab
+    assert tab is not None
+    detail.setCurrentWidget(tab)  # loads on show
+    qtbot.waitUntil(lambda: tab.table.rowCount() == 3, timeout=3000)
+    assert tab.table.item(0, 0).text() == "● Critical"
+    assert not tab.ack_button.isEnabled()
+    tab.table.selectRow(0)
+    assert tab.selected_uids() == ["a2"] and tab.ack_button.isEnabled()
+    save(detail, "detail-alarms.png")
+    tab.acknowledge()
+    qtbot.waitUntil(lambda: [u for _r, u in fake.acked] == ["a2"], timeout=3000)
+    qtbot.waitUntil(
+        lambda: "acknowledged" in tab.status.text() or "1 not" in tab.status.text(), timeout=3000
+    )
+
+
+def test_traffic_tab_chart_and_empty_state(qtbot: Any, qloop: Any) -> None:
+    detail, fake = make_detail(qtbot)
+    tab = detail.traffic_tab
+    assert tab is not None
+    detail.setCurrentWidget(tab)
+    assert tab.chart.stack.currentWidget() is tab.chart.empty
+    detail.show_device(device())
+    qtbot.waitUntil(lambda: tab.chart.stack.currentWidget() is tab.chart.plot_widget, timeout=3000)
+    item = tab.chart.plot_widget.getPlotItem()
+    assert item.clipToViewMode() and item.downsampleMode()[1]
+    assert tab.summary.text() == "10 uplinks, 0 downlinks"
+    save(detail, "detail-traffic.png")
+
+    async def empty(ref: str, **_kw: Any) -> Any:
+        from lpwa_console.schema.frames import FramesAggregation
+
+        return FramesAggregation()
+
+    fake.frames.aggregated = empty
+    tab.window.setCurrentText("Last 24 hours")
+    qtbot.waitUntil(lambda: tab.chart.empty.text() == "No traffic in this period", timeout=3000)
+    assert tab.chart.stack.currentWidget() is tab.chart.empty
+    save(detail, "detail-traffic-empty.png")
+
+
+def test_alarm004_editor_validates_live_and_saves(qtbot: Any, qloop: Any) -> None:
+    detail, _ = make_detail(qtbot)
+    editor = detail.alarm004
+    detail.show_device(device())
+    detail.setCurrentWidget(editor)
+    assert not editor.save_button.isEnabled()  # nothing changed yet
+    editor.levels[1].setCurrentIndex(editor.levels[1].findData(2))  # 3 then 2: refused
+    assert "lower than the second" in editor.error.text()
+    assert not editor.save_button.isEnabled()
+    save(detail, "detail-alarm004-error.png")
+    editor.levels[1].setCurrentIndex(editor.levels[1].findData(6))
+    editor.durations[0].setEditText("PT12H")
+    assert editor.error.text() == "" and editor.save_button.isEnabled()
+    with qtbot.waitSignal(detail.save_requested, timeout=1000) as saved:
+        editor.save_button.click()
+    ref, body = saved.args
+    assert ref == device().path_ref
+    assert body["alarmsConfiguration"]["alarm004"][0] == {
+        "status": "ENABLE", "level": 3, "duration": "PT12H"
+    }  # fmt: skip
+
+
+def test_routing_read_only_without_admin_node(qtbot: Any, qloop: Any) -> None:
+    detail, _ = make_detail(qtbot, rights_with(WRITE_NODE))
+    detail.show_device(device())
+    detail.setCurrentWidget(detail.routing)
+    assert detail.routing.profile_id.isReadOnly()
+    assert not detail.routing.save_button.isVisible()
+    assert "ADMIN_NODE" in detail.routing.note.text()
+    save(detail, "detail-routing-readonly.png")
+    admin, _ = make_detail(qtbot, rights_with(WRITE_NODE, ADMIN_NODE))
+    admin.show_device(device())
+    admin.setCurrentWidget(admin.routing)
+    assert not admin.routing.profile_id.isReadOnly()
+    admin.routing.profile_id.setText("rp-2")
+    with qtbot.waitSignal(admin.save_requested, timeout=1000) as saved:
+        admin.routing.save_button.click()
+    assert saved.args[1] == {"appServersRoutingProfile": {"ID": "rp-2"}}
+
+
+def test_alarm004_saved_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel) -> None:
+    pane = DevicesPane(devices_vm)
+    qtbot.addWidget(pane)
+    pane.resize(1300, 700)
+    pane.show()
+    qtbot.waitUntil(lambda: devices_vm.first_page_ms is not None, timeout=15000)
+    pane.table.selectRow(0)
+    qtbot.waitUntil(lambda: devices_vm.detail is not None, timeout=10000)
+    editor = pane.detail.alarm004
+    pane.detail.setCurrentWidget(editor)
+    editor.enabled[0].setChecked(True)
+    editor.levels[0].setCurrentIndex(editor.levels[0].findData(4))
+    editor.durations[0].setEditText("PT7H")
+    editor.enabled[1].setChecked(False)
+    editor.levels[1].setCurrentIndex(editor.levels[1].findData(6))
+    editor.durations[1].setEditText("P9D")
+    assert editor.save_button.isEnabled(), editor.error.text()
+    with qtbot.waitSignal(devices_vm.saved, timeout=10000) as saved:
+        editor.save_button.click()
+    config = saved.args[0].alarmsConfiguration
+    assert config.alarm004[0].duration == "PT7H" and config.alarm004[0].level == 4
+    save(pane, "devices-pane.png")
+
+
+def test_export_current_view_on_the_sandbox(
+    qtbot: Any, devices_vm: DevicesViewModel, tmp_path: Path
+) -> None:
+    pane = DevicesPane(devices_vm)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitUntil(lambda: devices_vm.first_page_ms is not None, timeout=15000)
+    with qtbot.waitSignal(devices_vm.first_page_loaded, timeout=10000):
+        devices_vm.update_filters(connectivity="CELLULAR")
+    expected = devices_vm.model.rowCount()
+    path = tmp_path / "cellular.csv"
+    with qtbot.waitSignal(pane.exporter.finished, timeout=30000) as finished:
+        assert pane.export_to(str(path))
+        assert not pane.export_action.isEnabled() and pane.export_progress.isVisible()
+    assert finished.args == [str(path), expected]
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    assert len(rows) == expected and {r["connectivity"] for r in rows} <= {"CELLULAR"}
+    assert pane.export_action.isEnabled() and "Exported" in pane.message.text()
+
+
+def test_alarms_and_traffic_of_a_sandbox_device(qtbot: Any, client: Any) -> None:
+    import asyncio
+
+    from lpwa_console.schema.devices import DeviceFilter
+
+    future = asyncio.ensure_future(
+        client.devices.list(1, 50, filters=DeviceFilter(), sort="lastUpTimestamp", descending=True)
+    )
+    qtbot.waitUntil(future.done, timeout=10000)
+    brief = next((d for d in future.result().briefs if d.alarmCount), future.result().briefs[0])
+    got = asyncio.ensure_future(client.devices.get(brief.path_ref))
+    qtbot.waitUntil(got.done, timeout=10000)
+    vm = DeviceDetailViewModel(TaskRunner(), client)
+    detail = DeviceDetail(vm, None)
+    qtbot.addWidget(detail)
+    detail.resize(560, 480)
+    detail.show()
+    detail.show_device(got.result())
+    assert detail.traffic_tab is not None and detail.alarms_tab is not None
+    with qtbot.waitSignal(vm.traffic_changed, timeout=10000):
+        detail.setCurrentWidget(detail.traffic_tab)
+    chart = detail.traffic_tab.chart
+    if vm.traffic is not None and vm.traffic.briefs:
+        assert chart.stack.currentWidget() is chart.plot_widget
+        assert "uplinks" in detail.traffic_tab.summary.text()
+    else:
+        assert chart.empty.text() == "No traffic in this period"
+    save(detail, "live-traffic.png")
+    with qtbot.waitSignal(vm.alarms_changed, timeout=10000):
+        detail.setCurrentWidget(detail.alarms_tab)
+    assert len(vm.alarms) == detail.alarms_tab.table.rowCount()
+    if brief.alarmCount:
+        assert vm.alarms
+    save(detail, "live-alarms.png")
+
+
+def test_tags_tab_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel) -> None:
+    import uuid
+
+    pane = DevicesPane(devices_vm)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitUntil(lambda: devices_vm.first_page_ms is not None, timeout=15000)
+    pane.table.selectRow(0)
+    qtbot.waitUntil(lambda: devices_vm.detail is not None, timeout=10000)
+    tab = pane.detail.tags_tab
+    assert tab is not None
+    pane.detail.setCurrentWidget(tab)
+    name = f"t{uuid.uuid4().hex[:6]}"
+    tab.name.setText(name)
+    with qtbot.waitSignal(pane.detail_vm.tags_changed, timeout=10000):
+        tab.add_button.click()
+    qtbot.waitUntil(
+        lambda: devices_vm.detail is not None and name in [t.name for t in devices_vm.detail.tags],
+        timeout=10000,
+    )
+    qtbot.waitUntil(lambda: bool(tab.list.findItems(name, Qt.MatchFlag.MatchExactly)), timeout=5000)
+    tab.list.setCurrentItem(tab.list.findItems(name, Qt.MatchFlag.MatchExactly)[0])
+    with qtbot.waitSignal(pane.detail_vm.tags_changed, timeout=10000):
+        tab.remove_button.click()
+    qtbot.waitUntil(
+        lambda: (
+            devices_vm.detail is not None and name not in [t.name for t in devices_vm.detail.tags]
+        ),
+        timeout=10000,
+    )

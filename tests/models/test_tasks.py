@@ -50,3 +50,17 @@ def test_cancel_and_running_list(qtbot: Any, qloop: Any) -> None:
         assert runner.cancel(task_id)
     assert runner.running == [] and busy == [True, False]
     assert runner.failures == []
+
+
+def test_validation_errors_are_summarised() -> None:
+    from pydantic import ValidationError
+
+    from lpwa_console.models.errors import user_message
+    from lpwa_console.schema.devices import DeviceCreate
+
+    try:
+        DeviceCreate.model_validate({"EUI": "zz", "nwAddress": "1", "appSKey": "2"})
+    except ValidationError as exc:
+        message = user_message(exc)
+    assert "EUI: a DevEUI has 16 hexadecimal digits" in message
+    assert "\n" not in message and "errors.pydantic.dev" not in message

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
+from pydantic import ValidationError
+
 from ..api import (
     APIConnectionError,
     APIError,
@@ -29,5 +31,18 @@ def user_message(exc: BaseException) -> str:
         return f"Cannot reach the platform: {exc.message}"
     if isinstance(exc, APIError):
         return exc.message
+    if isinstance(exc, ValidationError):
+        return validation_summary(exc)
     text = str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {text}"
+
+
+def validation_summary(exc: ValidationError, limit: int = 3) -> str:
+    """`field: reason` for the first few errors, not pydantic's multi-line dump."""
+    parts = []
+    for error in exc.errors()[:limit]:
+        field = ".".join(str(p) for p in error["loc"])
+        reason = str(error["msg"]).removeprefix("Value error, ")
+        parts.append(f"{field}: {reason}" if field else reason)
+    more = exc.error_count() - limit
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")

@@ -22,6 +22,7 @@ from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
+from .models.paged_table import PagedTableModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.resources import (
     ResourceViewModel,
@@ -40,7 +41,7 @@ from .ui.theme import apply_theme
 log = logging.getLogger("lpwa_console")
 
 CONNECT_TIMEOUT_S = 90.0
-FIRST_PAGE_TIMEOUT_S = 30.0
+FIRST_PAGE_TIMEOUT_S = 10.0
 
 
 @dataclass
@@ -186,6 +187,33 @@ async def load_devices(console: Console) -> dict[str, float]:
     }
 
 
+async def load_first_page(name: str, model: PagedTableModel[Any]) -> dict[str, Any]:
+    """Wait until a list model has its first page (or its error)."""
+    t0 = time.perf_counter()
+    if 0 not in model.loaded_pages():
+        error = asyncio.ensure_future(wait_signal(model.error, FIRST_PAGE_TIMEOUT_S))
+        page = asyncio.ensure_future(wait_signal(model.first_page_loaded, FIRST_PAGE_TIMEOUT_S))
+        done, pending = await asyncio.wait(
+            {error, page}, timeout=FIRST_PAGE_TIMEOUT_S, return_when=asyncio.FIRST_COMPLETED
+        )
+        for task in pending:
+            task.cancel()
+        if error in done:
+            raise RuntimeError(f"{name}: {error.result()[0]}")
+        if page not in done and 0 not in model.loaded_pages():
+            raise RuntimeError(f"{name}: no first page after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+    return {"first_page_ms": round((time.perf_counter() - t0) * 1000, 1), "rows": model.rowCount()}
+
+
+async def load_pane(console: Console, name: str) -> dict[str, Any]:
+    pane = console.panes[name]
+    if name == "devices":
+        return await load_devices(console)
+    if isinstance(pane, AlarmsPane):
+        return await load_first_page(name, pane.vm.model)
+    return {}
+
+
 async def self_test(console: Console, profile: Profile) -> int:
     result: dict[str, Any] = {"profile": profile.name, "ok": False}
     t0 = time.perf_counter()
@@ -199,7 +227,7 @@ async def self_test(console: Console, profile: Profile) -> int:
         panes: dict[str, Any] = {}
         for index, name in enumerate(console.panes):
             console.window.navigation.setCurrentRow(index)
-            panes[name] = await load_devices(console) if name == "devices" else {}
+            panes[name] = await load_pane(console, name)
         result["panes"] = panes
         result["ok"] = True
     except Exception as exc:

@@ -100,7 +100,8 @@ class EmbeddedSandbox(QObject):
         process.finished.connect(self._server_finished)
         self._server = process
         args = ["-m", "lpwa_console.sandbox", "serve", "--db", str(self.db_path)]
-        args += ["--port", "0", "--exit-with-stdin"]
+        # A living network in real time: uplinks arrive, silent devices raise alarm 004.
+        args += ["--port", "0", "--exit-with-stdin", "--simulate", "--speed", "1"]
         log.info("starting the embedded sandbox on %s", self.db_path)
         process.start(self._python, args)
 

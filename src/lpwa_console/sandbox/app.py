@@ -18,6 +18,7 @@ from .routes import (
     devices,
     frames,
     multicast,
+    network,
     subscription,
     token,
 )
@@ -56,6 +57,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(frames.router)
     api.include_router(multicast.router)
     api.include_router(app_servers.router)
+    api.include_router(network.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
     return app

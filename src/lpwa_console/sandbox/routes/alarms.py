@@ -32,6 +32,7 @@ from ..errors import BAD_PAGING, bad_request
 from ..store import alarms as store
 from ..store import multicast as group_store
 from ..store.devices import now_ms
+from ..store.filters import Where
 from .devices import _visible_uid
 
 router = APIRouter(prefix="/subscriptions/mine", tags=["alarms"])
@@ -158,7 +159,7 @@ def _list(
     return out
 
 
-def _listed(account: Account, kind: str, uids: list[str]) -> store.Where:
+def _listed(account: Account, kind: str, uids: list[str]) -> Where:
     """The caller's visible alarms among `uids`."""
     assert account.subscription_id is not None
     ids = [i for i in (store.row_id(u) for u in uids) if i is not None] or [-1]
@@ -218,7 +219,7 @@ def ack_device_alarms(body: AlarmsAck, account: DeviceWriter, svc: AppServices) 
 
 def _scoped(
     conn: sqlite3.Connection, kind: str, account: Account, owner: int, q: store.AlarmQuery
-) -> store.Where:
+) -> Where:
     assert account.subscription_id is not None
     return store.where(account.subscription_id, kind, q, account.restrictions, owner=owner)
 
@@ -239,7 +240,7 @@ def one_device_alarms(
     return _owner_page(conn, w, pageIndex, pageSize)
 
 
-def _owner_page(conn: sqlite3.Connection, w: store.Where, index: int, size: int) -> dict[str, Any]:
+def _owner_page(conn: sqlite3.Connection, w: Where, index: int, size: int) -> dict[str, Any]:
     size = min(max(size, MIN_PAGE), MAX_PAGE)
     rows, more = store.page(
         conn, w, sort="creationTimestamp", descending=True, offset=(index - 1) * size, limit=size
@@ -269,15 +270,15 @@ def ack_one_device_alarm(
         return {"count": _ack_counted(conn, w, "D", account.name)}
 
 
-def _ack_counted(conn: sqlite3.Connection, w: store.Where, kind: str, who: str) -> int:
+def _ack_counted(conn: sqlite3.Connection, w: Where, kind: str, who: str) -> int:
     n = store.count(conn, _unacked(w))
     owners = store.ack(conn, w, who, now_ms())
     store.refresh_counters(conn, kind, owners)
     return n
 
 
-def _unacked(w: store.Where) -> store.Where:
-    copy = store.Where(list(w.clauses), list(w.params))
+def _unacked(w: Where) -> Where:
+    copy = Where(list(w.clauses), list(w.params))
     copy.add("a.acked = 0")
     return copy
 

@@ -60,7 +60,7 @@ def _find(conn: sqlite3.Connection, account: Account, request: Request) -> sqlit
     text = _ident(request)
     ident = parse_identifier(text)
     for row in _visible(conn, account):
-        if ident.kind == "uid" and str(row["id"]) == ident.uid and row["scope"] == "SUBSCRIPTION":
+        if ident.kind == "uid" and row["id"] == ident.uid and row["scope"] == "SUBSCRIPTION":
             return row
         if ident.kind == "id" and row["ref"] == ident.value:
             return row

@@ -249,18 +249,18 @@ def refresh_counters(conn: sqlite3.Connection, kind: str, owners_: Iterable[int]
     """Recompute alarm1..alarm6 and alarm_level of these devices/groups (None: all)."""
     table, col = ("devices", "device_uid") if kind == "D" else ("multicast_groups", "group_uid")
     counts: dict[int, list[int]] = defaultdict(lambda: [0] * 6)
+    rows: list[Any] = []
     if owners_ is None:
         targets = None
         rows = conn.execute(
             f"SELECT {col}, state, count(*) FROM alarms WHERE kind = ? AND acked = 0"
             f" GROUP BY {col}, state",
             (kind,),
-        )
+        ).fetchall()
     else:
         targets = list(set(owners_))
         if not targets:
             return
-        rows = []
         for i in range(0, len(targets), 500):
             chunk = targets[i : i + 500]
             rows += conn.execute(

@@ -17,7 +17,7 @@ from .filters import restriction_sql as device_restriction_sql
 
 
 def find_uid(
-    conn: sqlite3.Connection, sub: int, *, uid: str | None = None, eui: str | None = None
+    conn: sqlite3.Connection, sub: int, *, uid: int | None = None, eui: str | None = None
 ) -> int | None:
     if uid is not None:
         row = conn.execute(

@@ -1,0 +1,292 @@
+"""Network resources (Document 1 §2.6, §4.3): cellular network contexts and AS transport keys
+(CRUD), HSM groups, network subscriptions and the public exchange key."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Response
+
+from ...schema.common import parse_identifier
+from ...schema.network import (
+    AsTransportKey,
+    AsTransportKeyCreate,
+    AsTransportKeyPage,
+    AsTransportKeyUpdate,
+    CellularNetworkContext,
+    CellularNetworkContextCreate,
+    CellularNetworkContextPage,
+    CellularNetworkContextUpdate,
+    HsmGroupPage,
+    NetworkSubscription,
+    NetworkSubscriptionPage,
+    PublicRsaJsonWebKey,
+)
+from ..auth import AppServices, SubscriptionReader, SubscriptionWriter
+from ..errors import DUPLICATE, ApiError, bad_request, not_found
+from ..store import network as store
+
+router = APIRouter(prefix="/subscriptions/mine", tags=["network"])
+CONTEXTS = "/cellularNetworkContexts"
+KEYS = "/asTransportKeys"
+MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+
+
+def _page(items: list[dict[str, Any]], index: int, size: int) -> dict[str, Any]:
+    size = min(max(size, MIN_PAGE), MAX_PAGE)
+    start = (index - 1) * size
+    out: dict[str, Any] = {"briefs": items[start : start + size], "more": len(items) > start + size}
+    if index == 1:
+        out["count"] = len(items)
+    return out
+
+
+PageIndex = Annotated[int, Query(ge=1)]
+
+
+# --- cellular network contexts ----------------------------------------------------------------
+
+
+def _context(svc: Any, sub: int, ref: str) -> dict[str, Any]:
+    rows = store.contexts(svc.db.conn(), sub, ref)
+    if not rows:
+        raise not_found(f"cellular network context {ref} not found")
+    return store.context(rows[0])
+
+
+@router.get(CONTEXTS, response_model=CellularNetworkContextPage, response_model_exclude_none=True)
+def list_contexts(
+    account: SubscriptionReader,
+    svc: AppServices,
+    pageIndex: PageIndex = 1,
+    pageSize: int = DEFAULT_PAGE,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    items = [store.context(r) for r in store.contexts(svc.db.conn(), account.subscription_id)]
+    return _page(items, pageIndex, pageSize)
+
+
+@router.post(CONTEXTS, status_code=201, response_model=CellularNetworkContext,
+             response_model_exclude_none=True)  # fmt: skip
+def create_context(
+    body: CellularNetworkContextCreate, account: SubscriptionWriter, svc: AppServices
+) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    with svc.db.write() as conn:
+        if store.contexts(conn, sub, body.ID):
+            raise ApiError(409, DUPLICATE, f"ID: a network context {body.ID} exists")
+        conn.execute(
+            "INSERT INTO network_contexts (subscription_id, ref, name, apn, plmn_id, ip_version,"
+            " description) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (sub, body.ID, body.name, body.apn, body.plmnID, body.ipVersion, body.description),
+        )
+    return _context(svc, sub, body.ID)
+
+
+@router.get(f"{CONTEXTS}/{{networkContextID}}", response_model=CellularNetworkContext,
+            response_model_exclude_none=True)  # fmt: skip
+def get_context(
+    networkContextID: str, account: SubscriptionReader, svc: AppServices
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    return _context(svc, account.subscription_id, networkContextID)
+
+
+@router.put(f"{CONTEXTS}/{{networkContextID}}", response_model=CellularNetworkContext,
+            response_model_exclude_none=True)  # fmt: skip
+def update_context(
+    networkContextID: str,
+    body: CellularNetworkContextUpdate,
+    account: SubscriptionWriter,
+    svc: AppServices,
+) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    _context(svc, sub, networkContextID)
+    columns = {"name": "name", "apn": "apn", "plmnID": "plmn_id", "ipVersion": "ip_version",
+               "description": "description"}  # fmt: skip
+    values = {c: getattr(body, f) for f, c in columns.items() if f in body.model_fields_set}
+    if values.get("name", "") is None:
+        raise bad_request("name: cannot be removed")
+    if values:
+        with svc.db.write() as conn:
+            conn.execute(
+                f"UPDATE network_contexts SET {', '.join(f'{c} = ?' for c in values)}"
+                " WHERE subscription_id = ? AND ref = ?",
+                [*values.values(), sub, networkContextID],
+            )
+    return _context(svc, sub, networkContextID)
+
+
+@router.delete(f"{CONTEXTS}/{{networkContextID}}", status_code=204)
+def delete_context(
+    networkContextID: str, account: SubscriptionWriter, svc: AppServices
+) -> Response:
+    sub = account.subscription_id
+    assert sub is not None
+    with svc.db.write() as conn:
+        _context(svc, sub, networkContextID)
+        used = store.usage(conn, sub, "network_context_id", networkContextID)
+        if used:
+            raise bad_request(f"networkContextID: still used by {used} devices")
+        conn.execute(
+            "DELETE FROM network_contexts WHERE subscription_id = ? AND ref = ?",
+            (sub, networkContextID),
+        )
+    return Response(status_code=204)
+
+
+# --- AS transport keys ------------------------------------------------------------------------
+
+
+def _key(svc: Any, sub: int, ref: str) -> dict[str, Any]:
+    found = store.keys(svc.db.conn(), sub, ref)
+    if not found:
+        raise not_found(f"AS transport key {ref} not found")
+    return found[0]
+
+
+@router.get(KEYS, response_model=AsTransportKeyPage, response_model_exclude_none=True)
+def list_keys(
+    account: SubscriptionReader,
+    svc: AppServices,
+    pageIndex: PageIndex = 1,
+    pageSize: int = DEFAULT_PAGE,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    return _page(store.keys(svc.db.conn(), account.subscription_id), pageIndex, pageSize)
+
+
+@router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True)
+def create_key(
+    body: AsTransportKeyCreate, account: SubscriptionWriter, svc: AppServices
+) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    with svc.db.write() as conn:
+        if store.keys(conn, sub, body.ID):
+            raise ApiError(409, DUPLICATE, f"ID: an AS transport key {body.ID} exists")
+        conn.execute(
+            "INSERT INTO as_transport_keys (subscription_id, ref, name) VALUES (?, ?, ?)",
+            (sub, body.ID, body.name),
+        )
+    return _key(svc, sub, body.ID)
+
+
+@router.get(f"{KEYS}/{{asTransportKeyID}}", response_model=AsTransportKey,
+            response_model_exclude_none=True)  # fmt: skip
+def get_key(asTransportKeyID: str, account: SubscriptionReader, svc: AppServices) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    return _key(svc, account.subscription_id, asTransportKeyID)
+
+
+@router.put(f"{KEYS}/{{asTransportKeyID}}", response_model=AsTransportKey,
+            response_model_exclude_none=True)  # fmt: skip
+def update_key(
+    asTransportKeyID: str, body: AsTransportKeyUpdate, account: SubscriptionWriter, svc: AppServices
+) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    _key(svc, sub, asTransportKeyID)
+    if body.name:
+        with svc.db.write() as conn:
+            conn.execute(
+                "UPDATE as_transport_keys SET name = ? WHERE subscription_id = ? AND ref = ?",
+                (body.name, sub, asTransportKeyID),
+            )
+    return _key(svc, sub, asTransportKeyID)
+
+
+@router.delete(f"{KEYS}/{{asTransportKeyID}}", status_code=204)
+def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServices) -> Response:
+    sub = account.subscription_id
+    assert sub is not None
+    with svc.db.write() as conn:
+        _key(svc, sub, asTransportKeyID)
+        used = store.usage(conn, sub, "as_transport_key", asTransportKeyID)
+        if used:
+            raise bad_request(f"asTransportKeyID: still used by {used} devices or routing profiles")
+        conn.execute(
+            "DELETE FROM as_transport_keys WHERE subscription_id = ? AND ref = ?",
+            (sub, asTransportKeyID),
+        )
+    return Response(status_code=204)
+
+
+# --- HSM groups, exchange key, network subscriptions --------------------------------------------
+
+
+@router.get("/hsmGroups", response_model=HsmGroupPage, response_model_exclude_none=True)
+def list_hsm_groups(
+    account: SubscriptionReader,
+    svc: AppServices,
+    pageIndex: PageIndex = 1,
+    pageSize: int = DEFAULT_PAGE,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    items = [
+        {"ID": r["ref"], "name": r["name"], "hsmExchangeKeyVersion": r["exchange_key_version"],
+         "href": f"{store.MINE}/hsmGroups/{r['ref']}"}
+        for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
+    ]  # fmt: skip
+    return _page(items, pageIndex, pageSize)
+
+
+@router.get("/publicExchangeKey", response_model=PublicRsaJsonWebKey)
+def public_exchange_key(
+    account: SubscriptionReader, svc: AppServices, hsmGroupID: str | None = None
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    groups = [
+        r
+        for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
+        if r["exchange_key_n"] and (hsmGroupID is None or r["ref"] == hsmGroupID)
+    ]
+    if not groups:
+        raise not_found(
+            f"no public exchange key{f' for HSM group {hsmGroupID}' if hsmGroupID else ''}"
+        )
+    row = groups[0]
+    return {"kid": f"{row['ref']}-v{row['exchange_key_version']}", "kty": "RSA",
+            "n": row["exchange_key_n"], "e": row["exchange_key_e"]}  # fmt: skip
+
+
+@router.get("/networkSubscriptions", response_model=NetworkSubscriptionPage,
+            response_model_exclude_none=True)  # fmt: skip
+def list_network_subscriptions(
+    account: SubscriptionReader,
+    svc: AppServices,
+    connectivity: Annotated[str | None, Query(pattern="^(LORAWAN|CELLULAR)$")] = None,
+    communicationType: Annotated[str | None, Query(pattern="^(UNICAST|MULTICAST)$")] = None,
+    connectivitySupplier: str | None = None,
+    networkSubscriptionID: str | None = None,
+    pageIndex: PageIndex = 1,
+    pageSize: int = DEFAULT_PAGE,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    items = [b for _, b in store.network_subscriptions(svc.db.conn(), account.subscription_id)]
+    if connectivity:
+        items = [b for b in items if b.get("connectivity") == connectivity]
+    if communicationType:
+        items = [b for b in items if b.get("communicationType") == communicationType]
+    if connectivitySupplier:
+        items = [b for b in items if (b.get("supplier") or {}).get("ID") == connectivitySupplier]
+    if networkSubscriptionID:
+        items = [b for b in items if b["ID"] == networkSubscriptionID]
+    return _page(items, pageIndex, pageSize)
+
+
+@router.get("/networkSubscriptions/{networkSubscriptionUid}", response_model=NetworkSubscription,
+            response_model_exclude_none=True)  # fmt: skip
+def get_network_subscription(
+    networkSubscriptionUid: str, account: SubscriptionReader, svc: AppServices
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    ident = parse_identifier(networkSubscriptionUid)
+    for row_id, body in store.network_subscriptions(svc.db.conn(), account.subscription_id):
+        if (ident.kind == "uid" and row_id == ident.uid) or (
+            ident.kind in ("id", "text") and body["ID"] == ident.value
+        ):
+            return body
+    raise not_found(f"network subscription {networkSubscriptionUid} not found")

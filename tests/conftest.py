@@ -99,3 +99,12 @@ def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
             break
         qapp.processEvents()
     asyncio.set_event_loop(None)
+
+
+@pytest.fixture(autouse=True)
+def _no_loop_left_running() -> Iterator[None]:
+    """A qasync loop made with already_running=True marks itself as the running loop and
+    never unmarks it; a later anyio test would then refuse to start its own. Unmark it."""
+    yield
+    if asyncio._get_running_loop() is not None:
+        asyncio.events._set_running_loop(None)

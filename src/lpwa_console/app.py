@@ -211,6 +211,12 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
         return await load_devices(console)
     if isinstance(pane, AlarmsPane):
         return await load_first_page(name, pane.vm.model)
+    if isinstance(pane, ResourcesPane):
+        sections: dict[str, Any] = {}
+        for index, vm in enumerate(pane.vms):
+            pane.section.setCurrentIndex(index)
+            sections[vm.kind.key] = await load_first_page(vm.kind.key, vm.model)
+        return sections
     return {}
 
 

@@ -23,6 +23,8 @@ from lpwa_console.schema.domains import domain_matches
 
 pytestmark = pytest.mark.anyio
 
+WRITE_NODE, ADMIN_NODE = "LPWA_MGR::WRITE_NODE", "LPWA_MGR::ADMIN_NODE"
+
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
 _serial = itertools.count(random.randrange(1 << 20) << 8)
 
@@ -171,6 +173,21 @@ async def test_restricted_user_sees_only_matching_devices(sandbox) -> None:  # t
             assert domain_matches(pairs, grant.domainRestrictions)
     async with client_for(sandbox, "subscriber") as full:
         assert (await full.devices.list(1, 10)).count > page.count  # type: ignore[operator]
+
+
+async def test_rights_tell_the_routing_rule(sandbox) -> None:  # type: ignore[no-untyped-def]
+    """A WRITE_NODE-only account can read that it lacks ADMIN_NODE (so the console shows the
+    routing profile read-only, §5.4); the server refuses the change all the same."""
+    async with client_for(sandbox, "subscriber-restricted") as restricted:
+        rights = (await restricted.subscription.get()).subscription.rights
+        assert rights is not None and WRITE_NODE in rights and ADMIN_NODE not in rights
+        device = (await restricted.devices.list(1, 1)).briefs[0]
+        change = DeviceUpdate.model_validate({"appServersRoutingProfile": {"ID": "rp-metering"}})
+        with pytest.raises(PermissionDeniedError):
+            await restricted.devices.update(device_ref(device.EUI), change)
+    async with client_for(sandbox, "subscriber") as admin:
+        rights = (await admin.subscription.get()).subscription.rights
+        assert rights is not None and ADMIN_NODE in rights
 
 
 async def test_viewer_cannot_write(sandbox) -> None:  # type: ignore[no-untyped-def]

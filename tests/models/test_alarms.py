@@ -102,3 +102,36 @@ def test_view_model_filters_refresh_in_place_and_ack(qtbot: Any, qloop: Any) -> 
     with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
         vm.set_filters(source="multicast")
     assert model.rowCount() == 30
+
+
+def test_selection_follows_its_alarms_across_a_refresh(qtbot: Any, qloop: Any) -> None:
+    """New alarms at the top push the rows down: the selection and the current index move
+    with their alarms (by alarmUid), and an alarm that left the list leaves the selection."""
+    from PySide6.QtCore import QItemSelectionModel
+
+    devices = FakeList([device_alarm(i) for i in range(120)])
+    vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_fetchers(devices, None)
+    model = vm.model
+    selection = QItemSelectionModel(model)
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    for row in (3, 7):
+        selection.select(model.index(row, 0), flags)
+    selection.setCurrentIndex(model.index(7, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
+    # Two new alarms arrive first; alarm d3 is cleared away.
+    devices.items = [device_alarm(500), device_alarm(501)] + [
+        a for a in devices.items if a.alarmUid != "d3"
+    ]
+    vm.visible_rows = lambda: (0, 20)
+    with qtbot.waitSignal(model.refreshed, timeout=3000):
+        vm.refresh_visible()
+    assert model.rowCount() == 121
+    chosen = sorted({i.row() for i in selection.selectedIndexes()})
+    assert [model.item(r).alarmUid for r in chosen] == ["d7"]
+    assert selection.currentIndex().row() == 8  # two new above, d3 gone
+
+    # Acknowledging patches the alarms where they are now.
+    vm.visible_rows = None
+    vm._patch_acked({("device", "d7")})
+    assert model.item(8).acked is True and model.item(7).acked is not True

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 from lpwa_console.sandbox import demo
 from lpwa_console.sandbox.accounts import create_demo_accounts
-from lpwa_console.sandbox.db import DEVICE_INDEXES, MIGRATIONS, Database
+from lpwa_console.sandbox.db import DEVICE_INDEXES, MIGRATIONS, Database, migrate
+from lpwa_console.sandbox.settings import SandboxSettings
 
 from .conftest import make_sandbox
 
@@ -31,6 +33,27 @@ def test_reopening_keeps_accounts_and_devices(tmp_path: Path) -> None:
     for sandbox in make_sandbox(path, demo_devices=50):
         assert sandbox.accounts["subscriber"]["client_secret"] == secret
         assert len(sandbox.all_devices()) == 50
+
+
+def test_an_older_database_gets_the_demo_parts_added_since(tmp_path: Path) -> None:
+    """A file made before multicast groups and network resources existed (user_version 4,
+    accounts and devices only) gets them once on its next start, and nothing twice."""
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number, step in enumerate(MIGRATIONS[:4], start=1):
+        conn.executescript(f"BEGIN;{step}\nPRAGMA user_version={number};COMMIT;")
+    create_demo_accounts(conn, now_ms=NOW)
+    conn.close()
+    assert migrate(sqlite3.connect(path)) == len(MIGRATIONS) - 4
+    settings = SandboxSettings(db_path=path, demo_devices=0)
+    for _ in range(2):
+        db = demo.prepare(settings)
+        counts = [
+            db.conn().execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("subscriptions", "multicast_groups", "network_contexts")
+        ]
+        db.close()
+        assert counts == [1, len(demo.MULTICAST_GROUPS), len(demo.NETWORK_CONTEXT_DETAILS)]
 
 
 def _snapshot(path: Path, n: int, seed: int) -> list[tuple[object, ...]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -146,8 +146,14 @@ def combined_fetcher(
     return fetch
 
 
+def alarm_key(alarm: AlarmItem) -> tuple[str, str]:
+    """What identifies an alarm across refreshes (its row does not: new alarms push it)."""
+    return kind_of(alarm), alarm.alarmUid
+
+
 class LivePagedTableModel(PagedTableModel[AlarmItem]):
-    """A paged model whose visible pages can be re-read in place."""
+    """A paged model whose visible pages can be re-read in place. The selection and the
+    current row follow their alarms (by kind and alarmUid) when a refresh moves them."""
 
     refreshed = Signal()
 
@@ -175,6 +181,17 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
         future = asyncio.ensure_future(run())
         future.add_done_callback(lambda f: self._refreshed(generation, f))
 
+    def rows_by_key(self, first: Iterable[int] = ()) -> dict[tuple[str, str], int]:
+        """The rows of the loaded alarms; the pages in `first` win over the others (they are
+        fresher when an alarm moved between pages)."""
+        fresh = set(first)
+        order = [p for p in self._pages if p not in fresh] + [p for p in self._pages if p in fresh]
+        return {
+            alarm_key(alarm): page * self.page_size + offset
+            for page in order
+            for offset, alarm in enumerate(self._pages[page])
+        }
+
     def _refreshed(self, generation: int, future: asyncio.Future[Any]) -> None:
         if generation != self.generation or future.cancelled():
             return
@@ -184,28 +201,42 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
             return
         results: list[tuple[int, ListEnvelope[AlarmItem]]] = future.result()
         total = results[0][1].count
-        if total is not None and total != self._rows:
-            if total > self._rows:
-                self.beginInsertRows(QModelIndex(), self._rows, total - 1)
-                self._rows = total
-                self.endInsertRows()
-            else:
-                self.beginRemoveRows(QModelIndex(), total, self._rows - 1)
-                self._rows = total
-                self.endRemoveRows()
-                # Pages beyond the end are gone.
-                for page in [p for p in self._pages if p * self.page_size >= total]:
-                    del self._pages[page]
-            self.count_changed.emit(total)
-        right = len(self._columns) - 1
+        grows = total is not None and total > self._rows
+        shrinks = total is not None and total < self._rows
+        if grows:
+            assert total is not None
+            self.beginInsertRows(QModelIndex(), self._rows, total - 1)
+            self._rows = total
+            self.endInsertRows()
+        # The selection and current row are persistent indexes: move them with their alarms.
+        self.layoutAboutToBeChanged.emit()
+        persistent = self.persistentIndexList()
+        keys = [self._key_at(index.row()) for index in persistent]
         for page, envelope in results:
             self._pages[page] = list(envelope.briefs)
-            first = page * self.page_size
-            last = min(self._rows, first + self.page_size) - 1
-            if last >= first:
-                self.dataChanged.emit(self.index(first, 0), self.index(last, right))
+        rows = self.rows_by_key(page for page, _ in results)
+        limit = total if total is not None else self._rows
+        moved = []
+        for index, key in zip(persistent, keys, strict=True):
+            row = rows.get(key, -1) if key is not None else index.row()
+            moved.append(self.index(row, index.column()) if 0 <= row < limit else QModelIndex())
+        self.changePersistentIndexList(persistent, moved)
+        self.layoutChanged.emit()
+        if shrinks:
+            assert total is not None
+            self.beginRemoveRows(QModelIndex(), total, self._rows - 1)
+            self._rows = total
+            self.endRemoveRows()
+            for page in [p for p in self._pages if p * self.page_size >= total]:
+                del self._pages[page]  # pages beyond the end are gone
+        if grows or shrinks:
+            self.count_changed.emit(self._rows)
         self._evict()
         self.refreshed.emit()
+
+    def _key_at(self, row: int) -> tuple[str, str] | None:
+        alarm = self.item(row)
+        return alarm_key(alarm) if alarm is not None else None
 
 
 class AlarmsViewModel(QObject):
@@ -363,16 +394,22 @@ class AlarmsViewModel(QObject):
                 await client.multicast_alarms.acknowledge(group_uids[start : start + ACK_BATCH])
             return len(alarms)
 
+        keys = {alarm_key(a) for a in alarms}
+
         def done(count: int) -> None:
-            self._patch_acked(rows)
+            self._patch_acked(keys)
             self.acknowledged.emit(f"{count:,} alarm{'s' if count != 1 else ''} acknowledged")
             self.refresh_visible()
 
         self.runner.run(f"Acknowledge {len(alarms):,} alarms", ack(), on_done=done)
         return True
 
-    def _patch_acked(self, rows: list[int]) -> None:
-        for row in rows:
-            alarm = self.model.item(row)
+    def _patch_acked(self, keys: set[tuple[str, str]]) -> None:
+        """Mark these alarms acknowledged wherever they are now (a refresh may have moved
+        them while the request ran)."""
+        rows = self.model.rows_by_key()
+        for key in keys:
+            row = rows.get(key, -1)
+            alarm = self.model.item(row) if row >= 0 else None
             if alarm is not None and not alarm.acked:
                 self.model.replace_item(row, alarm.model_copy(update={"acked": True}))

@@ -87,14 +87,10 @@ def alarm004_request(thresholds: list[Threshold]) -> tuple[dict[str, Any] | None
 def rights_of(subscription: Any) -> frozenset[str] | None:
     """The access rights (`LPWA_MGR::...`) an answer of GET /subscriptions/mine carries, or
     None when the platform does not say (the server then judges each request)."""
-    for owner in (getattr(subscription, "subscription", None), subscription):
-        if owner is None:
-            continue
-        extra = getattr(owner, "model_extra", None) or {}
-        for key in ("rights", "grantedRights", "accessRights"):
-            value = extra.get(key)
-            if isinstance(value, list):
-                return frozenset(str(v) for v in value)
+    grant = getattr(subscription, "subscription", None)
+    rights = getattr(grant, "rights", None)
+    if isinstance(rights, list):
+        return frozenset(str(r) for r in rights)
     return None
 
 

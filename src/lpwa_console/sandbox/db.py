@@ -325,7 +325,29 @@ CREATE TABLE network_subscriptions (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4]
+# Which parts of the demo a database holds, so a file made by an older version gets the
+# parts added since (multicast groups, network resources) on its next start, once.
+_V5 = """
+CREATE TABLE demo_parts (name TEXT PRIMARY KEY) WITHOUT ROWID;
+INSERT INTO demo_parts SELECT 'base' WHERE EXISTS (SELECT 1 FROM subscriptions);
+INSERT INTO demo_parts SELECT 'multicast' WHERE EXISTS (SELECT 1 FROM multicast_groups);
+INSERT INTO demo_parts SELECT 'network' WHERE EXISTS (SELECT 1 FROM network_contexts);
+"""
+
+# The simulator's schedule: each device's next uplink, so a step reads only the devices due
+# (not all of them); devices whose alarm004 thresholds changed are re-checked once.
+_V6 = """
+CREATE TABLE sim_devices (uid INTEGER PRIMARY KEY, next_up INTEGER NOT NULL);
+CREATE INDEX ix_sim_devices_next ON sim_devices(next_up);
+CREATE TABLE sim_recheck (device_uid INTEGER PRIMARY KEY);
+CREATE INDEX ix_devices_alarm004 ON devices(alarm004) WHERE alarm004 IS NOT NULL;
+CREATE TRIGGER tr_sim_recheck AFTER UPDATE OF alarm004 ON devices
+BEGIN
+    INSERT OR IGNORE INTO sim_recheck VALUES (new.uid);
+END;
+"""
+
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6]
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -585,25 +585,35 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 
 
 def prepare(settings: SandboxSettings) -> Database:
-    """Open the database; a new one gets the demo accounts and network."""
+    """Open the database; a new one gets the demo accounts and network, an older one the
+    demo parts added since it was made."""
     db = Database(settings.db_path)
-    if db.created:
-        started = time.perf_counter()
+    done = {row[0] for row in db.conn().execute("SELECT name FROM demo_parts")}
+    if done >= {"base", "multicast", "network"}:
+        return db
+    started = time.perf_counter()
+    if "base" not in done:
         with db.write() as conn:
             accounts.create_demo_accounts(conn)
         if settings.demo_devices:
             seed_devices(db, settings.demo_devices, seed=settings.seed)
-        with db.write() as conn:
-            sub = conn.execute(
-                "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
-            ).fetchone()[0]
-            now = int(time.time() * 1000)
+    with db.write() as conn:
+        sub = conn.execute(
+            "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
+        ).fetchone()[0]
+        now = int(time.time() * 1000)
+        if "multicast" not in done:
             seed_multicast(conn, sub, seed=settings.seed, now=now)
+        if "network" not in done:
             seed_network(conn, sub, seed=settings.seed, now=now)
-        log.info(
-            "new database %s: %d demo devices in %.1f s",
-            settings.db_path,
-            settings.demo_devices,
-            time.perf_counter() - started,
+        conn.executemany(
+            "INSERT OR IGNORE INTO demo_parts VALUES (?)",
+            [("base",), ("multicast",), ("network",)],
         )
+    log.info(
+        "database %s: demo parts %s added in %.1f s",
+        settings.db_path,
+        ", ".join(sorted({"base", "multicast", "network"} - done)),
+        time.perf_counter() - started,
+    )
     return db

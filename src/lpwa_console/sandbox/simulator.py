@@ -70,6 +70,7 @@ class StepReport:
     escalated: int = 0
     cleared: int = 0
     touched: set[int] = field(default_factory=set)
+    heard: set[int] = field(default_factory=set)  # devices that sent uplinks
 
 
 class Simulator:
@@ -85,6 +86,7 @@ class Simulator:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
+        self._seen_configs: set[str | None] = set()
         with db.write() as conn:
             state = dict(conn.execute("SELECT key, value FROM sim_state").fetchall())
             if "initialized" not in state:
@@ -160,20 +162,47 @@ class Simulator:
         period = PERIODS_MIN[h % len(PERIODS_MIN)] * 60_000
         return period, (h >> 16) % period
 
+    def _schedule_new_devices(self, conn: sqlite3.Connection, after_ms: int) -> None:
+        """Give devices created since the last step their first uplink time after `after_ms`."""
+        known = conn.execute("SELECT value FROM sim_state WHERE key = 'known_uid'").fetchone()
+        last_uid = int(known[0]) if known else 0
+        rows = conn.execute(
+            "SELECT uid FROM devices WHERE uid > ? ORDER BY uid", (last_uid,)
+        ).fetchall()
+        if not rows:
+            return
+        schedule = []
+        for (uid,) in rows:
+            period, phase = self._period(uid)
+            schedule.append((uid, phase + ((after_ms - phase) // period + 1) * period))
+        conn.executemany("INSERT OR REPLACE INTO sim_devices VALUES (?, ?)", schedule)
+        conn.execute(
+            "INSERT OR REPLACE INTO sim_state VALUES ('known_uid', ?)", (str(rows[-1][0]),)
+        )
+
     def _uplinks(self, conn: sqlite3.Connection, report: StepReport) -> None:
         c = conn  # sqlite3.Connection
         t0, t1 = report.start_ms, report.end_ms
-        devices = c.execute(
-            "SELECT uid, connectivity, avg_snr FROM devices"
-            " WHERE uid NOT IN (SELECT device_uid FROM sim_silent)"
+        self._schedule_new_devices(c, t0)
+        due = c.execute(
+            "SELECT s.uid, d.uid IS NULL, d.connectivity, d.avg_snr,"
+            " s.uid IN (SELECT device_uid FROM sim_silent)"
+            " FROM sim_devices s LEFT JOIN devices d ON d.uid = s.uid WHERE s.next_up <= ?",
+            (t1,),
         ).fetchall()
         buckets: dict[tuple[int, int], list[float]] = {}
         updates = []
-        for uid, connectivity, avg_snr in devices:
+        gone = []
+        schedule = []
+        for uid, deleted, connectivity, avg_snr, silent in due:
+            if deleted:
+                gone.append((uid,))
+                continue
             period, phase = self._period(uid)
             first = (t0 - phase) // period + 1
             last = (t1 - phase) // period
-            if last < first:
+            schedule.append((phase + (last + 1) * period, uid))
+            if last < first or silent:
                 continue
             base_rssi = -120 + 60 * _unit(self.seed, uid, 1)
             base_snr = -12 + 22 * _unit(self.seed, uid, 2)
@@ -198,10 +227,13 @@ class Simulator:
             if lora:
                 sf = 7 + int(6 * _unit(self.seed, uid, last, 5))
             avg = snr if avg_snr is None else round(0.8 * avg_snr + 0.2 * snr, 1)
+            report.heard.add(uid)
             updates.append(
                 (ts, int(sf) if lora else None, rssi, snr if lora else None, avg if lora else None,
                  last_dw, uid)
             )  # fmt: skip
+        c.executemany("DELETE FROM sim_devices WHERE uid = ?", gone)
+        c.executemany("UPDATE sim_devices SET next_up = ? WHERE uid = ?", schedule)
         c.executemany(
             "UPDATE devices SET last_up = ?, last_sf = ?, last_rssi = ?, last_snr = ?,"
             " avg_snr = ?, last_dw = coalesce(?, last_dw), health = 'ACTIVE' WHERE uid = ?",
@@ -232,16 +264,53 @@ class Simulator:
             )
         return self._thresholds[text]
 
+    def _candidates(
+        self, conn: sqlite3.Connection, report: StepReport
+    ) -> list[tuple[int, int, int, str | None]]:
+        """The devices whose alarm 004 may change in this step: those whose silence crosses
+        one of their thresholds in it, those heard while the alarm is open (it clears), those
+        whose thresholds were just edited, and, for a threshold set seen for the first time,
+        every device silent past it (a catch-up after a restart)."""
+        t0, t1 = report.start_ms, report.end_ms
+        select = (
+            "SELECT uid, subscription_id, last_up, alarm004 FROM devices"
+            " WHERE last_up IS NOT NULL AND health != 'SUSPENDED' AND "
+        )
+        # The leading subscription_id lets SQLite range-scan its (subscription, last_up) index.
+        in_subs = "subscription_id IN (SELECT id FROM subscriptions)"
+        found: dict[int, tuple[int, int, int, str | None]] = {}
+
+        def add(where: str, params: tuple[object, ...]) -> None:
+            for row in conn.execute(select + where, params):
+                found[row[0]] = tuple(row)  # type: ignore[assignment]
+
+        custom = conn.execute("SELECT DISTINCT alarm004 FROM devices WHERE alarm004 IS NOT NULL")
+        for config in [None, *(r[0] for r in custom)]:
+            same = "alarm004 IS NULL" if config is None else "alarm004 = ?"
+            mine: tuple[object, ...] = () if config is None else (config,)
+            spans = [span for _level, span in self.thresholds(config)]
+            if config not in self._seen_configs:
+                self._seen_configs.add(config)
+                if spans:
+                    add(f"{in_subs} AND last_up <= ? AND {same}", (t1 - min(spans), *mine))
+                continue
+            for span in spans:
+                window = (t0 - span, t1 - span, *mine)
+                add(f"{in_subs} AND last_up > ? AND last_up <= ? AND {same}", window)
+        if report.heard:
+            add(
+                "uid IN (SELECT device_uid FROM alarms WHERE device_uid IN"
+                " (SELECT value FROM json_each(?)) AND alarm_id = ? AND state > 1)",
+                (json.dumps(sorted(report.heard)), NO_UPLINK_ALARM_ID),
+            )
+        add("uid IN (SELECT device_uid FROM sim_recheck)", ())
+        conn.execute("DELETE FROM sim_recheck")
+        return [found[uid] for uid in sorted(found)]
+
     def _no_uplink_alarms(self, conn: sqlite3.Connection, report: StepReport) -> None:
         c = conn
         t1 = report.end_ms
-        rows = c.execute(
-            "SELECT uid, subscription_id, last_up, alarm004 FROM devices"
-            " WHERE last_up IS NOT NULL AND health != 'SUSPENDED' AND (last_up <= ? OR uid IN (SELECT device_uid"
-            " FROM alarms WHERE kind = 'D' AND alarm_id = ? AND state > 1))",
-            (t1 - MIN_THRESHOLD_MS, NO_UPLINK_ALARM_ID),
-        ).fetchall()
-        for uid, sub, last_up, config in rows:
+        for uid, sub, last_up, config in self._candidates(c, report):
             silence = t1 - last_up
             crossed = [
                 (lvl, last_up + span) for lvl, span in self.thresholds(config) if span <= silence

@@ -26,6 +26,9 @@ class SubscriptionOptions(ApiModel):
 class SubscriptionGrant(ApiModel):
     grantedPermissions: list[Permission] = Field(default_factory=list)
     domainRestrictions: DomainRestrictions | None = None
+    # The caller's access rights (`LPWA_MGR::...`). Where a platform conveys them is not
+    # shown (§5.6); the sandbox says them here so a console can tell before it is refused.
+    rights: list[str] | None = None
 
 
 class Subscription(ApiModel):

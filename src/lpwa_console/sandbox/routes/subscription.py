@@ -29,7 +29,8 @@ def _subscription(conn: sqlite3.Connection, account: Account) -> dict[str, Any]:
         "options": {"hsm": row["hsm"]},
         "showTagSuggestionsWhenDomainRestrictions": bool(row["show_tag_suggestions"]),
         "subscription": {
-            "grantedPermissions": list(p for p in account.permissions),
+            "grantedPermissions": list(account.permissions),
+            "rights": list(account.rights),
             "domainRestrictions": account.restrictions.model_dump(by_alias=True)
             if account.restrictions
             else None,

@@ -6,25 +6,20 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
-    QStackedWidget,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from ...models.alarms import AlarmsViewModel
 from ...schema.common import Severity
-from .devices import SeverityDelegate
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 MAX_ACK_SELECTION = 10_000
 
@@ -66,11 +61,7 @@ class AlarmsPane(QWidget):
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
         self.count_label.setMinimumWidth(120)
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumSize(80, 8)
-        self.busy.setTextVisible(False)
-        self.busy.setVisible(False)
+        self.busy = busy_bar()
         self.ack_button = QPushButton("Acknowledge")
         self.ack_button.setObjectName("ackButton")
         self.refresh_button = QPushButton("Refresh")
@@ -81,41 +72,12 @@ class AlarmsPane(QWidget):
         actions.addWidget(self.ack_button)
         actions.addWidget(self.refresh_button)
 
-        self.table = QTableView()
-        self.table.setObjectName("alarmsTable")
-        self.table.setModel(view_model.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.setShowGrid(False)
-        vertical = self.table.verticalHeader()
-        vertical.setVisible(False)
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
-        header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setHighlightSections(False)
-        for column, spec in enumerate(view_model.model.columns):
-            if spec.width:
-                self.table.setColumnWidth(column, spec.width)
-        header.setSortIndicator(7, Qt.SortOrder.DescendingOrder)
-        self.table.setSortingEnabled(True)
-        self._delegate = SeverityDelegate(self.table)
-        for column, spec in enumerate(view_model.model.columns):
-            if spec.severity is not None:
-                self.table.setItemDelegateForColumn(column, self._delegate)
-        self.empty = QLabel()
-        self.empty.setObjectName("emptyState")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.table)
-        self.stack.addWidget(self.empty)
-        self.message = QLabel()
-        self.message.setObjectName("paneMessage")
-        self.message.setVisible(False)
+        self.table = data_table(view_model.model, "alarmsTable", multi_select=True)
+        self.table.horizontalHeader().setSortIndicator(7, Qt.SortOrder.DescendingOrder)
+        self.stack = TableOrEmpty(self.table)
+        self.empty = self.stack.empty
+        self.message = PaneMessage()
+        self._show_message = self.message.show_message
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
@@ -132,10 +94,6 @@ class AlarmsPane(QWidget):
         self.ack_button.clicked.connect(self.acknowledge_selection)
         self.refresh_button.clicked.connect(self.refresh)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
-        self._messages_timer = QTimer(self)
-        self._messages_timer.setSingleShot(True)
-        self._messages_timer.setInterval(6000)
-        self._messages_timer.timeout.connect(lambda: self.message.setVisible(False))
         self._connections = [
             (view_model.count_changed, self._update_count),
             (view_model.loading_changed, self.busy.setVisible),
@@ -232,8 +190,7 @@ class AlarmsPane(QWidget):
             empty = f"Could not load alarms: {self._last_error}"
         elif self._first_loaded and self.vm.model.rowCount() == 0:
             empty = "No alarm matches these filters"
-        self.empty.setText(empty)
-        self.stack.setCurrentWidget(self.empty if empty else self.table)
+        self.stack.show_empty(empty)
 
     def _error(self, message: str) -> None:
         self._last_error = message
@@ -245,11 +202,6 @@ class AlarmsPane(QWidget):
         self._last_error = ""
         self._update_count(0)
         self._update_actions()
-
-    def _show_message(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.setVisible(True)
-        self._messages_timer.start()
 
     def _update_actions(self) -> None:
         connected = self.vm.has_client

@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QMenu,
     QProgressBar,
     QPushButton,
     QSplitter,
-    QStackedWidget,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -30,31 +25,15 @@ from ...models.device_detail import AccountRights, DeviceDetailViewModel
 from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
-from ...models.paged_table import SeverityRole
 from ...schema.devices import Device
 from ..dialogs.device_form import DeviceFormDialog
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.tag import TagDialog
-from ..theme import severity_color
 from ..widgets.device_detail import DeviceDetail
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
 FILTER_DEBOUNCE_MS = 250
-
-
-class SeverityDelegate(QStyledItemDelegate):
-    """Colours a cell by the row's alarm severity (SeverityRole)."""
-
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        super().initStyleOption(option, index)
-        level = index.data(SeverityRole)
-        if level:
-            option.palette.setColor(option.palette.ColorRole.Text, severity_color(int(level)))
-            font = QFont(option.font)
-            font.setBold(int(level) >= 5)
-            option.font = font
 
 
 class DevicesPane(QWidget):
@@ -144,11 +123,7 @@ class DevicesPane(QWidget):
         self.export_cancel.setVisible(False)
         self.count_label = QLabel("")
         self.count_label.setObjectName("countLabel")
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumSize(80, 8)
-        self.busy.setTextVisible(False)
-        self.busy.setVisible(False)
+        self.busy = busy_bar()
         actions = QHBoxLayout()
         actions.setSpacing(4)
         actions.addWidget(self.count_label)
@@ -168,43 +143,13 @@ class DevicesPane(QWidget):
             actions.addWidget(button)
 
         # --- table ---
-        self.table = QTableView()
-        self.table.setObjectName("devicesTable")
-        self.table.setModel(view_model.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.setShowGrid(False)
+        self.table = data_table(view_model.model, "devicesTable", multi_select=True)
         self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        vertical = self.table.verticalHeader()
-        vertical.setVisible(False)
-        # A fixed row height: the view never measures rows (PITFALLS: no resizeRowsToContents).
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
         header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
         header.setSectionsMovable(True)
-        header.setHighlightSections(False)
-        for column, spec in enumerate(view_model.model.columns):
-            if spec.width:
-                self.table.setColumnWidth(column, spec.width)
-        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-        self.table.setSortingEnabled(True)
         header.sortIndicatorChanged.connect(self._sort_indicator_changed)
-        self._delegate = SeverityDelegate(self.table)
-        for column, spec in enumerate(view_model.model.columns):
-            if spec.severity is not None:
-                self.table.setItemDelegateForColumn(column, self._delegate)
-
-        self.empty = QLabel()
-        self.empty.setObjectName("emptyState")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.table)
-        self.stack.addWidget(self.empty)
+        self.stack = TableOrEmpty(self.table)
+        self.empty = self.stack.empty
 
         self.detail = DeviceDetail(detail_vm, rights)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
@@ -214,9 +159,8 @@ class DevicesPane(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([760, 420])
 
-        self.message = QLabel()
-        self.message.setObjectName("paneMessage")
-        self.message.setVisible(False)
+        self.message = PaneMessage()
+        self._show_message = self.message.show_message
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
@@ -253,11 +197,6 @@ class DevicesPane(QWidget):
         self.import_action.triggered.connect(self.import_devices)
         self.export_cancel.clicked.connect(self.exporter.cancel)
         self.detail.save_requested.connect(self._save_detail)
-
-        self._messages_timer = QTimer(self)
-        self._messages_timer.setSingleShot(True)
-        self._messages_timer.setInterval(6000)
-        self._messages_timer.timeout.connect(lambda: self.message.setVisible(False))
 
         self._connections = [
             (view_model.count_changed, self._update_count),
@@ -505,8 +444,7 @@ class DevicesPane(QWidget):
                 if self.vm.filters.is_empty()
                 else "No devices match these filters"
             )
-        self.empty.setText(empty_text)
-        self.stack.setCurrentWidget(self.empty if empty_text else self.table)
+        self.stack.show_empty(empty_text)
 
     def _loading(self, loading: bool) -> None:
         self.busy.setVisible(loading)
@@ -529,11 +467,6 @@ class DevicesPane(QWidget):
         self._last_error = ""
         self._update_count(0)
         self._update_actions()
-
-    def _show_message(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.setVisible(True)
-        self._messages_timer.start()
 
     def _update_actions(self) -> None:
         connected = self.vm.has_client

@@ -10,15 +10,12 @@ from html import escape
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMessageBox,
-    QProgressBar,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -32,7 +29,7 @@ from ...models.devices import format_time
 from ...models.forms import SECRET_WORDS
 from ...models.resources import ResourceViewModel
 from ..dialogs.resource_form import ResourceFormDialog
-from .devices import SeverityDelegate
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 MASK = "•••• (hidden)"
 
@@ -103,11 +100,7 @@ class ResourcesPane(QWidget):
         self.count_label = QLabel()
         self.count_label.setObjectName("countLabel")
         self.count_label.setMinimumWidth(140)
-        self.busy = QProgressBar()
-        self.busy.setRange(0, 0)
-        self.busy.setMaximumSize(80, 8)
-        self.busy.setTextVisible(False)
-        self.busy.setVisible(False)
+        self.busy = busy_bar()
         self.new_button = QPushButton("New")
         self.edit_button = QPushButton("Edit")
         self.delete_button = QPushButton("Delete")
@@ -122,17 +115,11 @@ class ResourcesPane(QWidget):
 
         self.tables = QStackedWidget()
         self.views: list[QTableView] = []
-        self._delegate = SeverityDelegate(self)
         for vm in view_models:
             self.views.append(self._table(vm))
             self.tables.addWidget(self.views[-1])
-        self.empty = QLabel()
-        self.empty.setObjectName("emptyState")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.tables)
-        self.stack.addWidget(self.empty)
+        self.stack = TableOrEmpty(self.tables)
+        self.empty = self.stack.empty
         self.detail = QLabel()
         self.detail.setObjectName("resourceDetail")
         self.detail.setTextFormat(Qt.TextFormat.RichText)
@@ -148,19 +135,14 @@ class ResourcesPane(QWidget):
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(scroll)
         self.splitter.setSizes([760, 360])
-        self.message = QLabel()
-        self.message.setObjectName("paneMessage")
-        self.message.setVisible(False)
+        self.message = PaneMessage()
+        self._show_message = self.message.show_message
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(bar)
         layout.addWidget(self.message)
         layout.addWidget(self.splitter, 1)
 
-        self._messages_timer = QTimer(self)
-        self._messages_timer.setSingleShot(True)
-        self._messages_timer.setInterval(6000)
-        self._messages_timer.timeout.connect(lambda: self.message.setVisible(False))
         self.section.currentIndexChanged.connect(self.show_section)
         self.new_button.clicked.connect(self.new_item)
         self.edit_button.clicked.connect(self.edit_item)
@@ -184,28 +166,7 @@ class ResourcesPane(QWidget):
         self.show_section(0)
 
     def _table(self, vm: ResourceViewModel) -> QTableView:
-        table = QTableView()
-        table.setObjectName(f"{vm.kind.key}Table")
-        table.setModel(vm.model)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.setAlternatingRowColors(True)
-        table.setWordWrap(False)
-        table.setShowGrid(False)
-        vertical = table.verticalHeader()
-        vertical.setVisible(False)
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vertical.setDefaultSectionSize(self.fontMetrics().height() + 8)
-        table.horizontalHeader().setStretchLastSection(True)
-        for column, spec in enumerate(vm.model.columns):
-            if spec.width:
-                table.setColumnWidth(column, spec.width)
-            if spec.severity is not None:
-                table.setItemDelegateForColumn(column, self._delegate)
-        if any(c.sort_key for c in vm.model.columns):
-            table.horizontalHeader().setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
-            table.setSortingEnabled(True)
+        table = data_table(vm.model, f"{vm.kind.key}Table")
         table.selectionModel().currentRowChanged.connect(
             lambda current, _prev, v=vm: v.select_row(current.row())
         )
@@ -294,8 +255,7 @@ class ResourcesPane(QWidget):
         else:
             text, empty = f"{rows:,} {vm.kind.title.lower() if rows != 1 else vm.kind.noun}", ""
         self.count_label.setText(text)
-        self.empty.setText(empty)
-        self.stack.setCurrentWidget(self.empty if empty else self.tables)
+        self.stack.show_empty(empty)
         self.new_button.setEnabled(vm.has_client and vm.can_create)
         self.new_button.setVisible(vm.can_create)
         self.edit_button.setVisible(vm.kind.update is not None)
@@ -325,11 +285,6 @@ class ResourcesPane(QWidget):
         if vm is self.vm and self.isVisible() and vm.has_client:
             vm.ensure_loaded()
         self._update(vm)
-
-    def _show_message(self, text: str) -> None:
-        self.message.setText(text)
-        self.message.setVisible(True)
-        self._messages_timer.start()
 
     def closeEvent(self, event: Any) -> None:
         for signal, slot in self._connections:

@@ -1,0 +1,123 @@
+"""Parts every list pane has: the lazy table, the busy bar, the empty state in place of the
+table, and a message line that hides itself after a while."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QStackedWidget,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
+
+from ...models.paged_table import PagedTableModel, SeverityRole
+from ..theme import severity_color
+
+MESSAGE_MS = 6000
+
+
+class SeverityDelegate(QStyledItemDelegate):
+    """Colours a cell by the row's alarm severity (SeverityRole)."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        level = index.data(SeverityRole)
+        if level:
+            option.palette.setColor(option.palette.ColorRole.Text, severity_color(int(level)))
+            font = QFont(option.font)
+            font.setBold(int(level) >= 5)
+            option.font = font
+
+
+def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = False) -> QTableView:
+    """A read-only row table over a lazy model: fixed row height (the view never measures
+    rows, PITFALLS), the columns' widths, severity colours, sorting when a column sorts."""
+    table = QTableView()
+    table.setObjectName(name)
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(
+        QAbstractItemView.SelectionMode.ExtendedSelection
+        if multi_select
+        else QAbstractItemView.SelectionMode.SingleSelection
+    )
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.setShowGrid(False)
+    vertical = table.verticalHeader()
+    vertical.setVisible(False)
+    vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    header = table.horizontalHeader()
+    header.setStretchLastSection(True)
+    header.setHighlightSections(False)
+    delegate = SeverityDelegate(table)
+    for column, spec in enumerate(model.columns):
+        if spec.width:
+            table.setColumnWidth(column, spec.width)
+        if spec.severity is not None:
+            table.setItemDelegateForColumn(column, delegate)
+    if any(c.sort_key for c in model.columns):
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        table.setSortingEnabled(True)
+    return table
+
+
+def busy_bar() -> QProgressBar:
+    """A small indeterminate bar shown while pages load."""
+    bar = QProgressBar()
+    bar.setRange(0, 0)
+    bar.setMaximumSize(80, 8)
+    bar.setTextVisible(False)
+    bar.setVisible(False)
+    return bar
+
+
+class TableOrEmpty(QStackedWidget):
+    """The table, or in its place a sentence saying why there is nothing to show."""
+
+    def __init__(self, table: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table = table
+        self.empty = QLabel()
+        self.empty.setObjectName("emptyState")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.addWidget(table)
+        self.addWidget(self.empty)
+
+    def show_empty(self, text: str) -> None:
+        """Show `text` instead of the table; an empty text shows the table."""
+        self.empty.setText(text)
+        self.setCurrentWidget(self.empty if text else self.table)
+
+
+class PaneMessage(QLabel):
+    """A one-line message (what just happened) that hides itself after a few seconds."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("paneMessage")
+        self.setWordWrap(True)
+        self.setVisible(False)
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(MESSAGE_MS)
+        self._timer.timeout.connect(lambda: self.setVisible(False))
+
+    def show_message(self, text: str) -> None:
+        self.setText(text)
+        self.setVisible(True)
+        self._timer.start()

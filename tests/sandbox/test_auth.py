@@ -120,6 +120,11 @@ def test_subscription_update(sb: Sandbox) -> None:
     bad = sb.put(f"{API}/subscriptions/mine", json={"options": {"hsm": "MAYBE"}})
     assert bad.status_code == 400
     assert bad.json()["message"].startswith("options.hsm:")
+    # The removed validation options are still accepted (and change nothing).
+    old = {"options": {"devAddrValidation": "ADM-VC", "devEUIValidation": "DEACTIVATED"}}
+    accepted = sb.put(f"{API}/subscriptions/mine", json=old)
+    assert accepted.status_code == 200, accepted.text
+    assert accepted.json()["options"]["hsm"] == "ACTIVATED"
 
 
 def test_openapi_is_served_and_marks_the_deprecated_route(sb: Sandbox) -> None:

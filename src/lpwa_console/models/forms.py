@@ -1,17 +1,33 @@
-"""Simple forms derived from the schema's request models: which fields a dialog shows, how a
-typed text becomes a value, and how an existing item fills the form. Nested objects other than
-ID references are left to the platform's own tools (listed as such by the dialog)."""
+"""Forms derived from the schema's request models: which fields a dialog shows, how what was
+typed becomes a value, and how an existing item fills the form.
+
+A field is flat (one text: text, int, float, bool, choice, comma-separated list, a wrapper
+such as an ID reference `{"ID": ...}` or a domain group `{"name": ...}`), a nested object
+("object": a sub-form of flat fields) or a list of nested objects ("table": one row per item,
+a column per sub-field; a list of several kinds, such as HTTP or Kafka destinations, has one
+sub-form per kind). What the form holds for a field (its "raw" value) is a text, a
+{sub-field: text} mapping or `Rows`. No Qt here: the widgets are in ui/.
+"""
 
 from __future__ import annotations
 
+import re
 import types
 import typing
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-FieldKind = Literal["text", "int", "float", "bool", "choice", "list", "refs", "ref"]
+FieldKind = Literal[
+    "text", "int", "float", "bool", "choice", "list", "refs", "ref", "object", "table"
+]
+NESTED_KINDS = ("object", "table")
+LIST_KINDS = ("list", "refs", "table")
+SECRET_WORDS = ("key", "secret", "password", "token")
+_SCALARS: dict[Any, FieldKind] = {bool: "bool", int: "int", float: "float", str: "text"}
 
 
 @dataclass(frozen=True)
@@ -22,121 +38,258 @@ class FormField:
     required: bool
     choices: tuple[str, ...] = ()
     secret: bool = False
+    key: str = "ID"  # the one field of a "ref" / "refs" wrapper
+    forms: tuple[SubForm, ...] = ()  # "object": one; "table": one per kind of item
+
+    @property
+    def label(self) -> str:
+        return self.name + (" *" if self.required else "")
+
+    @property
+    def noun(self) -> str:
+        """One item of a table, for messages: destinations -> "Destination"."""
+        return _words(self.name).removesuffix("s").capitalize()
 
 
-def _strip_optional(annotation: Any) -> Any:
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        if len(args) == 1:
-            return args[0]
-    return annotation
+@dataclass(frozen=True)
+class SubForm:
+    """The fields of a nested object, validated by the object's own request model."""
+
+    model: type[BaseModel]
+    fields: tuple[FormField, ...]
+
+    @property
+    def label(self) -> str:  # HttpDestination -> "Http destination"
+        return _words(self.model.__name__.removesuffix("Request")).capitalize()
 
 
-def _kind(annotation: Any) -> tuple[FieldKind, tuple[str, ...]] | None:
-    annotation = _strip_optional(annotation)
-    origin = typing.get_origin(annotation)
-    if origin is Literal:
-        return "choice", tuple(str(a) for a in typing.get_args(annotation))
-    if origin is list:
-        (inner,) = typing.get_args(annotation) or (str,)
-        if inner is str:
-            return "list", ()
-        if _is_ref(inner):
-            return "refs", ()
+@dataclass
+class Rows:
+    """What a table holds: rows of texts by sub-field name, and which sub-form they follow
+    (texts of the other kinds' columns are kept, so switching kind back loses nothing)."""
+
+    rows: list[dict[str, str]] = field(default_factory=list)
+    form: int = 0
+
+
+Raw = str | dict[str, str] | Rows
+
+
+def _words(name: str) -> str:
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).lower()
+
+
+# --- deriving the fields --------------------------------------------------------------------
+
+
+def _members(annotation: Any) -> list[Any]:
+    """The types of a union but None (the annotation itself when not a union)."""
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return [a for a in typing.get_args(annotation) if a is not type(None)]
+    return [annotation]
+
+
+def _model(annotation: Any) -> type[BaseModel] | None:
+    is_model = isinstance(annotation, type) and issubclass(annotation, BaseModel)
+    return annotation if is_model else None
+
+
+def _key(annotation: Any) -> str | None:
+    """The field of a one-field wrapper (`{"ID": ...}`, `{"name": ...}`), edited as one text."""
+    model = _model(annotation)
+    if model is None or len(model.model_fields) != 1:
         return None
-    if annotation is bool:
-        return "bool", ()
-    if annotation is int:
-        return "int", ()
-    if annotation is float:
-        return "float", ()
-    if annotation is str:
-        return "text", ()
-    if _is_ref(annotation):
-        return "ref", ()
+    ((attr, info),) = model.model_fields.items()
+    return (info.alias or attr) if _members(info.annotation)[0] in _SCALARS else None
+
+
+def _item_models(members: list[Any]) -> list[type[BaseModel]]:
+    """The item models of `list[A]` or `list[A] | list[B]`; [] when not only that."""
+    items = [_model((typing.get_args(m) or (None,))[0]) for m in members]
+    if all(typing.get_origin(m) is list for m in members) and all(items):
+        return [m for m in items if m is not None]
+    return []
+
+
+def _sub_form(model: type[BaseModel]) -> SubForm | None:
+    """None when a required sub-field cannot be edited (so neither can the object)."""
+    fields, skipped = form_fields(model, nested=False)
+    required = {i.alias or a for a, i in model.model_fields.items() if i.is_required()}
+    return None if required & set(skipped) else SubForm(model, tuple(fields))
+
+
+def _field(name: str, attr: str, annotation: Any, required: bool, nested: bool) -> FormField | None:
+    make = partial(FormField, name, attr, required=required)
+    members = _members(annotation)
+    one = members[0] if len(members) == 1 else None
+    inner = (typing.get_args(one) or (str,))[0] if typing.get_origin(one) is list else None
+    if typing.get_origin(one) is Literal:
+        return make("choice", choices=tuple(str(a) for a in typing.get_args(one)))
+    if one in _SCALARS:
+        secret = one is str and any(w in attr.lower() for w in SECRET_WORDS)
+        return make(_SCALARS[one], secret=secret)
+    if key := _key(one):
+        return make("ref", key=key)
+    if inner is str:
+        return make("list")
+    if key := _key(inner):
+        return make("refs", key=key)
+    if not nested:
+        return None
+    if items := _item_models(members):
+        forms = [_sub_form(m) for m in items]
+        return make("table", forms=tuple(f for f in forms if f)) if all(forms) else None
+    if (model := _model(one)) and (form := _sub_form(model)):
+        return make("object", forms=(form,))
     return None
 
 
-def _is_ref(annotation: Any) -> bool:
-    """An ID reference (`{"ID": ...}`), typed as one text."""
-    return (
-        isinstance(annotation, type)
-        and issubclass(annotation, BaseModel)
-        and set(annotation.model_fields) == {"ID"}
-    )
-
-
-SECRET_WORDS = ("key", "secret", "password", "token")
-
-
-def form_fields(model: type[BaseModel]) -> tuple[list[FormField], list[str]]:
-    """(the fields a form can edit, the names it cannot)."""
+def form_fields(
+    model: type[BaseModel], *, nested: bool = True
+) -> tuple[list[FormField], list[str]]:
+    """(the fields a form can edit, the names it cannot). Deprecated fields are left out."""
     fields: list[FormField] = []
     skipped: list[str] = []
     for attr, info in model.model_fields.items():
         if info.deprecated:
             continue
         name = info.alias or attr
-        found = _kind(info.annotation)
+        found = _field(name, attr, info.annotation, info.is_required(), nested)
         if found is None:
             skipped.append(name)
-            continue
-        kind, choices = found
-        secret = kind == "text" and any(w in attr.lower() for w in SECRET_WORDS)
-        fields.append(FormField(name, attr, kind, info.is_required(), choices, secret))
+        else:
+            fields.append(found)
     return fields, skipped
 
 
-def value_of(spec: FormField, text: str) -> Any:
-    """The value to validate for what was typed; None when empty (not sent). Bad numbers go
-    through as text so the schema says what is wrong."""
-    text = text.strip()
+# --- from the form to the request -----------------------------------------------------------
+
+
+def value_of(spec: FormField, raw: Raw) -> Any:
+    """The value to validate for what the form holds; None when empty (not sent). Bad
+    numbers go through as text so the schema says what is wrong. Blank rows are left out."""
+    if isinstance(raw, Rows):
+        form = spec.forms[raw.form]
+        return [v for row in raw.rows if (v := form_data(form.fields, row))] or None
+    if isinstance(raw, dict):
+        return form_data(spec.forms[0].fields, raw) or None
+    text = raw.strip()
     if not text:
         return None
-    if spec.kind == "int":
+    if spec.kind in ("int", "float"):
         try:
-            return int(text)
-        except ValueError:
-            return text
-    if spec.kind == "float":
-        try:
-            return float(text)
+            return int(text) if spec.kind == "int" else float(text)
         except ValueError:
             return text
     if spec.kind == "bool":
         return text.lower() in ("true", "yes", "1")
+    parts = [p.strip() for p in text.split(",") if p.strip()]
     if spec.kind == "list":
-        return [p.strip() for p in text.split(",") if p.strip()]
+        return parts
     if spec.kind == "refs":
-        return [{"ID": p.strip()} for p in text.split(",") if p.strip()]
+        return [{spec.key: p} for p in parts]
     if spec.kind == "ref":
-        return {"ID": text}
+        return {spec.key: text}
     return text
 
 
-def form_data(fields: list[FormField], texts: dict[str, str]) -> dict[str, Any]:
+def form_data(
+    fields: typing.Sequence[FormField],
+    raws: Mapping[str, Raw],
+    initial: Mapping[str, Raw] | None = None,
+) -> dict[str, Any]:
+    """The request data. With `initial` (editing an item), a nested field left as it was is
+    not sent (it may hold what the form cannot show, such as a secret) and a list the user
+    emptied is sent empty, to clear it."""
     data: dict[str, Any] = {}
     for spec in fields:
-        value = value_of(spec, texts.get(spec.name, ""))
+        value = value_of(spec, raws.get(spec.name, ""))
+        if initial is not None:
+            before = value_of(spec, initial.get(spec.name, ""))
+            if spec.kind in NESTED_KINDS and value == before:
+                continue
+            if value is None and before is not None and spec.kind in LIST_KINDS:
+                value = []
         if value is not None:
             data[spec.name] = value
     return data
 
 
-def text_of(spec: FormField, item: Any) -> str:
-    """What the form shows for an existing item's field (secrets never)."""
-    if item is None or spec.secret:
-        return ""
+def nested_errors(spec: FormField, raw: Raw) -> list[dict[str, str]]:
+    """The errors of each row of a table (of an object: its one row) by sub-field ('' for
+    the row as a whole), checked by the item's own request model: the rules of the whole
+    request, located. Blank rows have none."""
+    if isinstance(raw, Rows):
+        form, rows = spec.forms[raw.form], raw.rows
+    elif isinstance(raw, dict):
+        form, rows = spec.forms[0], [raw]
+    else:
+        return []
+    names = {f.name for f in form.fields}
+    out: list[dict[str, str]] = []
+    for row in rows:
+        errors: dict[str, str] = {}
+        if data := form_data(form.fields, row):
+            try:
+                form.model.model_validate(data)
+            except ValidationError as exc:
+                for error in exc.errors():
+                    loc = error.get("loc") or ("",)
+                    name = str(loc[0]) if str(loc[0]) in names else ""
+                    errors.setdefault(name, error["msg"].removeprefix("Value error, "))
+        out.append(errors)
+    return out
+
+
+def describe(spec: FormField, errors: list[dict[str, str]]) -> str:
+    """The first error of a table in words: "Destination 1: ports: ..."."""
+    for i, row in enumerate(errors):
+        for name, message in row.items():
+            where = f"{spec.noun} {i + 1}: " + (f"{name}: " if name else "")
+            return where + message.removeprefix(f"{name}: ")
+    return ""
+
+
+def form_for(spec: FormField, choice: str) -> int | None:
+    """The kind of a table's items that a choice names (type KAFKA -> KafkaDestination,
+    HTTP_CELLULAR -> HttpDestination), when exactly one does."""
+    word = choice.split("_")[0].lower()
+    found = [
+        i for i, f in enumerate(spec.forms) if word and f.model.__name__.lower().startswith(word)
+    ]
+    return found[0] if len(spec.forms) > 1 and len(found) == 1 else None
+
+
+# --- from an existing item to the form ------------------------------------------------------
+
+
+def raw_of(spec: FormField, item: Any) -> Raw:
+    """What the form holds for an existing item's field (secrets never)."""
+    value = _value(spec, item)
+    if spec.kind == "table":
+        subs = [f for form in spec.forms for f in form.fields]
+        rows = [{f.name: _text(f, _value(f, element)) for f in subs} for element in value or []]
+        filled = [
+            sum(bool(r.get(f.name)) for r in rows for f in form.fields) for form in spec.forms
+        ]
+        return Rows(rows, filled.index(max(filled)))
+    if spec.kind == "object":
+        return {f.name: _text(f, _value(f, value)) for f in spec.forms[0].fields}
+    return _text(spec, value)
+
+
+def _value(spec: FormField, item: Any) -> Any:
     value = getattr(item, spec.attr, None)
-    if value is None and spec.name != spec.attr:
-        value = getattr(item, spec.name, None)
-    if value is None:
+    return getattr(item, spec.name, None) if value is None else value
+
+
+def _text(spec: FormField, value: Any) -> str:
+    if value is None or spec.secret:
         return ""
     if spec.kind == "bool":
         return "true" if value else "false"
     if spec.kind in ("list", "refs"):
-        return ", ".join(str(getattr(v, "ID", v)) for v in value)
+        return ", ".join(str(getattr(v, spec.key, v)) for v in value)
     if spec.kind == "ref":
-        return str(getattr(value, "ID", value))
+        return str(getattr(value, spec.key, value))
     return str(value)

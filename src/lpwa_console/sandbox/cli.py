@@ -46,8 +46,9 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--access-log", action="store_true")
     serve.add_argument("--simulate", action="store_true",
                        help="run the living network simulator in the background")  # fmt: skip
-    serve.add_argument("--speed", type=float, default=60.0, metavar="FACTOR",
-                       help="simulated seconds per real second (default 60)")  # fmt: skip
+    serve.add_argument("--speed", type=float, default=1.0, metavar="FACTOR",
+                       help="simulated seconds per real second (default 1: timestamps stay"
+                            " on the wall clock, as the console's time windows expect)")  # fmt: skip
     serve.add_argument("--sim-seed", type=int, default=None, metavar="N",
                        help="simulator seed (default: --random-seed)")  # fmt: skip
 

@@ -42,7 +42,14 @@ class Subscription(ApiModel):
 
 
 class SubscriptionOptionsUpdate(RequestModel):
-    hsm: Toggle
+    hsm: Toggle | None = None
+    # Accepted and ignored by the platform (feature removed); never sent by the console.
+    devAddrValidation: Literal["DEACTIVATED", "ADM-VC"] | None = Field(
+        default=None, deprecated="feature removed"
+    )
+    devEUIValidation: Literal["DEACTIVATED", "ADM-VC"] | None = Field(
+        default=None, deprecated="feature removed"
+    )
 
 
 class SubscriptionUpdate(RequestModel):

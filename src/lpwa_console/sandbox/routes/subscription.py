@@ -49,7 +49,7 @@ def update_subscription(
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
     values: dict[str, Any] = {}
-    if body.options is not None:
+    if body.options is not None and body.options.hsm is not None:
         values["hsm"] = body.options.hsm
     if body.showTagSuggestionsWhenDomainRestrictions is not None:
         values["show_tag_suggestions"] = int(body.showTagSuggestionsWhenDomainRestrictions)

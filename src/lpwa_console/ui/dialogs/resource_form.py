@@ -1,5 +1,6 @@
 """Create or edit one resource (multicast group, application server, network context, AS
-transport key) with a form derived from the schema's request model, checked live."""
+transport key) with a form derived from the schema's request model, checked live: flat fields
+in a form, each nested object in a group (a sub-form, or a table for a list of them)."""
 
 from __future__ import annotations
 
@@ -7,19 +8,29 @@ import contextlib
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGroupBox,
     QLabel,
-    QLineEdit,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
-from ...models.forms import FormField, form_data, form_fields, text_of
+from ...models.forms import (
+    NESTED_KINDS,
+    FormField,
+    Raw,
+    form_data,
+    form_fields,
+    form_for,
+    nested_errors,
+    raw_of,
+)
 from ...models.resources import ResourceViewModel
 from ..theme import severity_color
+from ..widgets.nested_editor import Editor, FieldEditor, TableEditor, editor_for
 
 
 class ResourceFormDialog(QDialog):
@@ -38,23 +49,28 @@ class ResourceFormDialog(QDialog):
         )
         self.setObjectName("resourceForm")
         self.fields, skipped = form_fields(model)
-        self.inputs: dict[str, QLineEdit | QComboBox] = {}
-        self.errors: dict[str, QLabel] = {}
+        self.initial = {spec.name: raw_of(spec, item) for spec in self.fields}
+        self.editors: dict[str, Editor] = {}
         form = QFormLayout()
-        for spec in self.fields:
-            widget = self._input(spec)
-            self.inputs[spec.name] = widget
-            error = QLabel()
-            error.setStyleSheet(f"color: {severity_color(6).name()}")
-            error.setVisible(False)
-            self.errors[spec.name] = error
-            holder = QWidget()
-            column = QVBoxLayout(holder)
-            column.setContentsMargins(0, 0, 0, 0)
-            column.setSpacing(1)
-            column.addWidget(widget)
-            column.addWidget(error)
-            form.addRow(spec.name + (" *" if spec.required else ""), holder)
+        body = QWidget()
+        column = QVBoxLayout(body)
+        column.addLayout(form)
+        for spec in self.fields:  # flat fields first, then a group per nested one
+            editor = editor_for(spec, self.initial[spec.name], unchanged_hint=not self.creating)
+            self.editors[spec.name] = editor
+            if spec.kind in NESTED_KINDS:
+                group = QGroupBox(spec.label)
+                QVBoxLayout(group).addWidget(editor)
+                column.addWidget(group)
+            else:
+                form.addRow(spec.label, editor)
+        column.addStretch(1)
+        self.inputs = {n: e.input for n, e in self.editors.items() if isinstance(e, FieldEditor)}
+        self.errors = {name: editor.error for name, editor in self.editors.items()}
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(body)
         self.form_error = QLabel()
         self.form_error.setObjectName("formError")
         self.form_error.setWordWrap(True)
@@ -68,10 +84,17 @@ class ResourceFormDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addLayout(form)
+        layout.addWidget(scroll)
         layout.addWidget(note)
         layout.addWidget(self.form_error)
         layout.addWidget(self.buttons)
+        for spec in self.fields:
+            if spec.kind == "choice":
+                self._follow(spec)
+        for spec in self.fields:
+            if spec.kind == "choice":
+                self.editors[spec.name].edited.connect(lambda s=spec: self._follow(s))
+            self.editors[spec.name].edited.connect(self._edited)
         self._connections = [
             (vm.saved, self._saved),
             (vm.save_failed, self._failed),
@@ -80,46 +103,40 @@ class ResourceFormDialog(QDialog):
             signal.connect(slot)
         self._dirty = False
         self.check()
+        room = self.screen().availableGeometry().height() * 85 // 100
+        self.resize(
+            max(body.sizeHint().width() + 40, 720),
+            min(body.sizeHint().height() + self.buttons.sizeHint().height() + 60, room),
+        )
 
-    def _input(self, spec: FormField) -> QLineEdit | QComboBox:
-        if spec.kind in ("choice", "bool"):
-            combo = QComboBox()
-            combo.setObjectName(spec.name)
-            values = spec.choices if spec.kind == "choice" else ("true", "false")
-            combo.addItems(["", *values])
-            combo.setCurrentText(text_of(spec, self.item))
-            combo.currentIndexChanged.connect(lambda _i: self._edited())
-            return combo
-        edit = QLineEdit(text_of(spec, self.item))
-        edit.setObjectName(spec.name)
-        if spec.secret:
-            edit.setEchoMode(QLineEdit.EchoMode.Password)
-            edit.setPlaceholderText("unchanged" if not self.creating else "")
-        elif spec.kind in ("list", "refs"):
-            edit.setPlaceholderText("comma-separated")
-        edit.textChanged.connect(lambda _t: self._edited())
-        return edit
+    def _follow(self, choice: FormField) -> None:
+        """A choice that names a kind of table item (type KAFKA) sets the table's columns."""
+        text = self.editors[choice.name].raw()
+        for editor in self.editors.values():
+            if isinstance(editor, TableEditor) and isinstance(text, str):
+                index = form_for(editor.spec, text)
+                if index is not None:
+                    editor.set_form(index)
 
-    def texts(self) -> dict[str, str]:
-        return {
-            name: w.currentText() if isinstance(w, QComboBox) else w.text()
-            for name, w in self.inputs.items()
-        }
+    def raws(self) -> dict[str, Raw]:
+        return {name: editor.raw() for name, editor in self.editors.items()}
 
     def data(self) -> dict[str, Any]:
-        return form_data(self.fields, self.texts())
+        return form_data(self.fields, self.raws(), None if self.creating else self.initial)
 
     def _edited(self) -> None:
         self._dirty = True
         self.check()
 
     def check(self) -> dict[str, str]:
-        errors = self.vm.check(self.data(), creating=self.creating)
-        for name, label in self.errors.items():
-            message = errors.get(name, "") if self._dirty else ""
-            label.setText(message)
-            label.setVisible(bool(message))
-        self.form_error.setText(errors.get("", "") if self._dirty else "")
+        data = self.data()
+        errors = self.vm.check(data, creating=self.creating)
+        shown = self._dirty
+        for spec in self.fields:
+            editor = self.editors[spec.name]
+            nested = nested_errors(spec, editor.raw()) if shown and spec.name in data else []
+            editor.show_errors(errors.get(spec.name, "") if shown else "", nested)
+        self.form_error.setText(errors.get("", "") if shown else "")
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         save.setEnabled(not errors)
         return errors
@@ -136,10 +153,9 @@ class ResourceFormDialog(QDialog):
 
     def _failed(self, message: str, name: str) -> None:
         self.buttons.setEnabled(True)
-        label = self.errors.get(name)
-        if label is not None:
-            label.setText(message)
-            label.setVisible(True)
+        editor = self.editors.get(name)
+        if editor is not None:
+            editor.show_errors(message, [])
         else:
             self.form_error.setText(message)
 

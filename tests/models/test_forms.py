@@ -1,0 +1,252 @@
+"""Forms derived from the request models, nested fields included (no Qt)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from lpwa_console.models.forms import (
+    FormField,
+    Raw,
+    Rows,
+    describe,
+    form_data,
+    form_fields,
+    form_for,
+    nested_errors,
+    raw_of,
+    value_of,
+)
+from lpwa_console.schema.app_servers import (
+    AppServer,
+    AppServerCreate,
+    AppServerUpdate,
+    HttpDestination,
+    KafkaDestination,
+)
+from lpwa_console.schema.multicast import MulticastGroup, MulticastGroupCreate
+from lpwa_console.schema.network import (
+    AsTransportKeyCreate,
+    CellularNetworkContextCreate,
+    CellularNetworkContextUpdate,
+)
+
+
+def fields_of(model: Any) -> dict[str, FormField]:
+    fields, skipped = form_fields(model)
+    assert skipped == []
+    return {f.name: f for f in fields}
+
+
+def sub_fields(spec: FormField, form: int = 0) -> dict[str, tuple[str, bool, bool]]:
+    return {f.name: (f.kind, f.required, f.secret) for f in spec.forms[form].fields}
+
+
+def test_app_server_nested_fields() -> None:
+    fields = fields_of(AppServerCreate)
+    dest = fields["destinations"]
+    assert dest.kind == "table" and [f.model for f in dest.forms] == [
+        HttpDestination,
+        KafkaDestination,
+    ]
+    assert [f.label for f in dest.forms] == ["Http destination", "Kafka destination"]
+    assert sub_fields(dest) == {
+        "addresses": ("list", True, False),
+        "ports": ("text", False, False),
+        "strategy": ("choice", True, False),
+    }
+    assert dest.forms[0].fields[2].choices == ("SEQUENTIAL", "BLAST")
+    assert sub_fields(dest, 1) == {
+        "brokerID": ("text", True, False),
+        "topicName": ("text", True, False),
+    }
+    assert dest.noun == "Destination" and fields["customHttpHeaders"].noun == "Custom http header"
+    assert sub_fields(fields["customHttpHeaders"]) == {
+        "name": ("text", True, False),
+        "value": ("text", True, False),
+    }
+    security = fields["downlinkSecurity"]
+    assert security.kind == "object"
+    assert sub_fields(security) == {
+        "status": ("choice", True, False),
+        "asID": ("text", False, False),
+        "downlinkAsKey": ("text", False, True),  # a secret, never pre-filled
+        "maxTimestampDeviation": ("int", False, False),
+    }
+    domains = fields["domains"]
+    assert sub_fields(domains) == {"name": ("text", True, False), "group": ("ref", True, False)}
+    assert domains.forms[0].fields[1].key == "name"  # {"group": {"name": ...}} as one text
+    assert fields["flowMatcherTags"].kind == "list"
+    occ = fields_of(AppServerUpdate)["occContext"]
+    assert (occ.kind, occ.key) == ("ref", "version")
+
+
+def test_multicast_and_network_fields() -> None:
+    fields = fields_of(MulticastGroupCreate)
+    assert fields["domains"].kind == "table" and fields["appServers"].kind == "refs"
+    assert "appKeys" not in fields and "verificationCode" not in fields  # deprecated
+    assert fields["appSKey"].secret and fields["nwKey"].secret
+    for model in (CellularNetworkContextCreate, CellularNetworkContextUpdate, AsTransportKeyCreate):
+        assert all(f.kind not in ("object", "table") for f in fields_of(model).values())
+
+
+def test_nested_values_make_a_valid_request() -> None:
+    fields, _ = form_fields(AppServerCreate)
+    raws: dict[str, Raw] = {
+        "name": " Factory ",
+        "destinations": Rows(
+            [
+                {"addresses": "a.example, b.example", "ports": "443", "strategy": "BLAST"},
+                {},  # a row added and left blank is not sent
+                {"addresses": "10.0.0.8", "ports": "8000-8010", "strategy": "SEQUENTIAL"},
+            ]
+        ),
+        "customHttpHeaders": Rows([{"name": "X-Site", "value": "north"}]),
+        "downlinkSecurity": {"status": "NONE", "asID": "", "maxTimestampDeviation": "30"},
+        "domains": Rows([{"name": "France/Paris", "group": "Site"}]),
+    }
+    data = form_data(fields, raws)
+    assert data == {
+        "name": "Factory",
+        "destinations": [
+            {"addresses": ["a.example", "b.example"], "ports": "443", "strategy": "BLAST"},
+            {"addresses": ["10.0.0.8"], "ports": "8000-8010", "strategy": "SEQUENTIAL"},
+        ],
+        "customHttpHeaders": [{"name": "X-Site", "value": "north"}],
+        "downlinkSecurity": {"status": "NONE", "maxTimestampDeviation": 30},
+        "domains": [{"name": "France/Paris", "group": {"name": "Site"}}],
+    }
+    request = AppServerCreate.model_validate(data)
+    assert request.destinations is not None and request.destinations[1] == HttpDestination(
+        addresses=["10.0.0.8"], ports="8000-8010", strategy="SEQUENTIAL"
+    )
+    # Nothing typed in a sub-form or a table: not sent at all.
+    security = next(f for f in fields if f.name == "downlinkSecurity")
+    assert value_of(security, {"status": "", "asID": " "}) is None
+    assert "destinations" not in form_data(fields, {"destinations": Rows([{}, {}])})
+
+
+def test_the_kind_of_a_table_picks_the_columns_sent() -> None:
+    fields, _ = form_fields(AppServerCreate)
+    dest = next(f for f in fields if f.name == "destinations")
+    rows = [{"addresses": "h", "strategy": "BLAST", "brokerID": "b1", "topicName": "up"}]
+    assert value_of(dest, Rows(rows, form=1)) == [{"brokerID": "b1", "topicName": "up"}]
+    assert value_of(dest, Rows(rows, form=0)) == [{"addresses": ["h"], "strategy": "BLAST"}]
+    assert form_for(dest, "KAFKA") == 1
+    assert form_for(dest, "HTTP") == form_for(dest, "HTTP_CELLULAR") == 0
+    assert form_for(dest, "json") is None and form_for(dest, "") is None
+    headers = next(f for f in fields if f.name == "customHttpHeaders")
+    assert form_for(headers, "CUSTOM") is None  # one kind only: nothing to follow
+
+
+def test_nested_errors_are_located() -> None:
+    fields, _ = form_fields(AppServerCreate)
+    dest = next(f for f in fields if f.name == "destinations")
+    raw = Rows(
+        [
+            {"addresses": "a.example", "ports": "443", "strategy": "BLAST"},
+            {"addresses": "b.example", "ports": "99999"},
+            {},
+        ]
+    )
+    errors = nested_errors(dest, raw)
+    assert errors[0] == {} and errors[2] == {}  # valid, blank
+    assert set(errors[1]) == {"ports", "strategy"}
+    assert describe(dest, errors).startswith("Destination 2: ports: 99999 is not a port")
+    assert describe(dest, [{}, {}]) == ""
+    security = next(f for f in fields if f.name == "downlinkSecurity")
+    assert nested_errors(security, {"asID": "as-1", "maxTimestampDeviation": "-1"}) == [
+        {
+            "status": "Field required",
+            "maxTimestampDeviation": "Input should be greater than or equal to 0",
+        }
+    ]
+    assert nested_errors(security, {"status": ""}) == [{}]
+    domains = next(f for f in fields if f.name == "domains")
+    (bad,) = nested_errors(domains, Rows([{"name": "France/Paris", "group": "Site:1"}]))
+    assert list(bad) == ["group"]
+    assert nested_errors(fields[0], "x") == []  # a flat field has no rows
+
+
+def test_an_item_fills_the_form() -> None:
+    server = AppServer.model_validate(
+        {
+            "ID": "TWA_1.9.AS", "name": "Broker", "scope": "SUBSCRIPTION", "type": "KAFKA",
+            "destinations": [{"brokerID": "b1", "topicName": "uplinks"}],
+            "customHttpHeaders": [{"name": "X-A", "value": "1"}],
+            "downlinkSecurity": {"status": "DOWNLINK_AS_KEY", "asID": "as-1", "downlinkAsKey": "00" * 16},
+            "domains": [{"name": "France/Paris", "group": {"name": "Site"}}],
+            "occContext": {"version": 7},
+        }
+    )  # fmt: skip
+    raws = {f.name: raw_of(f, server) for f in form_fields(AppServerUpdate)[0]}
+    dest = raws["destinations"]
+    assert isinstance(dest, Rows) and dest.form == 1  # the Kafka columns
+    assert dest.rows[0]["brokerID"] == "b1" and dest.rows[0]["addresses"] == ""
+    assert raws["downlinkSecurity"] == {
+        "status": "DOWNLINK_AS_KEY", "asID": "as-1", "downlinkAsKey": "", "maxTimestampDeviation": "",
+    }  # fmt: skip
+    assert raws["domains"] == Rows([{"name": "France/Paris", "group": "Site"}])
+    assert raws["occContext"] == "7" and raws["type"] == "KAFKA"
+    http = AppServer.model_validate(
+        {
+            "ID": "x", "name": "n", "scope": "SUBSCRIPTION",
+            "destinations": [{"addresses": ["a", "b"], "ports": "80", "strategy": "BLAST"}],
+        }
+    )  # fmt: skip
+    (spec,) = [f for f in form_fields(AppServerUpdate)[0] if f.name == "destinations"]
+    filled = raw_of(spec, http)
+    assert isinstance(filled, Rows) and filled.form == 0
+    assert filled.rows[0]["addresses"] == "a, b"
+    assert raw_of(spec, None) == Rows([], 0)
+    group = MulticastGroup.model_validate(
+        {"EUI": "01" * 8, "name": "g", **{f"alarm{i}": 0 for i in range(1, 7)},
+         "domains": [{"name": "Lyon", "group": {"name": "Site"}}]}
+    )  # fmt: skip
+    (domains,) = [f for f in form_fields(MulticastGroupCreate)[0] if f.name == "domains"]
+    assert raw_of(domains, group) == Rows([{"name": "Lyon", "group": "Site"}])
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        ({}, {"name": "Broker", "occContext": {"version": "7"}}),  # nested as they were: not sent
+        (
+            {"destinations": Rows([], 1)},  # every destination removed: cleared
+            {"destinations": []},
+        ),
+        ({"flowMatcherTags": ""}, {"flowMatcherTags": []}),
+        (
+            {"downlinkSecurity": {"status": "NONE"}},
+            {"downlinkSecurity": {"status": "NONE"}},
+        ),
+    ],
+)
+def test_editing_sends_what_changed_in_nested_fields(
+    change: dict[str, Any], expected: dict[str, Any]
+) -> None:
+    server = AppServer.model_validate(
+        {
+            "ID": "TWA_1.9.AS", "name": "Broker", "scope": "SUBSCRIPTION",
+            "destinations": [{"brokerID": "b1", "topicName": "uplinks"}],
+            "downlinkSecurity": {"status": "DOWNLINK_AS_KEY", "asID": "as-1"},
+            "flowMatcherTags": ["a"], "occContext": {"version": 7},
+        }
+    )  # fmt: skip
+    fields, _ = form_fields(AppServerUpdate)
+    initial = {f.name: raw_of(f, server) for f in fields}
+    data = form_data(fields, {**initial, **change}, initial)
+    base = {"name": "Broker", "occContext": {"version": "7"}, "flowMatcherTags": ["a"]}
+    assert data == {**base, **expected}
+    AppServerUpdate.model_validate(data)
+
+
+def test_flat_fields_as_before() -> None:
+    fields, skipped = form_fields(MulticastGroupCreate)
+    assert skipped == []
+    data = form_data(fields, {"EUI": " 01 ", "appServers": "a, b", "downlinkDataRate": "3"})
+    assert data == {"EUI": "01", "appServers": [{"ID": "a"}, {"ID": "b"}], "downlinkDataRate": 3}
+    rate = next(f for f in fields if f.name == "downlinkDataRate")
+    assert value_of(rate, "x3") == "x3"  # the schema says what is wrong
+    assert raw_of(next(f for f in fields if f.name == "appSKey"), object()) == ""

@@ -9,7 +9,8 @@ import pytest
 import respx
 
 from lpwa_console.api import LpwaClient
-from lpwa_console.schema.alarms import AlarmFilter
+from lpwa_console.api.resources.alarms import AlarmsResource
+from lpwa_console.schema.alarms import AlarmFilter, MulticastAlarmPage
 from lpwa_console.schema.common import Severity
 
 pytestmark = pytest.mark.anyio
@@ -154,3 +155,40 @@ async def test_one_group_alarms_and_ack(client: LpwaClient) -> None:
     await client.multicast_alarms.acknowledge_group("7")
     await client.multicast_alarms.acknowledge_one("7", "g")
     assert acked.called and one.called
+
+
+@respx.mock
+async def test_alarms_resource_is_parameterised_by_path_and_page(client: LpwaClient) -> None:
+    """Device and multicast alarms are one class: any owner collection works the same way."""
+    other = f"{BASE}/subscriptions/mine/others"
+    listed = respx.get(f"{other}/alarms").mock(
+        return_value=page([alarm("o", multicastGroup={"EUI": "CC"})], count=1)
+    )
+    ack = respx.post(f"{other}/alarms/ack").mock(return_value=httpx.Response(204))
+    owner = respx.get(f"{other}/x%2Fy/alarms").mock(return_value=page([alarm("p")]))
+    owner_ack = respx.post(f"{other}/x%2Fy/alarms/ack").mock(return_value=httpx.Response(201))
+    one = respx.post(f"{other}/x%2Fy/alarms/p/ack").mock(return_value=httpx.Response(201))
+    resource = AlarmsResource(client, "/subscriptions/mine/others", MulticastAlarmPage)
+    result = await resource.list(descending=True, sort="state")
+    assert isinstance(result, MulticastAlarmPage) and result.briefs[0].multicastGroup.EUI == "CC"
+    assert listed.calls[0].request.url.params["sort"] == "state,desc"
+    assert [a.alarmUid async for a in resource.iterate()] == ["o"]
+    await resource.acknowledge(["o"])
+    assert json.loads(ack.calls[0].request.content) == {"alarmUids": ["o"]}
+    assert (await resource.of_owner("x/y", filters=AlarmFilter(acked=True))).briefs[0].ID == 4
+    assert owner.calls[0].request.url.params["acked"] == "true"
+    await resource.acknowledge_owner("x/y", filters=AlarmFilter(acked=True, ID=4))
+    assert dict(owner_ack.calls[0].request.url.params) == {"ID": "4"}
+    await resource.acknowledge_one("x/y", "p")
+    assert one.called
+
+
+async def test_device_and_multicast_resources_keep_their_names(client: LpwaClient) -> None:
+    devices, groups = client.device_alarms, client.multicast_alarms
+    assert isinstance(devices, AlarmsResource) and isinstance(groups, AlarmsResource)
+    assert devices.path.endswith("/devices") and groups.path.endswith("/multicastGroups")
+    assert devices.of_device == devices.of_owner
+    assert devices.acknowledge_device == devices.acknowledge_owner
+    assert groups.of_group == groups.of_owner
+    assert groups.acknowledge_group == groups.acknowledge_owner
+    assert not hasattr(groups, "histories")

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import warnings
 from datetime import timedelta
 from typing import Literal
-from xml.etree import ElementTree
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -21,6 +19,12 @@ from .common import (
 )
 from .domains import Domain, check_one_domain_per_group
 from .durations import parse_duration
+
+# hex_key and the appKeys XML helpers live in .keys, re-exported for modules importing them here.
+from .keys import app_skey_from_xml as app_skey_from_xml
+from .keys import app_skey_xml as app_skey_xml
+from .keys import check_app_keys, check_app_skey, effective_app_skey
+from .keys import hex_key as hex_key
 
 Connectivity = Literal["LORAWAN", "CELLULAR"]
 Activation = Literal["ABP", "OTAA"]
@@ -142,35 +146,6 @@ def _luhn_ok(digits: str) -> bool:
     return total % 10 == 0
 
 
-def hex_key(value: str | None, *, digits: int, what: str) -> str | None:
-    if value is None:
-        return None
-    value = value.strip()
-    if not is_hex(value, digits):
-        raise ValueError(f"{what} must be {digits} hexadecimal digits")
-    return value.upper()
-
-
-def app_skey_from_xml(document: str) -> str:
-    """The AppSKey inside the deprecated `<AppSKeys><AppSKey Port="*">HEX</AppSKey></AppSKeys>`."""
-    try:
-        root = ElementTree.fromstring(document)
-    except ElementTree.ParseError as exc:
-        raise ValueError(f"appKeys is not well-formed XML: {exc}") from None
-    keys = root.findall("AppSKey") if root.tag == "AppSKeys" else []
-    if root.tag != "AppSKeys" or len(keys) != 1:
-        raise ValueError("appKeys must be one <AppSKey> inside <AppSKeys>")
-    if keys[0].get("Port") != "*":
-        raise ValueError('appKeys: the AppSKey Port attribute must be "*"')
-    key = hex_key(keys[0].text or "", digits=32, what="appKeys AppSKey")
-    assert key is not None
-    return key
-
-
-def app_skey_xml(app_skey: str) -> str:
-    return f'<AppSKeys><AppSKey Port="*">{app_skey}</AppSKey></AppSKeys>'
-
-
 # --- requests ------------------------------------------------------------------------------
 
 
@@ -195,17 +170,8 @@ class _DeviceWritable(RequestModel):
 
     _domains = field_validator("domains")(check_one_domain_per_group)
 
-    @field_validator("appSKey")
-    @classmethod
-    def _app_skey(cls, value: str | None) -> str | None:
-        return hex_key(value, digits=32, what="AppSKey")
-
-    @field_validator("appKeys")
-    @classmethod
-    def _app_keys(cls, value: str | None) -> str | None:
-        if value is not None:
-            app_skey_from_xml(value)
-        return value
+    _app_skey = field_validator("appSKey")(check_app_skey)
+    _app_keys = field_validator("appKeys")(check_app_keys)
 
     @model_validator(mode="after")
     def _location_pairs(self) -> _DeviceWritable:
@@ -215,12 +181,7 @@ class _DeviceWritable(RequestModel):
 
     def effective_app_skey(self) -> str | None:
         """appSKey, or the one in the deprecated XML document."""
-        if self.appSKey:
-            return self.appSKey
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            xml = self.appKeys
-        return app_skey_from_xml(xml) if xml else None
+        return effective_app_skey(self)
 
 
 class DeviceCreate(_DeviceWritable):

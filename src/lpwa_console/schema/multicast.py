@@ -5,14 +5,14 @@ A group is addressed like a device: its UID or `e` + its EUI in upper case.
 
 from __future__ import annotations
 
-import warnings
 from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
 from .common import ApiModel, ListEnvelope, RequestModel, is_hex
-from .devices import DailyHistory, IdRef, app_skey_from_xml, hex_key
+from .devices import DailyHistory, IdRef
 from .domains import Domain, check_one_domain_per_group
+from .keys import check_app_keys, check_app_skey, deprecated_app_keys, effective_app_skey, hex_key
 
 MulticastClass = Literal["B", "C"]
 
@@ -141,35 +141,18 @@ class _MulticastWritable(RequestModel):
 
     _domains = field_validator("domains")(check_one_domain_per_group)
 
-    @field_validator("appSKey")
-    @classmethod
-    def _app_skey(cls, value: str | None) -> str | None:
-        return hex_key(value, digits=32, what="AppSKey")
-
-    @field_validator("appKeys")
-    @classmethod
-    def _app_keys(cls, value: str | None) -> str | None:
-        if value is not None:
-            app_skey_from_xml(value)
-        return value
+    _app_skey = field_validator("appSKey")(check_app_skey)
+    _app_keys = field_validator("appKeys")(check_app_keys)
 
     @model_validator(mode="after")
     def _one_key_form(self) -> _MulticastWritable:
-        if self.appSKey is not None and self._deprecated_app_keys() is not None:
+        if self.appSKey is not None and deprecated_app_keys(self) is not None:
             raise ValueError("give appSKey or the deprecated appKeys, not both")
         return self
 
-    def _deprecated_app_keys(self) -> str | None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            return self.appKeys
-
     def effective_app_skey(self) -> str | None:
         """appSKey, or the one in the deprecated XML document."""
-        if self.appSKey:
-            return self.appSKey
-        xml = self._deprecated_app_keys()
-        return app_skey_from_xml(xml) if xml else None
+        return effective_app_skey(self)
 
 
 class MulticastGroupCreate(_MulticastWritable):

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import builtins
 import warnings
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from ...schema.alarms import (
     CURSOR_SORT,
+    AlarmBrief,
     AlarmFilter,
     AlarmPage,
     AlarmsAck,
@@ -26,8 +28,14 @@ from ...schema.common import ListEnvelope, path_segment
 from ..pagination import CursorPaginator, IndexPaginator
 from ._resource import APIResource
 
+if TYPE_CHECKING:
+    from .._base import BaseClient
+
 DEVICES = "/subscriptions/mine/devices"
 GROUPS = "/subscriptions/mine/multicastGroups"
+
+BriefT = TypeVar("BriefT", bound=AlarmBrief)
+PageT = TypeVar("PageT", bound=ListEnvelope[Any])
 
 
 def _list_params(
@@ -52,8 +60,15 @@ def _list_params(
     return params + (filters or AlarmFilter()).to_params()
 
 
-class DeviceAlarmsResource(APIResource):
-    """Alarms of devices: the whole subscription's, or one device's."""
+class AlarmsResource(APIResource, Generic[BriefT, PageT]):
+    """Alarms of the owners (devices or multicast groups) below `path`: the whole collection's
+    (`{path}/alarms`, items `BriefT` in pages `PageT`), or one owner's
+    (`{path}/{owner}/alarms`, where `owner` is a UID or `e` + EUI)."""
+
+    def __init__(self, client: BaseClient, path: str, page_model: type[PageT]) -> None:
+        super().__init__(client)
+        self.path = path
+        self._page_model = page_model
 
     async def list(
         self,
@@ -64,17 +79,18 @@ class DeviceAlarmsResource(APIResource):
         sort: AlarmSortCriterion | None = None,
         descending: bool = False,
         page_after: str | None = None,
-    ) -> DeviceAlarmPage:
-        """GET /devices/alarms. With `page_after`, give sort="alarmUid" and page_index=None."""
+    ) -> PageT:
+        """GET {path}/alarms. With `page_after`, give sort="alarmUid" and page_index=None.
+        (On multicast groups, devEUI filters on the groups' EUIs.)"""
         params = _list_params(page_size, filters, sort, descending, page_index, page_after)
-        return await self._client.get(f"{DEVICES}/alarms", DeviceAlarmPage, params=params)
+        return await self._client.get(f"{self.path}/alarms", self._page_model, params=params)
 
     def iterate(
         self, *, filters: AlarmFilter | None = None, descending: bool = False, page_size: int = 500
-    ) -> CursorPaginator[DeviceAlarmBrief]:
+    ) -> CursorPaginator[BriefT]:
         """Every alarm once, sorted by alarmUid, page after page by cursor."""
 
-        async def fetch(cursor: str | None, size: int) -> ListEnvelope[DeviceAlarmBrief]:
+        async def fetch(cursor: str | None, size: int) -> ListEnvelope[BriefT]:
             return await self.list(
                 None, size, filters=filters, sort=CURSOR_SORT,
                 descending=descending, page_after=cursor,
@@ -89,38 +105,48 @@ class DeviceAlarmsResource(APIResource):
         descending: bool = False,
         filters: AlarmFilter | None = None,
         page_size: int = 500,
-    ) -> IndexPaginator[DeviceAlarmBrief]:
+    ) -> IndexPaginator[BriefT]:
         """Pages by index, for the sort criteria other than alarmUid."""
 
-        async def fetch(index: int, size: int) -> ListEnvelope[DeviceAlarmBrief]:
+        async def fetch(index: int, size: int) -> ListEnvelope[BriefT]:
             return await self.list(index, size, filters=filters, sort=sort, descending=descending)
 
         return IndexPaginator(fetch, page_size)
 
     async def acknowledge(self, alarm_uids: builtins.list[str]) -> None:
-        """POST /devices/alarms/ack with `{"alarmUids": [...]}`."""
+        """POST {path}/alarms/ack with `{"alarmUids": [...]}`."""
         body = AlarmsAck(alarmUids=alarm_uids)
-        await self._client.request("POST", f"{DEVICES}/alarms/ack", json=body.to_wire())
+        await self._client.request("POST", f"{self.path}/alarms/ack", json=body.to_wire())
 
-    async def of_device(
-        self, device: str, page_index: int = 1, *, filters: AlarmFilter | None = None
+    async def of_owner(
+        self, owner: str, page_index: int = 1, *, filters: AlarmFilter | None = None
     ) -> AlarmPage:
-        """GET /devices/{deviceUid}/alarms (filters from, to, ID, state, acked)."""
+        """GET {path}/{owner}/alarms (filters from, to, ID, state, acked)."""
         params = [("pageIndex", str(page_index)), *(filters or AlarmFilter()).scoped_params()]
-        path = f"{DEVICES}/{path_segment(device)}/alarms"
+        path = f"{self.path}/{path_segment(owner)}/alarms"
         return await self._client.get(path, AlarmPage, params=params)
 
-    async def acknowledge_device(self, device: str, *, filters: AlarmFilter | None = None) -> None:
-        """POST /devices/{deviceUid}/alarms/ack: every alarm of the device matching the
-        filters (from, to, ID, state)."""
+    async def acknowledge_owner(self, owner: str, *, filters: AlarmFilter | None = None) -> None:
+        """POST {path}/{owner}/alarms/ack: every alarm of the owner matching the filters
+        (from, to, ID, state)."""
         params = [(k, v) for k, v in (filters or AlarmFilter()).scoped_params() if k != "acked"]
-        path = f"{DEVICES}/{path_segment(device)}/alarms/ack"
+        path = f"{self.path}/{path_segment(owner)}/alarms/ack"
         await self._client.request("POST", path, params=params)
 
-    async def acknowledge_one(self, device: str, alarm_uid: str) -> None:
-        """POST /devices/{deviceUid}/alarms/{alarmUid}/ack."""
-        path = f"{DEVICES}/{path_segment(device)}/alarms/{path_segment(alarm_uid)}/ack"
+    async def acknowledge_one(self, owner: str, alarm_uid: str) -> None:
+        """POST {path}/{owner}/alarms/{alarmUid}/ack."""
+        path = f"{self.path}/{path_segment(owner)}/alarms/{path_segment(alarm_uid)}/ack"
         await self._client.request("POST", path)
+
+
+class DeviceAlarmsResource(AlarmsResource[DeviceAlarmBrief, DeviceAlarmPage]):
+    """Alarms of devices: the whole subscription's, or one device's."""
+
+    def __init__(self, client: BaseClient) -> None:
+        super().__init__(client, DEVICES, DeviceAlarmPage)
+
+    of_device = AlarmsResource.of_owner  # GET /devices/{deviceUid}/alarms
+    acknowledge_device = AlarmsResource.acknowledge_owner  # POST /devices/{deviceUid}/alarms/ack
 
     async def histories(
         self, page_index: int = 1, *, filters: AlarmFilter | None = None
@@ -135,67 +161,11 @@ class DeviceAlarmsResource(APIResource):
         return await self._client.get(f"{DEVICES}/alarms/histories", DeviceAlarmPage, params=params)
 
 
-class MulticastAlarmsResource(APIResource):
+class MulticastAlarmsResource(AlarmsResource[MulticastAlarmBrief, MulticastAlarmPage]):
     """Alarms of multicast groups: all groups', or one group's."""
 
-    async def list(
-        self,
-        page_index: int | None = 1,
-        page_size: int = 100,
-        *,
-        filters: AlarmFilter | None = None,
-        sort: AlarmSortCriterion | None = None,
-        descending: bool = False,
-        page_after: str | None = None,
-    ) -> MulticastAlarmPage:
-        """GET /multicastGroups/alarms (devEUI filters on the groups' EUIs)."""
-        params = _list_params(page_size, filters, sort, descending, page_index, page_after)
-        return await self._client.get(f"{GROUPS}/alarms", MulticastAlarmPage, params=params)
+    def __init__(self, client: BaseClient) -> None:
+        super().__init__(client, GROUPS, MulticastAlarmPage)
 
-    def iterate(
-        self, *, filters: AlarmFilter | None = None, descending: bool = False, page_size: int = 500
-    ) -> CursorPaginator[MulticastAlarmBrief]:
-        async def fetch(cursor: str | None, size: int) -> ListEnvelope[MulticastAlarmBrief]:
-            return await self.list(
-                None, size, filters=filters, sort=CURSOR_SORT,
-                descending=descending, page_after=cursor,
-            )  # fmt: skip
-
-        return CursorPaginator(fetch, page_size)
-
-    def iterate_sorted(
-        self,
-        *,
-        sort: AlarmSortCriterion,
-        descending: bool = False,
-        filters: AlarmFilter | None = None,
-        page_size: int = 500,
-    ) -> IndexPaginator[MulticastAlarmBrief]:
-        async def fetch(index: int, size: int) -> ListEnvelope[MulticastAlarmBrief]:
-            return await self.list(index, size, filters=filters, sort=sort, descending=descending)
-
-        return IndexPaginator(fetch, page_size)
-
-    async def acknowledge(self, alarm_uids: builtins.list[str]) -> None:
-        """POST /multicastGroups/alarms/ack with `{"alarmUids": [...]}`."""
-        body = AlarmsAck(alarmUids=alarm_uids)
-        await self._client.request("POST", f"{GROUPS}/alarms/ack", json=body.to_wire())
-
-    async def of_group(
-        self, group: str, page_index: int = 1, *, filters: AlarmFilter | None = None
-    ) -> AlarmPage:
-        """GET /multicastGroups/{multicastGroupUid}/alarms."""
-        params = [("pageIndex", str(page_index)), *(filters or AlarmFilter()).scoped_params()]
-        path = f"{GROUPS}/{path_segment(group)}/alarms"
-        return await self._client.get(path, AlarmPage, params=params)
-
-    async def acknowledge_group(self, group: str, *, filters: AlarmFilter | None = None) -> None:
-        """POST /multicastGroups/{multicastGroupUid}/alarms/ack (filters from, to, ID, state)."""
-        params = [(k, v) for k, v in (filters or AlarmFilter()).scoped_params() if k != "acked"]
-        path = f"{GROUPS}/{path_segment(group)}/alarms/ack"
-        await self._client.request("POST", path, params=params)
-
-    async def acknowledge_one(self, group: str, alarm_uid: str) -> None:
-        """POST /multicastGroups/{multicastGroupUid}/alarms/{alarmUid}/ack."""
-        path = f"{GROUPS}/{path_segment(group)}/alarms/{path_segment(alarm_uid)}/ack"
-        await self._client.request("POST", path)
+    of_group = AlarmsResource.of_owner  # GET /multicastGroups/{multicastGroupUid}/alarms
+    acknowledge_group = AlarmsResource.acknowledge_owner  # POST .../{multicastGroupUid}/alarms/ack

@@ -12,10 +12,12 @@ from __future__ import annotations
 import base64
 import binascii
 import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Path, Query, Response
 
 from ...schema.alarms import (
     ALARM_SORT_CRITERIA,
@@ -26,6 +28,7 @@ from ...schema.alarms import (
     MulticastAlarmPage,
     StateFiltering,
 )
+from ...schema.common import ListEnvelope
 from ..accounts import Account
 from ..auth import AppServices, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, bad_request
@@ -168,23 +171,149 @@ def _listed(account: Account, kind: str, uids: list[str]) -> Where:
     return w
 
 
-# --- devices --------------------------------------------------------------------------------
+def _scoped(account: Account, kind: str, owner: int, q: store.AlarmQuery) -> Where:
+    """The caller's alarms of one owner."""
+    assert account.subscription_id is not None
+    return store.where(account.subscription_id, kind, q, account.restrictions, owner=owner)
 
 
-@router.get("/devices/alarms", response_model=DeviceAlarmPage, response_model_exclude_none=True)
-def device_alarms(
-    account: DeviceReader,
-    svc: AppServices,
-    q: AlarmQuery,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
-    sort: str | None = None,
-    pageAfter: str | None = None,
-) -> dict[str, Any]:
-    return _list(
-        svc.db.conn(), "D", account, q, page_index=pageIndex, page_size=pageSize,
-        sort=sort, page_after=pageAfter, owner_key="device",
+def _owner_page(conn: sqlite3.Connection, w: Where, index: int, size: int) -> dict[str, Any]:
+    size = min(max(size, MIN_PAGE), MAX_PAGE)
+    rows, more = store.page(
+        conn, w, sort="creationTimestamp", descending=True, offset=(index - 1) * size, limit=size
+    )
+    out: dict[str, Any] = {"briefs": [store.brief(r) for r in rows], "more": more}
+    if index == 1:
+        out["count"] = len(rows) if not more else store.count(conn, w)
+    return out
+
+
+def _ack_counted(conn: sqlite3.Connection, w: Where, kind: str, who: str) -> int:
+    n = store.count(conn, _unacked(w))
+    owners = store.ack(conn, w, who, now_ms())
+    store.refresh_counters(conn, kind, owners)
+    return n
+
+
+def _unacked(w: Where) -> Where:
+    copy = Where(list(w.clauses), list(w.params))
+    copy.add("a.acked = 0")
+    return copy
+
+
+# --- the routes of one kind of owner --------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Owners:
+    """A kind of alarm owner (devices, multicast groups) as its alarm routes see it."""
+
+    kind: str  # the alarms' `kind` column: "D" or "M"
+    path: str  # the owners' collection below /subscriptions/mine
+    uid_param: str  # the path parameter naming one owner (UID or e + EUI)
+    visible_uid: Callable[[sqlite3.Connection, Account, str], int]  # its UID, or 404
+    owner_key: str  # the field of a collection item that carries its owner
+    page_model: type[ListEnvelope[Any]]  # the collection's response model
+    noun: str  # in the route names: device_alarms, ack_one_device_alarm...
+
+
+DEVICES = Owners("D", "/devices", "deviceUid", _visible_uid, "device", DeviceAlarmPage, "device")
+GROUPS = Owners(
+    "M", "/multicastGroups", "multicastGroupUid", group_store.visible_uid, "multicastGroup",
+    MulticastAlarmPage, "group",
+)  # fmt: skip
+
+
+def add_owner_routes(router: APIRouter, owners: Owners) -> None:
+    """The alarm routes of one kind of owner, on `router`: list and acknowledge the
+    collection's alarms ({path}/alarms), one owner's ({path}/{uid}/alarms) and one alarm
+    ({path}/{uid}/alarms/{alarmUid}/ack). Route names (operation IDs) follow `owners.noun`."""
+    kind, noun = owners.kind, owners.noun
+    one = f"{owners.path}/{{{owners.uid_param}}}/alarms"
+
+    def collection_alarms(
+        account: DeviceReader,
+        svc: AppServices,
+        q: AlarmQuery,
+        pageIndex: Annotated[int, Query(ge=1)] = 1,
+        pageSize: int = DEFAULT_PAGE,
+        sort: str | None = None,
+        pageAfter: str | None = None,
+    ) -> dict[str, Any]:
+        return _list(
+            svc.db.conn(), kind, account, q, page_index=pageIndex, page_size=pageSize,
+            sort=sort, page_after=pageAfter, owner_key=owners.owner_key,
+        )  # fmt: skip
+
+    def ack_collection_alarms(
+        body: AlarmsAck, account: DeviceWriter, svc: AppServices
+    ) -> dict[str, Any]:
+        with svc.db.write() as conn:
+            w = _listed(account, kind, body.alarmUids)
+            return {"count": _ack_counted(conn, w, kind, account.name)}
+
+    # The owner's path parameter keeps its name (`deviceUid`...) through an alias: a default
+    # value, since `from __future__ import annotations` leaves annotations unevaluated.
+    def one_owner_alarms(
+        *,
+        owner: str = Path(alias=owners.uid_param),
+        account: DeviceReader,
+        svc: AppServices,
+        q: ScopedQuery,
+        pageIndex: Annotated[int, Query(ge=1)] = 1,
+        pageSize: int = DEFAULT_PAGE,
+    ) -> dict[str, Any]:
+        conn = svc.db.conn()
+        w = _scoped(account, kind, owners.visible_uid(conn, account, owner), q)
+        return _owner_page(conn, w, pageIndex, pageSize)
+
+    def ack_one_owner_alarms(
+        *,
+        owner: str = Path(alias=owners.uid_param),
+        account: DeviceWriter,
+        svc: AppServices,
+        q: ScopedQuery,
+    ) -> dict[str, Any]:
+        with svc.db.write() as conn:
+            w = _scoped(account, kind, owners.visible_uid(conn, account, owner), q)
+            return {"count": _ack_counted(conn, w, kind, account.name)}
+
+    def ack_one_owner_alarm(
+        *,
+        owner: str = Path(alias=owners.uid_param),
+        alarmUid: str,
+        account: DeviceWriter,
+        svc: AppServices,
+    ) -> dict[str, Any]:
+        q = store.AlarmQuery(alarm_uid=alarmUid)
+        return ack_one_owner_alarms(owner=owner, account=account, svc=svc, q=q)
+
+    router.add_api_route(
+        f"{owners.path}/alarms", collection_alarms, methods=["GET"], name=f"{noun}_alarms",
+        response_model=owners.page_model, response_model_exclude_none=True,
     )  # fmt: skip
+    router.add_api_route(
+        f"{owners.path}/alarms/ack", ack_collection_alarms, methods=["POST"],
+        name=f"ack_{noun}_alarms",
+    )  # fmt: skip
+    router.add_api_route(
+        one, one_owner_alarms, methods=["GET"], name=f"one_{noun}_alarms",
+        response_model=AlarmPage, response_model_exclude_none=True,
+    )  # fmt: skip
+    router.add_api_route(
+        f"{one}/ack", ack_one_owner_alarms, methods=["POST"], name=f"ack_one_{noun}_alarms"
+    )
+    router.add_api_route(
+        f"{one}/{{alarmUid}}/ack", ack_one_owner_alarm, methods=["POST"],
+        name=f"ack_one_{noun}_alarm",
+    )  # fmt: skip
+
+
+add_owner_routes(router, DEVICES)
+add_owner_routes(router, GROUPS)
+
+
+# --- devices only ---------------------------------------------------------------------------
 
 
 @router.get(
@@ -204,149 +333,6 @@ def device_alarm_histories(
 ) -> dict[str, Any]:
     response.headers["Deprecation"] = "true"
     return _list(
-        svc.db.conn(), "D", account, q, page_index=pageIndex, page_size=pageSize,
-        sort=None, page_after=None, owner_key="device",
+        svc.db.conn(), DEVICES.kind, account, q, page_index=pageIndex, page_size=pageSize,
+        sort=None, page_after=None, owner_key=DEVICES.owner_key,
     )  # fmt: skip
-
-
-@router.post("/devices/alarms/ack")
-def ack_device_alarms(body: AlarmsAck, account: DeviceWriter, svc: AppServices) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        return {
-            "count": _ack_counted(conn, _listed(account, "D", body.alarmUids), "D", account.name)
-        }
-
-
-def _scoped(
-    conn: sqlite3.Connection, kind: str, account: Account, owner: int, q: store.AlarmQuery
-) -> Where:
-    assert account.subscription_id is not None
-    return store.where(account.subscription_id, kind, q, account.restrictions, owner=owner)
-
-
-@router.get(
-    "/devices/{deviceUid}/alarms", response_model=AlarmPage, response_model_exclude_none=True
-)
-def one_device_alarms(
-    deviceUid: str,
-    account: DeviceReader,
-    svc: AppServices,
-    q: ScopedQuery,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    w = _scoped(conn, "D", account, _visible_uid(conn, account, deviceUid), q)
-    return _owner_page(conn, w, pageIndex, pageSize)
-
-
-def _owner_page(conn: sqlite3.Connection, w: Where, index: int, size: int) -> dict[str, Any]:
-    size = min(max(size, MIN_PAGE), MAX_PAGE)
-    rows, more = store.page(
-        conn, w, sort="creationTimestamp", descending=True, offset=(index - 1) * size, limit=size
-    )
-    out: dict[str, Any] = {"briefs": [store.brief(r) for r in rows], "more": more}
-    if index == 1:
-        out["count"] = len(rows) if not more else store.count(conn, w)
-    return out
-
-
-@router.post("/devices/{deviceUid}/alarms/ack")
-def ack_one_device_alarms(
-    deviceUid: str, account: DeviceWriter, svc: AppServices, q: ScopedQuery
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        w = _scoped(conn, "D", account, _visible_uid(conn, account, deviceUid), q)
-        return {"count": _ack_counted(conn, w, "D", account.name)}
-
-
-@router.post("/devices/{deviceUid}/alarms/{alarmUid}/ack")
-def ack_one_device_alarm(
-    deviceUid: str, alarmUid: str, account: DeviceWriter, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        w = _scoped(conn, "D", account, _visible_uid(conn, account, deviceUid), store.AlarmQuery())
-        w.add("a.id = ?", store.row_id(alarmUid) or -1)
-        return {"count": _ack_counted(conn, w, "D", account.name)}
-
-
-def _ack_counted(conn: sqlite3.Connection, w: Where, kind: str, who: str) -> int:
-    n = store.count(conn, _unacked(w))
-    owners = store.ack(conn, w, who, now_ms())
-    store.refresh_counters(conn, kind, owners)
-    return n
-
-
-def _unacked(w: Where) -> Where:
-    copy = Where(list(w.clauses), list(w.params))
-    copy.add("a.acked = 0")
-    return copy
-
-
-# --- multicast groups -----------------------------------------------------------------------
-
-
-@router.get(
-    "/multicastGroups/alarms", response_model=MulticastAlarmPage, response_model_exclude_none=True
-)
-def group_alarms(
-    account: DeviceReader,
-    svc: AppServices,
-    q: AlarmQuery,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
-    sort: str | None = None,
-    pageAfter: str | None = None,
-) -> dict[str, Any]:
-    return _list(
-        svc.db.conn(), "M", account, q, page_index=pageIndex, page_size=pageSize,
-        sort=sort, page_after=pageAfter, owner_key="multicastGroup",
-    )  # fmt: skip
-
-
-@router.post("/multicastGroups/alarms/ack")
-def ack_group_alarms(body: AlarmsAck, account: DeviceWriter, svc: AppServices) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        return {
-            "count": _ack_counted(conn, _listed(account, "M", body.alarmUids), "M", account.name)
-        }
-
-
-@router.get(
-    "/multicastGroups/{multicastGroupUid}/alarms",
-    response_model=AlarmPage,
-    response_model_exclude_none=True,
-)
-def one_group_alarms(
-    multicastGroupUid: str,
-    account: DeviceReader,
-    svc: AppServices,
-    q: ScopedQuery,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    group = group_store.visible_uid(conn, account, multicastGroupUid)
-    return _owner_page(conn, _scoped(conn, "M", account, group, q), pageIndex, pageSize)
-
-
-@router.post("/multicastGroups/{multicastGroupUid}/alarms/ack")
-def ack_one_group_alarms(
-    multicastGroupUid: str, account: DeviceWriter, svc: AppServices, q: ScopedQuery
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        group = group_store.visible_uid(conn, account, multicastGroupUid)
-        return {
-            "count": _ack_counted(conn, _scoped(conn, "M", account, group, q), "M", account.name)
-        }
-
-
-@router.post("/multicastGroups/{multicastGroupUid}/alarms/{alarmUid}/ack")
-def ack_one_group_alarm(
-    multicastGroupUid: str, alarmUid: str, account: DeviceWriter, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        group = group_store.visible_uid(conn, account, multicastGroupUid)
-        w = _scoped(conn, "M", account, group, store.AlarmQuery())
-        w.add("a.id = ?", store.row_id(alarmUid) or -1)
-        return {"count": _ack_counted(conn, w, "M", account.name)}

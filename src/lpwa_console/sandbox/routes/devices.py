@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import sqlite3
 import warnings
 from typing import Annotated, Any
@@ -29,7 +28,6 @@ from ...schema.devices import (
     HealthState,
     TagAction,
     TagActionResult,
-    default_alarm004,
 )
 from ...schema.domains import Domain, domain_matches
 from ..accounts import ADMIN_NODE, Account
@@ -171,11 +169,6 @@ def _check_ref(conn: sqlite3.Connection, table: str, sub: int, ref: str, field: 
         raise bad_request(f"{field}: unknown ID {ref}", UNKNOWN_REFERENCE)
 
 
-def _alarm004_json(config: Any) -> str:
-    thresholds = (config.alarm004 if config else None) or default_alarm004()
-    return json.dumps([t.model_dump() for t in thresholds])
-
-
 def _deprecated(model: Any, field: str) -> Any:
     """A deprecated field's value without the DeprecationWarning attribute access raises."""
     with warnings.catch_warnings():
@@ -310,41 +303,15 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
         if body.asTransportKey is not None:
             _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")
         servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
-        cellular = body.connectivity == "CELLULAR"
-        uid = store.insert(
+        uid = store.create(
             conn,
-            {
-                "subscription_id": sub,
-                "eui": body.EUI,
-                "name": body.name or body.EUI,
-                "connectivity": body.connectivity,
-                "activation": body.activation,
-                "model_id": model,
-                "health": "INIT",
-                "creation_date": store.now_ms(),
-                "lat": body.adminLat,
-                "lon": body.adminLon,
-                "admin_lat": body.adminLat,
-                "admin_lon": body.adminLon,
-                "nw_address": body.nwAddress,
-                "app_eui": body.appEUI,
-                "app_key": body.appKey,  # stored, never returned
-                "app_skey": body.effective_app_skey(),  # stored, never returned
-                "as_transport_key": body.asTransportKey.ID if body.asTransportKey else None,
-                "hsm_group_id": body.hsmGroupID,
-                "customer_admin_data": body.customerAdminData,
-                "network_context_id": body.networkContextID,
-                "last_imei": body.EUI if cellular else None,
-                "imsi": body.imsi,
-                "iccid": body.iccid,
-                "eid": body.eid,
-                "alarm004": _alarm004_json(body.alarmsConfiguration),
-                "marker_id": _deprecated(body, "markerID"),
-            },
+            sub,
+            body,
+            now=store.now_ms(),
+            model_id=model,
+            domains=domains,
+            app_servers=servers,
         )
-        store.set_tags(conn, sub, uid, [t.name for t in body.tags or []])
-        store.set_domains(conn, sub, uid, domains)
-        store.set_app_servers(conn, uid, servers)
     return _device(svc.db.conn(), uid)
 
 
@@ -378,22 +345,9 @@ def update_device(
                 body.name
                 or conn.execute("SELECT eui FROM devices WHERE uid = ?", (uid,)).fetchone()[0]
             )
-        simple = {
-            "customerAdminData": "customer_admin_data",
-            "networkContextID": "network_context_id",
-            "hsmGroupID": "hsm_group_id",
-            "imsi": "imsi",
-        }
-        values |= {column: getattr(body, f) for f, column in simple.items() if f in given}
-        if "adminLat" in given or "adminLon" in given:
-            values |= {"admin_lat": body.adminLat, "admin_lon": body.adminLon}
-            values |= {"lat": body.adminLat, "lon": body.adminLon}
+        values |= store.updated_columns(body)
         if "markerID" in given:
             values["marker_id"] = _deprecated(body, "markerID")
-        if "appSKey" in given or "appKeys" in given:
-            values["app_skey"] = body.effective_app_skey()
-        if "alarmsConfiguration" in given:
-            values["alarm004"] = _alarm004_json(body.alarmsConfiguration)
         if "asTransportKey" in given:
             if body.asTransportKey is not None:
                 _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")

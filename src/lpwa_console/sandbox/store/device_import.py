@@ -3,18 +3,14 @@ device routes. Each row runs under a SAVEPOINT: a refused row leaves the batch i
 
 from __future__ import annotations
 
-import json
 import sqlite3
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 from ...schema.device_import import ImportRow, activation_of, connectivity_of
-from ...schema.devices import DeviceCreate, DeviceUpdate, default_alarm004
+from ...schema.devices import DeviceCreate, DeviceUpdate
 from ...schema.domains import DomainRestrictions, domain_matches
 from . import devices as store
-
-_DEFAULT_ALARM004 = json.dumps([t.model_dump() for t in default_alarm004()])
 
 
 class RowRefused(Exception):
@@ -42,11 +38,6 @@ class Context:
         if found is None:
             raise RowRefused(f"{what}: unknown ID {ref}")
         return found
-
-
-def _alarm004(config: Any) -> str:
-    thresholds = (config.alarm004 if config else None) or None
-    return json.dumps([t.model_dump() for t in thresholds]) if thresholds else _DEFAULT_ALARM004
 
 
 def _domains(ctx: Context, device: DeviceCreate | DeviceUpdate) -> list[tuple[str, str]] | None:
@@ -107,49 +98,10 @@ def _create(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
         if profile_ref
         else None
     )
-    cellular = body.connectivity == "CELLULAR"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        marker = body.markerID
-    uid = store.insert(
-        conn,
-        {
-            "subscription_id": sub,
-            "eui": body.EUI,
-            "name": body.name or body.EUI,
-            "connectivity": body.connectivity,
-            "activation": body.activation,
-            "model_id": model,
-            "health": "INIT",
-            "creation_date": ctx.now,
-            "lat": body.adminLat,
-            "lon": body.adminLon,
-            "admin_lat": body.adminLat,
-            "admin_lon": body.adminLon,
-            "nw_address": body.nwAddress,
-            "app_eui": body.appEUI,
-            "app_key": body.appKey,
-            "app_skey": body.effective_app_skey(),
-            "as_transport_key": body.asTransportKey.ID if body.asTransportKey else None,
-            "hsm_group_id": body.hsmGroupID,
-            "routing_profile_id": profile,
-            "customer_admin_data": body.customerAdminData,
-            "network_context_id": body.networkContextID,
-            "last_imei": body.EUI if cellular else None,
-            "imsi": body.imsi,
-            "iccid": body.iccid,
-            "eid": body.eid,
-            "alarm004": _alarm004(body.alarmsConfiguration),
-            "marker_id": marker,
-        },
-    )
-    if body.tags:
-        store.set_tags(conn, sub, uid, [t.name for t in body.tags])
-    if domains:
-        store.set_domains(conn, sub, uid, domains)
-    if servers:
-        store.set_app_servers(conn, uid, servers)
-    return uid
+    return store.create(
+        conn, sub, body, now=ctx.now, model_id=model, routing_profile_id=profile,
+        domains=domains, app_servers=servers,
+    )  # fmt: skip
 
 
 def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: DeviceUpdate) -> None:
@@ -167,20 +119,7 @@ def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
     values: dict[str, Any] = {}
     if "name" in given:
         values["name"] = body.name or row.EUI
-    simple = {
-        "customerAdminData": "customer_admin_data",
-        "networkContextID": "network_context_id",
-        "hsmGroupID": "hsm_group_id",
-        "imsi": "imsi",
-    }
-    values |= {column: getattr(body, f) for f, column in simple.items() if f in given}
-    if "adminLat" in given or "adminLon" in given:
-        values |= {"admin_lat": body.adminLat, "admin_lon": body.adminLon}
-        values |= {"lat": body.adminLat, "lon": body.adminLon}
-    if "appSKey" in given or "appKeys" in given:
-        values["app_skey"] = body.effective_app_skey()
-    if "alarmsConfiguration" in given:
-        values["alarm004"] = _alarm004(body.alarmsConfiguration)
+    values |= store.updated_columns(body)
     if "asTransportKey" in given and body.asTransportKey is not None:
         ctx.ref(conn, "as_transport_keys", body.asTransportKey.ID, "asTransportKey")
         values["as_transport_key"] = body.asTransportKey.ID

@@ -9,12 +9,19 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...schema.devices import DeviceFilter
+from ...schema.devices import (
+    AlarmsConfiguration,
+    DeviceCreate,
+    DeviceFilter,
+    DeviceUpdate,
+    default_alarm004,
+)
 from ...schema.domains import DomainRestrictions
 from .filters import Where, device_where
 
@@ -311,6 +318,98 @@ def insert(conn: sqlite3.Connection, values: dict[str, Any]) -> int:
     marks = ", ".join("?" * len(values))
     cur = conn.execute(f"INSERT INTO devices ({columns}) VALUES ({marks})", list(values.values()))
     return int(cur.lastrowid or 0)
+
+
+_DEFAULT_ALARM004 = json.dumps([t.model_dump() for t in default_alarm004()])
+
+
+def alarm004_json(config: AlarmsConfiguration | None) -> str:
+    """The `alarm004` column: the thresholds given, or the default ones."""
+    thresholds = config.alarm004 if config else None
+    return json.dumps([t.model_dump() for t in thresholds]) if thresholds else _DEFAULT_ALARM004
+
+
+def create(
+    conn: sqlite3.Connection,
+    subscription_id: int,
+    body: DeviceCreate,
+    *,
+    now: int,
+    model_id: int | None = None,
+    routing_profile_id: int | None = None,
+    domains: Sequence[tuple[str, str]] = (),
+    app_servers: Sequence[int] = (),
+) -> int:
+    """Insert the device `body` describes, with its tags, domains and application servers;
+    returns its UID. The caller has checked what it reports in its own way (HTTP error or
+    refused import row): that the EUI is new, the domains allowed, and resolved the IDs of
+    the model, routing profile and application servers."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        marker = body.markerID
+    uid = insert(
+        conn,
+        {
+            "subscription_id": subscription_id,
+            "eui": body.EUI,
+            "name": body.name or body.EUI,
+            "connectivity": body.connectivity,
+            "activation": body.activation,
+            "model_id": model_id,
+            "health": "INIT",
+            "creation_date": now,
+            "lat": body.adminLat,
+            "lon": body.adminLon,
+            "admin_lat": body.adminLat,
+            "admin_lon": body.adminLon,
+            "nw_address": body.nwAddress,
+            "app_eui": body.appEUI,
+            "app_key": body.appKey,  # stored, never returned
+            "app_skey": body.effective_app_skey(),  # stored, never returned
+            "as_transport_key": body.asTransportKey.ID if body.asTransportKey else None,
+            "hsm_group_id": body.hsmGroupID,
+            "routing_profile_id": routing_profile_id,
+            "customer_admin_data": body.customerAdminData,
+            "network_context_id": body.networkContextID,
+            "last_imei": body.EUI if body.connectivity == "CELLULAR" else None,
+            "imsi": body.imsi,
+            "iccid": body.iccid,
+            "eid": body.eid,
+            "alarm004": alarm004_json(body.alarmsConfiguration),
+            "marker_id": marker,
+        },
+    )
+    # A new UID has no links yet (they cascade with their device): add only what is given.
+    if body.tags:
+        set_tags(conn, subscription_id, uid, [t.name for t in body.tags])
+    if domains:
+        set_domains(conn, subscription_id, uid, list(domains))
+    if app_servers:
+        set_app_servers(conn, uid, list(app_servers))
+    return uid
+
+
+_SIMPLE_UPDATES = {
+    "customerAdminData": "customer_admin_data",
+    "networkContextID": "network_context_id",
+    "hsmGroupID": "hsm_group_id",
+    "imsi": "imsi",
+}
+
+
+def updated_columns(body: DeviceUpdate) -> dict[str, Any]:
+    """The columns the fields given in `body` set, for the fields an update route and an
+    import row treat alike (not: name, references, markerID)."""
+    given = body.model_fields_set
+    values = {column: getattr(body, f) for f, column in _SIMPLE_UPDATES.items() if f in given}
+    if "adminLat" in given or "adminLon" in given:
+        values |= {"admin_lat": body.adminLat, "admin_lon": body.adminLon}
+        values |= {"lat": body.adminLat, "lon": body.adminLon}
+    if "appSKey" in given or "appKeys" in given:
+        values["app_skey"] = body.effective_app_skey()
+    if "alarmsConfiguration" in given:
+        values["alarm004"] = alarm004_json(body.alarmsConfiguration)
+    return values
 
 
 def update_columns(conn: sqlite3.Connection, uid: int, values: dict[str, Any]) -> None:

@@ -1,10 +1,8 @@
 """The alarms centre: device and multicast group alarms in one lazy table.
 
-The two platform lists are random-access by `pageIndex`/`pageSize` and give their `count` with
-the first page, so the table is their concatenation: device alarms first, then multicast group
-alarms, each sorted by the server. A table page inside one part is one request; a page across
-the boundary (or across two server pages of the second part) is two, sliced. Counts are read
-once per generation (filter, sort, reload) with the first page.
+The two platform lists are random-access by `pageIndex`/`pageSize`, sorted by the server, and
+give their `count` with the first page; the table is their merge in the chosen sort order
+(see `combined_fetcher`), so a critical group alarm sorts among the device alarms.
 
 Live refresh re-reads only the pages the view shows, in place (dataChanged, rows inserted or
 removed at the end when the count moved), so the selection and the scroll position stay.
@@ -15,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 from typing import Any, Literal
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
@@ -89,10 +87,22 @@ def alarm_columns() -> list[Column[AlarmItem]]:
     ]
 
 
-@dataclass
-class _Counts:
-    devices: int | None = None
-    multicast: int | None = None
+CACHE_PAGES = 64  # server pages kept by one fetcher (binary-search probes hit them again)
+
+
+def _sort_value(alarm: AlarmItem, sort: str) -> tuple[Any, ...]:
+    if sort == "alarmUid":  # hexadecimal of one counter: longer is larger
+        return (len(alarm.alarmUid), alarm.alarmUid)
+    value = getattr(alarm, sort, None)
+    return (value is not None, value if value is not None else 0)
+
+
+def comes_before(a: AlarmItem, b: AlarmItem, sort: str, descending: bool) -> bool:
+    """The merged order: the sort column, then device alarms before group alarms."""
+    ka, kb = _sort_value(a, sort), _sort_value(b, sort)
+    if ka != kb:
+        return ka > kb if descending else ka < kb
+    return kind_of(a) == "device" and kind_of(b) == "multicast"
 
 
 def combined_fetcher(
@@ -100,48 +110,111 @@ def combined_fetcher(
     fetch_multicast: ListFetch | None,
     filters: AlarmFilter,
 ) -> Callable[[int, int, str | None, bool], Awaitable[ListEnvelope[AlarmItem]]]:
-    """A PagedTableModel fetcher over the concatenation of the two lists."""
-    counts = _Counts()
+    """A PagedTableModel fetcher over the two lists merged in the sort order.
 
-    async def part_count(fetch: ListFetch | None, size: int, sort: str | None, desc: bool) -> int:
-        if fetch is None:
+    Both lists are sorted by the server, so the first r rows of the merge hold i device
+    alarms and r - i group alarms, and i is found by binary search on random-access reads
+    (the k-th smallest of two sorted arrays): a page anywhere costs a few server pages, and
+    none when one list is short (the search range is its length). Without a sort the
+    device alarms come first. Server pages are cached until page 1 is read again (a new
+    generation, or a refresh)."""
+    parts = (fetch_devices, fetch_multicast)
+    cache: OrderedDict[tuple[Any, ...], asyncio.Future[ListEnvelope[Any]]] = OrderedDict()
+
+    async def server_page(part: int, page: int, size: int, sort: str | None, desc: bool) -> Any:
+        fetch = parts[part]
+        assert fetch is not None
+        key = (part, page, size, sort, desc)
+        future = cache.get(key)
+        if future is None:
+            future = asyncio.ensure_future(fetch(page, size, sort, desc, filters))
+            cache[key] = future
+            while len(cache) > CACHE_PAGES:
+                cache.popitem(last=False)
+        else:
+            cache.move_to_end(key)
+        try:
+            # Shielded: a cancelled page request must not cancel a read others share.
+            return await asyncio.shield(future)
+        except Exception:
+            if cache.get(key) is future:
+                del cache[key]
+            raise
+
+    async def count(part: int, size: int, sort: str | None, desc: bool) -> int:
+        if parts[part] is None:
             return 0
-        page = await fetch(1, size, sort, desc, filters)
-        return page.count if page.count is not None else len(page.briefs)
+        first = await server_page(part, 1, size, sort, desc)
+        return int(first.count if first.count is not None else len(first.briefs))
 
-    async def rows_of(
-        fetch: ListFetch | None, start: int, stop: int, size: int, sort: str | None, desc: bool
+    async def rows(
+        part: int, start: int, stop: int, size: int, sort: str | None, desc: bool
     ) -> list[AlarmItem]:
-        """Rows [start, stop) of one list, with server pages of `size`."""
-        if fetch is None or stop <= start:
+        """Rows [start, stop) of one list."""
+        if parts[part] is None or stop <= start:
             return []
         first, last = start // size, (stop - 1) // size
         pages = await asyncio.gather(
-            *(fetch(p + 1, size, sort, desc, filters) for p in range(first, last + 1))
+            *(server_page(part, p + 1, size, sort, desc) for p in range(first, last + 1))
         )
-        rows: list[AlarmItem] = [item for page in pages for item in page.briefs]
+        items: list[AlarmItem] = [item for page in pages for item in page.briefs]
         offset = start - first * size
-        return rows[offset : offset + (stop - start)]
+        return items[offset : offset + (stop - start)]
+
+    async def item(part: int, index: int, size: int, sort: str | None, desc: bool) -> Any:
+        page = await server_page(part, index // size + 1, size, sort, desc)
+        briefs = page.briefs
+        return briefs[index % size] if index % size < len(briefs) else None
+
+    async def split(r: int, n_dev: int, n_mc: int, size: int, sort: str, desc: bool) -> int:
+        """How many device alarms are among the first r rows of the merge."""
+        lo, hi = max(0, r - n_mc), min(r, n_dev)
+        while lo < hi:
+            i = (lo + hi) // 2
+            dev, grp = await asyncio.gather(
+                item(0, i, size, sort, desc), item(1, r - i - 1, size, sort, desc)
+            )
+            if dev is None or grp is None:  # a list shrank meanwhile: the refresh mends it
+                return i
+            if comes_before(dev, grp, sort, desc):
+                lo = i + 1
+            else:
+                hi = i
+        return lo
 
     async def fetch(
         page: int, size: int, sort: str | None, descending: bool
     ) -> ListEnvelope[AlarmItem]:
-        if page == 1 or counts.devices is None or counts.multicast is None:
-            counts.devices, counts.multicast = await asyncio.gather(
-                part_count(fetch_devices, size, sort, descending),
-                part_count(fetch_multicast, size, sort, descending),
-            )
-        n_dev, n_mc = counts.devices, counts.multicast
+        if page == 1:
+            cache.clear()
+        n_dev, n_mc = await asyncio.gather(
+            count(0, size, sort, descending), count(1, size, sort, descending)
+        )
         total = n_dev + n_mc
         start, stop = (page - 1) * size, min(page * size, total)
-        head, tail = await asyncio.gather(
-            rows_of(fetch_devices, start, min(stop, n_dev), size, sort, descending),
-            rows_of(
-                fetch_multicast, max(start - n_dev, 0), max(stop - n_dev, 0), size, sort,
-                descending,
-            ),
-        )  # fmt: skip
-        return ListEnvelope[AlarmItem](briefs=head + tail, count=total, more=stop < total)
+        if sort is None or n_dev == 0 or n_mc == 0:
+            i0 = min(start, n_dev)
+        else:
+            i0 = await split(start, n_dev, n_mc, size, sort, descending)
+        j0 = start - i0
+        need = stop - start
+        devs, grps = await asyncio.gather(
+            rows(0, i0, min(i0 + need, n_dev), size, sort, descending),
+            rows(1, j0, min(j0 + need, n_mc), size, sort, descending),
+        )
+        merged: list[AlarmItem] = []
+        a = b = 0
+        while len(merged) < need and (a < len(devs) or b < len(grps)):
+            take_dev = b >= len(grps) or (
+                a < len(devs) and (sort is None or comes_before(devs[a], grps[b], sort, descending))
+            )
+            if take_dev:
+                merged.append(devs[a])
+                a += 1
+            else:
+                merged.append(grps[b])
+                b += 1
+        return ListEnvelope[AlarmItem](briefs=merged, count=total, more=stop < total)
 
     return fetch
 

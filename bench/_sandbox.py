@@ -47,14 +47,26 @@ def ensure_seeded(db: Path, devices: int) -> float | None:
 
 
 class Server:
-    def __init__(self, db: Path) -> None:
+    """`lpwa-sandbox serve` on a free loopback port; `extra` are more serve options (e.g.
+    "--seed", "0" for a new database without demo devices). It stops with this process."""
+
+    def __init__(self, db: Path, *extra: str) -> None:
+        self.db = db
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "lpwa_console.sandbox", "serve", "--db", str(db), "--port", "0"],
+            [
+                sys.executable, "-m", "lpwa_console.sandbox", "serve", "--db", str(db),
+                "--port", "0", "--exit-with-stdin", *extra,
+            ],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
-        )
+        )  # fmt: skip
         assert self.process.stdout is not None
-        info = json.loads(self.process.stdout.readline())
+        line = self.process.stdout.readline()
+        if not line:
+            self.process.wait(timeout=20)
+            raise RuntimeError(f"the sandbox did not start on {db} (its errors are above)")
+        info = json.loads(line)
         self.base_url: str = info["base_url"]
         self.token_url: str = info["token_url"]
         out = subprocess.run(
@@ -69,8 +81,18 @@ class Server:
         return next(a for a in self.accounts if a["role"] == role)
 
     def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=20)
+        """Close its stdin (it exits on EOF, as the console stops its embedded sandbox), then
+        terminate it if it is still there. (SIGTERM alone, with --exit-with-stdin, ends in
+        "Fatal Python error: _enter_buffered_busy" from the stdin watcher at shutdown.)"""
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        try:
+            self.process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.process.terminate()
+            self.process.wait(timeout=20)
+        if self.process.stdout is not None:
+            self.process.stdout.close()
 
 
 def percentile(values: list[float], q: float) -> float:

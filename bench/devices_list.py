@@ -5,7 +5,10 @@ Prints, one line each:
   server page latency p50/p99 for the first page (with count) and for deep pages,
   time from opening the devices pane to the first rows painted,
   time to show rows after jumping to the last row,
-  worst event-loop stall seen by a 10 ms heartbeat during both,
+  worst event-loop stall seen by a 10 ms heartbeat during both and while wandering over 60
+  scroll positions, how much of it the UI thread was busy, the most work it did between two
+  beats, and the CPU the sandbox and the machine used meanwhile (a 2-core machine shared with
+  the sandbox stalls the loop by waiting for a core too),
   resident memory growth of the console process over the whole UI run.
 
 Usage: ./dev bench devices_list [--devices N] [--db PATH] [--samples K]
@@ -16,38 +19,36 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
-import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from _measure import (
+    CpuShare,
+    Heartbeat,
+    bearer_headers,
+    paint_watch,
+    rss_mb,
+    run_on_qt_loop,
+    signed_in_client,
+    timed_get,
+    wait_for,
+)
 from _sandbox import OUT, Server, ensure_seeded, percentile
 
 
 def server_latency(server: Server, samples: int, total: int) -> dict[str, float]:
-    account = server.account()
     with httpx.Client(timeout=60) as http:
-        token = http.post(
-            server.token_url,
-            data={
-                "grant_type": "client_credentials",
-                "client_id": account["client_id"],
-                "client_secret": account["client_secret"],
-            },
-        ).json()["access_token"]
-        headers = {"Authorization": f"Bearer {token}"}
+        headers = bearer_headers(http, server)
         url = f"{server.base_url}/subscriptions/mine/devices"
 
         def timed(params: dict[str, str | int]) -> float:
-            started = time.perf_counter()
-            response = http.get(url, params=params, headers=headers)
-            response.raise_for_status()
-            return (time.perf_counter() - started) * 1000
+            return timed_get(http, url, params, headers)[0]
 
         timed({"pageIndex": 1, "pageSize": 100})  # warm the caches once
         first = [timed({"pageIndex": 1, "pageSize": 100}) for _ in range(samples)]
@@ -75,127 +76,81 @@ def server_latency(server: Server, samples: int, total: int) -> dict[str, float]
     }
 
 
-def ui_figures(server: Server) -> dict[str, float]:
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    import qasync
-    from PySide6.QtCore import QEvent, QObject, QTimer
-    from PySide6.QtWidgets import QApplication
-
-    from lpwa_console.api import Credentials, LpwaClient
+async def ui_figures(server: Server) -> dict[str, Any]:
     from lpwa_console.models.devices import DevicesViewModel
     from lpwa_console.models.tasks import TaskRunner
     from lpwa_console.ui.panes.devices import DevicesPane
 
-    app = QApplication.instance() or QApplication([])
-    loop = qasync.QEventLoop(app)
-    asyncio.set_event_loop(loop)
-    process = psutil.Process()
+    client = await signed_in_client(server)
+    runner = TaskRunner()
+    vm = DevicesViewModel(runner, None)
+    pane = DevicesPane(vm)
+    pane.resize(1400, 900)
+    pane.show()
+    watch = paint_watch()
+    pane.table.viewport().installEventFilter(watch)
+    model = vm.model
+    await asyncio.sleep(0.2)
+    rss_before = rss_mb()
+    beat = Heartbeat()
+    beat.start()
 
-    class PaintWatch(QObject):
-        """Records when the table's viewport last painted."""
+    arrived: dict[int, float] = {}
+    model.dataChanged.connect(lambda *_: arrived.setdefault(len(arrived), time.perf_counter()))
+    model.rowsInserted.connect(lambda *_: arrived.setdefault(len(arrived), time.perf_counter()))
 
-        def __init__(self) -> None:
-            super().__init__()
-            self.last_paint = 0.0
+    def painted_after_rows(since: float) -> bool:
+        # Rows arrived after `since`, and the viewport painted after they did.
+        landed = [t for t in arrived.values() if t >= since]
+        return bool(landed) and watch.last_paint > max(landed)
 
-        def eventFilter(self, obj: QObject, event: QEvent) -> bool:
-            if event.type() == QEvent.Type.Paint:
-                self.last_paint = time.perf_counter()
-            return False
+    opened = time.perf_counter()
+    vm.set_client(client)
+    await wait_for(lambda: 0 in model.loaded_pages() and painted_after_rows(opened))
+    first_rows_ms = (watch.last_paint - opened) * 1000
+    open_stall_ms, open_cpu_ms, open_busy_ms = beat.worst_ms, beat.worst_cpu_ms, beat.worst_busy_ms
+    await asyncio.sleep(0.3)
+    beat.start()
 
-    class Heartbeat:
-        def __init__(self) -> None:
-            self.worst_ms = 0.0
-            self._last = time.perf_counter()
-            self.timer = QTimer()
-            self.timer.setInterval(10)
-            self.timer.timeout.connect(self._beat)
+    last_row = model.rowCount() - 1
+    last_page = last_row // model.page_size
+    jumped = time.perf_counter()
+    pane.table.scrollToBottom()
+    await wait_for(lambda: last_page in model.loaded_pages() and painted_after_rows(jumped))
+    await wait_for(lambda: not model.loading and painted_after_rows(jumped))
+    jump_ms = (watch.last_paint - jumped) * 1000
+    jump_stall_ms, jump_cpu_ms, jump_busy_ms = beat.worst_ms, beat.worst_cpu_ms, beat.worst_busy_ms
+    beat.start()
 
-        def _beat(self) -> None:
-            now = time.perf_counter()
-            self.worst_ms = max(self.worst_ms, (now - self._last) * 1000 - 10)
-            self._last = now
-
-        def start(self) -> None:
-            self._last = time.perf_counter()
-            self.worst_ms = 0.0
-            self.timer.start()
-
-    async def wait_for(predicate, timeout: float = 30.0) -> None:  # type: ignore[no-untyped-def]
-        deadline = time.perf_counter() + timeout
-        while not predicate():
-            if time.perf_counter() > deadline:
-                raise TimeoutError("benchmark step did not finish in time")
-            await asyncio.sleep(0.002)
-
-    async def run() -> dict[str, float]:
-        account = server.account()
-        client = LpwaClient(
-            server.base_url,
-            Credentials(server.token_url, account["client_id"], account["client_secret"]),
-        )
-        await client.subscription.get()  # sign in first: the figure is the pane's, not the token's
-        runner = TaskRunner()
-        vm = DevicesViewModel(runner, None)
-        pane = DevicesPane(vm)
-        pane.resize(1400, 900)
-        pane.show()
-        watch = PaintWatch()
-        pane.table.viewport().installEventFilter(watch)
-        model = vm.model
-        await asyncio.sleep(0.2)
-        rss_before = process.memory_info().rss
-        beat = Heartbeat()
-        beat.start()
-
-        arrived: dict[int, float] = {}
-        model.dataChanged.connect(lambda *_: arrived.setdefault(len(arrived), time.perf_counter()))
-        model.rowsInserted.connect(lambda *_: arrived.setdefault(len(arrived), time.perf_counter()))
-
-        def painted_after_rows(since: float) -> bool:
-            # Rows arrived after `since`, and the viewport painted after they did.
-            landed = [t for t in arrived.values() if t >= since]
-            return bool(landed) and watch.last_paint > max(landed)
-
-        opened = time.perf_counter()
-        vm.set_client(client)
-        await wait_for(lambda: 0 in model.loaded_pages() and painted_after_rows(opened))
-        first_rows_ms = (watch.last_paint - opened) * 1000
-        open_stall_ms = beat.worst_ms
-        await asyncio.sleep(0.3)
-        beat.start()
-
-        last_row = model.rowCount() - 1
-        last_page = last_row // model.page_size
-        jumped = time.perf_counter()
-        pane.table.scrollToBottom()
-        await wait_for(lambda: last_page in model.loaded_pages() and painted_after_rows(jumped))
-        await wait_for(lambda: not model.loading and painted_after_rows(jumped))
-        jump_ms = (watch.last_paint - jumped) * 1000
-        jump_stall_ms = beat.worst_ms
-        beat.start()
-
-        # Wander through the list like a user dragging the scroll bar, to see memory stay flat.
-        scrollbar = pane.table.verticalScrollBar()
+    # Wander through the list like a user dragging the scroll bar, to see memory stay flat.
+    scrollbar = pane.table.verticalScrollBar()
+    with CpuShare(server.process.pid) as share:
         for _ in range(60):
             scrollbar.setValue(random.randint(0, scrollbar.maximum()))
             await asyncio.sleep(0.05)
         await wait_for(lambda: not model.loading, timeout=60)
-        scroll_stall_ms = beat.worst_ms
-        rss_growth_mb = (process.memory_info().rss - rss_before) / 2**20
-        await client.aclose()
-        return {
-            "rows": float(model.rowCount()),
-            "first_rows_painted_ms": first_rows_ms,
-            "jump_to_last_row_ms": jump_ms,
-            "open_stall_ms": open_stall_ms,
-            "jump_stall_ms": jump_stall_ms,
-            "scroll_stall_ms": scroll_stall_ms,
-            "rss_growth_mb": rss_growth_mb,
-        }
-
-    with loop:
-        return loop.run_until_complete(run())
+    scroll_stall_ms, scroll_cpu_ms = beat.worst_ms, beat.worst_cpu_ms
+    scroll_busy_ms, scroll_gc_ms = beat.worst_busy_ms, beat.worst_busy_gc_ms
+    beat.stop()
+    rss_growth_mb = rss_mb() - rss_before
+    await client.aclose()
+    return {
+        "rows": float(model.rowCount()),
+        "first_rows_painted_ms": first_rows_ms,
+        "jump_to_last_row_ms": jump_ms,
+        "open_stall_ms": open_stall_ms,
+        "jump_stall_ms": jump_stall_ms,
+        "scroll_stall_ms": scroll_stall_ms,
+        "open_cpu_ms": open_cpu_ms,
+        "jump_cpu_ms": jump_cpu_ms,
+        "scroll_cpu_ms": scroll_cpu_ms,
+        "open_busy_ms": open_busy_ms,
+        "jump_busy_ms": jump_busy_ms,
+        "scroll_busy_ms": scroll_busy_ms,
+        "scroll_gc_ms": scroll_gc_ms,
+        "scroll_share": share.text(),
+        "rss_growth_mb": rss_growth_mb,
+    }
 
 
 def main() -> None:
@@ -223,7 +178,7 @@ def main() -> None:
             f"server random page by name:     p50 {lat['name_sorted_random_p50']:.1f} ms, "
             f"p99 {lat['name_sorted_random_p99']:.1f} ms"
         )
-        ui = ui_figures(server)
+        ui = run_on_qt_loop(lambda: ui_figures(server))
         print(f"rows in the table: {int(ui['rows']):,}")
         print(
             f"open pane -> first rows painted: {ui['first_rows_painted_ms']:.0f} ms (target <= 500)"
@@ -236,6 +191,18 @@ def main() -> None:
             f"jump {ui['jump_stall_ms']:.0f} ms (target <= 50); "
             f"while wandering 60 scroll positions {ui['scroll_stall_ms']:.0f} ms"
         )
+        print(
+            f"UI thread busy in those worst stalls: open {ui['open_cpu_ms']:.0f} ms,"
+            f" jump {ui['jump_cpu_ms']:.0f} ms, wandering {ui['scroll_cpu_ms']:.0f} ms"
+            " (CPU time between the two beats; the rest was waiting)"
+        )
+        print(
+            f"most UI-thread work between two beats: open {ui['open_busy_ms']:.0f} ms,"
+            f" jump {ui['jump_busy_ms']:.0f} ms, wandering {ui['scroll_busy_ms']:.0f} ms"
+            f" ({ui['scroll_gc_ms']:.0f} ms of it garbage collection); ~ the stalls on an idle"
+            " machine"
+        )
+        print(f"while wandering: {ui['scroll_share']}")
         print(f"resident memory growth:          {ui['rss_growth_mb']:.0f} MB (target <= 150)")
     finally:
         server.stop()

@@ -88,3 +88,16 @@ def test_seed_adds_devices(tmp_path: Path) -> None:
     assert result["added"] == 500 and result["devices"] == 500
     result = json.loads(_run("seed", "--db", str(db), "--devices", "250"))
     assert result["devices"] == 750
+
+
+def test_listening_socket_is_named_tcp() -> None:
+    """asyncio only sets TCP_NODELAY on accepted sockets whose listener says IPPROTO_TCP."""
+    import socket
+
+    from lpwa_console.sandbox.cli import listening_socket
+
+    sock = listening_socket("127.0.0.1", 0)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP and sock.getsockname()[1] > 0
+    finally:
+        sock.close()

@@ -37,6 +37,11 @@ PLACEHOLDER = "…"
 # Roles beyond Qt's: the whole row object, and a severity (1-6) a delegate may colour by.
 ItemRole = int(Qt.ItemDataRole.UserRole) + 1
 SeverityRole = int(Qt.ItemDataRole.UserRole) + 2
+# Plain ints: data() runs thousands of times per repaint; enum comparisons cost.
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+_FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
 Index = QModelIndex | QPersistentModelIndex
 # fetch(page_index starting at 1, page_size, sort key or None, descending) -> one page
@@ -77,6 +82,9 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     ) -> None:
         super().__init__(parent)
         self._columns = columns
+        # The roles some column answers; the view asks for many more (font, colours, size).
+        self._roles = {_DISPLAY, _ALIGN, _TOOLTIP, ItemRole, SeverityRole}
+        self._roles.update(role for column in columns for role in column.roles)
         self._fetch = fetch
         self.page_size = page_size
         self.max_cached_pages = max_cached_pages
@@ -195,37 +203,38 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
-        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        return _FLAGS
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        role = int(role)
+        if role not in self._roles or not index.isValid():
             return None
         row, col = index.row(), index.column()
         if row >= self._rows or col >= len(self._columns):
             return None
         column = self._columns[col]
-        if role == Qt.ItemDataRole.TextAlignmentRole:
+        if role == _ALIGN:
             return column.alignment
         page, offset = divmod(row, self.page_size)
         rows = self._pages.get(page)
         if rows is None:
-            if role == Qt.ItemDataRole.DisplayRole:
+            if role == _DISPLAY:
                 self._want(page)
                 return PLACEHOLDER
             return None
         if offset >= len(rows):  # the list shrank since the count: an empty row, no refetch
-            return "" if role == Qt.ItemDataRole.DisplayRole else None
-        if role == Qt.ItemDataRole.DisplayRole:
+            return "" if role == _DISPLAY else None
+        if role == _DISPLAY:
             self._pages.move_to_end(page)
             value = column.value(rows[offset])
             return "" if value is None else str(value)
         item = rows[offset]
         if role == ItemRole:
             return item
-        if role == Qt.ItemDataRole.ToolTipRole and column.tooltip is not None:
-            return column.tooltip(item)
-        if role == SeverityRole and column.severity is not None:
-            return column.severity(item)
+        if role == _TOOLTIP:
+            return column.tooltip(item) if column.tooltip is not None else None
+        if role == SeverityRole:
+            return column.severity(item) if column.severity is not None else None
         getter = column.roles.get(role)
         return getter(item) if getter is not None else None
 

@@ -1,0 +1,36 @@
+"""Full collections wait for the user to be idle."""
+
+from __future__ import annotations
+
+import gc
+from typing import Any
+
+from PySide6.QtCore import QEvent, QPointF, Qt
+from PySide6.QtGui import QMouseEvent
+from PySide6.QtWidgets import QApplication, QWidget
+
+from lpwa_console.ui.idle_gc import THRESHOLDS, IdleCollector
+
+
+def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    before = gc.get_threshold()
+    collector = IdleCollector(app, idle_s=0.2, every_s=0.0, at_most_s=3600)
+    try:
+        assert gc.get_threshold() == THRESHOLDS
+        widget = QWidget()
+        qtbot.addWidget(widget)
+        press = QMouseEvent(
+            QEvent.Type.MouseMove, QPointF(1, 1), QPointF(1, 1),
+            Qt.MouseButton.NoButton, Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+        )  # fmt: skip
+        QApplication.sendEvent(widget, press)
+        collector.tick()
+        assert collector.collections == 0  # input just now: not idle
+        qtbot.wait(250)
+        collector.tick()
+        assert collector.collections == 1
+    finally:
+        collector.uninstall()
+    assert gc.get_threshold() == before

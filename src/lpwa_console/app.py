@@ -31,6 +31,7 @@ from .models.resources import (
     network_kinds,
 )
 from .models.session import Session
+from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
@@ -65,6 +66,7 @@ class Console:
     devices: DevicesViewModel
     window: MainWindow
     panes: dict[str, QWidget] = field(default_factory=dict)
+    subscription: SubscriptionSettingsViewModel | None = None
 
     async def aclose(self) -> None:
         self.window.save_layout()
@@ -118,8 +120,14 @@ def build(
         for vm in vms:
             session.client_changed.connect(vm.set_client)
         panes[key] = ResourcesPane(title, vms)
-    window = MainWindow(session, runner, profiles, list(panes.values()), settings)
-    return Console(settings, runner, profiles, embedded, session, devices, window, panes)
+    subscription = SubscriptionSettingsViewModel(runner)
+    session.client_changed.connect(subscription.set_client)
+    window = MainWindow(
+        session, runner, profiles, list(panes.values()), settings, subscription=subscription
+    )
+    return Console(
+        settings, runner, profiles, embedded, session, devices, window, panes, subscription
+    )
 
 
 def choose_profile(console: Console, name: str | None) -> Profile:

@@ -7,15 +7,18 @@ from typing import Any
 import pytest
 
 from lpwa_console.models.forms import (
+    AUTOMATIC,
     FormField,
     Raw,
     Rows,
+    automatic_data,
     describe,
     form_data,
     form_fields,
     form_for,
     nested_errors,
     raw_of,
+    typed_fields,
     value_of,
 )
 from lpwa_console.schema.app_servers import (
@@ -24,8 +27,14 @@ from lpwa_console.schema.app_servers import (
     AppServerUpdate,
     HttpDestination,
     KafkaDestination,
+    SecurityAppServer,
+    SecurityAppServerUpdate,
 )
-from lpwa_console.schema.multicast import MulticastGroup, MulticastGroupCreate
+from lpwa_console.schema.multicast import (
+    MulticastGroup,
+    MulticastGroupCreate,
+    MulticastGroupUpdate,
+)
 from lpwa_console.schema.network import (
     AsTransportKeyCreate,
     CellularNetworkContextCreate,
@@ -250,3 +259,24 @@ def test_flat_fields_as_before() -> None:
     rate = next(f for f in fields if f.name == "downlinkDataRate")
     assert value_of(rate, "x3") == "x3"  # the schema says what is wrong
     assert raw_of(next(f for f in fields if f.name == "appSKey"), object()) == ""
+
+
+def test_the_version_is_automatic() -> None:
+    fields, _ = form_fields(AppServerUpdate)
+    assert "occContext" in {f.name for f in fields}  # derived, as the schema says
+    assert "occContext" not in {f.name for f in typed_fields(fields)}  # but never typed
+    assert {"occContext"} == AUTOMATIC
+    read = AppServer.model_validate(
+        {"ID": "a", "name": "n", "scope": "SUBSCRIPTION", "occContext": {"version": 0}}
+    )
+    assert automatic_data(AppServerUpdate, read) == {"occContext": {"version": 0}}
+    security = SecurityAppServer.model_validate(
+        {"downlinkSecurity": {"status": "NONE"}, "occContext": {"version": 5}}
+    )
+    # The first source that has a version wins (what the dialog showed, then the item).
+    assert automatic_data(SecurityAppServerUpdate, security, read) == {"occContext": {"version": 5}}
+    assert automatic_data(SecurityAppServerUpdate, None, read) == {"occContext": {"version": 0}}
+    unversioned = AppServer.model_validate({"ID": "a", "name": "n", "scope": "OPERATOR"})
+    assert automatic_data(AppServerUpdate, unversioned) == {}  # the server decides alone
+    assert automatic_data(MulticastGroupUpdate, read) == {}  # no occContext in that request
+    AppServerUpdate.model_validate({"name": "x", **automatic_data(AppServerUpdate, read)})

@@ -6,16 +6,19 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLineEdit
 
 from lpwa_console.api import LpwaClient
+from lpwa_console.api.errors import status_error
 from lpwa_console.models.resources import ResourceViewModel, app_servers_kind, multicast_kind
 from lpwa_console.models.tasks import TaskRunner
-from lpwa_console.schema.app_servers import AppServer
+from lpwa_console.schema.app_servers import AppServer, AppServerCreate, AppServerUpdate
 from lpwa_console.ui.dialogs.resource_form import ResourceFormDialog
 from lpwa_console.ui.widgets.nested_editor import ERROR_ROLE, ObjectEditor, TableEditor
 
@@ -239,3 +242,115 @@ def test_app_server_created_and_edited_on_the_sandbox(
     assert cells(dest) == [["10.0.0.8", "8000-8010", "SEQUENTIAL"]]
     assert isinstance(stored, AppServer)
     dialog.reject()
+
+
+# --- occContext: never typed, sent from the item as it was read ------------------------------
+
+
+def refusal(status: int, message: str) -> Any:
+    request = httpx.Request("PUT", "https://platform.example/appServers/x")
+    return status_error(
+        httpx.Response(status, json={"code": 7, "message": message}, request=request)
+    )
+
+
+class FakeServers:
+    def __init__(self) -> None:
+        self.sent: list[AppServerUpdate] = []
+        self.refuse: Exception | None = None
+        self.gets = 0
+
+    async def get(self, _ref: str) -> AppServer:
+        self.gets += 1
+        return AppServer.model_validate(
+            {"ID": "as-1", "name": "Theirs", "scope": "SUBSCRIPTION", "occContext": {"version": 8}}
+        )
+
+    async def update(self, _ref: str, request: AppServerUpdate) -> AppServer:
+        self.sent.append(request)
+        if self.refuse is not None:
+            raise self.refuse
+        return AppServer.model_validate(
+            {
+                "ID": "as-1",
+                "name": request.name,
+                "scope": "SUBSCRIPTION",
+                "occContext": {"version": 8},
+            }
+        )
+
+    async def security(self, _ref: str) -> Any:
+        raise RuntimeError("not here")
+
+    async def iot_flow_connector_metrics(self, _ref: str) -> Any:
+        raise RuntimeError("not here")
+
+
+def test_the_version_is_sent_not_typed(qtbot: Any, qloop: Any, runner: TaskRunner) -> None:
+    servers = FakeServers()
+    vm = ResourceViewModel(runner, app_servers_kind(), SimpleNamespace(app_servers=servers))  # type: ignore[arg-type]
+    item = AppServer.model_validate(
+        {"ID": "as-1", "name": "Mine", "scope": "SUBSCRIPTION", "occContext": {"version": 7}}
+    )
+    dialog = open_form(qtbot, vm, item)
+    assert "occContext" not in dialog.editors and "occContext" not in dialog.data()
+    put(dialog.inputs["name"], "Mine, renamed")
+    with qtbot.waitSignal(vm.saved, timeout=5000):
+        dialog.save()
+    (sent,) = servers.sent
+    assert sent.to_wire() == {"name": "Mine, renamed", "occContext": {"version": 7}}
+
+
+@pytest.mark.parametrize(
+    "refused",
+    [
+        refusal(409, "the application server was modified"),
+        refusal(400, "occContext: stale version 7 (current 8)"),
+    ],
+)
+def test_a_concurrent_change_is_refused_clearly(
+    qtbot: Any, qloop: Any, runner: TaskRunner, refused: Exception
+) -> None:
+    servers = FakeServers()
+    servers.refuse = refused
+    vm = ResourceViewModel(runner, app_servers_kind(), SimpleNamespace(app_servers=servers))  # type: ignore[arg-type]
+    item = AppServer.model_validate(
+        {"ID": "as-1", "name": "Mine", "scope": "SUBSCRIPTION", "occContext": {"version": 7}}
+    )
+    vm._set_detail(item, {})  # shown in the pane: read again after the refusal
+    dialog = open_form(qtbot, vm, item)
+    put(dialog.inputs["name"], "Mine, renamed")
+    with qtbot.waitSignal(vm.save_failed, timeout=5000):
+        dialog.save()
+    assert dialog.form_error.text().startswith(
+        "Someone else changed this application server since you opened it"
+    )
+    assert dialog.isVisible() and dialog.inputs["name"].text() == "Mine, renamed"  # type: ignore[union-attr]
+    assert dialog.errors["name"].isHidden()
+    qtbot.waitUntil(lambda: vm.detail.name == "Theirs", timeout=5000)  # their change, loaded
+    assert vm.detail.occContext.version == 8
+    dialog.reject()
+
+
+def test_the_sandbox_gets_the_version_it_gave(
+    qtbot: Any, client: LpwaClient, runner: TaskRunner
+) -> None:
+    created = run(qtbot, client.app_servers.create(AppServerCreate(name="Versioned plant")))
+    resource = client.app_servers
+    sent: list[AppServerUpdate] = []
+    real = resource.update
+
+    async def spy(server: str | int, update: AppServerUpdate) -> AppServer:
+        sent.append(update)
+        return await real(server, update)
+
+    resource.update = spy  # type: ignore[method-assign]
+    vm = ResourceViewModel(runner, app_servers_kind(), client)
+    for name in ("Versioned plant 2", "Versioned plant 3"):
+        stored = run(qtbot, client.app_servers.get(created.path_ref))
+        dialog = open_form(qtbot, vm, stored)
+        put(dialog.inputs["name"], name)
+        with qtbot.waitSignal(vm.saved, timeout=10000) as saved:
+            dialog.save()
+        assert sent[-1].to_wire()["occContext"] == {"version": stored.occContext.version}
+        assert saved.args[0].occContext.version == stored.occContext.version + 1

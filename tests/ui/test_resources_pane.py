@@ -1,12 +1,20 @@
 """Multicast groups, application servers and network panes over plain async callables in the
-client's shape (the sandbox routes for these areas are being written)."""
+client's shape, and against the live sandbox where the server's answer matters (filters,
+security)."""
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit
+
+from lpwa_console.api import LpwaClient
 from lpwa_console.models.forms import form_data, form_fields
 from lpwa_console.models.resources import (
     ResourceViewModel,
@@ -15,10 +23,17 @@ from lpwa_console.models.resources import (
     network_kinds,
 )
 from lpwa_console.models.tasks import TaskRunner
-from lpwa_console.schema.app_servers import AppServer, AppServerPage
+from lpwa_console.schema.app_servers import (
+    ALL_SCOPES,
+    AppServer,
+    AppServerCreate,
+    AppServerFilter,
+    AppServerPage,
+)
 from lpwa_console.schema.multicast import (
     MulticastGroup,
     MulticastGroupCreate,
+    MulticastGroupFilter,
     MulticastGroupPage,
 )
 from lpwa_console.schema.network import (
@@ -46,12 +61,24 @@ class FakeGroups:
     def __init__(self, n: int) -> None:
         self.items = [group(i) for i in range(n)]
         self.created: list[MulticastGroupCreate] = []
+        self.filters: list[MulticastGroupFilter | None] = []
 
-    async def list(self, page: int, size: int, **_kw: Any) -> MulticastGroupPage:
-        chunk = self.items[(page - 1) * size : page * size]
+    async def list(
+        self, page: int, size: int, *, filters: MulticastGroupFilter | None = None, **_kw: Any
+    ) -> MulticastGroupPage:
+        self.filters.append(filters)
+        items = self.items
+        if filters is not None:
+            query = (filters.query or "").lower()
+            items = [
+                g for g in items
+                if (g["name"].lower().startswith(query) or g["EUI"].lower().startswith(query))
+                and set(filters.appServerID) <= {s["ID"] for s in g.get("appServers", [])}
+            ]  # fmt: skip
+        chunk = items[(page - 1) * size : page * size]
         return MulticastGroupPage(
-            briefs=chunk, count=len(self.items) if page == 1 else None,
-            more=page * size < len(self.items),
+            briefs=chunk, count=len(items) if page == 1 else None,
+            more=page * size < len(items),
         )  # fmt: skip
 
     async def get(self, ref: str) -> MulticastGroup:
@@ -71,9 +98,15 @@ def fake_client(n: int = 130) -> Any:
         {"ID": f"as-{i}", "name": f"Server {i}", "scope": "SUBSCRIPTION" if i else "OPERATOR"}
         for i in range(3)
     ]
+    server_filters: list[AppServerFilter | None] = []
 
-    async def list_servers(page: int, size: int, **_kw: Any) -> AppServerPage:
-        return AppServerPage(briefs=servers, count=3)
+    async def list_servers(
+        page: int, size: int, *, filters: AppServerFilter | None = None, **_kw: Any
+    ) -> AppServerPage:
+        server_filters.append(filters)
+        scopes = (filters.scope if filters else None) or ["SUBSCRIPTION"]
+        shown = [s for s in servers if s["scope"] in scopes]
+        return AppServerPage(briefs=shown, count=len(shown))
 
     async def get_server(ref: str) -> AppServer:
         return AppServer.model_validate(next(s for s in servers if ref.endswith(s["ID"])))
@@ -106,7 +139,7 @@ def fake_client(n: int = 130) -> Any:
         multicast_groups=FakeGroups(n),
         app_servers=SimpleNamespace(
             list=list_servers, get=get_server, security=security,
-            iot_flow_connector_metrics=metrics,
+            iot_flow_connector_metrics=metrics, filters=server_filters,
         ),
         network_contexts=SimpleNamespace(list=empty),
         as_transport_keys=SimpleNamespace(list=keys),
@@ -176,7 +209,8 @@ def test_app_servers_security_and_metrics(qtbot: Any, qloop: Any) -> None:
         pane.show()
     with qtbot.waitSignal(pane.vm.detail_changed, timeout=3000):
         pane.views[0].selectRow(1)
-    assert "Metrics" in pane.detail.text() and "uplinksLast24h" in pane.detail.text()
+    text = pane.detail.text().replace("&#8203;", "")  # long field names may wrap
+    assert "Metrics" in text and "uplinksLast24h" in text
     assert pane.edit_button.isEnabled()
     with qtbot.waitSignal(pane.vm.detail_changed, timeout=3000):
         pane.views[0].selectRow(0)  # scope OPERATOR: read-only
@@ -189,6 +223,7 @@ def test_network_sections(qtbot: Any, qloop: Any) -> None:
     with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
         pane.show()
     assert pane.section.isVisible() and pane.section.count() == 4
+    assert not pane.filter_bars.isVisible()  # no filters for network contexts
     assert pane.empty.text() == "No network contexts yet"
     with qtbot.waitSignal(pane.vms[2].first_page_loaded, timeout=3000):
         pane.section.setCurrentIndex(2)  # HSM groups: loaded when shown
@@ -202,6 +237,185 @@ def test_network_sections(qtbot: Any, qloop: Any) -> None:
 def test_form_fields_from_the_schema() -> None:
     fields, skipped = form_fields(MulticastGroupCreate)
     names = {f.name for f in fields}
-    assert {"EUI", "nwAddress", "class", "appServers"} <= names and "domains" in names and skipped == []
+    assert (
+        {"EUI", "nwAddress", "class", "appServers"} <= names
+        and "domains" in names
+        and skipped == []
+    )
     data = form_data(fields, {"EUI": " 01 ", "appServers": "a, b", "downlinkDataRate": "3"})
     assert data == {"EUI": "01", "appServers": [{"ID": "a"}, {"ID": "b"}], "downlinkDataRate": 3}
+
+
+# --- filters --------------------------------------------------------------------------------
+
+
+def test_multicast_filters_apply_on_the_server(qtbot: Any, qloop: Any) -> None:
+    client = fake_client(30)
+    groups = client.multicast_groups
+    groups.items[3]["appServers"] = [{"ID": "as-1"}, {"ID": "as-2"}]
+    groups.items[5]["appServers"] = [{"ID": "as-1"}]
+    pane = make(qtbot, "Multicast groups", [multicast_kind()], client)
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        pane.show()
+    assert pane.filter_bars.isVisible() and not pane.vm.filtered
+    bar = pane.filters[0]
+    assert set(bar.inputs) == {"query", "appServerID"}
+    servers = bar.inputs["appServerID"]
+    assert isinstance(servers, QLineEdit)
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        qtbot.keyClicks(servers, "as-1, as-2")
+        qtbot.keyClick(servers, Qt.Key.Key_Return)
+    last = groups.filters[-1]
+    assert last is not None and last.appServerID == ["as-1", "as-2"]  # all must match
+    assert pane.count_label.text() == "1 multicast group" and pane.vm.filtered
+    servers.setText("as-1")
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        pass  # applied after a pause in typing
+    assert pane.vm.model.rowCount() == 2
+    query = bar.inputs["query"]
+    assert isinstance(query, QLineEdit)
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        query.setText("Nothing like it")
+    assert pane.empty.text() == "No multicast groups match these filters"
+    assert groups.filters[-1] == MulticastGroupFilter(query="Nothing like it", appServerID=["as-1"])
+    pane.grab().save(str(SHOTS / "multicast-filtered-empty.png"))
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        query.clear()
+        servers.clear()
+        bar.apply()
+    assert pane.count_label.text() == "30 multicast groups" and not pane.vm.filtered
+    assert groups.filters[-1] == MulticastGroupFilter()
+
+
+def test_app_server_scope_filter(qtbot: Any, qloop: Any) -> None:
+    client = fake_client()
+    pane = make(qtbot, "App servers", [app_servers_kind()], client)
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        pane.show()
+    assert client.app_servers.filters[-1] == ALL_SCOPES  # both, the console's default
+    assert pane.count_label.text() == "3 application servers"
+    scope = pane.filters[0].inputs["scope"]
+    assert isinstance(scope, QComboBox)
+    assert [scope.itemText(i) for i in range(scope.count())] == [
+        "All scopes",
+        "Subscription",
+        "Operator",
+    ]
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        scope.setCurrentIndex(2)
+    assert client.app_servers.filters[-1].scope == ["OPERATOR"]
+    assert pane.count_label.text() == "1 application server" and pane.vm.filtered
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        scope.setCurrentIndex(1)
+    assert client.app_servers.filters[-1].scope == ["SUBSCRIPTION"]
+    assert pane.vm.model.rowCount() == 2
+    pane.grab().save(str(SHOTS / "app-servers-scope.png"))
+
+
+def test_only_the_current_sections_filters_show(qtbot: Any, qloop: Any) -> None:
+    pane = make(qtbot, "Network", network_kinds(), fake_client())
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        pane.show()
+    assert not pane.filter_bars.isVisible()  # network lists take no filters
+    pane.focus_filter()  # nothing to focus: no harm
+
+
+@pytest.fixture
+def runner(qtbot: Any) -> Iterator[TaskRunner]:
+    runner = TaskRunner()
+    yield runner
+    runner.cancel_all()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+
+
+def run(qtbot: Any, coro: Any) -> Any:
+    task = asyncio.ensure_future(coro)
+    qtbot.waitUntil(task.done, timeout=10000)
+    return task.result()
+
+
+def live_pane(qtbot: Any, kind: Any, client: LpwaClient, runner: TaskRunner) -> ResourcesPane:
+    vm = ResourceViewModel(runner, kind, client)
+    pane = ResourcesPane(kind.title, [vm])
+    qtbot.addWidget(pane)
+    pane.resize(1200, 600)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
+        pane.show()
+    return pane
+
+
+def rows(pane: ResourcesPane) -> list[Any]:
+    return [pane.vm.model.item(r) for r in range(pane.vm.model.rowCount())]
+
+
+def test_scope_filter_on_the_sandbox(qtbot: Any, client: LpwaClient, runner: TaskRunner) -> None:
+    pane = live_pane(qtbot, app_servers_kind(), client, runner)
+    assert {a.scope for a in rows(pane)} == {"SUBSCRIPTION", "OPERATOR"}
+    scope = pane.filters[0].inputs["scope"]
+    assert isinstance(scope, QComboBox)
+    for index, scopes in (
+        (1, ["SUBSCRIPTION"]),
+        (2, ["OPERATOR"]),
+        (0, ["SUBSCRIPTION", "OPERATOR"]),
+    ):
+        with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=10000):
+            scope.setCurrentIndex(index)
+        direct = run(qtbot, client.app_servers.list(1, 1000, filters=AppServerFilter(scope=scopes)))
+        assert sorted(a.ID for a in rows(pane)) == sorted(a.ID for a in direct.briefs)
+        assert {a.scope for a in rows(pane)} == set(scopes)
+    query = pane.filters[0].inputs["query"]
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=10000):
+        query.setText("no server is called so")  # type: ignore[union-attr]
+    assert pane.empty.text() == "No application servers match these filters"
+
+
+def test_multicast_app_server_filter_on_the_sandbox(
+    qtbot: Any, client: LpwaClient, runner: TaskRunner
+) -> None:
+    pane = live_pane(qtbot, multicast_kind(), client, runner)
+    servers = pane.filters[0].inputs["appServerID"]
+    assert isinstance(servers, QLineEdit)
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=10000):
+        servers.setText("as-analytics, as-metering")
+        servers.returnPressed.emit()
+    found = rows(pane)
+    assert found and all(
+        {"as-analytics", "as-metering"} <= {s.ID for s in g.appServers} for g in found
+    )
+    one = run(
+        qtbot,
+        client.multicast_groups.list(
+            1, 1000, filters=MulticastGroupFilter(appServerID=["as-metering"])
+        ),
+    )
+    assert len(found) < one.count  # both must match: fewer than with one of them
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=10000):
+        servers.setText("as-analytics, no-such-server")
+        servers.returnPressed.emit()
+    assert pane.empty.text() == "No multicast groups match these filters"
+
+
+# --- after a save, the detail keeps its extras -----------------------------------------------
+
+
+def test_saving_keeps_security_and_metrics_in_the_detail(
+    qtbot: Any, client: LpwaClient, runner: TaskRunner
+) -> None:
+    created = run(qtbot, client.app_servers.create(AppServerCreate(name="Detail kept plant")))
+    pane = live_pane(qtbot, app_servers_kind(), client, runner)
+    vm = pane.vm
+    vm.select(created)
+    qtbot.waitUntil(lambda: {"Security", "Metrics"} <= set(vm.extras), timeout=10000)
+    dialog = ResourceFormDialog(vm, vm.detail, pane)
+    qtbot.addWidget(dialog)
+    assert "occContext" not in dialog.editors  # sent by the console, never typed
+    dialog.inputs["name"].setText("Detail kept plant, renamed")  # type: ignore[union-attr]
+    with qtbot.waitSignal(vm.saved, timeout=10000):
+        dialog.save()
+    assert vm.detail.name == "Detail kept plant, renamed"
+    assert {"Security", "Metrics"} <= set(vm.extras)  # at once, not only after a reselect
+    qtbot.waitUntil(lambda: not runner.busy, timeout=10000)
+    assert vm.detail.name == "Detail kept plant, renamed"
+    assert {"Security", "Metrics"} <= set(vm.extras)
+    assert "Security" in pane.detail.text() and "Metrics" in pane.detail.text()
+    assert vm.detail.occContext.version == created.occContext.version + 1

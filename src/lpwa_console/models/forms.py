@@ -7,6 +7,10 @@ such as an ID reference `{"ID": ...}` or a domain group `{"name": ...}`), a nest
 a column per sub-field; a list of several kinds, such as HTTP or Kafka destinations, has one
 sub-form per kind). What the form holds for a field (its "raw" value) is a text, a
 {sub-field: text} mapping or `Rows`. No Qt here: the widgets are in ui/.
+
+Some fields are never typed (`AUTOMATIC`): the optimistic concurrency version `occContext`
+goes back to the server as it was read with the item (`automatic_data`), so that the server
+refuses an edit made on a stale copy.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ FieldKind = Literal[
 NESTED_KINDS = ("object", "table")
 LIST_KINDS = ("list", "refs", "table")
 SECRET_WORDS = ("key", "secret", "password", "token")
+AUTOMATIC = frozenset({"occContext"})  # filled by the console from the item, never shown
 _SCALARS: dict[Any, FieldKind] = {bool: "bool", int: "int", float: "float", str: "text"}
 
 
@@ -160,6 +165,25 @@ def form_fields(
         else:
             fields.append(found)
     return fields, skipped
+
+
+def typed_fields(fields: typing.Iterable[FormField]) -> list[FormField]:
+    """The fields a user types: all but the AUTOMATIC ones."""
+    return [f for f in fields if f.name not in AUTOMATIC]
+
+
+def automatic_data(model: type[BaseModel], *sources: Any) -> dict[str, Any]:
+    """What the console sends itself with a request of `model`: `occContext` with the
+    version of the first source that has one (the item as it was read), when the request
+    takes it. {} otherwise (nothing to compare: the server decides alone)."""
+    names = {info.alias or attr for attr, info in model.model_fields.items()}
+    if "occContext" not in names:
+        return {}
+    for source in sources:
+        version = getattr(getattr(source, "occContext", None), "version", None)
+        if isinstance(version, int):
+            return {"occContext": {"version": version}}
+    return {}
 
 
 # --- from the form to the request -----------------------------------------------------------

@@ -1,19 +1,23 @@
 """Lists of the other platform resources (multicast groups, application servers, network
 contexts, AS transport keys, HSM groups, network subscriptions) behind one small view-model:
-a lazy paged table, the selected item's detail (with extras such as an application server's
-security and metrics), and create / edit / delete validated by the schema's request models.
+a lazy paged table filtered on the server, the selected item's detail (with extras such as an
+application server's security and metrics), and create / edit / delete validated by the
+schema's request models. A part of an item with its own endpoint (an application server's
+security) is edited on its own (`ResourcePart`).
 
-Each kind is a `ResourceKind`: columns, how to list, get, create, update and delete; the
-view-model and the pane are the same for all.
+Each kind is a `ResourceKind`: columns, filters, how to list, get, create, update and delete;
+the view-model and the pane are the same for all. An update carries the item's optimistic
+concurrency version (`occContext`) as it was read, never typed: the server refuses it when
+someone else changed the item meanwhile, and the view-model says so in words.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 from PySide6.QtCore import QObject, Qt, Signal
@@ -24,9 +28,15 @@ from ..schema.app_servers import (
     AppServerBrief,
     AppServerCreate,
     AppServerUpdate,
+    SecurityAppServerUpdate,
 )
 from ..schema.common import ListEnvelope
-from ..schema.multicast import MulticastGroupBrief, MulticastGroupCreate, MulticastGroupUpdate
+from ..schema.multicast import (
+    MulticastGroupBrief,
+    MulticastGroupCreate,
+    MulticastGroupFilter,
+    MulticastGroupUpdate,
+)
 from ..schema.network import (
     AsTransportKey,
     AsTransportKeyCreate,
@@ -38,6 +48,7 @@ from ..schema.network import (
     NetworkSubscriptionBrief,
 )
 from .devices import field_named_in, format_time, validate
+from .forms import automatic_data
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -45,12 +56,40 @@ log = logging.getLogger(__name__)
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
-ListPage = Callable[[LpwaClient, int, int, str | None, bool], Awaitable[ListEnvelope[Any]]]
+# list_page(client, page, size, sort, descending, filters) -> one page
+ListPage = Callable[[LpwaClient, int, int, str | None, bool, Any], Awaitable[ListEnvelope[Any]]]
 Getter = Callable[[LpwaClient, Any], Awaitable[Any]]
 Extras = Callable[[LpwaClient, Any], Awaitable[dict[str, Any]]]
-Creator = Callable[[LpwaClient, Any], Awaitable[Any]]
-Updater = Callable[[LpwaClient, Any, Any], Awaitable[Any]]
-Deleter = Callable[[LpwaClient, Any], Awaitable[None]]
+# Changes run as tasks of their own: coroutines (the client's methods are).
+Creator = Callable[[LpwaClient, Any], Coroutine[Any, Any, Any]]
+Updater = Callable[[LpwaClient, Any, Any], Coroutine[Any, Any, Any]]
+Deleter = Callable[[LpwaClient, Any], Coroutine[Any, Any, None]]
+
+
+@dataclass(frozen=True)
+class FilterControl:
+    """One filter of a list, as the pane offers it: a prefix search ("search"), a
+    comma-separated list of IDs ("ids"), or a choice among labelled values ("choice"; the
+    first is the kind's default)."""
+
+    name: str  # the filter model's field
+    label: str  # what the control says when empty (placeholder or first choice)
+    kind: Literal["search", "ids", "choice"]
+    choices: tuple[tuple[str, Any], ...] = ()
+    tooltip: str = ""
+
+
+@dataclass
+class ResourcePart:
+    """A part of an item with its own endpoint, edited on its own dialog: an application
+    server's security. `key` is its title among the detail's extras (where the dialog reads
+    what to pre-fill); `save(client, item, request)` sends the request model."""
+
+    key: str
+    action: str  # the button, e.g. "Edit security…"
+    model: type[BaseModel]
+    save: Updater
+    writable: Callable[[Any], bool] = lambda _item: True
 
 
 @dataclass
@@ -70,6 +109,9 @@ class ResourceKind:
     writable: Callable[[Any], bool] = lambda _item: True
     label: Callable[[Any], str] = lambda item: str(getattr(item, "name", None) or item.ID)
     secret_fields: frozenset[str] = field(default_factory=frozenset)
+    filters: BaseModel | None = None  # the default filters (None: the list has none)
+    filter_controls: tuple[FilterControl, ...] = ()
+    parts: tuple[ResourcePart, ...] = ()
 
 
 # --- the kinds ------------------------------------------------------------------------------
@@ -124,7 +166,25 @@ def multicast_kind() -> ResourceKind:
             Column("Last downlink", lambda g: format_time(g.lastDwTimestamp), width=120),
             Column("Created", lambda g: format_time(g.creationDate), sort_key="creationDate"),
         ],
-        list_page=lambda c, p, s, sort, d: c.multicast_groups.list(p, s, sort=sort, descending=d),
+        list_page=lambda c, p, s, sort, d, f: c.multicast_groups.list(
+            p, s, filters=f, sort=sort, descending=d
+        ),
+        filters=MulticastGroupFilter(),
+        filter_controls=(
+            FilterControl(
+                "query",
+                "Search name or EUI…",
+                "search",
+                tooltip="Groups whose name or EUI starts with this",
+            ),
+            FilterControl(
+                "appServerID",
+                "App server IDs (all must match)",
+                "ids",
+                tooltip="Groups associated with every one of these application servers "
+                "(IDs, comma-separated)",
+            ),
+        ),
         get=lambda c, g: c.multicast_groups.get(g.path_ref),
         create_model=MulticastGroupCreate,
         update_model=MulticastGroupUpdate,
@@ -150,8 +210,31 @@ def app_servers_kind() -> ResourceKind:
             Column("Devices", lambda a: a.deviceCount or "", alignment=RIGHT, width=70),
             Column("Groups", lambda a: a.multicastGroupCount or "", alignment=RIGHT),
         ],
-        list_page=lambda c, p, s, sort, d: c.app_servers.list(
-            p, s, filters=ALL_SCOPES, sort=sort, descending=d
+        list_page=lambda c, p, s, sort, d, f: c.app_servers.list(
+            p, s, filters=f, sort=sort, descending=d
+        ),
+        # The platform lists SUBSCRIPTION servers only when no scope is sent; the console
+        # shows both unless the user picks one.
+        filters=ALL_SCOPES,
+        filter_controls=(
+            FilterControl(
+                "scope",
+                "All scopes",
+                "choice",
+                choices=(
+                    ("All scopes", list(ALL_SCOPES.scope)),
+                    ("Subscription", ["SUBSCRIPTION"]),
+                    ("Operator", ["OPERATOR"]),
+                ),
+                tooltip="SUBSCRIPTION servers are managed here; OPERATOR ones are provided by "
+                "the operator and read-only",
+            ),
+            FilterControl(
+                "query",
+                "Search name or ID…",
+                "search",
+                tooltip="Servers whose name or ID starts with this",
+            ),
         ),
         get=lambda c, a: c.app_servers.get(a.path_ref),
         extras=_app_server_extras,
@@ -161,6 +244,15 @@ def app_servers_kind() -> ResourceKind:
         update=lambda c, a, r: c.app_servers.update(a.path_ref, r),
         delete=lambda c, a: c.app_servers.delete(a.path_ref),
         writable=lambda a: isinstance(a, AppServerBrief) and a.writable,
+        parts=(
+            ResourcePart(
+                key="Security",
+                action="Edit security…",
+                model=SecurityAppServerUpdate,
+                save=lambda c, a, r: c.app_servers.update_security(a.path_ref, r),
+                writable=lambda a: isinstance(a, AppServerBrief) and a.writable,
+            ),
+        ),
     )
 
 
@@ -178,7 +270,7 @@ def network_kinds() -> list[ResourceKind]:
                 Column("IP", lambda n: n.ipVersion or "", width=70),
                 Column("Description", lambda n: n.description or ""),
             ],
-            list_page=lambda c, p, s, _sort, _d: c.network_contexts.list(p, s),
+            list_page=lambda c, p, s, _sort, _d, _f: c.network_contexts.list(p, s),
             get=lambda c, n: c.network_contexts.get(n.ID),
             create_model=CellularNetworkContextCreate,
             update_model=CellularNetworkContextUpdate,
@@ -194,7 +286,7 @@ def network_kinds() -> list[ResourceKind]:
                 Column("Name", lambda k: k.name, width=220),
                 Column("ID", lambda k: k.ID),
             ],
-            list_page=lambda c, p, s, _sort, _d: c.as_transport_keys.list(p, s),
+            list_page=lambda c, p, s, _sort, _d, _f: c.as_transport_keys.list(p, s),
             get=lambda c, k: c.as_transport_keys.get(k.ID),
             create_model=AsTransportKeyCreate,
             update_model=AsTransportKeyUpdate,
@@ -211,7 +303,7 @@ def network_kinds() -> list[ResourceKind]:
                 Column("ID", lambda h: h.ID, width=140),
                 Column("Exchange key version", lambda h: h.hsmExchangeKeyVersion or ""),
             ],
-            list_page=lambda c, p, s, _sort, _d: c.hsm_groups.list(p, s),
+            list_page=lambda c, p, s, _sort, _d, _f: c.hsm_groups.list(p, s),
             extras=_hsm_extras,
         ),
         ResourceKind(
@@ -231,7 +323,7 @@ def network_kinds() -> list[ResourceKind]:
                 ),
                 Column("Supplier", lambda n: n.supplier.commercialName if n.supplier else ""),
             ],
-            list_page=lambda c, p, s, _sort, _d: c.network_subscriptions.list(p, s),
+            list_page=lambda c, p, s, _sort, _d, _f: c.network_subscriptions.list(p, s),
             get=lambda c, n: c.network_subscriptions.get(n.ID),
             label=lambda n: n.label,
         ),
@@ -251,15 +343,34 @@ KNOWN_TYPES = (
 # --- the view-model -------------------------------------------------------------------------
 
 
+def is_conflict(exc: BaseException) -> bool:
+    """The server refused an update that carried a stale occContext version. How a platform
+    says so is not documented (§7): 409 or 412, or a message about occContext."""
+    if not isinstance(exc, APIStatusError):
+        return False
+    return exc.status_code in (409, 412) or "occContext" in exc.message
+
+
+def conflict_message(noun: str) -> str:
+    return (
+        f"Someone else changed this {noun} since you opened it, so your change was not "
+        f"saved. Close this dialog and reopen the {noun} to see their change; what you "
+        "typed is still here."
+    )
+
+
 class ResourceViewModel(QObject):
     count_changed = Signal(int)
     loading_changed = Signal(bool)
     error = Signal(str)
     first_page_loaded = Signal()
+    filters_changed = Signal(object)  # the kind's filter model
     detail_changed = Signal(object, dict)  # item | None, extras {title: model}
     detail_loading = Signal(bool)
     saved = Signal(object)
     save_failed = Signal(str, str)  # message, field
+    part_saved = Signal(str, object)  # part key, what the server answered
+    part_failed = Signal(str, str, str)  # part key, message, field
     deleted = Signal(str)
     client_changed = Signal(bool)
 
@@ -276,6 +387,7 @@ class ResourceViewModel(QObject):
         self.runner = runner
         self.kind = kind
         self.client = client
+        self.filters: Any = kind.filters
         self.model: PagedTableModel[Any] = PagedTableModel(
             kind.columns, None, page_size=page_size, parent=self
         )
@@ -320,21 +432,50 @@ class ResourceViewModel(QObject):
         self.model.set_fetcher(self._fetcher() if self.client is not None else None)
 
     def _fetcher(self) -> Any:
-        client, runner, kind = self.client, self.runner, self.kind
+        client, runner, kind, filters = self.client, self.runner, self.kind, self.filters
         assert client is not None
 
         async def fetch(page: int, size: int, sort: str | None, desc: bool) -> ListEnvelope[Any]:
-            call = kind.list_page(client, page, size, sort, desc)
+            call = kind.list_page(client, page, size, sort, desc, filters)
             return await runner.track(f"{kind.title} page {page}", call)
 
         return fetch
+
+    # --- filters ------------------------------------------------------------------------
+
+    @property
+    def filtered(self) -> bool:
+        """Whether filters other than the kind's default hide some items."""
+        return self.filters is not None and self.filters != self.kind.filters
+
+    def set_filters(self, filters: BaseModel) -> None:
+        """New filters apply on the server: the list loads again (if it was loaded)."""
+        if filters == self.filters:
+            return
+        self.filters = filters
+        self.filters_changed.emit(filters)
+        if self.loaded:
+            self.reload()
+
+    def update_filters(self, **changes: Any) -> None:
+        """Change some filters, e.g. `update_filters(query="abc", appServerID=["a"])`."""
+        if self.filters is None:
+            return
+        data = self.filters.model_dump()
+        data.update(changes)
+        self.set_filters(type(self.filters).model_validate(data))
+
+    def filter_value(self, name: str) -> Any:
+        return getattr(self.filters, name, None)
 
     # --- detail -----------------------------------------------------------------------
 
     def select_row(self, row: int) -> None:
         self.select(self.model.item(row) if row >= 0 else None)
 
-    def select(self, item: Any) -> None:
+    def select(self, item: Any, *, fetch: bool = True) -> None:
+        """Show `item` and load its detail: the full item (unless `fetch` is false: `item`
+        is full already, e.g. what an update answered) and its extras."""
         if self._detail_task is not None:
             self.runner.cancel(self._detail_task)
             self._detail_task = None
@@ -342,13 +483,14 @@ class ResourceViewModel(QObject):
         if item is None or self.client is None:
             self._set_detail(None, {})
             return
-        if self.kind.get is None and self.kind.extras is None:
+        get = self.kind.get if fetch else None
+        if get is None and self.kind.extras is None:
             self._set_detail(item, {})
             return
         client, kind = self.client, self.kind
 
         async def load() -> tuple[Any, dict[str, Any]]:
-            full = await kind.get(client, item) if kind.get is not None else item
+            full = await get(client, item) if get is not None else item
             extras = await kind.extras(client, full) if kind.extras is not None else {}
             return full, extras
 
@@ -359,7 +501,9 @@ class ResourceViewModel(QObject):
             self.detail_loading.emit(False)
             self._set_detail(*result)
 
-        def failed(_exc: BaseException, message: str) -> None:
+        def failed(_exc: BaseException, message: str, key: object = item) -> None:
+            if key is not self._detail_key:
+                return
             self._detail_task = None
             self.detail_loading.emit(False)
             self.error.emit(message)
@@ -374,6 +518,24 @@ class ResourceViewModel(QObject):
         self.extras = extras
         self.detail_changed.emit(item, extras)
 
+    @staticmethod
+    def _same_item(a: Any, b: Any) -> bool:
+        """The same platform item (by ID or EUI), maybe read at another time."""
+        if a is None or b is None:
+            return False
+        if a is b:
+            return True
+        for key in ("ID", "EUI"):
+            mine = getattr(a, key, None)
+            if mine is not None and mine == getattr(b, key, None):
+                return True
+        return False
+
+    def _refresh_detail(self, item: Any) -> None:
+        """Load the shown item again (after a refusal: its new version, its new values)."""
+        if self._same_item(self.detail, item):
+            self.select(self.detail)
+
     # --- create, update, delete ---------------------------------------------------------
 
     def check(self, data: dict[str, Any], *, creating: bool) -> dict[str, str]:
@@ -385,29 +547,45 @@ class ResourceViewModel(QObject):
         return errors
 
     def save(self, data: dict[str, Any], item: Any = None) -> bool:
+        """Create (no `item`) or update `item` with the form's data. An update carries the
+        item's occContext version as it was read (the form never shows it)."""
         creating = item is None
         model = self.kind.create_model if creating else self.kind.update_model
         action = self.kind.create if creating else self.kind.update
         if model is None or action is None or self.client is None:
             self.save_failed.emit("Not possible here", "")
             return False
-        request, errors = validate(model, data)
+        occ = {} if creating else automatic_data(model, item)
+        request, errors = validate(model, {**data, **occ})
         if request is None:
             for name, message in errors.items():
                 self.save_failed.emit(message, name)
             return False
         client, kind = self.client, self.kind
-        call = kind.create(client, request) if creating else kind.update(client, item, request)  # type: ignore[misc]
+        if creating:
+            assert kind.create is not None
+            call = kind.create(client, request)
+        else:
+            assert kind.update is not None
+            call = kind.update(client, item, request)
         fields = set(model.model_fields)
 
         def failed(exc: BaseException, message: str) -> None:
+            if occ and is_conflict(exc):
+                self.save_failed.emit(conflict_message(kind.noun), "")
+                self._refresh_detail(item)
+                return
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
-            self.save_failed.emit(message, name)
+            self.save_failed.emit(message, "" if name in occ else name)
 
         def done(result: Any) -> None:
             self.saved.emit(result)
             self.reload()
-            self._set_detail(result, {})
+            # What the server answered, with the extras of the same item meanwhile; then
+            # its extras again (an update may change them, a new item has none yet).
+            kept = self.extras if self._same_item(self.detail, result) else {}
+            self._set_detail(result, kept)
+            self.select(result, fetch=False)
 
         verb = "Create" if creating else "Update"
         self.runner.run(f"{verb} {kind.noun}", call, on_done=done, on_error=failed, quiet=True)
@@ -418,6 +596,7 @@ class ResourceViewModel(QObject):
             return False
         kind = self.kind
         label = kind.label(item)
+        assert kind.delete is not None
 
         def done(_r: object) -> None:
             self.deleted.emit(f"{kind.noun[:1].upper()}{kind.noun[1:]} {label} deleted")
@@ -427,6 +606,64 @@ class ResourceViewModel(QObject):
         self.runner.run(
             f"Delete {kind.noun} {label}",
             kind.delete(self.client, item),
-            on_done=done,  # type: ignore[misc]
+            on_done=done,
+        )
+        return True
+
+    # --- parts edited on their own (an application server's security) ----------------------
+
+    def part(self, key: str) -> ResourcePart:
+        return next(p for p in self.kind.parts if p.key == key)
+
+    def can_edit_part(self, key: str, item: Any) -> bool:
+        part = next((p for p in self.kind.parts if p.key == key), None)
+        if part is None or item is None or self.client is None:
+            return False
+        return part.writable(item)
+
+    def part_current(self, key: str) -> Any:
+        """What the part's dialog pre-fills from: the detail's extra of that title (e.g. GET
+        /security), else the item itself (which holds the same fields)."""
+        return self.extras.get(key) if self.extras.get(key) is not None else self.detail
+
+    def check_part(self, key: str, data: dict[str, Any]) -> dict[str, str]:
+        _request, errors = validate(self.part(key).model, data)
+        return errors
+
+    def save_part(self, key: str, data: dict[str, Any], item: Any, current: Any = None) -> bool:
+        """Send the part's request for `item`, with the occContext version of `current` (what
+        the dialog showed) or of the item; then show the item again, extras reloaded."""
+        part = self.part(key)
+        if self.client is None or not part.writable(item):
+            self.part_failed.emit(key, "Not possible here", "")
+            return False
+        occ = automatic_data(part.model, current, item)
+        request, errors = validate(part.model, {**data, **occ})
+        if request is None:
+            for name, message in errors.items():
+                self.part_failed.emit(key, message, name)
+            return False
+        fields = set(part.model.model_fields)
+        kind = self.kind
+
+        def failed(exc: BaseException, message: str) -> None:
+            if occ and is_conflict(exc):
+                self.part_failed.emit(key, conflict_message(kind.noun), "")
+                self._refresh_detail(item)
+                return
+            name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
+            self.part_failed.emit(key, message, "" if name in occ else name)
+
+        def done(result: Any) -> None:
+            self.part_saved.emit(key, result)
+            if self._same_item(self.detail, item):
+                self.select(self.detail)  # its version changed, and maybe more
+
+        self.runner.run(
+            f"Update {key.lower()} of {kind.noun} {kind.label(item)}",
+            part.save(self.client, item, request),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
         )
         return True

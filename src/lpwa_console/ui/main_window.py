@@ -1,5 +1,5 @@
 """The main window: navigation of the panes that exist, status bar, activity panel,
-profile switcher, shortcuts, remembered geometry."""
+profile switcher, subscription settings, shortcuts, remembered geometry."""
 
 from __future__ import annotations
 
@@ -21,8 +21,10 @@ from PySide6.QtWidgets import (
 
 from ..models.profiles import ProfileStore
 from ..models.session import Session
+from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
 from .dialogs.profiles import ProfilesDialog
+from .dialogs.subscription_settings import SubscriptionSettingsDialog
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
 
@@ -49,9 +51,13 @@ class MainWindow(QMainWindow):
         panes: list[QWidget],
         settings: QSettings,
         parent: QWidget | None = None,
+        *,
+        subscription: SubscriptionSettingsViewModel | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
+        self.subscription = subscription
+        self.subscription_dialog: SubscriptionSettingsDialog | None = None
         self.runner = runner
         self.profiles = profiles
         self.settings = settings
@@ -115,6 +121,14 @@ class MainWindow(QMainWindow):
         manage.triggered.connect(self.manage_profiles)
         reconnect = connection.addAction("Reconnect")
         reconnect.triggered.connect(self.session.reconnect)
+        self.subscription_action: QAction | None = None
+        if self.subscription is not None:
+            connection.addSeparator()
+            self.subscription_action = connection.addAction("Subscription settings…")
+            self.subscription_action.setObjectName("subscriptionSettingsAction")
+            self.subscription_action.triggered.connect(self.open_subscription_settings)
+            self.subscription.availability_changed.connect(self._subscription_availability)
+            self._subscription_availability()
         connection.addSeparator()
         quit_action = connection.addAction("Quit")
         quit_action.setShortcut(QKeySequence.StandardKey.Quit)
@@ -182,6 +196,32 @@ class MainWindow(QMainWindow):
         dialog = ProfilesDialog(self.profiles, self.session, self)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
+
+    def open_subscription_settings(self) -> None:
+        if self.subscription is None or not self.subscription.can_write:
+            return
+        if self.subscription_dialog is not None:
+            self.subscription_dialog.raise_()
+            return
+        dialog = SubscriptionSettingsDialog(self.subscription, self)
+        self.subscription_dialog = dialog
+
+        def closed(_result: int) -> None:
+            dialog.deleteLater()
+            self.subscription_dialog = None
+
+        dialog.finished.connect(closed)
+        dialog.open()
+
+    def _subscription_availability(self) -> None:
+        if self.subscription is None or self.subscription_action is None:
+            return
+        self.subscription_action.setEnabled(self.subscription.can_write)
+        reason = self.subscription.reason
+        self.subscription_action.setToolTip(
+            reason or "Name, tag suggestions and HSM protection of the subscription"
+        )
+        self.subscription_action.setStatusTip(reason)
 
     def set_theme(self, choice: str) -> None:
         self.settings.setValue("appearance/theme", choice)

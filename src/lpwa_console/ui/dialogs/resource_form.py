@@ -1,12 +1,17 @@
 """Create or edit one resource (multicast group, application server, network context, AS
 transport key) with a form derived from the schema's request model, checked live: flat fields
-in a form, each nested object in a group (a sub-form, or a table for a list of them)."""
+in a form, each nested object in a group (a sub-form, or a table for a list of them).
+
+`SchemaFormDialog` is the form itself, for any request model (the application server security
+dialog uses it too); fields the console fills itself (occContext) are never shown."""
 
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
+from pydantic import BaseModel
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -27,36 +32,56 @@ from ...models.forms import (
     form_for,
     nested_errors,
     raw_of,
+    typed_fields,
 )
 from ...models.resources import ResourceViewModel
 from ..theme import severity_color
 from ..widgets.nested_editor import Editor, FieldEditor, TableEditor, editor_for
 
+Checker = Callable[[dict[str, Any]], dict[str, str]]
 
-class ResourceFormDialog(QDialog):
+
+class SchemaFormDialog(QDialog):
+    """The fields of `model`, pre-filled from `item` (secrets never), checked by `checker`
+    as they are typed. Save sends `data()` through `submit`; the owner calls `saved()` or
+    `failed(message, field)` with the answer, and the form keeps what was typed.
+
+    `changes_only`: when editing, nested fields left as they were are not sent (a PUT that
+    changes only what is given). Off for a request that replaces the whole part."""
+
     def __init__(
-        self, vm: ResourceViewModel, item: Any = None, parent: QWidget | None = None
+        self,
+        model: type[BaseModel],
+        item: Any,
+        *,
+        title: str,
+        checker: Checker,
+        submit: Callable[[dict[str, Any]], object],
+        changes_only: bool,
+        parent: QWidget | None = None,
+        intro: str = "",
     ) -> None:
         super().__init__(parent)
-        self.vm = vm
+        self.setWindowTitle(title)
         self.item = item
-        self.creating = item is None
-        kind = vm.kind
-        model = kind.create_model if self.creating else kind.update_model
-        assert model is not None
-        self.setWindowTitle(
-            f"New {kind.noun}" if self.creating else f"Edit {kind.noun} {kind.label(item)}"
-        )
-        self.setObjectName("resourceForm")
-        self.fields, skipped = form_fields(model)
+        self._checker = checker
+        self._submit = submit
+        self._changes_only = changes_only and item is not None
+        fields, skipped = form_fields(model)
+        self.fields = typed_fields(fields)
         self.initial = {spec.name: raw_of(spec, item) for spec in self.fields}
         self.editors: dict[str, Editor] = {}
         form = QFormLayout()
         body = QWidget()
         column = QVBoxLayout(body)
+        if intro:
+            note = QLabel(intro)
+            note.setObjectName("formIntro")
+            note.setWordWrap(True)
+            column.addWidget(note)
         column.addLayout(form)
         for spec in self.fields:  # flat fields first, then a group per nested one
-            editor = editor_for(spec, self.initial[spec.name], unchanged_hint=not self.creating)
+            editor = editor_for(spec, self.initial[spec.name], unchanged_hint=item is not None)
             self.editors[spec.name] = editor
             if spec.kind in NESTED_KINDS:
                 group = QGroupBox(spec.label)
@@ -95,19 +120,20 @@ class ResourceFormDialog(QDialog):
             if spec.kind == "choice":
                 self.editors[spec.name].edited.connect(lambda s=spec: self._follow(s))
             self.editors[spec.name].edited.connect(self._edited)
-        self._connections = [
-            (vm.saved, self._saved),
-            (vm.save_failed, self._failed),
-        ]
-        for signal, slot in self._connections:
-            signal.connect(slot)
+        self._connections: list[tuple[Any, Any]] = []
         self._dirty = False
         self.check()
         room = self.screen().availableGeometry().height() * 85 // 100
         self.resize(
-            max(body.sizeHint().width() + 40, 720),
+            max(body.sizeHint().width() + 40, 720 if len(self.fields) > 2 else 520),
             min(body.sizeHint().height() + self.buttons.sizeHint().height() + 60, room),
         )
+
+    def connect_signals(self, *pairs: tuple[Any, Any]) -> None:
+        """Signals of a view-model, disconnected when the dialog closes."""
+        for signal, slot in pairs:
+            signal.connect(slot)
+            self._connections.append((signal, slot))
 
     def _follow(self, choice: FormField) -> None:
         """A choice that names a kind of table item (type KAFKA) sets the table's columns."""
@@ -122,7 +148,7 @@ class ResourceFormDialog(QDialog):
         return {name: editor.raw() for name, editor in self.editors.items()}
 
     def data(self) -> dict[str, Any]:
-        return form_data(self.fields, self.raws(), None if self.creating else self.initial)
+        return form_data(self.fields, self.raws(), self.initial if self._changes_only else None)
 
     def _edited(self) -> None:
         self._dirty = True
@@ -130,13 +156,15 @@ class ResourceFormDialog(QDialog):
 
     def check(self) -> dict[str, str]:
         data = self.data()
-        errors = self.vm.check(data, creating=self.creating)
+        errors = self._checker(data)
         shown = self._dirty
         for spec in self.fields:
             editor = self.editors[spec.name]
             nested = nested_errors(spec, editor.raw()) if shown and spec.name in data else []
             editor.show_errors(errors.get(spec.name, "") if shown else "", nested)
-        self.form_error.setText(errors.get("", "") if shown else "")
+        known = {spec.name for spec in self.fields}
+        whole = " ".join(m for n, m in errors.items() if n not in known)
+        self.form_error.setText(whole if shown else "")
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         save.setEnabled(not errors)
         return errors
@@ -146,12 +174,14 @@ class ResourceFormDialog(QDialog):
         if self.check():
             return
         self.buttons.setEnabled(False)
-        self.vm.save(self.data(), self.item)
+        self.form_error.setText("")
+        self._submit(self.data())
 
-    def _saved(self, _item: object) -> None:
+    def saved(self, *_args: object) -> None:
         self.accept()
 
-    def _failed(self, message: str, name: str) -> None:
+    def failed(self, message: str, name: str) -> None:
+        """The server refused: say why next to the field it names, keep what was typed."""
         self.buttons.setEnabled(True)
         editor = self.editors.get(name)
         if editor is not None:
@@ -165,3 +195,26 @@ class ResourceFormDialog(QDialog):
                 signal.disconnect(slot)
         self._connections = []
         super().done(result)
+
+
+class ResourceFormDialog(SchemaFormDialog):
+    def __init__(
+        self, vm: ResourceViewModel, item: Any = None, parent: QWidget | None = None
+    ) -> None:
+        kind = vm.kind
+        creating = item is None
+        model = kind.create_model if creating else kind.update_model
+        assert model is not None
+        super().__init__(
+            model,
+            item,
+            title=f"New {kind.noun}" if creating else f"Edit {kind.noun} {kind.label(item)}",
+            checker=lambda data: vm.check(data, creating=creating),
+            submit=lambda data: vm.save(data, item),
+            changes_only=True,
+            parent=parent,
+        )
+        self.setObjectName("resourceForm")
+        self.vm = vm
+        self.creating = creating
+        self.connect_signals((vm.saved, self.saved), (vm.save_failed, self.failed))

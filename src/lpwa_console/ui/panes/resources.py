@@ -1,6 +1,8 @@
 """A pane over one or more resource lists (multicast groups; application servers; network
-contexts, AS transport keys, HSM groups and network subscriptions): a lazy table, the selected
-item's detail (security, metrics, exchange key when the kind has them), create, edit, delete."""
+contexts, AS transport keys, HSM groups and network subscriptions): a filter bar per section
+(filters apply on the server), a lazy table, the selected item's detail (security, metrics,
+exchange key when the kind has them), create, edit, delete, and the parts of an item edited on
+their own (an application server's security)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,13 @@ from html import escape
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPushButton,
     QScrollArea,
@@ -27,11 +31,15 @@ from PySide6.QtWidgets import (
 
 from ...models.devices import format_time
 from ...models.forms import SECRET_WORDS
-from ...models.resources import ResourceViewModel
+from ...models.resources import FilterControl, ResourceViewModel
+from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 MASK = "•••• (hidden)"
+FILTER_DEBOUNCE_MS = 300
+# The dialog of each part of an item edited on its own, by the part's key.
+PART_DIALOGS: dict[str, type[AppServerSecurityDialog]] = {"Security": AppServerSecurityDialog}
 
 
 def _flatten(prefix: str, value: Any, secret: frozenset[str], out: list[tuple[str, str]]) -> None:
@@ -48,18 +56,37 @@ def _flatten(prefix: str, value: Any, secret: frozenset[str], out: list[tuple[st
         and not leaf.endswith(("ID", "Version", "Name"))
         and leaf not in ("kid", "kty")
     )
-    if leaf.endswith(("Date", "Timestamp")) and isinstance(value, int):
+    if leaf == "now" and "." not in prefix:
+        return  # the server's clock at the answer, not a property of the item
+    if leaf.endswith(("Date", "Timestamp", "lastUpdate")) and isinstance(value, int):
         value = format_time(value) or ""
     elif re.fullmatch(r"alarm\d", leaf) and not value:
         return  # per-severity counters: only those that count
-    if isinstance(value, list):
-        text = ", ".join(
-            str(v.get("name") or v.get("ID") or v) if isinstance(v, dict) else str(v) for v in value
-        )
-    else:
-        text = str(value)
+    text = ", ".join(_item_text(v) for v in value) if isinstance(value, list) else str(value)
     if text != "":
         out.append((prefix, MASK if hidden else text))
+
+
+def _item_text(value: Any) -> str:
+    """One item of a list: its name or ID; an object without either (an HTTP destination)
+    as `field: value` pairs, secrets left out."""
+    if not isinstance(value, dict):
+        return str(value)
+    if value.get("name") or value.get("ID"):
+        return str(value.get("name") or value.get("ID"))
+    pairs = [
+        f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
+        for k, v in value.items()
+        if v not in (None, "", []) and not any(w in k.lower() for w in SECRET_WORDS)
+    ]
+    return "(" + "; ".join(pairs) + ")"
+
+
+def _breakable(key: str) -> str:
+    """A field path that may wrap after a dot or between the words of camelCase (zero-width
+    spaces), so a long one (downlinkSecurity.maxTimestampDeviation) never pushes the values
+    out of a narrow panel. Values are left whole: they are copied."""
+    return re.sub(r"(?<=\.)|(?<=[a-z])(?=[A-Z][a-z])", "&#8203;", escape(key))
 
 
 def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str:
@@ -72,13 +99,80 @@ def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str
         rows: list[tuple[str, str]] = []
         _flatten("", model, vm.kind.secret_fields, rows)
         body = "".join(
-            f"<tr><td style='padding:2px 12px 2px 0;opacity:.7'>{escape(k)}</td>"
+            f"<tr><td style='padding:2px 12px 2px 0;opacity:.7'>{_breakable(k)}</td>"
             f"<td>{escape(v[:300])}</td></tr>"
             for k, v in rows
             if k not in ("href",)
         )
         parts.append(f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>")
     return "".join(parts)
+
+
+class FilterBar(QWidget):
+    """The filters of one section: a line edit per search or list of IDs (applied after a
+    pause in typing, or on Enter), a combo per choice (applied at once)."""
+
+    def __init__(self, vm: ResourceViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = vm
+        self.setObjectName(f"{vm.kind.key}Filters")
+        self.inputs: dict[str, QLineEdit | QComboBox] = {}
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(FILTER_DEBOUNCE_MS)
+        self._timer.timeout.connect(self.apply)
+        row = QHBoxLayout(self)
+        row.setContentsMargins(0, 0, 0, 0)
+        for control in vm.kind.filter_controls:
+            widget = self._input(control)
+            widget.setObjectName(f"{control.name}Filter")
+            widget.setToolTip(control.tooltip)
+            widget.setAccessibleName(control.label)
+            self.inputs[control.name] = widget
+            row.addWidget(widget, 0 if control.kind == "choice" else 1)
+        if not any(isinstance(w, QLineEdit) for w in self.inputs.values()):
+            row.addStretch(1)  # combos keep their size; line edits take the room
+
+    def _input(self, control: FilterControl) -> QLineEdit | QComboBox:
+        if control.kind == "choice":
+            combo = QComboBox()
+            combo.addItems([label for label, _value in control.choices])
+            combo.currentIndexChanged.connect(lambda _i: self.apply())
+            return combo
+        edit = QLineEdit()
+        edit.setPlaceholderText(control.label)
+        edit.setClearButtonEnabled(True)
+        edit.setMinimumWidth(180)
+        edit.textChanged.connect(lambda _t: self._timer.start())
+        edit.returnPressed.connect(self.apply)
+        return edit
+
+    def values(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for control in self.vm.kind.filter_controls:
+            widget = self.inputs[control.name]
+            if isinstance(widget, QComboBox):
+                out[control.name] = control.choices[max(widget.currentIndex(), 0)][1]
+                continue
+            text = widget.text().strip()
+            if control.kind == "ids":
+                out[control.name] = [p.strip() for p in text.split(",") if p.strip()]
+            else:
+                out[control.name] = text or None
+        return out
+
+    def apply(self) -> None:
+        self._timer.stop()
+        if self.inputs:
+            self.vm.update_filters(**self.values())
+
+    def focus_first(self) -> bool:
+        edits = [w for w in self.inputs.values() if isinstance(w, QLineEdit)]
+        if not edits:
+            return False
+        edits[0].setFocus()
+        edits[0].selectAll()
+        return True
 
 
 class ResourcesPane(QWidget):
@@ -90,7 +184,7 @@ class ResourcesPane(QWidget):
         self.setObjectName(f"{view_models[0].kind.key}Pane")
         self.vms = view_models
         self.vm = view_models[0]
-        self.dialog: ResourceFormDialog | None = None
+        self.dialog: QDialog | None = None
 
         self.section = QComboBox()
         self.section.setObjectName("section")
@@ -105,13 +199,34 @@ class ResourcesPane(QWidget):
         self.edit_button = QPushButton("Edit")
         self.delete_button = QPushButton("Delete")
         self.refresh_button = QPushButton("Refresh")
+        self.part_buttons: dict[str, QPushButton] = {}
+        for vm in view_models:
+            for part in vm.kind.parts:
+                if part.key not in self.part_buttons:
+                    button = QPushButton(part.action)
+                    button.setObjectName(f"edit{part.key.replace(' ', '')}")
+                    button.clicked.connect(lambda _c=False, k=part.key: self.edit_part(k))
+                    self.part_buttons[part.key] = button
         bar = QHBoxLayout()
         bar.addWidget(self.section)
         bar.addWidget(self.count_label)
         bar.addWidget(self.busy)
         bar.addStretch(1)
-        for button in (self.new_button, self.edit_button, self.delete_button, self.refresh_button):
+        for button in (
+            self.new_button,
+            self.edit_button,
+            *self.part_buttons.values(),
+            self.delete_button,
+            self.refresh_button,
+        ):
             bar.addWidget(button)
+
+        self.filter_bars = QStackedWidget()
+        self.filter_bars.setObjectName("filterBars")
+        self.filters: list[FilterBar] = []
+        for vm in view_models:
+            self.filters.append(FilterBar(vm))
+            self.filter_bars.addWidget(self.filters[-1])
 
         self.tables = QStackedWidget()
         self.views: list[QTableView] = []
@@ -140,6 +255,7 @@ class ResourcesPane(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(bar)
+        layout.addWidget(self.filter_bars)
         layout.addWidget(self.message)
         layout.addWidget(self.splitter, 1)
 
@@ -159,6 +275,8 @@ class ResourcesPane(QWidget):
                 (vm.client_changed, lambda _h, v=vm: self._client_changed(v)),
                 (vm.deleted, self._show_message),
                 (vm.saved, lambda i, v=vm: self._show_message(f"Saved {v.kind.label(i)}")),
+                (vm.part_saved, lambda k, _r, v=vm: self._part_saved(v, k)),
+                (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
             ]
         for signal, slot in self._connections:
             signal.connect(slot)
@@ -178,6 +296,8 @@ class ResourcesPane(QWidget):
     def show_section(self, index: int) -> None:
         self.vm = self.vms[index]
         self.tables.setCurrentIndex(index)
+        self.filter_bars.setCurrentIndex(index)
+        self.filter_bars.setVisible(bool(self.filters[index].inputs))
         if self.isVisible():
             self.vm.ensure_loaded()
         self.busy.setVisible(self.vm.model.loading)
@@ -194,6 +314,10 @@ class ResourcesPane(QWidget):
         self.vm.reload()
         self._update(self.vm)
 
+    def focus_filter(self) -> None:
+        """Ctrl+F: the current section's first search box."""
+        self.filters[self.vms.index(self.vm)].focus_first()
+
     def new_item(self) -> None:
         if self.vm.has_client and self.vm.can_create:
             self._open(None)
@@ -202,13 +326,27 @@ class ResourcesPane(QWidget):
         if self.vm.can_edit(self.vm.detail):
             self._open(self.vm.detail)
 
+    def edit_part(self, key: str) -> None:
+        """Open the dialog of a part of the shown item (an application server's security)."""
+        item = self.vm.detail
+        dialog_type = PART_DIALOGS.get(key)
+        if dialog_type is None or not self.vm.can_edit_part(key, item):
+            return
+        if self.dialog is not None:
+            self.dialog.raise_()
+            return
+        self._show_dialog(dialog_type(self.vm, item, self))
+
     def _open(self, item: Any) -> None:
         if self.dialog is not None:
             self.dialog.raise_()
             return
-        self.dialog = ResourceFormDialog(self.vm, item, self)
-        self.dialog.finished.connect(self._closed)
-        self.dialog.open()
+        self._show_dialog(ResourceFormDialog(self.vm, item, self))
+
+    def _show_dialog(self, dialog: QDialog) -> None:
+        self.dialog = dialog
+        dialog.finished.connect(self._closed)
+        dialog.open()
 
     def _closed(self, _result: int) -> None:
         if self.dialog is not None:
@@ -250,6 +388,8 @@ class ResourcesPane(QWidget):
             text, empty = "Loading…", ""
         elif error and rows == 0:
             text, empty = "", f"Could not load {vm.kind.title.lower()}: {error}"
+        elif rows == 0 and vm.loaded and vm.filtered:
+            text, empty = "", f"No {vm.kind.title.lower()} match these filters"
         elif rows == 0 and vm.loaded:
             text, empty = "", f"No {vm.kind.title.lower()} yet"
         else:
@@ -263,6 +403,10 @@ class ResourcesPane(QWidget):
         self.edit_button.setEnabled(vm.can_edit(vm.detail))
         self.delete_button.setEnabled(vm.can_delete(vm.detail))
         self.refresh_button.setEnabled(vm.has_client)
+        owned = {part.key for part in vm.kind.parts}
+        for key, button in self.part_buttons.items():
+            button.setVisible(key in owned)
+            button.setEnabled(key in owned and vm.can_edit_part(key, vm.detail))
 
     def _loading(self, vm: ResourceViewModel, loading: bool) -> None:
         if vm is self.vm:
@@ -279,6 +423,14 @@ class ResourcesPane(QWidget):
         if vm is self.vm:
             self.detail.setText(detail_html(vm, item, extras))
             self._update(vm)
+
+    def _part_saved(self, vm: ResourceViewModel, key: str) -> None:
+        if vm.detail is not None:
+            self._show_message(f"Saved {key.lower()} of {vm.kind.label(vm.detail)}")
+
+    def _filters_changed(self, vm: ResourceViewModel) -> None:
+        self._errors.pop(vm.kind.key, None)
+        self._update(vm)
 
     def _client_changed(self, vm: ResourceViewModel) -> None:
         self._errors.pop(vm.kind.key, None)

@@ -14,7 +14,7 @@ from lpwa_console.models.device_detail import (
     AccountRights,
     DeviceDetailViewModel,
 )
-from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.models.devices import DevicesViewModel, format_time
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import Device
 from lpwa_console.schema.subscription import Subscription
@@ -284,3 +284,109 @@ def test_tags_tab_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel) -> No
         ),
         timeout=10000,
     )
+
+
+# Fields of GET device shown elsewhere than in the Information tab, or never: keys are not
+# returned, the thresholds have their tab, the daily history feeds no text, href/ref address
+# the device, markerID is deprecated, alarmLevel/alarmCount sum the alarm1..6 counters.
+NOT_IN_INFORMATION = {
+    "alarmsConfiguration", "historyUpDaily", "href", "ref", "markerID", "alarmLevel",
+    "alarmCount", "alarm1", "alarm2", "alarm3", "alarm4", "alarm5", "alarm6",
+}  # fmt: skip
+LORAWAN_ONLY = {"activation", "nwAddress", "appEUI", "asTransportKey", "hsmGroupID", "lastSF"}
+CELLULAR_ONLY = {"imsi", "iccid", "eid", "lastIMEI", "networkContextID"}
+
+
+def full_device(connectivity: str) -> Device:
+    """A device with every response field set to a value that can be found in the text."""
+    lorawan = connectivity == "LORAWAN"
+    return device(
+        EUI="70B3D57ED00000AA" if lorawan else "35693803564380",
+        connectivity=connectivity,
+        activation="OTAA" if lorawan else None,
+        model={"ID": "model-x", "commercialName": "Sensor X"},
+        healthState="RF_CNX_ERROR",
+        creationDate=1_700_000_000_000,
+        domains=[{"name": "France/Paris", "group": {"name": "Site"}}],
+        appServers=[{"ID": "as-1", "name": "Metering platform"}],
+        appServersRoutingProfile={"ID": "rp-9", "name": "Metering route"},
+        lastUpTimestamp=1_700_000_100_000,
+        lastDwTimestamp=1_700_000_200_000,
+        lastSF=9,
+        lastRSSI=-101.5,
+        lastSNR=-3.5,
+        avgSNR=4.5,
+        lastBatLevel=77,
+        lat=48.85661,
+        lon=2.35222,
+        adminLat=45.764,
+        adminLon=4.8357,
+        nwAddress="26011BDA",
+        customerAdminData="north wall",
+        networkContextID="nc-orange-fr",
+        lastIMEI="35693803564381",
+        imsi="208011234567890",
+        iccid="8933150319001234567",
+        eid="89049032000001000000000000000042",
+        appEUI="70B3D57ED0000000",
+        asTransportKey={"ID": "atk-1", "name": "Metering key"},
+        hsmGroupID="hsm-eu-west-1",
+    )
+
+
+def expected_text(d: Device, field: str) -> str:
+    value = getattr(d, field)
+    if field == "model":
+        return value.commercialName
+    if field in ("asTransportKey", "appServersRoutingProfile"):
+        return f"{value.name} ({value.ID})"
+    if field == "tags":
+        return value[0].name
+    if field == "domains":
+        return f"{value[0].group.name}: {value[0].name}"
+    if field == "appServers":
+        return value[0].name
+    if field == "connectivity":
+        return {"LORAWAN": "LoRaWAN", "CELLULAR": "Cellular"}[value]
+    if field == "healthState":
+        return "RF error"
+    if field in ("creationDate", "lastUpTimestamp", "lastDwTimestamp"):
+        return format_time(value)
+    if field in ("lat", "lon", "adminLat", "adminLon"):
+        return f"{value:.5f}"
+    if field == "lastRSSI":
+        return f"{value:.1f} dBm"
+    if field in ("lastSNR", "avgSNR"):
+        return f"{value:.1f}"
+    if field == "lastBatLevel":
+        return f"{value}%"
+    return str(value)
+
+
+def test_information_shows_every_field_of_get_device(qtbot: Any, qloop: Any) -> None:
+    detail, _ = make_detail(qtbot)
+    fields = set(Device.model_fields) - NOT_IN_INFORMATION
+    for connectivity, hidden in (("LORAWAN", CELLULAR_ONLY), ("CELLULAR", LORAWAN_ONLY)):
+        shown = full_device(connectivity)
+        detail.show_device(shown)
+        text = detail.label.text()
+        missing = [f for f in sorted(fields - hidden) if expected_text(shown, f) not in text]
+        assert not missing, f"{connectivity}: not shown: {missing}"
+    save(detail, "detail-information-cellular.png")
+
+
+def test_information_marks_empty_values(qtbot: Any, qloop: Any) -> None:
+    detail, _ = make_detail(qtbot)
+    detail.show_device(device(hsmGroupID="hsm-eu-west-1"))
+    text = detail.label.text()
+    assert "HSM group" in text and "hsm-eu-west-1" in text
+    for label in ("AS transport key", "JoinEUI", "DevAddr", "Admin position", "Notes", "Domains"):
+        row = text[text.index(label) :].split("</tr>")[0]
+        assert row.endswith("—</td>"), (label, row)
+    assert "IMSI" not in text and "eID" not in text  # a LoRaWAN device has no SIM
+    detail.show_device(device(EUI="35693803564380", connectivity="CELLULAR", imsi="20801"))
+    text = detail.label.text()
+    for label in ("ICCID", "eID", "Network context"):
+        assert text[text.index(label) :].split("</tr>")[0].endswith("—</td>"), label
+    assert "HSM group" not in text and "JoinEUI" not in text
+    assert "—" in detail.cellular_label.text()

@@ -1,18 +1,29 @@
 """The devices view-model: filters, server-side sort, the paged list, the selected device,
-create/update with the schema's rules, and tags. Everything runs through the TaskRunner."""
+create/update with the schema's rules, tags, and the lists a device refers to (AS transport
+keys, HSM groups, network contexts, application servers) for pickers. Everything runs through
+the TaskRunner."""
 
 from __future__ import annotations
 
 import logging
 import re
 import time
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractListModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 
 from ..api import APIStatusError, ConflictError, LpwaClient
+from ..schema.app_servers import ALL_SCOPES
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from .paged_table import Column, PagedTableModel
@@ -134,6 +145,102 @@ def validate(
         return None, errors
 
 
+# --- what a device refers to ----------------------------------------------------------------
+
+# The device fields that name another resource of the subscription, and what that resource is
+# called in words.
+REFERENCE_KINDS: dict[str, str] = {
+    "asTransportKey": "AS transport keys",
+    "hsmGroupID": "HSM groups",
+    "networkContextID": "network contexts",
+    "appServers": "application servers",
+}
+MAX_REFERENCES = 2000  # a picker, not a browser: stop after this many
+REFERENCE_PAGE = 500
+
+
+class ReferenceListModel(QAbstractListModel):
+    """IDs and names of one kind of referenced resource. DisplayRole reads "ID — name" (what
+    a picker lists and what completion matches); EditRole is the ID (what an input holds)."""
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.items: list[tuple[str, str]] = []
+        self.loaded = False
+        self.loaded_at = 0.0  # time.monotonic() of the last successful load
+        self.error = ""
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.items)
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.items):
+            return None
+        ident, name = self.items[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return f"{ident} — {name}" if name and name != ident else ident
+        if role in (Qt.ItemDataRole.EditRole, Qt.ItemDataRole.UserRole):
+            return ident
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return name or ident
+        return None
+
+    def ids(self) -> list[str]:
+        return [ident for ident, _name in self.items]
+
+    def name_of(self, ident: str) -> str:
+        return next((name for i, name in self.items if i == ident), "")
+
+    def set_items(self, items: list[tuple[str, str]], error: str = "") -> None:
+        self.beginResetModel()
+        self.items = list(items)
+        self.loaded = not error
+        self.error = error
+        if not error:
+            self.loaded_at = time.monotonic()
+        self.endResetModel()
+
+    def clear(self) -> None:
+        """Nothing loaded (another session)."""
+        self.set_items([])
+        self.loaded = False
+
+
+async def _all_pages(
+    fetch: Callable[[int, int], Awaitable[ListEnvelope[Any]]],
+) -> list[Any]:
+    """Every item of an index-paged list, up to MAX_REFERENCES."""
+    items: list[Any] = []
+    total: int | None = None  # comes with the first page only
+    index = 1
+    while len(items) < MAX_REFERENCES:
+        page = await fetch(index, REFERENCE_PAGE)
+        items.extend(page.briefs)
+        total = page.count if index == 1 else total
+        if not page.briefs:
+            break
+        if total is not None and len(items) >= total:
+            break
+        if total is None and len(page.briefs) < REFERENCE_PAGE and not page.more:
+            break
+        index += 1
+    return items[:MAX_REFERENCES]
+
+
+async def _list_references(client: LpwaClient, kind: str) -> list[Any]:
+    """Every resource of one kind the device fields refer to (see REFERENCE_KINDS)."""
+    if kind == "asTransportKey":
+        return await _all_pages(client.as_transport_keys.list)
+    if kind == "hsmGroupID":
+        return await _all_pages(client.hsm_groups.list)
+    if kind == "networkContextID":
+        return await _all_pages(client.network_contexts.list)
+    servers = client.app_servers
+    return await _all_pages(lambda i, n: servers.list(i, n, filters=ALL_SCOPES))
+
+
 # --- the view-model ------------------------------------------------------------------------
 
 
@@ -151,6 +258,7 @@ class DevicesViewModel(QObject):
     suggestions_changed = Signal(list)  # list[str]
     client_changed = Signal(bool)  # has a client
     first_page_loaded = Signal(float)  # ms since the reload that asked for it
+    references_changed = Signal(str)  # kind (a key of REFERENCE_KINDS), loaded or failed
 
     def __init__(
         self,
@@ -177,6 +285,8 @@ class DevicesViewModel(QObject):
         self._detail_task: int | None = None
         self._detail_ref = ""
         self._saving = False
+        self.references = {kind: ReferenceListModel(self) for kind in REFERENCE_KINDS}
+        self._reference_tasks: dict[str, int] = {}
         if client is not None:
             self.reload()
 
@@ -190,6 +300,13 @@ class DevicesViewModel(QObject):
         """A new session (or none): everything shown so far belongs to the old one."""
         self.client = client
         self._set_detail(None)
+        for task in self._reference_tasks.values():
+            self.runner.cancel(task)
+        self._reference_tasks.clear()
+        for kind, model in self.references.items():
+            if model.items or model.loaded or model.error:
+                model.clear()
+                self.references_changed.emit(kind)
         self.client_changed.emit(client is not None)
         self.reload()
 
@@ -210,6 +327,9 @@ class DevicesViewModel(QObject):
         data = self.filters.model_dump()
         data.update(changes)
         self.set_filters(DeviceFilter.model_validate(data))
+
+    def clear_filters(self) -> None:
+        self.set_filters(DeviceFilter())
 
     def _fetcher(self) -> Any:
         client, filters, runner = self.client, self.filters, self.runner
@@ -375,3 +495,45 @@ class DevicesViewModel(QObject):
             on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
             quiet=True,
         )
+
+    # --- referenced resources -----------------------------------------------------------
+
+    def load_references(self, *, max_age_s: float | None = None, retry: bool = True) -> None:
+        """Fill `references` from the platform in the background: the kinds not loaded yet
+        (those that failed too, unless not `retry`) and, with `max_age_s`, those loaded longer
+        ago than that. A kind that cannot be listed keeps its error (and what it had); inputs
+        then take the ID as typed."""
+        if self.client is None:
+            return
+        now = time.monotonic()
+        for kind, model in self.references.items():
+            if kind in self._reference_tasks:
+                continue
+            if model.loaded:
+                if max_age_s is None or now - model.loaded_at < max_age_s:
+                    continue
+            elif model.error and not retry:
+                continue
+            self._reference_tasks[kind] = self.runner.run(
+                f"List {REFERENCE_KINDS[kind]}",
+                _list_references(self.client, kind),
+                on_done=lambda items, kind=kind: self._references_done(kind, items),
+                on_error=lambda _exc, msg, kind=kind: self._references_failed(kind, msg),
+                quiet=True,
+            )
+
+    @property
+    def references_loading(self) -> bool:
+        return bool(self._reference_tasks)
+
+    def _references_done(self, kind: str, items: list[Any]) -> None:
+        self._reference_tasks.pop(kind, None)
+        pairs = [(str(i.ID), str(getattr(i, "name", None) or "")) for i in items]
+        self.references[kind].set_items(sorted(pairs, key=lambda p: p[0].casefold()))
+        self.references_changed.emit(kind)
+
+    def _references_failed(self, kind: str, message: str) -> None:
+        self._reference_tasks.pop(kind, None)
+        model = self.references[kind]
+        model.set_items(model.items, error=message or "could not load")
+        self.references_changed.emit(kind)

@@ -30,10 +30,39 @@ from ..dialogs.device_form import DeviceFormDialog
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.tag import TagDialog
 from ..widgets.device_detail import DeviceDetail
+from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..widgets.reference_input import attach_completer
 
 MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
 FILTER_DEBOUNCE_MS = 250
+# The list filters of Document 1 §4.1 that have no room in the bar: under "Filters".
+EXTRA_FILTERS = [
+    TextFilter(
+        "asTransportKeyID",
+        "AS transport key",
+        "ID, exact (LoRaWAN)",
+        "LoRaWAN devices using this AS transport key (exact ID)",
+    ),
+    TextFilter(
+        "networkContextID",
+        "Network context",
+        "ID, exact (cellular)",
+        "Cellular devices in this network context (exact ID)",
+    ),
+    TextFilter(
+        "simID",
+        "SIM",
+        "IMSI, ICCID or eID, starts with (cellular)",
+        "Cellular devices whose IMSI, ICCID or eID starts with this",
+    ),
+    TextFilter(
+        "imei",
+        "IMEI",
+        "last IMEI, exact (cellular)",
+        "Cellular devices whose last IMEI is this one",
+    ),
+]
 
 
 class DevicesPane(QWidget):
@@ -88,13 +117,27 @@ class DevicesPane(QWidget):
         self.app_server = QLineEdit()
         self.app_server.setObjectName("appServerFilter")
         self.app_server.setPlaceholderText("App server ID")
+        self.app_server.setToolTip(
+            "Devices associated with all these application servers (comma-separated IDs)"
+        )
         self.app_server.setClearButtonEnabled(True)
+        self.more_filters = MoreFiltersButton(EXTRA_FILTERS, self)
+        self.extra_filters = self.more_filters.edits
+        attach_completer(self.app_server, view_model.references["appServers"], multiple=True)
+        attach_completer(
+            self.extra_filters["asTransportKeyID"], view_model.references["asTransportKey"]
+        )
+        attach_completer(
+            self.extra_filters["networkContextID"], view_model.references["networkContextID"]
+        )
         filters = QHBoxLayout()
+        filters.setSpacing(4)
         filters.addWidget(self.search, 3)
         filters.addWidget(self.connectivity)
         filters.addWidget(self.health)
         filters.addWidget(self.tag_filter, 1)
         filters.addWidget(self.app_server, 1)
+        filters.addWidget(self.more_filters)
 
         # --- actions ---
         self.new_button = QPushButton("New device")
@@ -174,11 +217,17 @@ class DevicesPane(QWidget):
         self._filter_timer.setSingleShot(True)
         self._filter_timer.setInterval(FILTER_DEBOUNCE_MS)
         self._filter_timer.timeout.connect(self.apply_filters)
-        for edit in (self.search, self.tag_filter, self.app_server):
+        self._clearing = False
+        text_filters = [self.search, self.tag_filter, self.app_server, *self.extra_filters.values()]
+        for edit in text_filters:
             edit.textChanged.connect(lambda _t: self._filter_timer.start())
             edit.returnPressed.connect(self.apply_filters)
         self.connectivity.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.health.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.escape_clears = EscapeClears(self.apply_filters, self)
+        self.escape_clears.watch(*text_filters, self.connectivity, self.health)
+        self.more_filters.clicked.connect(lambda: self.vm.load_references())
+        self.more_filters.panel.clear_requested.connect(self.clear_filters)
         self._select_timer = QTimer(self)
         self._select_timer.setSingleShot(True)
         self._select_timer.setInterval(120)  # arrow keys held down: load the last one only
@@ -224,6 +273,7 @@ class DevicesPane(QWidget):
         self._last_error = ""
         self._update_count(view_model.model.rowCount())
         self._update_actions()
+        self._update_clear()
 
     # --- public actions (also the window's shortcuts) -----------------------------------
 
@@ -238,19 +288,53 @@ class DevicesPane(QWidget):
         self._update_count(0)
 
     def apply_filters(self) -> None:
+        """Send what the filter fields hold now (typing calls this after a pause)."""
         self._filter_timer.stop()
+        if self._clearing:
+            return
         tag = self.tag_filter.text().strip()
         server = self.app_server.text().strip()
         health = self.health.currentData()
+        changes = {
+            "query": self.search.text().strip() or None,
+            "connectivity": self.connectivity.currentData(),
+            "healthState": [health] if health else [],
+            "tag": [tag] if tag else [],
+            "appServerID": [s.strip() for s in server.split(",") if s.strip()],
+            **self.more_filters.values(),
+        }
+        self._update_clear()
+        if all(getattr(self.vm.filters, k) == v for k, v in changes.items()):
+            return  # nothing changed: keep the count and the empty state as they are
         self._first_loaded = False
         self._last_error = ""
-        self.vm.update_filters(
-            query=self.search.text().strip() or None,
-            connectivity=self.connectivity.currentData(),
-            healthState=[health] if health else [],
-            tag=[tag] if tag else [],
-            appServerID=[s.strip() for s in server.split(",") if s.strip()],
+        self.vm.update_filters(**changes)
+
+    def clear_filters(self) -> None:
+        """Empty every filter field and ask for the whole list again."""
+        self._clearing = True  # one request for all, not one per field
+        try:
+            for edit in (self.search, self.tag_filter, self.app_server):
+                edit.clear()
+            for edit in self.extra_filters.values():
+                edit.clear()
+            self.connectivity.setCurrentIndex(0)
+            self.health.setCurrentIndex(0)
+        finally:
+            self._clearing = False
+        self._filter_timer.stop()
+        if not self.vm.filters.is_empty():
+            self._first_loaded = False
+            self._last_error = ""
+            self.vm.clear_filters()
+        self._update_clear()
+
+    def _update_clear(self) -> None:
+        fields = [self.search, self.tag_filter, self.app_server, *self.extra_filters.values()]
+        active = any(e.text().strip() for e in fields) or any(
+            c.currentIndex() > 0 for c in (self.connectivity, self.health)
         )
+        self.more_filters.panel.clear_button.setEnabled(active or not self.vm.filters.is_empty())
 
     def new_device(self) -> None:
         if not self.vm.has_client:
@@ -418,6 +502,8 @@ class DevicesPane(QWidget):
     def _first_page(self, _ms: float) -> None:
         self._first_loaded = True
         self._update_count(self.vm.model.rowCount())
+        # For the completers of the app server, key and context filters (once).
+        self.vm.load_references(retry=False)
 
     def _update_count(self, count: int) -> None:
         model = self.vm.model

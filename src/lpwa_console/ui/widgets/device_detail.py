@@ -1,5 +1,5 @@
-"""The selected device as tabs: information (identity, organisation, location, radio, alarm
-counters), tags, alarms (acknowledge), traffic chart, alarm 004 thresholds, routing profile
+"""The selected device as tabs: information (identity, LoRaWAN or SIM fields, organisation,
+location, radio, alarm counters: every field GET device returns, "—" when empty), tags, alarms (acknowledge), traffic chart, alarm 004 thresholds, routing profile
 (read-only without LPWA_MGR::ADMIN_NODE) and, for cellular devices, the SIM. Keys are never
 shown. Alarms and traffic load when their tab is shown."""
 
@@ -36,19 +36,30 @@ from ...models.device_detail import (
 from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
 from ...schema.alarms import AlarmBrief
 from ...schema.common import Severity
-from ...schema.devices import Device
+from ...schema.devices import Device, NamedRef
 from ...schema.frames import FramesAggregation
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
 from .traffic_chart import TrafficChart
 
+EMPTY = "—"
+LABEL_WIDTH = 104  # px: the values of every section line up
+
 
 def _row(label: str, value: object) -> str:
+    """A row that is left out when it has no value."""
     if value is None or value == "":
         return ""
+    return _field(label, value)
+
+
+def _field(label: str, value: object) -> str:
+    """A row that is always there: an empty value reads "—"."""
+    text = EMPTY if value is None or value == "" else str(value)
     return (
-        f"<tr><td style='padding:2px 12px 2px 0;opacity:.7'>{escape(label)}</td>"
-        f"<td style='padding:2px 0'>{escape(str(value))}</td></tr>"
+        f"<tr><td width='{LABEL_WIDTH}' style='padding:2px 12px 2px 0;opacity:.7'>"
+        f"{escape(label)}</td>"
+        f"<td style='padding:2px 0'>{escape(text)}</td></tr>"
     )
 
 
@@ -59,35 +70,69 @@ def _section(title: str, rows: list[str]) -> str:
     return f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>"
 
 
+def _named(ref: NamedRef | None) -> str | None:
+    """`name (ID)`, or the ID alone when the name says nothing more."""
+    if ref is None:
+        return None
+    return f"{ref.name} ({ref.ID})" if ref.name and ref.name != ref.ID else ref.ID
+
+
+def _position(lat: float | None, lon: float | None) -> str | None:
+    return f"{lat:.5f}, {lon:.5f}" if lat is not None and lon is not None else None
+
+
 def device_html(device: Device) -> str:
+    """Every field GET device returns (Document 1 §2.3, §4.1), keys excepted: the fields of
+    the device's connectivity only, an empty value as "—"."""
     model = device.model.commercialName or device.model.ID if device.model else None
+    lorawan = device.connectivity == "LORAWAN"
     identity = [
-        _row("DevEUI" if device.connectivity == "LORAWAN" else "IMEI", device.EUI),
-        _row("Connectivity", CONNECTIVITY_LABELS[device.connectivity]),
-        _row("Activation", device.activation),
-        _row("Model", model),
-        _row("Health", HEALTH_LABELS.get(device.healthState, device.healthState)),
-        _row("DevAddr", device.nwAddress),
-        _row("JoinEUI", device.appEUI),
-        _row("AS transport key", device.asTransportKey.name if device.asTransportKey else None),
-        _row("IMSI", device.imsi),
-        _row("ICCID", device.iccid),
-        _row("Last IMEI", device.lastIMEI),
-        _row("Created", format_time(device.creationDate)),
+        _field("DevEUI" if lorawan else "IMEI", device.EUI),
+        _field("Connectivity", CONNECTIVITY_LABELS[device.connectivity]),
+        _field("Activation", device.activation) if lorawan else "",
+        _field("Model", model),
+        _field("Health", HEALTH_LABELS.get(device.healthState, device.healthState)),
+        _field("Created", format_time(device.creationDate)),
     ]
-    tags = ", ".join(t.name for t in device.tags) or "none"
-    domains = ", ".join(f"{d.group.name}: {d.name}" for d in device.domains) or "none"
-    servers = ", ".join(s.name or s.ID for s in device.appServers) or "none"
-    lat = device.lat if device.lat is not None else device.adminLat
-    lon = device.lon if device.lon is not None else device.adminLon
-    location = f"{lat:.5f}, {lon:.5f}" if lat is not None and lon is not None else "unknown"
+    if lorawan:
+        network_title = "LoRaWAN"
+        network = [
+            _field("DevAddr", device.nwAddress),
+            _field("JoinEUI", device.appEUI),
+            _field("AS transport key", _named(device.asTransportKey)),
+            _field("HSM group", device.hsmGroupID),
+        ]
+    else:
+        network_title = "SIM and network"
+        network = [
+            _field("IMSI", device.imsi),
+            _field("ICCID", device.iccid),
+            _field("eID", device.eid),
+            _field("Last IMEI", device.lastIMEI),
+            _field("Network context", device.networkContextID),
+        ]
+    profile = device.appServersRoutingProfile
+    organisation = [
+        _field("Tags", ", ".join(t.name for t in device.tags)),
+        _field("Domains", ", ".join(f"{d.group.name}: {d.name}" for d in device.domains)),
+        _field("App servers", ", ".join(s.name or s.ID for s in device.appServers)),
+        _field(
+            "AS routing profile",
+            _named(NamedRef(ID=profile.ID or "", name=profile.name)) if profile else None,
+        ),
+    ]
+    location = [
+        _field("Position", _position(device.lat, device.lon)),
+        _field("Admin position", _position(device.adminLat, device.adminLon)),
+        _field("Notes", device.customerAdminData),
+    ]
     radio = [
-        _row("Last uplink", format_time(device.lastUpTimestamp) or "never"),
-        _row("Last downlink", format_time(device.lastDwTimestamp)),
-        _row("SF", device.lastSF),
-        _row("RSSI", f"{device.lastRSSI:.1f} dBm" if device.lastRSSI is not None else None),
-        _row("SNR (last / avg)", _snr(device)),
-        _row("Battery", f"{device.lastBatLevel}%" if device.lastBatLevel is not None else None),
+        _field("Last uplink", format_time(device.lastUpTimestamp)),
+        _field("Last downlink", format_time(device.lastDwTimestamp)),
+        _field("SF", device.lastSF) if lorawan else "",
+        _field("RSSI", f"{device.lastRSSI:.1f} dBm" if device.lastRSSI is not None else None),
+        _field("SNR (last / avg)", _snr(device)),
+        _field("Battery", f"{device.lastBatLevel}%" if device.lastBatLevel is not None else None),
     ]
     alarms = []
     for level in range(6, 0, -1):
@@ -107,13 +152,9 @@ def device_html(device: Device) -> str:
     return (
         f"<h3 style='margin:0'>{escape(device.name)}</h3>"
         + _section("Identity", identity)
-        + _section(
-            "Organisation",
-            [_row("Tags", tags), _row("Domains", domains), _row("Application servers", servers)],
-        )
-        + _section(
-            "Location", [_row("Position", location), _row("Notes", device.customerAdminData)]
-        )
+        + _section(network_title, network)
+        + _section("Organisation", organisation)
+        + _section("Location", location)
         + _section("Radio", radio)
         + alarm_html
     )
@@ -428,14 +469,14 @@ class RoutingTab(QWidget):
 
 def cellular_html(device: Device) -> str:
     rows = [
-        _row("IMEI", device.EUI),
-        _row("IMSI", device.imsi),
-        _row("ICCID", device.iccid),
-        _row("Last IMEI", device.lastIMEI),
-        _row("eID", device.eid),
-        _row("Network context", device.networkContextID),
+        _field("IMEI", device.EUI),
+        _field("IMSI", device.imsi),
+        _field("ICCID", device.iccid),
+        _field("eID", device.eid),
+        _field("Last IMEI", device.lastIMEI),
+        _field("Network context", device.networkContextID),
     ]
-    return _section("SIM and network", rows) or _muted("No SIM information")
+    return _section("SIM and network", rows)
 
 
 class DeviceDetail(QTabWidget):

@@ -1,0 +1,180 @@
+"""The devices view-model: filters sent with every page, and the lists of referenced resources
+(AS transport keys, HSM groups, network contexts, application servers) for the pickers."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import pytest
+from PySide6.QtCore import Qt
+
+from lpwa_console.api import APIStatusError
+from lpwa_console.models.devices import (
+    REFERENCE_KINDS,
+    REFERENCE_PAGE,
+    DevicesViewModel,
+    ReferenceListModel,
+)
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.app_servers import AppServerPage
+from lpwa_console.schema.common import ListEnvelope
+from lpwa_console.schema.devices import DeviceBrief, DeviceFilter
+from lpwa_console.schema.network import AsTransportKeyPage, CellularNetworkContextPage, HsmGroupPage
+
+
+class FakeClient:
+    """The resources the view-model lists, as plain async callables that record their calls."""
+
+    def __init__(self, *, keys: int = 3, hsm_fails: bool = False) -> None:
+        self.device_filters: list[DeviceFilter] = []
+        self.calls: dict[str, list[tuple[int, int]]] = {k: [] for k in REFERENCE_KINDS}
+        self.server_filters: list[Any] = []
+        self.key_count = keys
+
+        async def list_devices(
+            page: int, size: int, *, filters: DeviceFilter, **_kw: Any
+        ) -> ListEnvelope[DeviceBrief]:
+            self.device_filters.append(filters)
+            return ListEnvelope[DeviceBrief](briefs=[], count=0)
+
+        async def keys_page(index: int, size: int) -> AsTransportKeyPage:
+            self.calls["asTransportKey"].append((index, size))
+            start = (index - 1) * size
+            ids = range(start, min(start + size, self.key_count))
+            return AsTransportKeyPage.model_validate(
+                {
+                    "briefs": [{"ID": f"k{i:04d}", "name": f"Key {i}"} for i in ids],
+                    "count": self.key_count if index == 1 else None,
+                }
+            )
+
+        async def hsm_page(index: int, size: int) -> HsmGroupPage:
+            self.calls["hsmGroupID"].append((index, size))
+            if hsm_fails:
+                request = httpx.Request("GET", "https://platform.test/hsmGroups")
+                response = httpx.Response(403, request=request)
+                raise APIStatusError("HSM is not activated here", response=response, code=None)
+            return HsmGroupPage.model_validate({"briefs": [{"ID": "hsm-1"}], "count": 1})
+
+        async def contexts_page(index: int, size: int) -> CellularNetworkContextPage:
+            self.calls["networkContextID"].append((index, size))
+            return CellularNetworkContextPage.model_validate(
+                {"briefs": [{"ID": "nc-b", "name": "B"}, {"ID": "nc-a", "name": "A"}]}
+            )
+
+        async def servers_page(index: int, size: int, *, filters: Any = None) -> AppServerPage:
+            self.calls["appServers"].append((index, size))
+            self.server_filters.append(filters)
+            return AppServerPage.model_validate(
+                {"briefs": [{"ID": "as-1", "name": "Metering", "scope": "OPERATOR"}], "count": 1}
+            )
+
+        self.devices = SimpleNamespace(list=list_devices)
+        self.as_transport_keys = SimpleNamespace(list=keys_page)
+        self.hsm_groups = SimpleNamespace(list=hsm_page)
+        self.network_contexts = SimpleNamespace(list=contexts_page)
+        self.app_servers = SimpleNamespace(list=servers_page)
+
+
+def make_vm(qtbot: Any, fake: FakeClient) -> DevicesViewModel:
+    vm = DevicesViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: vm.first_page_ms is not None, timeout=3000)
+    return vm
+
+
+def test_reference_model_roles(qtmodeltester: Any) -> None:
+    model = ReferenceListModel()
+    qtmodeltester.check(model)
+    model.set_items([("atk-1", "Metering key"), ("hsm-1", ""), ("x", "x")])
+    qtmodeltester.check(model, force_py=True)
+    index = model.index(0, 0)
+    assert index.data(Qt.ItemDataRole.DisplayRole) == "atk-1 — Metering key"
+    assert index.data(Qt.ItemDataRole.EditRole) == "atk-1"  # what an input holds
+    assert model.index(1, 0).data() == "hsm-1" and model.index(2, 0).data() == "x"
+    assert model.ids() == ["atk-1", "hsm-1", "x"] and model.name_of("atk-1") == "Metering key"
+    assert model.loaded and not model.error
+    model.clear()
+    assert model.rowCount() == 0 and not model.loaded
+
+
+def test_every_filter_is_sent_and_cleared(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient()
+    vm = make_vm(qtbot, fake)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.update_filters(
+            asTransportKeyID="atk-1", networkContextID="nc-1", simID="20801", imei="35000000000001"
+        )
+    assert ("simID", "20801") in fake.device_filters[-1].to_params()
+    assert dict(fake.device_filters[-1].to_params()) == {
+        "asTransportKeyID": "atk-1",
+        "networkContextID": "nc-1",
+        "simID": "20801",
+        "imei": "35000000000001",
+    }
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.clear_filters()
+    assert fake.device_filters[-1].is_empty() and vm.filters.is_empty()
+
+
+def test_references_load_in_the_background(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(keys=REFERENCE_PAGE + 20, hsm_fails=True)
+    vm = make_vm(qtbot, fake)
+    assert all(m.rowCount() == 0 for m in vm.references.values())  # nothing asked yet
+    changed: list[str] = []
+    vm.references_changed.connect(changed.append)
+    vm.load_references()
+    assert vm.references_loading  # returns at once: the work is in the runner
+    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert sorted(changed) == sorted(REFERENCE_KINDS)
+    keys = vm.references["asTransportKey"]
+    assert keys.rowCount() == REFERENCE_PAGE + 20  # every page, until `count`
+    assert fake.calls["asTransportKey"] == [(1, REFERENCE_PAGE), (2, REFERENCE_PAGE)]
+    assert vm.references["networkContextID"].ids() == ["nc-a", "nc-b"]  # sorted by ID
+    assert vm.references["appServers"].ids() == ["as-1"]
+    assert fake.server_filters[-1].scope == ["SUBSCRIPTION", "OPERATOR"]  # both scopes
+    hsm = vm.references["hsmGroupID"]
+    assert hsm.rowCount() == 0 and "not activated" in hsm.error and not hsm.loaded
+    assert not vm.runner.failures  # quiet: a picker without its list is no failure
+
+    # Loaded kinds are not asked again; a failed one is, unless retry=False.
+    vm.load_references(retry=False)
+    assert not vm.references_loading
+    vm.load_references()
+    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert len(fake.calls["hsmGroupID"]) == 2 and len(fake.calls["networkContextID"]) == 1
+    # Old enough: asked again.
+    vm.load_references(max_age_s=0)
+    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert len(fake.calls["networkContextID"]) == 2
+
+
+def test_a_new_session_forgets_the_lists(qtbot: Any, qloop: Any) -> None:
+    vm = make_vm(qtbot, FakeClient())
+    vm.load_references()
+    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert vm.references["asTransportKey"].rowCount() == 3
+    vm.set_client(None)
+    assert all(m.rowCount() == 0 and not m.loaded for m in vm.references.values())
+    vm.load_references()  # no client: nothing to do
+    assert not vm.references_loading
+
+
+@pytest.mark.parametrize("count", [0, 1])
+def test_short_lists_take_one_request(qtbot: Any, qloop: Any, count: int) -> None:
+    fake = FakeClient(keys=count)
+    vm = make_vm(qtbot, fake)
+    vm.load_references()
+    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert len(fake.calls["asTransportKey"]) == 1
+    assert vm.references["asTransportKey"].rowCount() == count
+
+
+def test_a_platform_without_those_lists(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient()
+    del fake.hsm_groups  # e.g. an older platform interface: no such resource
+    vm = make_vm(qtbot, fake)
+    vm.load_references()  # does not raise here: the failure is the task's
+    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert vm.references["hsmGroupID"].error and vm.references["asTransportKey"].loaded

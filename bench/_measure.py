@@ -76,6 +76,9 @@ def run_on_qt_loop(main: Callable[[], Awaitable[T]]) -> T:
 
     app = QApplication.instance() or QApplication([])
     QApplication.setQuitOnLastWindowClosed(False)  # as the console: closing a dialog ends nothing
+    from lpwa_console.ui.idle_gc import IdleCollector
+
+    IdleCollector(app)  # as the console: full collections wait for idle moments
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:

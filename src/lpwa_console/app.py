@@ -33,6 +33,7 @@ from .models.resources import (
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
+from .ui.idle_gc import IdleCollector
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
 from .ui.panes.devices import DevicesPane
@@ -338,6 +339,7 @@ def main(argv: list[str] | None = None) -> int:
     app.setApplicationName("LPWA Console")
     app.setOrganizationName("lpwa-console")
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
+    IdleCollector(app)  # full garbage collections wait for an idle moment
     try:
         return asyncio.run(run(options), loop_factory=qasync.QEventLoop)
     except KeyboardInterrupt:

@@ -123,10 +123,35 @@ async def test_one_device_alarms_and_ack(client: LpwaClient) -> None:
 
 @respx.mock
 async def test_deprecated_histories_warn(client: LpwaClient) -> None:
-    respx.get(f"{DEVICES}/alarms/histories").mock(return_value=page([device_alarm("h")]))
+    route = respx.get(f"{DEVICES}/alarms/histories").mock(return_value=page([device_alarm("h")]))
     with pytest.warns(DeprecationWarning, match="histories"):
         result = await client.device_alarms.histories()
     assert result.briefs[0].alarmUid == "h"
+    # Only the filters the histories take (no stateFiltering, no domain).
+    filters = AlarmFilter(
+        state=Severity.MAJOR, stateFiltering="EQUAL", domain=["Site:France/"], devEUI=["70"]
+    )
+    with pytest.warns(DeprecationWarning):
+        await client.device_alarms.histories(2, filters=filters)
+    params = route.calls[1].request.url.params
+    assert sorted(params.multi_items()) == [("devEUI", "70"), ("pageIndex", "2"), ("state", "5")]
+
+
+@respx.mock
+async def test_one_device_cleared_state_filters(client: LpwaClient) -> None:
+    """state=1 means CLEARED only on one device's list: the client says "every alarm" by
+    sending no state, and "cleared only" with state=1."""
+    listed = respx.get(f"{DEVICES}/7/alarms").mock(return_value=page([alarm("a")]))
+    await client.device_alarms.of_device("7", filters=AlarmFilter(state=Severity.CLEARED))
+    await client.device_alarms.of_device(
+        "7", filters=AlarmFilter(state=Severity.CLEARED, stateFiltering="EQUAL")
+    )
+    assert "state" not in listed.calls[0].request.url.params
+    assert listed.calls[1].request.url.params["state"] == "1"
+    with pytest.raises(ValueError, match="or above"):
+        await client.device_alarms.of_device(
+            "7", filters=AlarmFilter(state=Severity.MINOR, stateFiltering="EQUAL")
+        )
 
 
 @respx.mock

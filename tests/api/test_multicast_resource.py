@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 
 import httpx
 import pytest
 import respx
 
 from lpwa_console.api import LpwaClient
+from lpwa_console.schema.frames import MULTICAST_RATIO_RANGES
 from lpwa_console.schema.multicast import (
     MulticastGroupCreate,
     MulticastGroupFilter,
@@ -98,3 +100,64 @@ async def test_deprecated_frames_warn(client: LpwaClient) -> None:
         frames = await client.multicast_groups.frames("e70B3D5E75E00FF01", duration="P1D")
     assert frames.briefs[0].status == "ABORTED"
     assert one.calls[0].request.url.params["duration"] == "P1D" and every.called
+
+
+AGGREGATED = {
+    "briefs": [
+        {"timestamp": 1_577_836_800_000, "successfulTransmissionValues": [
+            {"count": 5, "size": 52}, {"count": 3, "size": 35}, {"count": 2, "size": 19},
+            {"count": 0, "size": 0}]},
+        {"timestamp": 1_577_923_200_000, "successfulTransmissionValues": [
+            {"count": 7, "size": 64}, {"count": 0, "size": 0}, {"count": 3, "size": 41},
+            {"count": 1, "size": 11}]},
+    ],
+    "now": 1_577_923_300_000,
+}  # fmt: skip
+
+
+@respx.mock
+async def test_frames_aggregated_of_all_groups_and_one(client: LpwaClient) -> None:
+    every = respx.get(f"{GROUPS}/frames/aggregated").mock(
+        return_value=httpx.Response(200, json=AGGREGATED)
+    )
+    one = respx.get(f"{GROUPS}/e70B3D5E75E00FF01/frames/aggregated").mock(
+        return_value=httpx.Response(200, json=AGGREGATED)
+    )
+    history = await client.multicast_groups.frames_aggregated(
+        step="DAY", duration=timedelta(days=2), timezone="Europe/Paris", app_server_id="as-1"
+    )
+    params = every.calls[0].request.url.params
+    assert dict(params) == {
+        "step": "P1D", "duration": "P2D", "timezone": "Europe/Paris", "appServerID": "as-1"
+    }  # fmt: skip
+    # No ratio ranges in the answer: the platform's usual four apply.
+    assert history.ranges == MULTICAST_RATIO_RANGES
+    assert history.series() == ([1_577_836_800_000, 1_577_923_200_000], [10, 11], [5, 7])
+    begin = datetime(2020, 1, 1, tzinfo=UTC)
+    await client.multicast_groups.frames_aggregated("e70B3D5E75E00FF01", begin=begin)
+    assert dict(one.calls[0].request.url.params) == {
+        "begin": "2020-01-01T00:00:00.000Z", "step": "PT1H"
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="appServerID"):
+        await client.multicast_groups.frames_aggregated("e70B3D5E75E00FF01", app_server_id="x")
+    # The replacement does not warn; the deprecated lists name it.
+    respx.get(f"{GROUPS}/frames").mock(return_value=httpx.Response(200, json={"briefs": []}))
+    with pytest.warns(DeprecationWarning, match="frames_aggregated"):
+        await client.multicast_groups.frames()
+
+
+@respx.mock
+async def test_single_group_answers_need_no_alarm_counts(client: LpwaClient) -> None:
+    bare = {"EUI": "70B3D5E75E00FF01", "name": "g", "class": "C"}
+    respx.get(f"{GROUPS}/e70B3D5E75E00FF01").mock(return_value=httpx.Response(200, json=bare))
+    respx.post(GROUPS).mock(return_value=httpx.Response(201, json=bare))
+    respx.put(f"{GROUPS}/e70B3D5E75E00FF01").mock(return_value=httpx.Response(200, json=bare))
+    assert (await client.multicast_groups.get("e70B3D5E75E00FF01")).alarm_counts is None
+    created = await client.multicast_groups.create(
+        MulticastGroupCreate(EUI="70B3D5E75E00FF01", nwAddress="01020304", appSKey=KEY)
+    )
+    assert created.class_ == "C"
+    updated = await client.multicast_groups.update(
+        "e70B3D5E75E00FF01", MulticastGroupUpdate(name="g")
+    )
+    assert updated.name == "g"

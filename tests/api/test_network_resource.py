@@ -9,12 +9,15 @@ import pytest
 import respx
 
 from lpwa_console.api import LpwaClient
+from lpwa_console.api.errors import APIResponseValidationError
 from lpwa_console.schema.network import (
+    PEM_MEDIA_TYPE,
     AsTransportKeyCreate,
     AsTransportKeyUpdate,
     CellularNetworkContextCreate,
     CellularNetworkContextUpdate,
     NetworkSubscriptionFilter,
+    PublicRsaJsonWebKey,
 )
 
 pytestmark = pytest.mark.anyio
@@ -93,6 +96,34 @@ async def test_hsm_groups_and_exchange_key(client: LpwaClient) -> None:
     await client.hsm_groups.public_exchange_key()
     assert dict(key.calls[0].request.url.params) == {"hsmGroupID": "hsm-1"}
     assert dict(key.calls[1].request.url.params) == {}
+    # The client asks for the representation it parses: the JWK, not generic JSON.
+    assert key.calls[0].request.headers["accept"] == "application/jwk+json"
+
+
+@respx.mock
+async def test_exchange_key_as_pem(client: LpwaClient) -> None:
+    jwk = PublicRsaJsonWebKey(kid="k", n="u" * 342 + "w", e="AQAB")
+    key = respx.get(f"{MINE}/publicExchangeKey").mock(
+        side_effect=[
+            httpx.Response(200, text=jwk.pem(), headers={"content-type": PEM_MEDIA_TYPE}),
+            httpx.Response(200, json=jwk.model_dump()),
+        ]
+    )
+    assert await client.hsm_groups.public_exchange_key_pem("hsm-1") == jwk.pem()
+    request = key.calls[0].request
+    assert request.headers["accept"] == "application/x-pem-file"
+    assert dict(request.url.params) == {"hsmGroupID": "hsm-1"}
+    with pytest.raises(APIResponseValidationError, match="PEM"):
+        await client.hsm_groups.public_exchange_key_pem()
+
+
+@respx.mock
+async def test_other_calls_still_accept_json(client: LpwaClient) -> None:
+    route = respx.get(f"{MINE}/hsmGroups").mock(
+        return_value=httpx.Response(200, json={"briefs": []})
+    )
+    await client.hsm_groups.list()
+    assert route.calls[0].request.headers["accept"] == "application/json"
 
 
 @respx.mock

@@ -6,8 +6,10 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import httpx
 from PySide6.QtCore import Qt
 
+from lpwa_console.api.errors import APIConnectionError, BadRequestError, InternalServerError
 from lpwa_console.models.device_import import (
     CellErrorRole,
     DeviceImportViewModel,
@@ -16,9 +18,15 @@ from lpwa_console.models.device_import import (
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.device_import import (
     DeviceImportReport,
+    ImportFailedLine,
+    ImportLineError,
     ImportRow,
-    ImportRowResult,
+    format_import_errors,
+    import_report,
     parse_import_csv,
+    parse_import_errors,
+    unknown_report,
+    write_import_file,
 )
 
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
@@ -38,7 +46,9 @@ def import_text(n: int, bad_every: int = 0) -> str:
 
 
 class FakeUploader:
-    """The platform's answer for a batch: refuses EUIs ending in 7, numbers rows 1..n."""
+    """The platform for a batch, on the wire: the batch is written as the file the client
+    sends, EUIs ending in 7 are refused in the error CSV by their line in THAT file, and the
+    answer is placed back on the rows as the client does."""
 
     def __init__(self, delay: float = 0.0) -> None:
         self.batches: list[int] = []
@@ -47,16 +57,16 @@ class FakeUploader:
     async def __call__(self, rows: list[ImportRow]) -> DeviceImportReport:
         self.batches.append(len(rows))
         await asyncio.sleep(self.delay)
-        results = []
-        for n, row in enumerate(rows, start=1):
-            refused = (row.EUI or "").endswith("7")
-            results.append(
-                ImportRowResult(
-                    row=n, EUI=row.EUI, status="ERROR" if refused else "OK",
-                    message="EUI already exists" if refused else None,
-                )
-            )  # fmt: skip
-        return DeviceImportReport.of(results)
+        _text, sent = write_import_file(rows)
+        failed = [
+            ImportFailedLine(
+                EUI=s.eui_cell, line=s.line,
+                errors=[ImportLineError(code="111", message="EUI already exists")],
+            )
+            for s in sent
+            if (s.EUI or "").endswith("7")
+        ]  # fmt: skip
+        return import_report(sent, parse_import_errors(format_import_errors(failed)))
 
 
 def test_preview_marks_invalid_cells(qtbot: Any, qtmodeltester: Any) -> None:
@@ -90,10 +100,11 @@ def test_load_upload_report_and_failed_rows(qtbot: Any, qloop: Any, tmp_path: Pa
     assert progress == [(0, 23), (10, 23), (20, 23), (23, 23)]
     report: DeviceImportReport = finished.args[0]
     assert report.total == 25
-    refused_by_platform = [r for r in report.results if r.message == "EUI already exists"]
+    refused_by_platform = [r for r in report.results if r.message == "[111] EUI already exists"]
     assert {r.EUI for r in refused_by_platform} == {"70B3D5E700000007", "70B3D5E700000017"}
-    # Rows are the file's lines, not the batch's.
-    assert {r.row for r in refused_by_platform} == {9, 25}
+    # Rows are the file's lines, not the batch's: the platform named line 8 of the first
+    # batch (rows 2..10, 12) and line 2 of the third (rows 24..26).
+    assert {(r.row, r.line) for r in refused_by_platform} == {(9, 8), (25, 2)}
     assert report.errorCount == 4 and report.okCount == 21
     assert vm.preview.index(7, 1).data() == "Refused"
     assert vm.preview.index(0, 1).data() == "Imported"
@@ -118,6 +129,10 @@ def test_cancel_reports_rows_not_sent(qtbot: Any, qloop: Any, tmp_path: Path) ->
     assert report.total == 50
     not_sent = [r for r in report.results if r.message == "not sent: import cancelled"]
     assert 0 < len(not_sent) < 50 and vm.state == "done"
+    # The batch in flight may or may not have been applied: neither done nor failed.
+    unknown = [r for r in report.results if r.status == "UNKNOWN"]
+    assert len(unknown) == 10
+    assert {r.message for r in unknown} == {"outcome unknown: import cancelled while sending"}
 
 
 def test_unreadable_file(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
@@ -130,3 +145,47 @@ def test_unreadable_file(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
     with qtbot.waitSignal(vm.parse_failed, timeout=5000) as failed:
         vm.load(tmp_path / "missing.csv")
     assert "No such file" in failed.args[0]
+
+
+def test_unknown_outcomes_and_failed_batches(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    """Batch 1: an unreadable answer (every row Unknown). Batch 2: the platform refuses the
+    request (400: Refused, certainly not applied). Batch 3: a 5xx (Unknown). Batch 4: the
+    connection never opened (Refused). Batch 5: fine."""
+    path = tmp_path / "devices.csv"
+    path.write_text(import_text(10), encoding="utf-8")
+    calls = 0
+
+    async def uploader(rows: list[ImportRow]) -> DeviceImportReport:
+        nonlocal calls
+        calls += 1
+        _text, sent = write_import_file(rows)
+        request = httpx.Request("POST", "https://p/import")
+        if calls == 1:
+            return unknown_report(sent, "outcome unknown: the platform answered <html>")
+        if calls == 2:
+            refused = httpx.Response(400, request=request)
+            raise BadRequestError("csv: bad file", response=refused, code=40000)
+        if calls == 3:
+            crashed = httpx.Response(502, request=request)
+            raise InternalServerError("boom", response=crashed, code=50000)
+        if calls == 4:
+            error = APIConnectionError("Cannot connect")
+            error.__cause__ = httpx.ConnectError("refused")
+            raise error
+        return import_report(sent, [])
+
+    vm = DeviceImportViewModel(TaskRunner(), uploader=uploader, batch_size=2)
+    with qtbot.waitSignal(vm.parsed, timeout=5000):
+        vm.load(path)
+    with qtbot.waitSignal(vm.finished, timeout=5000) as finished:
+        vm.upload()
+    report: DeviceImportReport = finished.args[0]
+    status = [r.status for r in report.results]
+    assert status == ["UNKNOWN"] * 2 + ["ERROR"] * 2 + ["UNKNOWN"] * 2 + ["ERROR"] * 2 + ["OK"] * 2
+    assert report.results[0].message == "outcome unknown: the platform answered <html>"
+    assert report.results[2].message == "csv: bad file"
+    assert (report.results[4].message or "").startswith("outcome unknown: boom")
+    assert [vm.preview.index(i, 1).data() for i in (0, 2, 9)] == ["Unknown", "Refused", "Imported"]
+    assert "the platform answered <html>" in vm.preview.index(0, 2).data()
+    # Unknown rows are exported with the refused ones, to check and retry.
+    assert vm.export_failed(tmp_path / "failed.csv") == 8

@@ -81,3 +81,20 @@ def test_ack_one_group_alarm(sb: Sandbox) -> None:
     assert sb.get(f"{GROUPS_PATH}/e{first.multicastGroup.EUI}").json()["alarmCount"] == 0
     missing = sb.post(f"{GROUPS_PATH}/e0000000000000000/alarms/{first.alarmUid}/ack")
     assert missing.status_code == 404
+
+
+def test_group_alarms_carry_href_and_filter_eui_prefixes(sb: Sandbox) -> None:
+    page = MulticastAlarmPage.model_validate(sb.get(f"{GROUPS_PATH}/alarms").json())
+    assert page.briefs
+    for alarm in page.briefs:
+        group = sb.get(f"{GROUPS_PATH}/e{alarm.multicastGroup.EUI}").json()
+        assert alarm.href == f"{group['href']}/alarms/{alarm.alarmUid}"
+        assert 0 <= alarm.level <= 5
+    eui = page.briefs[0].multicastGroup.EUI
+    by_prefix = sb.get(f"{GROUPS_PATH}/alarms", params={"devEUI": eui[:-1].lower()}).json()
+    assert by_prefix["briefs"] and all(
+        a["multicastGroup"]["EUI"].startswith(eui[:-1]) for a in by_prefix["briefs"]
+    )
+    # One group's state=1 is its cleared alarms only.
+    one = sb.get(f"{GROUPS_PATH}/e{eui}/alarms", params={"state": 1}).json()["briefs"]
+    assert one and all(a["state"] == 1 for a in one)

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 from lpwa_console.schema.alarms import AlarmPage, DeviceAlarmPage
@@ -34,10 +35,21 @@ def test_demo_alarms_back_the_counters(sb: Sandbox) -> None:
     assert body.count == len(body.briefs) > 0
     assert any(a.ID == 4 and a.state == 5 for a in body.briefs)
     assert all(a.device.EUI for a in body.briefs)
-    # Default order: newest first.
-    created = [a.creationTimestamp for a in body.briefs]
-    assert created == sorted(created, reverse=True)
+    # Default order (the reference's): last update, newest first.
+    updated = [a.updateTimestamp for a in body.briefs]
+    assert updated == sorted(updated, reverse=True)
+    # Every brief has its own href, and a level on the reference's 0..5 scale.
+    for alarm in body.briefs:
+        assert (
+            alarm.href
+            == f"/subscriptions/mine/devices/{_uid(sb, alarm.device.EUI)}/alarms/{alarm.alarmUid}"
+        )
+        assert 0 <= alarm.level <= 5 and alarm.level >= int(alarm.state) - 1
     _counters_consistent(sb)
+
+
+def _uid(sb: Sandbox, eui: str) -> int:
+    return int(_db(sb).execute("SELECT uid FROM devices WHERE eui = ?", (eui,)).fetchone()[0])
 
 
 def test_cursor_pages_by_alarm_uid(sb: Sandbox) -> None:
@@ -88,20 +100,68 @@ def test_filters(sb: Sandbox) -> None:
         assert response.status_code == 200, response.text
         return list(response.json()["briefs"])
 
+    everything = alarms()
     assert all(a["state"] >= 5 for a in alarms(state=5))
     assert all(a["state"] == 3 for a in alarms(state=3, stateFiltering="EQUAL"))
+    # The reference: EQUAL_OR_UPPER is the default, so state=1 is every alarm, CLEARED or not;
+    # EQUAL with 1 is the cleared ones only.
+    assert {a["state"] for a in everything} >= {1, 3, 5}
+    assert len(alarms(state=1)) == len(alarms(state=1, stateFiltering="EQUAL_OR_UPPER"))
+    assert len(alarms(state=1)) == len(everything)
+    cleared = alarms(state=1, stateFiltering="EQUAL")
+    assert cleared and all(a["state"] == 1 for a in cleared)
+    assert sb.get(ALARMS, params={"stateFiltering": "ABOVE"}).status_code == 400
     assert all(a["acked"] for a in alarms(acked="true"))
     assert all(a["ID"] == 4 for a in alarms(ID=4))
     one = alarms()[0]
     assert [a["alarmUid"] for a in alarms(alarmUid=one["alarmUid"])] == [one["alarmUid"]]
     by_eui = alarms(devEUI=one["device"]["EUI"])
     assert by_eui and all(a["device"]["EUI"] == one["device"]["EUI"] for a in by_eui)
+    # devEUI is a prefix (the reference), case-insensitive, repeatable (any of them).
+    prefix = one["device"]["EUI"][:12].lower()
+    by_prefix = alarms(devEUI=prefix)
+    assert len(by_prefix) > len(by_eui)
+    assert all(a["device"]["EUI"].startswith(prefix.upper()) for a in by_prefix)
+    other = next(a for a in everything if not a["device"]["EUI"].startswith(prefix.upper()))
+    both = alarms(devEUI=[prefix, other["device"]["EUI"]])
+    assert len(both) == len(by_prefix) + len(alarms(devEUI=other["device"]["EUI"]))
     berlin = alarms(domain="Site:Germany/")
     assert berlin and all(
         any(d["name"].startswith("Germany/") for d in a["device"]["domains"]) for a in berlin
     )
     window = alarms(**{"from": "2000-01-01T00:00:00Z", "to": "2000-01-02T00:00:00Z"})
     assert window == []
+    # `from` bounds the creation time, `to` the last update (the reference).
+    late = max(everything, key=lambda a: a["updateTimestamp"] - a["creationTimestamp"])
+    assert late["updateTimestamp"] > late["creationTimestamp"]
+    between = _iso(late["creationTimestamp"] + 1)
+    assert late["alarmUid"] not in [a["alarmUid"] for a in alarms(to=between)]
+    assert late["alarmUid"] in [a["alarmUid"] for a in alarms(to=_iso(late["updateTimestamp"]))]
+    assert late["alarmUid"] in [
+        a["alarmUid"] for a in alarms(**{"from": _iso(late["creationTimestamp"])})
+    ]
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat(timespec="milliseconds")
+
+
+def test_sorts_of_the_reference(sb: Sandbox) -> None:
+    def alarms(sort: str) -> list[dict[str, Any]]:
+        response = sb.get(ALARMS, params={"pageSize": 1000, "sort": sort})
+        assert response.status_code == 200, response.text
+        return list(response.json()["briefs"])
+
+    for order in ("asc", "desc"):
+        for criterion in ("state", "acked"):
+            rows = alarms(f"{criterion},{order}")
+            keys = [(a[criterion], -a["updateTimestamp"]) for a in rows]
+            # By the criterion in the order asked, then by update time, newest first.
+            expected = sorted(keys, key=lambda k: (-k[0] if order == "desc" else k[0], k[1]))
+            assert keys == expected, (criterion, order)
+            assert len({a[criterion] for a in rows}) > 1
+    none_first = alarms("acked,asc")
+    assert not none_first[0]["acked"] and none_first[-1]["acked"]
 
 
 def test_restricted_account_sees_only_its_domains(sb: Sandbox) -> None:
@@ -152,6 +212,59 @@ def test_one_device_alarms_and_ack(sb: Sandbox) -> None:
     assert sb.get(f"{DEVICES}/e0000000000000000/alarms").status_code == 404
 
 
+def test_one_owner_state_filter_of_the_reference(sb: Sandbox) -> None:
+    """One device's list has no stateFiltering: 1 is the CLEARED alarms only, 2..6 that
+    severity or above; newest update first."""
+    conn = _db(sb)
+    uid, eui = conn.execute(
+        "SELECT d.uid, d.eui FROM devices d WHERE EXISTS (SELECT 1 FROM alarms a"
+        " WHERE a.device_uid = d.uid AND a.state = 1) AND EXISTS (SELECT 1 FROM alarms a"
+        " WHERE a.device_uid = d.uid AND a.state > 1) LIMIT 1"
+    ).fetchone()
+    device = f"{DEVICES}/{uid}"
+
+    def states(**params: Any) -> list[int]:
+        response = sb.get(f"{device}/alarms", params=params)
+        assert response.status_code == 200, response.text
+        briefs = response.json()["briefs"]
+        updated = [a["updateTimestamp"] for a in briefs]
+        assert updated == sorted(updated, reverse=True)
+        assert all(
+            a["href"].startswith(f"/subscriptions/mine/devices/{uid}/alarms/") for a in briefs
+        )
+        return [a["state"] for a in briefs]
+
+    every = states()
+    assert 1 in every and any(s > 1 for s in every)
+    assert states(state=1) == [1] * every.count(1)
+    assert states(state=2) == [s for s in every if s >= 2]
+    assert sb.get(f"{device}/alarms", params={"state": 7}).status_code == 400
+    # Acknowledging with state=1 acknowledges the cleared ones only.
+    unacked_open = conn.execute(
+        "SELECT count(*) FROM alarms WHERE device_uid = ? AND state > 1 AND acked = 0", (uid,)
+    ).fetchone()[0]
+    assert sb.post(f"{DEVICES}/e{eui}/alarms/ack", params={"state": 1}).status_code == 200
+    assert (
+        conn.execute(
+            "SELECT count(*) FROM alarms WHERE device_uid = ? AND state > 1 AND acked = 0", (uid,)
+        ).fetchone()[0]
+        == unacked_open
+    )
+
+
+def test_histories_are_the_cleared_alarms(sb: Sandbox) -> None:
+    response = sb.get(f"{ALARMS}/histories", params={"pageSize": 1000})
+    assert response.status_code == 200 and response.headers["Deprecation"] == "true"
+    briefs = response.json()["briefs"]
+    assert briefs and all(a["state"] == 1 for a in briefs)
+    updated = [a["updateTimestamp"] for a in briefs]
+    assert updated == sorted(updated, reverse=True)
+    # `state` (3..6) filters on the highest severity reached: the `level` (0..5 scale).
+    peak = sb.get(f"{ALARMS}/histories", params={"state": 3, "pageSize": 1000}).json()["briefs"]
+    assert peak and all(a["level"] >= 2 for a in peak)
+    assert sb.get(f"{ALARMS}/histories", params={"state": 2}).status_code == 400
+
+
 def test_restricted_cannot_ack_outside_its_domains(sb: Sandbox) -> None:
     conn = _db(sb)
     row = conn.execute(
@@ -185,6 +298,7 @@ def test_first_page_is_fast_with_100k_alarms(sb: Sandbox) -> None:
         "default": ("subscriber", {}),
         "alarmUid": ("subscriber", {"sort": "alarmUid,asc"}),
         "state": ("subscriber", {"sort": "state,desc"}),
+        "acked": ("subscriber", {"sort": "acked,asc"}),
         "unacked": ("subscriber", {"acked": "false", "sort": "alarmUid,desc"}),
         "restricted": ("subscriber-restricted", {}),
     }

@@ -130,3 +130,35 @@ def test_flow_connector_metrics_follow_the_traffic(sb: Sandbox) -> None:
     assert metrics.activeThingsLast24h >= metrics.activeThingsLast1h > 0
     lake = sb.get(f"{SERVERS}/{LAKE}/iotFlowConnector/metrics")
     assert lake.status_code == 200 and lake.json()["uplinksLast24h"] == 0
+
+
+def test_counts_follow_the_domain_restrictions(sb: Sandbox) -> None:
+    """deviceCount and multicastGroupCount count direct associations the caller may see
+    (reference rule); the sandbox has no base stations or RF probes, so it claims no count
+    of them."""
+    conn = sb.client.app.state.services.db.conn()  # type: ignore[attr-defined]
+
+    def counts(role: str) -> dict[str, tuple[int, int]]:
+        page = sb.get(SERVERS, role, params={"scope": ["SUBSCRIPTION", "OPERATOR"]}).json()
+        for brief in page["briefs"]:
+            assert "baseStationCount" not in brief and "rfProbeCount" not in brief
+        return {s["ID"]: (s["deviceCount"], s["multicastGroupCount"]) for s in page["briefs"]}
+
+    everyone, france = counts("subscriber"), counts("subscriber-restricted")
+    direct = dict(
+        conn.execute(
+            "SELECT a.ref, count(*) FROM device_app_servers l JOIN app_servers a"
+            " ON a.id = l.app_server_id GROUP BY a.ref"
+        ).fetchall()
+    )
+    assert {k: v[0] for k, v in everyone.items() if v[0]} == direct
+    assert everyone["as-metering"][1] == 2
+    for ref, (devices, groups) in france.items():
+        assert devices <= everyone[ref][0] and groups <= everyone[ref][1]
+    assert sum(v[0] for v in france.values()) < sum(v[0] for v in everyone.values())
+    assert sum(v[1] for v in france.values()) < sum(v[1] for v in everyone.values())
+    # The same rule on one server.
+    metering = "id%3Aas-metering"
+    one = sb.get(f"{SERVERS}/{metering}", "subscriber-restricted").json()
+    assert (one["deviceCount"], one["multicastGroupCount"]) == france["as-metering"]
+    assert "baseStationCount" not in one and "rfProbeCount" not in one

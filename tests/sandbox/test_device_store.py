@@ -14,6 +14,7 @@ import pytest
 
 from lpwa_console.sandbox.db import Database
 from lpwa_console.sandbox.store import devices as store
+from lpwa_console.schema.common import accepting_deprecated_fields
 from lpwa_console.schema.devices import (
     AlarmsConfiguration,
     DeviceCreate,
@@ -48,24 +49,25 @@ def _ids(conn: sqlite3.Connection, table: str, *refs: str) -> list[int]:
 
 
 def test_create_stores_every_field_and_the_links(db: Database) -> None:
-    body = DeviceCreate.model_validate(
-        {
-            "EUI": "70b3d5e75e0000aa",
-            "nwAddress": "01020304",
-            "appSKey": KEY,
-            "appEUI": "70B3D5E75E000001",
-            "appKey": APP_KEY,
-            "asTransportKey": {"ID": "atk-default"},
-            "hsmGroupID": "hsm-1",
-            "adminLat": 45.5,
-            "adminLon": 4.5,
-            "customerAdminData": "cad",
-            "networkContextID": "ctx",
-            "tags": [{"name": "b"}, {"name": "a"}, {"name": "a"}],
-            "domains": [{"name": "Lyon", "group": {"name": "Site"}}],
-            "markerID": 7,
-        }
-    )
+    with accepting_deprecated_fields():  # as the routes read a client's body
+        body = DeviceCreate.model_validate(
+            {
+                "EUI": "70b3d5e75e0000aa",
+                "nwAddress": "01020304",
+                "appSKey": KEY,
+                "appEUI": "70B3D5E75E000001",
+                "appKey": APP_KEY,
+                "asTransportKey": {"ID": "atk-default"},
+                "hsmGroupID": "hsm-1",
+                "adminLat": 45.5,
+                "adminLon": 4.5,
+                "customerAdminData": "cad",
+                "networkContextID": "ctx",
+                "tags": [{"name": "b"}, {"name": "a"}, {"name": "a"}],
+                "domains": [{"name": "Lyon", "group": {"name": "Site"}}],
+                "markerID": 7,
+            }
+        )
     with db.write() as conn, warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)  # markerID is read quietly
         servers = _ids(conn, "app_servers", "as-metering")
@@ -93,7 +95,8 @@ def test_create_stores_every_field_and_the_links(db: Database) -> None:
 
 def test_create_a_cellular_device_with_the_deprecated_xml_key(db: Database) -> None:
     cellular = DeviceCreate(EUI="49015420323751", connectivity="CELLULAR", imsi="208011234567")
-    abp = DeviceCreate(EUI="70B3D5E75E0000AB", nwAddress="01020304", appKeys=app_skey_xml(KEY))
+    with pytest.warns(DeprecationWarning, match=r"DeviceCreate\.appKeys is deprecated"):
+        abp = DeviceCreate(EUI="70B3D5E75E0000AB", nwAddress="01020304", appKeys=app_skey_xml(KEY))
     with db.write() as conn, warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)  # appKeys is read quietly
         uids = [store.create(conn, 1, body, now=NOW) for body in (cellular, abp)]
@@ -116,7 +119,9 @@ def test_alarm004_json() -> None:
 
 def test_updated_columns_only_the_fields_given() -> None:
     assert store.updated_columns(DeviceUpdate()) == {}
-    assert store.updated_columns(DeviceUpdate(name="n", markerID=3)) == {}  # the callers' part
+    with accepting_deprecated_fields():
+        marked = DeviceUpdate(name="n", markerID=3)
+    assert store.updated_columns(marked) == {}  # the callers' part
     assert store.updated_columns(DeviceUpdate(customerAdminData=None, imsi="1234567")) == {
         "customer_admin_data": None,
         "imsi": "1234567",
@@ -124,7 +129,8 @@ def test_updated_columns_only_the_fields_given() -> None:
     assert store.updated_columns(DeviceUpdate(adminLat=1.0, adminLon=2.0)) == {
         "admin_lat": 1.0, "admin_lon": 2.0, "lat": 1.0, "lon": 2.0,
     }  # fmt: skip
-    xml = DeviceUpdate(appKeys=app_skey_xml(KEY))
+    with accepting_deprecated_fields():
+        xml = DeviceUpdate(appKeys=app_skey_xml(KEY))
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
         assert store.updated_columns(xml) == {"app_skey": KEY}

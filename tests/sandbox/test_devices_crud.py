@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
-from lpwa_console.schema.devices import Device, app_skey_xml
+from lpwa_console.schema.devices import Device, DeviceUpdate, app_skey_xml
 
 from .conftest import DEVICES, Sandbox
 
@@ -80,6 +82,37 @@ def test_abp_with_deprecated_app_keys_xml(sb: Sandbox) -> None:
     assert "appSKey" not in response.json()
 
 
+def test_deprecated_fields_from_clients_are_accepted_without_warnings(sb: Sandbox) -> None:
+    """The request models' DeprecationWarning is for the code that sets a field: the sandbox
+    reading a client's body stays quiet."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        created = _create(
+            sb, activation="ABP", nwAddress="26011234", appKeys=app_skey_xml(APP_SKEY),
+            markerID=4, verificationCode="v",
+        )  # fmt: skip
+        assert created.status_code == 201, created.text
+        updated = sb.put(
+            f"{DEVICES}/e{EUI}", json={"markerID": 5, "appKeys": app_skey_xml(APP_SKEY)}
+        )
+        assert updated.status_code == 200, updated.text
+        group = sb.post(
+            f"{DEVICES.rsplit('/', 1)[0]}/multicastGroups",
+            json={"EUI": "70B3D5E75F0000C0", "nwAddress": "FC00AC80",
+                  "appKeys": app_skey_xml(APP_SKEY), "verificationCode": "v"},
+        )  # fmt: skip
+        assert group.status_code == 201, group.text
+        settings = sb.put(
+            DEVICES.rsplit("/", 1)[0], json={"options": {"devAddrValidation": "DEACTIVATED"}}
+        )
+        assert settings.status_code == 200, settings.text
+    ours = [w for w in caught if "must no longer be used" in str(w.message)]
+    assert ours == []
+    # ... while the same body built here warns.
+    with pytest.warns(DeprecationWarning, match="markerID"):
+        DeviceUpdate.model_validate({"markerID": 5})
+
+
 def test_cellular_device(sb: Sandbox) -> None:
     response = sb.post(
         DEVICES,
@@ -126,6 +159,33 @@ def test_unknown_references_are_400(sb: Sandbox) -> None:
         response = _create(sb, **body)
         assert response.status_code == 400
         assert response.json()["code"] == 40001
+
+
+def test_unknown_network_context_or_hsm_group_is_400_naming_the_field(sb: Sandbox) -> None:
+    cellular = {"EUI": "35999900000012", "connectivity": "CELLULAR", "imsi": "208019999000001"}
+    bad_context = sb.post(DEVICES, json={**cellular, "networkContextID": "nc-nope"})
+    assert bad_context.status_code == 400
+    assert bad_context.json() == {"code": 40001, "message": "networkContextID: unknown ID nc-nope"}
+    bad_group = _create(sb, hsmGroupID="hsm-nope")
+    assert bad_group.status_code == 400
+    assert bad_group.json() == {"code": 40001, "message": "hsmGroupID: unknown ID hsm-nope"}
+    assert sb.get(f"{DEVICES}/e{EUI}").status_code == 404  # nothing was created
+    # Known ones are fine; an update is checked the same way, and may clear them.
+    assert _create(sb, hsmGroupID="hsm-eu-west-1").status_code == 201
+    device = f"{DEVICES}/e{EUI}"
+    refused = sb.put(device, json={"hsmGroupID": "hsm-nope", "name": "not applied"})
+    assert refused.status_code == 400 and refused.json()["message"].startswith("hsmGroupID:")
+    assert sb.get(device).json()["name"] == EUI
+    assert sb.put(device, json={"hsmGroupID": "hsm-eu-central-1"}).json()["hsmGroupID"] == (
+        "hsm-eu-central-1"
+    )
+    assert "hsmGroupID" not in sb.put(device, json={"hsmGroupID": None}).json()
+    created = sb.post(DEVICES, json={**cellular, "networkContextID": "nc-orange-fr"})
+    assert created.status_code == 201, created.text
+    moved = sb.put(f"{DEVICES}/e{cellular['EUI']}", json={"networkContextID": "nc-gone"})
+    assert moved.status_code == 400 and moved.json()["message"] == (
+        "networkContextID: unknown ID nc-gone"
+    )
 
 
 def test_unknown_device_is_404(sb: Sandbox) -> None:

@@ -1,16 +1,26 @@
 from __future__ import annotations
 
+import itertools
+from datetime import UTC, datetime
 from typing import Any
 
 from lpwa_console.sandbox.simulator import Simulator
 from lpwa_console.schema.alarms import MulticastAlarmPage
 from lpwa_console.schema.devices import app_skey_xml
+from lpwa_console.schema.frames import (
+    MULTICAST_RATIO_RANGES,
+    MulticastFrames,
+    MulticastFramesAggregation,
+    ratio_index,
+)
 from lpwa_console.schema.multicast import BsTagSuggestions, MulticastGroup, MulticastGroupPage
 
 from .conftest import API, Sandbox
 
 GROUPS = f"{API}/subscriptions/mine/multicastGroups"
 KEY = "000102030405060708090A0B0C0D0E0F"
+HOUR_MS = 3_600_000
+DAY_MS = 24 * HOUR_MS
 
 
 def _all(sb: Sandbox, role: str = "subscriber", **params: Any) -> list[dict[str, Any]]:
@@ -152,6 +162,125 @@ def test_bs_tag_suggestions_and_the_restriction_rule(sb: Sandbox) -> None:
 def test_deprecated_frames(sb: Sandbox) -> None:
     response = sb.get(f"{GROUPS}/frames")
     assert response.status_code == 200 and response.headers["Deprecation"] == "true"
-    assert response.json()["briefs"]
+    frames = MulticastFrames.model_validate(response.json())
+    assert frames.briefs
+    # P7D by default (the reference): older than a day, within a week.
+    oldest = min(f.timestamp for f in frames.briefs)
+    assert frames.now is not None and DAY_MS < frames.now - oldest <= 7 * DAY_MS
+    assert {f.status for f in frames.briefs} == {"SUCCESS", "ABORTED"}
+    for f in frames.briefs:
+        assert f.bsSuccessCount + f.bsFailedCount == f.bsCount
+        assert (f.status == "SUCCESS") == (f.bsSuccessCount == f.bsCount)
     one = sb.get(f"{GROUPS}/e70B3D5E75F000001/frames", params={"duration": "PT6H"})
     assert one.status_code == 200 and len(one.json()["briefs"]) <= 7
+    # `overflow` keeps the frames with the overflow indicator only: none here.
+    assert sb.get(f"{GROUPS}/frames", params={"overflow": "true"}).json()["briefs"] == []
+    metering = sb.get(f"{GROUPS}/frames", params={"appServerID": "as-metering"}).json()
+    assert 0 < len(metering["briefs"]) < len(frames.briefs)
+
+
+def _by_ratio(frames: list[dict[str, Any]], ranges: int = 4) -> list[int]:
+    counts = [0] * ranges
+    for f in frames:
+        counts[ratio_index(f["bsSuccessCount"] / f["bsCount"])] += 1
+    return counts
+
+
+def _totals(body: MulticastFramesAggregation) -> list[int]:
+    return [sum(b.successfulTransmissionValues[i].count for b in body.briefs) for i in range(4)]
+
+
+def test_aggregated_frames_of_all_groups_and_one(sb: Sandbox) -> None:
+    response = sb.get(f"{GROUPS}/frames/aggregated")
+    assert response.status_code == 200, response.text
+    body = MulticastFramesAggregation.model_validate(response.json())
+    # P7D of PT1H steps by default, oldest first, the last bucket holding now.
+    assert len(body.briefs) == 7 * 24
+    stamps = [b.timestamp for b in body.briefs]
+    assert all(b - a == HOUR_MS for a, b in itertools.pairwise(stamps))
+    assert body.now is not None and stamps[-1] <= body.now < stamps[-1] + HOUR_MS
+    assert body.ranges == MULTICAST_RATIO_RANGES
+    assert all(len(b.successfulTransmissionValues) == 4 for b in body.briefs)
+    # The same downlinks as the raw frames of the same window, by success ratio.
+    begin = _iso(stamps[0])
+    raw = sb.get(f"{GROUPS}/frames", params={"begin": begin, "duration": "P7D"}).json()
+    assert _totals(body) == _by_ratio(raw["briefs"]) and _totals(body)[0] > 0
+    assert sum(_totals(body)[1:]) > 0  # some downlinks partly sent
+    sizes = sum(v.size for b in body.briefs for v in b.successfulTransmissionValues)
+    assert sizes == sum(f["size"] for f in raw["briefs"])
+    # One group, by day.
+    group = f"{GROUPS}/e70B3D5E75F000001"
+    daily = sb.get(f"{group}/frames/aggregated", params={"step": "P1D", "duration": "P3D"})
+    assert daily.status_code == 200, daily.text
+    one = MulticastFramesAggregation.model_validate(daily.json())
+    assert len(one.briefs) == 3 and one.briefs[1].timestamp - one.briefs[0].timestamp == DAY_MS
+    raw_one = sb.get(
+        f"{group}/frames", params={"begin": _iso(one.briefs[0].timestamp), "duration": "P3D"}
+    ).json()["briefs"]
+    assert _totals(one) == _by_ratio(raw_one) and sum(_totals(one)) > 0
+    # appServerID: the groups directly associated with that server.
+    metering = MulticastFramesAggregation.model_validate(
+        sb.get(f"{GROUPS}/frames/aggregated", params={"appServerID": "as-metering"}).json()
+    )
+    assert 0 < sum(_totals(metering)) < sum(_totals(body))
+    none = sb.get(f"{GROUPS}/frames/aggregated", params={"appServerID": "nope"}).json()
+    assert sum(_totals(MulticastFramesAggregation.model_validate(none))) == 0
+    # Bad steps and durations, and limits.
+    assert sb.get(f"{group}/frames/aggregated", params={"step": "PT1S"}).status_code == 400
+    assert sb.get(f"{group}/frames/aggregated", params={"duration": "x"}).status_code == 400
+    assert sb.get(f"{GROUPS}/e0000000000000000/frames/aggregated").status_code == 404
+    # Not deprecated, unlike the raw lists.
+    paths = sb.client.get("/openapi.json").json()["paths"]
+    base = "/thingpark/wireless/rest/subscriptions/mine/multicastGroups"
+    assert not paths[f"{base}/frames/aggregated"]["get"].get("deprecated")
+    assert not paths[f"{base}/{{multicastGroupUid}}/frames/aggregated"]["get"].get("deprecated")
+    assert paths[f"{base}/frames"]["get"]["deprecated"]
+    assert paths[f"{base}/{{multicastGroupUid}}/frames"]["get"]["deprecated"]
+
+
+def test_aggregated_frames_follow_the_domain_restrictions(sb: Sandbox) -> None:
+    berlin = _all(sb, name="Berlin")[0]
+    path = f"{GROUPS}/e{berlin['EUI']}/frames/aggregated"
+    assert sb.get(path).status_code == 200
+    assert sb.get(path, "subscriber-restricted").status_code == 404
+    everyone = MulticastFramesAggregation.model_validate(
+        sb.get(f"{GROUPS}/frames/aggregated").json()
+    )
+    france = MulticastFramesAggregation.model_validate(
+        sb.get(f"{GROUPS}/frames/aggregated", "subscriber-restricted").json()
+    )
+    assert 0 < sum(_totals(france)) < sum(_totals(everyone))
+    assert sb.get(f"{GROUPS}/frames/aggregated", "operator").status_code == 403
+
+
+def _iso(ms: int) -> str:
+    return datetime.fromtimestamp(ms / 1000, UTC).isoformat()
+
+
+def test_network_subscription_filter_of_the_reference(sb: Sandbox) -> None:
+    """networkSubscriptionID: that network subscription's groups (exact), `_unset` (none),
+    `_any` (any one)."""
+    every = _all(sb)
+    assert len(every) == 5
+    for group in every:
+        assert group["networkSubscription"]["ID"] == "ns-lora-multicast"
+        assert group["networkSubscription"]["commercialName"] == "Multicast"
+        assert group["networkSubscription"]["multicastMaxLrrCells"] == 100
+        assert group["networkSubscription"]["href"].startswith(
+            "/subscriptions/mine/networkSubscriptions/"
+        )
+    page = MulticastGroupPage.model_validate(sb.get(GROUPS).json())
+    assert all(g.networkSubscription and g.networkSubscription.ID for g in page.briefs)
+    assert len(_all(sb, networkSubscriptionID="ns-lora-multicast")) == 5
+    assert len(_all(sb, networkSubscriptionID="_any")) == 5
+    assert _all(sb, networkSubscriptionID="_unset") == []
+    assert _all(sb, networkSubscriptionID="ns-lora-unicast") == []
+    assert _all(sb, networkSubscriptionID="nope") == []
+    created = sb.post(
+        GROUPS, json={"EUI": "70B3D5E75F0000B0", "nwAddress": "FC00AC90", "appSKey": KEY}
+    )
+    assert created.status_code == 201, created.text
+    assert "networkSubscription" not in created.json()
+    assert [g["EUI"] for g in _all(sb, networkSubscriptionID="_unset")] == ["70B3D5E75F0000B0"]
+    assert len(_all(sb, networkSubscriptionID="_any")) == 5
+    assert len(_all(sb, "subscriber-restricted", networkSubscriptionID="ns-lora-multicast")) == 3

@@ -56,6 +56,42 @@ def test_an_older_database_gets_the_demo_parts_added_since(tmp_path: Path) -> No
         assert counts == [1, len(demo.MULTICAST_GROUPS), len(demo.NETWORK_CONTEXT_DETAILS)]
 
 
+def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription(
+    tmp_path: Path,
+) -> None:
+    """A file made at step 6 with its demo network keeps it; step 7 adds the alarm sort
+    indexes, the platform key table and the groups' network subscription (the multicast one
+    of their subscription)."""
+    path = tmp_path / "six.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number, step in enumerate(MIGRATIONS[:6], start=1):
+        conn.executescript(f"BEGIN;{step}\nPRAGMA user_version={number};COMMIT;")
+    sub = create_demo_accounts(conn, now_ms=NOW)
+    demo.seed_multicast(conn, sub, seed=1, now=NOW)
+    conn.execute(  # the step-6 seed_network, without the link it makes since
+        "INSERT INTO network_subscriptions (subscription_id, ref, body) VALUES"
+        ' (?, \'ns-uni\', \'{"ID": "ns-uni", "communicationType": "UNICAST"}\'),'
+        ' (?, \'ns-multi\', \'{"ID": "ns-multi", "communicationType": "MULTICAST"}\')',
+        (sub, sub),
+    )
+    conn.close()
+    assert migrate(sqlite3.connect(path)) == len(MIGRATIONS) - 6
+    db = Database(path)
+    links = {r[0] for r in db.conn().execute("SELECT network_subscription FROM multicast_groups")}
+    assert links == {"ns-multi"}
+    indexes = {
+        r[0] for r in db.conn().execute("SELECT name FROM sqlite_master WHERE type = 'index'")
+    }
+    assert {"ix_alarms_state_updated", "ix_alarms_acked_updated"} <= indexes
+    assert "ix_alarms_state" not in indexes
+    kid, n_hex, e_hex = (
+        db.conn().execute("SELECT kid, n_hex, e_hex FROM platform_exchange_keys").fetchone()
+    )
+    assert (kid, e_hex, len(n_hex)) == ("platform-v1", "010001", 512)
+    assert int(n_hex, 16).bit_length() == 2048 and int(n_hex, 16) % 2 == 1
+    db.close()
+
+
 def _snapshot(path: Path, n: int, seed: int) -> list[tuple[object, ...]]:
     db = Database(path)
     with db.write() as conn:

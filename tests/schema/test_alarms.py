@@ -4,6 +4,8 @@ import pytest
 from pydantic import ValidationError
 
 from lpwa_console.schema.alarms import (
+    ALARM_SORT_CRITERIA,
+    REFERENCE_SORT_CRITERIA,
     AlarmFilter,
     AlarmsAck,
     DeviceAlarmPage,
@@ -83,6 +85,26 @@ def test_filter_params() -> None:
     assert ("from", "2024-01-02T03:04:05.000Z") in params
     assert {k for k, _ in filters.scoped_params()} == {"state", "acked", "ID", "from"}
     assert AlarmFilter().is_empty()
+
+
+def test_scoped_state_means_the_same_as_on_the_collection() -> None:
+    """One owner's list has no stateFiltering (1 = CLEARED only, 2..6 = or above): the same
+    filter asks it for the same alarms as the collection, or refuses."""
+    assert AlarmFilter(state=Severity.CLEARED).scoped_params() == []  # every alarm
+    assert AlarmFilter(state=Severity.CLEARED, stateFiltering="EQUAL").scoped_params() == [
+        ("state", "1")
+    ]
+    assert AlarmFilter(state=Severity.MINOR).scoped_params() == [("state", "4")]
+    assert AlarmFilter(state=Severity.CRITICAL, stateFiltering="EQUAL").scoped_params() == [
+        ("state", "6")
+    ]
+    with pytest.raises(ValueError, match="or above"):
+        AlarmFilter(state=Severity.MINOR, stateFiltering="EQUAL").scoped_params()
+
+
+def test_sort_criteria_include_the_references() -> None:
+    assert set(REFERENCE_SORT_CRITERIA) <= set(ALARM_SORT_CRITERIA)
+    assert alarm_sort_param("acked", descending=True) == "acked,desc"
 
 
 def test_sort_param() -> None:

@@ -3,14 +3,22 @@ import pytest
 from lpwa_console.schema.device_import import (
     IMPORT_COLUMNS,
     DeviceImportReport,
+    ImportFailedLine,
+    ImportLineError,
     ImportRowResult,
     column_index,
     column_letter,
     device_to_cells,
     failed_import_rows,
+    format_import_errors,
+    import_report,
     parse_alarm004_cell,
     parse_import_csv,
+    parse_import_errors,
+    sent_lines_in,
+    unknown_report,
     write_import_csv,
+    write_import_file,
 )
 from lpwa_console.schema.devices import DeviceCreate, DeviceUpdate, app_skey_xml
 
@@ -212,21 +220,139 @@ def test_alarm004_cell() -> None:
 
 def test_report_and_failed_rows_export() -> None:
     rows = parse_import_csv(GOOD + line("CREATE_ABP", B="70B3D5E75E000005", D="p"))
-    report = DeviceImportReport.model_validate(
-        {
-            "results": [
-                {"row": 2, "EUI": "70B3D5E75E000001", "status": "OK"},
-                {"row": 3, "EUI": "70B3D5E75E000002", "status": "ERROR", "message": "exists"},
-            ],
-            "total": 2,
-            "okCount": 1,
-            "errorCount": 1,
-        }
+    report = DeviceImportReport.of(
+        [
+            ImportRowResult(row=2, EUI="70B3D5E75E000001", status="OK"),
+            ImportRowResult(row=3, EUI="70B3D5E75E000002", status="ERROR", message="exists"),
+            ImportRowResult(row=4, EUI="49015420323751", status="UNKNOWN", message="?"),
+        ]
     )
+    assert (report.okCount, report.errorCount, report.unknownCount) == (1, 1, 1)
     failed = failed_import_rows(rows, report)
-    assert [r.row for r in failed] == [3, 10]
+    assert [r.row for r in failed] == [3, 4, 10]
+    assert [r.row for r in failed_import_rows(rows, report, include_unknown=False)] == [3, 10]
     exported = write_import_csv(failed)
-    assert exported.count("\r\n") == 2 and exported.startswith("CREATE_OTAA,70B3D5E75E000002")
+    assert exported.count("\r\n") == 3 and exported.startswith("CREATE_OTAA,70B3D5E75E000002")
     local = DeviceImportReport.of(ImportRowResult.from_row(r) for r in rows)
     assert (local.total, local.okCount, local.errorCount) == (8, 7, 1)
     assert local.results[-1].column in ("C", "F")
+
+
+# --- the platform's answer -------------------------------------------------------------------
+
+# The error CSV of the answer: two errors on line 7, a message with a quoted comma on line 9.
+ERRORS = (
+    "999900FFFF002993,line 6,[111] A Device report already exists for the given EUI\n"
+    "999900FFFF002993,line 7,[111] A Device report already exists for the given EUI,"
+    "[222] No device profile for the given ID : SMTC/LoRaMote.1\n"
+    '70B3D5E75E000003,line 9,"[333] Bad cell, column F: not hexadecimal"\n'
+)
+
+
+def test_parse_import_errors() -> None:
+    failed = parse_import_errors(ERRORS)
+    assert [(f.EUI, f.line, len(f.errors)) for f in failed] == [
+        ("999900FFFF002993", 6, 1),
+        ("999900FFFF002993", 7, 2),
+        ("70B3D5E75E000003", 9, 1),
+    ]
+    assert failed[1].errors[1] == ImportLineError(
+        code="222", message="No device profile for the given ID : SMTC/LoRaMote.1"
+    )
+    assert failed[2].errors[0].message == "Bad cell, column F: not hexadecimal"
+    assert str(failed[2].errors[0]) == "[333] Bad cell, column F: not hexadecimal"
+
+
+def test_parse_import_errors_tolerates_sloppy_csv() -> None:
+    # A comma the platform did not quote continues the message; CRLF, blank records, a bare
+    # line number and an error without a code are read too.
+    text = "\r\nABC,line 2,[1] one, two,[2] three\r\n\r\nDEF,5,plain words\r\nGHI,line 8\r\n"
+    failed = parse_import_errors(text)
+    assert [(f.EUI, f.line) for f in failed] == [("ABC", 2), ("DEF", 5), ("GHI", 8)]
+    assert [str(e) for e in failed[0].errors] == ["[1] one, two", "[2] three"]
+    assert failed[1].errors == [ImportLineError(message="plain words")]
+    assert failed[2].errors[0].message.startswith("refused")
+    assert parse_import_errors("  \n") == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["internal error", "Something went wrong, please retry", "EUI,not a line,[1] x", '"a'],
+)
+def test_parse_import_errors_refuses_what_it_cannot_read(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_import_errors(text)
+
+
+def test_format_import_errors_round_trip() -> None:
+    lines = [
+        ImportFailedLine(EUI="X1", line=3, errors=[ImportLineError(code="7", message="a, b")]),
+        ImportFailedLine(
+            EUI="X2",
+            line=4,
+            errors=[
+                ImportLineError(code="1", message="two\nlines"),
+                ImportLineError(code="2", message='say "hi"'),
+            ],
+        ),
+    ]
+    text = format_import_errors(lines)
+    assert text.splitlines()[0] == 'X1,line 3,"[7] a, b"'
+    back = parse_import_errors(text)
+    assert back[0] == lines[0]
+    assert [str(e) for e in back[1].errors] == ["[1] two lines", '[2] say "hi"']
+
+
+def test_sent_lines_map_back_to_the_users_rows() -> None:
+    # The user's file: a comment, a blank line, a name holding a line break (two lines).
+    user = (
+        "# header comment\n"
+        + line("CREATE_ABP", B="70B3D5E75E000001", C="0a0b0c0d", D="p", F=KEY)
+        + "\n"
+        + line("CREATE_OTAA", B="70B3D5E75E000002", D="p", E=APP_EUI, F=KEY, K="two\nlines")
+        + line("UPDATE_ABP", B="70B3D5E75E000001", K="renamed")
+        + line("DELETE", B="70B3D5E75E000009")
+    )
+    rows = parse_import_csv(user)
+    assert [r.row for r in rows] == [2, 4, 6, 7]
+    text, sent = write_import_file(rows[1:])  # a batch: no comment, fresh numbering
+    assert text == write_import_csv(rows[1:])
+    assert [(s.line, s.record, s.row) for s in sent] == [(1, 1, 4), (3, 2, 6), (4, 3, 7)]
+    failed = parse_import_errors(
+        "70B3D5E75E000001,line 3,[40301] not allowed\n"
+        "70B3D5E75E000009,line 4,[40400] no device,[1] and more\n"
+    )
+    report = import_report(sent, failed)
+    by_row = {r.row: r for r in report.results}
+    assert by_row[4].status == "OK" and by_row[4].line == 1
+    assert by_row[6].status == "ERROR" and by_row[6].message == "[40301] not allowed"
+    assert [e.code for e in by_row[7].errors] == ["40400", "1"]
+    assert (report.okCount, report.errorCount, report.unknownCount) == (1, 2, 0)
+    # A platform counting records rather than lines (line 2 = the second record) is placed
+    # by record number when the EUI agrees.
+    by_record = import_report(sent, parse_import_errors("70B3D5E75E000001,line 2,[9] x\n"))
+    assert by_record.failed_rows == [6]
+    # An EUI that agrees with no sent line at that number: found by EUI.
+    moved = import_report(sent, parse_import_errors("70b3d5e75e000009,line 40,[9] x\n"))
+    assert moved.failed_rows == [7]
+
+
+def test_sent_lines_in_a_raw_file_and_unplaced_errors() -> None:
+    text = (
+        "# comment\n"
+        + line("CREATE_CELLULAR", B="490154203237518", C="208011234567890", D="cell")
+        + line("DELETE", B="70B3D5E75E000009")
+    )
+    sent = sent_lines_in(text)
+    assert [(s.line, s.row, s.EUI, s.operation) for s in sent] == [
+        (2, 2, "49015420323751", "CREATE_CELLULAR"),
+        (3, 3, "70B3D5E75E000009", "DELETE"),
+    ]
+    # The platform echoes the IMEI with its check digit: still the same line.
+    report = import_report(sent, parse_import_errors("490154203237518,line 2,[5] no\n"))
+    assert report.failed_rows == [2] and report.okCount == 1
+    # A listed line that matches nothing sent: the lines not listed cannot be called OK.
+    odd = import_report(sent, parse_import_errors("FFFF,line 30,[5] where?\n"))
+    assert odd.unknown_rows == [2, 3] and "line 30" in (odd.message or "")
+    unknown = unknown_report(sent, "the answer was garbage")
+    assert unknown.unknownCount == 2 and unknown.results[0].message == "the answer was garbage"

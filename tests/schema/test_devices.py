@@ -1,8 +1,10 @@
 import warnings
+from collections.abc import Callable
 
 import pytest
 from pydantic import ValidationError
 
+from lpwa_console.schema.common import accepting_deprecated_fields
 from lpwa_console.schema.devices import (
     Alarm004Threshold,
     AlarmsConfiguration,
@@ -15,6 +17,8 @@ from lpwa_console.schema.devices import (
     app_skey_xml,
     default_alarm004,
 )
+from lpwa_console.schema.multicast import MulticastGroupCreate, MulticastGroupUpdate
+from lpwa_console.schema.subscription import SubscriptionUpdate
 
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
 
@@ -98,9 +102,90 @@ def test_deprecated_app_keys_xml() -> None:
 
 
 def test_deprecated_fields_warn_on_access() -> None:
-    device = abp(markerID=3)
+    with accepting_deprecated_fields():
+        device = abp(markerID=3)
     with pytest.warns(DeprecationWarning):
         _ = device.markerID
+
+
+def _deprecations(build: Callable[[], object]) -> list[warnings.WarningMessage]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        build()
+    return [w for w in caught if issubclass(w.category, DeprecationWarning)]
+
+
+def test_setting_a_deprecated_field_warns_once_per_field_at_the_caller() -> None:
+    caught = _deprecations(
+        lambda: DeviceCreate(
+            EUI="70B3D5E75E000001",
+            nwAddress="0A0B0C0D",
+            appKeys=app_skey_xml(KEY),
+            markerID=3,
+            verificationCode="v",
+        )
+    )
+    assert sorted(str(w.message).split(" ")[0] for w in caught) == [
+        "DeviceCreate.appKeys", "DeviceCreate.markerID", "DeviceCreate.verificationCode",
+    ]  # fmt: skip
+    assert {w.filename for w in caught} == {__file__}  # the line that built it
+    # Sending it does not warn again (nor does the model's own use of the XML key).
+    with accepting_deprecated_fields():
+        device = DeviceCreate(
+            EUI="70B3D5E75E000001", nwAddress="0A0B0C0D", appKeys=app_skey_xml(KEY)
+        )
+    assert _deprecations(device.to_wire) == []
+    assert _deprecations(device.effective_app_skey) == []
+    # From a dict too, and on updates: even null, since null is sent.
+    update = _deprecations(lambda: DeviceUpdate.model_validate({"markerID": 1, "appKeys": None}))
+    assert sorted(str(w.message).split(" ")[0] for w in update) == [
+        "DeviceUpdate.appKeys", "DeviceUpdate.markerID",
+    ]  # fmt: skip
+
+
+def test_nw_address_is_deprecated_for_otaa_creation_only() -> None:
+    otaa = _deprecations(
+        lambda: DeviceCreate(EUI="70B3D5E75E000001", activation="OTAA", nwAddress="0A0B0C0D")
+    )
+    assert [str(w.message).split(" ")[0] for w in otaa] == ["DeviceCreate.nwAddress"]
+    assert "at join" in str(otaa[0].message)
+    assert _deprecations(lambda: abp()) == []  # ABP needs its DevAddr
+    assert _deprecations(lambda: DeviceCreate(EUI="70B3D5E75E000001", activation="OTAA")) == []
+
+
+def test_requests_without_deprecated_fields_never_warn() -> None:
+    """What the console builds (its forms leave deprecated fields out) stays silent."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        abp(name="n", tags=[{"name": "t"}]).to_wire()
+        DeviceCreate(EUI="70B3D5E75E000001", appEUI="70B3D5E75E000002", appKey=KEY).to_wire()
+        DeviceUpdate(name="n", appSKey=KEY, hsmGroupID=None).to_wire()
+        MulticastGroupCreate(EUI="70B3D5E75E00FF01", nwAddress="01020304", appSKey=KEY).to_wire()
+        MulticastGroupUpdate(name="g").to_wire()
+        SubscriptionUpdate.model_validate(
+            {"options": {"hsm": "ACTIVATED"}, "showTagSuggestionsWhenDomainRestrictions": False}
+        ).to_wire()
+
+
+def test_other_request_models_warn_too() -> None:
+    group = _deprecations(
+        lambda: MulticastGroupCreate(
+            EUI="70B3D5E75E00FF01",
+            nwAddress="01020304",
+            appKeys=app_skey_xml(KEY),
+            verificationCode="v",
+        )
+    )
+    assert sorted(str(w.message).split(" ")[0] for w in group) == [
+        "MulticastGroupCreate.appKeys", "MulticastGroupCreate.verificationCode",
+    ]  # fmt: skip
+    nested = _deprecations(
+        lambda: SubscriptionUpdate.model_validate({"options": {"devEUIValidation": "ADM-VC"}})
+    )
+    assert [str(w.message).split(" ")[0] for w in nested] == [
+        "SubscriptionOptionsUpdate.devEUIValidation"
+    ]
+    assert {w.filename for w in nested} == {__file__}
 
 
 def test_default_alarm004_thresholds() -> None:

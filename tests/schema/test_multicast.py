@@ -4,6 +4,12 @@ import pytest
 from pydantic import ValidationError
 
 from lpwa_console.schema.devices import app_skey_xml
+from lpwa_console.schema.frames import (
+    MULTICAST_RATIO_LABELS,
+    MULTICAST_RATIO_RANGES,
+    MulticastFramesAggregation,
+    ratio_index,
+)
 from lpwa_console.schema.multicast import (
     MulticastGroup,
     MulticastGroupCreate,
@@ -77,8 +83,29 @@ def test_list_items_require_alarm_counts() -> None:
 def test_single_group_reads_class_alias() -> None:
     group = MulticastGroup.model_validate({"EUI": "01", "name": "g", "class": "B", **ALARMS})
     assert group.class_ == "B"
+    assert group.alarm_counts == (1, 2, 3, 4, 5, 6)
+
+
+def test_single_group_does_not_require_alarm_counts() -> None:
+    """§2.4 requires alarm1..alarm6 in list items only."""
+    group = MulticastGroup.model_validate({"EUI": "01", "name": "g", "alarm3": 2})
+    assert group.alarm3 == 2 and group.alarm1 is None and group.alarm_counts is None
+    assert group.path_ref == "e01"
 
 
 def test_filter_repeats_app_server_id() -> None:
     params = MulticastGroupFilter(appServerID=["a", "b"], name="").to_params()
     assert params == [("appServerID", "a"), ("appServerID", "b")]
+
+
+def test_multicast_ratio_ranges_of_the_platform() -> None:
+    assert [ratio_index(r) for r in (1.0, 0.99, 0.8, 0.79, 0.3, 0.29, 0.0)] == [0, 1, 1, 2, 2, 3, 3]
+    with pytest.raises(ValueError):
+        ratio_index(1.5)
+    body = MulticastFramesAggregation.model_validate(
+        {"briefs": [{"timestamp": 1, "successfulTransmissionValues": [{"count": 2, "size": 9}]}],
+         "ratioRangeDefinitions": [r.model_dump() for r in MULTICAST_RATIO_RANGES[:1]]}
+    )  # fmt: skip
+    assert body.ranges == MULTICAST_RATIO_RANGES[:1]
+    assert body.briefs[0].downlinks == body.briefs[0].fully_sent == 2
+    assert len(MULTICAST_RATIO_LABELS) == len(MULTICAST_RATIO_RANGES)

@@ -1,3 +1,5 @@
+import base64
+
 import pytest
 from pydantic import ValidationError
 
@@ -10,6 +12,8 @@ from lpwa_console.schema.network import (
     NetworkSubscriptionFilter,
     NetworkSubscriptionPage,
     PublicRsaJsonWebKey,
+    b64url_int,
+    rsa_public_key_from_pem,
 )
 
 
@@ -37,8 +41,14 @@ def test_as_transport_key_needs_id_and_name() -> None:
 
 
 def test_hsm_groups_and_subscriptions() -> None:
-    groups = HsmGroupPage.model_validate({"briefs": [{"ID": "hsm-1", "hsmExchangeKeyVersion": 2}]})
-    assert groups.briefs[0].hsmExchangeKeyVersion == 2
+    # A string (§2.7); a number from an older server reads as its text.
+    groups = HsmGroupPage.model_validate(
+        {"briefs": [{"ID": "hsm-1", "hsmExchangeKeyVersion": 2},
+                    {"ID": "hsm-2", "hsmExchangeKeyVersion": "TWK1"}, {"ID": "hsm-3"}]}
+    )  # fmt: skip
+    assert [g.hsmExchangeKeyVersion for g in groups.briefs] == ["2", "TWK1", None]
+    with pytest.raises(ValidationError):
+        HsmGroupPage.model_validate({"briefs": [{"ID": "h", "hsmExchangeKeyVersion": True}]})
     page = NetworkSubscriptionPage.model_validate(
         {
             "briefs": [
@@ -69,3 +79,21 @@ def test_subscription_filter_and_jwk() -> None:
     assert key.e == "AQAB"
     with pytest.raises(ValidationError, match="kty"):
         PublicRsaJsonWebKey.model_validate({"kid": "1", "kty": "EC", "n": "a", "e": "b"})
+
+
+def test_jwk_and_pem_are_the_same_key() -> None:
+    n = (1 << 2047) | 12345
+    n_text = base64.urlsafe_b64encode(n.to_bytes(256, "big")).rstrip(b"=").decode()
+    jwk = PublicRsaJsonWebKey(kid="platform-v1", n=n_text, e="AQAB")
+    pem = jwk.pem()
+    lines = pem.strip().splitlines()
+    assert lines[0] == "-----BEGIN PUBLIC KEY-----" and lines[-1] == "-----END PUBLIC KEY-----"
+    assert all(len(line) <= 64 for line in lines)
+    # The SubjectPublicKeyInfo prefix of every 2048-bit RSA key (as in the reference example).
+    assert lines[1].startswith("MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA")
+    assert rsa_public_key_from_pem(pem) == (n, 65537)
+    assert b64url_int("AQAB") == 65537
+    for bad in ("nope", "-----BEGIN PUBLIC KEY-----\n!!\n-----END PUBLIC KEY-----",
+                "-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----"):  # fmt: skip
+        with pytest.raises(ValueError):
+            rsa_public_key_from_pem(bad)

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+import httpx
+import respx
+
+from lpwa_console.api import LpwaClient
 from lpwa_console.models.device_import import DeviceImportViewModel
 from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.device_import import parse_import_csv
 from lpwa_console.ui.dialogs.import_wizard import ImportWizard
 
 from ..models.test_device_import import APP_EUI, KEY, FakeUploader, import_text
@@ -91,5 +97,69 @@ def test_wizard_imports_into_the_sandbox(qtbot: Any, client: Any, tmp_path: Path
     assert report.total == 32
     assert report.okCount == 30, [r for r in report.results if r.status == "ERROR"]
     assert {r.row for r in report.results if r.status == "ERROR"} == {31, 32}
+    # Row 32 went in the fourth batch (as its line 1): the platform's error lands on row 32.
+    duplicate = next(r for r in report.results if r.row == 32)
+    assert duplicate.line == 1 and [e.code for e in duplicate.errors] == ["40900"]
+    assert "[40900] a device with EUI" in wizard.vm.preview.index(31, 2).data()
+    assert wizard.vm.preview.index(31, 1).data() == "Refused"
     out = tmp_path / "failed.csv"
     assert wizard.export_failed(str(out)) == 2
+    assert out.read_text(encoding="utf-8").splitlines()[1] == lines[0].rstrip("\r\n")
+
+
+PLATFORM = "https://platform.test/rest"
+
+
+def test_wizard_against_a_platform_answering_the_reference_way(
+    qtbot: Any, qloop: Any, tmp_path: Path
+) -> None:
+    """The real client against a mocked platform: batch 1 all applied (empty body), batch 2
+    one line refused (error document, two errors, a quoted comma), batch 3 an answer nobody
+    can read. Nothing is called failed or imported that the platform did not say."""
+    path = tmp_path / "devices.csv"
+    path.write_text(import_text(6), encoding="utf-8")
+    answers = iter(
+        [
+            httpx.Response(200),
+            httpx.Response(
+                200,
+                json={
+                    "code": 1,
+                    "message": "70B3D5E700000003,line 2,[111] Already exists,"
+                    '"[222] No device profile for the given ID : prof, sorry"\n',
+                },
+            ),
+            httpx.Response(200, text="<html>proxy error</html>"),
+        ]
+    )
+    with respx.mock:
+        respx.post(f"{PLATFORM}/subscriptions/mine/devices/import").mock(
+            side_effect=lambda _request: next(answers)
+        )
+        http = httpx.AsyncClient()
+        client = LpwaClient(PLATFORM, None, http=http)
+        vm = DeviceImportViewModel(TaskRunner(), client, batch_size=2)
+        wizard = ImportWizard(vm)
+        qtbot.addWidget(wizard)
+        wizard.show()
+        wizard.path.setText(str(path))
+        with qtbot.waitSignal(vm.parsed, timeout=5000):
+            wizard.read_file()
+        with qtbot.waitSignal(vm.finished, timeout=10000) as finished:
+            wizard.upload_button.click()
+    report = finished.args[0]
+    # The file's lines: a comment, then rows 2..7; batch 2 = rows 4 and 5.
+    assert [(r.row, r.status) for r in report.results] == [
+        (2, "OK"), (3, "OK"), (4, "OK"), (5, "ERROR"), (6, "UNKNOWN"), (7, "UNKNOWN"),
+    ]  # fmt: skip
+    assert wizard.summary.text().startswith("Done: 3 imported, 1 failed, 2 with an unknown")
+    problems = wizard.vm.preview.index(3, 2).data()
+    assert "[111] Already exists" in problems and "prof, sorry" in problems
+    assert wizard.vm.preview.index(4, 1).data() == "Unknown"
+    assert "proxy error" in wizard.vm.preview.index(4, 2).data()
+    assert wizard.export_button.isVisible()
+    out = tmp_path / "failed.csv"
+    assert wizard.export_failed(str(out)) == 3
+    assert [r.row for r in parse_import_csv(out.read_text(encoding="utf-8"))] == [1, 2, 3]
+    task = asyncio.ensure_future(http.aclose())
+    qtbot.waitUntil(task.done, timeout=5000)

@@ -34,6 +34,7 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 MAX_RETRY_AFTER_S = 60.0
 
 QueryParams = Mapping[str, str | int | float] | list[tuple[str, str]]
+JSON = "application/json"
 
 
 class BaseClient:
@@ -80,9 +81,17 @@ class BaseClient:
     # --- typed helpers used by resources ---------------------------------------------------
 
     async def get(
-        self, path: str, response_type: type[M], *, params: QueryParams | None = None
+        self,
+        path: str,
+        response_type: type[M],
+        *,
+        params: QueryParams | None = None,
+        accept: str = JSON,
     ) -> M:
-        return self._parse(await self.request("GET", path, params=params), response_type)
+        """GET and parse the JSON answer; `accept` names a JSON media type other than
+        application/json when the resource offers several representations."""
+        response = await self.request("GET", path, params=params, accept=accept)
+        return self._parse(response, response_type)
 
     async def post(
         self,
@@ -123,14 +132,17 @@ class BaseClient:
         params: QueryParams | None = None,
         json: Any = None,
         files: Any = None,
+        accept: str = JSON,
     ) -> httpx.Response:
+        """Send one request (with retries, token renewal and the error tree); `accept` is the
+        Accept header, application/json unless the caller asks for another representation."""
         url = self.base_url + path
         method = method.upper()
         idempotent = method in IDEMPOTENT
         reauthenticated = False
         attempt = 0
         while True:
-            headers = {"Accept": "application/json"}
+            headers = {"Accept": accept}
             token = await self._auth.token() if self._auth else None
             if token:
                 headers["Authorization"] = f"Bearer {token}"

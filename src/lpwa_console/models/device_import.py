@@ -2,6 +2,13 @@
 row by row (invalid cells marked), upload the valid rows in batches with progress and cancel,
 report per row, and write the failed rows back as a CSV to fix and retry.
 
+Each batch goes to the platform as its own small file; the client places the platform's
+answer (errors listed by line of that file) back on the rows of the user's file, so every
+result carries its row's number. A row is Imported, Refused (with the platform's errors) or
+Unknown: the answer could not be read, the request failed after it was sent (timeout,
+connection lost, 5xx), or the import was cancelled while its batch was in flight; such rows
+are exported with the failed ones, to check before retrying.
+
 Validation is the schema's (`schema.device_import.parse_import_csv`, the same DeviceCreate /
 DeviceUpdate rules the forms use); parsing runs in a daemon worker thread whose result comes
 back through `call_soon_threadsafe` (qasync's default executor is a QThread pool that warns
@@ -30,10 +37,12 @@ from PySide6.QtCore import (
 )
 
 from ..api import LpwaClient
+from ..api.resources.device_import import import_not_applied
 from ..schema.device_import import (
     DeviceImportReport,
     ImportRow,
     ImportRowResult,
+    ImportStatus,
     column_letter,
     failed_import_rows,
     parse_import_csv,
@@ -45,7 +54,7 @@ from .tasks import TaskRunner
 log = logging.getLogger(__name__)
 
 Index = QModelIndex | QPersistentModelIndex
-# upload(rows) -> the platform's report for these rows (row numbers 1..len(rows))
+# upload(rows) -> the report for these rows, one result per row carrying the row's number
 Uploader = Callable[[list[ImportRow]], Awaitable[DeviceImportReport]]
 
 # A cell the schema refused: the error text (the widget paints it); a row's status colour.
@@ -53,6 +62,7 @@ CellErrorRole = int(Qt.ItemDataRole.UserRole) + 10
 RowStatusRole = int(Qt.ItemDataRole.UserRole) + 11
 
 BATCH_SIZE = 500
+RESULT_STATUS = {"OK": "Imported", "ERROR": "Refused", "UNKNOWN": "Unknown"}
 MAX_PREVIEW_LETTERS = 29  # A..AC: the columns people fill; further cells stay in the file
 
 
@@ -143,15 +153,18 @@ class ImportPreviewModel(QAbstractTableModel):
             return "Invalid"  # never sent
         result = self.results.get(item.row)
         if result is not None:
-            return "Imported" if result.status == "OK" else "Refused"
+            return RESULT_STATUS[result.status]
         return "Warning" if item.warnings else "Valid"
 
     def problems(self, row: int) -> str:
         item = self.rows[row]
         result = self.results.get(item.row)
         parts = [str(e) for e in item.errors]
-        if result is not None and result.status == "ERROR" and not item.errors:
-            parts.append(result.message or "refused by the platform")
+        if result is not None and not item.errors:
+            if result.status == "ERROR":
+                parts.append(result.message or "refused by the platform")
+            elif result.status == "UNKNOWN":
+                parts.append(result.message or "outcome unknown")
         parts += item.warnings
         return "; ".join(parts)
 
@@ -236,6 +249,7 @@ class DeviceImportViewModel(QObject):
         self.upload_s = 0.0
         self._task: int | None = None
         self._partial: dict[int, ImportRowResult] = {}
+        self._in_flight: list[ImportRow] = []
 
     # --- state ------------------------------------------------------------------------
 
@@ -316,16 +330,22 @@ class DeviceImportViewModel(QObject):
             self.progress.emit(0, len(valid))
             for start in range(0, len(valid), self.batch_size):
                 batch = valid[start : start + self.batch_size]
+                self._in_flight = batch
                 try:
                     report = await self._upload_batch(batch)
                 except asyncio.CancelledError:
                     raise
-                except Exception as exc:  # a failed batch: its rows are refused, go on
+                except Exception as exc:  # a failed batch: judge its rows, go on
                     message = user_message(exc)
+                    status: ImportStatus = "ERROR"
+                    text = message
+                    if not import_not_applied(exc):
+                        status, text = "UNKNOWN", f"outcome unknown: {message}"
                     for row in batch:
-                        results[row.row] = _result(row, "ERROR", message)
+                        results[row.row] = _result(row, status, text)
                 else:
                     _merge(batch, report, results)
+                self._in_flight = []
                 sent += len(batch)
                 self.progress.emit(sent, len(valid))
             return DeviceImportReport.of(results.values())
@@ -347,13 +367,20 @@ class DeviceImportViewModel(QObject):
         return True
 
     def cancel(self) -> None:
-        """Stop after the batch in flight; what was sent stays sent, the report says so."""
+        """Stop now. What was sent stays sent: the rows of the batch in flight get an unknown
+        outcome, the rows not sent yet are reported as not sent."""
         if self._task is None:
             return
         self.runner.cancel(self._task)
         self._task = None
         if self.state == "uploading":
             results = dict(self._partial)
+            for row in self._in_flight:
+                results.setdefault(
+                    row.row,
+                    _result(row, "UNKNOWN", "outcome unknown: import cancelled while sending"),
+                )
+            self._in_flight = []
             for row in self.valid_rows:
                 results.setdefault(row.row, _result(row, "ERROR", "not sent: import cancelled"))
             self._finish(DeviceImportReport.of(results.values()))
@@ -381,7 +408,7 @@ class DeviceImportViewModel(QObject):
         return len(rows)
 
 
-def _result(row: ImportRow, status: str, message: str | None) -> ImportRowResult:
+def _result(row: ImportRow, status: ImportStatus, message: str | None) -> ImportRowResult:
     return ImportRowResult(
         row=row.row, EUI=row.EUI, operation=row.operation, status=status, message=message
     )
@@ -390,17 +417,12 @@ def _result(row: ImportRow, status: str, message: str | None) -> ImportRowResult
 def _merge(
     batch: list[ImportRow], report: DeviceImportReport, results: dict[int, ImportRowResult]
 ) -> None:
-    """The platform numbers the lines of the file it got (1..len(batch)): map them back."""
-    by_eui = {row.EUI: row for row in batch if row.EUI}
-    seen: set[int] = set()
+    """The batch's results carry the rows' numbers (the client placed the platform's lines
+    back on them); a row the report does not mention has an unknown outcome."""
+    mine = {row.row for row in batch}
     for result in report.results:
-        row = batch[result.row - 1] if 1 <= result.row <= len(batch) else None
-        if row is None or (result.EUI and row.EUI and result.EUI != row.EUI):
-            row = by_eui.get(result.EUI or "")
-        if row is None:
-            continue
-        seen.add(row.row)
-        results[row.row] = result.model_copy(update={"row": row.row})
+        if result.row in mine:
+            results[result.row] = result
     for row in batch:
-        if row.row not in seen:
-            results[row.row] = _result(row, "ERROR", "no answer from the platform for this row")
+        if row.row not in results:
+            results[row.row] = _result(row, "UNKNOWN", "outcome unknown: no result for this row")

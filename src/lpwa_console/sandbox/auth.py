@@ -14,6 +14,7 @@ from typing import Annotated
 
 from fastapi import Depends, Request
 
+from ..schema.common import quiet_deprecated_fields
 from . import accounts
 from .accounts import READ_NODE, WRITE_NODE, Account
 from .db import Database
@@ -127,3 +128,15 @@ SubscriptionReader = Annotated[Account, Depends(_reader)]
 SubscriptionWriter = Annotated[Account, Depends(_writer)]
 DeviceReader = Annotated[Account, Depends(_device_reader)]
 DeviceWriter = Annotated[Account, Depends(_device_writer)]
+
+
+async def client_bodies() -> None:
+    """A router dependency: the request bodies of this request are what a client sent, so a
+    deprecated field in them is accepted quietly (the DeprecationWarning of a request model
+    is for the code that sets the field, not for the server reading it). Async on purpose:
+    it runs in the request's own task before the body is validated there, and what it sets
+    ends with that task."""
+    quiet_deprecated_fields()
+
+
+ClientBodies = Depends(client_bodies)

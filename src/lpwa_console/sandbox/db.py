@@ -347,7 +347,34 @@ BEGIN
 END;
 """
 
-MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6]
+# Step 7: alarm lists sorted by state or by acknowledgement, ties by update time, newest first
+# (the reference's order; the indexes serve the usual directions, state desc and unacknowledged
+# first, without a sort); the platform's own RSA exchange key (when no HSM group is used); the
+# network subscription of a multicast group (the demo groups use the multicast one).
+_V7 = """
+DROP INDEX IF EXISTS ix_alarms_state;
+CREATE INDEX ix_alarms_state_updated ON alarms(subscription_id, kind, state, updated);
+CREATE INDEX ix_alarms_acked_updated ON alarms(subscription_id, kind, acked, updated DESC);
+CREATE TABLE platform_exchange_keys (
+    kid TEXT PRIMARY KEY,              -- the key version, as JWK `kid`
+    n_hex TEXT NOT NULL,               -- modulus, hexadecimal
+    e_hex TEXT NOT NULL,               -- public exponent, hexadecimal
+    created INTEGER NOT NULL
+) WITHOUT ROWID;
+-- A 2048-bit stand-in modulus (top bit set, odd): the sandbox never decrypts with it.
+INSERT INTO platform_exchange_keys VALUES ('platform-v1',
+    'C' || substr(hex(randomblob(256)), 2, 510) || 'B', '010001',
+    CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER));
+ALTER TABLE multicast_groups ADD COLUMN network_subscription TEXT;
+UPDATE multicast_groups SET network_subscription = (
+    SELECT ns.ref FROM network_subscriptions ns
+    WHERE ns.subscription_id = multicast_groups.subscription_id
+      AND json_extract(ns.body, '$.communicationType') = 'MULTICAST'
+    ORDER BY ns.id LIMIT 1
+);
+"""
+
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7]
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -519,12 +519,16 @@ NETWORK_SUBSCRIPTIONS: list[dict[str, object]] = [
     {"ID": "ns-lora-multicast", "name": "LoRaWAN multicast", "commercialName": "Multicast",
      "connectivity": "LORAWAN", "communicationType": "MULTICAST", "hsmGroupID": None,
      "platformCloudRouting": False, "platformKafkaRouting": True,
-     "thirdPartyAppServersRouting": True, "granted": 100, "used": 5},
+     "thirdPartyAppServersRouting": True, "granted": 100, "used": 5,
+     "multicastMaxLrrCells": 100},
     {"ID": "ns-cellular", "name": "Cellular LTE-M", "commercialName": "LTE-M Europe",
      "connectivity": "CELLULAR", "communicationType": "UNICAST", "hsmGroupID": "hsm-eu-central-1",
      "platformCloudRouting": True, "platformKafkaRouting": False,
      "thirdPartyAppServersRouting": False, "granted": 100_000, "used": 0},
 ]  # fmt: skip
+
+
+MULTICAST_NETWORK_SUBSCRIPTION = "ns-lora-multicast"
 
 
 def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> None:
@@ -582,6 +586,12 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
             " VALUES (?, ?, ?)",
             (sub, body["ID"], json.dumps(body)),
         )
+    # The demo's multicast groups go through the multicast network subscription.
+    conn.execute(
+        "UPDATE multicast_groups SET network_subscription = ? WHERE subscription_id = ?"
+        " AND network_subscription IS NULL",
+        (MULTICAST_NETWORK_SUBSCRIPTION, sub),
+    )
 
 
 def prepare(settings: SandboxSettings) -> Database:

@@ -13,6 +13,7 @@
 | 40400 | 404    | no such resource (or not visible to the caller)             |
 | 40401 | 404    | no such path                                                |
 | 40500 | 405    | method not allowed                                          |
+| 40600 | 406    | none of the representations the Accept header allows        |
 | 40900 | 409    | duplicate (EUI already in the subscription)                 |
 | 50000 | 500    | internal error (details in the sandbox log, never the body) |
 
@@ -41,6 +42,7 @@ OUT_OF_DOMAIN = 40302
 NOT_FOUND = 40400
 NO_ROUTE = 40401
 METHOD_NOT_ALLOWED = 40500
+NOT_ACCEPTABLE = 40600
 DUPLICATE = 40900
 INTERNAL = 50000
 

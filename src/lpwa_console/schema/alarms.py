@@ -5,7 +5,9 @@ the ID 4 ("alarm 004", configured through `alarmsConfiguration.alarm004`). `stat
 severity (1 CLEARED .. 6 CRITICAL, see common.Severity).
 
 Lists: `briefs`, `more`, `count` (first page only) and, when sorted by `alarmUid` and a next
-page exists, `cursors.last` to send back as `pageAfter`.
+page exists, `cursors.last` to send back as `pageAfter`. Unless sorted otherwise, alarms come
+by update time, newest first. `level` is the highest severity the alarm reached, on the
+reference's 0..5 scale; `href` is the alarm's own path.
 """
 
 from __future__ import annotations
@@ -20,13 +22,18 @@ from .domains import Domain
 
 NO_UPLINK_ALARM_ID = 4
 
-AlarmSortCriterion = Literal["alarmUid", "state", "creationTimestamp", "updateTimestamp"]
+# The reference sorts by `state` or `acked` (ties by update time, newest first) and by update
+# time, newest first, by default; Document 1 §4.1 adds `alarmUid`. `creationTimestamp` and
+# `updateTimestamp` are the sandbox's own additions: a platform may refuse them.
+AlarmSortCriterion = Literal["alarmUid", "state", "acked", "creationTimestamp", "updateTimestamp"]
 ALARM_SORT_CRITERIA: tuple[AlarmSortCriterion, ...] = (
     "alarmUid",
     "state",
+    "acked",
     "creationTimestamp",
     "updateTimestamp",
 )
+REFERENCE_SORT_CRITERIA: tuple[AlarmSortCriterion, ...] = ("alarmUid", "state", "acked")
 # Only this criterion supports cursor pagination (`pageAfter`, Document 1 §8).
 CURSOR_SORT: AlarmSortCriterion = "alarmUid"
 
@@ -42,6 +49,7 @@ class AlarmBrief(ApiModel):
     alarmUid: str
     ID: int
     state: Severity
+    # 0..5 in the reference; the sandbox's: the highest severity reached, minus one.
     level: int = 0
     occurrence: int = 1
     acked: bool = False
@@ -139,16 +147,20 @@ class AlarmFilter(RequestModel):
     """Server-side filters of the alarm lists. Empty fields are not sent.
 
     - state: severity threshold; with stateFiltering EQUAL_OR_UPPER (the server default) the
-      alarms at this severity or above, with EQUAL exactly this severity.
+      alarms at this severity or above (so CLEARED, 1, is every alarm), with EQUAL exactly
+      this severity.
     - acked: true = acknowledged only, false = un-acknowledged only.
     - ID: the alarm type, e.g. 4 for the no-uplink alarm 004.
     - alarmUid: one alarm.
-    - devEUI: repeatable; alarms of these devices (on the multicast collection: of these
-      groups' EUIs).
+    - devEUI: repeatable; alarms of the devices whose EUI starts with one of these (on the
+      multicast collection: of these groups' EUIs).
     - domain: repeatable, `group:name` as elsewhere.
-    - from_/to: creation time window (sent as `from` and `to`, RFC 3339 UTC).
+    - from_/to: time window (sent as `from` and `to`, RFC 3339 UTC): `from` bounds the
+      creation time, `to` the last update.
 
-    One-device and one-group lists accept only from/to/ID/state/acked (see `scoped_params`).
+    One-device and one-group lists accept only from/to/ID/state/acked (see `scoped_params`):
+    there `state` has no strategy, 1 meaning the CLEARED alarms only and 2..6 that severity
+    or above.
     """
 
     state: Severity | None = None
@@ -169,9 +181,21 @@ class AlarmFilter(RequestModel):
         return params
 
     def scoped_params(self) -> list[tuple[str, str]]:
-        """The filters one device's (or group's) alarm list and acknowledgement accept."""
+        """The filters one device's (or group's) alarm list and acknowledgement accept.
+
+        Their `state` has no strategy (1: CLEARED only; 2..6: that severity or above), so an
+        EQUAL filter on a severity between them cannot be said there: ValueError."""
+        equal = self.stateFiltering == "EQUAL"
+        if equal and self.state is not None and self.state not in (Severity.CLEARED, 6):
+            raise ValueError(
+                "one owner's alarms filter a severity 'or above' only (1 is CLEARED only)"
+            )
         keep = {"from", "to", "ID", "state", "acked"}
-        return [(k, v) for k, v in self.to_params() if k in keep]
+        params = [(k, v) for k, v in self.to_params() if k in keep]
+        if not equal and self.state == Severity.CLEARED:
+            # EQUAL_OR_UPPER from CLEARED is every alarm: say it by not filtering.
+            params = [(k, v) for k, v in params if k != "state"]
+        return params
 
     def is_empty(self) -> bool:
         return not self.to_params()

@@ -77,7 +77,12 @@ class TpxIotFlow(ApiModel):
 
 class AppServerBrief(ApiModel):
     """An application server as listed. scope is always present; baseStationCount, state,
-    type and validationState do not apply to scope OPERATOR."""
+    type and validationState do not apply to scope OPERATOR.
+
+    Counts are of direct associations (not through AS routing profiles) and, for a user with
+    domain restrictions, of the items those restrictions let them see: deviceCount,
+    multicastGroupCount, baseStationCount, and rfProbeCount (RF probes, §2.5). A server may
+    leave out the counts it cannot give (the sandbox has no base stations or RF probes)."""
 
     ID: str
     name: str

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Generic, Literal, TypeVar
+from typing import Generic, Literal, Self, TypeVar
 from urllib.parse import quote
 
-from pydantic import BaseModel, ConfigDict, Field
+import pydantic
+import pydantic_core
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # --- base classes ------------------------------------------------------------------------
 
@@ -19,8 +27,56 @@ class ApiModel(BaseModel):
     model_config = ConfigDict(extra="allow", populate_by_name=True, regex_engine="python-re")
 
 
+# --- deprecated request fields ---------------------------------------------------------------
+
+# True while request models are read on a server's behalf (the sandbox validating what a client
+# sent): a deprecated field is then accepted without a warning meant for the code that set it.
+_SERVER_SIDE: ContextVar[bool] = ContextVar("lpwa_deprecated_fields_quiet", default=False)
+_LIBRARY_DIRS = tuple(os.path.dirname(m.__file__ or "") + os.sep for m in (pydantic, pydantic_core))
+
+
+def quiet_deprecated_fields() -> None:
+    """From now on in this context (a server's request task), request models do not warn
+    about deprecated fields: they were set by a remote client, not by the code here."""
+    _SERVER_SIDE.set(True)
+
+
+@contextmanager
+def accepting_deprecated_fields() -> Iterator[None]:
+    """Within: building request models with deprecated fields does not warn."""
+    token = _SERVER_SIDE.set(True)
+    try:
+        yield
+    finally:
+        _SERVER_SIDE.reset(token)
+
+
+def _caller_stacklevel() -> int:
+    """warnings.warn's stacklevel, seen from the function calling this one, that names the
+    first frame outside pydantic and this module: the code that built the model."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame.f_back is not None and (
+        frame.f_code.co_filename == __file__ or frame.f_code.co_filename.startswith(_LIBRARY_DIRS)
+    ):
+        frame = frame.f_back
+        level += 1
+    return level
+
+
+def _reason(deprecated: object) -> str:
+    message = getattr(deprecated, "message", deprecated)
+    return message if isinstance(message, str) and message else "no longer used"
+
+
 class RequestModel(BaseModel):
-    """A request shape: unknown fields are a typing mistake, so they are refused."""
+    """A request shape: unknown fields are a typing mistake, so they are refused.
+
+    A field marked deprecated must no longer be used (Document 1 §2, §9): setting one warns
+    (DeprecationWarning, one per field set, pointing at the code that built the model), not
+    only reading it as pydantic does. Fields deprecated in some cases only say so through
+    `deprecated_fields_set`. A server reading what its clients sent stays quiet
+    (quiet_deprecated_fields, accepting_deprecated_fields)."""
 
     model_config = ConfigDict(
         extra="forbid", populate_by_name=True, str_strip_whitespace=True, regex_engine="python-re"
@@ -29,6 +85,26 @@ class RequestModel(BaseModel):
     def to_wire(self) -> dict[str, object]:
         """The JSON body: only what the caller set, never defaults the server should decide."""
         return self.model_dump(mode="json", exclude_unset=True, by_alias=True)
+
+    def deprecated_fields_set(self) -> dict[str, str]:
+        """The deprecated fields the caller set (wire name -> why), {} when none."""
+        found: dict[str, str] = {}
+        for name, info in type(self).model_fields.items():
+            if info.deprecated and name in self.model_fields_set:
+                found[info.alias or name] = _reason(info.deprecated)
+        return found
+
+    @model_validator(mode="after")
+    def _warn_deprecated_fields(self) -> Self:
+        if not _SERVER_SIDE.get():
+            for name, reason in self.deprecated_fields_set().items():
+                warnings.warn(
+                    f"{type(self).__name__}.{name} is deprecated ({reason}) and must no longer"
+                    " be used",
+                    DeprecationWarning,
+                    stacklevel=_caller_stacklevel(),
+                )
+        return self
 
 
 # --- identifiers (Document 1 §2.1, Document 2 §2.1) --------------------------------------

@@ -45,6 +45,10 @@ Every CREATE row is validated by schema.devices.DeviceCreate and every UPDATE ro
 DeviceUpdate: the errors come back per row with the row (line) number and the column letter.
 Keys encrypted with an exchange key (column X) are not hexadecimal: such files cannot be
 checked here and their key cells are reported as errors.
+
+The platform's answer (an empty body, or an error document whose message is a CSV of the
+failed lines) is read by `parse_import_errors` and placed on the lines sent by `import_report`:
+see "the platform's answer" below.
 """
 
 from __future__ import annotations
@@ -53,7 +57,7 @@ import csv
 import io
 import re
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 from xml.etree import ElementTree
@@ -481,18 +485,30 @@ def _letter_for_message(columns: Mapping[str, ImportColumn], message: str) -> st
     return ""
 
 
+def _records(text: str) -> Iterator[tuple[int, int, list[str]]]:
+    """(line, record, cells) for every CSV record of `text`: `line` is the 1-based line where
+    the record starts (a quoted cell may span lines), `record` its 1-based position; empty
+    lines and comment lines count as records too."""
+    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
+    start = 1
+    for record, cells in enumerate(reader, start=1):
+        yield start, record, cells
+        start = reader.line_num + 1
+
+
+def _is_device_line(cells: Sequence[str]) -> bool:
+    return bool(cells) and not cells[0].strip().startswith("#") and any(c.strip() for c in cells)
+
+
 def parse_import_csv(text: str) -> list[ImportRow]:
     """Every device line of the file (comments and empty lines skipped), each validated.
 
     Row numbers are the file's line numbers (1-based) where the record starts."""
     rows: list[ImportRow] = []
-    reader = csv.reader(io.StringIO(text.lstrip("\ufeff")))
-    start = 1
-    for cells in reader:
+    for start, _record, cells in _records(text):
         row = _parse_row(start, cells)
         if row is not None:
             rows.append(row)
-        start = reader.line_num + 1
     return rows
 
 
@@ -571,24 +587,169 @@ def device_to_cells(
 
 
 # --- the platform's answer -------------------------------------------------------------------
+#
+# `POST .../devices/import` answers 200 with an EMPTY body when every line was applied. When
+# some lines fail it still answers 200, with the error document `{code, message}` whose
+# `message` is itself a CSV, one record per failed line of the file it received:
+#
+#     <DevEUI>,line <N>,[<code>] <message>[,[<code>] <message>...]
+#
+# Lines not listed were applied. The file has no header line, so N counts the lines of the
+# file as sent, from 1, comment (`#`) and empty lines included, at the line where the record
+# starts. A cell holding a comma is quoted, as in any CSV.
+#
+# The console sends its own files (a batch of the user's rows written back by
+# `write_import_file`): `SentLine` keeps, for every device line of the file sent, the line the
+# platform will name and the row (line of the user's file) the result belongs to.
 
-ImportStatus = Literal["OK", "ERROR"]
+ImportStatus = Literal["OK", "ERROR", "UNKNOWN"]
+
+_LINE_CELL = re.compile(r"^(?:line)?\s*#?\s*(\d+)$", re.IGNORECASE)
+_CODED_CELL = re.compile(r"^\s*\[\s*([^\]]*?)\s*\]\s?(.*)$", re.DOTALL)
+UNREADABLE_PREVIEW = 300
+
+
+class ImportLineError(ApiModel):
+    """One `[code] message` item of a failed line."""
+
+    code: str | None = None
+    message: str
+
+    def __str__(self) -> str:
+        return f"[{self.code}] {self.message}" if self.code else self.message
+
+
+class ImportFailedLine(ApiModel):
+    """One record of the error CSV: the DevEUI (or IMEI) the platform read, the line number
+    in the file it received, and every error of that line."""
+
+    EUI: str
+    line: int
+    errors: list[ImportLineError] = Field(default_factory=list)
+
+
+def parse_import_errors(text: str) -> list[ImportFailedLine]:
+    """The failed lines of the error CSV (the `message` of the answer). Blank records are
+    skipped; a cell that does not start with `[code]` continues the previous message (a comma
+    the platform did not quote). Raises ValueError on a record that is not
+    `EUI,line N,...`."""
+    out: list[ImportFailedLine] = []
+    try:
+        for _line, record, cells in _records(text):
+            if not any(c.strip() for c in cells):
+                continue
+            if len(cells) < 2:
+                raise ValueError(f"record {record}: expected EUI,line N,[code] message")
+            number = _LINE_CELL.match(cells[1].strip())
+            if number is None:
+                raise ValueError(f"record {record}: {cells[1].strip()!r} is not a line number")
+            raw: list[list[str]] = []  # [code or "", message as read (commas put back)]
+            for cell in cells[2:]:
+                coded = _CODED_CELL.match(cell)
+                if coded is not None:
+                    raw.append([coded[1], coded[2]])
+                elif raw:
+                    raw[-1][1] += "," + cell
+                elif cell.strip():
+                    raw.append(["", cell])
+            errors = [
+                ImportLineError(code=code or None, message=message.strip()) for code, message in raw
+            ]
+            out.append(
+                ImportFailedLine(
+                    EUI=cells[0].strip(),
+                    line=int(number[1]),
+                    errors=errors or [ImportLineError(message="refused (no detail given)")],
+                )
+            )
+    except csv.Error as exc:
+        raise ValueError(f"not a CSV: {exc}") from None
+    return out
+
+
+def format_import_errors(lines: Iterable[ImportFailedLine]) -> str:
+    """The error CSV for `lines` (what the sandbox answers): one record per failed line;
+    a line break inside a message becomes a space."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for item in lines:
+        cells = [item.EUI, f"line {item.line}"]
+        cells += [" ".join(str(error).split()) for error in item.errors]
+        writer.writerow(cells)
+    return buffer.getvalue()
+
+
+@dataclass(frozen=True, slots=True)
+class SentLine:
+    """A device line of a file sent to the platform.
+
+    line    where its record starts in the file sent (what the platform names)
+    record  its record's position in that file (the same unless a quoted cell spans lines;
+            kept to place the answer of a platform that counts records)
+    row     the number its result carries: the line of the user's file
+    """
+
+    line: int
+    record: int
+    row: int
+    EUI: str | None
+    eui_cell: str
+    operation: str | None
+
+
+def write_import_file(rows: Sequence[ImportRow]) -> tuple[str, list[SentLine]]:
+    """The rows as the file to send (as `write_import_csv`) and, per row, where it lands."""
+    parts: list[str] = []
+    sent: list[SentLine] = []
+    chunk = io.StringIO()
+    writer = csv.writer(chunk, lineterminator="\r\n")
+    line = 1
+    for record, row in enumerate(rows, start=1):
+        chunk.seek(0)
+        chunk.truncate()
+        writer.writerow(_trimmed(row.cells))
+        text = chunk.getvalue()
+        parts.append(text)
+        sent.append(SentLine(line, record, row.row, row.EUI, row.cell("B"), row.operation))
+        line += text.count("\n")
+    return "".join(parts), sent
+
+
+def sent_lines_in(text: str) -> list[SentLine]:
+    """The device lines of a file sent as is (comments and empty lines skipped); their rows
+    are their own line numbers."""
+    sent: list[SentLine] = []
+    for line, record, cells in _records(text):
+        if not _is_device_line(cells):
+            continue
+        eui_cell = cells[1].strip() if len(cells) > 1 else ""
+        try:
+            eui: str | None = _any_eui(eui_cell)
+        except ValueError:
+            eui = eui_cell or None
+        name = cells[0].strip().upper()
+        operation = OPERATION_ALIASES.get(name, name)
+        sent.append(SentLine(line, record, line, eui, eui_cell, operation))
+    return sent
 
 
 class ImportRowResult(ApiModel):
-    """The outcome of one line: its row number, the device EUI, OK or ERROR with a message
-    (and the column at fault when known)."""
+    """The outcome of one device line: its row (the line of the user's file), the line of
+    the file sent when it was sent, the EUI, and OK, ERROR (with the platform's errors, or
+    the problems found here) or UNKNOWN (the answer did not say; `message` tells why)."""
 
     row: int
+    line: int | None = None
     EUI: str | None = None
     operation: str | None = None
     status: ImportStatus
     message: str | None = None
     column: str | None = None
+    errors: list[ImportLineError] = Field(default_factory=list)
 
     @classmethod
     def from_row(cls, row: ImportRow, message: str | None = None) -> ImportRowResult:
-        """A result for a row already judged here: ERROR with its first problem, else OK."""
+        """A result for a row already judged here: ERROR with its problems, else OK."""
         if row.errors:
             first = row.errors[0]
             return cls(
@@ -603,26 +764,138 @@ class ImportRowResult(ApiModel):
 
 
 class DeviceImportReport(ApiModel):
-    """POST /subscriptions/mine/devices/import: one result per device line, plus totals."""
+    """What the console makes of one or more import answers: one result per device line,
+    plus totals. Not a wire shape (the platform answers as described above)."""
 
     results: list[ImportRowResult] = Field(default_factory=list)
     total: int = 0
     okCount: int = 0
     errorCount: int = 0
+    unknownCount: int = 0
     message: str | None = None
 
     @classmethod
-    def of(cls, results: Iterable[ImportRowResult]) -> DeviceImportReport:
+    def of(
+        cls, results: Iterable[ImportRowResult], message: str | None = None
+    ) -> DeviceImportReport:
         items = sorted(results, key=lambda r: r.row)
         errors = sum(1 for r in items if r.status == "ERROR")
-        return cls(results=items, total=len(items), okCount=len(items) - errors, errorCount=errors)
+        unknown = sum(1 for r in items if r.status == "UNKNOWN")
+        return cls(
+            results=items,
+            total=len(items),
+            okCount=len(items) - errors - unknown,
+            errorCount=errors,
+            unknownCount=unknown,
+            message=message,
+        )
 
     @property
     def failed_rows(self) -> list[int]:
         return [r.row for r in self.results if r.status == "ERROR"]
 
+    @property
+    def unknown_rows(self) -> list[int]:
+        return [r.row for r in self.results if r.status == "UNKNOWN"]
 
-def failed_import_rows(rows: Iterable[ImportRow], report: DeviceImportReport) -> list[ImportRow]:
-    """The rows to export for a retry: those the platform refused or that failed here."""
+
+def _eui_key(text: str | None) -> str:
+    return re.sub(r"[^0-9A-Z]", "", (text or "").upper())
+
+
+def _place(
+    entry: ImportFailedLine,
+    by_line: Mapping[int, SentLine],
+    by_record: Mapping[int, SentLine],
+    by_eui: Mapping[str, list[SentLine]],
+) -> SentLine | None:
+    """The sent line an error record speaks of: by line number when its EUI agrees, else
+    by record number, else by EUI when only one sent line has it, else by line number."""
+    key = _eui_key(entry.EUI)
+
+    def agrees(sent: SentLine) -> bool:
+        return not key or key in (_eui_key(sent.EUI), _eui_key(sent.eui_cell))
+
+    for candidate in (by_line.get(entry.line), by_record.get(entry.line)):
+        if candidate is not None and agrees(candidate):
+            return candidate
+    same = by_eui.get(key, [])
+    if len(same) == 1:
+        return same[0]
+    return by_line.get(entry.line)
+
+
+def import_report(
+    sent: Sequence[SentLine], failed: Iterable[ImportFailedLine]
+) -> DeviceImportReport:
+    """Per sent line: ERROR with the errors the answer lists for it, else OK. When the
+    answer lists a line that matches nothing sent, the lines it does not list are UNKNOWN
+    (one of them may be the one it meant)."""
+    by_line = {s.line: s for s in sent}
+    by_record = {s.record: s for s in sent}
+    by_eui: dict[str, list[SentLine]] = {}
+    for s in sent:
+        for key in {_eui_key(s.EUI), _eui_key(s.eui_cell)} - {""}:
+            by_eui.setdefault(key, []).append(s)
+    errors: dict[int, list[ImportLineError]] = {}
+    unplaced: list[ImportFailedLine] = []
+    for entry in failed:
+        target = _place(entry, by_line, by_record, by_eui)
+        if target is None:
+            unplaced.append(entry)
+        else:
+            errors.setdefault(target.line, []).extend(entry.errors)
+    note = None
+    if unplaced:
+        listed = "; ".join(
+            f"{e.EUI or '?'} line {e.line}: " + ", ".join(str(x) for x in e.errors)
+            for e in unplaced[:3]
+        )
+        more = f" (and {len(unplaced) - 3} more)" if len(unplaced) > 3 else ""
+        note = f"the platform reported errors for lines that match nothing sent: {listed}{more}"
+    results: list[ImportRowResult] = []
+    for s in sent:
+        common: dict[str, Any] = {"row": s.row, "line": s.line, "EUI": s.EUI}
+        common["operation"] = s.operation
+        if s.line in errors:
+            found = errors[s.line]
+            message = "; ".join(str(e) for e in found)
+            results.append(ImportRowResult(**common, status="ERROR", message=message, errors=found))
+        elif note is not None:
+            results.append(ImportRowResult(**common, status="UNKNOWN", message=note))
+        else:
+            results.append(ImportRowResult(**common, status="OK"))
+    return DeviceImportReport.of(results, message=note)
+
+
+def unknown_report(sent: Sequence[SentLine], message: str) -> DeviceImportReport:
+    """Every sent line UNKNOWN, with `message` (e.g. the platform's unreadable answer)."""
+    return DeviceImportReport.of(
+        (
+            ImportRowResult(
+                row=s.row, line=s.line, EUI=s.EUI, operation=s.operation,
+                status="UNKNOWN", message=message,
+            )
+            for s in sent
+        ),
+        message=message,
+    )  # fmt: skip
+
+
+def unreadable_answer(text: str) -> str:
+    """The message of an UNKNOWN outcome: the server's text, shortened."""
+    text = " ".join(text.split())
+    if len(text) > UNREADABLE_PREVIEW:
+        text = text[:UNREADABLE_PREVIEW] + "…"
+    return f"outcome unknown: the platform answered something unreadable: {text or '(nothing)'}"
+
+
+def failed_import_rows(
+    rows: Iterable[ImportRow], report: DeviceImportReport, *, include_unknown: bool = True
+) -> list[ImportRow]:
+    """The rows to export for a retry: those the platform refused, those that failed here,
+    and (unless told otherwise) those whose outcome is unknown."""
     failed = set(report.failed_rows)
+    if include_unknown:
+        failed |= set(report.unknown_rows)
     return [row for row in rows if row.row in failed or not row.ok]

@@ -232,6 +232,14 @@ class DeviceCreate(_DeviceWritable):
             raise ValueError("an ICCID has 18 to 22 digits")
         return value
 
+    def deprecated_fields_set(self) -> dict[str, str]:
+        """Also `nwAddress` of an OTAA device: optional at creation, but deprecated (the
+        network server allocates the DevAddr at join)."""
+        found = super().deprecated_fields_set()
+        if self.activation == "OTAA" and self.nwAddress and "nwAddress" in self.model_fields_set:
+            found["nwAddress"] = "an OTAA device gets its DevAddr from the network at join"
+        return found
+
     @model_validator(mode="after")
     def _rules(self) -> DeviceCreate:
         if not self.name:

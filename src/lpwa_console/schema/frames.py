@@ -1,9 +1,13 @@
-"""Traffic history: `/devices/{deviceUid}/frames/aggregated` (and the deprecated raw
-`/frames` lists of devices and multicast groups).
+"""Traffic history: `/devices/{deviceUid}/frames/aggregated`, the multicast groups'
+`/multicastGroups/frames/aggregated` and `/multicastGroups/{multicastGroupUid}/frames/aggregated`
+(and the deprecated raw `/frames` lists of devices and multicast groups).
 
-The aggregated list has one bucket per aggregation step (an ISO 8601 duration, `PT1H` by
-default) from `begin` over `duration`; each bucket counts uplinks (`up`), downlinks (`dw`) and
-multi-frames (`mf`), with radio means.
+The aggregated lists have one bucket per aggregation step (an ISO 8601 duration, `PT1H` by
+default) from `begin` over `duration`. A device's bucket counts uplinks (`up`), downlinks
+(`dw`) and multi-frames (`mf`), with radio means. A multicast bucket counts the downlinks (and
+their payload bytes) by success ratio, the share of the group's base stations that sent them:
+`successfulTransmissionValues[i]` is the range `ratioRangeDefinitions[i]` (fully sent, at least
+80 %, at least 30 %, under 30 %, MULTICAST_RATIO_RANGES when a platform does not say).
 """
 
 from __future__ import annotations
@@ -171,7 +175,105 @@ class MulticastFrame(ApiModel):
 
 
 class MulticastFrames(ApiModel):
-    """Deprecated GET /multicastGroups/frames and /multicastGroups/{uid}/frames."""
+    """Deprecated GET /multicastGroups/frames and /multicastGroups/{uid}/frames: use
+    MulticastFramesAggregation."""
 
     briefs: list[MulticastFrame] = Field(default_factory=list)
     now: int | None = None
+
+
+# --- multicast aggregation ---------------------------------------------------------------------
+
+
+class RatioBound(ApiModel):
+    value: float
+    inclusive: bool
+
+
+class RatioRange(ApiModel):
+    """A range of success ratios (share of the base stations that sent a downlink)."""
+
+    minimumRatio: RatioBound
+    maximumRatio: RatioBound
+
+    def contains(self, ratio: float) -> bool:
+        low, high = self.minimumRatio, self.maximumRatio
+        above = ratio >= low.value if low.inclusive else ratio > low.value
+        below = ratio <= high.value if high.inclusive else ratio < high.value
+        return above and below
+
+
+def _range(low: float, high: float, *, high_inclusive: bool = False) -> RatioRange:
+    return RatioRange(
+        minimumRatio=RatioBound(value=low, inclusive=True),
+        maximumRatio=RatioBound(value=high, inclusive=high_inclusive),
+    )
+
+
+# The platform's ranges, in the order of successfulTransmissionValues: fully sent, partially
+# sent (>= 80 %), partially sent (>= 30 %), partially sent (< 30 %).
+MULTICAST_RATIO_RANGES: tuple[RatioRange, ...] = (
+    _range(1.0, 1.0, high_inclusive=True),
+    _range(0.8, 1.0),
+    _range(0.3, 0.8),
+    _range(0.0, 0.3),
+)
+MULTICAST_RATIO_LABELS = (
+    "Fully sent",
+    "Partially sent (>= 80%)",
+    "Partially sent (>= 30%)",
+    "Partially sent (< 30%)",
+)
+
+
+def ratio_index(ratio: float, ranges: tuple[RatioRange, ...] = MULTICAST_RATIO_RANGES) -> int:
+    """The index of the range holding `ratio` (ValueError outside them all)."""
+    for index, found in enumerate(ranges):
+        if found.contains(ratio):
+            return index
+    raise ValueError(f"no success ratio range holds {ratio}")
+
+
+class SuccessfulTransmissionValue(ApiModel):
+    """Downlinks of one success ratio range in one bucket, and their payload bytes."""
+
+    count: int = 0
+    size: int = 0
+
+
+class MulticastFrameBucket(ApiModel):
+    """One aggregation step of multicast downlinks, starting at `timestamp` (ms)."""
+
+    timestamp: int
+    successfulTransmissionValues: list[SuccessfulTransmissionValue] = Field(default_factory=list)
+
+    @property
+    def downlinks(self) -> int:
+        return sum(v.count for v in self.successfulTransmissionValues)
+
+    @property
+    def fully_sent(self) -> int:
+        values = self.successfulTransmissionValues
+        return values[0].count if values else 0
+
+
+class MulticastFramesAggregation(ApiModel):
+    """GET /multicastGroups/frames/aggregated and /{multicastGroupUid}/frames/aggregated
+    (FramesMulticastGroupAggregation)."""
+
+    briefs: list[MulticastFrameBucket] = Field(default_factory=list)
+    ratioRangeDefinitions: list[RatioRange] | None = None
+    now: int | None = None
+
+    @property
+    def ranges(self) -> tuple[RatioRange, ...]:
+        """The ranges the buckets' values follow (the platform's usual ones when absent)."""
+        return tuple(self.ratioRangeDefinitions or MULTICAST_RATIO_RANGES)
+
+    def series(self) -> tuple[list[int], list[int], list[int]]:
+        """(timestamps, downlinks, fully sent downlinks), ready for a chart."""
+        return (
+            [b.timestamp for b in self.briefs],
+            [b.downlinks for b in self.briefs],
+            [b.fully_sent for b in self.briefs],
+        )

@@ -64,9 +64,8 @@ class MulticastNetworkSubscription(ApiModel):
     supplier: SupplierRef | None = None
 
 
-class MulticastGroupBrief(ApiModel):
-    """A multicast group as listed: alarm1..alarm6 count un-acknowledged alarms by severity
-    (1 CLEARED .. 6 CRITICAL) and are required."""
+class _MulticastGroupFields(ApiModel):
+    """What a listed and a single multicast group share."""
 
     EUI: str
     name: str
@@ -75,12 +74,6 @@ class MulticastGroupBrief(ApiModel):
     creationDate: int = 0
     alarmLevel: int = 0
     alarmCount: int = 0
-    alarm1: int
-    alarm2: int
-    alarm3: int
-    alarm4: int
-    alarm5: int
-    alarm6: int
     appServers: list[AppServerLink] = Field(default_factory=list)
     domains: list[Domain] = Field(default_factory=list)
     bss: BsTags | None = None
@@ -92,6 +85,18 @@ class MulticastGroupBrief(ApiModel):
     def path_ref(self) -> str:
         """How to address this group in a path: `e` + EUI."""
         return "e" + self.EUI.upper()
+
+
+class MulticastGroupBrief(_MulticastGroupFields):
+    """A multicast group as listed: alarm1..alarm6 count un-acknowledged alarms by severity
+    (1 CLEARED .. 6 CRITICAL) and are required in list items (§2.4)."""
+
+    alarm1: int
+    alarm2: int
+    alarm3: int
+    alarm4: int
+    alarm5: int
+    alarm6: int
 
     @property
     def alarm_counts(self) -> tuple[int, int, int, int, int, int]:
@@ -106,9 +111,16 @@ class OccContext(ApiModel):
     who: str | None = None
 
 
-class MulticastGroup(MulticastGroupBrief):
-    """A single multicast group."""
+class MulticastGroup(_MulticastGroupFields):
+    """A single multicast group (GET one, and the answers of create and update). §2.4
+    requires alarm1..alarm6 in list items only: here they may be absent (None)."""
 
+    alarm1: int | None = None
+    alarm2: int | None = None
+    alarm3: int | None = None
+    alarm4: int | None = None
+    alarm5: int | None = None
+    alarm6: int | None = None
     class_: MulticastClass | None = Field(default=None, alias="class")
     customerAdminData: str | None = None
     downlinkDataRate: int | None = None
@@ -118,6 +130,16 @@ class MulticastGroup(MulticastGroupBrief):
     lastFCntDn: int | None = None
     now: int | None = None
     occContext: OccContext | None = None
+
+    @property
+    def alarm_counts(self) -> tuple[int, int, int, int, int, int] | None:
+        """The six counters, or None when the answer did not carry them all."""
+        a1, a2, a3, a4, a5, a6 = (
+            self.alarm1, self.alarm2, self.alarm3, self.alarm4, self.alarm5, self.alarm6
+        )  # fmt: skip
+        if a1 is None or a2 is None or a3 is None or a4 is None or a5 is None or a6 is None:
+            return None
+        return (a1, a2, a3, a4, a5, a6)
 
 
 class MulticastGroupPage(ListEnvelope[MulticastGroupBrief]):
@@ -198,10 +220,17 @@ class MulticastGroupUpdate(_MulticastWritable):
     change. EUI and DevAddr cannot change."""
 
 
+# networkSubscriptionID filter keywords: groups without a network subscription, with any.
+UNSET_NETWORK_SUBSCRIPTION = "_unset"
+ANY_NETWORK_SUBSCRIPTION = "_any"
+
+
 class MulticastGroupFilter(RequestModel):
     """Filters of the group list. appServerID is repeatable and a group must be associated
     with all of them; bsTag and domain are repeatable too. devEUI, name and query are prefix
-    filters as in the device list."""
+    filters as in the device list. networkSubscriptionID: the groups of that network
+    subscription (exact), or UNSET_NETWORK_SUBSCRIPTION (`_unset`: without one) or
+    ANY_NETWORK_SUBSCRIPTION (`_any`: with one, whichever)."""
 
     query: str | None = None
     name: str | None = None

@@ -7,6 +7,7 @@ given by the specification; the ones here are our choice (documented per class).
 
 from __future__ import annotations
 
+import base64
 import re
 from typing import Literal
 
@@ -123,12 +124,21 @@ class AsTransportKeyUpdate(RequestModel):
 
 class HsmGroup(ApiModel):
     """GET /subscriptions/mine/hsmGroups items. Our choice: ID, name, hsmExchangeKeyVersion
-    (the RSA exchange key version of the group's HSM), href."""
+    (the version of the RSA exchange key of the group's HSM: a string, §2.7; it is the `kid`
+    of the group's public exchange key), href. A number some server sends is read as its
+    text."""
 
     ID: str
     name: str | None = None
-    hsmExchangeKeyVersion: int | None = None
+    hsmExchangeKeyVersion: str | None = None
     href: str | None = None
+
+    @field_validator("hsmExchangeKeyVersion", mode="before")
+    @classmethod
+    def _version_text(cls, value: object) -> object:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return value
 
 
 class HsmGroupPage(ListEnvelope[HsmGroup]):
@@ -196,12 +206,91 @@ class NetworkSubscriptionFilter(RequestModel):
 
 # --- public exchange key -------------------------------------------------------------------------
 
+# The two representations GET /publicExchangeKey offers (reference contract), by Accept.
+PEM_MEDIA_TYPE = "application/x-pem-file"
+JWK_MEDIA_TYPE = "application/jwk+json"
+PEM_BEGIN = "-----BEGIN PUBLIC KEY-----"
+PEM_END = "-----END PUBLIC KEY-----"
+
 
 class PublicRsaJsonWebKey(ApiModel):
-    """GET /subscriptions/mine/publicExchangeKey (filter hsmGroupID, exact match): the RSA
-    public key to encrypt keys of an import file, as a JSON Web Key."""
+    """GET /subscriptions/mine/publicExchangeKey as `application/jwk+json`: the RSA public key
+    to encrypt keys of an import file. With `hsmGroupID` (exact match) the key of that HSM
+    group; without, the platform's exchange key (used when no HSM is). `kid` is the key
+    version; `n` and `e` are base64url."""
 
     kid: str
     kty: Literal["RSA"] = "RSA"
     n: str
     e: str
+
+    def pem(self) -> str:
+        """The same key as the `application/x-pem-file` representation: X.509
+        SubjectPublicKeyInfo in PEM."""
+        return rsa_public_key_pem(b64url_int(self.n), b64url_int(self.e))
+
+
+def b64url_int(text: str) -> int:
+    """A JWK number (base64url, padding optional) as an integer."""
+    return int.from_bytes(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), "big")
+
+
+def _der(tag: int, body: bytes) -> bytes:
+    size = len(body)
+    if size < 0x80:
+        head = bytes([size])
+    else:
+        raw = size.to_bytes((size.bit_length() + 7) // 8, "big")
+        head = bytes([0x80 | len(raw)]) + raw
+    return bytes([tag]) + head + body
+
+
+def _der_int(value: int) -> bytes:
+    # Big-endian, with a leading zero byte when the high bit is set (DER INTEGERs are signed).
+    return _der(0x02, value.to_bytes(value.bit_length() // 8 + 1, "big"))
+
+
+RSA_ENCRYPTION_OID = bytes.fromhex("2a864886f70d010101")  # 1.2.840.113549.1.1.1
+
+
+def rsa_public_key_pem(n: int, e: int) -> str:
+    """SubjectPublicKeyInfo { rsaEncryption, RSAPublicKey { n, e } } in PEM (RFC 5280/7468)."""
+    algorithm = _der(0x30, _der(0x06, RSA_ENCRYPTION_OID) + b"\x05\x00")
+    key = _der(0x30, _der_int(n) + _der_int(e))
+    spki = _der(0x30, algorithm + _der(0x03, b"\x00" + key))
+    text = base64.b64encode(spki).decode()
+    lines = [text[i : i + 64] for i in range(0, len(text), 64)]
+    return "\n".join([PEM_BEGIN, *lines, PEM_END]) + "\n"
+
+
+def rsa_public_key_from_pem(pem: str) -> tuple[int, int]:
+    """(n, e) of an RSA SubjectPublicKeyInfo PEM; ValueError when it is not one."""
+    text = pem.strip()
+    if not (text.startswith(PEM_BEGIN) and text.endswith(PEM_END)):
+        raise ValueError("not a PEM public key")
+    try:
+        der = base64.b64decode("".join(text[len(PEM_BEGIN) : -len(PEM_END)].split()), validate=True)
+    except ValueError:
+        raise ValueError("the PEM body is not base64") from None
+
+    def read(data: bytes, at: int, tag: int) -> tuple[bytes, int]:
+        if at + 2 > len(data) or data[at] != tag:
+            raise ValueError("not an RSA SubjectPublicKeyInfo")
+        size, at = data[at + 1], at + 2
+        if size & 0x80:
+            count = size & 0x7F
+            size, at = int.from_bytes(data[at : at + count], "big"), at + count
+        if at + size > len(data):
+            raise ValueError("not an RSA SubjectPublicKeyInfo")
+        return data[at : at + size], at + size
+
+    spki, _ = read(der, 0, 0x30)
+    algorithm, at = read(spki, 0, 0x30)
+    oid, _ = read(algorithm, 0, 0x06)
+    if oid != RSA_ENCRYPTION_OID:
+        raise ValueError("not an RSA public key")
+    bits, _ = read(spki, at, 0x03)
+    key, _ = read(bits[1:], 0, 0x30)
+    n, at = read(key, 0, 0x02)
+    e, _ = read(key, at, 0x02)
+    return int.from_bytes(n, "big"), int.from_bytes(e, "big")

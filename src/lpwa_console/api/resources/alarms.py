@@ -1,8 +1,9 @@
 """Alarms of devices (`/subscriptions/mine/devices/.../alarms`) and multicast groups
 (`/subscriptions/mine/multicastGroups/.../alarms`).
 
-Collections are sorted with `sort=<criterion>,<asc|desc>`; only `alarmUid` allows the cursor
-`pageAfter` (its trailing `=` goes out as %3D). `count` comes with the first page only.
+Collections are sorted with `sort=<criterion>,<asc|desc>` (by update time, newest first, when
+no sort is given); only `alarmUid` allows the cursor `pageAfter` (its trailing `=` goes out as
+%3D). `count` comes with the first page only.
 """
 
 from __future__ import annotations
@@ -121,7 +122,8 @@ class AlarmsResource(APIResource, Generic[BriefT, PageT]):
     async def of_owner(
         self, owner: str, page_index: int = 1, *, filters: AlarmFilter | None = None
     ) -> AlarmPage:
-        """GET {path}/{owner}/alarms (filters from, to, ID, state, acked)."""
+        """GET {path}/{owner}/alarms (filters from, to, ID, state, acked; see
+        AlarmFilter.scoped_params), newest update first."""
         params = [("pageIndex", str(page_index)), *(filters or AlarmFilter()).scoped_params()]
         path = f"{self.path}/{path_segment(owner)}/alarms"
         return await self._client.get(path, AlarmPage, params=params)
@@ -151,13 +153,17 @@ class DeviceAlarmsResource(AlarmsResource[DeviceAlarmBrief, DeviceAlarmPage]):
     async def histories(
         self, page_index: int = 1, *, filters: AlarmFilter | None = None
     ) -> DeviceAlarmPage:
-        """Deprecated GET /devices/alarms/histories: use list()."""
+        """Deprecated GET /devices/alarms/histories (the cleared alarms, newest first): use
+        list(). Filters from, to, ID, alarmUid, acked, devEUI, and `state` (3..6) on the
+        highest severity the alarms reached."""
         warnings.warn(
             "GET /devices/alarms/histories is deprecated; use DeviceAlarmsResource.list()",
             DeprecationWarning,
             stacklevel=2,
         )
-        params = [("pageIndex", str(page_index)), *(filters or AlarmFilter()).to_params()]
+        keep = {"from", "to", "ID", "alarmUid", "state", "acked", "devEUI"}
+        wanted = [(k, v) for k, v in (filters or AlarmFilter()).to_params() if k in keep]
+        params = [("pageIndex", str(page_index)), *wanted]
         return await self._client.get(f"{DEVICES}/alarms/histories", DeviceAlarmPage, params=params)
 
 

@@ -1,4 +1,5 @@
-"""Multicast groups: `/subscriptions/mine/multicastGroups` (alarms: see alarms.py)."""
+"""Multicast groups: `/subscriptions/mine/multicastGroups` (alarms: see alarms.py), with their
+downlink history (`frames_aggregated`; the raw `frames` lists are deprecated)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,13 @@ from datetime import datetime, timedelta
 
 from ...schema.alarms import wire_time
 from ...schema.common import path_segment
-from ...schema.frames import MulticastFrames, normalise_duration
+from ...schema.frames import (
+    DEFAULT_STEP,
+    MulticastFrames,
+    MulticastFramesAggregation,
+    normalise_duration,
+    normalise_step,
+)
 from ...schema.multicast import (
     BsTagSuggestions,
     MulticastGroup,
@@ -87,6 +94,32 @@ class MulticastGroupsResource(APIResource):
             f"{BASE}/bss/tags/suggestions", BsTagSuggestions, params={"query": query}
         )
 
+    async def frames_aggregated(
+        self,
+        group: str | None = None,
+        *,
+        begin: datetime | None = None,
+        duration: str | timedelta | None = None,
+        step: str | timedelta = DEFAULT_STEP,
+        timezone: str | None = None,
+        app_server_id: str | None = None,
+    ) -> MulticastFramesAggregation:
+        """GET /multicastGroups/frames/aggregated (all groups, optionally those directly
+        associated with `app_server_id`) or /{multicastGroupUid}/frames/aggregated: one
+        bucket per `step` (`PT1H` by default) from `begin` over `duration` (the platform's
+        default: P7D up to now), counting downlinks by success ratio."""
+        if group is not None and app_server_id is not None:
+            raise ValueError("appServerID filters the history of all groups, not of one")
+        params = [*_frames_params(begin, duration), ("step", normalise_step(step))]
+        if timezone:
+            params.append(("timezone", timezone))
+        if app_server_id:
+            params.append(("appServerID", app_server_id))
+        path = f"{BASE}/{path_segment(group)}" if group is not None else BASE
+        return await self._client.get(
+            f"{path}/frames/aggregated", MulticastFramesAggregation, params=params
+        )
+
     async def frames(
         self,
         group: str | None = None,
@@ -94,9 +127,11 @@ class MulticastGroupsResource(APIResource):
         begin: datetime | None = None,
         duration: str | timedelta | None = None,
     ) -> MulticastFrames:
-        """Deprecated GET /multicastGroups/frames (all groups) or /{multicastGroupUid}/frames."""
+        """Deprecated GET /multicastGroups/frames (all groups) or /{multicastGroupUid}/frames:
+        use frames_aggregated()."""
         warnings.warn(
-            "GET /multicastGroups/frames is deprecated; use the frames/aggregated path",
+            "GET /multicastGroups/frames is deprecated; use "
+            "MulticastGroupsResource.frames_aggregated()",
             DeprecationWarning,
             stacklevel=2,
         )

@@ -6,6 +6,8 @@ from __future__ import annotations
 from ...schema.common import path_segment
 from ...schema.multicast import BsTagSuggestions
 from ...schema.network import (
+    JWK_MEDIA_TYPE,
+    PEM_MEDIA_TYPE,
     AsTransportKey,
     AsTransportKeyCreate,
     AsTransportKeyPage,
@@ -19,7 +21,9 @@ from ...schema.network import (
     NetworkSubscriptionFilter,
     NetworkSubscriptionPage,
     PublicRsaJsonWebKey,
+    rsa_public_key_from_pem,
 )
+from ..errors import APIResponseValidationError
 from ._resource import APIResource
 
 MINE = "/subscriptions/mine"
@@ -86,11 +90,29 @@ class HsmGroupsResource(APIResource):
         return await self._client.get(f"{MINE}/hsmGroups", HsmGroupPage, params=params)
 
     async def public_exchange_key(self, hsm_group_id: str | None = None) -> PublicRsaJsonWebKey:
-        """GET /subscriptions/mine/publicExchangeKey, filtered by hsmGroupID (exact match)."""
+        """GET /subscriptions/mine/publicExchangeKey as a JSON Web Key (`Accept:
+        application/jwk+json`): that HSM group's key (hsmGroupID, exact match), or without
+        one the platform's exchange key (used when no HSM is)."""
         params = {"hsmGroupID": hsm_group_id} if hsm_group_id else None
         return await self._client.get(
-            f"{MINE}/publicExchangeKey", PublicRsaJsonWebKey, params=params
+            f"{MINE}/publicExchangeKey", PublicRsaJsonWebKey, params=params, accept=JWK_MEDIA_TYPE
         )
+
+    async def public_exchange_key_pem(self, hsm_group_id: str | None = None) -> str:
+        """The same key as PEM (X.509 SubjectPublicKeyInfo, `Accept: application/x-pem-file`),
+        checked to be an RSA public key."""
+        params = {"hsmGroupID": hsm_group_id} if hsm_group_id else None
+        response = await self._client.request(
+            "GET", f"{MINE}/publicExchangeKey", params=params, accept=PEM_MEDIA_TYPE
+        )
+        text = response.text
+        try:
+            rsa_public_key_from_pem(text)
+        except ValueError as exc:
+            raise APIResponseValidationError(
+                f"Unexpected answer from {response.request.url.path}: {exc}", response=response
+            ) from None
+        return text
 
 
 class NetworkSubscriptionsResource(APIResource):

@@ -1,10 +1,20 @@
 """Alarms of devices (`/devices/alarms`, `/devices/{deviceUid}/alarms`) and of multicast
 groups (`/multicastGroups/alarms`, `/multicastGroups/{multicastGroupUid}/alarms`).
 
-Lists sort by `sort=<criterion>,<asc|desc>` (default creationTimestamp,desc); `pageAfter` is a
-cursor (base64 of an alarmUid, so it ends with '=') accepted only with sort=alarmUid.
-`cursors.last` comes only when sorted by alarmUid and a next page exists, `count` only with
-the first page. Acknowledging records the account's name as `ackedInfo`.
+As the reference contract has them:
+
+- Collections sort by `sort=<criterion>,<asc|desc>`, by update time newest first by default
+  (`state` and `acked` break ties that way too); `pageAfter` is a cursor (base64 of an
+  alarmUid, so it ends with '=') accepted only with sort=alarmUid. `cursors.last` comes only
+  when sorted by alarmUid and a next page exists, `count` only with the first page.
+- A collection's `state` filter follows `stateFiltering`: EQUAL_OR_UPPER (the default: `state=1`
+  is every alarm) or EQUAL. One owner's `state` has no strategy: 1 is the CLEARED alarms only,
+  2..6 that severity or above. `devEUI` is a prefix (repeatable: any of them).
+- One owner's alarms come newest update first.
+- The deprecated histories are the cleared alarms, filtered by the highest severity they
+  reached (`state` 3..6), newest first.
+
+Acknowledging records the account's name as `ackedInfo`.
 """
 
 from __future__ import annotations
@@ -30,7 +40,7 @@ from ...schema.alarms import (
 )
 from ...schema.common import ListEnvelope
 from ..accounts import Account
-from ..auth import AppServices, DeviceReader, DeviceWriter
+from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, bad_request
 from ..store import alarms as store
 from ..store import multicast as group_store
@@ -38,10 +48,10 @@ from ..store.devices import now_ms
 from ..store.filters import Where
 from .devices import _visible_uid
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["alarms"])
+router = APIRouter(prefix="/subscriptions/mine", tags=["alarms"], dependencies=[ClientBodies])
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
-DEFAULT_SORT = ("creationTimestamp", True)
+DEFAULT_SORT = ("updateTimestamp", True)
 
 
 def _ms(value: datetime | None) -> int | None:
@@ -68,7 +78,7 @@ def alarm_query(
         eui=devEUI or (),
         domain=domain or (),
         created_from=_ms(from_),
-        created_to=_ms(to),
+        updated_to=_ms(to),
     )
 
 
@@ -79,14 +89,34 @@ def scoped_query(
     from_: Annotated[datetime | None, Query(alias="from")] = None,
     to: datetime | None = None,
 ) -> store.AlarmQuery:
-    """The filters of one device's (or group's) alarms."""
+    """The filters of one device's (or group's) alarms: `state=1` is the CLEARED ones only,
+    2..6 that severity or above."""
     return store.AlarmQuery(
-        state=state, acked=acked, alarm_id=ID, created_from=_ms(from_), created_to=_ms(to)
-    )
+        state=state, equal=state == 1, acked=acked, alarm_id=ID, created_from=_ms(from_),
+        updated_to=_ms(to),
+    )  # fmt: skip
+
+
+def history_query(
+    state: Annotated[int | None, Query(ge=3, le=6)] = None,
+    acked: bool | None = None,
+    ID: Annotated[int | None, Query(ge=0)] = None,
+    alarmUid: str | None = None,
+    devEUI: Annotated[list[str] | None, Query()] = None,
+    from_: Annotated[datetime | None, Query(alias="from")] = None,
+    to: datetime | None = None,
+) -> store.AlarmQuery:
+    """The filters of the alarm histories: cleared alarms whose highest severity was at
+    least `state`."""
+    return store.AlarmQuery(
+        peak=state, cleared_only=True, acked=acked, alarm_id=ID, alarm_uid=alarmUid,
+        eui=devEUI or (), created_from=_ms(from_), updated_to=_ms(to),
+    )  # fmt: skip
 
 
 AlarmQuery = Annotated[store.AlarmQuery, Depends(alarm_query)]
 ScopedQuery = Annotated[store.AlarmQuery, Depends(scoped_query)]
+HistoryQuery = Annotated[store.AlarmQuery, Depends(history_query)]
 
 
 def _sort(text: str | None) -> tuple[str, bool]:
@@ -180,7 +210,7 @@ def _scoped(account: Account, kind: str, owner: int, q: store.AlarmQuery) -> Whe
 def _owner_page(conn: sqlite3.Connection, w: Where, index: int, size: int) -> dict[str, Any]:
     size = min(max(size, MIN_PAGE), MAX_PAGE)
     rows, more = store.page(
-        conn, w, sort="creationTimestamp", descending=True, offset=(index - 1) * size, limit=size
+        conn, w, sort="updateTimestamp", descending=True, offset=(index - 1) * size, limit=size
     )
     out: dict[str, Any] = {"briefs": [store.brief(r) for r in rows], "more": more}
     if index == 1:
@@ -326,7 +356,7 @@ add_owner_routes(router, GROUPS)
 def device_alarm_histories(
     account: DeviceReader,
     svc: AppServices,
-    q: AlarmQuery,
+    q: HistoryQuery,
     response: Response,
     pageIndex: Annotated[int, Query(ge=1)] = 1,
     pageSize: int = DEFAULT_PAGE,

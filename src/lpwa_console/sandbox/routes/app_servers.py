@@ -29,14 +29,18 @@ from ...schema.app_servers import (
 from ...schema.common import parse_identifier
 from ...schema.domains import domain_matches
 from ..accounts import Account
-from ..auth import AppServices, SubscriptionReader, SubscriptionWriter
+from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import BAD_PAGING, bad_request, forbidden, not_found
 from ..store import app_servers as store
 from ..store.devices import now_ms
 from ..store.frames import clock
 from .devices import _check_domains
 
-router = APIRouter(prefix="/subscriptions/mine/appServers", tags=["application servers"])
+router = APIRouter(
+    prefix="/subscriptions/mine/appServers",
+    tags=["application servers"],
+    dependencies=[ClientBodies],
+)
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 
 
@@ -74,9 +78,10 @@ def _writable(row: sqlite3.Row) -> None:
         )
 
 
-def _full(conn: sqlite3.Connection, row_id: int, sub: int) -> dict[str, Any]:
-    (row,) = store.rows(conn, sub, [row_id])
-    devices, groups = store.counts(conn, [row_id])
+def _full(conn: sqlite3.Connection, row_id: int, account: Account) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    (row,) = store.rows(conn, account.subscription_id, [row_id])
+    devices, groups = store.counts(conn, [row_id], account.restrictions)
     doms = store.domains(conn, [row_id])
     return store.brief(row, doms[row_id], devices.get(row_id, 0), groups.get(row_id, 0), full=True)
 
@@ -106,7 +111,7 @@ def list_app_servers(
     rows = [r for r in rows if r["name"].lower().startswith((name or "").lower())]
     rows = [r for r in rows if r["ref"].startswith(ID or "")]
     ids = [r["id"] for r in rows]
-    devices, groups = store.counts(conn, ids)
+    devices, groups = store.counts(conn, ids, account.restrictions)
     doms = store.domains(conn, ids)
     items = [
         store.brief(r, doms[r["id"]], devices.get(r["id"], 0), groups.get(r["id"], 0)) for r in rows
@@ -158,7 +163,7 @@ def create_app_server(
         )  # fmt: skip
         row_id = int(cur.lastrowid or 0)
         store.set_domains(conn, sub, row_id, domains)
-    return _full(svc.db.conn(), row_id, sub)
+    return _full(svc.db.conn(), row_id, account)
 
 
 @router.get("/{appServerUid:path}/security", response_model=SecurityAppServer,
@@ -204,7 +209,7 @@ def get_app_server(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     row = _find(conn, account, request)
-    return _full(conn, row["id"], row["subscription_id"])
+    return _full(conn, row["id"], account)
 
 
 @router.put("/{appServerUid:path}", response_model=AppServer, response_model_exclude_none=True)
@@ -248,7 +253,7 @@ def update_app_server(
         )
         if domains is not None:
             store.set_domains(conn, row["subscription_id"], row["id"], domains)
-    return _full(svc.db.conn(), row["id"], row["subscription_id"])
+    return _full(svc.db.conn(), row["id"], account)
 
 
 @router.delete("/{appServerUid:path}", status_code=204)

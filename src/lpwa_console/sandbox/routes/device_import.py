@@ -2,29 +2,42 @@
 
 The file comes as the multipart field `csv` (or as the raw body, text/csv). Every line is
 validated by the shared schema (schema.device_import, i.e. DeviceCreate/DeviceUpdate) and
-applied with the device routes' rules; the answer has one result per device line (OK, or
-ERROR with a message). Rows are applied in batches of BATCH, one transaction each.
+applied with the device routes' rules (store/device_import.py). Rows are applied in batches
+of BATCH, one transaction each; a refused line changes nothing and the others go on.
+
+The answer is the platform's (public reference):
+- every line applied: 200 with an empty body;
+- some lines refused: 200 with the error document `{code, message}` (code INVALID) whose
+  message is a CSV, one record per refused line: `EUI,line N,[code] message[,...]`, N the
+  line of the file received where the record starts (1-based; comment and empty lines count,
+  there is no header line), the codes those of sandbox/errors.py;
+- the request as a whole refused (rights, a bad `domain` parameter, a body that is not a
+  UTF-8 CSV): the usual error status.
 """
 
 from __future__ import annotations
 
 import email.parser
 import email.policy
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ...schema.common import ErrorBody
 from ...schema.device_import import (
-    DeviceImportReport,
+    ImportFailedLine,
+    ImportLineError,
     ImportRow,
-    ImportRowResult,
+    format_import_errors,
     parse_import_csv,
 )
-from ...schema.domains import domain_matches
+from ...schema.domains import Domain, domain_matches
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
-from ..errors import OUT_OF_DOMAIN, bad_request, forbidden
+from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
 from ..store import device_import as store
 from ..store.devices import now_ms
 
@@ -32,6 +45,10 @@ router = APIRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
 BATCH = 1000
 MAX_BYTES = 64 * 1024 * 1024
+DOMAIN_HELP = (
+    "`group:name`, at most one per group: created devices get them; a deleted device must"
+    " belong to them"
+)
 
 
 def _csv_text(content_type: str, body: bytes) -> str:
@@ -56,52 +73,91 @@ def _csv_text(content_type: str, body: bytes) -> str:
         raise bad_request("csv: the file is not UTF-8 text") from None
 
 
-def _refused(row: ImportRow, message: str) -> ImportRowResult:
-    return ImportRowResult(
-        row=row.row, EUI=row.EUI, operation=row.operation, status="ERROR", message=message
-    )
-
-
-def _run(svc: Services, account: Account, text: str, domains: list[str]) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    pairs = []
-    for item in domains:
+def _domain_parameter(items: list[str], account: Account) -> list[tuple[str, str]]:
+    """`group:name` items, at most one per group, each a valid domain the caller may use."""
+    pairs: list[tuple[str, str]] = []
+    for item in items:
         group, sep, name = item.partition(":")
-        if not sep or not group or not name:
-            raise bad_request(f"domain: expected group:name, not {item!r}")
+        try:
+            if not sep:
+                raise ValueError
+            Domain.model_validate({"name": name, "group": {"name": group}})
+        except (ValueError, ValidationError):
+            raise bad_request(f"domain: expected group:name, not {item!r}") from None
+        if any(g == group for g, _ in pairs):
+            raise bad_request(f"domain: at most one domain per group; {group!r} is repeated")
         pairs.append((group, name))
     if pairs and not domain_matches(pairs, account.restrictions):
         raise forbidden("domain: outside the domains you are restricted to", OUT_OF_DOMAIN)
+    return pairs
+
+
+def _failed(row: ImportRow, errors: list[ImportLineError]) -> ImportFailedLine:
+    return ImportFailedLine(EUI=row.EUI or row.cell("B"), line=row.row, errors=errors)
+
+
+def _schema_errors(row: ImportRow) -> list[ImportLineError]:
+    return [
+        ImportLineError(
+            code=str(INVALID),
+            message=f"column {e.column}: {e.message}" if e.column else e.message,
+        )
+        for e in row.errors
+    ]
+
+
+def _run(svc: Services, account: Account, text: str, domains: list[str]) -> list[ImportFailedLine]:
+    assert account.subscription_id is not None
+    pairs = _domain_parameter(domains, account)
     rows = parse_import_csv(text)
-    ctx = store.Context(account.subscription_id, account.restrictions, pairs, now_ms())
-    results: list[ImportRowResult] = []
+    ctx = store.context_for(
+        account.subscription_id, account.restrictions, account.rights, pairs, now_ms()
+    )
+    failed: list[ImportFailedLine] = []
     for start in range(0, len(rows), BATCH):
         with svc.db.write() as conn:
             for row in rows[start : start + BATCH]:
                 if not row.ok:
-                    results.append(ImportRowResult.from_row(row))
+                    failed.append(_failed(row, _schema_errors(row)))
                     continue
                 try:
-                    message = store.apply(conn, ctx, row)
+                    store.apply(conn, ctx, row)
                 except store.RowRefused as exc:
-                    results.append(_refused(row, str(exc)))
-                    continue
-                results.append(ImportRowResult.from_row(row, message))
-    return DeviceImportReport.of(results).model_dump(exclude_none=True)
+                    error = ImportLineError(code=str(exc.code), message=exc.message)
+                    failed.append(_failed(row, [error]))
+    return failed
 
 
-@router.post("/import", response_model=DeviceImportReport, response_model_exclude_none=True)
+@router.post(
+    "/import",
+    responses={
+        200: {
+            "model": ErrorBody,
+            "description": "Empty when every line was applied; otherwise `{code, message}`"
+            " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
+        }
+    },
+)
 async def import_devices(
     request: Request,
     account: DeviceWriter,
     svc: AppServices,
-    domain: Annotated[list[str] | None, Query()] = None,
+    domain: Annotated[list[str] | None, Query(description=DOMAIN_HELP)] = None,
     forceDevAddrs: Annotated[
         bool, Query(deprecated=True, description="Deprecated; accepted and ignored")
     ] = False,
-) -> dict[str, Any]:
+    # The sandbox has no task queue: `async` is accepted and ignored, and the answer is always
+    # the synchronous one (200), never 202 with a task Location.
+    async_: Annotated[
+        str | None,
+        Query(alias="async", description="Accepted and ignored: the sandbox answers at once"),
+    ] = None,
+) -> Response:
     body = await request.body()
     if len(body) > MAX_BYTES:
         raise bad_request(f"csv: at most {MAX_BYTES // (1024 * 1024)} MB per import")
     text = _csv_text(request.headers.get("content-type", "text/csv"), body)
-    return await run_in_threadpool(_run, svc, account, text, domain or [])
+    failed = await run_in_threadpool(_run, svc, account, text, domain or [])
+    if not failed:
+        return Response(status_code=200)
+    return JSONResponse({"code": INVALID, "message": format_import_errors(failed)})

@@ -31,7 +31,7 @@ from ...schema.devices import (
 )
 from ...schema.domains import Domain, domain_matches
 from ..accounts import ADMIN_NODE, Account
-from ..auth import AppServices, DeviceReader, DeviceWriter
+from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import (
     BAD_PAGING,
     DUPLICATE,
@@ -45,7 +45,9 @@ from ..errors import (
 from ..store import devices as store
 from ..store import subscription as subscription_store
 
-router = APIRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
+router = APIRouter(
+    prefix="/subscriptions/mine/devices", tags=["devices"], dependencies=[ClientBodies]
+)
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 
@@ -167,6 +169,16 @@ def _app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list
 def _check_ref(conn: sqlite3.Connection, table: str, sub: int, ref: str, field: str) -> None:
     if store.ref_id(conn, table, sub, ref) is None:
         raise bad_request(f"{field}: unknown ID {ref}", UNKNOWN_REFERENCE)
+
+
+def _check_references(
+    conn: sqlite3.Connection, sub: int, body: DeviceCreate | DeviceUpdate
+) -> None:
+    """400 (unknown reference) naming the field when the network context or HSM group set
+    is not one of the subscription's."""
+    problems = store.unknown_references(conn, sub, body)
+    if problems:
+        raise bad_request("; ".join(problems), UNKNOWN_REFERENCE)
 
 
 def _deprecated(model: Any, field: str) -> Any:
@@ -302,6 +314,7 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
                 raise bad_request(f"model: unknown device model {body.model.ID}", UNKNOWN_REFERENCE)
         if body.asTransportKey is not None:
             _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")
+        _check_references(conn, sub, body)
         servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
         uid = store.create(
             conn,
@@ -339,6 +352,7 @@ def update_device(
     domains = _check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = _visible_uid(conn, account, deviceUid)
+        _check_references(conn, sub, body)
         values: dict[str, Any] = {}
         if "name" in given:
             values["name"] = (

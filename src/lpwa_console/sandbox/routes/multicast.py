@@ -1,5 +1,10 @@
 """`/subscriptions/mine/multicastGroups` (Document 1 §2.4, §4.2): list, create, get, update,
-delete, base station tag suggestions, and the deprecated raw frames. Alarms: routes/alarms.py.
+delete, base station tag suggestions, the downlink history (`/frames/aggregated` of all groups
+or one, and the deprecated raw `/frames` they replace). Alarms: routes/alarms.py.
+
+The downlink histories cover the last P7D unless `duration` says otherwise (the reference's
+default); the all-groups ones take `appServerID` (exact: the groups directly associated with
+that server). Aggregated buckets come oldest first, as a device's do.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ from fastapi import APIRouter, Depends, Query, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
-from ...schema.frames import MulticastFrames
+from ...schema.frames import DEFAULT_STEP, MulticastFrames, MulticastFramesAggregation
 from ...schema.multicast import (
     MULTICAST_SORT_CRITERIA,
     BsTagSuggestions,
@@ -23,18 +28,23 @@ from ...schema.multicast import (
     MulticastGroupUpdate,
 )
 from ..accounts import Account
-from ..auth import AppServices, DeviceReader, DeviceWriter
+from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, DUPLICATE, ApiError, bad_request
 from ..store import multicast as store
 from ..store import subscription as subscription_store
 from ..store.devices import now_ms
+from ..store.frames import clock
 from .devices import _app_server_ids, _check_domains
-from .frames import _span
+from .frames import _begin_ms, _span, aggregation_window
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["multicast groups"])
+router = APIRouter(
+    prefix="/subscriptions/mine", tags=["multicast groups"], dependencies=[ClientBodies]
+)
 GROUPS = "/multicastGroups"
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 HOUR_MS = 3_600_000
+HISTORY_SPAN_MS = 7 * 24 * HOUR_MS  # P7D
+MAX_FRAMES = 1000
 
 
 def group_filter(
@@ -131,52 +141,85 @@ def network_bs_tag_suggestions(
     return _suggestions(account, svc, query, groups_only=False)
 
 
+def _all_visible(conn: sqlite3.Connection, account: Account, app_server: str | None) -> list[int]:
+    """The groups the caller sees (those directly associated with `app_server` if given)."""
+    assert account.subscription_id is not None
+    f = MulticastGroupFilter(appServerID=[app_server] if app_server else [])
+    w = store.where(account.subscription_id, f, account.restrictions)
+    uids, _ = store.page(conn, w, "creationDate", False, 0, MAX_PAGE)
+    return uids
+
+
+def _raw_frames(
+    conn: sqlite3.Connection,
+    uids: list[int],
+    begin: datetime | None,
+    duration: str | None,
+    overflow: str | None,
+) -> dict[str, Any]:
+    now = clock(conn, now_ms())
+    span = _span(duration, HISTORY_SPAN_MS)
+    start = _begin_ms(begin)
+    start = now - span if start is None else start
+    # `overflow` given (even empty): only frames with the overflow indicator, never here.
+    only_overflow = overflow is not None and overflow.lower() != "false"
+    items = [] if only_overflow else store.downlinks(conn, uids, start, start + span, MAX_FRAMES)
+    return {"briefs": items, "now": now}
+
+
+def _aggregated(
+    conn: sqlite3.Connection,
+    uids: list[int],
+    begin: datetime | None,
+    duration: str | None,
+    step: str,
+) -> dict[str, Any]:
+    window = aggregation_window(conn, begin, duration, step, default_span_ms=HISTORY_SPAN_MS)
+    return {
+        "briefs": store.aggregated_downlinks(conn, uids, window.start, window.end, window.step),
+        "ratioRangeDefinitions": store.ratio_range_definitions(),
+        "now": window.now,
+    }
+
+
 @router.get(
     f"{GROUPS}/frames",
     response_model=MulticastFrames,
     response_model_exclude_none=True,
     deprecated=True,
-    summary="Frames of all multicast groups (deprecated)",
+    summary="Frames of all multicast groups (deprecated: use /frames/aggregated)",
 )
 def all_group_frames(
     account: DeviceReader,
     svc: AppServices,
     response: Response,
+    appServerID: str | None = None,
     begin: datetime | None = None,
     duration: str | None = None,
+    overflow: str | None = None,
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
     conn = svc.db.conn()
-    w = store.where(account.subscription_id, MulticastGroupFilter(), account.restrictions)
-    uids, _ = store.page(conn, w, "creationDate", False, 0, MAX_PAGE)
     response.headers["Deprecation"] = "true"
-    return _frames(conn, uids, begin, duration)
+    return _raw_frames(conn, _all_visible(conn, account, appServerID), begin, duration, overflow)
 
 
-def _frames(
-    conn: sqlite3.Connection, uids: list[int], begin: datetime | None, duration: str | None
+@router.get(
+    f"{GROUPS}/frames/aggregated",
+    response_model=MulticastFramesAggregation,
+    response_model_exclude_none=True,
+    summary="Downlink history of all multicast groups, by success ratio",
+)
+def all_groups_aggregated(
+    account: DeviceReader,
+    svc: AppServices,
+    appServerID: str | None = None,
+    begin: datetime | None = None,
+    duration: str | None = None,
+    step: str = DEFAULT_STEP,
+    timezone: str | None = None,
 ) -> dict[str, Any]:
-    """One downlink per hour between each group's first and last downlink."""
-    now = now_ms()
-    span = _span(duration, 24 * HOUR_MS)
-    start = int(begin.timestamp() * 1000) if begin else now - span
-    end = start + span
-    items: list[dict[str, Any]] = []
-    for first, last, fcnt in conn.execute(
-        f"SELECT first_dw, last_dw, coalesce(last_fcnt_dn, 0) FROM multicast_groups"
-        f" WHERE uid IN ({', '.join('?' * len(uids)) or 'NULL'}) AND last_dw IS NOT NULL",
-        uids,
-    ):
-        ts = min(last, end - end % HOUR_MS)
-        while ts >= max(first or last, start) and len(items) < 1000:
-            back = (last - ts) // HOUR_MS
-            items.append(
-                {"timestamp": ts, "size": 16, "fPort": 10, "fCnt": max(0, fcnt - back),
-                 "status": "SUCCESS", "bsCount": 4, "bsSuccessCount": 4, "bsFailedCount": 0}
-            )  # fmt: skip
-            ts -= HOUR_MS
-    items.sort(key=lambda f: -f["timestamp"])
-    return {"briefs": items, "now": now}
+    conn = svc.db.conn()
+    return _aggregated(conn, _all_visible(conn, account, appServerID), begin, duration, step)
 
 
 @router.post(
@@ -273,7 +316,7 @@ def delete_group(multicastGroupUid: str, account: DeviceWriter, svc: AppServices
     response_model=MulticastFrames,
     response_model_exclude_none=True,
     deprecated=True,
-    summary="Frames of a multicast group (deprecated)",
+    summary="Frames of a multicast group (deprecated: use /frames/aggregated)",
 )
 def group_frames(
     multicastGroupUid: str,
@@ -282,8 +325,29 @@ def group_frames(
     response: Response,
     begin: datetime | None = None,
     duration: str | None = None,
+    overflow: str | None = None,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     uid = store.visible_uid(conn, account, multicastGroupUid)
     response.headers["Deprecation"] = "true"
-    return _frames(conn, [uid], begin, duration)
+    return _raw_frames(conn, [uid], begin, duration, overflow)
+
+
+@router.get(
+    f"{GROUPS}/{{multicastGroupUid}}/frames/aggregated",
+    response_model=MulticastFramesAggregation,
+    response_model_exclude_none=True,
+    summary="Downlink history of a multicast group, by success ratio",
+)
+def group_aggregated(
+    multicastGroupUid: str,
+    account: DeviceReader,
+    svc: AppServices,
+    begin: datetime | None = None,
+    duration: str | None = None,
+    step: str = DEFAULT_STEP,
+    timezone: str | None = None,
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    uid = store.visible_uid(conn, account, multicastGroupUid)
+    return _aggregated(conn, [uid], begin, duration, step)

@@ -1,14 +1,24 @@
 """Network resources (Document 1 §2.6, §4.3): cellular network contexts and AS transport keys
-(CRUD), HSM groups, network subscriptions and the public exchange key."""
+(CRUD), HSM groups, network subscriptions and the public exchange key.
+
+The public exchange key follows the reference contract: without `hsmGroupID` it is the
+platform's exchange key (the one that protects keys when no HSM is used), with it that HSM
+group's key (exact match, 404 when there is none). It comes as PEM (X.509 SubjectPublicKeyInfo,
+`application/x-pem-file`, the default) or as a JSON Web Key (`application/jwk+json`), as the
+Accept header prefers; an Accept that allows neither gets 406.
+"""
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Header, Query, Response
 
 from ...schema.common import parse_identifier
 from ...schema.network import (
+    JWK_MEDIA_TYPE,
+    PEM_MEDIA_TYPE,
     AsTransportKey,
     AsTransportKeyCreate,
     AsTransportKeyPage,
@@ -22,11 +32,11 @@ from ...schema.network import (
     NetworkSubscriptionPage,
     PublicRsaJsonWebKey,
 )
-from ..auth import AppServices, SubscriptionReader, SubscriptionWriter
-from ..errors import DUPLICATE, ApiError, bad_request, not_found
+from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
+from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found
 from ..store import network as store
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["network"])
+router = APIRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
 CONTEXTS = "/cellularNetworkContexts"
 KEYS = "/asTransportKeys"
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
@@ -226,30 +236,91 @@ def list_hsm_groups(
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
     items = [
-        {"ID": r["ref"], "name": r["name"], "hsmExchangeKeyVersion": r["exchange_key_version"],
+        {"ID": r["ref"], "name": r["name"], "hsmExchangeKeyVersion": store.hsm_key_version(r),
          "href": f"{store.MINE}/hsmGroups/{r['ref']}"}
         for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
     ]  # fmt: skip
     return _page(items, pageIndex, pageSize)
 
 
-@router.get("/publicExchangeKey", response_model=PublicRsaJsonWebKey)
+# The representations of the public exchange key, the default first (the reference's order).
+KEY_MEDIA_TYPES = (PEM_MEDIA_TYPE, JWK_MEDIA_TYPE)
+
+
+def preferred(accept: str | None, offered: tuple[str, ...]) -> str | None:
+    """The offered media type `accept` prefers: the highest quality, the most specific range
+    deciding each type's quality, the first offered on a tie. The first offered without an
+    Accept header; None when it allows none of them."""
+    if accept is None or not accept.strip():
+        return offered[0]
+    ranges: list[tuple[str, float]] = []
+    for part in accept.split(","):
+        media, *options = (p.strip() for p in part.split(";"))
+        quality = 1.0
+        for option in options:
+            name, _, value = option.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if media:
+            ranges.append((media.lower(), quality))
+    best, best_quality = None, 0.0
+    for candidate in offered:
+        kind = candidate.split("/")[0]
+        matches = [
+            (2 if media == candidate else 1 if media == f"{kind}/*" else 0, quality)
+            for media, quality in ranges
+            if media in (candidate, f"{kind}/*", "*/*")
+        ]
+        quality = max(matches)[1] if matches else 0.0
+        if quality > best_quality:
+            best, best_quality = candidate, quality
+    return best
+
+
+@router.get(
+    "/publicExchangeKey",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The RSA public exchange key, as PEM or as a JSON Web Key",
+            "content": {
+                PEM_MEDIA_TYPE: {"schema": {"type": "string"}},
+                JWK_MEDIA_TYPE: {"schema": PublicRsaJsonWebKey.model_json_schema()},
+            },
+        },
+        406: {"description": "The Accept header allows neither representation"},
+    },
+)
 def public_exchange_key(
-    account: SubscriptionReader, svc: AppServices, hsmGroupID: str | None = None
-) -> dict[str, Any]:
+    account: SubscriptionReader,
+    svc: AppServices,
+    hsmGroupID: str | None = None,
+    accept: Annotated[str | None, Header()] = None,
+) -> Response:
     assert account.subscription_id is not None
-    groups = [
-        r
-        for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
-        if r["exchange_key_n"] and (hsmGroupID is None or r["ref"] == hsmGroupID)
-    ]
-    if not groups:
-        raise not_found(
-            f"no public exchange key{f' for HSM group {hsmGroupID}' if hsmGroupID else ''}"
-        )
-    row = groups[0]
-    return {"kid": f"{row['ref']}-v{row['exchange_key_version']}", "kty": "RSA",
-            "n": row["exchange_key_n"], "e": row["exchange_key_e"]}  # fmt: skip
+    media = preferred(accept, KEY_MEDIA_TYPES)
+    if media is None:
+        raise ApiError(
+            406, NOT_ACCEPTABLE,
+            f"Accept: the public exchange key comes as {' or '.join(KEY_MEDIA_TYPES)}",
+        )  # fmt: skip
+    key: dict[str, str] | None
+    if hsmGroupID is None:
+        key = store.platform_key(svc.db.conn())
+    else:
+        rows = [r for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
+                if r["ref"] == hsmGroupID]  # fmt: skip
+        key = store.hsm_key(rows[0]) if rows else None
+        if key is None:
+            raise not_found(f"no public exchange key for HSM group {hsmGroupID}")
+    headers = {"Vary": "Accept"}
+    if media == JWK_MEDIA_TYPE:
+        return Response(json.dumps(key), media_type=JWK_MEDIA_TYPE, headers=headers)
+    pem = PublicRsaJsonWebKey.model_validate(key).pem()
+    return Response(pem, media_type=PEM_MEDIA_TYPE, headers=headers)
 
 
 @router.get("/networkSubscriptions", response_model=NetworkSubscriptionPage,

@@ -9,11 +9,11 @@ from fastapi import APIRouter
 
 from ...schema.subscription import Subscription, SubscriptionUpdate
 from ..accounts import Account
-from ..auth import AppServices, SubscriptionReader, SubscriptionWriter
+from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import not_found
 from ..store import subscription as store
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["subscription"])
+router = APIRouter(prefix="/subscriptions/mine", tags=["subscription"], dependencies=[ClientBodies])
 
 
 def _subscription(conn: sqlite3.Connection, account: Account) -> dict[str, Any]:

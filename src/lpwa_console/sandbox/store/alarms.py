@@ -4,6 +4,12 @@
 primary key (every list index ends with it implicitly). A device's `alarm1..alarm6` count its
 un-acknowledged alarms by state and `alarm_level` is the highest such state (0 when none):
 every change of an alarm goes through this module, which keeps them up to date.
+
+The `level` column keeps the highest severity an alarm reached (1..6, so a cleared alarm still
+tells how bad it got); the wire's `level` is that severity on the reference's 0..5 scale
+(severity - 1). Lists follow the reference contract: sorted by update time, newest first,
+unless asked otherwise; `state` and `acked` sorts break ties by update time, newest first;
+`devEUI` is a prefix; `from` bounds the creation time and `to` the last update.
 """
 
 from __future__ import annotations
@@ -15,14 +21,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...schema.domains import DomainRestrictions
-from .filters import Where, restriction_sql
+from .filters import TOP, Where, restriction_sql
 
 SORT_COLUMNS = {
     "alarmUid": "a.id",
     "state": "a.state",
+    "acked": "a.acked",
     "creationTimestamp": "a.created",
     "updateTimestamp": "a.updated",
 }
+# Criteria whose ties are ordered by update time, newest first (the reference's rule).
+THEN_UPDATED = frozenset({"state", "acked"})
 
 
 def alarm_uid(row_id: int) -> str:
@@ -39,17 +48,21 @@ def row_id(uid: str) -> int | None:
 
 @dataclass
 class AlarmQuery:
-    """The filters of an alarm list (already validated by the route)."""
+    """The filters of an alarm list (already validated by the route). `equal`: the state
+    exactly, else that state or above. `peak`: the highest severity reached (`level` column)
+    at least this, as the alarm histories filter it."""
 
     state: int | None = None
     equal: bool = False
+    peak: int | None = None
+    cleared_only: bool = False
     acked: bool | None = None
     alarm_id: int | None = None
     alarm_uid: str | None = None
     eui: Sequence[str] = ()
     domain: Sequence[str] = ()
     created_from: int | None = None
-    created_to: int | None = None
+    updated_to: int | None = None
 
 
 def _owner_restriction(kind: str, restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
@@ -88,6 +101,10 @@ def where(
         w.add(f"{owner_col} = ?", owner)
     if q.state is not None:
         w.add("a.state = ?" if q.equal else "a.state >= ?", q.state)
+    if q.cleared_only:
+        w.add("a.state = 1")
+    if q.peak is not None:
+        w.add("a.level >= ?", q.peak)
     if q.acked is not None:
         w.add("a.acked = ?", int(q.acked))
     if q.alarm_id is not None:
@@ -96,19 +113,19 @@ def where(
         w.add("a.id = ?", row_id(q.alarm_uid) or -1)
     if q.created_from is not None:
         w.add("a.created >= ?", q.created_from)
-    if q.created_to is not None:
-        w.add("a.created < ?", q.created_to)
+    if q.updated_to is not None:
+        w.add("a.updated <= ?", q.updated_to)
     table = "devices" if kind == "D" else "multicast_groups"
     key = "uid"
     links = "device_domains" if kind == "D" else "multicast_group_domains"
     link_col = "device_uid" if kind == "D" else "group_uid"
-    if q.eui:
+    if q.eui:  # prefixes (any of them)
         euis = [e.strip().upper() for e in q.eui]
+        tests = " OR ".join("(eui >= ? AND eui < ?)" for _ in euis)
         w.add(
-            f"{owner_col} IN (SELECT {key} FROM {table} WHERE subscription_id = ?"
-            f" AND eui IN ({', '.join('?' * len(euis))}))",
+            f"{owner_col} IN (SELECT {key} FROM {table} WHERE subscription_id = ? AND ({tests}))",
             subscription_id,
-            *euis,
+            *[x for e in euis for x in (e, e + TOP)],
         )
     for domain in q.domain:
         group, _, name = domain.rpartition(":")
@@ -143,7 +160,14 @@ def page(
     if after_id is not None:
         clauses.append("a.id < ?" if descending else "a.id > ?")
         params.append(after_id)
-    order_by = f"{column} {order}" if column == "a.id" else f"{column} {order}, a.id {order}"
+    if column == "a.id":
+        order_by = f"a.id {order}"
+    elif sort in THEN_UPDATED:
+        # Ties of equal update time by alarmUid in the criterion's direction: what an index
+        # scan of (criterion, updated) gives (migration 7).
+        order_by = f"{column} {order}, a.updated DESC, a.id {order}"
+    else:
+        order_by = f"{column} {order}, a.id {order}"
     rows = conn.execute(
         f"SELECT a.* FROM alarms a WHERE {' AND '.join(clauses)} ORDER BY {order_by}"
         " LIMIT ? OFFSET ?",
@@ -158,12 +182,25 @@ def count(conn: sqlite3.Connection, w: Where) -> int:
     )
 
 
+def wire_level(peak: int) -> int:
+    """The highest severity reached (1..6) on the reference's 0..5 `level` scale."""
+    return min(max(peak - 1, 0), 5)
+
+
+def href(row: sqlite3.Row) -> str:
+    """The alarm's own path, below its device or multicast group."""
+    if row["kind"] == "D":
+        return f"/subscriptions/mine/devices/{row['device_uid']}/alarms/{alarm_uid(row['id'])}"
+    return f"/subscriptions/mine/multicastGroups/{row['group_uid']}/alarms/{alarm_uid(row['id'])}"
+
+
 def brief(row: sqlite3.Row) -> dict[str, Any]:
     return {
         "alarmUid": alarm_uid(row["id"]),
+        "href": href(row),
         "ID": row["alarm_id"],
         "state": row["state"],
-        "level": row["level"],
+        "level": wire_level(row["level"]),
         "occurrence": row["occurrence"],
         "acked": bool(row["acked"]),
         "ackedInfo": row["acked_info"],

@@ -1,4 +1,12 @@
-"""Application servers of a subscription (both scopes; OPERATOR ones are seeded)."""
+"""Application servers of a subscription (both scopes; OPERATOR ones are seeded).
+
+`deviceCount` and `multicastGroupCount` count direct associations (not through AS routing
+profiles) and, for a user with domain restrictions, only the devices and groups those let
+them see (the reference's rule). `baseStationCount` and `rfProbeCount` (base stations and RF
+probes directly associated with the server) are not returned: the sandbox keeps no base
+station or RF probe inventory (the partner interface of Document 2), so it has nothing to
+count, and a constant would be a claim it cannot back.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +15,10 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
+from ...schema.domains import DomainRestrictions
 from . import devices as device_store
+from . import multicast as group_store
+from .filters import restriction_sql
 
 BASE_HREF = "/subscriptions/mine/appServers"
 
@@ -33,20 +44,28 @@ def domains(conn: sqlite3.Connection, ids: list[int]) -> dict[int, list[tuple[st
     return out
 
 
-def counts(conn: sqlite3.Connection, ids: list[int]) -> tuple[dict[int, int], dict[int, int]]:
+def counts(
+    conn: sqlite3.Connection, ids: list[int], restrictions: DomainRestrictions | None = None
+) -> tuple[dict[int, int], dict[int, int]]:
+    """(devices, multicast groups) directly associated with each server, of those the
+    domain restrictions let the caller see."""
     marks = ", ".join("?" * len(ids)) or "NULL"
+    device_sql, device_params = restriction_sql(restrictions)
     devices = dict(
         conn.execute(
-            "SELECT app_server_id, count(*) FROM device_app_servers"
-            f" WHERE app_server_id IN ({marks}) GROUP BY app_server_id",
-            ids,
+            "SELECT l.app_server_id, count(*) FROM device_app_servers l"
+            " JOIN devices d ON d.uid = l.device_uid"
+            f" WHERE l.app_server_id IN ({marks}) AND {device_sql} GROUP BY l.app_server_id",
+            [*ids, *device_params],
         ).fetchall()
     )
+    group_sql, group_params = group_store.restriction_sql(restrictions)
     groups = dict(
         conn.execute(
-            "SELECT app_server_id, count(*) FROM multicast_group_app_servers"
-            f" WHERE app_server_id IN ({marks}) GROUP BY app_server_id",
-            ids,
+            "SELECT l.app_server_id, count(*) FROM multicast_group_app_servers l"
+            " JOIN multicast_groups g ON g.uid = l.group_uid"
+            f" WHERE l.app_server_id IN ({marks}) AND {group_sql} GROUP BY l.app_server_id",
+            [*ids, *group_params],
         ).fetchall()
     )
     return devices, groups
@@ -76,7 +95,6 @@ def brief(
             "type": row["type"],
             "state": row["state"],
             "validationState": row["validation_state"],
-            "baseStationCount": 0,
         }
     if full:
         item["destinations"] = json.loads(row["destinations"])

@@ -1,5 +1,18 @@
 """Applying device import rows (CREATE_*, UPDATE_*, DELETE) with the same rules as the
-device routes. Each row runs under a SAVEPOINT: a refused row leaves the batch intact."""
+device routes. Each row runs under a SAVEPOINT: a refused row leaves the batch intact.
+
+Rules beyond the schema's:
+- Updating the AS routing profile (column I of an UPDATE) needs LPWA_MGR::ADMIN_NODE, as
+  PUT /devices/{id} does (Document 1 §5.4: WRITE_NODE is not enough). Setting one at creation
+  is allowed (the rule speaks of updates).
+- The routing profile must suit the device's connectivity. The sandbox keeps no profile type:
+  a profile with an AS transport key (`lorawanAsTransportKey`) is LoRaWAN; otherwise its type
+  is that of the devices already using it; a profile with neither suits any device.
+- Application servers (column T) are forbidden when a routing profile (column I) is given.
+- The import's `domain` parameter: created devices get those domains (a domain the line's
+  own column AC gives in the same group wins); a deleted device must belong to all of them.
+  Updates ignore the parameter.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +23,25 @@ from typing import Any
 from ...schema.device_import import ImportRow, activation_of, connectivity_of
 from ...schema.devices import DeviceCreate, DeviceUpdate
 from ...schema.domains import DomainRestrictions, domain_matches
+from ..accounts import ADMIN_NODE
+from ..errors import (
+    DUPLICATE,
+    INVALID,
+    NO_PERMISSION,
+    NOT_FOUND,
+    OUT_OF_DOMAIN,
+    UNKNOWN_REFERENCE,
+)
 from . import devices as store
 
 
 class RowRefused(Exception):
-    pass
+    """One line refused, with the sandbox's error code (sandbox/errors.py)."""
+
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 @dataclass
@@ -25,7 +52,10 @@ class Context:
     restrictions: DomainRestrictions | None
     extra_domains: list[tuple[str, str]] = field(default_factory=list)
     now: int = 0
+    # May the caller update a device's AS routing profile (LPWA_MGR::ADMIN_NODE)?
+    may_route: bool = True
     _refs: dict[tuple[str, str], int | None] = field(default_factory=dict)
+    _profile_kinds: dict[int, str | None] = field(default_factory=dict)
 
     def ref(self, conn: sqlite3.Connection, table: str, ref: str, what: str) -> int:
         key = (table, ref)
@@ -36,25 +66,69 @@ class Context:
                 self._refs[key] = store.ref_id(conn, table, self.subscription_id, ref)
         found = self._refs[key]
         if found is None:
-            raise RowRefused(f"{what}: unknown ID {ref}")
+            raise RowRefused(UNKNOWN_REFERENCE, f"{what}: unknown ID {ref}")
         return found
 
+    def profile(self, conn: sqlite3.Connection, ref: str, connectivity: str) -> int:
+        """The routing profile `ref`, checked against a device of `connectivity`."""
+        profile_id = self.ref(conn, "routing_profiles", ref, "appServersRoutingProfile")
+        if profile_id not in self._profile_kinds:
+            self._profile_kinds[profile_id] = _profile_kind(conn, profile_id)
+        kind = self._profile_kinds[profile_id]
+        if kind is not None and kind != connectivity:
+            raise RowRefused(
+                INVALID,
+                f"appServersRoutingProfile: {ref} is a {kind} routing profile;"
+                f" a {connectivity} device cannot use it",
+            )
+        return profile_id
 
-def _domains(ctx: Context, device: DeviceCreate | DeviceUpdate) -> list[tuple[str, str]] | None:
-    if device.domains is None and not ctx.extra_domains:
+
+def context_for(
+    subscription_id: int,
+    restrictions: DomainRestrictions | None,
+    rights: tuple[str, ...],
+    extra_domains: list[tuple[str, str]],
+    now: int,
+) -> Context:
+    return Context(
+        subscription_id, restrictions, extra_domains, now, may_route=ADMIN_NODE in rights
+    )
+
+
+def _profile_kind(conn: sqlite3.Connection, profile_id: int) -> str | None:
+    found = conn.execute(
+        "SELECT as_transport_key FROM routing_profiles WHERE id = ?", (profile_id,)
+    ).fetchone()
+    if found is not None and found[0]:
+        return "LORAWAN"
+    kinds = [
+        r[0]
+        for r in conn.execute(
+            "SELECT DISTINCT connectivity FROM devices WHERE routing_profile_id = ?", (profile_id,)
+        )
+    ]
+    return kinds[0] if len(kinds) == 1 else None
+
+
+def _domains(
+    ctx: Context, device: DeviceCreate | DeviceUpdate, *, creating: bool
+) -> list[tuple[str, str]] | None:
+    extra = ctx.extra_domains if creating else []
+    if device.domains is None and not extra:
         return None
     pairs = [(d.group.name, d.name) for d in device.domains or []]
     groups = {g for g, _ in pairs}
-    pairs += [(g, n) for g, n in ctx.extra_domains if g not in groups]
+    pairs += [(g, n) for g, n in extra if g not in groups]
     if not domain_matches(pairs, ctx.restrictions):
-        raise RowRefused("domains: outside the domains you are restricted to")
+        raise RowRefused(OUT_OF_DOMAIN, "domains: outside the domains you are restricted to")
     return pairs
 
 
 def _visible(conn: sqlite3.Connection, ctx: Context, eui: str) -> int:
     uid = store.find_uid(conn, ctx.subscription_id, eui=eui)
     if uid is None or not domain_matches(store.domains_of(conn, uid), ctx.restrictions):
-        raise RowRefused(f"no device with EUI {eui}")
+        raise RowRefused(NOT_FOUND, f"no device with EUI {eui}")
     return uid
 
 
@@ -65,8 +139,7 @@ def apply(conn: sqlite3.Connection, ctx: Context, row: ImportRow) -> str:
     conn.execute("SAVEPOINT import_row")
     try:
         if op == "DELETE":
-            uid = _visible(conn, ctx, row.EUI)
-            conn.execute("DELETE FROM devices WHERE uid = ?", (uid,))
+            _delete(conn, ctx, row.EUI)
             message = "deleted"
         elif op.startswith("CREATE"):
             assert isinstance(row.device, DeviceCreate)
@@ -83,21 +156,40 @@ def apply(conn: sqlite3.Connection, ctx: Context, row: ImportRow) -> str:
     return message
 
 
+def _delete(conn: sqlite3.Connection, ctx: Context, eui: str) -> None:
+    uid = _visible(conn, ctx, eui)
+    if ctx.extra_domains:
+        have = set(store.domains_of(conn, uid))
+        missing = [f"{g}:{n}" for g, n in ctx.extra_domains if (g, n) not in have]
+        if missing:
+            raise RowRefused(
+                OUT_OF_DOMAIN,
+                f"device {eui} is not in the import's domain(s) {', '.join(missing)}: not deleted",
+            )
+    conn.execute("DELETE FROM devices WHERE uid = ?", (uid,))
+
+
+def _no_servers_with_profile(servers_given: bool, profile_given: bool) -> None:
+    if servers_given and profile_given:
+        raise RowRefused(
+            INVALID,
+            "appServers: application servers (column T) cannot be given with an AS routing"
+            " profile (column I)",
+        )
+
+
 def _create(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: DeviceCreate) -> int:
     sub = ctx.subscription_id
     if store.eui_exists(conn, sub, body.EUI):
-        raise RowRefused(f"a device with EUI {body.EUI} already exists")
-    domains = _domains(ctx, body) or []
+        raise RowRefused(DUPLICATE, f"a device with EUI {body.EUI} already exists")
+    domains = _domains(ctx, body, creating=True) or []
     model = ctx.ref(conn, "device_models", body.model.ID, "model") if body.model else None
     if body.asTransportKey is not None:
         ctx.ref(conn, "as_transport_keys", body.asTransportKey.ID, "asTransportKey")
-    servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
     profile_ref = row.extras.get("appServersRoutingProfile")
-    profile = (
-        ctx.ref(conn, "routing_profiles", profile_ref, "appServersRoutingProfile")
-        if profile_ref
-        else None
-    )
+    _no_servers_with_profile(bool(body.appServers), bool(profile_ref))
+    servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
+    profile = ctx.profile(conn, profile_ref, body.connectivity) if profile_ref else None
     return store.create(
         conn, sub, body, now=ctx.now, model_id=model, routing_profile_id=profile,
         domains=domains, app_servers=servers,
@@ -107,6 +199,13 @@ def _create(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
 def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: DeviceUpdate) -> None:
     assert row.operation is not None and row.EUI is not None
     sub = ctx.subscription_id
+    given = body.model_fields_set
+    if "appServersRoutingProfile" in given and not ctx.may_route:
+        raise RowRefused(
+            NO_PERMISSION,
+            f"appServersRoutingProfile: cannot be updated without {ADMIN_NODE}"
+            " (LPWA_MGR::WRITE_NODE is not enough)",
+        )
     uid = _visible(conn, ctx, row.EUI)
     connectivity, activation = conn.execute(
         "SELECT connectivity, activation FROM devices WHERE uid = ?", (uid,)
@@ -114,8 +213,9 @@ def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
     wanted = activation_of(row.operation)
     if connectivity != connectivity_of(row.operation) or (wanted and activation != wanted):
         kind = activation or connectivity
-        raise RowRefused(f"{row.operation} does not apply to a {kind} device")
-    given = body.model_fields_set
+        raise RowRefused(INVALID, f"{row.operation} does not apply to a {kind} device")
+    profile_given = "appServersRoutingProfile" in given and body.appServersRoutingProfile
+    _no_servers_with_profile(bool("appServers" in given and body.appServers), bool(profile_given))
     values: dict[str, Any] = {}
     if "name" in given:
         values["name"] = body.name or row.EUI
@@ -123,15 +223,15 @@ def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
     if "asTransportKey" in given and body.asTransportKey is not None:
         ctx.ref(conn, "as_transport_keys", body.asTransportKey.ID, "asTransportKey")
         values["as_transport_key"] = body.asTransportKey.ID
-    if "appServersRoutingProfile" in given and body.appServersRoutingProfile is not None:
-        values["routing_profile_id"] = ctx.ref(
-            conn, "routing_profiles", body.appServersRoutingProfile.ID, "appServersRoutingProfile"
+    if body.appServersRoutingProfile is not None and "appServersRoutingProfile" in given:
+        values["routing_profile_id"] = ctx.profile(
+            conn, body.appServersRoutingProfile.ID, connectivity
         )
     store.update_columns(conn, uid, values)
     if "tags" in given:
         store.set_tags(conn, sub, uid, [t.name for t in body.tags or []])
     if "domains" in given:
-        store.set_domains(conn, sub, uid, _domains(ctx, body) or [])
+        store.set_domains(conn, sub, uid, _domains(ctx, body, creating=False) or [])
     if "appServers" in given:
         servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
         store.set_app_servers(conn, uid, servers)

@@ -280,6 +280,24 @@ def ref_id(conn: sqlite3.Connection, table: str, subscription_id: int, ref: str)
     return int(row[0]) if row else None
 
 
+# Device fields that name another resource of the subscription by its ID: (table, field).
+REFERENCE_FIELDS = (("network_contexts", "networkContextID"), ("hsm_groups", "hsmGroupID"))
+
+
+def unknown_references(
+    conn: sqlite3.Connection, subscription_id: int, body: DeviceCreate | DeviceUpdate
+) -> list[str]:
+    """`field: unknown ID x` for each reference `body` sets (a cellular network context, an
+    HSM group) that the subscription does not have. Clearing one (null) is always fine."""
+    problems: list[str] = []
+    for table, name in REFERENCE_FIELDS:
+        value = getattr(body, name)
+        given = name in body.model_fields_set and value is not None
+        if given and ref_id(conn, table, subscription_id, value) is None:
+            problems.append(f"{name}: unknown ID {value}")
+    return problems
+
+
 def model_id(conn: sqlite3.Connection, ref: str) -> int | None:
     row = conn.execute("SELECT id FROM device_models WHERE ref = ?", (ref,)).fetchone()
     return int(row[0]) if row else None

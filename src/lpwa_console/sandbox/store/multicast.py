@@ -1,14 +1,26 @@
-"""Multicast groups: lookup, list, create and update (SQL only)."""
+"""Multicast groups: lookup, list, create and update (SQL only), and their downlink history.
+
+A group's downlinks are not stored one by one: its history is one downlink an hour, back from
+its last downlink (`last_dw`, FCnt `last_fcnt_dn`) to its first (`first_dw`). Each goes to
+BS_PER_GROUP base stations; most downlinks are sent by all of them, a fixed pattern of FCnts by
+fewer (`sent_by`), so the raw frames and their aggregation by success ratio agree.
+"""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 from typing import Any
 
 from ...schema.common import parse_identifier
 from ...schema.domains import DomainRestrictions, domain_matches
-from ...schema.multicast import MulticastGroupFilter
+from ...schema.frames import MULTICAST_RATIO_RANGES, ratio_index
+from ...schema.multicast import (
+    ANY_NETWORK_SUBSCRIPTION,
+    UNSET_NETWORK_SUBSCRIPTION,
+    MulticastGroupFilter,
+)
 from ..accounts import Account
 from ..errors import not_found
 from . import devices as device_store
@@ -91,6 +103,12 @@ def where(sub: int, f: MulticastGroupFilter, restrictions: DomainRestrictions | 
         w.add("g.nw_address LIKE ? || '%'", f.devAddr.upper())
     if f.alarmLevel is not None:
         w.add("g.alarm_level >= ?", f.alarmLevel)
+    if f.networkSubscriptionID == UNSET_NETWORK_SUBSCRIPTION:
+        w.add("g.network_subscription IS NULL")
+    elif f.networkSubscriptionID == ANY_NETWORK_SUBSCRIPTION:
+        w.add("g.network_subscription IS NOT NULL")
+    elif f.networkSubscriptionID:
+        w.add("g.network_subscription = ?", f.networkSubscriptionID)
     for server in f.appServerID:  # all must match
         w.add(
             "g.uid IN (SELECT group_uid FROM multicast_group_app_servers WHERE app_server_id IN"
@@ -160,6 +178,9 @@ def briefs(
         uids,
     ):
         servers[uid].append({"ID": ref, "name": name})
+    subscriptions = _network_subscriptions(
+        conn, {(r["subscription_id"], r["network_subscription"]) for r in rows.values()}
+    )
     tags: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for uid, name, namespace in conn.execute(
         f"SELECT group_uid, name, namespace FROM multicast_group_bs_tags WHERE group_uid IN ({marks})"
@@ -189,6 +210,9 @@ def briefs(
         }
         if r["history_dw"]:
             item["historyDwDaily"] = {"val": [int(v) for v in r["history_dw"].split(",")]}
+        found = subscriptions.get((r["subscription_id"], r["network_subscription"]))
+        if found is not None:
+            item["networkSubscription"] = found
         if full:
             item |= {
                 "class": r["class"],
@@ -205,6 +229,27 @@ def briefs(
                 },
             }
         out.append(item)
+    return out
+
+
+def _network_subscriptions(
+    conn: sqlite3.Connection, refs: set[tuple[int, str | None]]
+) -> dict[tuple[int, str], dict[str, Any]]:
+    """The `networkSubscription` object of groups associated with these (subscription, ID)."""
+    out: dict[tuple[int, str], dict[str, Any]] = {}
+    for sub, ref in refs:
+        if ref is None:
+            continue
+        row = conn.execute(
+            "SELECT id, body FROM network_subscriptions WHERE subscription_id = ? AND ref = ?",
+            (sub, ref),
+        ).fetchone()
+        body = json.loads(row[1]) if row else {}
+        item = {"ID": ref, "commercialName": body.get("commercialName"),
+                "href": f"/subscriptions/mine/networkSubscriptions/{row[0]}" if row else None,
+                "multicastMaxLrrCells": body.get("multicastMaxLrrCells"),
+                "supplier": body.get("supplier")}  # fmt: skip
+        out[sub, ref] = {k: v for k, v in item.items() if v is not None}
     return out
 
 
@@ -243,3 +288,78 @@ def bs_tag_suggestions(
         sql += " AND t.namespace = 'SUBSCRIBER'"
     rows = conn.execute(sql + " GROUP BY t.name ORDER BY t.name LIMIT 20", (sub, query))
     return [{"name": n, "namespace": ns} for n, ns in rows]
+
+
+# --- downlink history --------------------------------------------------------------------------
+
+HOUR_MS = 3_600_000
+BS_PER_GROUP = 5
+DOWNLINK_SIZE = 16
+DOWNLINK_PORT = 10
+
+
+def sent_by(fcnt: int) -> int:
+    """How many of the group's BS_PER_GROUP base stations sent downlink `fcnt`."""
+    if fcnt % 50 == 29:
+        return 1
+    if fcnt % 20 == 13:
+        return 2
+    if fcnt % 10 == 7:
+        return 4
+    return BS_PER_GROUP
+
+
+def downlinks(
+    conn: sqlite3.Connection, uids: list[int], start: int, end: int, limit: int | None = None
+) -> list[dict[str, Any]]:
+    """The groups' downlinks in [start, end), newest first, as the raw frames show them."""
+    out: list[dict[str, Any]] = []
+    for first, last, fcnt in conn.execute(
+        "SELECT first_dw, last_dw, coalesce(last_fcnt_dn, 0) FROM multicast_groups"
+        f" WHERE uid IN ({', '.join('?' * len(uids)) or 'NULL'}) AND last_dw IS NOT NULL",
+        uids,
+    ):
+        oldest = max(first if first is not None else last, start)
+        # Downlink k (k = 0 is the last) is at last - k hours, FCnt fcnt - k.
+        k_first = max(0, -(-(last - end + 1) // HOUR_MS))
+        k_last = (last - oldest) // HOUR_MS if last >= oldest else -1
+        for k in range(k_first, k_last + 1):
+            count = max(0, fcnt - k)
+            sent = sent_by(count)
+            out.append(
+                {"timestamp": last - k * HOUR_MS, "size": DOWNLINK_SIZE, "fPort": DOWNLINK_PORT,
+                 "fCnt": count, "status": "SUCCESS" if sent == BS_PER_GROUP else "ABORTED",
+                 "bsCount": BS_PER_GROUP, "bsSuccessCount": sent,
+                 "bsFailedCount": BS_PER_GROUP - sent, "overflow": False}
+            )  # fmt: skip
+            if limit is not None and k - k_first + 1 >= limit:
+                break
+    out.sort(key=lambda f: -f["timestamp"])
+    return out if limit is None else out[:limit]
+
+
+def aggregated_downlinks(
+    conn: sqlite3.Connection, uids: list[int], start: int, end: int, step: int
+) -> list[dict[str, Any]]:
+    """One bucket per `step` ms from `start` to `end`, oldest first: the downlinks and their
+    bytes by success ratio range (MULTICAST_RATIO_RANGES order)."""
+    count = max(0, -(-(end - start) // step))
+    ranges = len(MULTICAST_RATIO_RANGES)
+    out: list[dict[str, Any]] = [
+        {"timestamp": start + i * step,
+         "successfulTransmissionValues": [{"count": 0, "size": 0} for _ in range(ranges)]}
+        for i in range(count)
+    ]  # fmt: skip
+    for frame in downlinks(conn, uids, start, end):
+        index = (frame["timestamp"] - start) // step
+        if 0 <= index < count:
+            value = out[index]["successfulTransmissionValues"][
+                ratio_index(frame["bsSuccessCount"] / frame["bsCount"])
+            ]
+            value["count"] += 1
+            value["size"] += frame["size"]
+    return out
+
+
+def ratio_range_definitions() -> list[dict[str, Any]]:
+    return [r.model_dump() for r in MULTICAST_RATIO_RANGES]

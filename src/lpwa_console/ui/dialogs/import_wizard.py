@@ -30,7 +30,9 @@ from ...models.device_import import CellErrorRole, DeviceImportViewModel, RowSta
 from ...schema.device_import import DeviceImportReport
 from ..theme import is_dark, severity_color
 
-STATUS_LEVEL = {"Invalid": 6, "Refused": 5, "Warning": 3, "Imported": 1, "Valid": 0}
+STATUS_LEVEL = {
+    "Invalid": 6, "Refused": 5, "Unknown": 4, "Warning": 3, "Imported": 1, "Valid": 0,
+}  # fmt: skip
 
 
 class ImportCellDelegate(QStyledItemDelegate):
@@ -202,8 +204,11 @@ class ImportWizard(QDialog):
         if state == "parsing":
             self.progress.setRange(0, 0)
             self.summary.setText(f"Checking {self.vm.path.name if self.vm.path else ''}…")
+        report = self.vm.report
         has_failed = (state == "parsed" and self.vm.invalid_count > 0) or (
-            state == "done" and self.vm.report is not None and self.vm.report.errorCount > 0
+            state == "done"
+            and report is not None
+            and (report.errorCount > 0 or report.unknownCount > 0)
         )
         self.export_button.setVisible(has_failed)
         self.close_button.setEnabled(not busy)
@@ -240,7 +245,12 @@ class ImportWizard(QDialog):
 
     def _finished(self, report: DeviceImportReport) -> None:
         text = f"Done: {report.okCount:,} imported, {report.errorCount:,} failed"
-        if report.errorCount:
+        if report.unknownCount:
+            text += (
+                f", {report.unknownCount:,} with an unknown outcome (the platform's answer did"
+                " not say: check those devices before retrying them)"
+            )
+        if report.errorCount or report.unknownCount:
             text += " (see the Problems column; export the failed rows to fix and retry)"
         self.summary.setText(text)
         self._update()

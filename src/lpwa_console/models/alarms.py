@@ -69,19 +69,11 @@ def alarm_columns() -> list[Column[AlarmItem]]:
         Column("Name", lambda a: owner_of(a).name or "", width=200),
         Column("EUI", lambda a: owner_of(a).EUI, width=150),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
-        Column(
-            "Raised",
-            lambda a: format_time(a.creationTimestamp),
-            sort_key="creationTimestamp",
-            width=120,
-        ),
-        Column(
-            "Updated",
-            lambda a: format_time(a.updateTimestamp),
-            sort_key="updateTimestamp",
-            width=120,
-        ),
-        Column("Acked", lambda a: "yes" if a.acked else "", width=50),
+        # The platform sorts alarms by state, acked or alarmUid only; with no sort it lists
+        # the latest update first, which is the table's order until a header is clicked.
+        Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
+        Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
+        Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=60),
         Column("Info", lambda a: a.addInfo or "", tooltip=lambda a: a.addInfo, width=200),
         Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120),
     ]
@@ -97,11 +89,16 @@ def _sort_value(alarm: AlarmItem, sort: str) -> tuple[Any, ...]:
     return (value is not None, value if value is not None else 0)
 
 
-def comes_before(a: AlarmItem, b: AlarmItem, sort: str, descending: bool) -> bool:
-    """The merged order: the sort column, then device alarms before group alarms."""
-    ka, kb = _sort_value(a, sort), _sort_value(b, sort)
-    if ka != kb:
-        return ka > kb if descending else ka < kb
+def comes_before(a: AlarmItem, b: AlarmItem, sort: str | None, descending: bool) -> bool:
+    """The platform's order (the sort criterion, then the latest update first; with no sort,
+    the latest update first), then device alarms before group alarms."""
+    if sort is not None:
+        ka, kb = _sort_value(a, sort), _sort_value(b, sort)
+        if ka != kb:
+            return ka > kb if descending else ka < kb
+    ua, ub = _sort_value(a, "updateTimestamp"), _sort_value(b, "updateTimestamp")
+    if ua != ub:
+        return ua > ub
     return kind_of(a) == "device" and kind_of(b) == "multicast"
 
 
@@ -116,7 +113,7 @@ def combined_fetcher(
     alarms and r - i group alarms, and i is found by binary search on random-access reads
     (the k-th smallest of two sorted arrays): a page anywhere costs a few server pages, and
     none when one list is short (the search range is its length). Without a sort the
-    device alarms come first. Server pages are cached until page 1 is read again (a new
+    platform lists the latest update first, and so does the merge. Server pages are cached until page 1 is read again (a new
     generation, or a refresh)."""
     parts = (fetch_devices, fetch_multicast)
     cache: OrderedDict[tuple[Any, ...], asyncio.Future[ListEnvelope[Any]]] = OrderedDict()
@@ -166,7 +163,7 @@ def combined_fetcher(
         briefs = page.briefs
         return briefs[index % size] if index % size < len(briefs) else None
 
-    async def split(r: int, n_dev: int, n_mc: int, size: int, sort: str, desc: bool) -> int:
+    async def split(r: int, n_dev: int, n_mc: int, size: int, sort: str | None, desc: bool) -> int:
         """How many device alarms are among the first r rows of the merge."""
         lo, hi = max(0, r - n_mc), min(r, n_dev)
         while lo < hi:
@@ -192,7 +189,7 @@ def combined_fetcher(
         )
         total = n_dev + n_mc
         start, stop = (page - 1) * size, min(page * size, total)
-        if sort is None or n_dev == 0 or n_mc == 0:
+        if n_dev == 0 or n_mc == 0:
             i0 = min(start, n_dev)
         else:
             i0 = await split(start, n_dev, n_mc, size, sort, descending)
@@ -206,7 +203,7 @@ def combined_fetcher(
         a = b = 0
         while len(merged) < need and (a < len(devs) or b < len(grps)):
             take_dev = b >= len(grps) or (
-                a < len(devs) and (sort is None or comes_before(devs[a], grps[b], sort, descending))
+                a < len(devs) and comes_before(devs[a], grps[b], sort, descending)
             )
             if take_dev:
                 merged.append(devs[a])
@@ -347,9 +344,6 @@ class AlarmsViewModel(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(refresh_ms)
         self.timer.timeout.connect(self.refresh_visible)
-        # Sorted by the most recent update, newest first, until the user clicks a header.
-        self.model._sort_column = 7
-        self.model._sort_order = Qt.SortOrder.DescendingOrder
         self.fetchers: tuple[ListFetch | None, ListFetch | None] | None = None
         if client is not None:
             self.reload()

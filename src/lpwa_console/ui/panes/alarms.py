@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -73,7 +72,6 @@ class AlarmsPane(QWidget):
         actions.addWidget(self.refresh_button)
 
         self.table = data_table(view_model.model, "alarmsTable", multi_select=True)
-        self.table.horizontalHeader().setSortIndicator(7, Qt.SortOrder.DescendingOrder)
         self.stack = TableOrEmpty(self.table)
         self.empty = self.stack.empty
         self.message = PaneMessage()

@@ -289,3 +289,18 @@ class CpuShare:
             f"the sandbox used {self.process_s:.1f} s of CPU in {self.wall_s:.1f} s,"
             f" the machine's {psutil.cpu_count()} cores were {self.machine_busy:.0f}% busy"
         )
+
+
+def as_user(widget: Any) -> None:
+    """Send the mouse move a user's scroll comes with, so the console sees input (its idle
+    garbage collector waits for a pause in input, as it would for a real user)."""
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    point = QPointF(5, 5)
+    move = QMouseEvent(
+        QEvent.Type.MouseMove, point, point, Qt.MouseButton.NoButton,
+        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+    )  # fmt: skip
+    QApplication.sendEvent(widget, move)

@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import (
     CpuShare,
     Heartbeat,
+    as_user,
     bearer_headers,
     paint_watch,
     rss_mb,
@@ -246,6 +247,7 @@ async def ui_figures(server: Server, stacks: bool) -> dict[str, Any]:
     last_row = model.rowCount() - 1
     last_page = last_row // model.page_size
     jumped = time.perf_counter()
+    as_user(pane.table.viewport())
     pane.table.scrollToBottom()
     await wait_for(lambda: last_page in model.loaded_pages() and painted_after_rows(jumped))
     await wait_for(lambda: not model.loading and painted_after_rows(jumped))
@@ -258,6 +260,7 @@ async def ui_figures(server: Server, stacks: bool) -> dict[str, Any]:
     requests_before = len(model.fetch_log)
     with CpuShare(server.process.pid) as share:
         for _ in range(60):
+            as_user(pane.table.viewport())
             scrollbar.setValue(random.randint(0, scrollbar.maximum()))
             await asyncio.sleep(0.05)
         await wait_for(lambda: not model.loading, timeout=60)
@@ -283,6 +286,7 @@ async def ui_figures(server: Server, stacks: bool) -> dict[str, Any]:
         if target // model.page_size in model.loaded_pages():
             continue
         started = time.perf_counter()
+        as_user(pane.table.viewport())
         pane.table.scrollTo(model.index(target, 0), QAbstractItemView.ScrollHint.PositionAtTop)
         await wait_for(lambda t=started: viewport_rows_painted(t), timeout=60)  # type: ignore[misc]
         jumps.append((watch.last_paint - started) * 1000)

@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import (
     CpuShare,
     Heartbeat,
+    as_user,
     bearer_headers,
     paint_watch,
     rss_mb,
@@ -115,6 +116,7 @@ async def ui_figures(server: Server) -> dict[str, Any]:
     last_row = model.rowCount() - 1
     last_page = last_row // model.page_size
     jumped = time.perf_counter()
+    as_user(pane.table.viewport())
     pane.table.scrollToBottom()
     await wait_for(lambda: last_page in model.loaded_pages() and painted_after_rows(jumped))
     await wait_for(lambda: not model.loading and painted_after_rows(jumped))
@@ -126,6 +128,7 @@ async def ui_figures(server: Server) -> dict[str, Any]:
     scrollbar = pane.table.verticalScrollBar()
     with CpuShare(server.process.pid) as share:
         for _ in range(60):
+            as_user(pane.table.viewport())
             scrollbar.setValue(random.randint(0, scrollbar.maximum()))
             await asyncio.sleep(0.05)
         await wait_for(lambda: not model.loading, timeout=60)

@@ -15,8 +15,8 @@ import time
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
 
-# Young generation: larger batches (a page of rows is ~1,000 objects); oldest: never by count.
-THRESHOLDS = (5_000, 20, 1_000_000)
+# Young and middle generations as CPython sets them (small, cheap); oldest: never by count.
+THRESHOLDS = (700, 10, 1_000_000)
 INPUT_EVENTS = frozenset(
     {
         QEvent.Type.MouseButtonPress,

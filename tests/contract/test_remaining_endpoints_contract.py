@@ -16,7 +16,13 @@ from datetime import UTC, datetime
 
 import pytest
 
-from lpwa_console.api import Credentials, LpwaClient, NotFoundError, PermissionDeniedError
+from lpwa_console.api import (
+    ConflictError,
+    Credentials,
+    LpwaClient,
+    NotFoundError,
+    PermissionDeniedError,
+)
 from lpwa_console.schema.app_servers import (
     ALL_SCOPES,
     AppServerCreate,
@@ -265,6 +271,10 @@ async def test_app_server_by_integer_uid_update_and_security(client: LpwaClient)
         assert updated.destinations[0].addresses == ["https://a.example", "https://b.example"]
         assert updated.occContext is not None and updated.occContext.version == version + 1
         assert (await client.app_servers.get(created.path_ref)).name == "Contract UID renamed"
+        with pytest.raises(ConflictError):  # the version read before is stale now
+            await client.app_servers.update(
+                uid, AppServerUpdate(name="Lost update", occContext=OccVersion(version=version))
+            )
 
         security = await client.app_servers.update_security(
             uid,

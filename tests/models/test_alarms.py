@@ -176,3 +176,24 @@ def test_merged_pages_follow_the_sort_across_both_lists(qtbot: Any, qloop: Any) 
             (env,) = gather(qtbot, fetch(page, 50, sort, desc))
             assert env.count == 267
             assert [a.alarmUid for a in env.briefs] == expected[(page - 1) * 50 : page * 50]
+
+
+def test_live_polling_follows_the_pane_and_moved_rows_drop_stale_pages(
+    qtbot: Any, qloop: Any
+) -> None:
+    devices = FakeList([device_alarm(i) for i in range(200)])
+    vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    vm.set_live(False)  # a hidden pane
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_fetchers(devices, None)
+    assert not vm.timer.isActive()  # a reload does not restart what the pane stopped
+    vm.set_live(True)
+    assert vm.timer.isActive()
+    model = vm.model
+    model.index(120, 0).data()  # page 2 is loaded while the user looks down there
+    qtbot.waitUntil(lambda: 2 in model.loaded_pages(), timeout=3000)
+    devices.items = [device_alarm(900 + i) for i in range(3)] + devices.items
+    vm.visible_rows = lambda: (0, 20)
+    with qtbot.waitSignal(model.refreshed, timeout=3000):
+        vm.refresh_visible()
+    assert model.rowCount() == 203 and 2 not in model.loaded_pages()

@@ -127,8 +127,13 @@ def test_cancel_reports_rows_not_sent(qtbot: Any, qloop: Any, tmp_path: Path) ->
         vm.cancel()
     report: DeviceImportReport = finished.args[0]
     assert report.total == 50
-    not_sent = [r for r in report.results if r.message == "not sent: import cancelled"]
+    not_sent = [r for r in report.results if r.status == "NOT_SENT"]
     assert 0 < len(not_sent) < 50 and vm.state == "done"
+    # Never sent is neither refused nor imported, and goes with the rows to retry.
+    assert report.notSentCount == len(not_sent)
+    assert report.okCount + report.errorCount + report.unknownCount + report.notSentCount == 50
+    retry = {r.row for r in vm.failed_rows()}
+    assert {r.row for r in not_sent} <= retry
     # The batch in flight may or may not have been applied: neither done nor failed.
     unknown = [r for r in report.results if r.status == "UNKNOWN"]
     assert len(unknown) == 10

@@ -121,6 +121,30 @@ def test_security(sb: Sandbox) -> None:
     assert lake.status_code == 200
 
 
+def test_stale_versions_are_refused_and_the_key_is_kept(sb: Sandbox) -> None:
+    path = f"{SERVERS}/id%3Aas-building"
+    security = {"status": "DOWNLINK_AS_KEY", "asID": "bms.acme", "downlinkAsKey": KEY,
+                "maxTimestampDeviation": 30000}  # fmt: skip
+    assert sb.put(f"{path}/security", json={"downlinkSecurity": security}).status_code == 200
+    version = sb.get(path).json()["occContext"]["version"]
+    # An edit of the security block that does not retype the key keeps the stored key.
+    keyless = {k: v for k, v in security.items() if k != "downlinkAsKey"}
+    edit = {"downlinkSecurity": {**keyless, "maxTimestampDeviation": 60000},
+            "occContext": {"version": version}}  # fmt: skip
+    assert sb.put(path, json=edit).status_code == 200
+    conn = sb.client.app.state.services.db.conn()  # type: ignore[attr-defined]
+    stored = conn.execute(
+        "SELECT security_key, security_max_deviation FROM app_servers WHERE ref = 'as-building'"
+    ).fetchone()
+    assert tuple(stored) == (KEY, 60000)
+    # The same version again is stale now: refused, nothing changed.
+    stale = sb.put(path, json={"name": "Lost update", "occContext": {"version": version}})
+    assert stale.status_code == 409 and stale.json()["code"] == 40901
+    assert sb.get(path).json()["name"] != "Lost update"
+    old = {"downlinkSecurity": {"status": "NONE"}, "occContext": {"version": version}}
+    assert sb.put(f"{path}/security", json=old).status_code == 409
+
+
 def test_flow_connector_metrics_follow_the_traffic(sb: Sandbox) -> None:
     path = f"{SERVERS}/id%3Aas-metering/iotFlowConnector/metrics"
     sim = Simulator(sb.client.app.state.services.db, seed=4)  # type: ignore[attr-defined]

@@ -190,6 +190,65 @@ def test_routing_profile_must_suit_the_device(sb: Sandbox) -> None:
     assert sb.get(f"{DEVICES}/e35693803564382").status_code == 404
 
 
+def test_cellular_routing_profile_on_cellular_lines_only(sb: Sandbox) -> None:
+    imei = "356938035643833"
+    failed = _upload(
+        sb,
+        line("CREATE_CELLULAR", B=imei, C="208011234567004", D="quectel-bg95-cell",
+             I="rp-cellular")
+        + line("CREATE_OTAA", B="70B3D5E75E0000F2", D="itron-cyble-lw", E=APP_EUI, F=KEY,
+               I="rp-cellular")
+        + line("CREATE_OTAA", B="70B3D5E75E0000F3", D="itron-cyble-lw", E=APP_EUI, F=KEY)
+        + line("UPDATE_OTAA", B="70B3D5E75E0000F3", I="rp-cellular")
+        + line("UPDATE_CELLULAR", B=imei, I="rp-metering"),
+    )  # fmt: skip
+    assert sorted(failed) == [2, 4, 5]
+    for number in (2, 4):
+        assert _codes(failed[number]) == ["40000"]
+        assert failed[number].errors[0].message == (
+            "appServersRoutingProfile: rp-cellular is a CELLULAR routing profile;"
+            " a LORAWAN device cannot use it"
+        )
+    assert _codes(failed[5]) == ["40000"] and "LORAWAN routing profile" in str(failed[5].errors)
+    cell = sb.get(f"{DEVICES}/e{imei[:14]}").json()
+    assert cell["appServersRoutingProfile"] == {"ID": "rp-cellular", "name": "Cellular routing"}
+    assert sb.get(f"{DEVICES}/e70B3D5E75E0000F2").status_code == 404
+    assert "appServersRoutingProfile" not in sb.get(f"{DEVICES}/e70B3D5E75E0000F3").json()
+
+
+def test_unknown_network_context_or_hsm_group_refuses_the_line(sb: Sandbox) -> None:
+    """As POST and PUT /devices do (store.devices.unknown_references): code 40001, the
+    message naming the field; the line changes nothing, the others are applied."""
+    imei, lora = "356938035643841", "70B3D5E75E0000F4"
+    failed = _upload(
+        sb,
+        line("CREATE_CELLULAR", B=imei, C="208011234567005", D="quectel-bg95-cell",
+             S="nc-nope")
+        + line("CREATE_CELLULAR", B=imei, C="208011234567005", D="quectel-bg95-cell",
+               S="nc-orange-fr")
+        + line("UPDATE_CELLULAR", B=imei, C="208011234567006", S="nc-gone")
+        + line("CREATE_OTAA", B=lora, D="itron-cyble-lw", E=APP_EUI, F=KEY, R="hsm-nope")
+        + line("CREATE_OTAA", B=lora, D="itron-cyble-lw", E=APP_EUI, F=KEY,
+               R="hsm-eu-west-1")
+        + line("UPDATE_OTAA", B=lora, K="not applied", R="hsm-gone")
+        + line("UPDATE_OTAA", B=lora, R="hsm-eu-central-1"),
+    )  # fmt: skip
+    assert sorted(failed) == [1, 3, 4, 6]
+    expected = {
+        1: "networkContextID: unknown ID nc-nope",
+        3: "networkContextID: unknown ID nc-gone",
+        4: "hsmGroupID: unknown ID hsm-nope",
+        6: "hsmGroupID: unknown ID hsm-gone",
+    }
+    for number, message in expected.items():
+        assert _codes(failed[number]) == ["40001"]
+        assert failed[number].errors[0].message == message
+    cell = sb.get(f"{DEVICES}/e{imei[:14]}").json()
+    assert (cell["networkContextID"], cell["imsi"]) == ("nc-orange-fr", "208011234567005")
+    otaa = sb.get(f"{DEVICES}/e{lora}").json()
+    assert (otaa["hsmGroupID"], otaa["name"]) == ("hsm-eu-central-1", lora)
+
+
 def test_domain_parameter(sb: Sandbox) -> None:
     text = (
         line("CREATE_ABP", B="70B3D5E75E0000A1", C="0a0b0c01", D="itron-cyble-lw", F=KEY)

@@ -210,6 +210,80 @@ def test_routing_profile_needs_more_than_write_node(sb: Sandbox) -> None:
     assert profile["lorawanAsTransportKey"]["ID"] == "atk-metering-2024"
 
 
+CELLULAR = {"EUI": "35999900000012", "connectivity": "CELLULAR", "imsi": "208019999000001"}
+METERING = {
+    "ID": "rp-metering",
+    "name": "Metering routing",
+    "lorawanAsTransportKey": {"ID": "atk-metering-2024", "name": "Metering key 2024"},
+}
+
+
+def test_routing_profile_must_suit_the_device_connectivity(sb: Sandbox) -> None:
+    lora = f"{DEVICES}/{_create(sb).json()['ref']}"
+    cell = f"{DEVICES}/{sb.post(DEVICES, json=CELLULAR).json()['ref']}"
+    # A LoRaWAN profile on a cellular device, a cellular one on a LoRaWAN device: 400 naming
+    # the field, with the code of the other validation errors, and nothing applied.
+    for device, ref, kinds in (
+        (cell, "rp-metering", ("LORAWAN routing profile", "CELLULAR device")),
+        (lora, "rp-cellular", ("CELLULAR routing profile", "LORAWAN device")),
+    ):
+        refused = sb.put(
+            device, json={"name": "not applied", "appServersRoutingProfile": {"ID": ref}}
+        )
+        assert refused.status_code == 400, refused.text
+        body = refused.json()
+        assert set(body) == {"code", "message"} and body["code"] == 40000
+        assert body["message"].startswith(f"appServersRoutingProfile: {ref} ")
+        assert all(k in body["message"] for k in kinds)
+        after = sb.get(device).json()
+        assert after["name"] != "not applied" and "appServersRoutingProfile" not in after
+    # Unknown stays an unknown reference.
+    unknown = sb.put(cell, json={"appServersRoutingProfile": {"ID": "rp-nowhere"}})
+    assert unknown.status_code == 400 and unknown.json() == {
+        "code": 40001, "message": "appServersRoutingProfile: unknown ID rp-nowhere",
+    }  # fmt: skip
+    # Matching profiles are accepted; the representation is {ID, name[, lorawanAsTransportKey]}.
+    moved = sb.put(cell, json={"appServersRoutingProfile": {"ID": "rp-cellular"}})
+    assert moved.status_code == 200, moved.text
+    assert moved.json()["appServersRoutingProfile"] == {
+        "ID": "rp-cellular",
+        "name": "Cellular routing",
+    }
+    assert (
+        sb.get(cell).json()["appServersRoutingProfile"] == moved.json()["appServersRoutingProfile"]
+    )
+    routed = sb.put(lora, json={"appServersRoutingProfile": {"ID": "rp-metering"}})
+    assert routed.status_code == 200 and routed.json()["appServersRoutingProfile"] == METERING
+    # Clearing it needs no check.
+    cleared = sb.put(cell, json={"appServersRoutingProfile": None})
+    assert cleared.status_code == 200 and "appServersRoutingProfile" not in cleared.json()
+
+
+def test_a_created_device_gets_no_routing_profile_from_the_body(sb: Sandbox) -> None:
+    """POST /devices has no appServersRoutingProfile field (DeviceCreate): a body giving one is
+    refused as any unknown field is, naming it; the profile is set by PUT or the import."""
+    refused = sb.post(DEVICES, json={**CELLULAR, "appServersRoutingProfile": {"ID": "rp-cellular"}})
+    assert refused.status_code == 400
+    assert refused.json()["code"] == 40000
+    assert refused.json()["message"].startswith("appServersRoutingProfile:")
+    assert sb.get(f"{DEVICES}/e{CELLULAR['EUI']}").status_code == 404
+
+
+def test_routing_profile_representation_is_unchanged(sb: Sandbox) -> None:
+    """The console reads `appServersRoutingProfile` of a device as {ID, name,
+    lorawanAsTransportKey}: the profile's connectivity is not part of it; lists carry none."""
+    conn = sb.client.app.state.services.db.conn()  # type: ignore[attr-defined]
+    uid = conn.execute(
+        "SELECT d.uid FROM devices d JOIN routing_profiles p ON p.id = d.routing_profile_id"
+        " WHERE p.ref = 'rp-metering' LIMIT 1"
+    ).fetchone()[0]
+    device = sb.get(f"{DEVICES}/{uid}").json()
+    assert device["appServersRoutingProfile"] == METERING
+    profile = Device.model_validate(device).appServersRoutingProfile
+    assert profile is not None and profile.model_extra == {}
+    assert all("appServersRoutingProfile" not in d for d in sb.all_devices())
+
+
 def test_deprecated_tags_route_still_works(sb: Sandbox) -> None:
     _create(sb, tags=[{"name": "water"}])
     response = sb.get(f"{DEVICES}/e{EUI}/tags")

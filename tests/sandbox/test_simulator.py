@@ -165,3 +165,26 @@ def test_aggregated_steps_and_deprecated_frames(sb: Sandbox) -> None:
     assert openapi["paths"][
         "/thingpark/wireless/rest/subscriptions/mine/devices/{deviceUid}/frames"
     ]["get"]["deprecated"]
+
+
+def test_a_reused_uid_is_scheduled_again(sb: Sandbox) -> None:
+    """SQLite hands a deleted device's uid to the next device: that one must send too."""
+    body = {
+        "EUI": "0018B2000000AB01",
+        "model": {"ID": "itron-cyble-lw"},
+        "appEUI": "70B3D57ED0000000",
+        "appKey": "00112233445566778899AABBCCDDEEFF",
+    }
+    sim = _simulator(sb)
+    first = sb.post(DEVICES, json=body)
+    assert first.status_code == 201, first.text
+    sim.step(60)
+    gone = sb.post(
+        f"{DEVICES}/import", files={"csv": ("a.csv", f"DELETE,{body['EUI']}\r\n", "text/csv")}
+    )
+    assert gone.status_code == 200 and not gone.content, gone.text
+    sim.step(DAY)  # past its next uplink: the simulator forgets it
+    again = sb.post(DEVICES, json={**body, "EUI": "0018B2000000AB02"})
+    assert again.status_code == 201 and again.json()["ref"] == first.json()["ref"]
+    sim.step(DAY)
+    assert sb.get(f"{DEVICES}/{again.json()['ref']}").json().get("lastUpTimestamp") is not None

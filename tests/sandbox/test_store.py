@@ -67,7 +67,12 @@ def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription
     for number, step in enumerate(MIGRATIONS[:6], start=1):
         conn.executescript(f"BEGIN;{step}\nPRAGMA user_version={number};COMMIT;")
     sub = create_demo_accounts(conn, now_ms=NOW)
-    demo.seed_multicast(conn, sub, seed=1, now=NOW)
+    # Groups inserted by hand: today's demo code writes today's schema (step 8 and later).
+    conn.executemany(
+        "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, creation_date)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(sub, eui, name, devaddr, NOW) for eui, name, devaddr, *_ in demo.MULTICAST_GROUPS],
+    )
     conn.execute(  # the step-6 seed_network, without the link it makes since
         "INSERT INTO network_subscriptions (subscription_id, ref, body) VALUES"
         ' (?, \'ns-uni\', \'{"ID": "ns-uni", "communicationType": "UNICAST"}\'),'
@@ -90,6 +95,116 @@ def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription
     assert (kid, e_hex, len(n_hex)) == ("platform-v1", "010001", 512)
     assert int(n_hex, 16).bit_length() == 2048 and int(n_hex, 16) % 2 == 1
     db.close()
+
+
+def _at_step(path: Path, step: int) -> sqlite3.Connection:
+    """A database file made by an older version: migrations 1..step only."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    for number, step_sql in enumerate(MIGRATIONS[:step], start=1):
+        conn.executescript(f"BEGIN;{step_sql}\nPRAGMA user_version={number};COMMIT;")
+    return conn
+
+
+def test_step_8_gives_existing_routing_profiles_their_connectivity(tmp_path: Path) -> None:
+    """LORAWAN when the profile has an AS transport key; otherwise CELLULAR only when devices
+    use it and all of them are cellular; LORAWAN for the rest (unused, LoRaWAN or mixed)."""
+    path = tmp_path / "seven.db"
+    conn = _at_step(path, 7)
+    sub = create_demo_accounts(conn, now_ms=NOW)
+    profiles = {  # ref: (AS transport key, connectivity of the devices using it)
+        "rp-keyed-used-by-cells": ("atk-1", ["CELLULAR", "CELLULAR"]),
+        "rp-cells": (None, ["CELLULAR", "CELLULAR"]),
+        "rp-cells-empty-key": ("", ["CELLULAR"]),
+        "rp-mixed": (None, ["CELLULAR", "LORAWAN"]),
+        "rp-lora": (None, ["LORAWAN"]),
+        "rp-unused": (None, []),
+    }
+    uid = 0
+    for ref, (key, users) in profiles.items():
+        profile = conn.execute(
+            "INSERT INTO routing_profiles (subscription_id, ref, name, as_transport_key)"
+            " VALUES (?, ?, ?, ?)",
+            (sub, ref, ref, key),
+        ).lastrowid
+        for connectivity in users:
+            uid += 1
+            conn.execute(
+                "INSERT INTO devices (uid, subscription_id, eui, name, connectivity,"
+                " creation_date, routing_profile_id) VALUES (?, ?, ?, 'd', ?, 0, ?)",
+                (uid, sub, f"{uid:016X}", connectivity, profile),
+            )
+    conn.execute("INSERT INTO devices (uid, subscription_id, eui, name, connectivity,"
+                 " creation_date) VALUES (99, ?, 'AA', 'no profile', 'CELLULAR', 0)", (sub,))  # fmt: skip
+    conn.close()
+    assert migrate(sqlite3.connect(path)) == len(MIGRATIONS) - 7
+    db = Database(path)
+    found = dict(db.conn().execute("SELECT ref, connectivity FROM routing_profiles"))
+    assert found == {
+        "rp-keyed-used-by-cells": "LORAWAN",
+        "rp-cells": "CELLULAR",
+        "rp-cells-empty-key": "CELLULAR",
+        "rp-mixed": "LORAWAN",
+        "rp-lora": "LORAWAN",
+        "rp-unused": "LORAWAN",
+    }
+    # New profiles are LORAWAN unless told otherwise; nothing else is accepted.
+    with pytest.raises(sqlite3.IntegrityError), db.write() as conn:
+        conn.execute(
+            "INSERT INTO routing_profiles (subscription_id, ref, name, connectivity)"
+            " VALUES (?, 'rp-bad', 'bad', 'NBIOT')",
+            (sub,),
+        )
+    db.close()
+
+
+def test_an_older_demo_database_gets_the_cellular_routing_profile_once(tmp_path: Path) -> None:
+    """A demo database made at step 7 (every demo part of its time recorded, the LoRaWAN
+    routing profile only) gets the cellular profile on its next start, once."""
+    path = tmp_path / "demo7.db"
+    conn = _at_step(path, 7)
+    sub = create_demo_accounts(conn, now_ms=NOW)
+    conn.executemany(
+        "INSERT INTO app_servers (subscription_id, ref, name) VALUES (?, ?, ?)",
+        [(sub, ref, name) for ref, name in demo.APP_SERVERS],
+    )
+    conn.execute(  # the step-7 demo's profile, without a connectivity column
+        "INSERT INTO routing_profiles (subscription_id, ref, name, as_transport_key)"
+        " VALUES (?, 'rp-metering', 'Metering routing', 'atk-metering-2024')",
+        (sub,),
+    )
+    conn.execute("INSERT INTO demo_parts VALUES ('base'), ('multicast'), ('network')")
+    conn.close()
+    settings = SandboxSettings(db_path=path, demo_devices=0)
+    for _ in range(2):
+        db = demo.prepare(settings)
+        conn = db.conn()
+        profiles = conn.execute(
+            "SELECT ref, name, as_transport_key, connectivity FROM routing_profiles ORDER BY ref"
+        ).fetchall()
+        servers = conn.execute(
+            "SELECT a.ref FROM routing_profile_app_servers l JOIN routing_profiles p"
+            " ON p.id = l.profile_id JOIN app_servers a ON a.id = l.app_server_id"
+            " WHERE p.ref = 'rp-cellular'"
+        ).fetchall()
+        parts = {r[0] for r in conn.execute("SELECT name FROM demo_parts")} - {"base"}
+        multicast = conn.execute("SELECT count(*) FROM multicast_groups").fetchone()[0]
+        db.close()
+        assert [tuple(p) for p in profiles] == [
+            ("rp-cellular", "Cellular routing", None, "CELLULAR"),
+            ("rp-metering", "Metering routing", "atk-metering-2024", "LORAWAN"),
+        ]
+        assert [r[0] for r in servers] == ["as-environment"]
+        assert parts == set(demo.DEMO_PARTS)
+        assert multicast == 0  # the parts it had are not added again
+
+
+def test_a_new_demo_database_has_both_routing_profiles(tmp_path: Path) -> None:
+    db = demo.prepare(SandboxSettings(db_path=tmp_path / "new.db", demo_devices=0))
+    found = dict(db.conn().execute("SELECT ref, connectivity FROM routing_profiles"))
+    parts = {r[0] for r in db.conn().execute("SELECT name FROM demo_parts")}
+    db.close()
+    assert found == {"rp-metering": "LORAWAN", "rp-cellular": "CELLULAR"}
+    assert parts == set(demo.DEMO_PARTS)
 
 
 def _snapshot(path: Path, n: int, seed: int) -> list[tuple[object, ...]]:
@@ -156,4 +271,30 @@ def test_bulk_seed_rebuilds_indexes_and_skips_taken_euis(
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert set(DEVICE_INDEXES) <= indexes
+    db.close()
+
+
+def test_an_interrupted_first_start_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the demo devices are seeded: the next start finishes the job instead of
+    failing on the accounts it already made."""
+    settings = SandboxSettings(db_path=tmp_path / "cut.db", demo_devices=30)
+    real = demo._generate
+
+    def interrupted(*args: object, **kwargs: object) -> object:
+        for i, item in enumerate(real(*args, **kwargs)):  # type: ignore[arg-type]
+            if i == 10:
+                raise KeyboardInterrupt
+            yield item
+
+    monkeypatch.setattr(demo, "_generate", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        demo.prepare(settings)
+    monkeypatch.setattr(demo, "_generate", real)
+    db = demo.prepare(settings)
+    conn = db.conn()
+    assert conn.execute("SELECT count(*) FROM subscriptions").fetchone()[0] == 1
+    assert conn.execute("SELECT count(*) FROM devices").fetchone()[0] == 30
+    assert conn.execute("SELECT count(*) FROM multicast_groups").fetchone()[0] > 0
     db.close()

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
 import respx
 
 from lpwa_console.api import LpwaClient
@@ -163,3 +164,77 @@ def test_wizard_against_a_platform_answering_the_reference_way(
     assert [r.row for r in parse_import_csv(out.read_text(encoding="utf-8"))] == [1, 2, 3]
     task = asyncio.ensure_future(http.aclose())
     qtbot.waitUntil(task.done, timeout=5000)
+
+
+# --- closing: the wizard lets go of the view-model and, without a parent, of itself -----------
+
+FREED_AT_EXIT = """
+import gc, sys
+from PySide6.QtWidgets import QApplication
+from lpwa_console.models.device_import import DeviceImportViewModel
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.ui.dialogs.import_wizard import ImportWizard
+
+app = QApplication(sys.argv)
+vm = DeviceImportViewModel(TaskRunner())
+wizard = ImportWizard(vm)
+wizard.show()
+wizard.path.setText("devices.csv")
+wizard.close()
+app.processEvents()
+del wizard
+gc.collect()
+app.processEvents()
+print("closed")
+"""
+
+
+def test_a_wizard_without_parent_is_freed_when_closed(qtbot: Any, qloop: Any) -> None:
+    import gc
+    import weakref
+
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    vm = DeviceImportViewModel(TaskRunner(), uploader=FakeUploader())
+    wizard = ImportWizard(vm)
+    wizard.show()
+    wizard.path.setText("devices.csv")
+    wizard.close()
+    freed = weakref.ref(wizard)
+    del wizard
+    gc.collect()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qtbot.wait(10)
+    assert freed() is None  # nothing of it is left for PySide to delete at exit
+    vm.parse_failed.emit("after close")  # reaches nobody
+
+
+def test_a_closed_wizard_no_longer_follows_the_view_model(qtbot: Any, qloop: Any) -> None:
+    from PySide6.QtWidgets import QWidget
+
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    vm = DeviceImportViewModel(TaskRunner(), uploader=FakeUploader())
+    wizard = ImportWizard(vm, parent)
+    wizard.show()
+    before = wizard.summary.text()
+    wizard.close()
+    vm.parse_failed.emit("after close")
+    assert wizard.summary.text() == before  # with a parent: still there, deaf
+    wizard.deleteLater()
+
+
+@pytest.mark.parametrize("seed", ["1", "5", "9", "12"])
+def test_a_closed_wizard_does_not_crash_the_interpreter_at_exit(seed: str) -> None:
+    # Before: "QObject: shared QObject was deleted directly", exit code 134 or 135 (how
+    # often depended on the hash seed: the order PySide deletes what is left at exit).
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONHASHSEED": seed}
+    result = subprocess.run(
+        [sys.executable, "-c", FREED_AT_EXIT], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert "closed" in result.stdout and "shared QObject" not in result.stderr

@@ -300,6 +300,11 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
             for page in [p for p in self._pages if p * self.page_size >= total]:
                 del self._pages[page]  # pages beyond the end are gone
         if grows or shrinks:
+            # Rows moved: the cached pages not re-read now hold shifted slices; drop them
+            # (they load again when shown) rather than show rows twice or skip some.
+            fresh = {page for page, _ in results}
+            for page in [p for p in self._pages if p not in fresh]:
+                del self._pages[page]
             self.count_changed.emit(self._rows)
         self._evict()
         self.refreshed.emit()
@@ -344,6 +349,7 @@ class AlarmsViewModel(QObject):
         self.timer = QTimer(self)
         self.timer.setInterval(refresh_ms)
         self.timer.timeout.connect(self.refresh_visible)
+        self.live = True  # the pane turns it off while hidden or when Live is unchecked
         self.fetchers: tuple[ListFetch | None, ListFetch | None] | None = None
         if client is not None:
             self.reload()
@@ -428,7 +434,15 @@ class AlarmsViewModel(QObject):
             self.model.set_fetcher(None)
             return
         self.model.set_fetcher(combined_fetcher(devices, multicast, self.filters))
-        self.timer.start()
+        self.set_live(self.live)
+
+    def set_live(self, live: bool) -> None:
+        """Poll the visible rows (a shown pane with Live on) or not; kept across reloads."""
+        self.live = live
+        if live and self.model.has_fetcher:
+            self.timer.start()
+        else:
+            self.timer.stop()
 
     def _first_page(self) -> None:
         self.first_page_ms = (time.perf_counter() - self._t0) * 1000

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import sys
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -63,7 +62,7 @@ CellErrorRole = int(Qt.ItemDataRole.UserRole) + 10
 RowStatusRole = int(Qt.ItemDataRole.UserRole) + 11
 
 BATCH_SIZE = 500
-RESULT_STATUS = {"OK": "Imported", "ERROR": "Refused", "UNKNOWN": "Unknown"}
+RESULT_STATUS = {"OK": "Imported", "ERROR": "Refused", "UNKNOWN": "Unknown", "NOT_SENT": "Not sent"}
 MAX_PREVIEW_LETTERS = 29  # A..AC: the columns people fill; further cells stay in the file
 
 
@@ -95,29 +94,39 @@ async def in_thread(fn: Callable[..., R], *args: Any) -> R:
     return await future
 
 
+_interval_lock = threading.Lock()
+_interval_users = 0
+_interval_saved = 0.005
+
+
+@contextlib.contextmanager
+def responsive_gil(interval: float = 0.0005) -> Iterator[None]:
+    """While a CPU-bound worker thread runs: a short GIL switch interval. The UI thread takes
+    the GIL at every call from Qt into Python, each time waiting up to one interval for the
+    worker to let go; at the default 5 ms an event-loop turn added up to 40-110 ms (measured
+    by bench/import_devices.py), at 0.5 ms 25-35 ms. Counted, so overlapping workers restore
+    the interpreter's setting only when the last one ends."""
+    global _interval_users, _interval_saved
+    with _interval_lock:
+        if _interval_users == 0:
+            _interval_saved = sys.getswitchinterval()
+            sys.setswitchinterval(min(_interval_saved, interval))
+        _interval_users += 1
+    try:
+        yield
+    finally:
+        with _interval_lock:
+            _interval_users -= 1
+            if _interval_users == 0:
+                sys.setswitchinterval(_interval_saved)
+
+
 def read_and_parse(path: Path) -> list[ImportRow]:
     """Runs in a worker thread: read the file (UTF-8, BOM allowed) and validate every row.
-
-    The cyclic garbage collector is paused meanwhile and the result frozen after: a full
-    collection over 10,000 parsed rows takes about 65 ms and would run, holding the GIL,
-    on whichever thread allocates next (measured: UI stalls of 50-90 ms without this, about
-    20 ms with it). Frozen rows are still freed by reference counting when the wizard drops
-    them."""
+    Full garbage collections are the console's idle collector's business (ui/idle_gc.py)."""
     text = path.read_text(encoding="utf-8-sig")
-    enabled = gc.isenabled()
-    gc.disable()
-    # The UI thread takes the GIL many times per event-loop turn (every call from Qt into
-    # Python), each time waiting up to one switch interval for this thread to let go: at the
-    # default 5 ms that added up to 40-110 ms stalls; at 0.5 ms they stay under 20 ms.
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(min(interval, 0.0005))
-    try:
+    with responsive_gil():
         return parse_import_csv(text)
-    finally:
-        sys.setswitchinterval(interval)
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 class ImportPreviewModel(QAbstractTableModel):
@@ -172,6 +181,8 @@ class ImportPreviewModel(QAbstractTableModel):
                 parts.append(result.message or "refused by the platform")
             elif result.status == "UNKNOWN":
                 parts.append(result.message or "outcome unknown")
+            elif result.status == "NOT_SENT":
+                parts.append(result.message or "not sent")
         parts += item.warnings
         return "; ".join(parts)
 
@@ -389,7 +400,7 @@ class DeviceImportViewModel(QObject):
                 )
             self._in_flight = []
             for row in self.valid_rows:
-                results.setdefault(row.row, _result(row, "ERROR", "not sent: import cancelled"))
+                results.setdefault(row.row, _result(row, "NOT_SENT", "import cancelled"))
             self._finish(DeviceImportReport.of(results.values()))
         else:
             self._set_state("idle")

@@ -112,6 +112,10 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         return self._columns
 
     @property
+    def has_fetcher(self) -> bool:
+        return self._fetch is not None
+
+    @property
     def loading(self) -> bool:
         return self._loading
 

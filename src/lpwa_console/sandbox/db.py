@@ -374,7 +374,23 @@ UPDATE multicast_groups SET network_subscription = (
 );
 """
 
-MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7]
+# Step 8: the connectivity of an AS routing profile (LORAWAN or CELLULAR: a device may only
+# use a profile of its own connectivity). An existing profile is LoRaWAN when it has an AS
+# transport key (`lorawanAsTransportKey`); otherwise CELLULAR when devices use it and all of
+# them are cellular; otherwise (unused, or used by LoRaWAN devices) LORAWAN. One pass over the
+# devices that have a profile.
+_V8 = """
+ALTER TABLE routing_profiles ADD COLUMN connectivity TEXT NOT NULL DEFAULT 'LORAWAN'
+    CHECK (connectivity IN ('LORAWAN', 'CELLULAR'));
+UPDATE routing_profiles SET connectivity = 'CELLULAR'
+WHERE coalesce(as_transport_key, '') = ''
+  AND id IN (
+    SELECT routing_profile_id FROM devices WHERE routing_profile_id IS NOT NULL
+    GROUP BY routing_profile_id HAVING sum(connectivity <> 'CELLULAR') = 0
+  );
+"""
+
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8]
 
 
 def _open(path: Path) -> sqlite3.Connection:

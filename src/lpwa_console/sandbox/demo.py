@@ -74,9 +74,13 @@ APP_SERVERS = [
 ]
 AS_TRANSPORT_KEYS = [("atk-metering-2024", "Metering key 2024"), ("atk-default", "Default key")]
 HSM_GROUPS = [("hsm-eu-west-1", "HSM EU West 1"), ("hsm-eu-central-1", "HSM EU Central 1")]
-ROUTING_PROFILES = [
-    ("rp-metering", "Metering routing", "atk-metering-2024", ["as-metering", "as-analytics"])
-]
+# ref, name, AS transport key, application servers, connectivity (a device may only use a
+# profile of its own connectivity)
+ROUTING_PROFILES: list[tuple[str, str, str | None, list[str], str]] = [
+    ("rp-metering", "Metering routing", "atk-metering-2024", ["as-metering", "as-analytics"],
+     "LORAWAN"),
+    ("rp-cellular", "Cellular routing", None, ["as-environment"], "CELLULAR"),
+]  # fmt: skip
 NETWORK_CONTEXTS = ["nc-orange-fr", "nc-telekom-de", "nc-movistar-es", "nc-kpn-nl"]
 COUNTRY_CONTEXT = {"France": 0, "Germany": 1, "Spain": 2, "Netherlands": 3}
 EXTRA_TAGS = ["building-A", "building-B", "building-C", "building-D", "pilot", "battery-low"]
@@ -128,18 +132,7 @@ def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
         "INSERT OR IGNORE INTO hsm_groups (subscription_id, ref, name) VALUES (?, ?, ?)",
         [(sub, r, n) for r, n in HSM_GROUPS],
     )
-    for ref, name, key, servers in ROUTING_PROFILES:
-        conn.execute(
-            "INSERT OR IGNORE INTO routing_profiles (subscription_id, ref, name, as_transport_key)"
-            " VALUES (?, ?, ?, ?)",
-            (sub, ref, name, key),
-        )
-        conn.execute(
-            "INSERT OR IGNORE INTO routing_profile_app_servers SELECT p.id, a.id"
-            " FROM routing_profiles p, app_servers a WHERE p.subscription_id = ? AND p.ref = ?"
-            f" AND a.subscription_id = p.subscription_id AND a.ref IN ({', '.join('?' * len(servers))})",
-            (sub, ref, *servers),
-        )
+    seed_routing_profiles(conn, sub)
     tag_names = sorted({k[2] for k in KINDS} | set(EXTRA_TAGS))
     conn.executemany(
         "INSERT OR IGNORE INTO tags (subscription_id, name) VALUES (?, ?)",
@@ -171,6 +164,23 @@ def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
             )
         },
     )
+
+
+def seed_routing_profiles(conn: sqlite3.Connection, sub: int) -> None:
+    """Create the demo's AS routing profiles that are missing, with their application servers
+    (those the subscription has)."""
+    for ref, name, key, servers, connectivity in ROUTING_PROFILES:
+        conn.execute(
+            "INSERT OR IGNORE INTO routing_profiles (subscription_id, ref, name, as_transport_key,"
+            " connectivity) VALUES (?, ?, ?, ?, ?)",
+            (sub, ref, name, key, connectivity),
+        )
+        conn.execute(
+            "INSERT OR IGNORE INTO routing_profile_app_servers SELECT p.id, a.id"
+            " FROM routing_profiles p, app_servers a WHERE p.subscription_id = ? AND p.ref = ?"
+            f" AND a.subscription_id = p.subscription_id AND a.ref IN ({', '.join('?' * len(servers))})",
+            (sub, ref, *servers),
+        )
 
 
 def _taken(conn: sqlite3.Connection, sub: int, first: int, last: int) -> set[str]:
@@ -291,8 +301,11 @@ def seed_devices(
     seed: int = 1,
     now: int | None = None,
     subscription_ref: str = accounts.SUBSCRIPTION_REF,
+    part: str | None = None,
 ) -> int:
-    """Add `n` devices to the subscription in one transaction. Returns how many were added."""
+    """Add `n` devices to the subscription in one transaction, recording the demo `part` in
+    the same one when given (so an interrupted seeding leaves neither). Returns how many were
+    added."""
     now = now if now is not None else int(time.time() * 1000)
     bulk = n >= BULK_THRESHOLD
     with db.write() as conn:
@@ -337,6 +350,8 @@ def seed_devices(
                 conn.execute(statement)
             conn.execute("PRAGMA analysis_limit=1000")  # a sampled ANALYZE is enough
             conn.execute("ANALYZE")
+        if part is not None:
+            conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (part,))
     return added
 
 
@@ -594,19 +609,30 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
     )
 
 
+# The parts of the demo, as recorded in `demo_parts` (db.py step 5): a database made before a
+# part existed gets it on its next start, once. "routing-cellular": the cellular AS routing
+# profile (a database made before step 8 has the LoRaWAN one only).
+DEMO_PARTS = ("accounts", "devices", "multicast", "network", "routing-cellular")
+
+
 def prepare(settings: SandboxSettings) -> Database:
     """Open the database; a new one gets the demo accounts and network, an older one the
     demo parts added since it was made."""
     db = Database(settings.db_path)
     done = {row[0] for row in db.conn().execute("SELECT name FROM demo_parts")}
-    if done >= {"base", "multicast", "network"}:
+    if "base" in done:  # recorded by versions that seeded accounts and devices as one part
+        done |= {"accounts", "devices"}
+    if done >= set(DEMO_PARTS):
         return db
     started = time.perf_counter()
-    if "base" not in done:
+    # Each part commits with its record: a first start interrupted half-way (a large demo
+    # takes minutes) resumes on the next start instead of failing on what it already made.
+    if "accounts" not in done:
         with db.write() as conn:
             accounts.create_demo_accounts(conn)
-        if settings.demo_devices:
-            seed_devices(db, settings.demo_devices, seed=settings.seed)
+            conn.execute("INSERT INTO demo_parts VALUES ('accounts')")
+    if "devices" not in done:
+        seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices")
     with db.write() as conn:
         sub = conn.execute(
             "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
@@ -616,14 +642,15 @@ def prepare(settings: SandboxSettings) -> Database:
             seed_multicast(conn, sub, seed=settings.seed, now=now)
         if "network" not in done:
             seed_network(conn, sub, seed=settings.seed, now=now)
+        if "routing-cellular" not in done:
+            seed_routing_profiles(conn, sub)
         conn.executemany(
-            "INSERT OR IGNORE INTO demo_parts VALUES (?)",
-            [("base",), ("multicast",), ("network",)],
+            "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )
     log.info(
         "database %s: demo parts %s added in %.1f s",
         settings.db_path,
-        ", ".join(sorted({"base", "multicast", "network"} - done)),
+        ", ".join(sorted(set(DEMO_PARTS) - done)),
         time.perf_counter() - started,
     )
     return db

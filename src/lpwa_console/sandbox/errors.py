@@ -15,6 +15,7 @@
 | 40500 | 405    | method not allowed                                          |
 | 40600 | 406    | none of the representations the Accept header allows        |
 | 40900 | 409    | duplicate (EUI already in the subscription)                 |
+| 40901 | 409    | stale occContext.version: someone changed the resource      |
 | 50000 | 500    | internal error (details in the sandbox log, never the body) |
 
 The token endpoint answers OAuth2 errors instead: `{error, error_description}`.
@@ -44,6 +45,7 @@ NO_ROUTE = 40401
 METHOD_NOT_ALLOWED = 40500
 NOT_ACCEPTABLE = 40600
 DUPLICATE = 40900
+STALE = 40901
 INTERNAL = 50000
 
 
@@ -63,6 +65,15 @@ def bad_request(message: str, code: int = INVALID) -> ApiError:
 
 def forbidden(message: str, code: int = NO_PERMISSION) -> ApiError:
     return ApiError(403, code, message)
+
+
+def stale(version: int, current: int) -> ApiError:
+    return ApiError(
+        409,
+        STALE,
+        f"occContext.version: {version} is not the current version {current}"
+        " (someone else changed it); read it again",
+    )
 
 
 def not_found(message: str) -> ApiError:

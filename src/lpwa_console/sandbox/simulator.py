@@ -232,7 +232,15 @@ class Simulator:
                 (ts, int(sf) if lora else None, rssi, snr if lora else None, avg if lora else None,
                  last_dw, uid)
             )  # fmt: skip
-        c.executemany("DELETE FROM sim_devices WHERE uid = ?", gone)
+        if gone:
+            # SQLite may give a deleted device's uid to the next one: forget the old device
+            # and let the next step schedule whatever holds that uid now.
+            c.executemany("DELETE FROM sim_devices WHERE uid = ?", gone)
+            c.executemany("DELETE FROM sim_silent WHERE device_uid = ?", gone)
+            c.execute(
+                "UPDATE sim_state SET value = min(CAST(value AS INTEGER), ?) WHERE key = 'known_uid'",
+                (min(uid for (uid,) in gone) - 1,),
+            )
         c.executemany("UPDATE sim_devices SET next_up = ? WHERE uid = ?", schedule)
         c.executemany(
             "UPDATE devices SET last_up = ?, last_sf = ?, last_rssi = ?, last_snr = ?,"

@@ -56,7 +56,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-import warnings
+from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -64,7 +64,7 @@ from xml.etree import ElementTree
 
 from pydantic import Field, ValidationError
 
-from .common import ApiModel
+from .common import ApiModel, accepting_deprecated_fields
 from .devices import (
     AlarmsConfiguration,
     DeviceCreate,
@@ -444,8 +444,7 @@ def _parse_row(number: int, cells: list[str]) -> ImportRow | None:
     else:
         model = DeviceUpdate
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
+        with accepting_deprecated_fields():  # a file's deprecated columns are accepted
             device = model.model_validate(data)
     except ValidationError as exc:
         # Every problem once per column: a cell already refused is not reported again.
@@ -568,9 +567,9 @@ def device_to_cells(
     cells[0] = operation
     values: dict[str, Any] = {}
     if device is not None:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)
-            values = {name: getattr(device, name) for name in device.model_fields_set}
+        # Read from __dict__: getattr warns for deprecated fields, and catch_warnings would
+        # change the process-wide filters from whichever thread writes the file.
+        values = {name: device.__dict__[name] for name in device.model_fields_set}
         if isinstance(device, DeviceCreate):
             values["EUI"] = device.EUI
             if device.name == device.EUI:
@@ -602,7 +601,7 @@ def device_to_cells(
 # `write_import_file`): `SentLine` keeps, for every device line of the file sent, the line the
 # platform will name and the row (line of the user's file) the result belongs to.
 
-ImportStatus = Literal["OK", "ERROR", "UNKNOWN"]
+ImportStatus = Literal["OK", "ERROR", "UNKNOWN", "NOT_SENT"]
 
 _LINE_CELL = re.compile(r"^(?:line)?\s*#?\s*(\d+)$", re.IGNORECASE)
 _CODED_CELL = re.compile(r"^\s*\[\s*([^\]]*?)\s*\]\s?(.*)$", re.DOTALL)
@@ -772,6 +771,7 @@ class DeviceImportReport(ApiModel):
     okCount: int = 0
     errorCount: int = 0
     unknownCount: int = 0
+    notSentCount: int = 0  # an import cancelled before these rows were sent
     message: str | None = None
 
     @classmethod
@@ -779,14 +779,14 @@ class DeviceImportReport(ApiModel):
         cls, results: Iterable[ImportRowResult], message: str | None = None
     ) -> DeviceImportReport:
         items = sorted(results, key=lambda r: r.row)
-        errors = sum(1 for r in items if r.status == "ERROR")
-        unknown = sum(1 for r in items if r.status == "UNKNOWN")
+        counts = Counter(r.status for r in items)
         return cls(
             results=items,
             total=len(items),
-            okCount=len(items) - errors - unknown,
-            errorCount=errors,
-            unknownCount=unknown,
+            okCount=counts["OK"],
+            errorCount=counts["ERROR"],
+            unknownCount=counts["UNKNOWN"],
+            notSentCount=counts["NOT_SENT"],
             message=message,
         )
 
@@ -797,6 +797,10 @@ class DeviceImportReport(ApiModel):
     @property
     def unknown_rows(self) -> list[int]:
         return [r.row for r in self.results if r.status == "UNKNOWN"]
+
+    @property
+    def not_sent_rows(self) -> list[int]:
+        return [r.row for r in self.results if r.status == "NOT_SENT"]
 
 
 def _eui_key(text: str | None) -> str:
@@ -894,8 +898,8 @@ def failed_import_rows(
     rows: Iterable[ImportRow], report: DeviceImportReport, *, include_unknown: bool = True
 ) -> list[ImportRow]:
     """The rows to export for a retry: those the platform refused, those that failed here,
-    and (unless told otherwise) those whose outcome is unknown."""
-    failed = set(report.failed_rows)
+    those never sent, and (unless told otherwise) those whose outcome is unknown."""
+    failed = set(report.failed_rows) | set(report.not_sent_rows)
     if include_unknown:
         failed |= set(report.unknown_rows)
     return [row for row in rows if row.row in failed or not row.ok]

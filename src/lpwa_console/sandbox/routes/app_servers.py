@@ -23,6 +23,7 @@ from ...schema.app_servers import (
     AppServerScope,
     AppServerType,
     AppServerUpdate,
+    OccVersion,
     SecurityAppServer,
     SecurityAppServerUpdate,
 )
@@ -30,7 +31,7 @@ from ...schema.common import parse_identifier
 from ...schema.domains import domain_matches
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
-from ..errors import BAD_PAGING, bad_request, forbidden, not_found
+from ..errors import BAD_PAGING, bad_request, forbidden, not_found, stale
 from ..store import app_servers as store
 from ..store.devices import now_ms
 from ..store.frames import clock
@@ -175,6 +176,20 @@ def get_security(request: Request, account: SubscriptionReader, svc: AppServices
     return {"downlinkSecurity": store.security(row), "occContext": store.occ(row)}
 
 
+def _current(row: Any, occ: OccVersion | None) -> None:
+    """An update made on a stale copy is refused (optimistic concurrency, occContext)."""
+    if occ is not None and occ.version != row["version"]:
+        raise stale(occ.version, row["version"])
+
+
+def _key(security: Any, row: Any) -> str | None:
+    """The AS key to store: the one given, else the stored one while security stays on
+    (only what is given changes; a key is never read back, so a form cannot resend it)."""
+    if security.downlinkAsKey is not None or security.status == "NONE":
+        return security.downlinkAsKey
+    return row["security_key"]
+
+
 @router.put("/{appServerUid:path}/security", response_model=SecurityAppServer,
             response_model_exclude_none=True)  # fmt: skip
 def put_security(
@@ -184,11 +199,12 @@ def put_security(
     with svc.db.write() as conn:
         row = _find(conn, account, request)
         _writable(row)
+        _current(row, body.occContext)
         conn.execute(
             "UPDATE app_servers SET security_status = ?, security_as_id = ?, security_key = ?,"
             " security_max_deviation = ?, version = version + 1, last_update = ?, who = ?"
             " WHERE id = ?",
-            (sec.status, sec.asID, sec.downlinkAsKey, sec.maxTimestampDeviation, now_ms(),
+            (sec.status, sec.asID, _key(sec, row), sec.maxTimestampDeviation, now_ms(),
              account.name, row["id"]),
         )  # fmt: skip
         (row,) = store.rows(conn, row["subscription_id"], [row["id"]])
@@ -221,6 +237,7 @@ def update_app_server(
     with svc.db.write() as conn:
         row = _find(conn, account, request)
         _writable(row)
+        _current(row, body.occContext)
         try:
             body._check_destinations(row["type"])
         except ValueError as exc:
@@ -243,7 +260,7 @@ def update_app_server(
         if "downlinkSecurity" in given and body.downlinkSecurity is not None:
             sec = body.downlinkSecurity
             values |= {"security_status": sec.status, "security_as_id": sec.asID,
-                       "security_key": sec.downlinkAsKey,
+                       "security_key": _key(sec, row),
                        "security_max_deviation": sec.maxTimestampDeviation}  # fmt: skip
         values |= {"last_update": now_ms(), "who": account.name}
         sets = ", ".join(f"{c} = ?" for c in values)

@@ -171,6 +171,21 @@ def _check_ref(conn: sqlite3.Connection, table: str, sub: int, ref: str, field: 
         raise bad_request(f"{field}: unknown ID {ref}", UNKNOWN_REFERENCE)
 
 
+def _routing_profile_id(conn: sqlite3.Connection, sub: int, uid: int, ref: str) -> int:
+    """The routing profile `ref` for device `uid`: 400 when the subscription has no such
+    profile (unknown reference) or when its connectivity is not the device's (invalid)."""
+    profile = store.routing_profile(conn, sub, ref)
+    if profile is None:
+        raise bad_request(f"appServersRoutingProfile: unknown ID {ref}", UNKNOWN_REFERENCE)
+    connectivity = conn.execute(
+        "SELECT connectivity FROM devices WHERE uid = ?", (uid,)
+    ).fetchone()[0]
+    problem = store.routing_profile_mismatch(profile, connectivity)
+    if problem:
+        raise bad_request(problem)
+    return profile.id
+
+
 def _check_references(
     conn: sqlite3.Connection, sub: int, body: DeviceCreate | DeviceUpdate
 ) -> None:
@@ -367,17 +382,11 @@ def update_device(
                 _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")
             values["as_transport_key"] = body.asTransportKey.ID if body.asTransportKey else None
         if "appServersRoutingProfile" in given:
-            profile = None
-            if body.appServersRoutingProfile is not None:
-                profile = store.ref_id(
-                    conn, "routing_profiles", sub, body.appServersRoutingProfile.ID
-                )
-                if profile is None:
-                    raise bad_request(
-                        f"appServersRoutingProfile: unknown ID {body.appServersRoutingProfile.ID}",
-                        UNKNOWN_REFERENCE,
-                    )
-            values["routing_profile_id"] = profile
+            values["routing_profile_id"] = (
+                None
+                if body.appServersRoutingProfile is None
+                else _routing_profile_id(conn, sub, uid, body.appServersRoutingProfile.ID)
+            )
         store.update_columns(conn, uid, values)
         if "tags" in given:
             store.set_tags(conn, sub, uid, [t.name for t in body.tags or []])

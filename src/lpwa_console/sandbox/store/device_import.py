@@ -5,9 +5,10 @@ Rules beyond the schema's:
 - Updating the AS routing profile (column I of an UPDATE) needs LPWA_MGR::ADMIN_NODE, as
   PUT /devices/{id} does (Document 1 §5.4: WRITE_NODE is not enough). Setting one at creation
   is allowed (the rule speaks of updates).
-- The routing profile must suit the device's connectivity. The sandbox keeps no profile type:
-  a profile with an AS transport key (`lorawanAsTransportKey`) is LoRaWAN; otherwise its type
-  is that of the devices already using it; a profile with neither suits any device.
+- The routing profile must suit the device's connectivity (LORAWAN or CELLULAR, the profile's
+  `connectivity` column): store.devices.routing_profile_mismatch, as PUT /devices/{id}.
+- The network context (cellular column S) and HSM group (OTAA column R) must be the
+  subscription's, as in POST and PUT /devices: store.devices.unknown_references.
 - Application servers (column T) are forbidden when a routing profile (column I) is given.
 - The import's `domain` parameter: created devices get those domains (a domain the line's
   own column AC gives in the same group wins); a deleted device must belong to all of them.
@@ -55,7 +56,7 @@ class Context:
     # May the caller update a device's AS routing profile (LPWA_MGR::ADMIN_NODE)?
     may_route: bool = True
     _refs: dict[tuple[str, str], int | None] = field(default_factory=dict)
-    _profile_kinds: dict[int, str | None] = field(default_factory=dict)
+    _profiles: dict[str, store.RoutingProfileRef | None] = field(default_factory=dict)
 
     def ref(self, conn: sqlite3.Connection, table: str, ref: str, what: str) -> int:
         key = (table, ref)
@@ -71,17 +72,21 @@ class Context:
 
     def profile(self, conn: sqlite3.Connection, ref: str, connectivity: str) -> int:
         """The routing profile `ref`, checked against a device of `connectivity`."""
-        profile_id = self.ref(conn, "routing_profiles", ref, "appServersRoutingProfile")
-        if profile_id not in self._profile_kinds:
-            self._profile_kinds[profile_id] = _profile_kind(conn, profile_id)
-        kind = self._profile_kinds[profile_id]
-        if kind is not None and kind != connectivity:
-            raise RowRefused(
-                INVALID,
-                f"appServersRoutingProfile: {ref} is a {kind} routing profile;"
-                f" a {connectivity} device cannot use it",
-            )
-        return profile_id
+        if ref not in self._profiles:
+            self._profiles[ref] = store.routing_profile(conn, self.subscription_id, ref)
+        profile = self._profiles[ref]
+        if profile is None:
+            raise RowRefused(UNKNOWN_REFERENCE, f"appServersRoutingProfile: unknown ID {ref}")
+        problem = store.routing_profile_mismatch(profile, connectivity)
+        if problem:
+            raise RowRefused(INVALID, problem)
+        return profile.id
+
+    def check_references(self, conn: sqlite3.Connection, body: DeviceCreate | DeviceUpdate) -> None:
+        """The network context and HSM group the line sets must be the subscription's."""
+        problems = store.unknown_references(conn, self.subscription_id, body)
+        if problems:
+            raise RowRefused(UNKNOWN_REFERENCE, "; ".join(problems))
 
 
 def context_for(
@@ -94,21 +99,6 @@ def context_for(
     return Context(
         subscription_id, restrictions, extra_domains, now, may_route=ADMIN_NODE in rights
     )
-
-
-def _profile_kind(conn: sqlite3.Connection, profile_id: int) -> str | None:
-    found = conn.execute(
-        "SELECT as_transport_key FROM routing_profiles WHERE id = ?", (profile_id,)
-    ).fetchone()
-    if found is not None and found[0]:
-        return "LORAWAN"
-    kinds = [
-        r[0]
-        for r in conn.execute(
-            "SELECT DISTINCT connectivity FROM devices WHERE routing_profile_id = ?", (profile_id,)
-        )
-    ]
-    return kinds[0] if len(kinds) == 1 else None
 
 
 def _domains(
@@ -186,6 +176,7 @@ def _create(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
     model = ctx.ref(conn, "device_models", body.model.ID, "model") if body.model else None
     if body.asTransportKey is not None:
         ctx.ref(conn, "as_transport_keys", body.asTransportKey.ID, "asTransportKey")
+    ctx.check_references(conn, body)
     profile_ref = row.extras.get("appServersRoutingProfile")
     _no_servers_with_profile(bool(body.appServers), bool(profile_ref))
     servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
@@ -216,6 +207,7 @@ def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
         raise RowRefused(INVALID, f"{row.operation} does not apply to a {kind} device")
     profile_given = "appServersRoutingProfile" in given and body.appServersRoutingProfile
     _no_servers_with_profile(bool("appServers" in given and body.appServers), bool(profile_given))
+    ctx.check_references(conn, body)
     values: dict[str, Any] = {}
     if "name" in given:
         values["name"] = body.name or row.EUI

@@ -298,6 +298,38 @@ def unknown_references(
     return problems
 
 
+@dataclass(frozen=True)
+class RoutingProfileRef:
+    """An AS routing profile a device may point to: its row id and its connectivity."""
+
+    id: int
+    ref: str
+    connectivity: str
+
+
+def routing_profile(
+    conn: sqlite3.Connection, subscription_id: int, ref: str
+) -> RoutingProfileRef | None:
+    """The subscription's AS routing profile `ref`, or None when it has no such profile."""
+    row = conn.execute(
+        "SELECT id, connectivity FROM routing_profiles WHERE subscription_id = ? AND ref = ?",
+        (subscription_id, ref),
+    ).fetchone()
+    return RoutingProfileRef(int(row[0]), ref, row[1]) if row else None
+
+
+def routing_profile_mismatch(profile: RoutingProfileRef, connectivity: str) -> str | None:
+    """Why a device of `connectivity` cannot use `profile` (`appServersRoutingProfile: ...`),
+    or None when it can: a LoRaWAN device needs a LoRaWAN profile, a cellular one a cellular
+    profile. The one compatibility rule of PUT /devices/{id} and the import."""
+    if profile.connectivity == connectivity:
+        return None
+    return (
+        f"appServersRoutingProfile: {profile.ref} is a {profile.connectivity} routing profile;"
+        f" a {connectivity} device cannot use it"
+    )
+
+
 def model_id(conn: sqlite3.Connection, ref: str) -> int | None:
     row = conn.execute("SELECT id FROM device_models WHERE ref = ?", (ref,)).fetchone()
     return int(row[0]) if row else None

@@ -155,17 +155,14 @@ class AlarmsPane(QWidget):
     # --- signals ----------------------------------------------------------------------
 
     def _live(self, on: bool) -> None:
-        if on and self.vm.has_client and self.isVisible():
-            self.vm.timer.start()
-        else:
-            self.vm.timer.stop()
+        self.vm.set_live(on and self.vm.has_client and self.isVisible())
 
     def showEvent(self, event: object) -> None:  # type: ignore[override]
         super().showEvent(event)  # type: ignore[arg-type]
         self._live(self.live.isChecked())  # a hidden pane does not poll
 
     def hideEvent(self, event: object) -> None:  # type: ignore[override]
-        self.vm.timer.stop()
+        self.vm.set_live(False)
         super().hideEvent(event)  # type: ignore[arg-type]
 
     def _first_page(self, _ms: float) -> None:
@@ -207,7 +204,8 @@ class AlarmsPane(QWidget):
         self.refresh_button.setEnabled(connected)
 
     def closeEvent(self, event: object) -> None:  # type: ignore[override]
-        self.vm.timer.stop()
+        self.vm.set_live(False)
+        self.vm.visible_rows = None
         for signal, slot in self._connections:
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)

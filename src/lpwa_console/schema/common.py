@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Generic, Literal, Self, TypeVar
+from typing import Any, Generic, Literal, Self, TypeVar
 from urllib.parse import quote
 
 import pydantic
@@ -67,6 +67,12 @@ def _caller_stacklevel() -> int:
 def _reason(deprecated: object) -> str:
     message = getattr(deprecated, "message", deprecated)
     return message if isinstance(message, str) and message else "no longer used"
+
+
+def deprecated_value(model: BaseModel, name: str) -> Any:
+    """A deprecated field's value, read without the warning attribute access gives. (Not
+    warnings.catch_warnings: it changes process-wide filters, unsafe off the main thread.)"""
+    return vars(model).get(name)
 
 
 class RequestModel(BaseModel):

@@ -77,8 +77,7 @@ class HasAppSKey(Protocol):
 
 def deprecated_app_keys(model: HasAppSKey) -> str | None:
     """`model.appKeys` without the DeprecationWarning that reading it raises."""
-    # From __dict__: reading the attribute warns, and catch_warnings is process-wide state.
-    value = vars(model).get("appKeys")
+    value = vars(model).get("appKeys")  # see common.deprecated_value
     return value if isinstance(value, str) else None
 
 

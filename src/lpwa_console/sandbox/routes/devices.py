@@ -8,14 +8,19 @@ from __future__ import annotations
 import base64
 import binascii
 import sqlite3
-import warnings
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
-from ...schema.common import ListEnvelope, Tag, TagSuggestions, parse_identifier
+from ...schema.common import (
+    ListEnvelope,
+    Tag,
+    TagSuggestions,
+    deprecated_value,
+    parse_identifier,
+)
 from ...schema.devices import (
     DEVICE_SORT_CRITERIA,
     Device,
@@ -197,10 +202,7 @@ def _check_references(
 
 
 def _deprecated(model: Any, field: str) -> Any:
-    """A deprecated field's value without the DeprecationWarning attribute access raises."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        return getattr(model, field)
+    return deprecated_value(model, field)
 
 
 def _device(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:

@@ -145,9 +145,7 @@ def _all_visible(conn: sqlite3.Connection, account: Account, app_server: str | N
     """The groups the caller sees (those directly associated with `app_server` if given)."""
     assert account.subscription_id is not None
     f = MulticastGroupFilter(appServerID=[app_server] if app_server else [])
-    w = store.where(account.subscription_id, f, account.restrictions)
-    uids, _ = store.page(conn, w, "creationDate", False, 0, MAX_PAGE)
-    return uids
+    return store.all_uids(conn, store.where(account.subscription_id, f, account.restrictions))
 
 
 def _raw_frames(

@@ -9,12 +9,12 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...schema.common import deprecated_value
 from ...schema.devices import (
     AlarmsConfiguration,
     DeviceCreate,
@@ -394,9 +394,7 @@ def create(
     returns its UID. The caller has checked what it reports in its own way (HTTP error or
     refused import row): that the EUI is new, the domains allowed, and resolved the IDs of
     the model, routing profile and application servers."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)
-        marker = body.markerID
+    marker = deprecated_value(body, "markerID")
     uid = insert(
         conn,
         {

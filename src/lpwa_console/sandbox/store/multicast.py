@@ -146,6 +146,12 @@ def page(
     return [r[0] for r in rows[:limit]], len(rows) > limit
 
 
+def all_uids(conn: sqlite3.Connection, w: Where) -> list[int]:
+    """Every group matching `w` (no paging: for whole-subscription histories)."""
+    rows = conn.execute(f"SELECT g.uid FROM multicast_groups g WHERE {w.sql()}", w.params)
+    return [r[0] for r in rows]
+
+
 def count(conn: sqlite3.Connection, w: Where) -> int:
     return int(
         conn.execute(

@@ -108,3 +108,14 @@ def _no_loop_left_running() -> Iterator[None]:
     yield
     if asyncio._get_running_loop() is not None:
         asyncio.events._set_running_loop(None)
+
+
+@pytest.fixture
+def runner(qtbot: Any) -> Iterator[Any]:
+    """A TaskRunner whose tasks are cancelled and awaited when the test ends."""
+    from lpwa_console.models.tasks import TaskRunner
+
+    runner = TaskRunner()
+    yield runner
+    runner.cancel_all()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)

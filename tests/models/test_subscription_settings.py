@@ -3,12 +3,10 @@ sends (only what changed), and how refusals come back (fakes in the client's sha
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import httpx
-import pytest
 
 from lpwa_console.api.errors import status_error
 from lpwa_console.models.subscription_settings import (
@@ -59,14 +57,6 @@ class FakeSubscription:
 def forbidden(message: str) -> Exception:
     request = httpx.Request("PUT", "https://platform.example/subscriptions/mine")
     return status_error(httpx.Response(403, json={"code": 9, "message": message}, request=request))
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    runner = TaskRunner()
-    yield runner
-    runner.cancel_all()
-    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
 
 
 def connected(

@@ -4,17 +4,13 @@ refusals shown with what was typed kept; then the detail shows the new security 
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-import httpx
-import pytest
 from PySide6.QtWidgets import QDialogButtonBox, QLineEdit
 
 from lpwa_console.api import LpwaClient
-from lpwa_console.api.errors import APIStatusError, status_error
+from lpwa_console.api.errors import APIStatusError
 from lpwa_console.models.resources import ResourceViewModel, app_servers_kind
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.app_servers import (
@@ -28,29 +24,9 @@ from lpwa_console.schema.app_servers import (
 from lpwa_console.ui.dialogs.app_server_security import AppServerSecurityDialog
 from lpwa_console.ui.panes.resources import ResourcesPane
 from lpwa_console.ui.widgets.nested_editor import ObjectEditor
+from tests.helpers import refusal, run
 
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    runner = TaskRunner()
-    yield runner
-    runner.cancel_all()
-    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
-
-
-def run(qtbot: Any, coro: Any) -> Any:
-    task = asyncio.ensure_future(coro)
-    qtbot.waitUntil(task.done, timeout=10000)
-    return task.result()
-
-
-def refusal(status: int, message: str) -> APIStatusError:
-    request = httpx.Request("PUT", "https://platform.example/appServers/x/security")
-    return status_error(
-        httpx.Response(status, json={"code": 1, "message": message}, request=request)
-    )
 
 
 class FakeServers:

@@ -4,31 +4,20 @@ checked live, saved to the sandbox and pre-filled from what it stored."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
-import httpx
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QDialogButtonBox, QLineEdit
 
 from lpwa_console.api import LpwaClient
-from lpwa_console.api.errors import status_error
 from lpwa_console.models.resources import ResourceViewModel, app_servers_kind, multicast_kind
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.app_servers import AppServer, AppServerCreate, AppServerUpdate
 from lpwa_console.ui.dialogs.resource_form import ResourceFormDialog
 from lpwa_console.ui.widgets.nested_editor import ERROR_ROLE, ObjectEditor, TableEditor
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    runner = TaskRunner()
-    yield runner
-    runner.cancel_all()
-    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+from tests.helpers import refusal, run
 
 
 def open_form(qtbot: Any, vm: ResourceViewModel, item: Any = None) -> ResourceFormDialog:
@@ -180,12 +169,6 @@ def test_multicast_domains(qtbot: Any) -> None:
     assert "at most one domain per group; repeated: Site" in domains.error.text()
 
 
-def run(qtbot: Any, coro: Any) -> Any:
-    task = asyncio.ensure_future(coro)
-    qtbot.waitUntil(task.done, timeout=10000)
-    return task.result()
-
-
 def test_app_server_created_and_edited_on_the_sandbox(
     qtbot: Any, client: LpwaClient, runner: TaskRunner
 ) -> None:
@@ -245,13 +228,6 @@ def test_app_server_created_and_edited_on_the_sandbox(
 
 
 # --- occContext: never typed, sent from the item as it was read ------------------------------
-
-
-def refusal(status: int, message: str) -> Any:
-    request = httpx.Request("PUT", "https://platform.example/appServers/x")
-    return status_error(
-        httpx.Response(status, json={"code": 7, "message": message}, request=request)
-    )
 
 
 class FakeServers:

@@ -4,13 +4,10 @@ security)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLineEdit
 
@@ -45,6 +42,7 @@ from lpwa_console.schema.network import (
 )
 from lpwa_console.ui.dialogs.resource_form import ResourceFormDialog
 from lpwa_console.ui.panes.resources import MASK, ResourcesPane
+from tests.helpers import run
 
 SHOTS = Path("/tmp/shots")
 
@@ -318,20 +316,6 @@ def test_only_the_current_sections_filters_show(qtbot: Any, qloop: Any) -> None:
         pane.show()
     assert not pane.filter_bars.isVisible()  # network lists take no filters
     pane.focus_filter()  # nothing to focus: no harm
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    runner = TaskRunner()
-    yield runner
-    runner.cancel_all()
-    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
-
-
-def run(qtbot: Any, coro: Any) -> Any:
-    task = asyncio.ensure_future(coro)
-    qtbot.waitUntil(task.done, timeout=10000)
-    return task.result()
 
 
 def live_pane(qtbot: Any, kind: Any, client: LpwaClient, runner: TaskRunner) -> ResourcesPane:

@@ -26,20 +26,7 @@ from lpwa_console.schema.subscription import (
 from lpwa_console.ui.dialogs.subscription_settings import SubscriptionSettingsDialog
 from lpwa_console.ui.main_window import MainWindow
 from lpwa_console.ui.panes.devices import DevicesPane
-
-
-@pytest.fixture
-def runner(qtbot: Any) -> Iterator[TaskRunner]:
-    runner = TaskRunner()
-    yield runner
-    runner.cancel_all()
-    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
-
-
-def run(qtbot: Any, coro: Any) -> Any:
-    task = asyncio.ensure_future(coro)
-    qtbot.waitUntil(task.done, timeout=10000)
-    return task.result()
+from tests.helpers import run
 
 
 @pytest.fixture

@@ -1,0 +1,26 @@
+"""Helpers shared by the Qt tests: run a coroutine on the qasync loop, make a server refusal."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+
+from lpwa_console.api import APIStatusError
+from lpwa_console.api.errors import status_error
+
+
+def run(qtbot: Any, coro: Any) -> Any:
+    """Run `coro` on the test's qasync loop until done; its result."""
+    task = asyncio.ensure_future(coro)
+    qtbot.waitUntil(task.done, timeout=10000)
+    return task.result()
+
+
+def refusal(status: int, message: str, url: str = "https://platform.example/x") -> APIStatusError:
+    """The error the client raises when the platform answers `status` with `message`."""
+    request = httpx.Request("PUT", url)
+    return status_error(
+        httpx.Response(status, json={"code": 1, "message": message}, request=request)
+    )

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
+from PySide6.QtCore import Qt
+
 from lpwa_console.models.device_detail import (
+    ACK_BATCH,
     ADMIN_NODE,
     WRITE_NODE,
     AccountRights,
+    AckedRole,
+    DeviceAlarmsModel,
     DeviceDetailViewModel,
     Threshold,
     alarm004_request,
@@ -16,8 +22,9 @@ from lpwa_console.models.device_detail import (
     routing_profile_read_only,
     thresholds_of,
 )
+from lpwa_console.models.paged_table import SeverityRole
 from lpwa_console.models.tasks import TaskRunner
-from lpwa_console.schema.alarms import AlarmBrief, AlarmPage
+from lpwa_console.schema.alarms import AlarmBrief, AlarmFilter, AlarmPage
 from lpwa_console.schema.devices import Device
 from lpwa_console.schema.frames import FramesAggregation
 from lpwa_console.schema.subscription import Subscription
@@ -34,20 +41,43 @@ def alarm(uid: str, state: int, acked: bool = False) -> AlarmBrief:
 
 
 class FakeClient:
-    """Plain async callables in the client's shape (the sandbox routes are not there yet)."""
+    """Plain async callables in the client's shape. One device's alarms come in pages of
+    `page_size`, in the order of `alarms` (the platform's: latest update first), filtered on
+    `acked` as the platform does."""
 
-    def __init__(self) -> None:
-        self.acked: list[tuple[str, str]] = []
-        self.alarms = [alarm("a1", 3), alarm("a2", 6), alarm("a3", 5, acked=True)]
+    def __init__(self, alarms: list[AlarmBrief] | None = None, page_size: int = 100) -> None:
+        self.acked: list[str] = []
+        self.ack_requests: list[list[str]] = []
+        self.alarms = (
+            alarms
+            if alarms is not None
+            else [alarm("a1", 3), alarm("a2", 6), alarm("a3", 5, acked=True)]
+        )
+        self.page_size = page_size
+        self.pages: list[tuple[int, bool | None]] = []  # (pageIndex, acked filter) asked
         self.traffic_calls: list[dict[str, Any]] = []
+        self.gate: asyncio.Event | None = None  # when set, pages wait for it
 
-        async def of_device(ref: str, page_index: int = 1, **_kw: Any) -> AlarmPage:
-            return AlarmPage(briefs=list(self.alarms), count=len(self.alarms))
+        async def of_device(
+            ref: str, page_index: int = 1, *, filters: AlarmFilter | None = None
+        ) -> AlarmPage:
+            acked = filters.acked if filters is not None else None
+            self.pages.append((page_index, acked))
+            if self.gate is not None:
+                await self.gate.wait()
+            listed = [a for a in self.alarms if acked is None or a.acked == acked]
+            start = (page_index - 1) * self.page_size
+            briefs = listed[start : start + self.page_size]
+            more = start + self.page_size < len(listed)
+            count = len(listed) if page_index == 1 else None
+            return AlarmPage(briefs=briefs, count=count, more=more)
 
-        async def acknowledge_one(ref: str, uid: str) -> None:
-            self.acked.append((ref, uid))
+        async def acknowledge(uids: list[str]) -> None:
+            self.ack_requests.append(list(uids))
+            self.acked.extend(uids)
+            done = set(uids)
             self.alarms = [
-                a.model_copy(update={"acked": a.acked or a.alarmUid == uid}) for a in self.alarms
+                a.model_copy(update={"acked": a.acked or a.alarmUid in done}) for a in self.alarms
             ]
 
         async def aggregated(ref: str, **kw: Any) -> FramesAggregation:
@@ -56,8 +86,24 @@ class FakeClient:
                 {"briefs": [{"timestamp": 3_600_000 * i, "up": {"count": i}} for i in range(5)]}
             )
 
-        self.device_alarms = SimpleNamespace(of_device=of_device, acknowledge_one=acknowledge_one)
+        self.device_alarms = SimpleNamespace(of_device=of_device, acknowledge=acknowledge)
         self.frames = SimpleNamespace(aggregated=aggregated)
+
+
+def load_first_page(qtbot: Any, vm: DeviceDetailViewModel) -> None:
+    vm.load_alarms()
+    qtbot.waitUntil(lambda: vm.alarms_loaded and not vm.alarms_busy, timeout=2000)
+
+
+def many_alarms(count: int) -> list[AlarmBrief]:
+    """`count` alarms, latest update first, every third one acknowledged."""
+    return [
+        AlarmBrief(
+            alarmUid=f"u{i:04d}", ID=4, state=3 + i % 4, acked=i % 3 == 2,
+            creationTimestamp=1_700_000_000_000, updateTimestamp=1_700_000_000_000 - i,
+        )
+        for i in range(count)
+    ]  # fmt: skip
 
 
 def test_alarm004_default_and_rules() -> None:
@@ -112,19 +158,125 @@ def test_account_rights_signal(qtbot: Any) -> None:
     assert rights.routing_read_only and rights.permissions == ("x",)
 
 
-def test_alarms_load_sorted_and_acknowledge(qtbot: Any, qloop: Any) -> None:
+def test_alarms_load_in_the_platform_order_and_acknowledge(qtbot: Any, qloop: Any) -> None:
     fake = FakeClient()
     vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
     vm.set_device(device())
-    with qtbot.waitSignal(vm.alarms_changed, timeout=2000) as changed:
+    with qtbot.waitSignal(
+        vm.alarms_changed, timeout=2000, check_params_cb=lambda alarms: bool(alarms)
+    ) as changed:
         vm.load_alarms()
-    # Unacknowledged first, most severe first.
-    assert [a.alarmUid for a in changed.args[0]] == ["a2", "a1", "a3"]
+    # As the platform lists them (latest update first): pages that come later are appended,
+    # so nothing is re-sorted under the user's eyes.
+    assert [a.alarmUid for a in changed.args[0]] == ["a1", "a2", "a3"]
+    assert vm.alarms_complete and vm.alarms_total == 3
     with qtbot.waitSignal(vm.acknowledged, timeout=2000) as acked:
-        assert vm.acknowledge(["a2"])
+        assert vm.acknowledge(["a2", "a2"])
     assert acked.args == ["1 alarm acknowledged"]
-    assert [uid for _ref, uid in fake.acked] == ["a2"]
-    qtbot.waitUntil(lambda: [a.alarmUid for a in vm.alarms] == ["a1", "a2", "a3"], timeout=2000)
+    assert fake.ack_requests == [["a2"]]  # one request for the selection
+    # Shown acknowledged where it is; nothing asked again.
+    assert [(a.alarmUid, a.acked) for a in vm.alarms] == [
+        ("a1", False), ("a2", True), ("a3", True)
+    ]  # fmt: skip
+    assert fake.pages == [(1, None)]
+    assert not vm.acknowledge([])
+
+
+def test_every_alarm_page_after_page(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(250))
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    model = vm.alarms_model
+    assert not vm.load_more_alarms()  # no device, nothing loaded yet
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    assert model.rowCount() == 100 and vm.alarms_total == 250 and not vm.alarms_complete
+    assert model.canFetchMore()
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        model.fetchMore()  # what a view does when scrolled to its end
+        assert vm.alarms_busy and not model.canFetchMore()
+        assert not vm.load_more_alarms()  # one page at a time
+    assert model.rowCount() == 200
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        assert vm.load_more_alarms()
+    assert model.rowCount() == 250 and vm.alarms_complete and not model.canFetchMore()
+    assert [a.alarmUid for a in vm.alarms] == [f"u{i:04d}" for i in range(250)]
+    assert fake.pages == [(1, None), (2, None), (3, None)]
+    assert not vm.load_more_alarms()
+
+
+def test_an_alarm_that_moved_up_between_pages_is_listed_once(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(150))
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    # A new alarm is raised: everything moves one place down, u0099 comes again on page 2.
+    fresh = AlarmBrief(
+        alarmUid="new", ID=4, state=6, creationTimestamp=1, updateTimestamp=1_800_000_000_000
+    )
+    fake.alarms.insert(0, fresh)
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        vm.load_more_alarms()
+    uids = [a.alarmUid for a in vm.alarms]
+    assert len(uids) == len(set(uids)) == 150 and uids[-1] == "u0149"
+    load_first_page(qtbot, vm)  # Refresh: the new one on top
+    assert vm.alarms[0].alarmUid == "new" and vm.alarms_model.rowCount() == 100
+
+
+def test_unacknowledged_only_is_asked_of_the_platform(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(30))
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    assert len(vm.alarms) == 30
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000) as changed:
+        vm.set_unacknowledged_only(True)
+    qtbot.waitUntil(lambda: vm.alarms_loaded, timeout=2000)
+    assert fake.pages[-1] == (1, False)
+    assert len(vm.alarms) == 20 and not any(a.acked for a in vm.alarms)
+    assert changed.args == [[]]  # what was shown is cleared first
+
+
+def test_a_late_page_of_another_device_is_dropped(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(5))
+    fake.gate = asyncio.Event()
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    vm.load_alarms()
+    assert vm.alarms_busy
+    vm.set_device(device(EUI="70B3D57ED0000002"))
+    assert not vm.alarms_busy and vm.alarms == []
+    fake.gate.set()
+    qtbot.wait(50)
+    assert vm.alarms == [] and not vm.alarms_loaded
+
+
+def test_a_big_selection_is_acknowledged_in_batches(qtbot: Any, qloop: Any) -> None:
+    alarms = [a.model_copy(update={"acked": False}) for a in many_alarms(ACK_BATCH * 2 + 10)]
+    fake = FakeClient(alarms, page_size=2000)
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    uids = [a.alarmUid for a in vm.alarms]
+    with qtbot.waitSignal(vm.acknowledged, timeout=5000) as acked:
+        vm.acknowledge(uids)
+    assert [len(r) for r in fake.ack_requests] == [ACK_BATCH, ACK_BATCH, 10]
+    assert acked.args == [f"{len(uids):,} alarms acknowledged"]
+    assert len(uids) == ACK_BATCH * 2 + 10 and all(a.acked for a in vm.alarms)
+
+
+def test_alarms_model_roles(qtmodeltester: Any) -> None:
+    model = DeviceAlarmsModel()
+    qtmodeltester.check(model)
+    model.append_page(AlarmPage(briefs=many_alarms(3), count=3), first=True)
+    qtmodeltester.check(model, force_py=True)
+    assert model.headerData(0, Qt.Orientation.Horizontal) == "Severity"
+    assert model.index(0, 0).data() == "● Warning" and model.index(0, 0).data(SeverityRole) == 3
+    assert model.index(2, 5).data() == "yes" and model.index(2, 0).data(AckedRole) is True
+    assert model.index(2, 0).data(SeverityRole) is None  # acknowledged: no colour
+    assert model.mark_acked(["u0000", "u0002"]) == 1
+    assert model.index(0, 0).data(AckedRole) is True
+    model.clear()
+    assert model.rowCount() == 0 and model.total is None and not model.canFetchMore()
 
 
 def test_traffic_window(qtbot: Any, qloop: Any) -> None:
@@ -147,7 +299,7 @@ def test_traffic_window(qtbot: Any, qloop: Any) -> None:
 def test_failure_is_a_signal(qtbot: Any, qloop: Any) -> None:
     fake = FakeClient()
 
-    async def broken(ref: str, **_kw: Any) -> AlarmPage:
+    async def broken(ref: str, *_args: Any, **_kw: Any) -> AlarmPage:
         raise RuntimeError("route not there")
 
     fake.device_alarms.of_device = broken  # type: ignore[attr-defined]

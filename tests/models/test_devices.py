@@ -10,7 +10,7 @@ import httpx
 import pytest
 from PySide6.QtCore import Qt
 
-from lpwa_console.api import APIStatusError
+from lpwa_console.api import APIStatusError, NotFoundError
 from lpwa_console.models.devices import (
     REFERENCE_KINDS,
     REFERENCE_PAGE,
@@ -20,7 +20,7 @@ from lpwa_console.models.devices import (
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.app_servers import AppServerPage
 from lpwa_console.schema.common import ListEnvelope
-from lpwa_console.schema.devices import DeviceBrief, DeviceFilter
+from lpwa_console.schema.devices import Device, DeviceBrief, DeviceFilter
 from lpwa_console.schema.network import AsTransportKeyPage, CellularNetworkContextPage, HsmGroupPage
 
 
@@ -178,3 +178,125 @@ def test_a_platform_without_those_lists(qtbot: Any, qloop: Any) -> None:
     vm.load_references()  # does not raise here: the failure is the task's
     qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
     assert vm.references["hsmGroupID"].error and vm.references["asTransportKey"].loaded
+
+
+# --- the detail follows the list ----------------------------------------------------------
+
+
+class ListedClient:
+    """A platform that lists `listed`: `query` a prefix of the name or the EUI, `devEUI`
+    prefixes of the EUI; GET answers a listed device or 404."""
+
+    def __init__(self, count: int = 25) -> None:
+        self.listed = [
+            DeviceBrief(EUI=f"70B3D57ED{i:07X}", name=f"meter {i:02d}") for i in range(count)
+        ]
+        self.asked: list[DeviceFilter] = []
+
+        def matches(brief: DeviceBrief, filters: DeviceFilter) -> bool:
+            query = (filters.query or "").casefold()
+            if query and not (
+                brief.name.casefold().startswith(query) or brief.EUI.casefold().startswith(query)
+            ):
+                return False
+            return not filters.devEUI or any(brief.EUI.startswith(e) for e in filters.devEUI)
+
+        async def list_devices(
+            page: int, size: int, *, filters: DeviceFilter, **_kw: Any
+        ) -> ListEnvelope[DeviceBrief]:
+            self.asked.append(filters)
+            rows = [b for b in self.listed if matches(b, filters)]
+            start = (page - 1) * size
+            return ListEnvelope[DeviceBrief](
+                briefs=rows[start : start + size],
+                count=len(rows) if page == 1 else None,
+                more=start + size < len(rows),
+            )
+
+        async def get(ref: str) -> Device:
+            found = next((b for b in self.listed if ref == "e" + b.EUI), None)
+            if found is None:
+                request = httpx.Request("GET", f"https://platform.test/devices/{ref}")
+                response = httpx.Response(404, request=request)
+                raise NotFoundError("Device not found", response=response, code=None)
+            return Device.model_validate(found.model_dump())
+
+        self.devices = SimpleNamespace(list=list_devices, get=get)
+
+
+def listed_vm(qtbot: Any, fake: ListedClient) -> DevicesViewModel:
+    vm = DevicesViewModel(TaskRunner(), fake, page_size=10)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: vm.first_page_ms is not None, timeout=3000)
+    return vm
+
+
+def show_row(qtbot: Any, vm: DevicesViewModel, row: int) -> Device:
+    with qtbot.waitSignal(vm.detail_changed, timeout=3000) as changed:
+        vm.select_row(row)
+    device: Device = changed.args[0]
+    return device
+
+
+def test_the_detail_follows_the_filters(qtbot: Any, qloop: Any) -> None:
+    vm = listed_vm(qtbot, ListedClient())
+    shown = show_row(qtbot, vm, 3)
+    assert shown.name == "meter 03"
+    # Still in the view: found again at its new row, still shown.
+    with qtbot.waitSignal(vm.detail_row, timeout=3000) as found:
+        vm.update_filters(query="meter 0")
+    assert found.args == [3] and vm.detail is shown
+    with qtbot.waitSignal(vm.detail_row, timeout=3000) as found:
+        vm.update_filters(query=shown.EUI)
+    assert found.args == [0] and vm.detail is shown
+    # A filter that empties the list: nothing is shown any more.
+    with qtbot.waitSignal(vm.detail_changed, timeout=3000) as cleared:
+        vm.update_filters(query="zz")
+    assert cleared.args == [None] and vm.detail is None
+    # And nothing comes back when the filter is cleared: no device is selected.
+    with (
+        qtbot.assertNotEmitted(vm.detail_row, wait=100),
+        qtbot.waitSignal(vm.first_page_loaded, timeout=3000),
+    ):
+        vm.clear_filters()
+    assert vm.detail is None
+
+
+def test_a_device_not_among_the_rows_loaded_is_asked_about(qtbot: Any, qloop: Any) -> None:
+    fake = ListedClient(25)
+    vm = listed_vm(qtbot, fake)
+    far = fake.listed[22]  # on the third page, which the view has not asked for
+    with qtbot.waitSignal(vm.detail_changed, timeout=3000):
+        vm.select("e" + far.EUI)
+    assert not vm.list_complete() and vm.row_of(far.EUI) == -1
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.reload()
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
+    assert fake.asked[-1].devEUI == [far.EUI]  # "is it in this view?"
+    assert vm.detail is not None and vm.detail.EUI == far.EUI  # it is: still shown
+    # Deleted elsewhere: the next reload does not find it any more.
+    fake.listed.remove(far)
+    with qtbot.waitSignal(vm.detail_changed, timeout=3000) as cleared:
+        vm.reload()
+    assert cleared.args == [None]
+
+
+def test_a_device_that_cannot_be_read_is_not_shown(qtbot: Any, qloop: Any) -> None:
+    fake = ListedClient(3)
+    vm = listed_vm(qtbot, fake)
+    show_row(qtbot, vm, 0)
+    gone = fake.listed.pop(1)
+    with qtbot.waitSignal(vm.detail_failed, timeout=3000) as failed:
+        vm.select("e" + gone.EUI)
+    assert failed.args == ["Device not found"] and vm.detail is None
+
+
+def test_a_new_session_forgets_the_device_shown(qtbot: Any, qloop: Any) -> None:
+    fake = ListedClient(3)
+    vm = listed_vm(qtbot, fake)
+    show_row(qtbot, vm, 0)
+    with (
+        qtbot.assertNotEmitted(vm.detail_row, wait=100),
+        qtbot.waitSignal(vm.first_page_loaded, timeout=3000),
+    ):
+        vm.set_client(fake)  # type: ignore[arg-type]
+    assert vm.detail is None

@@ -12,11 +12,14 @@ from lpwa_console.models.forms import (
     Raw,
     Rows,
     automatic_data,
+    check_only_data,
     describe,
+    error_text,
     form_data,
     form_fields,
     form_for,
     nested_errors,
+    pattern_words,
     raw_of,
     typed_fields,
     value_of,
@@ -174,8 +177,71 @@ def test_nested_errors_are_located() -> None:
     assert nested_errors(security, {"status": ""}) == [{}]
     domains = next(f for f in fields if f.name == "domains")
     (bad,) = nested_errors(domains, Rows([{"name": "France/Paris", "group": "Site:1"}]))
-    assert list(bad) == ["group"]
+    assert bad == {
+        "group": "a group name has 1 to 20 characters, without : < > or spaces at either end"
+    }
     assert nested_errors(fields[0], "x") == []  # a flat field has no rows
+
+
+def test_nested_errors_word_the_patterns() -> None:
+    fields, _ = form_fields(AppServerCreate)
+    headers = next(f for f in fields if f.name == "customHttpHeaders")
+    (bad,) = nested_errors(headers, Rows([{"name": "X Bad", "value": "caf\u00e9"}]))
+    assert bad == {
+        "name": "a header name has letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only, "
+        "no spaces",
+        "value": "a header value has visible ASCII characters, with spaces or tabs only "
+        "between them",
+    }
+    assert describe(headers, [bad]).startswith("Custom http header 1: name: a header name")
+    domains = next(f for f in fields if f.name == "domains")
+    (bad,) = nested_errors(domains, Rows([{"name": "France/", "group": "Site"}]))
+    assert bad["name"].startswith("a domain is 1 to 5 parts")
+    messages = [
+        m
+        for row in nested_errors(headers, Rows([{"name": "a b", "value": "v"}]))
+        for m in row.values()
+    ]
+    assert messages and not any("should match pattern" in m for m in messages)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "words"),
+    [
+        (r"^[0-9A-F]+$", "expected hexadecimal digits (0-9, A-F, in capitals)"),
+        (r"^[0-9a-fA-F]{16}$", "expected exactly 16 hexadecimal digits (0-9, A-F)"),
+        (r"^[0-9]{6,15}$", "expected 6 to 15 digits"),
+        (r"^[A-Z_]{2,}$", "expected at least 2 characters among A-Z _"),
+        (r"^[A-Za-z0-9._\-]+$", "expected characters among A-Z a-z 0-9 . _ -"),
+        (r"^(a|b)$", "is not in the expected form"),  # never the expression itself
+    ],
+)
+def test_patterns_in_words(pattern: str, words: str) -> None:
+    assert pattern_words(pattern) == words
+
+
+def test_one_wording_for_the_device_form_and_the_nested_forms() -> None:
+    from pydantic import BaseModel, Field, ValidationError
+
+    from lpwa_console.models.devices import validate
+    from lpwa_console.schema.devices import DeviceUpdate
+
+    class Hex(BaseModel):
+        key: str = Field(pattern=r"^[0-9A-F]+$")
+
+    try:
+        Hex(key="xyz")
+    except ValidationError as exc:
+        (error,) = exc.errors()
+    assert error["msg"] == "String should match pattern '^[0-9A-F]+$'"
+    assert error_text(error) == "expected hexadecimal digits (0-9, A-F, in capitals)"
+    _, errors = validate(DeviceUpdate, {"domains": [{"name": "a/", "group": {"name": "g"}}]})
+    fields, _ = form_fields(DeviceUpdate)
+    domains = next(f for f in fields if f.name == "domains")
+    (nested,) = nested_errors(domains, Rows([{"name": "a/", "group": "g"}]))
+    assert errors["domains"] == nested["name"] and nested["name"].startswith("a domain is")
+    _, errors = validate(DeviceUpdate, {"tags": [{"name": "<b>"}]})
+    assert errors["tags"].startswith("a tag has 1 to 40 characters")
 
 
 def test_an_item_fills_the_form() -> None:
@@ -197,7 +263,7 @@ def test_an_item_fills_the_form() -> None:
         "status": "DOWNLINK_AS_KEY", "asID": "as-1", "downlinkAsKey": "", "maxTimestampDeviation": "",
     }  # fmt: skip
     assert raws["domains"] == Rows([{"name": "France/Paris", "group": "Site"}])
-    assert raws["occContext"] == "7" and raws["type"] == "KAFKA"
+    assert raws["occContext"] == "7" and "type" not in raws  # check-only: not shown
     http = AppServer.model_validate(
         {
             "ID": "x", "name": "n", "scope": "SUBSCRIPTION",
@@ -280,3 +346,24 @@ def test_the_version_is_automatic() -> None:
     assert automatic_data(AppServerUpdate, unversioned) == {}  # the server decides alone
     assert automatic_data(MulticastGroupUpdate, read) == {}  # no occContext in that request
     AppServerUpdate.model_validate({"name": "x", **automatic_data(AppServerUpdate, read)})
+
+
+def test_check_only_fields_are_not_shown_but_still_check() -> None:
+    fields, skipped = form_fields(AppServerUpdate)
+    assert "type" not in {f.name for f in fields} and "type" not in skipped
+    assert "type" in {f.name for f in form_fields(AppServerCreate)[0]}  # a create sends it
+    kafka = AppServer.model_validate(
+        {"ID": "a", "name": "n", "scope": "SUBSCRIPTION", "type": "KAFKA"}
+    )
+    assert check_only_data(AppServerUpdate, kafka) == {"type": "KAFKA"}
+    assert check_only_data(AppServerUpdate, None, kafka) == {"type": "KAFKA"}
+    assert check_only_data(AppServerCreate, kafka) == {}  # nothing check-only there
+    operator = AppServer.model_validate({"ID": "o", "name": "n", "scope": "OPERATOR"})
+    assert check_only_data(AppServerUpdate, operator) == {}
+    http_rows = {"destinations": [{"addresses": ["h"], "ports": "80", "strategy": "BLAST"}]}
+    with pytest.raises(ValueError, match="a KAFKA server takes brokerID"):
+        AppServerUpdate.model_validate({**http_rows, **check_only_data(AppServerUpdate, kafka)})
+    request = AppServerUpdate.model_validate(
+        {"name": "x", **check_only_data(AppServerUpdate, kafka)}
+    )
+    assert request.to_wire() == {"name": "x"}  # checked with, never sent

@@ -1,4 +1,5 @@
-"""The device detail tabs: information, tags, alarms, traffic, alarm 004, routing, cellular."""
+"""The device detail tabs: information, tags, alarms, traffic, alarm 004, routing; and the
+panel's empty state."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from lpwa_console.schema.subscription import Subscription
 from lpwa_console.ui.panes.devices import DevicesPane
 from lpwa_console.ui.widgets.device_detail import DeviceDetail
 
-from ..models.test_device_detail import FakeClient
+from ..models.test_device_detail import FakeClient, many_alarms
 
 SHOTS = Path("/tmp/shots")
 
@@ -49,8 +50,10 @@ def rights_with(*rights: str) -> AccountRights:
     return account
 
 
-def make_detail(qtbot: Any, rights: AccountRights | None = None) -> tuple[DeviceDetail, Any]:
-    fake = FakeClient()
+def make_detail(
+    qtbot: Any, rights: AccountRights | None = None, fake: FakeClient | None = None
+) -> tuple[DeviceDetail, Any]:
+    fake = fake or FakeClient()
     vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
     detail = DeviceDetail(vm, rights)
     qtbot.addWidget(detail)
@@ -60,7 +63,8 @@ def make_detail(qtbot: Any, rights: AccountRights | None = None) -> tuple[Device
 
 
 def tab_titles(detail: DeviceDetail) -> list[str]:
-    return [detail.tabText(i) for i in range(detail.count()) if detail.isTabVisible(i)]
+    tabs = detail.tabs
+    return [tabs.tabText(i) for i in range(tabs.count()) if tabs.isTabVisible(i)]
 
 
 def save(widget: Any, name: str) -> None:
@@ -68,13 +72,11 @@ def save(widget: Any, name: str) -> None:
     widget.grab().save(str(SHOTS / name))
 
 
-def test_tabs_and_cellular_only_for_cellular(qtbot: Any, qloop: Any) -> None:
+def test_the_same_tabs_for_every_device_and_the_sim_in_information(qtbot: Any, qloop: Any) -> None:
     detail, _ = make_detail(qtbot)
-    assert "Select a device" in detail.label.text()
     detail.show_device(device())
-    assert tab_titles(detail) == [
-        "Information", "Tags", "Alarms", "Traffic", "Alarm 004", "Routing"
-    ]  # fmt: skip
+    tabs = ["Information", "Tags", "Alarms", "Traffic", "Alarm 004", "Routing"]
+    assert tab_titles(detail) == tabs
     assert "meter 1" in detail.label.text()
     assert detail.tags_tab is not None and detail.tags_tab.list.count() == 1
     detail.show_device(
@@ -83,11 +85,42 @@ def test_tabs_and_cellular_only_for_cellular(qtbot: Any, qloop: Any) -> None:
             iccid="8933150319001234567", lastIMEI="356938035643809", networkContextID="nc-1",
         )
     )  # fmt: skip
-    assert tab_titles(detail)[-1] == "Cellular"
-    text = detail.cellular_label.text()
+    # The SIM is a section of the information, not a tab that says it again.
+    assert tab_titles(detail) == tabs
+    text = detail.label.text()
+    assert "SIM and network" in text
     assert "208011234567890" in text and "8933150319001234567" in text and "nc-1" in text
-    detail.setCurrentWidget(detail.cellular_area)
     save(detail, "detail-cellular.png")
+
+
+def test_no_device_is_an_empty_state_not_empty_tabs(qtbot: Any, qloop: Any) -> None:
+    detail, _ = make_detail(qtbot)
+    assert detail.stack.currentWidget() is detail.empty and not detail.showing_device
+    assert detail.empty_title.text() == "No device selected"
+    assert "Select a device" in detail.empty_text.text()
+    save(detail, "detail-empty.png")
+    detail.show_loading()
+    assert detail.empty_title.text() == "Loading…"
+    detail.show_device(device())
+    assert detail.stack.currentWidget() is detail.tabs and detail.showing_device
+    detail.show_loading()  # another device on its way: the tabs stay meanwhile
+    assert detail.showing_device and "Loading" in detail.label.text()
+    detail.show_device(None)
+    assert detail.stack.currentWidget() is detail.empty and detail.device is None
+    assert detail.vm is not None and detail.vm.device is None
+    detail.show_device(device())
+    detail.show_error("Device not found")
+    assert not detail.showing_device and detail.device is None
+    assert detail.empty_title.text() == "Could not load the device"
+    assert detail.empty_text.text() == "Device not found"
+
+
+def rows(tab: Any) -> int:
+    return int(tab.table.model().rowCount())
+
+
+def text_at(tab: Any, row: int, column: int) -> str:
+    return str(tab.table.model().index(row, column).data())
 
 
 def test_alarms_tab_loads_and_acknowledges(qtbot: Any, qloop: Any) -> None:
@@ -95,25 +128,91 @@ def test_alarms_tab_loads_and_acknowledges(qtbot: Any, qloop: Any) -> None:
     detail.show_device(device())
     tab = detail.alarms_tab
     assert tab is not None
-    detail.setCurrentWidget(tab)  # loads on show
-    qtbot.waitUntil(lambda: tab.table.rowCount() == 3, timeout=3000)
-    assert tab.table.item(0, 0).text() == "● Critical"
-    assert not tab.ack_button.isEnabled()
-    tab.table.selectRow(0)
+    detail.tabs.setCurrentWidget(tab)  # loads on show
+    qtbot.waitUntil(lambda: rows(tab) == 3, timeout=3000)
+    assert text_at(tab, 1, 0) == "● Critical"
+    assert tab.status.text() == "3 alarms, 2 not acknowledged"
+    assert not tab.ack_button.isEnabled() and not tab.more_button.isVisible()
+    tab.table.selectRow(1)
     assert tab.selected_uids() == ["a2"] and tab.ack_button.isEnabled()
     save(detail, "detail-alarms.png")
     tab.acknowledge()
-    qtbot.waitUntil(lambda: [u for _r, u in fake.acked] == ["a2"], timeout=3000)
-    qtbot.waitUntil(
-        lambda: "acknowledged" in tab.status.text() or "1 not" in tab.status.text(), timeout=3000
-    )
+    qtbot.waitUntil(lambda: fake.acked == ["a2"], timeout=3000)
+    qtbot.waitUntil(lambda: tab.status.text() == "1 alarm acknowledged", timeout=3000)
+    # Acknowledged in place: same row, still selected, nothing left to acknowledge there.
+    assert text_at(tab, 1, 5) == "yes" and tab.table.selectionModel().isRowSelected(1)
+    assert not tab.ack_button.isEnabled()
+
+
+def test_every_alarm_of_a_device_can_be_seen(qtbot: Any, qloop: Any) -> None:
+    import asyncio
+
+    fake = FakeClient(many_alarms(250))
+    detail, _ = make_detail(qtbot, fake=fake)
+    detail.resize(560, 420)
+    detail.show_device(device())
+    tab = detail.alarms_tab
+    assert tab is not None
+    detail.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: rows(tab) == 100, timeout=3000)
+    assert tab.status.text() == "100 of 250 alarms shown"
+    assert tab.more_button.isVisible() and tab.more_button.isEnabled()
+    # A selection made on the first page...
+    tab.table.selectRow(0)
+    flags = tab.table.selectionModel().SelectionFlag
+    tab.table.selectionModel().select(tab.table.model().index(1, 0), flags.Select | flags.Rows)
+    assert tab.selected_uids() == ["u0000", "u0001"]
+    assert tab.ack_button.text() == "Acknowledge 2"
+    save(detail, "detail-alarms-first-page.png")
+    # ...stays while the next page comes, which scrolling to the end asks for; meanwhile the
+    # UI goes on (the page is awaited on the event loop).
+    fake.gate = asyncio.Event()
+    tab.table.scrollToBottom()
+    qtbot.waitUntil(lambda: detail.vm is not None and detail.vm.alarms_busy, timeout=3000)
+    assert tab.status.text() == "100 of 250 alarms shown, loading more…"
+    assert not tab.more_button.isEnabled()
+    qtbot.wait(30)  # events keep flowing while the page is awaited
+    fake.gate.set()
+    qtbot.waitUntil(lambda: rows(tab) == 200, timeout=3000)
+    assert tab.selected_uids() == ["u0000", "u0001"]
+    tab.more_button.click()
+    qtbot.waitUntil(lambda: rows(tab) == 250, timeout=3000)
+    assert not tab.more_button.isVisible()
+    assert text_at(tab, 249, 5) == "no" and tab.status.text().startswith("250 alarms, ")
+    # Every alarm, selected and acknowledged at once.
+    tab.table.selectAll()
+    unacked = [a.alarmUid for a in fake.alarms if not a.acked]
+    assert tab.selected_uids() == unacked and len(unacked) == 167
+    tab.acknowledge()
+    qtbot.waitUntil(lambda: "167 alarms acknowledged" in tab.status.text(), timeout=3000)
+    assert sorted(fake.acked) == sorted(unacked)
+    assert all(text_at(tab, r, 5) == "yes" for r in range(250))
+    save(detail, "detail-alarms-all.png")
+
+
+def test_unacknowledged_only_in_the_alarms_tab(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(12))
+    detail, _ = make_detail(qtbot, fake=fake)
+    detail.show_device(device())
+    tab = detail.alarms_tab
+    assert tab is not None
+    detail.tabs.setCurrentWidget(tab)
+    qtbot.waitUntil(lambda: rows(tab) == 12, timeout=3000)
+    tab.unacked_only.setChecked(True)
+    qtbot.waitUntil(lambda: rows(tab) == 8, timeout=3000)
+    assert fake.pages[-1] == (1, False)
+    assert tab.status.text() == "8 unacknowledged alarms"
+    fake.alarms = [a.model_copy(update={"acked": True}) for a in fake.alarms]
+    tab.refresh_button.click()
+    qtbot.waitUntil(lambda: tab.stack.currentWidget() is tab.empty, timeout=3000)
+    qtbot.waitUntil(lambda: tab.empty.text() == "No unacknowledged alarm", timeout=3000)
 
 
 def test_traffic_tab_chart_and_empty_state(qtbot: Any, qloop: Any) -> None:
     detail, fake = make_detail(qtbot)
     tab = detail.traffic_tab
     assert tab is not None
-    detail.setCurrentWidget(tab)
+    detail.tabs.setCurrentWidget(tab)
     assert tab.chart.stack.currentWidget() is tab.chart.empty
     detail.show_device(device())
     qtbot.waitUntil(lambda: tab.chart.stack.currentWidget() is tab.chart.plot_widget, timeout=3000)
@@ -128,7 +227,7 @@ def test_traffic_tab_chart_and_empty_state(qtbot: Any, qloop: Any) -> None:
         return FramesAggregation()
 
     fake.frames.aggregated = empty
-    tab.window.setCurrentText("Last 24 hours")
+    tab.period.setCurrentText("Last 24 hours")
     qtbot.waitUntil(lambda: tab.chart.empty.text() == "No traffic in this period", timeout=3000)
     assert tab.chart.stack.currentWidget() is tab.chart.empty
     save(detail, "detail-traffic-empty.png")
@@ -138,7 +237,7 @@ def test_alarm004_editor_validates_live_and_saves(qtbot: Any, qloop: Any) -> Non
     detail, _ = make_detail(qtbot)
     editor = detail.alarm004
     detail.show_device(device())
-    detail.setCurrentWidget(editor)
+    detail.tabs.setCurrentWidget(editor)
     assert not editor.save_button.isEnabled()  # nothing changed yet
     editor.levels[1].setCurrentIndex(editor.levels[1].findData(2))  # 3 then 2: refused
     assert "lower than the second" in editor.error.text()
@@ -159,14 +258,14 @@ def test_alarm004_editor_validates_live_and_saves(qtbot: Any, qloop: Any) -> Non
 def test_routing_read_only_without_admin_node(qtbot: Any, qloop: Any) -> None:
     detail, _ = make_detail(qtbot, rights_with(WRITE_NODE))
     detail.show_device(device())
-    detail.setCurrentWidget(detail.routing)
+    detail.tabs.setCurrentWidget(detail.routing)
     assert detail.routing.profile_id.isReadOnly()
     assert not detail.routing.save_button.isVisible()
     assert "ADMIN_NODE" in detail.routing.note.text()
     save(detail, "detail-routing-readonly.png")
     admin, _ = make_detail(qtbot, rights_with(WRITE_NODE, ADMIN_NODE))
     admin.show_device(device())
-    admin.setCurrentWidget(admin.routing)
+    admin.tabs.setCurrentWidget(admin.routing)
     assert not admin.routing.profile_id.isReadOnly()
     admin.routing.profile_id.setText("rp-2")
     with qtbot.waitSignal(admin.save_requested, timeout=1000) as saved:
@@ -183,7 +282,7 @@ def test_alarm004_saved_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel)
     pane.table.selectRow(0)
     qtbot.waitUntil(lambda: devices_vm.detail is not None, timeout=10000)
     editor = pane.detail.alarm004
-    pane.detail.setCurrentWidget(editor)
+    pane.detail.tabs.setCurrentWidget(editor)
     editor.enabled[0].setChecked(True)
     editor.levels[0].setCurrentIndex(editor.levels[0].findData(4))
     editor.durations[0].setEditText("PT7H")
@@ -238,7 +337,7 @@ def test_alarms_and_traffic_of_a_sandbox_device(qtbot: Any, client: Any) -> None
     detail.show_device(got.result())
     assert detail.traffic_tab is not None and detail.alarms_tab is not None
     with qtbot.waitSignal(vm.traffic_changed, timeout=10000):
-        detail.setCurrentWidget(detail.traffic_tab)
+        detail.tabs.setCurrentWidget(detail.traffic_tab)
     chart = detail.traffic_tab.chart
     if vm.traffic is not None and vm.traffic.briefs:
         assert chart.stack.currentWidget() is chart.plot_widget
@@ -246,9 +345,9 @@ def test_alarms_and_traffic_of_a_sandbox_device(qtbot: Any, client: Any) -> None
     else:
         assert chart.empty.text() == "No traffic in this period"
     save(detail, "live-traffic.png")
-    with qtbot.waitSignal(vm.alarms_changed, timeout=10000):
-        detail.setCurrentWidget(detail.alarms_tab)
-    assert len(vm.alarms) == detail.alarms_tab.table.rowCount()
+    detail.tabs.setCurrentWidget(detail.alarms_tab)
+    qtbot.waitUntil(lambda: vm.alarms_loaded and not vm.alarms_busy, timeout=10000)
+    assert len(vm.alarms) == rows(detail.alarms_tab)
     if brief.alarmCount:
         assert vm.alarms
     save(detail, "live-alarms.png")
@@ -265,7 +364,7 @@ def test_tags_tab_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel) -> No
     qtbot.waitUntil(lambda: devices_vm.detail is not None, timeout=10000)
     tab = pane.detail.tags_tab
     assert tab is not None
-    pane.detail.setCurrentWidget(tab)
+    pane.detail.tabs.setCurrentWidget(tab)
     name = f"t{uuid.uuid4().hex[:6]}"
     tab.name.setText(name)
     with qtbot.waitSignal(pane.detail_vm.tags_changed, timeout=10000):
@@ -389,4 +488,3 @@ def test_information_marks_empty_values(qtbot: Any, qloop: Any) -> None:
     for label in ("ICCID", "eID", "Network context"):
         assert text[text.index(label) :].split("</tr>")[0].endswith("—</td>"), label
     assert "HSM group" not in text and "JoinEUI" not in text
-    assert "—" in detail.cellular_label.text()

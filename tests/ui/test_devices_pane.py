@@ -88,6 +88,34 @@ def test_detail_loads_without_keys(qtbot: Any, devices_vm: DevicesViewModel) -> 
     assert pane.edit_button.isEnabled()
 
 
+def test_the_detail_follows_the_list(qtbot: Any, devices_vm: DevicesViewModel) -> None:
+    pane = make_pane(qtbot, devices_vm)
+    eui = cell(pane, 0, 1)
+    with qtbot.waitSignal(devices_vm.detail_changed, timeout=10000):
+        pane.table.selectRow(0)
+    assert pane.detail.showing_device
+    selection = pane.table.selectionModel()
+    # A refresh, then a filter that keeps the device: still shown, its row selected again.
+    with qtbot.waitSignal(devices_vm.detail_row, timeout=10000):
+        pane.refresh()
+    qtbot.waitUntil(lambda: selection.isRowSelected(0), timeout=5000)
+    with qtbot.waitSignal(devices_vm.detail_row, timeout=10000):
+        pane.search.setText(eui)
+    qtbot.waitUntil(lambda: selection.isRowSelected(0), timeout=5000)
+    qtbot.waitUntil(lambda: devices_vm.detail is not None, timeout=10000)
+    assert pane.detail.showing_device and devices_vm.detail is not None
+    assert eui == devices_vm.detail.EUI and eui in pane.detail.label.text()
+    # A filter that empties the list: the panel no longer shows the device.
+    with qtbot.waitSignal(
+        devices_vm.detail_changed, timeout=10000, check_params_cb=lambda d: d is None
+    ):
+        pane.search.setText("zz-no-such-device-zz")
+    assert devices_vm.model.rowCount() == 0 and not pane.detail.showing_device
+    assert pane.detail.empty_title.text() == "No device selected"
+    assert not pane.edit_button.isEnabled()
+    pane.grab().save("/tmp/shots/devices-filtered-empty.png")
+
+
 def test_create_through_the_dialog(qtbot: Any, devices_vm: DevicesViewModel) -> None:
     pane = make_pane(qtbot, devices_vm)
     pane.new_device()

@@ -55,6 +55,24 @@ def test_wizard_end_to_end(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
     assert "11 failed rows written" in wizard.summary.text()
 
 
+def test_cancel_says_what_was_not_sent(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    path = tmp_path / "devices.csv"
+    path.write_text(import_text(60), encoding="utf-8")
+    wizard = make(qtbot, FakeUploader(delay=0.05))
+    wizard.vm.batch_size = 10
+    wizard.path.setText(str(path))
+    with qtbot.waitSignal(wizard.vm.parsed, timeout=5000):
+        wizard.read_button.click()
+    wizard.upload_button.click()
+    qtbot.waitUntil(lambda: wizard.progress.value() >= 10, timeout=5000)
+    with qtbot.waitSignal(wizard.vm.finished, timeout=5000):
+        wizard.cancel_button.click()
+    report = wizard.vm.report
+    assert report is not None and report.notSentCount > 0
+    assert f"{report.notSentCount:,} not sent (cancelled)" in wizard.summary.text()
+    assert wizard.export_button.isVisible()
+
+
 def test_wizard_bad_file(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
     wizard = make(qtbot, FakeUploader())
     wizard.path.setText(str(tmp_path / "nope.csv"))

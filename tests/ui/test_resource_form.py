@@ -138,7 +138,7 @@ def test_the_server_type_picks_the_destination_columns(qtbot: Any) -> None:
     headers_table = table(dialog, "customHttpHeaders")
     assert headers_table.kind.isHidden()
     type_row(qtbot, headers_table, "X Bad", "v")
-    assert headers_table.error.text().startswith("Custom http header 1: name: String should")
+    assert headers_table.error.text().startswith("Custom http header 1: name: a header name")
     type_row(qtbot, table(dialog, "domains"), "France/Paris", "Site")
     assert dialog.data()["domains"] == [{"name": "France/Paris", "group": {"name": "Site"}}]
 
@@ -206,23 +206,31 @@ def test_app_server_created_and_edited_on_the_sandbox(
     stored = run(qtbot, client.app_servers.get(created.path_ref))
     assert [d.addresses for d in stored.destinations] == [["10.0.0.8"]]
 
-    # The server refuses Kafka destinations on an HTTP server: the form keeps what was typed.
+    # Kafka destinations on an HTTP server: the form says so before anything is sent.
     dialog = open_form(qtbot, vm, stored)
     dest = table(dialog, "destinations")
-    put(dialog.inputs["type"], "KAFKA")
+    assert "type" not in dialog.inputs  # an update never sends it: not a field of the form
+    dest.kind.setCurrentIndex(1)
     dest.table.setCurrentCell(0, 0)
     qtbot.keyClicks(dest.table, "b")  # typing starts editing the cell
     qtbot.keyClicks(cell_editor(dest), "roker-1")
     qtbot.keyClick(cell_editor(dest), Qt.Key.Key_Tab)
     qtbot.keyClicks(cell_editor(dest), "uplinks")
-    assert dialog.check() == {}  # fine by the request's own rules (type is not sent)
-    with qtbot.waitSignal(vm.save_failed, timeout=10000) as failed:
-        dialog.save()
-    assert failed.args[1] == "destinations"
-    assert "HTTP server takes addresses" in dest.error.text() and dialog.isVisible()
+    assert "HTTP server takes addresses" in dialog.check()["destinations"]
     assert cells(dest) == [["broker-1", "uplinks"]]
     dest.kind.setCurrentIndex(0)
     assert cells(dest) == [["10.0.0.8", "8000-8010", "SEQUENTIAL"]]
+    assert dialog.check() == {}
+
+    # Someone else changes the server meanwhile: the sandbox refuses the stale edit, the
+    # dialog says why and keeps what was typed.
+    put(dialog.inputs["name"], "Mine")
+    run(qtbot, client.app_servers.update(created.path_ref, AppServerUpdate(name="Theirs")))
+    with qtbot.waitSignal(vm.save_failed, timeout=10000) as failed:
+        dialog.save()
+    assert failed.args[0].startswith("Someone else changed this application server")
+    assert dialog.isVisible() and dialog.inputs["name"].text() == "Mine"
+    assert run(qtbot, client.app_servers.get(created.path_ref)).name == "Theirs"
     assert isinstance(stored, AppServer)
     dialog.reject()
 

@@ -1,21 +1,39 @@
-"""What the device detail tabs show beyond the device itself: its alarms (with acknowledge),
-its traffic history (`/frames/aggregated`), the alarm 004 thresholds as the schema judges them,
-and whether the account may change the routing profile."""
+"""What the device detail tabs show beyond the device itself: its alarms (every one of them,
+page after page, with acknowledge), its traffic history (`/frames/aggregated`), the alarm 004
+thresholds as the schema judges them, and whether the account may change the routing profile.
+
+One device's alarms (`GET /devices/{deviceUid}/alarms`) come latest update first, by
+`pageIndex` only: the platform chooses the page size, gives `count` with the first page and
+`more` while pages remain. `DeviceAlarmsModel` is that list as it grows: the first page when
+the tab is shown, the next one when the view is scrolled to its end (`fetchMore`) or asked
+for (`load_more_alarms`); the rows already there, and the selection, stay put."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 
 from ..api import LpwaClient
-from ..schema.alarms import AlarmBrief
+from ..schema.alarms import AlarmBrief, AlarmFilter
+from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
 from ..schema.frames import FramesAggregation
+from .devices import format_time
+from .forms import error_text
+from .paged_table import Column, ItemRole, SeverityRole
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -30,6 +48,9 @@ TRAFFIC_WINDOWS: dict[str, tuple[timedelta, str]] = {
     "Last 30 days": (timedelta(days=30), "P1D"),
 }
 DEFAULT_WINDOW = "Last 7 days"
+ACK_BATCH = 500  # alarm UIDs in one POST /devices/alarms/ack
+# True for an acknowledged alarm's cells (a delegate may grey them).
+AckedRole = int(Qt.ItemDataRole.UserRole) + 3
 
 
 # --- alarm 004 ------------------------------------------------------------------------------
@@ -76,8 +97,7 @@ def alarm004_request(thresholds: list[Threshold]) -> tuple[dict[str, Any] | None
         where = ""
         if loc and loc[0].isdigit():
             where = f"Threshold {int(loc[0]) + 1}: "
-        message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
-        return None, where + message
+        return None, where + error_text(error)
     return config.model_dump(mode="json", exclude_none=True), ""
 
 
@@ -143,15 +163,157 @@ class AccountRights(QObject):
             self.set_subscription(subscription)
 
 
+# --- one device's alarms ----------------------------------------------------------------------
+
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
+
+
+def _severity(alarm: AlarmBrief) -> int | None:
+    return None if alarm.acked else int(alarm.state)
+
+
+def device_alarm_columns() -> list[Column[AlarmBrief]]:
+    return [
+        Column("Severity", lambda a: f"● {Severity(a.state).label}", severity=_severity, width=120),
+        Column("Alarm", lambda a: a.code, width=50),
+        Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
+        Column("Raised", lambda a: format_time(a.creationTimestamp), width=125),
+        Column("Updated", lambda a: format_time(a.updateTimestamp), width=125),
+        Column("Acked", lambda a: "yes" if a.acked else "no", width=50),
+        Column("Info", lambda a: a.addInfo or "", tooltip=lambda a: a.addInfo or None),
+    ]
+
+
+class DeviceAlarmsModel(QAbstractTableModel):
+    """The alarms of one device loaded so far, in the platform's order; pages are appended.
+    `canFetchMore` is true while the platform has more and no page is on its way, and
+    `fetchMore` asks `fetch_more` (the view-model) for the next one."""
+
+    def __init__(
+        self, fetch_more: Callable[[], object] | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.columns = device_alarm_columns()
+        self.alarms: list[AlarmBrief] = []
+        self.total: int | None = None  # the platform's count, from the first page
+        self.more = False
+        self.loading = False
+        self._fetch_more = fetch_more
+        self._uids: set[str] = set()
+
+    # --- what the view-model does -------------------------------------------------------
+
+    def clear(self) -> None:
+        self.beginResetModel()
+        self.alarms = []
+        self._uids = set()
+        self.total = None
+        self.more = False
+        self.loading = False
+        self.endResetModel()
+
+    def append_page(self, page: ListEnvelope[AlarmBrief], *, first: bool) -> int:
+        """Add a page's alarms after those shown (none twice: an alarm updated meanwhile moves
+        up the platform's list and may come again). Returns how many were new."""
+        if first:
+            self.total = page.count
+        self.more = bool(page.more and page.briefs)
+        new = [a for a in page.briefs if a.alarmUid not in self._uids]
+        if new:
+            start = len(self.alarms)
+            self.beginInsertRows(QModelIndex(), start, start + len(new) - 1)
+            self.alarms.extend(new)
+            self._uids.update(a.alarmUid for a in new)
+            self.endInsertRows()
+        return len(new)
+
+    def mark_acked(self, uids: Iterable[str]) -> int:
+        """Show these alarms acknowledged, in place (rows and selection stay)."""
+        wanted = set(uids)
+        changed = 0
+        for row, alarm in enumerate(self.alarms):
+            if alarm.alarmUid in wanted and not alarm.acked:
+                self.alarms[row] = alarm.model_copy(update={"acked": True})
+                right = self.columnCount() - 1
+                self.dataChanged.emit(self.index(row, 0), self.index(row, right))
+                changed += 1
+        return changed
+
+    def alarm(self, row: int) -> AlarmBrief | None:
+        return self.alarms[row] if 0 <= row < len(self.alarms) else None
+
+    @property
+    def complete(self) -> bool:
+        """Every alarm of the device is loaded."""
+        return not self.more
+
+    # --- Qt model -----------------------------------------------------------------------
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.alarms)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.columns)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if orientation != Qt.Orientation.Horizontal or not 0 <= section < len(self.columns):
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.columns[section].header
+        if role == Qt.ItemDataRole.TextAlignmentRole:
+            return self.columns[section].alignment
+        return None
+
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        alarm = self.alarm(index.row()) if index.isValid() else None
+        if alarm is None or not 0 <= index.column() < len(self.columns):
+            return None
+        column = self.columns[index.column()]
+        role = int(role)
+        if role == _DISPLAY:
+            value = column.value(alarm)
+            return "" if value is None else str(value)
+        if role == _ALIGN:
+            return column.alignment
+        if role == _TOOLTIP:
+            return column.tooltip(alarm) if column.tooltip is not None else None
+        if role == SeverityRole:
+            return column.severity(alarm) if column.severity is not None else None
+        if role == AckedRole:
+            return alarm.acked
+        if role == ItemRole:
+            return alarm
+        return None
+
+    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
+        return not parent.isValid() and self.more and not self.loading
+
+    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
+        if self.canFetchMore(parent) and self._fetch_more is not None:
+            self._fetch_more()
+
+
 # --- the view-model -------------------------------------------------------------------------
 
 
 class DeviceDetailViewModel(QObject):
     """Alarms and traffic of the device shown in the detail panel (loaded on demand)."""
 
-    alarms_changed = Signal(list)  # list[AlarmBrief]
+    alarms_changed = Signal(list)  # list[AlarmBrief]: the alarms loaded so far
     alarms_loading = Signal(bool)
-    alarms_error = Signal(str)
+    alarms_error = Signal(str)  # a sentence: "Could not load alarms: ..."
     acknowledged = Signal(str)  # what happened, in words
     traffic_changed = Signal(object)  # FramesAggregation | None
     traffic_loading = Signal(bool)
@@ -169,10 +331,14 @@ class DeviceDetailViewModel(QObject):
         self.runner = runner
         self.client = client
         self.device: Device | None = None
-        self.alarms: list[AlarmBrief] = []
+        self.alarms_model = DeviceAlarmsModel(self.load_more_alarms, self)
+        self.unacknowledged_only = False
+        self.alarms_loaded = False  # the first page of this device's alarms arrived
         self.traffic: FramesAggregation | None = None
         self.window = DEFAULT_WINDOW
         self._alarms_task: int | None = None
+        self._alarms_page = 0  # the last page index loaded
+        self._alarms_generation = 0
         self._traffic_task: int | None = None
 
     def set_client(self, client: LpwaClient | None) -> None:
@@ -183,7 +349,7 @@ class DeviceDetailViewModel(QObject):
         same = device is not None and self.device is not None and device.EUI == self.device.EUI
         self.device = device
         if not same:
-            self.alarms = []
+            self._forget_alarms()
             self.traffic = None
             self.alarms_changed.emit([])
             self.traffic_changed.emit(None)
@@ -194,57 +360,114 @@ class DeviceDetailViewModel(QObject):
 
     # --- alarms -----------------------------------------------------------------------
 
-    def load_alarms(self) -> None:
+    @property
+    def alarms(self) -> list[AlarmBrief]:
+        """The alarms loaded so far (all of them when `alarms_complete`)."""
+        return self.alarms_model.alarms
+
+    @property
+    def alarms_total(self) -> int | None:
+        return self.alarms_model.total
+
+    @property
+    def alarms_complete(self) -> bool:
+        return self.alarms_loaded and self.alarms_model.complete
+
+    @property
+    def alarms_busy(self) -> bool:
+        """A page of alarms is on its way."""
+        return self.alarms_model.loading
+
+    def _forget_alarms(self) -> None:
+        self._alarms_generation += 1
         if self._alarms_task is not None:
             self.runner.cancel(self._alarms_task)
             self._alarms_task = None
+        self._alarms_page = 0
+        self.alarms_loaded = False
+        self.alarms_model.clear()
+
+    def set_unacknowledged_only(self, only: bool) -> None:
+        if only != self.unacknowledged_only:
+            self.unacknowledged_only = only
+            if self.device is not None:
+                self.load_alarms()
+
+    def load_alarms(self) -> None:
+        """The first page again (what was loaded is forgotten)."""
+        self._forget_alarms()
+        self.alarms_changed.emit([])
         if self.client is None or self.device is None:
             return
-        ref = self.ref
+        self._load_alarm_page(1)
+
+    def load_more_alarms(self) -> bool:
+        """The next page, when the platform has more and none is on its way."""
+        if self.client is None or self.device is None or not self.alarms_loaded:
+            return False
+        if self.alarms_busy or not self.alarms_model.more:
+            return False
+        self._load_alarm_page(self._alarms_page + 1)
+        return True
+
+    def _load_alarm_page(self, index: int) -> None:
+        assert self.client is not None and self.device is not None
+        generation = self._alarms_generation
+        filters = AlarmFilter(acked=False) if self.unacknowledged_only else None
+        self.alarms_model.loading = True
         self.alarms_loading.emit(True)
 
-        def done(page: Any) -> None:
+        def done(page: ListEnvelope[AlarmBrief]) -> None:
+            if generation != self._alarms_generation:
+                return  # another device, a refresh or another filter meanwhile
             self._alarms_task = None
-            if ref != self.ref:
-                return
-            self.alarms = sorted(
-                page.briefs, key=lambda a: (a.acked, -int(a.state), -a.updateTimestamp)
-            )
+            self._alarms_page = index
+            self.alarms_loaded = True
+            self.alarms_model.loading = False
+            self.alarms_model.append_page(page, first=index == 1)
             self.alarms_loading.emit(False)
             self.alarms_changed.emit(self.alarms)
 
         def failed(_exc: BaseException, message: str) -> None:
+            if generation != self._alarms_generation:
+                return
             self._alarms_task = None
+            self.alarms_model.loading = False
             self.alarms_loading.emit(False)
-            self.alarms_error.emit(message)
+            self.alarms_error.emit(f"Could not load alarms: {message}")
 
         self._alarms_task = self.runner.run(
-            f"Alarms of {self.device.EUI}",
-            self.client.device_alarms.of_device(ref),
+            f"Alarms of {self.device.EUI}" + (f", page {index}" if index > 1 else ""),
+            self.client.device_alarms.of_device(self.ref, index, filters=filters),
             on_done=done,
             on_error=failed,
             quiet=True,
         )
 
     def acknowledge(self, alarm_uids: list[str]) -> bool:
-        if self.client is None or self.device is None or not alarm_uids:
+        """Acknowledge these alarms (in batches of ACK_BATCH), then show them acknowledged
+        where they are: the pages loaded, the scroll position and the selection stay."""
+        uids = list(dict.fromkeys(alarm_uids))
+        if self.client is None or self.device is None or not uids:
             return False
-        client, ref = self.client, self.ref
+        client, generation = self.client, self._alarms_generation
 
         async def ack() -> int:
-            for uid in alarm_uids:
-                await client.device_alarms.acknowledge_one(ref, uid)
-            return len(alarm_uids)
+            for start in range(0, len(uids), ACK_BATCH):
+                await client.device_alarms.acknowledge(uids[start : start + ACK_BATCH])
+            return len(uids)
 
         def done(count: int) -> None:
-            self.acknowledged.emit(f"{count} alarm{'s' if count > 1 else ''} acknowledged")
-            self.load_alarms()
+            if generation == self._alarms_generation:
+                self.alarms_model.mark_acked(uids)
+                self.alarms_changed.emit(self.alarms)
+            self.acknowledged.emit(f"{count:,} alarm{'s' if count > 1 else ''} acknowledged")
 
         self.runner.run(
-            f"Acknowledge {len(alarm_uids)} alarms",
+            f"Acknowledge {len(uids):,} alarm{'s' if len(uids) > 1 else ''}",
             ack(),
             on_done=done,
-            on_error=lambda _e, m: self.alarms_error.emit(m),
+            on_error=lambda _e, m: self.alarms_error.emit(f"Could not acknowledge: {m}"),
         )
         return True
 

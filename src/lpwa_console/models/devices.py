@@ -26,6 +26,7 @@ from ..api import APIStatusError, ConflictError, LpwaClient
 from ..schema.app_servers import ALL_SCOPES
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
+from .forms import error_text
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -129,7 +130,8 @@ def field_named_in(message: str, fields: set[str]) -> str:
 def validate(
     model: type[BaseModel], data: dict[str, Any]
 ) -> tuple[BaseModel | None, dict[str, str]]:
-    """Validate form data with the schema; errors by field ('' for the form as a whole)."""
+    """Validate form data with the schema; errors by field ('' for the form as a whole), in
+    the words of `forms.error_text` (a pattern is described, not quoted)."""
     try:
         return model.model_validate(data), {}
     except ValidationError as exc:
@@ -137,7 +139,7 @@ def validate(
         errors: dict[str, str] = {}
         for error in exc.errors():
             loc = error.get("loc") or ()
-            message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+            message = error_text(error)
             name = str(loc[0]) if loc and str(loc[0]) in fields else ""
             if not name:
                 name = field_named_in(message, fields)
@@ -251,6 +253,8 @@ class DevicesViewModel(QObject):
     error = Signal(str)
     detail_changed = Signal(object)  # Device | None
     detail_loading = Signal(bool)
+    detail_failed = Signal(str)  # the selected device could not be read (it is not shown)
+    detail_row = Signal(int)  # after a reload, the row of the device shown (to select it)
     saved = Signal(object)  # Device, after a create or an update
     save_failed = Signal(str, str)  # message, field ('' when the server names none)
     saving_changed = Signal(bool)
@@ -284,6 +288,8 @@ class DevicesViewModel(QObject):
         self._reload_t0 = 0.0
         self._detail_task: int | None = None
         self._detail_ref = ""
+        self._detail_eui = ""
+        self._follow_task: int | None = None
         self._saving = False
         self.references = {kind: ReferenceListModel(self) for kind in REFERENCE_KINDS}
         self._reference_tasks: dict[str, int] = {}
@@ -299,7 +305,7 @@ class DevicesViewModel(QObject):
     def set_client(self, client: LpwaClient | None) -> None:
         """A new session (or none): everything shown so far belongs to the old one."""
         self.client = client
-        self._set_detail(None)
+        self.select(None)  # and forget which device was shown: it belongs to the old one
         for task in self._reference_tasks.values():
             self.runner.cancel(task)
         self._reference_tasks.clear()
@@ -348,18 +354,82 @@ class DevicesViewModel(QObject):
     def _first_page(self) -> None:
         self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
         self.first_page_loaded.emit(self.first_page_ms)
+        self._follow_detail()
+
+    def row_of(self, eui: str) -> int:
+        """The row of this device among the rows loaded, or -1."""
+        size, rows = self.model.page_size, self.model.rowCount()
+        for page in sorted(self.model.loaded_pages()):
+            for row in range(page * size, min((page + 1) * size, rows)):
+                item = self.model.item(row)
+                if item is not None and eui == item.EUI:
+                    return row
+        return -1
+
+    def list_complete(self) -> bool:
+        """Every row of the view is loaded (so a device not among them is not in the view)."""
+        if not self.model.count_known:
+            return False
+        pages = -(-self.model.rowCount() // self.model.page_size)
+        return set(range(pages)) <= set(self.model.loaded_pages())
+
+    def _follow_detail(self) -> None:
+        """After a reload (filters, refresh, save, import), the detail follows the list: the
+        device shown is found again (`detail_row`), or is no longer shown when the view no
+        longer holds it. Not among the rows loaded yet, it may be further down: the platform
+        says, with the same filters and its EUI."""
+        if self._follow_task is not None:
+            self.runner.cancel(self._follow_task)
+            self._follow_task = None
+        ref, eui = self._detail_ref, self._detail_eui
+        if not ref or not eui or self.client is None:
+            return
+        row = self.row_of(eui)
+        if row >= 0:
+            self.detail_row.emit(row)
+            return
+        if self.list_complete():
+            self.select(None)
+            return
+        if self.filters.devEUI:
+            return  # an EUI filter of the user's: "and this EUI" cannot be said; keep it
+        filters = self.filters.model_copy(update={"devEUI": [eui]})
+        generation = self.model.generation
+
+        def done(page: ListEnvelope[DeviceBrief]) -> None:
+            self._follow_task = None
+            if ref != self._detail_ref or generation != self.model.generation:
+                return  # another device or another list meanwhile
+            if not any(eui == brief.EUI for brief in page.briefs):
+                self.select(None)
+
+        def failed(_exc: BaseException, _message: str) -> None:
+            self._follow_task = None  # not known: the detail stays
+
+        self._follow_task = self.runner.run(
+            f"Is {eui} in the list",
+            self.client.devices.list(1, 10, filters=filters),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
 
     # --- detail -------------------------------------------------------------------------
 
     def select_row(self, row: int) -> None:
         brief = self.model.item(row) if row >= 0 else None
-        self.select(brief.path_ref if brief is not None else None)
+        if brief is None:
+            self.select(None)
+        else:
+            self.select(brief.path_ref, eui=brief.EUI)
 
-    def select(self, ref: str | None) -> None:
+    def select(self, ref: str | None, *, eui: str = "") -> None:
+        """Show this device (None: no device). `eui` names it when `ref` is a UID."""
         if self._detail_task is not None:
             self.runner.cancel(self._detail_task)
             self._detail_task = None
         self._detail_ref = ref or ""
+        self._detail_eui = eui or (ref[1:] if ref and ref.startswith("e") else "")
         if not ref or self.client is None:
             self._set_detail(None)
             return
@@ -369,15 +439,26 @@ class DevicesViewModel(QObject):
             f"Load device {ref.removeprefix('e')}",
             client.devices.get(ref),
             on_done=lambda device, ref=ref: self._detail_done(ref, device),
-            on_error=lambda _exc, _msg: self.detail_loading.emit(False),
+            on_error=lambda _exc, msg, ref=ref: self._detail_failed(ref, msg),
         )
 
     def _detail_done(self, ref: str, device: Device) -> None:
         if ref != self._detail_ref:
             return
         self._detail_task = None
+        self._detail_eui = device.EUI
         self.detail_loading.emit(False)
         self._set_detail(device)
+
+    def _detail_failed(self, ref: str, message: str) -> None:
+        """Not readable (deleted meanwhile, not allowed, no answer): what was shown before
+        belongs to another row, so nothing is shown."""
+        if ref != self._detail_ref:
+            return
+        self._detail_task = None
+        self.detail_loading.emit(False)
+        self._set_detail(None)
+        self.detail_failed.emit(message)
 
     def _set_detail(self, device: Device | None) -> None:
         self.detail = device
@@ -443,7 +524,7 @@ class DevicesViewModel(QObject):
         self._set_saving(False)
         self.saved.emit(device)
         self.reload()
-        self.select(device.path_ref)
+        self.select(device.path_ref, eui=device.EUI)
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
@@ -470,7 +551,7 @@ class DevicesViewModel(QObject):
             noun = "device" if len(euis) == 1 else "devices"
             self.tags_applied.emit(f"Tag “{name}” {what} {len(euis):,} {noun}")
             if self.detail is not None and self.detail.EUI in euis:
-                self.select(self.detail.path_ref)
+                self.select(self.detail.path_ref, eui=self.detail.EUI)
 
         self.runner.run(f"{verb} {len(euis)} devices “{name}”", call, on_done=done)
         return True

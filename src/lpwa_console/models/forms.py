@@ -10,7 +10,13 @@ sub-form per kind). What the form holds for a field (its "raw" value) is a text,
 
 Some fields are never typed (`AUTOMATIC`): the optimistic concurrency version `occContext`
 goes back to the server as it was read with the item (`automatic_data`), so that the server
-refuses an edit made on a stale copy.
+refuses an edit made on a stale copy. Fields a request model marks `exclude=True` are never
+sent: the model takes them only to check the others (an update's `type`, which cannot change,
+checks its destinations). A form does not show them; `check_only_data` fills them from the
+item for that check.
+
+Errors read as the device form words them (`error_text`): the schema's patterns in words,
+never the regular expression pydantic quotes.
 """
 
 from __future__ import annotations
@@ -24,6 +30,13 @@ from functools import partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
+from pydantic.fields import FieldInfo
+from pydantic_core import ErrorDetails
+
+from ..schema.app_servers import CustomHttpHeaderRequest
+from ..schema.common import TAG_NAME_PATTERN
+from ..schema.domains import DOMAIN_NAME_PATTERN, GROUP_NAME_PATTERN
+from ..schema.network import ID_PATTERN
 
 FieldKind = Literal[
     "text", "int", "float", "bool", "choice", "list", "refs", "ref", "object", "table"
@@ -82,6 +95,80 @@ Raw = str | dict[str, str] | Rows
 
 def _words(name: str) -> str:
     return re.sub(r"(?<=[a-z])(?=[A-Z])", " ", name).lower()
+
+
+# --- errors in words ------------------------------------------------------------------------
+
+
+def _pattern_of(model: type[BaseModel], attr: str) -> str:
+    """The `pattern=` of a model's field (some are private to their schema module)."""
+    info = model.model_fields[attr]
+    return next(str(m.pattern) for m in info.metadata if getattr(m, "pattern", None))
+
+
+# The schema's patterns, in words: what a user may type, not the regular expression.
+PATTERN_WORDS: dict[str, str] = {
+    DOMAIN_NAME_PATTERN: "a domain is 1 to 5 parts of 1 to 20 characters separated by /, "
+    "without : < > or spaces at either end",
+    GROUP_NAME_PATTERN: "a group name has 1 to 20 characters, "
+    "without : < > or spaces at either end",
+    TAG_NAME_PATTERN: "a tag has 1 to 40 characters, without < > or control characters, "
+    "and no spaces at either end",
+    ID_PATTERN: "an ID has 1 to 64 letters, digits, dots, dashes or underscores, "
+    "and starts with a letter or a digit",
+    _pattern_of(CustomHttpHeaderRequest, "name"): "a header name has letters, digits and "
+    "! # $ % & ' * + - . ^ _ ` | ~ only, no spaces",
+    _pattern_of(CustomHttpHeaderRequest, "value"): "a header value has visible ASCII "
+    "characters, with spaces or tabs only between them",
+}
+
+_CLASS_PATTERN = re.compile(r"\^\[([^\]^][^\]]*)\](\+|\*|\{(\d+)(?:(,)(\d*))?\})\$")
+_CLASS_PART = re.compile(r"(\\.|[^\\])(?:-(\\.|[^\\]))?")
+_CLASS_WORDS = {
+    frozenset({"0-9"}): "digits",
+    frozenset({"0-9", "A-F"}): "hexadecimal digits (0-9, A-F, in capitals)",
+    frozenset({"0-9", "a-f"}): "hexadecimal digits (0-9, a-f, in small letters)",
+    frozenset({"0-9", "A-F", "a-f"}): "hexadecimal digits (0-9, A-F)",
+    frozenset({"A-Z"}): "capital letters",
+    frozenset({"a-z"}): "small letters",
+    frozenset({"A-Z", "a-z"}): "letters",
+    frozenset({"0-9", "A-Z", "a-z"}): "letters and digits",
+}
+
+
+def pattern_words(pattern: str) -> str:
+    """A pattern in words: the schema's own (PATTERN_WORDS), else a one-class pattern such as
+    `^[0-9A-F]+$` or `^[0-9]{6,15}$` read out, else a plain "not in the expected form"."""
+    if pattern in PATTERN_WORDS:
+        return PATTERN_WORDS[pattern]
+    match = _CLASS_PATTERN.fullmatch(pattern)
+    if match is None:
+        return "is not in the expected form"
+    body, _quantifier, low, comma, high = match.groups()
+    parts = []
+    for first, last in _CLASS_PART.findall(body):
+        first, last = first.removeprefix("\\"), last.removeprefix("\\")
+        parts.append(f"{first}-{last}" if last else first)
+    what = _CLASS_WORDS.get(frozenset(parts)) or "characters among " + " ".join(parts)
+    if low is None or (comma and not high and low in ("0", "1")):
+        count = ""  # + or *: any number of them
+    elif not comma:
+        count = f"exactly {low} "
+    elif not high:
+        count = f"at least {low} "
+    else:
+        count = f"{low} to {high} "
+    return f"expected {count}{what}"
+
+
+def error_text(error: ErrorDetails) -> str:
+    """One pydantic error as the forms show it: a pattern in words, a rule of ours without
+    pydantic's "Value error, " in front, pydantic's other sentences as they are."""
+    if error.get("type") == "string_pattern_mismatch":
+        pattern = (error.get("ctx") or {}).get("pattern")
+        if isinstance(pattern, str):
+            return pattern_words(pattern)
+    return str(error.get("msg", "invalid")).removeprefix("Value error, ")
 
 
 # --- deriving the fields --------------------------------------------------------------------
@@ -149,14 +236,21 @@ def _field(name: str, attr: str, annotation: Any, required: bool, nested: bool) 
     return None
 
 
+def check_only(info: FieldInfo) -> bool:
+    """A field the request never sends (`exclude=True`): the model takes it only to check
+    the other fields (AppServerUpdate.type checks the destinations)."""
+    return info.exclude is True
+
+
 def form_fields(
     model: type[BaseModel], *, nested: bool = True
 ) -> tuple[list[FormField], list[str]]:
-    """(the fields a form can edit, the names it cannot). Deprecated fields are left out."""
+    """(the fields a form can edit, the names it cannot). Deprecated and check-only fields
+    are left out: nothing typed there would be sent."""
     fields: list[FormField] = []
     skipped: list[str] = []
     for attr, info in model.model_fields.items():
-        if info.deprecated:
+        if info.deprecated or check_only(info):
             continue
         name = info.alias or attr
         found = _field(name, attr, info.annotation, info.is_required(), nested)
@@ -184,6 +278,24 @@ def automatic_data(model: type[BaseModel], *sources: Any) -> dict[str, Any]:
         if isinstance(version, int):
             return {"occContext": {"version": version}}
     return {}
+
+
+def check_only_data(model: type[BaseModel], *sources: Any) -> dict[str, Any]:
+    """The check-only fields of `model` (see `check_only`) as the first source that has a
+    value holds them, e.g. `{"type": "KAFKA"}` for an update of a Kafka server: merged into
+    the form's data before validating, they let the request check what the form holds
+    against what cannot change; they are never sent."""
+    data: dict[str, Any] = {}
+    for attr, info in model.model_fields.items():
+        if not check_only(info):
+            continue
+        name = info.alias or attr
+        for source in sources:
+            value = getattr(source, attr, None)
+            if value is not None:
+                data[name] = value
+                break
+    return data
 
 
 # --- from the form to the request -----------------------------------------------------------
@@ -260,7 +372,7 @@ def nested_errors(spec: FormField, raw: Raw) -> list[dict[str, str]]:
                 for error in exc.errors():
                     loc = error.get("loc") or ("",)
                     name = str(loc[0]) if str(loc[0]) in names else ""
-                    errors.setdefault(name, error["msg"].removeprefix("Value error, "))
+                    errors.setdefault(name, error_text(error))
         out.append(errors)
     return out
 

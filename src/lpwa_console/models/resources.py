@@ -48,7 +48,7 @@ from ..schema.network import (
     NetworkSubscriptionBrief,
 )
 from .devices import field_named_in, format_time, validate
-from .forms import automatic_data
+from .forms import automatic_data, check_only_data
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -538,12 +538,14 @@ class ResourceViewModel(QObject):
 
     # --- create, update, delete ---------------------------------------------------------
 
-    def check(self, data: dict[str, Any], *, creating: bool) -> dict[str, str]:
-        """The schema's errors for this form data, by field ('' for the whole form)."""
+    def check(self, data: dict[str, Any], *, creating: bool, item: Any = None) -> dict[str, str]:
+        """The schema's errors for this form data, by field ('' for the whole form); an
+        update is checked against what cannot change (e.g. the server's type)."""
         model = self.kind.create_model if creating else self.kind.update_model
         if model is None:
             return {"": "not editable"}
-        _request, errors = validate(model, data)
+        fixed = {} if creating else check_only_data(model, item)
+        _request, errors = validate(model, {**data, **fixed})
         return errors
 
     def save(self, data: dict[str, Any], item: Any = None) -> bool:
@@ -556,7 +558,8 @@ class ResourceViewModel(QObject):
             self.save_failed.emit("Not possible here", "")
             return False
         occ = {} if creating else automatic_data(model, item)
-        request, errors = validate(model, {**data, **occ})
+        fixed = {} if creating else check_only_data(model, item)
+        request, errors = validate(model, {**data, **fixed, **occ})
         if request is None:
             for name, message in errors.items():
                 self.save_failed.emit(message, name)

@@ -78,12 +78,6 @@ KEY_FIELDS = {"appKey", "appSKey"}
 PICKED = {"asTransportKey", "hsmGroupID", "networkContextID"}
 # Sent by an edit only when changed: emptied, a reference is removed (null) or a list emptied.
 CHANGED_ONLY = {"asTransportKey", "hsmGroupID", "networkContextID", "appServers", "domains"}
-# The schema's patterns, in words (pydantic would quote the regular expression).
-DOMAIN_PATTERNS = {
-    "name": "a domain is 1 to 5 parts of 1 to 20 characters separated by /, "
-    "without : < > or spaces at either end",
-    "group": "a group name has 1 to 20 characters, without : < > or spaces at either end",
-}
 SECTIONS = {
     "device": "Device",
     "network": "",  # by connectivity, see _section_title
@@ -395,7 +389,7 @@ class DeviceFormDialog(QDialog):
             if name == "domains":
                 assert self.domains is not None
                 touched = name in self._touched
-                nested = _worded(nested_errors(self._domains_spec, self.domains.raw()))
+                nested = nested_errors(self._domains_spec, self.domains.raw())
                 nested = nested if touched else []
                 self.domains.show_errors(message if visible else "", nested)
                 continue
@@ -468,16 +462,3 @@ class DeviceFormDialog(QDialog):
         ):
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)
-
-
-def _worded(rows: list[dict[str, str]]) -> list[dict[str, str]]:
-    """Domain errors with the patterns in words."""
-    return [
-        {
-            name: DOMAIN_PATTERNS.get(name, message)
-            if "should match pattern" in message
-            else message
-            for name, message in row.items()
-        }
-        for row in rows
-    ]

@@ -127,7 +127,9 @@ class ImportWizard(QDialog):
         self.browse_button.clicked.connect(self.browse)
         self.read_button.clicked.connect(self.read_file)
         self.path.returnPressed.connect(self.read_file)
-        self.path.textChanged.connect(lambda _t: self._update())
+        # Methods, not lambdas that hold `self`: a connection held by a child must not keep
+        # the wizard's Python object alive (see `done`).
+        self.path.textChanged.connect(self._path_changed)
         self.upload_button.clicked.connect(self.vm.upload)
         self.cancel_button.clicked.connect(self.vm.cancel)
         self.export_button.clicked.connect(self.choose_failed_file)
@@ -187,6 +189,9 @@ class ImportWizard(QDialog):
 
     # --- view-model signals -----------------------------------------------------------
 
+    def _path_changed(self, _text: str) -> None:
+        self._update()
+
     def _state(self, _state: str) -> None:
         self._update()
 
@@ -208,7 +213,7 @@ class ImportWizard(QDialog):
         has_failed = (state == "parsed" and self.vm.invalid_count > 0) or (
             state == "done"
             and report is not None
-            and (report.errorCount > 0 or report.unknownCount > 0)
+            and (report.errorCount or report.unknownCount or report.notSentCount) > 0
         )
         self.export_button.setVisible(has_failed)
         self.close_button.setEnabled(not busy)
@@ -250,7 +255,9 @@ class ImportWizard(QDialog):
                 f", {report.unknownCount:,} with an unknown outcome (the platform's answer did"
                 " not say: check those devices before retrying them)"
             )
-        if report.errorCount or report.unknownCount:
+        if report.notSentCount:
+            text += f", {report.notSentCount:,} not sent (cancelled)"
+        if report.errorCount or report.unknownCount or report.notSentCount:
             text += " (see the Problems column; export the failed rows to fix and retry)"
         self.summary.setText(text)
         self._update()
@@ -260,10 +267,19 @@ class ImportWizard(QDialog):
         self._update()
 
     def done(self, result: int) -> None:
+        """Closing stops the work and lets go of the view-model (which outlives the wizard).
+        A wizard without a parent then deletes itself: nothing else would, and a top-level
+        widget left for PySide to delete at interpreter exit may be deleted twice there
+        ("shared QObject was deleted directly", exit code 134)."""
         if self.vm.busy:
             self.vm.cancel()
+        self._disconnect_view_model()
+        super().done(result)
+        if self.parent() is None:
+            self.deleteLater()
+
+    def _disconnect_view_model(self) -> None:
         for signal, slot in self._connections:
             with contextlib.suppress(RuntimeError, TypeError):
                 signal.disconnect(slot)
         self._connections = []
-        super().done(result)

@@ -209,7 +209,7 @@ class ResourceFormDialog(SchemaFormDialog):
             model,
             item,
             title=f"New {kind.noun}" if creating else f"Edit {kind.noun} {kind.label(item)}",
-            checker=lambda data: vm.check(data, creating=creating),
+            checker=lambda data: vm.check(data, creating=creating, item=item),
             submit=lambda data: vm.save(data, item),
             changes_only=True,
             parent=parent,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -253,6 +253,8 @@ class DevicesPane(QWidget):
             (view_model.error, self._error),
             (view_model.detail_changed, self._detail),
             (view_model.detail_loading, self._detail_loading),
+            (view_model.detail_failed, self._detail_failed),
+            (view_model.detail_row, self._detail_row),
             (view_model.tags_applied, self._show_message),
             (view_model.client_changed, self._client_changed),
             (view_model.first_page_loaded, self._first_page),
@@ -260,7 +262,7 @@ class DevicesPane(QWidget):
             (view_model.save_failed, self._save_failed),
             (detail_vm.tags_changed, self._detail_tags_changed),
             (detail_vm.tags_error, self._show_message),
-            (detail_vm.acknowledged, self._show_message),
+            (detail_vm.acknowledged, self._alarms_acknowledged),
             (self.exporter.progress, self._export_progress),
             (self.exporter.finished, self._export_finished),
             (self.exporter.failed, self._export_failed),
@@ -467,8 +469,16 @@ class DevicesPane(QWidget):
 
     def _detail_tags_changed(self, text: str) -> None:
         self._show_message(text)
-        if self.vm.detail is not None:
-            self.vm.select(self.vm.detail.path_ref)
+        self._reload_detail()
+
+    def _alarms_acknowledged(self, text: str) -> None:
+        self._show_message(text)
+        self._reload_detail()  # its alarm counters changed
+
+    def _reload_detail(self) -> None:
+        detail = self.vm.detail
+        if detail is not None:
+            self.vm.select(detail.path_ref, eui=detail.EUI)
 
     # --- view-model signals -------------------------------------------------------------
 
@@ -547,6 +557,24 @@ class DevicesPane(QWidget):
     def _detail_loading(self, loading: bool) -> None:
         if loading:
             self.detail.show_loading()
+
+    def _detail_failed(self, message: str) -> None:
+        self.detail.show_error(message)
+        self._update_actions()
+
+    def _detail_row(self, row: int) -> None:
+        """After a reload, the device shown is selected again where the list now has it
+        (unless another row was picked meanwhile)."""
+        selection = self.table.selectionModel()
+        if selection.hasSelection():
+            return
+        index = self.vm.model.index(row, 0)
+        flags = (
+            QItemSelectionModel.SelectionFlag.ClearAndSelect
+            | QItemSelectionModel.SelectionFlag.Rows
+        )
+        selection.setCurrentIndex(index, flags)
+        self.table.scrollTo(index)
 
     def _client_changed(self, _has_client: bool) -> None:
         self._first_loaded = False

@@ -1,15 +1,20 @@
 """The selected device as tabs: information (identity, LoRaWAN or SIM fields, organisation,
-location, radio, alarm counters: every field GET device returns, "—" when empty), tags, alarms (acknowledge), traffic chart, alarm 004 thresholds, routing profile
-(read-only without LPWA_MGR::ADMIN_NODE) and, for cellular devices, the SIM. Keys are never
-shown. Alarms and traffic load when their tab is shown."""
+location, radio, alarm counters: every field GET device returns, "—" when empty), tags,
+alarms (every one, page after page, with acknowledge), traffic chart, alarm 004 thresholds and
+routing profile (read-only without LPWA_MGR::ADMIN_NODE). A cellular device's SIM is a section
+of the information. Keys are never shown. Alarms and traffic load when their tab is shown.
+With no device (none selected, or the selected one left the list), the panel says so instead
+of showing empty tabs."""
 
 from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QHBoxLayout,
@@ -20,8 +25,8 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
+    QStyleOptionViewItem,
+    QTableView,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -31,6 +36,7 @@ from ...models.device_detail import (
     DEFAULT_WINDOW,
     TRAFFIC_WINDOWS,
     AccountRights,
+    AckedRole,
     DeviceDetailViewModel,
 )
 from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
@@ -40,6 +46,7 @@ from ...schema.devices import Device, NamedRef
 from ...schema.frames import FramesAggregation
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
+from .pane_parts import SeverityDelegate
 from .traffic_chart import TrafficChart
 
 EMPTY = "—"
@@ -239,28 +246,44 @@ class TagsTab(QWidget):
         self.remove_button.setEnabled(has_device and self.list.currentItem() is not None)
 
 
+class AlarmDelegate(SeverityDelegate):
+    """Severity colours; an acknowledged alarm's row greyed."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        if index.data(AckedRole):
+            grey = option.palette.color(QPalette.ColorRole.PlaceholderText)
+            option.palette.setColor(QPalette.ColorRole.Text, grey)
+
+
 class AlarmsTab(QWidget):
-    HEADERS = ("Severity", "Alarm", "Count", "Raised", "Updated", "Acked", "Info")
-    WIDTHS = (100, 50, 50, 125, 125, 50)
+    """The device's alarms, latest update first, as many as the platform has: the next page
+    loads when the list is scrolled to its end or with "Load more"."""
 
     def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.vm = vm
-        # One device's alarms: a few dozen rows, a QTableWidget is fine here.
-        self.table = QTableWidget(0, len(self.HEADERS))
+        self.model = vm.alarms_model
+        self.table = QTableView()
         self.table.setObjectName("deviceAlarms")
-        self.table.setHorizontalHeaderLabels(list(self.HEADERS))
+        self.table.setModel(self.model)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setHighlightSections(False)
         self.table.setShowGrid(False)
         self.table.setWordWrap(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        for column, width in enumerate(self.WIDTHS):
-            self.table.setColumnWidth(column, width)
+        self.table.setItemDelegate(AlarmDelegate(self.table))
+        for column, spec in enumerate(self.model.columns):
+            if spec.width:
+                self.table.setColumnWidth(column, spec.width)
         self.empty = QLabel()
         self.empty.setObjectName("alarmsEmpty")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -268,108 +291,146 @@ class AlarmsTab(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.table)
         self.stack.addWidget(self.empty)
+        self.unacked_only = QCheckBox("Unacknowledged only")
+        self.unacked_only.setObjectName("unackedOnly")
+        self.unacked_only.setToolTip("List only the alarms not acknowledged yet")
+        self.refresh_button = QPushButton("Refresh")
+        self.more_button = QPushButton("Load more")
+        self.more_button.setObjectName("moreAlarms")
+        self.more_button.setToolTip("The next page of alarms (scrolling to the end loads it too)")
         self.ack_button = QPushButton("Acknowledge")
         self.ack_button.setObjectName("ackAlarms")
-        self.refresh_button = QPushButton("Refresh")
         self.status = QLabel()
-        row = QHBoxLayout()
-        row.addWidget(self.status, 1)
-        row.addWidget(self.refresh_button)
-        row.addWidget(self.ack_button)
+        self.status.setObjectName("alarmsStatus")
+        self.status.setWordWrap(True)
+        top = QHBoxLayout()
+        top.addWidget(self.unacked_only)
+        top.addStretch(1)
+        top.addWidget(self.refresh_button)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        bottom.addWidget(self.more_button)
+        bottom.addWidget(self.ack_button)
         layout = QVBoxLayout(self)
+        layout.addLayout(top)
         layout.addWidget(self.stack, 1)
-        layout.addLayout(row)
+        layout.addLayout(bottom)
         self.ack_button.clicked.connect(self.acknowledge)
         self.refresh_button.clicked.connect(vm.load_alarms)
-        self.table.itemSelectionChanged.connect(self._update)
+        self.more_button.clicked.connect(vm.load_more_alarms)
+        self.unacked_only.toggled.connect(vm.set_unacknowledged_only)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.model.dataChanged.connect(self._data_changed)
         vm.alarms_changed.connect(self.set_alarms)
         vm.alarms_loading.connect(self._loading)
         vm.alarms_error.connect(self._error)
         vm.acknowledged.connect(self.status.setText)
-        self.set_alarms([])
+        self.refresh()
 
-    def set_alarms(self, alarms: list[AlarmBrief]) -> None:
-        self.table.setRowCount(len(alarms))
-        for row, alarm in enumerate(alarms):
-            color = severity_color(int(alarm.state))
-            values = (
-                f"● {Severity(alarm.state).label}",
-                alarm.code,
-                str(alarm.occurrence),
-                format_time(alarm.creationTimestamp),
-                format_time(alarm.updateTimestamp),
-                "yes" if alarm.acked else "no",
-                alarm.addInfo or "",
-            )
-            for column, value in enumerate(values):
-                item = QTableWidgetItem(value)
-                if column == 0:
-                    item.setForeground(color)
-                    item.setData(Qt.ItemDataRole.UserRole, alarm.alarmUid)
-                if alarm.acked:
-                    item.setForeground(self.palette().placeholderText())
-                self.table.setItem(row, column, item)
-        if alarms:
+    def set_alarms(self, _alarms: list[AlarmBrief]) -> None:
+        """The view-model's list changed (first page, next page, acknowledged, cleared)."""
+        self.refresh()
+
+    def refresh(self) -> None:
+        vm = self.vm
+        count = len(vm.alarms)
+        noun = "unacknowledged alarm" if vm.unacknowledged_only else "alarm"
+        if count:
             self.stack.setCurrentWidget(self.table)
-            self.status.setText(
-                f"{len(alarms)} alarm{'s' if len(alarms) > 1 else ''}, "
-                f"{sum(1 for a in alarms if not a.acked)} not acknowledged"
-            )
-        else:
-            self.empty.setText(
-                "Select a device to see its alarms" if self.vm.device is None else "No alarm"
-            )
-            self.stack.setCurrentWidget(self.empty)
-            self.status.setText("")
+        elif vm.device is None:
+            self._show_empty("Select a device to see its alarms")
+        elif vm.alarms_busy:
+            self._show_empty("Loading…")
+        elif vm.alarms_loaded:
+            self._show_empty(f"No {noun}")
+        self.status.setText(self._summary(count, noun))
         self._update()
 
+    def _summary(self, count: int, noun: str) -> str:
+        vm = self.vm
+        if not count:
+            return ""
+        if not vm.alarms_complete:
+            total = vm.alarms_total
+            of = f" of {total:,}" if total is not None and total >= count else ""
+            text = f"{count:,}{of} {noun}s shown"
+            return text + (", loading more…" if vm.alarms_busy else "")
+        text = f"{count:,} {noun}{'s' if count > 1 else ''}"
+        if not vm.unacknowledged_only:
+            text += f", {sum(1 for a in vm.alarms if not a.acked):,} not acknowledged"
+        return text
+
+    def _show_empty(self, text: str) -> None:
+        self.empty.setText(text)
+        self.stack.setCurrentWidget(self.empty)
+
+    def selected_rows(self) -> list[int]:
+        rows: set[int] = set()
+        selection = self.table.selectionModel().selection()
+        for i in range(selection.count()):
+            block = selection.at(i)
+            rows.update(range(block.top(), block.bottom() + 1))
+        return sorted(rows)
+
     def selected_uids(self) -> list[str]:
-        rows = sorted({index.row() for index in self.table.selectionModel().selectedRows()})
-        uids = []
-        for row in rows:
-            item = self.table.item(row, 0)
-            alarm = self.vm.alarms[row] if row < len(self.vm.alarms) else None
-            if item is not None and alarm is not None and not alarm.acked:
-                uids.append(str(item.data(Qt.ItemDataRole.UserRole)))
-        return uids
+        """The selected alarms that are not acknowledged yet."""
+        alarms = (self.model.alarm(row) for row in self.selected_rows())
+        return [a.alarmUid for a in alarms if a is not None and not a.acked]
 
     def acknowledge(self) -> None:
         self.vm.acknowledge(self.selected_uids())
 
+    def _selection_changed(self, *_args: object) -> None:
+        self._update()
+
+    def _data_changed(self, *_args: object) -> None:
+        self._update()
+
     def _loading(self, loading: bool) -> None:
         if loading and not self.vm.alarms:
-            self.empty.setText("Loading…")
-            self.stack.setCurrentWidget(self.empty)
+            self._show_empty("Loading…")
+        self.status.setText(self._summary(len(self.vm.alarms), self._noun()))
+        self._update()
+
+    def _noun(self) -> str:
+        return "unacknowledged alarm" if self.vm.unacknowledged_only else "alarm"
 
     def _error(self, message: str) -> None:
-        self.status.setText(f"Could not load alarms: {message}")
+        self.status.setText(message)
         if not self.vm.alarms:
-            self.empty.setText(f"Could not load alarms: {message}")
-            self.stack.setCurrentWidget(self.empty)
+            self._show_empty(message)
+        self._update()
 
     def _update(self) -> None:
-        self.ack_button.setEnabled(bool(self.selected_uids()))
-        self.refresh_button.setEnabled(self.vm.device is not None)
+        has_device = self.vm.device is not None
+        selected = len(self.selected_uids())
+        self.ack_button.setEnabled(selected > 0)
+        self.ack_button.setText(f"Acknowledge {selected:,}" if selected > 1 else "Acknowledge")
+        self.refresh_button.setEnabled(has_device)
+        self.unacked_only.setEnabled(has_device)
+        more = has_device and self.vm.alarms_loaded and not self.vm.alarms_model.complete
+        self.more_button.setVisible(more)
+        self.more_button.setEnabled(more and not self.vm.alarms_busy)
 
 
 class TrafficTab(QWidget):
     def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.vm = vm
-        self.window = QComboBox()
-        self.window.setObjectName("trafficWindow")
-        self.window.addItems(list(TRAFFIC_WINDOWS))
-        self.window.setCurrentText(DEFAULT_WINDOW)
+        self.period = QComboBox()
+        self.period.setObjectName("trafficWindow")
+        self.period.addItems(list(TRAFFIC_WINDOWS))
+        self.period.setCurrentText(DEFAULT_WINDOW)
         self.summary = QLabel()
         self.summary.setObjectName("trafficSummary")
         self.chart = TrafficChart()
         row = QHBoxLayout()
-        row.addWidget(self.window)
+        row.addWidget(self.period)
         row.addWidget(self.summary, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(row)
         layout.addWidget(self.chart, 1)
-        self.window.currentTextChanged.connect(vm.set_window)
+        self.period.currentTextChanged.connect(vm.set_window)
         vm.traffic_changed.connect(self.set_traffic)
         vm.traffic_loading.connect(self._loading)
         vm.traffic_error.connect(lambda m: self.chart.show_message(f"Could not load traffic: {m}"))
@@ -467,20 +528,9 @@ class RoutingTab(QWidget):
         )
 
 
-def cellular_html(device: Device) -> str:
-    rows = [
-        _field("IMEI", device.EUI),
-        _field("IMSI", device.imsi),
-        _field("ICCID", device.iccid),
-        _field("eID", device.eid),
-        _field("Last IMEI", device.lastIMEI),
-        _field("Network context", device.networkContextID),
-    ]
-    return _section("SIM and network", rows)
-
-
-class DeviceDetail(QTabWidget):
-    """The detail panel. `save_requested(ref, data)` asks the devices view-model to update."""
+class DeviceDetail(QWidget):
+    """The detail panel: the device's tabs, or a sentence when there is no device to show.
+    `save_requested(ref, data)` asks the devices view-model to update."""
 
     save_requested = Signal(str, dict)
 
@@ -491,12 +541,13 @@ class DeviceDetail(QTabWidget):
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
-        self.setObjectName("deviceDetailTabs")
         self.setMinimumWidth(300)
-        self.setDocumentMode(True)
         self.vm = detail_vm
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("deviceDetailTabs")
+        self.tabs.setDocumentMode(True)
         self.info_area, self.label = _scrolled_label("deviceDetail")
-        self.addTab(self.info_area, "Information")
+        self.tabs.addTab(self.info_area, "Information")
         self.tags_tab: TagsTab | None = None
         self.alarms_tab: AlarmsTab | None = None
         self.traffic_tab: TrafficTab | None = None
@@ -504,56 +555,104 @@ class DeviceDetail(QTabWidget):
             self.tags_tab = TagsTab(detail_vm)
             self.alarms_tab = AlarmsTab(detail_vm)
             self.traffic_tab = TrafficTab(detail_vm)
-            self.addTab(self.tags_tab, "Tags")
-            self.addTab(self.alarms_tab, "Alarms")
-            self.addTab(self.traffic_tab, "Traffic")
+            self.tabs.addTab(self.tags_tab, "Tags")
+            self.tabs.addTab(self.alarms_tab, "Alarms")
+            self.tabs.addTab(self.traffic_tab, "Traffic")
         self.alarm004 = Alarm004Editor()
         self.alarm004.setObjectName("alarm004Editor")
-        self.addTab(self.alarm004, "Alarm 004")
+        self.tabs.addTab(self.alarm004, "Alarm 004")
         self.routing = RoutingTab(rights)
-        self.addTab(self.routing, "Routing")
-        self.cellular_area, self.cellular_label = _scrolled_label("cellularDetail")
-        self.cellular_index = self.addTab(self.cellular_area, "Cellular")
+        self.tabs.addTab(self.routing, "Routing")
+
+        self.empty = QWidget()
+        self.empty.setObjectName("deviceDetailEmpty")
+        self.empty_title = QLabel()
+        self.empty_title.setObjectName("deviceDetailEmptyTitle")
+        self.empty_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        font = QFont(self.empty_title.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        font.setBold(True)
+        self.empty_title.setFont(font)
+        self.empty_text = QLabel()
+        self.empty_text.setObjectName("deviceDetailEmptyText")
+        self.empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_text.setWordWrap(True)
+        self.empty_text.setForegroundRole(QPalette.ColorRole.PlaceholderText)
+        empty_layout = QVBoxLayout(self.empty)
+        empty_layout.setContentsMargins(24, 24, 24, 24)
+        empty_layout.addStretch(1)
+        empty_layout.addWidget(self.empty_title)
+        empty_layout.addWidget(self.empty_text)
+        empty_layout.addStretch(1)
+
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self.tabs)
+        self.stack.addWidget(self.empty)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.stack)
+
         self.alarm004.save_requested.connect(self.save_requested)
         self.routing.save_requested.connect(self.save_requested)
-        self.currentChanged.connect(lambda _i: self._load_current_tab())
+        self.tabs.currentChanged.connect(self._tab_changed)
         self.device: Device | None = None
         self.show_device(None)
+
+    @property
+    def showing_device(self) -> bool:
+        return self.stack.currentWidget() is self.tabs
 
     def show_device(self, device: Device | None) -> None:
         previous = self.device
         self.device = device
         if device is None:
             self.label.setText(_muted("Select a device to see its details."))
+            self._show_empty(
+                "No device selected",
+                "Select a device in the list to see its information, tags, alarms and traffic.",
+            )
         else:
             self.label.setText(device_html(device))
+            self.stack.setCurrentWidget(self.tabs)
         if self.vm is not None:
             self.vm.set_device(device)
         if self.tags_tab is not None:
             self.tags_tab.set_device(device)
         if self.alarms_tab is not None:
-            self.alarms_tab.set_alarms(self.vm.alarms if self.vm is not None else [])
+            self.alarms_tab.refresh()
         if self.traffic_tab is not None and (
             device is None or previous is None or previous.EUI != device.EUI
         ):
             self.traffic_tab.set_traffic(None)
         self.alarm004.set_device(device)
         self.routing.set_device(device)
-        cellular = device is not None and device.connectivity == "CELLULAR"
-        self.setTabVisible(self.cellular_index, cellular)
-        self.cellular_label.setText(
-            cellular_html(device) if device is not None and cellular else ""
-        )
         self._load_current_tab()
 
     def show_loading(self) -> None:
-        self.label.setText(_muted("Loading…"))
+        if self.showing_device:
+            self.label.setText(_muted("Loading…"))
+        else:
+            self._show_empty("Loading…", "")
+
+    def show_error(self, message: str) -> None:
+        """The device could not be read: nothing of it is shown."""
+        self.show_device(None)
+        self._show_empty("Could not load the device", message)
+
+    def _show_empty(self, title: str, text: str) -> None:
+        self.empty_title.setText(title)
+        self.empty_text.setText(text)
+        self.empty_text.setVisible(bool(text))
+        self.stack.setCurrentWidget(self.empty)
+
+    def _tab_changed(self, _index: int) -> None:
+        self._load_current_tab()
 
     def _load_current_tab(self) -> None:
         if self.vm is None or self.device is None:
             return
-        current = self.currentWidget()
-        if current is self.alarms_tab and not self.vm.alarms:
+        current = self.tabs.currentWidget()
+        if current is self.alarms_tab and not self.vm.alarms_loaded and not self.vm.alarms_busy:
             self.vm.load_alarms()
         elif current is self.traffic_tab and self.vm.traffic is None:
             self.vm.load_traffic()

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -197,7 +198,8 @@ def _listed(account: Account, kind: str, uids: list[str]) -> Where:
     assert account.subscription_id is not None
     ids = [i for i in (store.row_id(u) for u in uids) if i is not None] or [-1]
     w = store.where(account.subscription_id, kind, store.AlarmQuery(), account.restrictions)
-    w.add(f"a.id IN ({', '.join('?' * len(ids))})", *ids)
+    # One JSON parameter, not one per id: SQLite caps the number of variables.
+    w.add("a.id IN (SELECT value FROM json_each(?))", json.dumps(ids))
     return w
 
 

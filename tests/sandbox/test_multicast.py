@@ -128,8 +128,10 @@ def test_simulated_groups_carry_alarms(sb: Sandbox) -> None:
     sim.step(3 * 86_400)
     after = sb.get(f"{GROUPS}/alarms", params={"pageSize": 1000}).json()
     assert after["count"] > before
+    # Raised as MINOR (4), cleared (1) by the next good hour; whether one is still open at
+    # the end depends on the hour the wall clock starts the simulation at.
     states = {a["state"] for a in after["briefs"]}
-    assert 1 in states and 4 in states
+    assert 1 in states and states <= {1, 4}
     for item in _all(sb):
         assert item["lastDwTimestamp"] >= sim.now_ms - 3_600_000
 

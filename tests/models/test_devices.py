@@ -93,7 +93,8 @@ def test_reference_model_roles(qtmodeltester: Any) -> None:
     assert index.data(Qt.ItemDataRole.DisplayRole) == "atk-1 — Metering key"
     assert index.data(Qt.ItemDataRole.EditRole) == "atk-1"  # what an input holds
     assert model.index(1, 0).data() == "hsm-1" and model.index(2, 0).data() == "x"
-    assert model.ids() == ["atk-1", "hsm-1", "x"] and model.name_of("atk-1") == "Metering key"
+    assert model.ids() == ["atk-1", "hsm-1", "x"]
+    assert index.data(Qt.ItemDataRole.ToolTipRole) == "Metering key"
     assert model.loaded and not model.error
     model.clear()
     assert model.rowCount() == 0 and not model.loaded
@@ -125,8 +126,8 @@ def test_references_load_in_the_background(qtbot: Any, qloop: Any) -> None:
     changed: list[str] = []
     vm.references_changed.connect(changed.append)
     vm.load_references()
-    assert vm.references_loading  # returns at once: the work is in the runner
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    assert vm.runner.busy  # returns at once: the work is in the runner
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
     assert sorted(changed) == sorted(REFERENCE_KINDS)
     keys = vm.references["asTransportKey"]
     assert keys.rowCount() == REFERENCE_PAGE + 20  # every page, until `count`
@@ -140,25 +141,25 @@ def test_references_load_in_the_background(qtbot: Any, qloop: Any) -> None:
 
     # Loaded kinds are not asked again; a failed one is, unless retry=False.
     vm.load_references(retry=False)
-    assert not vm.references_loading
+    assert not vm.runner.busy
     vm.load_references()
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
     assert len(fake.calls["hsmGroupID"]) == 2 and len(fake.calls["networkContextID"]) == 1
     # Old enough: asked again.
     vm.load_references(max_age_s=0)
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
     assert len(fake.calls["networkContextID"]) == 2
 
 
 def test_a_new_session_forgets_the_lists(qtbot: Any, qloop: Any) -> None:
     vm = make_vm(qtbot, FakeClient())
     vm.load_references()
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
     assert vm.references["asTransportKey"].rowCount() == 3
     vm.set_client(None)
     assert all(m.rowCount() == 0 and not m.loaded for m in vm.references.values())
     vm.load_references()  # no client: nothing to do
-    assert not vm.references_loading
+    assert not vm.runner.busy
 
 
 @pytest.mark.parametrize("count", [0, 1])
@@ -166,7 +167,7 @@ def test_short_lists_take_one_request(qtbot: Any, qloop: Any, count: int) -> Non
     fake = FakeClient(keys=count)
     vm = make_vm(qtbot, fake)
     vm.load_references()
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
     assert len(fake.calls["asTransportKey"]) == 1
     assert vm.references["asTransportKey"].rowCount() == count
 
@@ -176,7 +177,7 @@ def test_a_platform_without_those_lists(qtbot: Any, qloop: Any) -> None:
     del fake.hsm_groups  # e.g. an older platform interface: no such resource
     vm = make_vm(qtbot, fake)
     vm.load_references()  # does not raise here: the failure is the task's
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=3000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
     assert vm.references["hsmGroupID"].error and vm.references["asTransportKey"].loaded
 
 

@@ -238,15 +238,6 @@ def recorded(qloop: Any, qtbot: Any) -> Iterator[tuple[DevicesViewModel, Recordi
     qtbot.waitUntil(closed.done, timeout=5000)
 
 
-# The offscreen platform cannot raise a popup (the filter panel, a completion list) or let it
-# grab the keyboard: not our bug. (This marker replaces the conftest's, hence
-# propagateSizeHints again.)
-OFFSCREEN_POPUP = pytest.mark.qt_log_ignore(
-    r"This plugin does not support (raise|grabbing|propagateSizeHints)"
-)
-
-
-@OFFSCREEN_POPUP
 def test_more_filters_are_sent_debounced(qtbot: Any, recorded: Any) -> None:
     vm, platform = recorded
     pane = make_pane(qtbot, vm)
@@ -363,7 +354,6 @@ def open_form(qtbot: Any, vm: DevicesViewModel, device: Device | None = None) ->
     return dialog
 
 
-@OFFSCREEN_POPUP  # completion lists are popups
 def test_pickers_fill_late_and_keep_what_was_typed(qtbot: Any, recorded: Any) -> None:
     vm, platform = recorded
     qtbot.waitUntil(lambda: vm.first_page_ms is not None, timeout=5000)
@@ -371,9 +361,9 @@ def test_pickers_fill_late_and_keep_what_was_typed(qtbot: Any, recorded: Any) ->
     dialog = DeviceFormDialog(vm)  # not left to qtbot: deleted below
     dialog.show()
     keys = dialog.pickers["asTransportKey"]
-    assert vm.references_loading and keys.count() == 0  # the dialog did not wait
+    assert not vm.references["asTransportKey"].loaded and keys.count() == 0  # did not wait
     qtbot.keyClicks(dialog.inputs["asTransportKey"], "typed-key")
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=5000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=5000)
     assert keys.count() == 1 and keys.model().index(0, 0).data() == "atk-1 — Metering key"
     assert dialog.inputs["asTransportKey"].text() == "typed-key"  # not replaced by the list
     # Picking puts the ID in the input, whatever the list shows.
@@ -400,14 +390,13 @@ def test_pickers_fill_late_and_keep_what_was_typed(qtbot: Any, recorded: Any) ->
     dialog.reject()
     # The lists outlive the dialog: reloading them after it is gone is harmless.
     dialog.deleteLater()
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=5000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=5000)
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     vm.load_references(max_age_s=0)
-    qtbot.waitUntil(lambda: not vm.references_loading, timeout=5000)
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=5000)
     assert vm.references["asTransportKey"].ids() == ["atk-1"]
 
 
-@OFFSCREEN_POPUP  # completion lists are popups
 def test_new_fields_are_validated_live(qtbot: Any, recorded: Any) -> None:
     vm, _platform = recorded
     dialog = open_form(qtbot, vm)
@@ -488,12 +477,11 @@ def test_edit_sends_only_changed_references(qtbot: Any, recorded: Any) -> None:
     dialog.reject()
 
 
-@OFFSCREEN_POPUP  # completion lists are popups
 def test_create_with_references_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel) -> None:
     pane = make_pane(qtbot, devices_vm)
     # The pane lists the referenced resources after its first page, for the pickers.
     qtbot.waitUntil(lambda: devices_vm.references["asTransportKey"].loaded, timeout=10000)
-    qtbot.waitUntil(lambda: not devices_vm.references_loading, timeout=10000)
+    qtbot.waitUntil(lambda: not devices_vm.runner.busy, timeout=10000)
     assert "atk-default" in devices_vm.references["asTransportKey"].ids()
     pane.new_device()
     dialog = pane.dialog
@@ -534,7 +522,6 @@ def test_create_with_references_on_the_sandbox(qtbot: Any, devices_vm: DevicesVi
     qtbot.waitUntil(lambda: pane.dialog is None, timeout=5000)
 
 
-@OFFSCREEN_POPUP  # completion lists are popups
 def test_create_cellular_with_eid_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel) -> None:
     pane = make_pane(qtbot, devices_vm)
     pane.new_device()
@@ -561,7 +548,6 @@ def test_create_cellular_with_eid_on_the_sandbox(qtbot: Any, devices_vm: Devices
     )
 
 
-@OFFSCREEN_POPUP  # completion lists are popups
 def test_unknown_reference_is_shown_inline_and_input_kept(
     qtbot: Any, devices_vm: DevicesViewModel
 ) -> None:

@@ -192,9 +192,6 @@ class ReferenceListModel(QAbstractListModel):
     def ids(self) -> list[str]:
         return [ident for ident, _name in self.items]
 
-    def name_of(self, ident: str) -> str:
-        return next((name for i, name in self.items if i == ident), "")
-
     def set_items(self, items: list[tuple[str, str]], error: str = "") -> None:
         self.beginResetModel()
         self.items = list(items)
@@ -602,10 +599,6 @@ class DevicesViewModel(QObject):
                 on_error=lambda _exc, msg, kind=kind: self._references_failed(kind, msg),
                 quiet=True,
             )
-
-    @property
-    def references_loading(self) -> bool:
-        return bool(self._reference_tasks)
 
     def _references_done(self, kind: str, items: list[Any]) -> None:
         self._reference_tasks.pop(kind, None)

@@ -465,9 +465,6 @@ class ResourceViewModel(QObject):
         data.update(changes)
         self.set_filters(type(self.filters).model_validate(data))
 
-    def filter_value(self, name: str) -> Any:
-        return getattr(self.filters, name, None)
-
     # --- detail -----------------------------------------------------------------------
 
     def select_row(self, row: int) -> None:

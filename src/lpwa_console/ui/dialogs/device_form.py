@@ -7,7 +7,6 @@ typed as IDs when a list is not available."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 from ...models.devices import DevicesViewModel, validate
 from ...models.forms import FormField, Rows, form_fields, nested_errors, raw_of, value_of
 from ...schema.devices import Device, DeviceCreate, DeviceUpdate
+from ..connections import SignalConnections
 from ..widgets.nested_editor import TableEditor
 from ..widgets.reference_input import ReferenceCombo, attach_completer
 
@@ -184,10 +184,12 @@ class DeviceFormDialog(QDialog):
 
         self.connectivity.currentIndexChanged.connect(self._mode_changed)
         self.activation.currentIndexChanged.connect(self._mode_changed)
-        view_model.saved.connect(self._saved)
-        view_model.save_failed.connect(self._save_failed)
-        view_model.saving_changed.connect(self._saving)
-        view_model.references_changed.connect(self._references_changed)
+        self._connections = SignalConnections(
+            (view_model.saved, self._saved),
+            (view_model.save_failed, self._save_failed),
+            (view_model.saving_changed, self._saving),
+            (view_model.references_changed, self._references_changed),
+        )
         self.finished.connect(self._disconnect)
         self._mode_changed()
         self._fit_to_screen()
@@ -454,11 +456,4 @@ class DeviceFormDialog(QDialog):
             self.scroll_area.ensureWidgetVisible(self._rows.get(name, widget))
 
     def _disconnect(self) -> None:
-        for signal, slot in (
-            (self.vm.saved, self._saved),
-            (self.vm.save_failed, self._save_failed),
-            (self.vm.saving_changed, self._saving),
-            (self.vm.references_changed, self._references_changed),
-        ):
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
+        self._connections.disconnect_all()

@@ -4,8 +4,6 @@ Nothing here blocks: reading, checking and uploading run as tasks of the view-mo
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -28,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ...models.device_import import CellErrorRole, DeviceImportViewModel, RowStatusRole
 from ...schema.device_import import DeviceImportReport
+from ..connections import SignalConnections
 from ..theme import is_dark, severity_color
 
 STATUS_LEVEL = {
@@ -134,16 +133,14 @@ class ImportWizard(QDialog):
         self.cancel_button.clicked.connect(self.vm.cancel)
         self.export_button.clicked.connect(self.choose_failed_file)
         self.close_button.clicked.connect(self.reject)
-        self._connections = [
+        self._connections = SignalConnections(
             (view_model.state_changed, self._state),
             (view_model.parsed, self._parsed),
             (view_model.parse_failed, self._parse_failed),
             (view_model.progress, self._progress),
             (view_model.finished, self._finished),
             (view_model.upload_failed, self._upload_failed),
-        ]
-        for signal, slot in self._connections:
-            signal.connect(slot)
+        )
         self._state(view_model.state)
 
     # --- actions ----------------------------------------------------------------------
@@ -273,13 +270,7 @@ class ImportWizard(QDialog):
         ("shared QObject was deleted directly", exit code 134)."""
         if self.vm.busy:
             self.vm.cancel()
-        self._disconnect_view_model()
+        self._connections.disconnect_all()
         super().done(result)
         if self.parent() is None:
             self.deleteLater()
-
-    def _disconnect_view_model(self) -> None:
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []

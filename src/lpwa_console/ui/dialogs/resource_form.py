@@ -7,7 +7,6 @@ dialog uses it too); fields the console fills itself (occContext) are never show
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable
 from typing import Any
 
@@ -35,6 +34,7 @@ from ...models.forms import (
     typed_fields,
 )
 from ...models.resources import ResourceViewModel
+from ..connections import SignalConnections
 from ..theme import severity_color
 from ..widgets.nested_editor import Editor, FieldEditor, TableEditor, editor_for
 
@@ -120,7 +120,7 @@ class SchemaFormDialog(QDialog):
             if spec.kind == "choice":
                 self.editors[spec.name].edited.connect(lambda s=spec: self._follow(s))
             self.editors[spec.name].edited.connect(self._edited)
-        self._connections: list[tuple[Any, Any]] = []
+        self._connections = SignalConnections()
         self._dirty = False
         self.check()
         room = self.screen().availableGeometry().height() * 85 // 100
@@ -131,9 +131,7 @@ class SchemaFormDialog(QDialog):
 
     def connect_signals(self, *pairs: tuple[Any, Any]) -> None:
         """Signals of a view-model, disconnected when the dialog closes."""
-        for signal, slot in pairs:
-            signal.connect(slot)
-            self._connections.append((signal, slot))
+        self._connections.connect_all(*pairs)
 
     def _follow(self, choice: FormField) -> None:
         """A choice that names a kind of table item (type KAFKA) sets the table's columns."""
@@ -190,10 +188,7 @@ class SchemaFormDialog(QDialog):
             self.form_error.setText(message)
 
     def done(self, result: int) -> None:
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []
+        self._connections.disconnect_all()
         super().done(result)
 
 

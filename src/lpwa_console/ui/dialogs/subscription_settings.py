@@ -5,9 +5,6 @@ typed kept."""
 
 from __future__ import annotations
 
-import contextlib
-from typing import Any
-
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -28,7 +25,8 @@ from ...models.subscription_settings import (
     changes,
 )
 from ...schema.subscription import Subscription
-from ..theme import severity_color
+from ..connections import SignalConnections
+from ..widgets.nested_editor import error_label
 
 TAGS_HELP = (
     "When off, users whose access is restricted to some domains get no tag suggestions "
@@ -52,14 +50,6 @@ def _with_help(widget: QWidget, text: str) -> QVBoxLayout:
     return box
 
 
-def _error() -> QLabel:
-    label = QLabel()
-    label.setWordWrap(True)
-    label.setStyleSheet(f"color: {severity_color(6).name()}")
-    label.setVisible(False)
-    return label
-
-
 class SubscriptionSettingsDialog(QDialog):
     def __init__(self, vm: SubscriptionSettingsViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -73,14 +63,14 @@ class SubscriptionSettingsDialog(QDialog):
         self.status.setWordWrap(True)
         self.name = QLineEdit()
         self.name.setObjectName("name")
-        self.name_error = _error()
+        self.name_error = error_label()
         self.tags = QCheckBox("Show tag suggestions to users with domain restrictions")
         self.tags.setObjectName("showTagSuggestions")
         self.hsm = QComboBox()
         self.hsm.setObjectName("hsm")
         for label, value in HSM_CHOICES:
             self.hsm.addItem(label, value)
-        self.form_error = _error()
+        self.form_error = error_label()
         self.form_error.setObjectName("formError")
 
         form = QFormLayout()
@@ -107,15 +97,13 @@ class SubscriptionSettingsDialog(QDialog):
         self.name.textChanged.connect(lambda _t: self.check())
         self.tags.toggled.connect(lambda _on: self.check())
         self.hsm.currentIndexChanged.connect(lambda _i: self.check())
-        self._connections: list[tuple[Any, Any]] = [
+        self._connections = SignalConnections(
             (vm.loaded, self._loaded),
             (vm.load_failed, self._load_failed),
             (vm.saved, self._saved),
             (vm.save_failed, self._failed),
             (vm.availability_changed, self._availability),
-        ]
-        for signal, slot in self._connections:
-            signal.connect(slot)
+        )
         self._saving = False
         self._set_editable(False)
         self.resize(max(self.sizeHint().width(), 560), self.sizeHint().height())
@@ -204,8 +192,5 @@ class SubscriptionSettingsDialog(QDialog):
             self.form_error.setVisible(True)
 
     def done(self, result: int) -> None:
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []
+        self._connections.disconnect_all()
         super().done(result)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import QStringListModel, QTimer
 from PySide6.QtWidgets import (
     QCompleter,
@@ -17,6 +15,7 @@ from PySide6.QtWidgets import (
 
 from ...models.devices import DevicesViewModel, validate
 from ...schema.common import TagRef
+from ..connections import SignalConnections
 
 
 class TagDialog(QDialog):
@@ -61,7 +60,9 @@ class TagDialog(QDialog):
         self._debounce.timeout.connect(lambda: self.vm.suggest_tags(self.edit.text().strip()))
         self.edit.textEdited.connect(lambda _t: self._debounce.start())
         self.edit.textChanged.connect(self._validate)
-        view_model.suggestions_changed.connect(self._suggestions.setStringList)
+        self._connections = SignalConnections(
+            (view_model.suggestions_changed, self._suggestions.setStringList)
+        )
         self.finished.connect(self._disconnect)
         view_model.suggest_tags("")
         self._validate()
@@ -78,5 +79,4 @@ class TagDialog(QDialog):
         ok.setEnabled(bool(self.tag_name) and not errors)
 
     def _disconnect(self) -> None:
-        with contextlib.suppress(RuntimeError, TypeError):
-            self.vm.suggestions_changed.disconnect(self._suggestions.setStringList)
+        self._connections.disconnect_all()

@@ -4,8 +4,6 @@ refreshed live without losing the selection or the scroll position."""
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -18,6 +16,7 @@ from PySide6.QtWidgets import (
 
 from ...models.alarms import AlarmsViewModel
 from ...schema.common import Severity
+from ..connections import SignalConnections
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 MAX_ACK_SELECTION = 10_000
@@ -92,16 +91,14 @@ class AlarmsPane(QWidget):
         self.ack_button.clicked.connect(self.acknowledge_selection)
         self.refresh_button.clicked.connect(self.refresh)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
-        self._connections = [
+        self._connections = SignalConnections(
             (view_model.count_changed, self._update_count),
             (view_model.loading_changed, self.busy.setVisible),
             (view_model.error, self._error),
             (view_model.first_page_loaded, self._first_page),
             (view_model.acknowledged, self._show_message),
             (view_model.client_changed, self._client_changed),
-        ]
-        for signal, slot in self._connections:
-            signal.connect(slot)
+        )
         self._first_loaded = view_model.first_page_ms is not None
         self._last_error = ""
         self._update_count(view_model.model.rowCount())
@@ -206,8 +203,5 @@ class AlarmsPane(QWidget):
     def closeEvent(self, event: object) -> None:  # type: ignore[override]
         self.vm.set_live(False)
         self.vm.visible_rows = None
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []
+        self._connections.disconnect_all()
         super().closeEvent(event)  # type: ignore[arg-type]

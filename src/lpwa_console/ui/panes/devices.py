@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-
 from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
@@ -26,6 +24,7 @@ from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
 from ...schema.devices import Device
+from ..connections import SignalConnections
 from ..dialogs.device_form import DeviceFormDialog
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.tag import TagDialog
@@ -247,7 +246,7 @@ class DevicesPane(QWidget):
         self.export_cancel.clicked.connect(self.exporter.cancel)
         self.detail.save_requested.connect(self._save_detail)
 
-        self._connections = [
+        self._connections = SignalConnections(
             (view_model.count_changed, self._update_count),
             (view_model.loading_changed, self._loading),
             (view_model.error, self._error),
@@ -268,9 +267,7 @@ class DevicesPane(QWidget):
             (self.exporter.failed, self._export_failed),
             (self.exporter.cancelled, self._export_cancelled),
             (self.exporter.running_changed, self._export_running),
-        ]
-        for signal, slot in self._connections:
-            signal.connect(slot)
+        )
         self._first_loaded = view_model.first_page_ms is not None
         self._last_error = ""
         self._update_count(view_model.model.rowCount())
@@ -595,11 +592,5 @@ class DevicesPane(QWidget):
         self.import_action.setEnabled(connected)
 
     def closeEvent(self, event: object) -> None:  # type: ignore[override]
-        self.disconnect_view_model()
+        self._connections.disconnect_all()
         super().closeEvent(event)  # type: ignore[arg-type]
-
-    def disconnect_view_model(self) -> None:
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []

@@ -6,7 +6,6 @@ their own (an application server's security)."""
 
 from __future__ import annotations
 
-import contextlib
 import re
 from html import escape
 from typing import Any
@@ -32,6 +31,7 @@ from PySide6.QtWidgets import (
 from ...models.devices import format_time
 from ...models.forms import SECRET_WORDS
 from ...models.resources import FilterControl, ResourceViewModel
+from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
@@ -264,9 +264,9 @@ class ResourcesPane(QWidget):
         self.edit_button.clicked.connect(self.edit_item)
         self.delete_button.clicked.connect(self.delete_item)
         self.refresh_button.clicked.connect(self.refresh)
-        self._connections: list[tuple[Any, Any]] = []
+        self._connections = SignalConnections()
         for vm in view_models:
-            self._connections += [
+            self._connections.connect_all(
                 (vm.count_changed, lambda _c, v=vm: self._update(v)),
                 (vm.first_page_loaded, lambda v=vm: self._update(v)),
                 (vm.loading_changed, lambda on, v=vm: self._loading(v, on)),
@@ -277,9 +277,7 @@ class ResourcesPane(QWidget):
                 (vm.saved, lambda i, v=vm: self._show_message(f"Saved {v.kind.label(i)}")),
                 (vm.part_saved, lambda k, _r, v=vm: self._part_saved(v, k)),
                 (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
-            ]
-        for signal, slot in self._connections:
-            signal.connect(slot)
+            )
         self._errors: dict[str, str] = {}
         self.show_section(0)
 
@@ -439,8 +437,5 @@ class ResourcesPane(QWidget):
         self._update(vm)
 
     def closeEvent(self, event: Any) -> None:
-        for signal, slot in self._connections:
-            with contextlib.suppress(RuntimeError, TypeError):
-                signal.disconnect(slot)
-        self._connections = []
+        self._connections.disconnect_all()
         super().closeEvent(event)

@@ -20,6 +20,7 @@ from .models.alarms import AlarmsViewModel
 from .models.device_detail import AccountRights, DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
+from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.paged_table import PagedTableModel
@@ -36,6 +37,7 @@ from .models.tasks import TaskRunner
 from .ui.idle_gc import IdleCollector
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
+from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
 from .ui.panes.resources import ResourcesPane
 from .ui.theme import apply_theme
@@ -53,6 +55,7 @@ class Options:
     self_test: bool = False
     screenshot: Path | None = None
     theme: str | None = None
+    pane: str | None = None
 
 
 @dataclass
@@ -108,9 +111,15 @@ def build(
     devices_pane = DevicesPane(
         devices, detail_vm=detail, rights=rights, exporter=exporter, import_vm=importer
     )
+    device_map = DeviceMapViewModel(runner)
+    session.client_changed.connect(device_map.set_client)
     alarms = AlarmsViewModel(runner)
     session.client_changed.connect(alarms.set_client)
-    panes: dict[str, QWidget] = {"devices": devices_pane, "alarms": AlarmsPane(alarms)}
+    panes: dict[str, QWidget] = {
+        "devices": devices_pane,
+        "map": DeviceMapPane(device_map),
+        "alarms": AlarmsPane(alarms),
+    }
     resource_panes = {
         "multicast": ("Multicast groups", [multicast_kind()]),
         "app_servers": ("App servers", [app_servers_kind()]),
@@ -214,10 +223,30 @@ async def load_first_page(name: str, model: PagedTableModel[Any]) -> dict[str, A
     return {"first_page_ms": round((time.perf_counter() - t0) * 1000, 1), "rows": model.rowCount()}
 
 
+async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
+    """Wait until the map shows the clusters of its view (or says why it cannot)."""
+    vm = pane.vm
+    t0 = time.perf_counter()
+    while not (vm.settled and vm.answered_box is not None):
+        if vm.error_message:
+            raise RuntimeError(f"{name}: {vm.error_message}")
+        if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+            raise RuntimeError(f"{name}: no clusters after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+        await asyncio.sleep(0.02)
+    return {
+        "first_clusters_ms": round(vm.first_clusters_ms or 0.0, 1),
+        "requests": vm.requests,
+        "clusters": len(vm.clusters),
+        "devices": vm.total,
+    }
+
+
 async def load_pane(console: Console, name: str) -> dict[str, Any]:
     pane = console.panes[name]
     if name == "devices":
         return await load_devices(console)
+    if isinstance(pane, DeviceMapPane):
+        return await load_map(name, pane)
     if isinstance(pane, AlarmsPane):
         return await load_first_page(name, pane.vm.model)
     if isinstance(pane, ResourcesPane):
@@ -269,6 +298,9 @@ async def screenshots(console: Console, profile: Profile, directory: Path) -> in
                 assert isinstance(pane, DevicesPane)
                 pane.table.selectRow(0)
                 await wait_signal(console.devices.detail_changed, FIRST_PAGE_TIMEOUT_S)
+            pane = console.panes[name]
+            if isinstance(pane, DeviceMapPane):
+                await load_map(name, pane)
             await asyncio.sleep(0.05)
             for theme in ("light", "dark"):
                 apply_theme(app, theme)  # type: ignore[arg-type]
@@ -280,6 +312,14 @@ async def screenshots(console: Console, profile: Profile, directory: Path) -> in
         print(f"lpwa-console: screenshot failed: {exc}", file=sys.stderr)
         return 1
     return 0
+
+
+def select_pane(console: Console, name: str) -> None:
+    """Show this pane (a key of `console.panes`)."""
+    names = list(console.panes)
+    if name not in names:
+        raise SystemExit(f"lpwa-console: no pane named {name!r} (one of {', '.join(names)})")
+    console.window.navigation.setCurrentRow(names.index(name))
 
 
 async def run(options: Options) -> int:
@@ -297,6 +337,8 @@ async def run(options: Options) -> int:
         quitting = asyncio.Event()
         app.aboutToQuit.connect(quitting.set)
         app.lastWindowClosed.connect(quitting.set)
+        if options.pane:
+            select_pane(console, options.pane)
         console.window.show()
         console.session.open(profile)
         await quitting.wait()
@@ -318,8 +360,15 @@ def parse_args(argv: list[str] | None) -> Options:
     )
     parser.add_argument("--screenshot", type=Path, metavar="DIR", help="save a PNG of every pane")
     parser.add_argument("--theme", choices=["system", "light", "dark"])
+    parser.add_argument(
+        "--pane",
+        metavar="NAME",
+        help="pane to show at start: devices, map, alarms, multicast, app_servers, network",
+    )
     args = parser.parse_args(argv)
-    return Options(args.data_dir, args.profile, args.self_test, args.screenshot, args.theme)
+    return Options(
+        args.data_dir, args.profile, args.self_test, args.screenshot, args.theme, args.pane
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -64,3 +64,28 @@ def test_self_test_subprocess(tmp_path: Path) -> None:
     assert report["panes"]["devices"]["rows"] > 0
     assert report["panes"]["devices"]["first_page_ms"] > 0
     assert "sandbox_start_ms" in report
+
+
+def test_the_last_pane_is_remembered_by_title(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
+    """A version that adds a pane before it must still open on the same pane."""
+    from PySide6.QtWidgets import QWidget
+
+    def window_with(*names: str) -> MainWindow:
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        runner = TaskRunner()
+        profiles = ProfileStore(settings, MemorySecretStore())
+        panes = []
+        for name in names:
+            pane = QWidget()
+            pane.setObjectName(name)
+            panes.append(pane)
+        window = MainWindow(Session(profiles, runner, None), runner, profiles, panes, settings)
+        qtbot.addWidget(window)
+        return window
+
+    first = window_with("Devices", "Alarms")
+    first.navigation.setCurrentRow(1)
+    first.close()
+    second = window_with("Devices", "Map", "Alarms")
+    second.restore_layout()
+    assert second.navigation.currentItem().text() == "Alarms"

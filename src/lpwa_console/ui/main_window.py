@@ -264,14 +264,22 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
-        pane = self.settings.value("window/pane", 0)
-        with contextlib.suppress(TypeError, ValueError):
-            self.navigation.setCurrentRow(min(int(pane), max(0, len(self.panes) - 1)))  # type: ignore[arg-type]
+        # By title: an index would point at another pane once a version adds one.
+        titles = [self.navigation.item(row).text() for row in range(self.navigation.count())]
+        title = self.settings.value("window/pane_title", "")
+        if title in titles:
+            self.navigation.setCurrentRow(titles.index(str(title)))
+        else:
+            pane = self.settings.value("window/pane", 0)  # what older versions saved
+            with contextlib.suppress(TypeError, ValueError):
+                self.navigation.setCurrentRow(min(int(pane), max(0, len(self.panes) - 1)))  # type: ignore[arg-type]
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
-        self.settings.setValue("window/pane", self.navigation.currentRow())
+        current = self.navigation.currentItem()
+        self.settings.setValue("window/pane_title", current.text() if current else "")
+        self.settings.remove("window/pane")
         self.settings.sync()
 
     def closeEvent(self, event: QCloseEvent) -> None:

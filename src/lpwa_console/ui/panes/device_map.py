@@ -1,0 +1,671 @@
+"""The map pane: the devices as the platform's clusters over an offline world basemap.
+
+The scene is in Web Mercator, in degree-like units: x is the longitude, y the Mercator
+northing scaled to degrees (the world is the square -180..180 both ways) and negated so north
+is up. Cluster markers ignore the view's transformation, so they keep their size in pixels
+while the land scales. The view tells the view-model which box is visible; the view-model
+answers with clusters (debounced, stale answers dropped).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
+
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QBrush,
+    QCloseEvent,
+    QColor,
+    QFont,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPalette,
+    QPen,
+    QResizeEvent,
+    QShowEvent,
+    QTransform,
+    QWheelEvent,
+)
+from PySide6.QtWidgets import (
+    QComboBox,
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QGraphicsRectItem,
+    QGraphicsScene,
+    QGraphicsView,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QStyleOptionGraphicsItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.device_map import DeviceMapViewModel, GeoBox, merged
+from ...schema.common import Severity
+from ...schema.devices import DeviceCluster
+from ..connections import SignalConnections
+from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar
+
+MAX_LAT = 85.05112878  # Web Mercator's square world
+WORLD = QRectF(-180.0, -180.0, 360.0, 360.0)
+MAX_SCALE = 200_000.0  # pixels per degree of longitude: about half a metre a pixel
+MIN_FIT_SPAN = 0.02  # degrees: fitting one device does not zoom to the street
+FIT_PADDING = 0.15  # of the box, on each side
+WHEEL_STEP = 1.25  # zoom factor of one wheel notch
+KEY_ZOOM = 1.5
+KEY_PAN = 0.2  # of the viewport
+DOUBLE_CLICK_ZOOM = 3.0
+SINGLE_RADIUS = 5.0
+EARTH_M_PER_DEGREE = 111_319.49  # along the equator (WGS 84)
+SCALE_BAR_PX = 100  # about this long
+
+
+# --- projection ---------------------------------------------------------------------------
+
+
+def project(lat: float, lon: float) -> QPointF:
+    """Latitude/longitude to scene coordinates (Web Mercator, degrees, north up)."""
+    lat = max(-MAX_LAT, min(MAX_LAT, lat))
+    northing = math.degrees(math.log(math.tan(math.pi / 4 + math.radians(lat) / 2)))
+    return QPointF(lon, -northing)
+
+
+def unproject(point: QPointF) -> tuple[float, float]:
+    """Scene coordinates to (latitude, longitude)."""
+    lat = math.degrees(2 * math.atan(math.exp(math.radians(-point.y()))) - math.pi / 2)
+    return lat, point.x()
+
+
+def nice_length(metres: float) -> float:
+    """The largest 1, 2 or 5 times a power of ten not above `metres`."""
+    if metres <= 0:
+        return 1.0
+    power = 10.0 ** math.floor(math.log10(metres))
+    return max(m * power for m in (1, 2, 5) if m * power <= metres)
+
+
+def box_rect(box: GeoBox) -> QRectF:
+    """The scene rectangle of a latitude/longitude box."""
+    return QRectF(project(box.max_lat, box.min_lon), project(box.min_lat, box.max_lon))
+
+
+# --- basemap ------------------------------------------------------------------------------
+
+
+def _path(lines: Iterable[list[float]], *, closed: bool) -> QPainterPath:
+    path = QPainterPath()
+    path.setFillRule(Qt.FillRule.OddEvenFill)
+    for flat in lines:
+        path.moveTo(project(flat[1], flat[0]))
+        for i in range(2, len(flat), 2):
+            path.lineTo(project(flat[i + 1], flat[i]))
+        if closed:
+            path.closeSubpath()
+    return path
+
+
+@cache
+def basemap() -> tuple[QPainterPath, QPainterPath]:
+    """Land polygons and country borders (Natural Earth 1:110m, see basemap/README.md),
+    projected once."""
+    text = (resources.files("lpwa_console.ui") / "basemap" / "land.json").read_text("utf-8")
+    data = json.loads(text)
+    return _path(data["land"], closed=True), _path(data["borders"], closed=False)
+
+
+# --- colours ------------------------------------------------------------------------------
+
+
+def _mix(a: QColor, b: QColor, t: float) -> QColor:
+    return QColor.fromRgbF(
+        a.redF() + (b.redF() - a.redF()) * t,
+        a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t,
+    )
+
+
+class MapColors:
+    """The map's colours, from the palette of the current theme."""
+
+    def __init__(self, palette: QPalette) -> None:
+        role = QPalette.ColorRole
+        base, window = palette.color(role.Base), palette.color(role.Window)
+        text, highlight = palette.color(role.Text), palette.color(role.Highlight)
+        # From the palette itself: during a theme change the palette arrives first.
+        self.dark = dark = window.lightness() < 128
+        self.outside = window
+        self.sea = _mix(base, highlight, 0.16 if dark else 0.10)
+        self.land = _mix(window, text, 0.10 if dark else 0.04)
+        self.coast = _mix(self.land, text, 0.35)
+        self.border = _mix(self.land, text, 0.22)
+        self.cluster = QColor(highlight)
+        self.cluster.setAlphaF(0.85)
+        self.cluster_text = palette.color(role.HighlightedText)
+        self.outline = QColor(base)
+        self.device = QColor(highlight)
+        self.scale_text = QColor(text)
+
+    def severity(self, level: int) -> QColor:
+        table = SEVERITY_DARK if self.dark else SEVERITY_LIGHT
+        return QColor(table.get(level, table[2]))
+
+
+def compact_count(n: int) -> str:
+    if n < 1000:
+        return str(n)
+    if n < 10_000:
+        return f"{n / 1000:.1f}k".replace(".0k", "k")
+    if n < 1_000_000:
+        return f"{n // 1000}k"
+    return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
+
+
+def cluster_radius(count: int) -> float:
+    """Pixels: a dot for one device, then growing with the logarithm of the count."""
+    return SINGLE_RADIUS if count <= 1 else 9.0 + 5.0 * math.log10(count)
+
+
+def cluster_tooltip(cluster: DeviceCluster) -> str:
+    item = cluster.item
+    if cluster.count == 1 and item is not None:
+        lines = [item.name or item.EUI, item.EUI]
+        if item.alarmLevel:
+            with contextlib.suppress(ValueError):
+                lines.append(f"Alarm: {Severity(item.alarmLevel).label}")
+        return "\n".join(lines)
+    return f"{cluster.count:,} device{'' if cluster.count == 1 else 's'}\nDouble-click to zoom in"
+
+
+def overlapping_groups(clusters: list[DeviceCluster], scale: float) -> list[list[DeviceCluster]]:
+    """The clusters whose markers would overlap at this scale (pixels per scene unit), in
+    groups to draw as one; the platform's grid cells can split a town in two."""
+    groups = [[c] for c in sorted(clusters, key=lambda c: -c.count)]
+
+    def marker(group: list[DeviceCluster]) -> tuple[QPointF, float]:
+        one = merged(group)
+        return project(one.location.lat, one.location.lng) * scale, cluster_radius(one.count)
+
+    markers = [marker(g) for g in groups]
+    i = 0
+    while i < len(groups):
+        (pi, ri), hit = markers[i], -1
+        for j in range(i + 1, len(groups)):
+            pj, rj = markers[j]
+            d = pi - pj
+            if math.hypot(d.x(), d.y()) < ri + rj:
+                hit = j
+                break
+        if hit < 0:
+            i += 1
+            continue
+        groups[i] += groups.pop(hit)
+        markers.pop(hit)
+        markers[i] = marker(groups[i])
+        i = 0  # a bigger marker may now touch one already passed
+    return groups
+
+
+class ClusterItem(QGraphicsItem):
+    """One cluster: a disc whose size says how many devices, with the count inside; one
+    device is a small dot (in its alarm's severity colour)."""
+
+    def __init__(self, cluster: DeviceCluster, colors: MapColors) -> None:
+        super().__init__()
+        self.cluster = cluster
+        self.radius = cluster_radius(cluster.count)
+        self.label = compact_count(cluster.count) if cluster.count > 1 else ""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setPos(project(cluster.location.lat, cluster.location.lng))
+        self.setToolTip(cluster_tooltip(cluster))
+        self.setZValue(10 + 1 / (1 + cluster.count))  # small ones on top of big ones
+        self.set_colors(colors)
+
+    @property
+    def level(self) -> int:
+        item = self.cluster.item
+        return item.alarmLevel if item is not None and self.cluster.count == 1 else 0
+
+    def set_colors(self, colors: MapColors) -> None:
+        if self.cluster.count > 1:
+            self.fill = colors.cluster
+        else:
+            self.fill = colors.severity(self.level) if self.level else colors.device
+        self.text_color = colors.cluster_text
+        self.outline = colors.outline
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        r = self.radius + 1.5
+        return QRectF(-r, -r, 2 * r, 2 * r)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        r = max(self.radius, 7.0)  # a dot is easier to hit than it looks
+        path.addEllipse(QPointF(0, 0), r, r)
+        return path
+
+    def paint(
+        self,
+        painter: QPainter,
+        _option: QStyleOptionGraphicsItem,
+        _widget: QWidget | None = None,
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(self.outline, 1.5))
+        painter.setBrush(QBrush(self.fill))
+        painter.drawEllipse(QPointF(0, 0), self.radius, self.radius)
+        if self.label:
+            font = QFont(painter.font())
+            font.setBold(True)
+            font.setPixelSize(max(9, min(13, int(self.radius * 0.8))))
+            painter.setFont(font)
+            painter.setPen(self.text_color)
+            painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
+
+
+# --- the view -----------------------------------------------------------------------------
+
+
+class MapView(QGraphicsView):
+    """Pan (drag, arrows), zoom (wheel around the cursor, +/-), double-click a cluster to
+    zoom into it. `box_changed` carries the visible latitude/longitude box."""
+
+    box_changed = Signal(object)  # GeoBox | None
+    clusters_laid_out = Signal()  # markers drawn anew (new clusters, or a new scale)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.map_scene = QGraphicsScene(self)
+        self.map_scene.setSceneRect(WORLD)
+        self.setScene(self.map_scene)
+        self.setObjectName("deviceMap")
+        self.setRenderHint(QPainter.RenderHint.Antialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setResizeAnchor(QGraphicsView.ViewportAnchor.NoAnchor)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setFrameShape(QGraphicsView.Shape.NoFrame)
+        land, borders = basemap()
+        self.sea = QGraphicsRectItem(WORLD)
+        self.sea.setZValue(-2)
+        self.land = QGraphicsPathItem(land)
+        self.land.setZValue(0)
+        self.borders = QGraphicsPathItem(borders)
+        self.borders.setZValue(1)
+        for item in (self.sea, self.land, self.borders):
+            self.map_scene.addItem(item)
+        self.cluster_items: list[ClusterItem] = []
+        self.clusters: list[DeviceCluster] = []  # as answered; drawn merged where they touch
+        self._layout_scale = 0.0
+        self.colors = MapColors(self.palette())
+        self.fit_target: GeoBox | None = GeoBox.world()  # kept fitted until the user moves
+        self._emitting = True
+        self.apply_colors()
+
+    # --- colours and clusters -----------------------------------------------------------
+
+    def apply_colors(self) -> None:
+        self.colors = colors = MapColors(self.palette())
+        self.setBackgroundBrush(colors.outside)
+        self.sea.setBrush(colors.sea)
+        self.sea.setPen(Qt.PenStyle.NoPen)
+        coast = QPen(colors.coast, 1)
+        coast.setCosmetic(True)
+        self.land.setPen(coast)
+        self.land.setBrush(colors.land)
+        border = QPen(colors.border, 1, Qt.PenStyle.DashLine)
+        border.setCosmetic(True)
+        self.borders.setPen(border)
+        for item in self.cluster_items:
+            item.set_colors(colors)
+
+    def set_clusters(self, clusters: list[DeviceCluster]) -> None:
+        self.clusters = list(clusters)
+        self._layout_clusters()
+
+    def _layout_clusters(self) -> None:
+        """One marker per group of clusters that would overlap at the current scale."""
+        self._layout_scale = scale = self.scale_factor
+        for item in self.cluster_items:
+            self.map_scene.removeItem(item)
+        groups = overlapping_groups(self.clusters, scale)
+        self.cluster_items = [ClusterItem(merged(g), self.colors) for g in groups]
+        for item in self.cluster_items:
+            self.map_scene.addItem(item)
+        self.clusters_laid_out.emit()
+
+    def cluster_at(self, pos: QPoint) -> ClusterItem | None:
+        """The cluster under this viewport position (the smallest when they overlap)."""
+        for item in self.items(pos):
+            if isinstance(item, ClusterItem):
+                return item
+        return None
+
+    # --- where we look ------------------------------------------------------------------
+
+    @property
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def min_scale(self) -> float:
+        """The whole world fits the viewport, no less."""
+        size = self.viewport().size()
+        return max(1e-3, min(size.width(), size.height()) / WORLD.width())
+
+    def center(self) -> QPointF:
+        return self.mapToScene(self.viewport().rect()).boundingRect().center()
+
+    def set_view(self, scale: float, center: QPointF) -> None:
+        scale = max(self.min_scale(), min(MAX_SCALE, scale))
+        self._emitting = False
+        try:
+            self.setTransform(QTransform.fromScale(scale, scale))
+            self.centerOn(center)
+        finally:
+            self._emitting = True
+        if self.clusters and scale != self._layout_scale:
+            self._layout_clusters()
+        self._changed()
+
+    def visible_rect(self) -> QRectF:
+        return self.mapToScene(self.viewport().rect()).boundingRect()
+
+    def visible_box(self) -> GeoBox | None:
+        """The latitude/longitude box in view (clipped to the world); None when empty."""
+        rect = self.visible_rect().intersected(WORLD)
+        if rect.isEmpty():
+            return None
+        max_lat, min_lon = unproject(rect.topLeft())
+        min_lat, max_lon = unproject(rect.bottomRight())
+        eps = 1.5 / self.scale_factor  # a pixel and a half: the view rounds to pixels
+        if rect.top() <= WORLD.top() + eps:
+            max_lat = 90.0  # the edge of the map: the devices beyond it too
+        if rect.bottom() >= WORLD.bottom() - eps:
+            min_lat = -90.0
+        return GeoBox(min_lat, min_lon, max_lat, max_lon).clamped()
+
+    def fit_box(self, box: GeoBox | None, *, keep: bool = True) -> None:
+        """Show this box (the world for None), padded; `keep` re-fits on resize until the
+        user moves the map."""
+        box = box or GeoBox.world()
+        self.fit_target = box if keep else None
+        rect = box_rect(box).intersected(WORLD) if box != GeoBox.world() else WORLD
+        pad_x = max(rect.width() * FIT_PADDING, (MIN_FIT_SPAN - rect.width()) / 2, 0)
+        pad_y = max(rect.height() * FIT_PADDING, (MIN_FIT_SPAN - rect.height()) / 2, 0)
+        if box == GeoBox.world():
+            pad_x = pad_y = 0
+        rect = rect.adjusted(-pad_x, -pad_y, pad_x, pad_y)
+        size = self.viewport().size()
+        scale = min(size.width() / rect.width(), size.height() / rect.height())
+        self.set_view(scale, rect.center())
+
+    def zoom_by(self, factor: float, anchor: QPointF | None = None) -> None:
+        """Zoom by `factor`, keeping the scene point under `anchor` (viewport pixels; the
+        centre by default) where it is."""
+        viewport = QPointF(self.viewport().rect().center())
+        anchor = anchor if anchor is not None else viewport
+        before = self.mapToScene(anchor.toPoint())
+        scale = max(self.min_scale(), min(MAX_SCALE, self.scale_factor * factor))
+        center = before + (viewport - anchor) / scale
+        self.set_view(scale, center)
+
+    def pan_by(self, dx: float, dy: float) -> None:
+        """Move the view by this many viewport pixels."""
+        h, v = self.horizontalScrollBar(), self.verticalScrollBar()
+        h.setValue(h.value() + round(dx))
+        v.setValue(v.value() + round(dy))
+
+    def zoom_into(self, item: ClusterItem) -> None:
+        cluster = item.cluster
+        box = GeoBox.of_cluster(cluster)
+        rect = box_rect(box)
+        if cluster.count <= 1 or (rect.width() < 1e-9 and rect.height() < 1e-9):
+            self.zoom_by(DOUBLE_CLICK_ZOOM, QPointF(self.mapFromScene(item.pos())))
+        else:
+            self.fit_box(box, keep=False)
+
+    def drawForeground(self, painter: QPainter, _rect: QRectF | QRect) -> None:
+        """A scale bar in the bottom left corner (the land says little close up)."""
+        lat, _lon = unproject(self.center())
+        metres_per_px = EARTH_M_PER_DEGREE * math.cos(math.radians(lat)) / self.scale_factor
+        length_m = nice_length(metres_per_px * SCALE_BAR_PX)
+        width = length_m / metres_per_px
+        label = f"{length_m / 1000:g} km" if length_m >= 1000 else f"{length_m:g} m"
+        height = self.viewport().height()
+        x, y = 12.0, height - 12.0
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        pen = QPen(self.colors.coast, 2)
+        painter.setPen(pen)
+        painter.drawLine(QPointF(x, y), QPointF(x + width, y))
+        painter.drawLine(QPointF(x, y - 4), QPointF(x, y))
+        painter.drawLine(QPointF(x + width, y - 4), QPointF(x + width, y))
+        painter.setPen(self.colors.scale_text)
+        painter.drawText(QPointF(x + 4, y - 6), label)
+        painter.restore()
+
+    def mark_moved(self) -> None:
+        """The user moved the map: a resize no longer re-fits it."""
+        self.fit_target = None
+
+    def _changed(self) -> None:
+        if self._emitting:
+            self.box_changed.emit(self.visible_box())
+
+    # --- events -------------------------------------------------------------------------
+
+    def scrollContentsBy(self, dx: int, dy: int) -> None:
+        super().scrollContentsBy(dx, dy)
+        self._changed()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        center = self.center() if event.oldSize().isValid() else None
+        super().resizeEvent(event)
+        if self.fit_target is not None or center is None:
+            self.fit_box(self.fit_target)
+        else:
+            self.set_view(self.scale_factor, center)
+
+    def wheelEvent(self, event: QWheelEvent) -> None:
+        steps = event.angleDelta().y() / 120
+        if not steps:
+            event.ignore()
+            return
+        self.mark_moved()
+        self.zoom_by(WHEEL_STEP**steps, event.position())
+        event.accept()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        key = event.key()
+        size = self.viewport().size()
+        step_x, step_y = size.width() * KEY_PAN, size.height() * KEY_PAN
+        actions = {
+            Qt.Key.Key_Plus: lambda: self.zoom_by(KEY_ZOOM),
+            Qt.Key.Key_Equal: lambda: self.zoom_by(KEY_ZOOM),
+            Qt.Key.Key_Minus: lambda: self.zoom_by(1 / KEY_ZOOM),
+            Qt.Key.Key_Left: lambda: self.pan_by(-step_x, 0),
+            Qt.Key.Key_Right: lambda: self.pan_by(step_x, 0),
+            Qt.Key.Key_Up: lambda: self.pan_by(0, -step_y),
+            Qt.Key.Key_Down: lambda: self.pan_by(0, step_y),
+        }
+        action = actions.get(Qt.Key(key))
+        if action is None:
+            super().keyPressEvent(event)
+            return
+        self.mark_moved()
+        action()
+        event.accept()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.mark_moved()
+        super().mousePressEvent(event)
+
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
+        if event.button() != Qt.MouseButton.LeftButton:
+            super().mouseDoubleClickEvent(event)
+            return
+        self.mark_moved()
+        item = self.cluster_at(event.position().toPoint())
+        if item is not None:
+            self.zoom_into(item)
+        else:
+            self.zoom_by(2.0, event.position())
+        event.accept()
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.StyleChange):
+            self.apply_colors()
+
+
+# --- the pane -----------------------------------------------------------------------------
+
+
+class DeviceMapPane(QWidget):
+    title = "Map"
+
+    def __init__(self, view_model: DeviceMapViewModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.vm = view_model
+        self.connectivity = QComboBox()
+        self.connectivity.setObjectName("mapConnectivity")
+        for label, value in (
+            ("All connectivity", None),
+            ("LoRaWAN", "LORAWAN"),
+            ("Cellular", "CELLULAR"),
+        ):
+            self.connectivity.addItem(label, value)
+        self.zoom_out_button = QPushButton("\N{MINUS SIGN}")
+        self.zoom_out_button.setObjectName("mapZoomOut")
+        self.zoom_out_button.setToolTip("Zoom out (-)")
+        self.zoom_in_button = QPushButton("+")
+        self.zoom_in_button.setObjectName("mapZoomIn")
+        self.zoom_in_button.setToolTip("Zoom in (+)")
+        for button in (self.zoom_out_button, self.zoom_in_button):
+            button.setFixedWidth(button.sizeHint().height() + 4)
+        self.fit_button = QPushButton("Fit all")
+        self.fit_button.setObjectName("mapFitAll")
+        self.fit_button.setToolTip("Show every device that matches the filter")
+        self.busy = busy_bar()
+        self.status = QLabel()
+        self.status.setObjectName("mapStatus")
+        bar = QHBoxLayout()
+        bar.addWidget(self.connectivity)
+        bar.addStretch(1)
+        bar.addWidget(self.busy)
+        bar.addWidget(self.zoom_out_button)
+        bar.addWidget(self.zoom_in_button)
+        bar.addWidget(self.fit_button)
+
+        self.view = MapView()
+        self.stack = TableOrEmpty(self.view)
+        self.empty = self.stack.empty
+        self.message = PaneMessage()
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addLayout(bar)
+        layout.addWidget(self.message)
+        layout.addWidget(self.stack, 1)
+        layout.addWidget(self.status)
+
+        self._needs_fit = view_model.has_client
+        self.connectivity.currentIndexChanged.connect(
+            lambda _i: self.vm.set_connectivity(self.connectivity.currentData())
+        )
+        self.zoom_in_button.clicked.connect(lambda: self._zoom(1.5))
+        self.zoom_out_button.clicked.connect(lambda: self._zoom(1 / 1.5))
+        self.fit_button.clicked.connect(self.fit_all)
+        self.view.box_changed.connect(self._box_changed)
+        self.view.clusters_laid_out.connect(self._view_changed)
+        self._connections = SignalConnections(
+            (view_model.clusters_changed, self._clusters_changed),
+            (view_model.loading_changed, self._loading_changed),
+            (view_model.error, self._error),
+            (view_model.client_changed, self._client_changed),
+            (view_model.extent_found, self._extent_found),
+        )
+        self._clusters_changed()
+        self._update_state()
+
+    # --- actions ------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        self.vm.refresh()
+
+    def fit_all(self) -> None:
+        self.vm.fit_all()
+
+    def _zoom(self, factor: float) -> None:
+        self.view.mark_moved()
+        self.view.zoom_by(factor)
+
+    # --- signals ------------------------------------------------------------------------
+
+    def _box_changed(self, box: GeoBox | None) -> None:
+        if self.isVisible():  # a hidden pane asks nothing (and its size is not real)
+            self.vm.set_box(box)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.vm.set_box(self.view.visible_box())
+        if self._needs_fit and self.vm.has_client:
+            self._needs_fit = False
+            self.vm.fit_all()
+
+    def _extent_found(self, box: GeoBox | None) -> None:
+        self.view.fit_box(box)
+        if self.isVisible():
+            self.vm.set_box(self.view.visible_box(), now=True)
+
+    def _client_changed(self, has_client: bool) -> None:
+        self.view.set_clusters([])
+        self._needs_fit = has_client
+        if has_client and self.isVisible():
+            self._needs_fit = False
+            self.vm.fit_all()
+        self._update_state()
+
+    def _clusters_changed(self) -> None:
+        self.view.set_clusters(self.vm.clusters)
+        self._update_state()
+
+    def _view_changed(self) -> None:
+        self._update_state()  # markers may have merged or come apart
+
+    def _loading_changed(self, loading: bool) -> None:
+        self.busy.setVisible(loading)
+        self._update_state()
+
+    def _error(self, message: str) -> None:
+        self.message.show_message(f"Could not load the devices of the map: {message}")
+        self._update_state()
+
+    def _update_state(self) -> None:
+        connected = self.vm.has_client
+        self.stack.show_empty("" if connected else "Not connected")
+        for widget in (self.connectivity, self.fit_button):
+            widget.setEnabled(connected)
+        if self.vm.error_message and connected:
+            text = f"Could not load the devices of the map: {self.vm.error_message}"
+        else:
+            text = self.vm.summary(len(self.view.cluster_items)) if connected else ""
+        self.status.setText(text)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self._connections.disconnect_all()
+        self.vm.close()
+        super().closeEvent(event)

@@ -42,7 +42,7 @@ from ...schema.alarms import (
 from ...schema.common import ListEnvelope
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
-from ..errors import BAD_PAGING, bad_request
+from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import alarms as store
 from ..store import multicast as group_store
 from ..store.devices import now_ms
@@ -318,7 +318,11 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         svc: AppServices,
     ) -> dict[str, Any]:
         q = store.AlarmQuery(alarm_uid=alarmUid)
-        return ack_one_owner_alarms(owner=owner, account=account, svc=svc, q=q)
+        with svc.db.write() as conn:
+            w = _scoped(account, kind, owners.visible_uid(conn, account, owner), q)
+            if store.count(conn, w) == 0:  # not this owner's (or no such alarm)
+                raise not_found(f"alarm {alarmUid} not found")
+            return {"count": _ack_counted(conn, w, kind, account.name)}
 
     router.add_api_route(
         f"{owners.path}/alarms", collection_alarms, methods=["GET"], name=f"{noun}_alarms",

@@ -3,6 +3,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from lpwa_console.schema.device_import import (
     ImportFailedLine,
     column_index,
@@ -319,3 +321,16 @@ def test_ten_thousand_rows_in_a_few_seconds(sb: Sandbox) -> None:
     assert seconds < 10
     page = sb.get(DEVICES, params={"tag": "bulk", "pageSize": 10}).json()
     assert page["count"] == 10_000
+
+
+def test_the_body_is_capped_and_needs_its_csv_field(
+    sb: Sandbox, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from lpwa_console.sandbox.routes import device_import as route
+
+    monkeypatch.setattr(route, "MAX_BYTES", 1024)
+    big = "# padding\n" * 200
+    refused = sb.post(IMPORT, files={"csv": ("d.csv", big, "text/csv")})
+    assert refused.status_code == 400 and "at most" in refused.json()["message"]
+    other = sb.post(IMPORT, files={"file": ("d.csv", "DELETE,0018B20000000001\n", "text/csv")})
+    assert other.status_code == 400 and "no field 'csv'" in other.json()["message"]

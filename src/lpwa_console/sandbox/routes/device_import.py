@@ -51,6 +51,22 @@ DOMAIN_HELP = (
 )
 
 
+async def _body_at_most(request: Request, limit: int) -> bytes:
+    """The request body, refused as soon as it passes `limit` (not after reading it all)."""
+    too_big = bad_request(f"csv: at most {limit // (1024 * 1024)} MB per import")
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise too_big
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise too_big
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _csv_text(content_type: str, body: bytes) -> str:
     if content_type.lower().startswith("multipart/"):
         message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
@@ -61,7 +77,7 @@ def _csv_text(content_type: str, body: bytes) -> str:
         ]
         chosen = next(
             (p for p in parts if p.get_param("name", header="content-disposition") == "csv"),
-            parts[0] if parts else None,
+            None,
         )
         if chosen is None:
             raise bad_request("csv: the multipart body has no field 'csv'")
@@ -153,9 +169,7 @@ async def import_devices(
         Query(alias="async", description="Accepted and ignored: the sandbox answers at once"),
     ] = None,
 ) -> Response:
-    body = await request.body()
-    if len(body) > MAX_BYTES:
-        raise bad_request(f"csv: at most {MAX_BYTES // (1024 * 1024)} MB per import")
+    body = await _body_at_most(request, MAX_BYTES)
     text = _csv_text(request.headers.get("content-type", "text/csv"), body)
     failed = await run_in_threadpool(_run, svc, account, text, domain or [])
     if not failed:

@@ -197,3 +197,28 @@ def test_live_polling_follows_the_pane_and_moved_rows_drop_stale_pages(
     with qtbot.waitSignal(model.refreshed, timeout=3000):
         vm.refresh_visible()
     assert model.rowCount() == 203 and 2 not in model.loaded_pages()
+
+
+def test_a_selection_off_screen_keeps_its_alarms(qtbot: Any, qloop: Any) -> None:
+    """Selected rows on a page the view no longer shows: a refresh re-reads that page too, so
+    the selection follows its alarms when new ones push them along, never onto others."""
+    from PySide6.QtCore import QItemSelectionModel
+
+    devices = FakeList([device_alarm(i) for i in range(200)])
+    vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_fetchers(devices, None)
+    model = vm.model
+    model.index(120, 0).data()
+    qtbot.waitUntil(lambda: 2 in model.loaded_pages(), timeout=3000)
+    selection = QItemSelectionModel(model)
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    for row in (120, 121):
+        selection.select(model.index(row, 0), flags)
+    devices.items = [device_alarm(900 + i) for i in range(3)] + devices.items
+    vm.visible_rows = lambda: (0, 20)  # the user scrolled back up
+    with qtbot.waitSignal(model.refreshed, timeout=3000):
+        vm.refresh_visible()
+    rows = sorted({i.row() for i in selection.selectedIndexes()})
+    assert rows == [123, 124]
+    assert [model.item(r).alarmUid for r in rows] == ["d120", "d121"]

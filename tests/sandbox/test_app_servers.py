@@ -137,6 +137,9 @@ def test_stale_versions_are_refused_and_the_key_is_kept(sb: Sandbox) -> None:
         "SELECT security_key, security_max_deviation FROM app_servers WHERE ref = 'as-building'"
     ).fetchone()
     assert tuple(stored) == (KEY, 60000)
+    # Turning security on without a key (none stored either) is refused, as on /security.
+    bare = {"downlinkSecurity": {"status": "DOWNLINK_AS_KEY"}}
+    assert sb.put(f"{SERVERS}/id%3Aas-environment", json=bare).status_code == 400
     # The same version again is stale now: refused, nothing changed.
     stale = sb.put(path, json={"name": "Lost update", "occContext": {"version": version}})
     assert stale.status_code == 409 and stale.json()["code"] == 40901

@@ -168,7 +168,8 @@ def test_aggregated_steps_and_deprecated_frames(sb: Sandbox) -> None:
 
 
 def test_a_reused_uid_is_scheduled_again(sb: Sandbox) -> None:
-    """SQLite hands a deleted device's uid to the next device: that one must send too."""
+    """SQLite hands a deleted device's uid to the next device: that one must send too, and
+    must not inherit the old device's silence."""
     body = {
         "EUI": "0018B2000000AB01",
         "model": {"ID": "itron-cyble-lw"},
@@ -179,12 +180,12 @@ def test_a_reused_uid_is_scheduled_again(sb: Sandbox) -> None:
     first = sb.post(DEVICES, json=body)
     assert first.status_code == 201, first.text
     sim.step(60)
+    sim.set_silent(int(first.json()["ref"]))
     gone = sb.post(
         f"{DEVICES}/import", files={"csv": ("a.csv", f"DELETE,{body['EUI']}\r\n", "text/csv")}
     )
     assert gone.status_code == 200 and not gone.content, gone.text
-    sim.step(DAY)  # past its next uplink: the simulator forgets it
-    again = sb.post(DEVICES, json={**body, "EUI": "0018B2000000AB02"})
+    again = sb.post(DEVICES, json={**body, "EUI": "0018B2000000AB02"})  # at once
     assert again.status_code == 201 and again.json()["ref"] == first.json()["ref"]
     sim.step(DAY)
     assert sb.get(f"{DEVICES}/{again.json()['ref']}").json().get("lastUpTimestamp") is not None

@@ -79,6 +79,7 @@ def alarm_columns() -> list[Column[AlarmItem]]:
     ]
 
 
+MAX_HELD_PAGES = 8  # pages of a selection re-read by a live refresh besides the visible ones
 CACHE_PAGES = 64  # server pages kept by one fetcher (binary-search probes hit them again)
 
 
@@ -233,8 +234,15 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
         if fetch is None or self._rows == 0:
             self.reload()
             return
+        # The pages holding the selection too (a few): its alarms are then found again even
+        # when new alarms push them along.
+        held = sorted({i.row() // self.page_size for i in self.persistentIndexList()})
         pages = sorted(
-            {0, *range(max(first_row, 0) // self.page_size, max(last_row, 0) // self.page_size + 1)}
+            {
+                0,
+                *range(max(first_row, 0) // self.page_size, max(last_row, 0) // self.page_size + 1),
+                *held[:MAX_HELD_PAGES],
+            }
         )
         generation = self.generation
         sort, descending = self.sort_key, self.descending
@@ -282,13 +290,23 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
         self.layoutAboutToBeChanged.emit()
         persistent = self.persistentIndexList()
         keys = [self._key_at(index.row()) for index in persistent]
+        fresh = {page for page, _ in results}
         for page, envelope in results:
             self._pages[page] = list(envelope.briefs)
-        rows = self.rows_by_key(page for page, _ in results)
+        moved_rows = grows or shrinks
+        if moved_rows:
+            # The cached pages not re-read hold shifted slices now: drop them (they load
+            # again when shown) rather than show rows twice or skip some.
+            for page in [p for p in self._pages if p not in fresh]:
+                del self._pages[page]
+        rows = self.rows_by_key()
         limit = total if total is not None else self._rows
         moved = []
         for index, key in zip(persistent, keys, strict=True):
-            row = rows.get(key, -1) if key is not None else index.row()
+            # Gone from what is loaded: out of the selection (never onto another alarm). A row
+            # that was not loaded: where it went is unknown once rows moved.
+            unknown = -1 if moved_rows else index.row()
+            row = rows.get(key, -1) if key is not None else unknown
             moved.append(self.index(row, index.column()) if 0 <= row < limit else QModelIndex())
         self.changePersistentIndexList(persistent, moved)
         self.layoutChanged.emit()
@@ -299,12 +317,7 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
             self.endRemoveRows()
             for page in [p for p in self._pages if p * self.page_size >= total]:
                 del self._pages[page]  # pages beyond the end are gone
-        if grows or shrinks:
-            # Rows moved: the cached pages not re-read now hold shifted slices; drop them
-            # (they load again when shown) rather than show rows twice or skip some.
-            fresh = {page for page, _ in results}
-            for page in [p for p in self._pages if p not in fresh]:
-                del self._pages[page]
+        if moved_rows:
             self.count_changed.emit(self._rows)
         self._evict()
         self.refreshed.emit()

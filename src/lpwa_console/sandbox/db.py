@@ -390,7 +390,25 @@ WHERE coalesce(as_transport_key, '') = ''
   );
 """
 
-MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8]
+# The simulator forgets a deleted device at once, and notes a new device that got a deleted
+# one's uid (SQLite reuses the largest rowid): its schedule is made on the next step.
+_V9 = """
+CREATE TABLE sim_new (device_uid INTEGER PRIMARY KEY);
+CREATE TRIGGER tr_sim_forget AFTER DELETE ON devices
+BEGIN
+    DELETE FROM sim_devices WHERE uid = old.uid;
+    DELETE FROM sim_silent WHERE device_uid = old.uid;
+    DELETE FROM sim_recheck WHERE device_uid = old.uid;
+END;
+CREATE TRIGGER tr_sim_reused AFTER INSERT ON devices
+WHEN new.uid <= coalesce(
+    (SELECT CAST(value AS INTEGER) FROM sim_state WHERE key = 'known_uid'), 0)
+BEGIN
+    INSERT OR IGNORE INTO sim_new VALUES (new.uid);
+END;
+"""
+
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9]
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -166,9 +166,13 @@ class Simulator:
         """Give devices created since the last step their first uplink time after `after_ms`."""
         known = conn.execute("SELECT value FROM sim_state WHERE key = 'known_uid'").fetchone()
         last_uid = int(known[0]) if known else 0
+        # Past the highest uid seen, plus the uids SQLite gave again after a deletion (noted
+        # by a trigger: the schedule of the deleted device went with it).
         rows = conn.execute(
-            "SELECT uid FROM devices WHERE uid > ? ORDER BY uid", (last_uid,)
+            "SELECT uid FROM devices WHERE uid > ? UNION SELECT device_uid FROM sim_new ORDER BY 1",
+            (last_uid,),
         ).fetchall()
+        conn.execute("DELETE FROM sim_new")
         if not rows:
             return
         schedule = []
@@ -177,7 +181,8 @@ class Simulator:
             schedule.append((uid, phase + ((after_ms - phase) // period + 1) * period))
         conn.executemany("INSERT OR REPLACE INTO sim_devices VALUES (?, ?)", schedule)
         conn.execute(
-            "INSERT OR REPLACE INTO sim_state VALUES ('known_uid', ?)", (str(rows[-1][0]),)
+            "INSERT OR REPLACE INTO sim_state VALUES ('known_uid', ?)",
+            (str(max(last_uid, rows[-1][0])),),
         )
 
     def _uplinks(self, conn: sqlite3.Connection, report: StepReport) -> None:
@@ -232,15 +237,8 @@ class Simulator:
                 (ts, int(sf) if lora else None, rssi, snr if lora else None, avg if lora else None,
                  last_dw, uid)
             )  # fmt: skip
-        if gone:
-            # SQLite may give a deleted device's uid to the next one: forget the old device
-            # and let the next step schedule whatever holds that uid now.
-            c.executemany("DELETE FROM sim_devices WHERE uid = ?", gone)
-            c.executemany("DELETE FROM sim_silent WHERE device_uid = ?", gone)
-            c.execute(
-                "UPDATE sim_state SET value = min(CAST(value AS INTEGER), ?) WHERE key = 'known_uid'",
-                (min(uid for (uid,) in gone) - 1,),
-            )
+        # Rows of devices deleted before this schedule existed (a trigger now forgets them).
+        c.executemany("DELETE FROM sim_devices WHERE uid = ?", gone)
         c.executemany("UPDATE sim_devices SET next_up = ? WHERE uid = ?", schedule)
         c.executemany(
             "UPDATE devices SET last_up = ?, last_sf = ?, last_rssi = ?, last_snr = ?,"

@@ -259,8 +259,14 @@ def update_app_server(
             values["flow_matcher_tags"] = json.dumps(body.flowMatcherTags or [])
         if "downlinkSecurity" in given and body.downlinkSecurity is not None:
             sec = body.downlinkSecurity
+            key = _key(sec, row)
+            if sec.status != "NONE" and not (sec.asID and key):
+                raise bad_request(
+                    "downlinkSecurity: DOWNLINK_AS_KEY needs asID and downlinkAsKey"
+                    " (a key already stored is kept when none is given)"
+                )
             values |= {"security_status": sec.status, "security_as_id": sec.asID,
-                       "security_key": _key(sec, row),
+                       "security_key": key,
                        "security_max_deviation": sec.maxTimestampDeviation}  # fmt: skip
         values |= {"last_update": now_ms(), "who": account.name}
         sets = ", ".join(f"{c} = ?" for c in values)

@@ -308,3 +308,167 @@ def test_failure_is_a_signal(qtbot: Any, qloop: Any) -> None:
     with qtbot.waitSignal(vm.alarms_error, timeout=2000) as error:
         vm.load_alarms()
     assert "route not there" in error.args[0]
+
+
+def unacked_alarms(count: int) -> list[AlarmBrief]:
+    return [
+        AlarmBrief(
+            alarmUid=f"u{i:03d}", ID=4, state=3, acked=False,
+            creationTimestamp=1, updateTimestamp=1000 - i,
+        )
+        for i in range(count)
+    ]  # fmt: skip
+
+
+def test_unacknowledged_only_acknowledge_then_load_more_skips_nothing(
+    qtbot: Any, qloop: Any
+) -> None:
+    # Acknowledged alarms leave the platform's filtered list: the later pages move up.
+    fake = FakeClient(unacked_alarms(300), page_size=100)
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    vm.unacknowledged_only = True
+    load_first_page(qtbot, vm)
+    assert len(vm.alarms) == 100 and vm.next_alarm_page() == 2
+    with qtbot.waitSignal(vm.acknowledged, timeout=2000):
+        vm.acknowledge([a.alarmUid for a in vm.alarms[:60]])
+    assert vm.next_alarm_page() == 1  # u060..u099 are now the first 40 of the platform's list
+    while not vm.alarms_complete:
+        with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+            assert vm.load_more_alarms()
+    assert [a.alarmUid for a in vm.alarms] == [f"u{i:03d}" for i in range(300)]
+    assert fake.pages == [(1, False), (1, False), (2, False), (3, False)]
+    assert vm.alarms_total == 300  # the first page's count, not a later page's
+
+
+def test_unacknowledged_only_every_alarm_of_a_page_acknowledged(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(unacked_alarms(300), page_size=100)
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    vm.set_unacknowledged_only(True)
+    qtbot.waitUntil(lambda: vm.alarms_loaded and not vm.alarms_busy, timeout=2000)
+    with qtbot.waitSignal(vm.acknowledged, timeout=2000):
+        vm.acknowledge([a.alarmUid for a in vm.alarms])
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        assert vm.load_more_alarms()
+    assert not vm.alarms_complete  # u200..u299 are still to come
+    assert {a.alarmUid for a in vm.alarms} == {f"u{i:03d}" for i in range(200)}
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        assert vm.load_more_alarms()
+    assert len(vm.alarms) == 300 and vm.alarms_complete
+
+
+def test_a_page_that_brings_nothing_new_is_not_asked_again(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(unacked_alarms(300), page_size=100)
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    vm.unacknowledged_only = True
+    load_first_page(qtbot, vm)
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        assert vm.load_more_alarms()
+    with qtbot.waitSignal(vm.acknowledged, timeout=2000):
+        vm.acknowledge(["u000"])
+    # 100 new alarms raised meanwhile push everything down: the page asked brings no new one.
+    fresh = [
+        AlarmBrief(alarmUid=f"n{i:02d}", ID=4, state=3, creationTimestamp=1, updateTimestamp=2000)
+        for i in range(100)
+    ]
+    fake.alarms = [*fresh, *fake.alarms]
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        assert vm.load_more_alarms()
+    assert fake.pages[-1] == (2, False) and len(vm.alarms) == 200
+    assert vm.next_alarm_page() == 3  # not page 2 again and again
+    while not vm.alarms_complete:
+        with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+            assert vm.load_more_alarms()
+    assert {a.alarmUid for a in vm.alarms} == {f"u{i:03d}" for i in range(300)}
+    assert len(fake.pages) < 8
+
+
+def test_an_acknowledgement_that_ends_after_a_refresh_is_shown(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(5))
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    release = asyncio.Event()
+    acknowledge = fake.device_alarms.acknowledge
+
+    async def slow_ack(uids: list[str]) -> None:
+        await release.wait()
+        await acknowledge(uids)
+
+    fake.device_alarms.acknowledge = slow_ack  # type: ignore[attr-defined]
+    vm.acknowledge(["u0000", "u0001"])
+    load_first_page(qtbot, vm)  # Refresh while the acknowledgement is on its way
+    assert not vm.alarms_model.alarms[0].acked
+    with qtbot.waitSignal(vm.acknowledged, timeout=2000):
+        release.set()
+    assert [a.acked for a in vm.alarms[:2]] == [True, True]
+
+
+def test_an_acknowledgement_committed_after_a_page_was_read(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(5))
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    deliver = asyncio.Event()
+
+    async def read_then_wait(ref: str, page_index: int = 1, **_kw: Any) -> AlarmPage:
+        page = AlarmPage(briefs=list(fake.alarms), count=len(fake.alarms))  # read now
+        await deliver.wait()  # ...and delivered after the acknowledgement
+        return page
+
+    fake.device_alarms.of_device = read_then_wait  # type: ignore[attr-defined]
+    vm.load_alarms()  # Refresh
+    with qtbot.waitSignal(vm.acknowledged, timeout=2000):
+        vm.acknowledge(["u0000"])
+    assert vm.alarms_busy
+    with qtbot.waitSignal(vm.alarms_changed, timeout=2000):
+        deliver.set()
+    assert vm.alarms[0].alarmUid == "u0000" and vm.alarms[0].acked
+
+
+def test_a_batch_that_fails_after_others_succeeded(qtbot: Any, qloop: Any) -> None:
+    alarms = [a.model_copy(update={"acked": False}) for a in many_alarms(ACK_BATCH * 2 + 10)]
+    fake = FakeClient(alarms, page_size=2000)
+    acknowledge = fake.device_alarms.acknowledge
+
+    async def second_fails(uids: list[str]) -> None:
+        if len(fake.ack_requests) == 1:
+            raise RuntimeError("platform busy")
+        await acknowledge(uids)
+
+    fake.device_alarms.acknowledge = second_fails  # type: ignore[attr-defined]
+    vm = DeviceDetailViewModel(TaskRunner(), fake)  # type: ignore[arg-type]
+    vm.set_device(device())
+    load_first_page(qtbot, vm)
+    with qtbot.waitSignal(vm.acknowledged, timeout=5000) as acked:
+        vm.acknowledge([a.alarmUid for a in vm.alarms])
+    text = acked.args[0]
+    assert text.startswith(f"{ACK_BATCH} alarms acknowledged; {ACK_BATCH + 10} could not be: ")
+    assert text.endswith("platform busy")
+    assert [a.acked for a in vm.alarms] == [True] * ACK_BATCH + [False] * (ACK_BATCH + 10)
+    # The first batch failing is a plain failure.
+    fake.device_alarms.acknowledge = second_fails  # type: ignore[attr-defined]
+    fake.ack_requests = [["x"]]
+    with qtbot.waitSignal(vm.alarms_error, timeout=5000) as error:
+        vm.acknowledge([vm.alarms[-1].alarmUid])
+    assert error.args[0].startswith("Could not acknowledge: ")
+    assert error.args[0].endswith("platform busy")
+
+
+def test_marking_thousands_acknowledged_is_one_change(qtbot: Any) -> None:
+    model = DeviceAlarmsModel()
+    alarms = [a.model_copy(update={"acked": False}) for a in many_alarms(4000)]
+    model.append_page(AlarmPage(briefs=alarms, count=4000), first=True)
+    changes: list[tuple[int, int, int, int]] = []
+    model.dataChanged.connect(
+        lambda top, bottom, *_: changes.append(
+            (top.row(), top.column(), bottom.row(), bottom.column())
+        )
+    )
+    uids = [a.alarmUid for a in alarms[5:3990]]
+    assert model.mark_acked([*uids, "not-loaded"]) == len(uids)
+    assert changes == [(5, 0, 3989, model.columnCount() - 1)]  # one signal, not 3,985
+    assert [a.acked for a in model.alarms] == [False] * 5 + [True] * len(uids) + [False] * 10
+    assert model.mark_acked(uids) == 0 and len(changes) == 1  # nothing new: no signal

@@ -301,3 +301,50 @@ def test_a_new_session_forgets_the_device_shown(qtbot: Any, qloop: Any) -> None:
     ):
         vm.set_client(fake)  # type: ignore[arg-type]
     assert vm.detail is None
+
+
+def test_the_row_of_the_device_shown_selected_again_reads_nothing(qtbot: Any, qloop: Any) -> None:
+    # After a reload the view selects the row of the device shown again: reading it again
+    # would reset the detail panel (and its edits not saved yet).
+    fake = ListedClient()
+    gets: list[str] = []
+    read = fake.devices.get
+
+    async def get(ref: str) -> Device:
+        gets.append(ref)
+        return await read(ref)
+
+    async def update(ref: str, request: Any) -> Device:
+        found = next(b for b in fake.listed if ref == "e" + b.EUI)
+        return Device.model_validate(
+            {**found.model_dump(), **request.model_dump(exclude_unset=True)}
+        )
+
+    fake.devices.get = get
+    fake.devices.update = update
+    vm = listed_vm(qtbot, fake)
+    shown = show_row(qtbot, vm, 3)
+    assert len(gets) == 1
+    with qtbot.waitSignal(vm.detail_row, timeout=3000) as found:
+        vm.reload()
+    vm.select_row(found.args[0])  # what the view does with detail_row
+    qtbot.wait(50)
+    assert len(gets) == 1 and vm.detail is shown
+    # Another row is read; and the first one again, once it is no longer shown.
+    show_row(qtbot, vm, 4)
+    show_row(qtbot, vm, 3)
+    assert len(gets) == 3
+    # A save reads the device once, not once more when its row is selected again.
+    with qtbot.waitSignal(vm.detail_row, timeout=3000) as found:
+        assert vm.update(shown.path_ref, {"name": "meter 03"})
+    vm.select_row(found.args[0])
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
+    assert len(gets) == 4 and vm.detail is not None and vm.detail.EUI == shown.EUI
+    # A device that could not be read is read again when its row is picked.
+    vm.select("e" + fake.listed[5].EUI)
+    fake.listed[5], gone = DeviceBrief(EUI="0000000000000000", name="x"), fake.listed[5]
+    qtbot.waitUntil(lambda: not vm.runner.busy, timeout=3000)
+    fake.listed[5] = gone
+    with qtbot.waitSignal(vm.detail_changed, timeout=3000):
+        vm.select_row(5)
+    assert vm.detail is not None and vm.detail.EUI == gone.EUI

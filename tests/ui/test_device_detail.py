@@ -290,10 +290,19 @@ def test_alarm004_saved_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel)
     editor.levels[1].setCurrentIndex(editor.levels[1].findData(6))
     editor.durations[1].setEditText("P9D")
     assert editor.save_button.isEnabled(), editor.error.text()
+    reads: list[bool] = []
+    devices_vm.detail_loading.connect(lambda on: on and reads.append(on))
     with qtbot.waitSignal(devices_vm.saved, timeout=10000) as saved:
         editor.save_button.click()
     config = saved.args[0].alarmsConfiguration
     assert config.alarm004[0].duration == "PT7H" and config.alarm004[0].level == 4
+    # The list reloads and the row is selected again: the device is read once, and the
+    # editor, now holding what the device has, has nothing left to save.
+    qtbot.waitUntil(lambda: pane.table.selectionModel().hasSelection(), timeout=10000)
+    qtbot.waitUntil(lambda: not devices_vm.runner.busy, timeout=10000)
+    qtbot.wait(200)  # the selection's debounce
+    assert reads == [True]
+    assert editor.durations[0].currentText() == "PT7H" and not editor.save_button.isEnabled()
     save(pane, "devices-pane.png")
 
 
@@ -488,3 +497,88 @@ def test_information_marks_empty_values(qtbot: Any, qloop: Any) -> None:
     for label in ("ICCID", "eID", "Network context"):
         assert text[text.index(label) :].split("</tr>")[0].endswith("—</td>"), label
     assert "HSM group" not in text and "JoinEUI" not in text
+
+
+def test_unacknowledged_only_summary_after_acknowledging(qtbot: Any, qloop: Any) -> None:
+    fake = FakeClient(many_alarms(12))
+    detail, _ = make_detail(qtbot, fake=fake)
+    detail.show_device(device())
+    tab = detail.alarms_tab
+    assert tab is not None
+    detail.tabs.setCurrentWidget(tab)
+    tab.unacked_only.setChecked(True)
+    qtbot.waitUntil(lambda: rows(tab) == 8, timeout=3000)
+    assert tab.status.text() == "8 unacknowledged alarms"
+    tab.table.selectRow(0)
+    flags = tab.table.selectionModel().SelectionFlag
+    tab.table.selectionModel().select(tab.table.model().index(1, 0), flags.Select | flags.Rows)
+    tab.acknowledge()
+    qtbot.waitUntil(lambda: fake.acked == ["u0000", "u0001"], timeout=3000)
+    tab.refresh()  # the summary as it is shown after every change of the list
+    # Still listed where they were (greyed), no longer counted as unacknowledged.
+    assert rows(tab) == 8
+    assert tab.status.text() == "6 unacknowledged alarms, 2 acknowledged just now"
+    qtbot.waitUntil(lambda: not tab.ack_button.isEnabled(), timeout=3000)
+
+
+def test_unacknowledged_only_summary_while_pages_remain(qtbot: Any, qloop: Any) -> None:
+    alarms = [a.model_copy(update={"acked": False}) for a in many_alarms(250)]
+    fake = FakeClient(alarms)
+    detail, _ = make_detail(qtbot, fake=fake)
+    detail.show_device(device())
+    tab = detail.alarms_tab
+    assert tab is not None and detail.vm is not None
+    detail.tabs.setCurrentWidget(tab)
+    tab.unacked_only.setChecked(True)
+    qtbot.waitUntil(lambda: rows(tab) == 100, timeout=3000)
+    assert tab.status.text() == "100 of 250 unacknowledged alarms shown"
+    tab.table.selectAll()
+    with qtbot.waitSignal(detail.vm.acknowledged, timeout=3000):
+        tab.acknowledge()
+    tab.refresh()
+    assert tab.status.text() == "0 of 150 unacknowledged alarms shown, 100 acknowledged just now"
+    tab.more_button.click()  # the next 100 not acknowledged: none skipped
+    qtbot.waitUntil(lambda: rows(tab) == 200, timeout=3000)
+    assert [a.alarmUid for a in detail.vm.alarms[100:]] == [f"u{i:04d}" for i in range(100, 200)]
+    assert tab.status.text() == "100 of 150 unacknowledged alarms shown, 100 acknowledged just now"
+
+
+def test_the_same_device_read_again_keeps_edits_not_saved(qtbot: Any, qloop: Any) -> None:
+    # After a list reload, an acknowledgement or a tag, the device is shown again: what the
+    # user typed in Alarm 004 and Routing and has not saved stays.
+    detail, _ = make_detail(qtbot, rights_with(WRITE_NODE, ADMIN_NODE))
+    editor, routing = detail.alarm004, detail.routing
+    detail.show_device(device())
+    editor.durations[0].setEditText("PT7H")
+    routing.profile_id.setText("rp-9")
+    assert editor.save_button.isEnabled() and routing.save_button.isEnabled()
+    detail.show_device(device(alarm1=2))  # read again: its alarm counters changed
+    assert editor.durations[0].currentText() == "PT7H" and editor.save_button.isEnabled()
+    assert routing.profile_id.text() == "rp-9" and routing.save_button.isEnabled()
+    assert routing.device is not None and routing.device.alarm1 == 2
+    # Revert goes back to what the device has now.
+    editor.reset_button.click()
+    assert editor.durations[0].currentText() == "P2D" and not editor.save_button.isEnabled()
+    # Saved: the device now has what was typed, the editors are clean again.
+    editor.durations[0].setEditText("PT7H")
+    saved = device(
+        appServersRoutingProfile={"ID": "rp-9"},
+        alarmsConfiguration={
+            "alarm004": [
+                {"status": "ENABLE", "level": 3, "duration": "PT7H"},
+                {"status": "ENABLE", "level": 5, "duration": "P4D"},
+            ]
+        },
+    )
+    detail.show_device(saved)
+    assert editor.durations[0].currentText() == "PT7H" and not editor.save_button.isEnabled()
+    assert routing.profile_id.text() == "rp-9" and not routing.save_button.isEnabled()
+    # Another device: its own values, whatever was typed.
+    editor.durations[0].setEditText("PT9H")
+    routing.profile_id.setText("rp-3")
+    detail.show_device(device(EUI="70B3D57ED0000002"))
+    assert editor.durations[0].currentText() == "P2D" and not editor.save_button.isEnabled()
+    assert routing.profile_id.text() == "rp-1" and not routing.save_button.isEnabled()
+    # Nothing typed: the same device read again shows what it has now.
+    detail.show_device(device(EUI="70B3D57ED0000002", appServersRoutingProfile={"ID": "rp-4"}))
+    assert routing.profile_id.text() == "rp-4"

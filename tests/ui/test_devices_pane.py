@@ -566,3 +566,44 @@ def test_unknown_reference_is_shown_inline_and_input_kept(
     assert dialog.inputs["appServers"].text() == "as-metering, as-no-such-server"
     assert dialog.inputs["asTransportKey"].text() == "atk-default"
     dialog.reject()
+
+
+def test_a_list_reload_keeps_detail_edits_not_saved(
+    qtbot: Any, devices_vm: DevicesViewModel
+) -> None:
+    pane = make_pane(qtbot, devices_vm)
+    eui = cell(pane, 0, 1)
+    with qtbot.waitSignal(devices_vm.detail_changed, timeout=10000):
+        pane.table.selectRow(0)
+    editor, routing = pane.detail.alarm004, pane.detail.routing
+    pane.detail.tabs.setCurrentWidget(editor)
+    editor.durations[0].setEditText("PT13H")
+    routing.profile_id.setText("rp-typed")
+    assert editor.save_button.isEnabled()
+    reads: list[bool] = []
+    devices_vm.detail_loading.connect(lambda on: on and reads.append(on))
+    selection = pane.table.selectionModel()
+    # Refresh, then a filter that keeps the device: its row is selected again, nothing is
+    # read again, what was typed stays.
+    with qtbot.waitSignal(devices_vm.detail_row, timeout=10000):
+        pane.refresh()
+    qtbot.waitUntil(lambda: selection.isRowSelected(0), timeout=5000)
+    with qtbot.waitSignal(devices_vm.detail_row, timeout=10000):
+        pane.search.setText(eui)
+    qtbot.waitUntil(lambda: selection.isRowSelected(0), timeout=5000)
+    qtbot.wait(300)  # the selection's debounce
+    assert reads == []
+    assert editor.durations[0].currentText() == "PT13H" and editor.save_button.isEnabled()
+    assert routing.profile_id.text() == "rp-typed"
+    # Read again (as after an acknowledgement): still there.
+    with qtbot.waitSignal(devices_vm.detail_changed, timeout=10000):
+        devices_vm.select("e" + eui, eui=eui)
+    assert editor.durations[0].currentText() == "PT13H" and routing.profile_id.text() == "rp-typed"
+    # Another device: its own values.
+    with qtbot.waitSignal(devices_vm.first_page_loaded, timeout=10000):
+        pane.search.setText("")
+    other = next(r for r in range(devices_vm.model.rowCount()) if cell(pane, r, 1) != eui)
+    with qtbot.waitSignal(devices_vm.detail_changed, timeout=10000):
+        pane.table.selectRow(other)
+    assert not editor.save_button.isEnabled()
+    assert routing.profile_id.text() != "rp-typed"

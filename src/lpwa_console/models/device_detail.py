@@ -32,6 +32,7 @@ from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
 from ..schema.frames import FramesAggregation
 from .devices import format_time
+from .errors import user_message
 from .forms import error_text
 from .paged_table import Column, ItemRole, SeverityRole
 from .tasks import TaskRunner
@@ -231,16 +232,30 @@ class DeviceAlarmsModel(QAbstractTableModel):
         return len(new)
 
     def mark_acked(self, uids: Iterable[str]) -> int:
-        """Show these alarms acknowledged, in place (rows and selection stay)."""
-        wanted = set(uids)
+        """Show these alarms acknowledged, in place (rows and selection stay). One
+        `dataChanged` covers every row changed: a view (and whatever listens) hears it once,
+        not once per alarm of a selection of thousands."""
+        wanted = set(uids) & self._uids
+        if not wanted:
+            return 0
+        first = last = -1
         changed = 0
         for row, alarm in enumerate(self.alarms):
             if alarm.alarmUid in wanted and not alarm.acked:
                 self.alarms[row] = alarm.model_copy(update={"acked": True})
-                right = self.columnCount() - 1
-                self.dataChanged.emit(self.index(row, 0), self.index(row, right))
+                if first < 0:
+                    first = row
+                last = row
                 changed += 1
+        if changed:
+            right = self.columnCount() - 1
+            self.dataChanged.emit(self.index(first, 0), self.index(last, right))
         return changed
+
+    @property
+    def acked_count(self) -> int:
+        """How many of the rows loaded are acknowledged."""
+        return sum(1 for a in self.alarms if a.acked)
 
     def alarm(self, row: int) -> AlarmBrief | None:
         return self.alarms[row] if 0 <= row < len(self.alarms) else None
@@ -338,6 +353,9 @@ class DeviceDetailViewModel(QObject):
         self.window = DEFAULT_WINDOW
         self._alarms_task: int | None = None
         self._alarms_page = 0  # the last page index loaded
+        self._alarms_page_size = 0  # the platform's: the length of a first page with more
+        self._alarms_stalled = False  # the last page loaded added no alarm
+        self._acked_meanwhile: set[str] = set()  # acknowledged while a page was on its way
         self._alarms_generation = 0
         self._traffic_task: int | None = None
 
@@ -384,6 +402,9 @@ class DeviceDetailViewModel(QObject):
             self.runner.cancel(self._alarms_task)
             self._alarms_task = None
         self._alarms_page = 0
+        self._alarms_page_size = 0
+        self._alarms_stalled = False
+        self._acked_meanwhile = set()
         self.alarms_loaded = False
         self.alarms_model.clear()
 
@@ -407,24 +428,48 @@ class DeviceDetailViewModel(QObject):
             return False
         if self.alarms_busy or not self.alarms_model.more:
             return False
-        self._load_alarm_page(self._alarms_page + 1)
+        self._load_alarm_page(self.next_alarm_page())
         return True
+
+    def next_alarm_page(self) -> int:
+        """The `pageIndex` to ask for next. With "Unacknowledged only", the alarms
+        acknowledged here have left the platform's (filtered) list, so every later alarm moved
+        up that many places: the next page is where the first alarm not loaded is now (a
+        page that comes again is harmless, the alarms already shown are not added twice)."""
+        following = self._alarms_page + 1
+        size = self._alarms_page_size
+        acked = self.alarms_model.acked_count if self.unacknowledged_only else 0
+        if not acked or size <= 0:
+            return following
+        index = max(1, (len(self.alarms) - acked) // size + 1)
+        if self._alarms_stalled:
+            index = max(index, following)  # that page brought nothing new: go on
+        return index
 
     def _load_alarm_page(self, index: int) -> None:
         assert self.client is not None and self.device is not None
         generation = self._alarms_generation
         filters = AlarmFilter(acked=False) if self.unacknowledged_only else None
         self.alarms_model.loading = True
+        self._acked_meanwhile = set()
         self.alarms_loading.emit(True)
 
         def done(page: ListEnvelope[AlarmBrief]) -> None:
             if generation != self._alarms_generation:
                 return  # another device, a refresh or another filter meanwhile
+            first = not self.alarms_loaded
             self._alarms_task = None
             self._alarms_page = index
+            if first and page.more:
+                self._alarms_page_size = len(page.briefs)
             self.alarms_loaded = True
             self.alarms_model.loading = False
-            self.alarms_model.append_page(page, first=index == 1)
+            added = self.alarms_model.append_page(page, first=first)
+            self._alarms_stalled = not first and added == 0
+            if self._acked_meanwhile:
+                # The page may have been read before those acknowledgements were committed.
+                self.alarms_model.mark_acked(self._acked_meanwhile)
+                self._acked_meanwhile = set()
             self.alarms_loading.emit(False)
             self.alarms_changed.emit(self.alarms)
 
@@ -446,22 +491,43 @@ class DeviceDetailViewModel(QObject):
 
     def acknowledge(self, alarm_uids: list[str]) -> bool:
         """Acknowledge these alarms (in batches of ACK_BATCH), then show them acknowledged
-        where they are: the pages loaded, the scroll position and the selection stay."""
+        where they are: the pages loaded, the scroll position and the selection stay.
+
+        The result is applied by alarmUid to the rows loaded when it comes (a refresh
+        meanwhile may have read them before the acknowledgement was committed). When a batch
+        fails after others succeeded, those are shown acknowledged and the message says how
+        many could not be."""
         uids = list(dict.fromkeys(alarm_uids))
         if self.client is None or self.device is None or not uids:
             return False
-        client, generation = self.client, self._alarms_generation
+        client = self.client
 
-        async def ack() -> int:
+        async def ack() -> tuple[list[str], str]:
+            acked: list[str] = []
             for start in range(0, len(uids), ACK_BATCH):
-                await client.device_alarms.acknowledge(uids[start : start + ACK_BATCH])
-            return len(uids)
+                batch = uids[start : start + ACK_BATCH]
+                try:
+                    await client.device_alarms.acknowledge(batch)
+                except Exception as exc:
+                    if not acked:
+                        raise  # nothing done: a plain failure
+                    log.warning("acknowledge: batch %d failed: %s", start // ACK_BATCH + 1, exc)
+                    return acked, user_message(exc)
+                acked.extend(batch)
+            return acked, ""
 
-        def done(count: int) -> None:
-            if generation == self._alarms_generation:
-                self.alarms_model.mark_acked(uids)
-                self.alarms_changed.emit(self.alarms)
-            self.acknowledged.emit(f"{count:,} alarm{'s' if count > 1 else ''} acknowledged")
+        def done(result: tuple[list[str], str]) -> None:
+            acked, error = result
+            self.alarms_model.mark_acked(acked)  # alarm UIDs are unique: safe on any rows
+            if self.alarms_busy:
+                self._acked_meanwhile.update(acked)
+            self.alarms_changed.emit(self.alarms)
+            count = len(acked)
+            text = f"{count:,} alarm{'s' if count > 1 else ''} acknowledged"
+            if error:
+                failed = len(uids) - count
+                text += f"; {failed:,} could not be: {error}"
+            self.acknowledged.emit(text)
 
         self.runner.run(
             f"Acknowledge {len(uids):,} alarm{'s' if len(uids) > 1 else ''}",

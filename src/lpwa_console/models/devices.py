@@ -414,11 +414,22 @@ class DevicesViewModel(QObject):
     # --- detail -------------------------------------------------------------------------
 
     def select_row(self, row: int) -> None:
+        """Show the device of this row. The device already shown (or on its way) is not read
+        again: after a reload the view selects its row anew (`detail_row`), and reading it
+        again would only reset what the detail panel holds (edits not saved yet)."""
         brief = self.model.item(row) if row >= 0 else None
         if brief is None:
             self.select(None)
+        elif self.showing(brief.EUI):
+            return
         else:
             self.select(brief.path_ref, eui=brief.EUI)
+
+    def showing(self, eui: str) -> bool:
+        """This device is the one shown, or the one being read to be shown."""
+        if not eui or eui != self._detail_eui or not self._detail_ref:
+            return False
+        return self._detail_task is not None or (self.detail is not None and eui == self.detail.EUI)
 
     def select(self, ref: str | None, *, eui: str = "") -> None:
         """Show this device (None: no device). `eui` names it when `ref` is a UID."""

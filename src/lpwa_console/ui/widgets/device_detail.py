@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from html import escape
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -38,6 +38,8 @@ from ...models.device_detail import (
     AccountRights,
     AckedRole,
     DeviceDetailViewModel,
+    Threshold,
+    thresholds_of,
 )
 from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
 from ...schema.alarms import AlarmBrief
@@ -319,6 +321,11 @@ class AlarmsTab(QWidget):
         self.refresh_button.clicked.connect(vm.load_alarms)
         self.more_button.clicked.connect(vm.load_more_alarms)
         self.unacked_only.toggled.connect(vm.set_unacknowledged_only)
+        # Rows changed (thousands acknowledged at once): the buttons are updated once after.
+        self._update_timer = QTimer(self)
+        self._update_timer.setSingleShot(True)
+        self._update_timer.setInterval(0)
+        self._update_timer.timeout.connect(self._update)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.model.dataChanged.connect(self._data_changed)
         vm.alarms_changed.connect(self.set_alarms)
@@ -350,12 +357,19 @@ class AlarmsTab(QWidget):
         vm = self.vm
         if not count:
             return ""
+        acked_here = 0
+        total = vm.alarms_total
+        if vm.unacknowledged_only:
+            # Those acknowledged here are still listed (greyed) but no longer unacknowledged.
+            acked_here = vm.alarms_model.acked_count
+            count -= acked_here
+            total = None if total is None else max(0, total - acked_here)
+        just_now = f", {acked_here:,} acknowledged just now" if acked_here else ""
         if not vm.alarms_complete:
-            total = vm.alarms_total
             of = f" of {total:,}" if total is not None and total >= count else ""
-            text = f"{count:,}{of} {noun}s shown"
+            text = f"{count:,}{of} {noun}s shown{just_now}"
             return text + (", loading more…" if vm.alarms_busy else "")
-        text = f"{count:,} {noun}{'s' if count > 1 else ''}"
+        text = f"{count:,} {noun}{'' if count == 1 else 's'}{just_now}"
         if not vm.unacknowledged_only:
             text += f", {sum(1 for a in vm.alarms if not a.acked):,} not acknowledged"
         return text
@@ -384,7 +398,7 @@ class AlarmsTab(QWidget):
         self._update()
 
     def _data_changed(self, *_args: object) -> None:
-        self._update()
+        self._update_timer.start()
 
     def _loading(self, loading: bool) -> None:
         if loading and not self.vm.alarms:
@@ -488,7 +502,29 @@ class RoutingTab(QWidget):
     def read_only(self) -> bool:
         return self.rights is not None and self.rights.routing_read_only
 
+    @staticmethod
+    def _profile_id(device: Device | None) -> str:
+        profile = device.appServersRoutingProfile if device is not None else None
+        return (profile.ID or "") if profile is not None else ""
+
+    @property
+    def edited(self) -> bool:
+        """A profile ID is typed that the device does not have (not saved)."""
+        return self.device is not None and self.profile_id.text().strip() != self._profile_id(
+            self.device
+        )
+
     def set_device(self, device: Device | None) -> None:
+        """Show this device's profile. The same device again (read anew after a list reload,
+        an acknowledgement...) keeps an ID typed and not saved, unless it is the device's now."""
+        previous = self.device
+        keep = (
+            device is not None
+            and previous is not None
+            and previous.EUI == device.EUI
+            and self.edited
+            and self.profile_id.text().strip() != self._profile_id(device)
+        )
         self.device = device
         profile = device.appServersRoutingProfile if device is not None else None
         if device is None:
@@ -503,7 +539,8 @@ class RoutingTab(QWidget):
                 _row("AS transport key", (key.name or key.ID) if key else None),
             ]
             self.current.setText(_section("AS routing profile", rows))
-        self.profile_id.setText(profile.ID or "" if profile is not None else "")
+        if not keep:
+            self.profile_id.setText(self._profile_id(device))
         self._update()
 
     def save(self) -> None:
@@ -515,8 +552,7 @@ class RoutingTab(QWidget):
     def _update(self) -> None:
         read_only = self.read_only
         self.profile_id.setReadOnly(read_only)
-        profile = self.device.appServersRoutingProfile if self.device is not None else None
-        changed = self.profile_id.text().strip() != ((profile.ID or "") if profile else "")
+        changed = self.edited
         self.save_button.setVisible(not read_only)
         self.save_button.setEnabled(self.device is not None and changed)
         self.profile_id.setEnabled(self.device is not None)
@@ -526,6 +562,10 @@ class RoutingTab(QWidget):
             if read_only
             else ""
         )
+
+
+def _normalised(thresholds: list[Threshold]) -> list[Threshold]:
+    return [Threshold(t.enabled, t.level, t.duration.strip().upper()) for t in thresholds]
 
 
 class DeviceDetail(QWidget):
@@ -624,9 +664,21 @@ class DeviceDetail(QWidget):
             device is None or previous is None or previous.EUI != device.EUI
         ):
             self.traffic_tab.set_traffic(None)
-        self.alarm004.set_device(device)
+        self._show_alarm004(previous, device)
         self.routing.set_device(device)
         self._load_current_tab()
+
+    def _show_alarm004(self, previous: Device | None, device: Device | None) -> None:
+        """The same device read again (after a list reload, a save, an acknowledgement) keeps
+        thresholds edited and not saved, unless they are the device's now (they were saved)."""
+        editor = self.alarm004
+        if device is not None and previous is not None and previous.EUI == device.EUI:
+            typed = _normalised(editor.thresholds())
+            edited = typed != _normalised(thresholds_of(editor.device))
+            if edited and typed != _normalised(thresholds_of(device)):
+                editor.device = device  # Revert goes back to what the device has now
+                return
+        editor.set_device(device)
 
     def show_loading(self) -> None:
         if self.showing_device:

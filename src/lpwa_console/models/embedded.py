@@ -36,9 +36,26 @@ def default_data_dir() -> Path:
     return Path(platformdirs.user_data_dir("lpwa-console", appauthor=False))
 
 
+def frozen() -> bool:
+    """True in a PyInstaller bundle, where `sys.executable` is the console, not Python."""
+    return bool(getattr(sys, "frozen", False))
+
+
+def sandbox_command(program: str, *args: str) -> tuple[str, list[str]]:
+    """The program and arguments that run `lpwa-sandbox ARGS` in a child process:
+    `python -m lpwa_console.sandbox ARGS`, or in a bundle `<console> sandbox ARGS`, which the
+    bundle's entry point (packaging/frozen_main.py) hands to the sandbox CLI."""
+    if frozen():
+        return program, ["sandbox", *args]
+    return program, ["-m", "lpwa_console.sandbox", *args]
+
+
 def _environment() -> QProcessEnvironment:
     """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled."""
     env = QProcessEnvironment.systemEnvironment()
+    if frozen():
+        env.insert("PYTHONUNBUFFERED", "1")
+        return env  # a bundle carries its own modules
     src = str(Path(__file__).resolve().parents[2])
     current = env.value("PYTHONPATH", "")
     env.insert("PYTHONPATH", src + (os.pathsep + current if current else ""))
@@ -47,7 +64,8 @@ def _environment() -> QProcessEnvironment:
 
 
 class EmbeddedSandbox(QObject):
-    """Starts `python -m lpwa_console.sandbox serve`, then reads its demo accounts."""
+    """Starts `python -m lpwa_console.sandbox serve` (in a bundle `<console> sandbox serve`),
+    then reads its demo accounts."""
 
     ready = Signal(object)  # SandboxInfo
     failed = Signal(str)
@@ -99,11 +117,11 @@ class EmbeddedSandbox(QObject):
         process.errorOccurred.connect(self._process_error)
         process.finished.connect(self._server_finished)
         self._server = process
-        args = ["-m", "lpwa_console.sandbox", "serve", "--db", str(self.db_path)]
+        args = ["serve", "--db", str(self.db_path)]
         # A living network in real time: uplinks arrive, silent devices raise alarm 004.
         args += ["--port", "0", "--exit-with-stdin", "--simulate", "--speed", "1"]
         log.info("starting the embedded sandbox on %s", self.db_path)
-        process.start(self._python, args)
+        process.start(*sandbox_command(self._python, *args))
 
     def _read_stdout(self) -> None:
         assert self._server is not None
@@ -135,8 +153,7 @@ class EmbeddedSandbox(QObject):
         process.finished.connect(self._accounts_finished)
         process.errorOccurred.connect(self._process_error)
         process.start(
-            self._python,
-            ["-m", "lpwa_console.sandbox", "accounts", "--db", str(self.db_path), "--json"],
+            *sandbox_command(self._python, "accounts", "--db", str(self.db_path), "--json")
         )
 
     def _accounts_finished(self, code: int, _status: QProcess.ExitStatus) -> None:

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, RequestModel
+from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel
 from .devices import hex_key
 from .domains import Domain, check_one_domain_per_group
 from .multicast import OccContext
@@ -288,7 +288,7 @@ class SecurityAppServerUpdate(RequestModel):
         return self
 
 
-class AppServerFilter(RequestModel):
+class AppServerFilter(QueryFilter):
     """Filters of the server list. scope is repeatable and combined by OR; when no scope is
     sent the platform lists SUBSCRIPTION servers only. type is repeatable (OR). name, ID and
     query are prefix filters."""
@@ -298,16 +298,6 @@ class AppServerFilter(RequestModel):
     query: str | None = None
     name: str | None = None
     ID: str | None = None
-
-    def to_params(self) -> list[tuple[str, str]]:
-        params: list[tuple[str, str]] = []
-        for key, value in self.model_dump(exclude_none=True).items():
-            values = value if isinstance(value, list) else [value]
-            params.extend((key, str(v)) for v in values if v != "")
-        return params
-
-    def is_empty(self) -> bool:
-        return not self.to_params()
 
 
 ALL_SCOPES = AppServerFilter(scope=["SUBSCRIPTION", "OPERATOR"])

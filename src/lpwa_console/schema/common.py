@@ -113,6 +113,20 @@ class RequestModel(BaseModel):
         return self
 
 
+class QueryFilter(RequestModel):
+    """The query parameters of a list: every field set, a list field once per value."""
+
+    def to_params(self) -> list[tuple[str, str]]:
+        params: list[tuple[str, str]] = []
+        for key, value in self.model_dump(exclude_none=True).items():
+            values = value if isinstance(value, list) else [value]
+            params.extend((key, str(v)) for v in values if v != "")
+        return params
+
+    def is_empty(self) -> bool:
+        return not self.to_params()
+
+
 # --- identifiers (Document 1 §2.1, Document 2 §2.1) --------------------------------------
 
 

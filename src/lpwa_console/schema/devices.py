@@ -12,6 +12,7 @@ from .common import (
     ApiModel,
     BoundingBox,
     Coordinates,
+    QueryFilter,
     RequestModel,
     Tag,
     TagRef,
@@ -373,7 +374,7 @@ DEVICE_SORT_CRITERIA = (
 MAX_CLUSTERS = 64
 
 
-class DeviceFilter(RequestModel):
+class DeviceFilter(QueryFilter):
     """Server-side filters of the device list (Document 1 §4.1 and the reference contract).
 
     Empty fields are not sent. Prefix filters: devEUI, name, query, simID. Exact: tag,
@@ -398,13 +399,3 @@ class DeviceFilter(RequestModel):
     minLon: float | None = None
     maxLat: float | None = None
     maxLon: float | None = None
-
-    def to_params(self) -> list[tuple[str, str]]:
-        params: list[tuple[str, str]] = []
-        for key, value in self.model_dump(exclude_none=True).items():
-            values = value if isinstance(value, list) else [value]
-            params.extend((key, str(v)) for v in values if v != "")
-        return params
-
-    def is_empty(self) -> bool:
-        return not self.to_params()

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, RequestModel, is_hex
+from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, is_hex
 from .devices import DailyHistory, IdRef
 from .domains import Domain, check_one_domain_per_group
 from .keys import check_app_keys, check_app_skey, deprecated_app_keys, effective_app_skey, hex_key
@@ -225,7 +225,7 @@ UNSET_NETWORK_SUBSCRIPTION = "_unset"
 ANY_NETWORK_SUBSCRIPTION = "_any"
 
 
-class MulticastGroupFilter(RequestModel):
+class MulticastGroupFilter(QueryFilter):
     """Filters of the group list. appServerID is repeatable and a group must be associated
     with all of them; bsTag and domain are repeatable too. devEUI, name and query are prefix
     filters as in the device list. networkSubscriptionID: the groups of that network
@@ -241,16 +241,6 @@ class MulticastGroupFilter(RequestModel):
     appServerID: list[str] = Field(default_factory=list)
     bsTag: list[str] = Field(default_factory=list)
     domain: list[str] = Field(default_factory=list)
-
-    def to_params(self) -> list[tuple[str, str]]:
-        params: list[tuple[str, str]] = []
-        for key, value in self.model_dump(exclude_none=True).items():
-            values = value if isinstance(value, list) else [value]
-            params.extend((key, str(v)) for v in values if v != "")
-        return params
-
-    def is_empty(self) -> bool:
-        return not self.to_params()
 
 
 MULTICAST_SORT_CRITERIA = ("name", "EUI", "creationDate", "lastDwTimestamp", "alarmLevel")

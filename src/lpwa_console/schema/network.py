@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from .common import ApiModel, ListEnvelope, RequestModel
+from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel
 from .devices import Connectivity
 from .multicast import SupplierRef
 
@@ -191,7 +191,7 @@ class NetworkSubscriptionPage(ListEnvelope[NetworkSubscriptionBrief]):
     pass
 
 
-class NetworkSubscriptionFilter(RequestModel):
+class NetworkSubscriptionFilter(QueryFilter):
     """Filters of the list: connectivity and communicationType exact; connectivitySupplier
     and networkSubscriptionID exact."""
 
@@ -199,9 +199,6 @@ class NetworkSubscriptionFilter(RequestModel):
     communicationType: Literal["UNICAST", "MULTICAST"] | None = None
     connectivitySupplier: str | None = None
     networkSubscriptionID: str | None = None
-
-    def to_params(self) -> list[tuple[str, str]]:
-        return [(k, str(v)) for k, v in self.model_dump(exclude_none=True).items() if v != ""]
 
 
 # --- public exchange key -------------------------------------------------------------------------

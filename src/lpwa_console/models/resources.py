@@ -256,6 +256,18 @@ def app_servers_kind() -> ResourceKind:
     )
 
 
+def _by_id(attr: str) -> dict[str, Any]:
+    """List, get, create, update and delete of a resource the client addresses by its ID
+    (`client.<attr>`), as ResourceKind arguments."""
+    return {
+        "list_page": lambda c, p, s, _sort, _d, _f: getattr(c, attr).list(p, s),
+        "get": lambda c, item: getattr(c, attr).get(item.ID),
+        "create": lambda c, r: getattr(c, attr).create(r),
+        "update": lambda c, item, r: getattr(c, attr).update(item.ID, r),
+        "delete": lambda c, item: getattr(c, attr).delete(item.ID),
+    }
+
+
 def network_kinds() -> list[ResourceKind]:
     return [
         ResourceKind(
@@ -270,13 +282,9 @@ def network_kinds() -> list[ResourceKind]:
                 Column("IP", lambda n: n.ipVersion or "", width=70),
                 Column("Description", lambda n: n.description or ""),
             ],
-            list_page=lambda c, p, s, _sort, _d, _f: c.network_contexts.list(p, s),
-            get=lambda c, n: c.network_contexts.get(n.ID),
             create_model=CellularNetworkContextCreate,
             update_model=CellularNetworkContextUpdate,
-            create=lambda c, r: c.network_contexts.create(r),
-            update=lambda c, n, r: c.network_contexts.update(n.ID, r),
-            delete=lambda c, n: c.network_contexts.delete(n.ID),
+            **_by_id("network_contexts"),
         ),
         ResourceKind(
             key="as_transport_keys",
@@ -286,13 +294,9 @@ def network_kinds() -> list[ResourceKind]:
                 Column("Name", lambda k: k.name, width=220),
                 Column("ID", lambda k: k.ID),
             ],
-            list_page=lambda c, p, s, _sort, _d, _f: c.as_transport_keys.list(p, s),
-            get=lambda c, k: c.as_transport_keys.get(k.ID),
             create_model=AsTransportKeyCreate,
             update_model=AsTransportKeyUpdate,
-            create=lambda c, r: c.as_transport_keys.create(r),
-            update=lambda c, k, r: c.as_transport_keys.update(k.ID, r),
-            delete=lambda c, k: c.as_transport_keys.delete(k.ID),
+            **_by_id("as_transport_keys"),
         ),
         ResourceKind(
             key="hsm_groups",

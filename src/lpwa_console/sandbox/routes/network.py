@@ -11,6 +11,7 @@ Accept header prefers; an Accept that allows neither gets 406.
 from __future__ import annotations
 
 import json
+import sqlite3
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response
@@ -137,14 +138,19 @@ def delete_context(
     assert sub is not None
     with svc.db.write() as conn:
         _context(svc, sub, networkContextID)
-        used = store.usage(conn, sub, "network_context_id", networkContextID)
-        if used:
-            raise bad_request(f"networkContextID: still used by {used} devices")
-        conn.execute(
-            "DELETE FROM network_contexts WHERE subscription_id = ? AND ref = ?",
-            (sub, networkContextID),
-        )
+        _delete_unused(conn, sub, "network_contexts", networkContextID, "network_context_id",
+                       "networkContextID: still used by {} devices")  # fmt: skip
     return Response(status_code=204)
+
+
+def _delete_unused(
+    conn: sqlite3.Connection, sub: int, table: str, ref: str, device_column: str, refusal: str
+) -> None:
+    """Delete `ref` from `table` unless devices (or profiles) still use it."""
+    used = store.usage(conn, sub, device_column, ref)
+    if used:
+        raise bad_request(refusal.format(used))
+    conn.execute(f"DELETE FROM {table} WHERE subscription_id = ? AND ref = ?", (sub, ref))
 
 
 # --- AS transport keys ------------------------------------------------------------------------
@@ -214,13 +220,8 @@ def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServi
     assert sub is not None
     with svc.db.write() as conn:
         _key(svc, sub, asTransportKeyID)
-        used = store.usage(conn, sub, "as_transport_key", asTransportKeyID)
-        if used:
-            raise bad_request(f"asTransportKeyID: still used by {used} devices or routing profiles")
-        conn.execute(
-            "DELETE FROM as_transport_keys WHERE subscription_id = ? AND ref = ?",
-            (sub, asTransportKeyID),
-        )
+        _delete_unused(conn, sub, "as_transport_keys", asTransportKeyID, "as_transport_key",
+                       "asTransportKeyID: still used by {} devices or routing profiles")  # fmt: skip
     return Response(status_code=204)
 
 

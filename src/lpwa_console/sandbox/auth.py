@@ -112,6 +112,16 @@ def _writer(account: Annotated[Account, Depends(_subscriber)]) -> Account:
     return account
 
 
+def _settings_writer(account: Annotated[Account, Depends(_writer)]) -> Account:
+    # Subscription-wide settings reach past any domain: one of them exists to restrict what
+    # restricted accounts see, so a restricted account must not be able to turn it off.
+    if account.restricted:
+        raise forbidden(
+            "subscription settings can be changed only by an account without domain restrictions"
+        )
+    return account
+
+
 def _device_reader(account: Annotated[Account, Depends(_reader)]) -> Account:
     if not account.can(READ_NODE):
         raise forbidden(f"reading devices needs {READ_NODE}")
@@ -126,6 +136,7 @@ def _device_writer(account: Annotated[Account, Depends(_writer)]) -> Account:
 
 SubscriptionReader = Annotated[Account, Depends(_reader)]
 SubscriptionWriter = Annotated[Account, Depends(_writer)]
+SettingsWriter = Annotated[Account, Depends(_settings_writer)]
 DeviceReader = Annotated[Account, Depends(_device_reader)]
 DeviceWriter = Annotated[Account, Depends(_device_writer)]
 

@@ -305,7 +305,10 @@ def tag_devices(
     where = store.where_for(account.subscription_id, DeviceFilter(), account.restrictions)
     with svc.db.write() as conn:
         uids = store.uids_by_eui(conn, where, euis)
-        tid = store.tag_id(conn, account.subscription_id, body.name, create=effective == "TAG")
+        # A TAG that reaches no visible device creates nothing: the name would otherwise
+        # appear in every account's suggestions.
+        create = effective == "TAG" and bool(uids)
+        tid = store.tag_id(conn, account.subscription_id, body.name, create=create)
         changed = 0 if tid is None else store.tag_devices(conn, tid, uids, effective == "UNTAG")
     return {"count": changed}
 

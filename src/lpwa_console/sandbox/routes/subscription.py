@@ -9,7 +9,7 @@ from fastapi import APIRouter
 
 from ...schema.subscription import Subscription, SubscriptionUpdate
 from ..accounts import Account
-from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
+from ..auth import AppServices, ClientBodies, SettingsWriter, SubscriptionReader
 from ..errors import not_found
 from ..store import subscription as store
 
@@ -45,7 +45,7 @@ def get_subscription(account: SubscriptionReader, svc: AppServices) -> dict[str,
 
 @router.put("", response_model=Subscription, response_model_exclude_none=True)
 def update_subscription(
-    body: SubscriptionUpdate, account: SubscriptionWriter, svc: AppServices
+    body: SubscriptionUpdate, account: SettingsWriter, svc: AppServices
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
     values: dict[str, Any] = {}

@@ -34,6 +34,7 @@ from .models.resources import (
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
+from .models.tiles import TileLayerViewModel
 from .ui.idle_gc import IdleCollector
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
@@ -115,9 +116,11 @@ def build(
     session.client_changed.connect(device_map.set_client)
     alarms = AlarmsViewModel(runner)
     session.client_changed.connect(alarms.set_client)
+    tiles = TileLayerViewModel(settings, (options.data_dir or default_data_dir()) / "tiles")
+    tiles.restore()
     panes: dict[str, QWidget] = {
         "devices": devices_pane,
-        "map": DeviceMapPane(device_map),
+        "map": DeviceMapPane(device_map, tiles),
         "alarms": AlarmsPane(alarms),
     }
     resource_panes = {

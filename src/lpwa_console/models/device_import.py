@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -49,7 +49,7 @@ from ..schema.device_import import (
     write_import_csv,
 )
 from .errors import user_message
-from .tasks import TaskRunner
+from .tasks import TaskRunner, in_thread
 
 log = logging.getLogger(__name__)
 
@@ -64,34 +64,6 @@ RowStatusRole = int(Qt.ItemDataRole.UserRole) + 11
 BATCH_SIZE = 500
 RESULT_STATUS = {"OK": "Imported", "ERROR": "Refused", "UNKNOWN": "Unknown", "NOT_SENT": "Not sent"}
 MAX_PREVIEW_LETTERS = 29  # A..AC: the columns people fill; further cells stay in the file
-
-
-R = TypeVar("R")
-
-
-async def in_thread(fn: Callable[..., R], *args: Any) -> R:
-    """Run `fn(*args)` in a daemon thread; the loop stays free meanwhile."""
-    loop = asyncio.get_running_loop()
-    future: asyncio.Future[R] = loop.create_future()
-
-    def deliver(result: Any, error: BaseException | None) -> None:
-        if future.done():
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)
-
-    def work() -> None:
-        try:
-            outcome: tuple[Any, BaseException | None] = (fn(*args), None)
-        except BaseException as exc:  # handed to the awaiting task
-            outcome = (None, exc)
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(deliver, *outcome)
-
-    threading.Thread(target=work, name="lpwa-worker", daemon=True).start()
-    return await future
 
 
 _interval_lock = threading.Lock()

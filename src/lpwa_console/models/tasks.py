@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
+import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
@@ -184,3 +186,29 @@ class TaskRunner(QObject):
                 await asyncio.gather(*tasks, return_exceptions=True)
             else:
                 await asyncio.sleep(0.01)
+
+
+async def in_thread(fn: Callable[..., T], *args: Any) -> T:
+    """Run `fn(*args)` in a daemon thread; the loop stays free meanwhile. (Not the loop's
+    executor: qasync's thread pool outlives the tests and warns when Qt tears it down.)"""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def deliver(result: Any, error: BaseException | None) -> None:
+        if future.done():
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        try:
+            outcome: tuple[Any, BaseException | None] = (fn(*args), None)
+        except BaseException as exc:  # handed to the awaiting task
+            outcome = (None, exc)
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+            loop.call_soon_threadsafe(deliver, *outcome)
+
+    threading.Thread(target=work, name="lpwa-worker", daemon=True).start()
+    return await future

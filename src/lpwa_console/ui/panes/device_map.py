@@ -49,11 +49,13 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.device_map import DeviceMapViewModel, GeoBox, merged
+from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_for_scale
 from ...schema.common import Severity
 from ...schema.devices import DeviceCluster
 from ..connections import SignalConnections
 from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar
+from .map_tiles import BasemapButton, TileLayerItem
 
 MAX_LAT = 85.05112878  # Web Mercator's square world
 WORLD = QRectF(-180.0, -180.0, 360.0, 360.0)
@@ -304,7 +306,8 @@ class MapView(QGraphicsView):
         self.land.setZValue(0)
         self.borders = QGraphicsPathItem(borders)
         self.borders.setZValue(1)
-        for item in (self.sea, self.land, self.borders):
+        self.tiles = TileLayerItem()
+        for item in (self.sea, self.land, self.tiles, self.borders):
             self.map_scene.addItem(item)
         self.cluster_items: list[ClusterItem] = []
         self.clusters: list[DeviceCluster] = []  # as answered; drawn merged where they touch
@@ -401,7 +404,13 @@ class MapView(QGraphicsView):
         user moves the map."""
         box = box or GeoBox.world()
         self.fit_target = box if keep else None
-        rect = box_rect(box).intersected(WORLD) if box != GeoBox.world() else WORLD
+        rect = box_rect(box)
+        if box == GeoBox.world():
+            rect = WORLD
+        elif rect.width() > 0 and rect.height() > 0:
+            rect = rect.intersected(WORLD)
+        # else: one device (a box of no size): QRectF.intersected would give a null rect at
+        # (0, 0) and fit the map to the Gulf of Guinea; the padding below gives it a size.
         pad_x = max(rect.width() * FIT_PADDING, (MIN_FIT_SPAN - rect.width()) / 2, 0)
         pad_y = max(rect.height() * FIT_PADDING, (MIN_FIT_SPAN - rect.height()) / 2, 0)
         if box == GeoBox.world():
@@ -538,9 +547,15 @@ class MapView(QGraphicsView):
 class DeviceMapPane(QWidget):
     title = "Map"
 
-    def __init__(self, view_model: DeviceMapViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        view_model: DeviceMapViewModel,
+        tiles: TileLayerViewModel | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.vm = view_model
+        self.tiles_vm = tiles
         self.connectivity = QComboBox()
         self.connectivity.setObjectName("mapConnectivity")
         for label, value in (
@@ -570,6 +585,9 @@ class DeviceMapPane(QWidget):
         bar.addWidget(self.zoom_out_button)
         bar.addWidget(self.zoom_in_button)
         bar.addWidget(self.fit_button)
+        self.basemap_button = BasemapButton(tiles) if tiles is not None else None
+        if self.basemap_button is not None:
+            bar.addWidget(self.basemap_button)
 
         self.view = MapView()
         self.stack = TableOrEmpty(self.view)
@@ -598,6 +616,11 @@ class DeviceMapPane(QWidget):
             (view_model.client_changed, self._client_changed),
             (view_model.extent_found, self._extent_found),
         )
+        if tiles is not None and self.basemap_button is not None:
+            self.basemap_button.message.connect(self.message.show_message)
+            self._connections.connect(tiles.tile_ready, self._tile_ready)
+            self._connections.connect(tiles.source_changed, self._tile_source_changed)
+            self._connections.connect(tiles.status_changed, lambda _t: self._update_state())
         self._clusters_changed()
         self._update_state()
 
@@ -618,10 +641,37 @@ class DeviceMapPane(QWidget):
     def _box_changed(self, box: GeoBox | None) -> None:
         if self.isVisible():  # a hidden pane asks nothing (and its size is not real)
             self.vm.set_box(box)
+            self.request_tiles()
+
+    # --- tiles --------------------------------------------------------------------------
+
+    def request_tiles(self) -> None:
+        """Show the tiles of the view's zoom and ask for those not held yet."""
+        source = self.tiles_vm.source if self.tiles_vm is not None else None
+        if source is None or self.tiles_vm is None:
+            return
+        view = self.view
+        z = zoom_for_scale(view.scale_factor, source.min_zoom, source.max_zoom)
+        rect = view.visible_rect().intersected(WORLD)
+        if rect.isEmpty():
+            return
+        keys = tiles_for_rect(rect.left(), rect.top(), rect.right(), rect.bottom(), z)
+        view.tiles.show_keys(z, keys)
+        self.tiles_vm.want([k for k in keys if k not in view.tiles])
+
+    def _tile_ready(self, key: TileKey, data: bytes) -> None:
+        self.view.tiles.add(key, data)
+
+    def _tile_source_changed(self) -> None:
+        self.view.tiles.clear()
+        if self.isVisible():
+            self.request_tiles()
+        self._update_state()
 
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.vm.set_box(self.view.visible_box())
+        self.request_tiles()
         if self._needs_fit and self.vm.has_client:
             self._needs_fit = False
             self.vm.fit_all()
@@ -663,9 +713,12 @@ class DeviceMapPane(QWidget):
             text = f"Could not load the devices of the map: {self.vm.error_message}"
         else:
             text = self.vm.summary(len(self.view.cluster_items)) if connected else ""
-        self.status.setText(text)
+        tiles = self.tiles_vm.status if self.tiles_vm is not None else ""
+        self.status.setText("  ·  ".join(t for t in (text, tiles) if t))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._connections.disconnect_all()
         self.vm.close()
+        if self.tiles_vm is not None:
+            self.tiles_vm.close()
         super().closeEvent(event)

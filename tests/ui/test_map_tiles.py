@@ -1,0 +1,133 @@
+"""The map at street level: tiles from an MBTiles package or a tile server under the clusters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from lpwa_console.api import LpwaClient
+from lpwa_console.models.device_map import DeviceMapViewModel, GeoBox
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.models.tiles import TileKey, TileLayerViewModel, tile_span
+from lpwa_console.ui.panes.device_map import DeviceMapPane, project
+from tests.models.test_device_map import FakeClient, FakeDevices, cluster
+from tests.tile_fixtures import make_mbtiles, png, tile_server
+
+LYON = (45.76, 4.84)
+Z = 14
+
+
+def tiles_around(lat: float, lon: float, z: int, radius: int = 3) -> dict[TileKey, bytes]:
+    point = project(lat, lon)
+    span = tile_span(z)
+    cx, cy = int((point.x() + 180) / span), int((point.y() + 180) / span)
+    return {
+        TileKey(z, x, y): png(((x * 40) % 255, (y * 40) % 255, 180), size=256)
+        for x in range(cx - radius, cx + radius + 1)
+        for y in range(cy - radius, cy + radius + 1)
+    }
+
+
+@pytest.fixture
+def runner(qtbot: Any, qloop: Any) -> Iterator[TaskRunner]:
+    runner = TaskRunner()
+    yield runner
+    runner.cancel_all()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+
+
+def make(qtbot: Any, runner: TaskRunner, tiles: TileLayerViewModel) -> DeviceMapPane:
+    vm = DeviceMapViewModel(runner, debounce_ms=20)
+    pane = DeviceMapPane(vm, tiles)
+    qtbot.addWidget(pane)
+    pane.resize(900, 640)
+    pane.show()
+    qtbot.waitExposed(pane)
+    vm.set_client(cast(LpwaClient, FakeClient(FakeDevices(lambda _box: _answer()))))
+    qtbot.waitUntil(lambda: vm.settled and vm.answered_box is not None, timeout=5000)
+    return pane
+
+
+def _answer() -> Any:
+    from lpwa_console.schema.devices import DeviceClusters
+
+    one = cluster(*LYON, name="Meter at the station")
+    return DeviceClusters(count=1, clusters=[one])
+
+
+def test_one_device_fits_the_map_around_it(qtbot: Any, runner: TaskRunner, tmp_path: Path) -> None:
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    pane = make(qtbot, runner, TileLayerViewModel(settings, tmp_path / "cache"))
+    box = pane.view.visible_box()
+    assert box is not None
+    assert box.min_lat < LYON[0] < box.max_lat and box.min_lon < LYON[1] < box.max_lon
+
+
+def all_shown(pane: DeviceMapPane) -> bool:
+    """Every tile of the view is held (the view is inside the generated tiles)."""
+    layer = pane.view.tiles
+    return bool(layer.visible_keys) and all(k in layer for k in layer.visible_keys)
+
+
+def street_level(pane: DeviceMapPane) -> None:
+    lat, lon = LYON
+    pane.view.fit_box(GeoBox(lat - 0.004, lon - 0.006, lat + 0.004, lon + 0.006), keep=False)
+
+
+def test_street_level_from_a_tile_package(qtbot: Any, runner: TaskRunner, tmp_path: Path) -> None:
+    tiles = tiles_around(*LYON, Z)
+    package = make_mbtiles(tmp_path / "lyon.mbtiles", tiles, name="Lyon")
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    tiles_vm = TileLayerViewModel(settings, tmp_path / "cache")
+    pane = make(qtbot, runner, tiles_vm)
+    assert pane.basemap_button is not None
+    pane.basemap_button.use_package(package)
+    assert pane.basemap_button.actions_by_kind["mbtiles"].isChecked()
+    street_level(pane)
+    layer = pane.view.tiles
+    qtbot.waitUntil(lambda: all_shown(pane), timeout=5000)
+    assert layer.zoom == Z  # the package's deepest level, stretched to the street
+    assert set(layer.pixmaps) <= set(tiles)
+    qtbot.waitUntil(lambda: "Lyon" in pane.status.text(), timeout=3000)
+    pane.grab()  # paints the layer: a decoding or painting fault shows here
+
+
+def test_a_bad_package_is_refused_in_the_pane(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    pane = make(qtbot, runner, TileLayerViewModel(settings, tmp_path / "cache"))
+    junk = tmp_path / "junk.mbtiles"
+    junk.write_bytes(b"\x00" * 100)
+    assert pane.basemap_button is not None
+    pane.basemap_button.use_package(junk)
+    assert pane.message.isVisible()
+    assert "not an MBTiles tile package" in pane.message.text()
+    assert pane.basemap_button.actions_by_kind["world"].isChecked()
+
+
+def test_online_tiles_then_offline_from_the_cache(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    tiles = tiles_around(*LYON, Z)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    with tile_server(tiles) as server:
+        tiles_vm = TileLayerViewModel(settings, tmp_path / "cache")
+        tiles_vm.use_online(server.template)
+        tiles_vm.source.max_zoom = Z  # type: ignore[union-attr]
+        pane = make(qtbot, runner, tiles_vm)
+        street_level(pane)
+        qtbot.waitUntil(lambda: all_shown(pane), timeout=5000)
+        seen = set(pane.view.tiles.pixmaps)
+        pane.close()
+    # A new session, the server gone: the same street is drawn from the disk cache.
+    offline_vm = TileLayerViewModel(settings, tmp_path / "cache")
+    offline_vm.restore()
+    offline_vm.source.max_zoom = Z  # type: ignore[union-attr]
+    again = make(qtbot, runner, offline_vm)
+    street_level(again)
+    qtbot.waitUntil(lambda: seen <= set(again.view.tiles.pixmaps), timeout=5000)

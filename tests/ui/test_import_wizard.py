@@ -256,3 +256,27 @@ def test_a_closed_wizard_does_not_crash_the_interpreter_at_exit(seed: str) -> No
     )
     assert result.returncode == 0, result.stderr[-2000:]
     assert "closed" in result.stdout and "shared QObject" not in result.stderr
+
+
+def test_format_guide_and_templates(qtbot: Any, tmp_path: Path) -> None:
+    wizard = ImportWizard(DeviceImportViewModel(TaskRunner()))
+    qtbot.addWidget(wizard)
+    wizard.show()
+    guide = wizard.guide
+    assert guide.isVisible()
+    for index in range(guide.operation.count()):
+        guide.operation.setCurrentIndex(index)
+        op = guide.current
+        text = guide.columns.toPlainText()
+        assert "(required)" in text and "Column" in text
+        path = tmp_path / f"{op}.csv"
+        with qtbot.waitSignal(guide.template_saved, timeout=2000):
+            assert guide.save_template(str(path))
+        template = path.read_text(encoding="utf-8")
+        assert parse_import_csv(template) == []  # as saved, it imports nothing
+        example = template.strip().splitlines()[-1].removeprefix("# ")
+        rows = parse_import_csv(example)
+        assert [r.operation for r in rows] == [op] and rows[0].ok, rows[0].errors
+    assert "Template saved" in wizard.summary.text()
+    assert not guide.save_template(str(tmp_path / "missing-folder" / "t.csv"))
+    assert "Could not write" in wizard.summary.text()

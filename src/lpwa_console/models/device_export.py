@@ -17,6 +17,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..schema.common import ListEnvelope
+from ..schema.device_import import IMPORT_FILE_HEADER, brief_to_update_cells
 from ..schema.devices import DeviceBrief
 from .devices import DevicesViewModel, format_time
 from .tasks import TaskRunner
@@ -66,18 +67,27 @@ async def write_devices_csv(
     pages: AsyncIterator[ListEnvelope[DeviceBrief]],
     path: Path,
     progress: Callable[[int, int], None] | None = None,
+    *,
+    import_format: bool = False,
 ) -> int:
-    """Write every row of `pages` to `path` (a header first); returns the number of rows."""
+    """Write every row of `pages` to `path`; returns the number of rows. A table has a header
+    line of column names; the import format has UPDATE lines the import wizard reads back."""
     columns = export_columns()
     done = 0
     total = 0
     with path.open("w", newline="", encoding="utf-8") as handle:
-        writer = csv.writer(handle)
-        writer.writerow([name for name, _ in columns])
+        writer = csv.writer(handle, lineterminator="\r\n")
+        if import_format:
+            handle.write(IMPORT_FILE_HEADER)
+        else:
+            writer.writerow([name for name, _ in columns])
         async for page in pages:
             if done == 0 and page.count is not None:
                 total = page.count
-            writer.writerows([_text(get(d)) for _, get in columns] for d in page.briefs)
+            if import_format:
+                writer.writerows(brief_to_update_cells(d) for d in page.briefs)
+            else:
+                writer.writerows([_text(get(d)) for _, get in columns] for d in page.briefs)
             done += len(page.briefs)
             if progress is not None:
                 progress(done, max(total, done))
@@ -102,8 +112,11 @@ class DeviceExporter(QObject):
     def running(self) -> bool:
         return self._task is not None
 
-    def export(self, devices: DevicesViewModel, path: str | Path) -> bool:
-        """Export what the devices view shows now (its filters and sort) to `path`."""
+    def export(
+        self, devices: DevicesViewModel, path: str | Path, *, import_format: bool = False
+    ) -> bool:
+        """Export what the devices view shows now (its filters and sort) to `path`, as a
+        table or (`import_format`) as UPDATE lines of the device import format."""
         client = devices.client
         if client is None or self.running:
             return False
@@ -114,9 +127,11 @@ class DeviceExporter(QObject):
             descending=model.descending,
             page_size=EXPORT_PAGE_SIZE,
         )
-        return self.export_pages(paginator.pages, path)
+        return self.export_pages(paginator.pages, path, import_format=import_format)
 
-    def export_pages(self, source: PageSource, path: str | Path) -> bool:
+    def export_pages(
+        self, source: PageSource, path: str | Path, *, import_format: bool = False
+    ) -> bool:
         if self.running:
             return False
         self.path = Path(path)
@@ -125,7 +140,9 @@ class DeviceExporter(QObject):
 
         async def run() -> int:
             try:
-                return await write_devices_csv(source(), target, self.progress.emit)
+                return await write_devices_csv(
+                    source(), target, self.progress.emit, import_format=import_format
+                )
             except BaseException:
                 target.unlink(missing_ok=True)  # no half file left behind
                 raise

@@ -67,6 +67,7 @@ from pydantic import Field, ValidationError
 from .common import ApiModel, accepting_deprecated_fields
 from .devices import (
     AlarmsConfiguration,
+    DeviceBrief,
     DeviceCreate,
     DeviceUpdate,
     hex_key,
@@ -583,6 +584,148 @@ def device_to_cells(
         if letter != "A" and column.field in values:
             cells[column_index(letter)] = _cell_text(column, values[column.field])
     return _trimmed(cells)
+
+
+def update_operation(brief: DeviceBrief) -> ImportOperation:
+    """The UPDATE operation of an existing device's kind."""
+    if brief.connectivity == "CELLULAR":
+        return "UPDATE_CELLULAR"
+    return "UPDATE_ABP" if brief.activation == "ABP" else "UPDATE_OTAA"
+
+
+def brief_to_update_cells(brief: DeviceBrief) -> list[str]:
+    """One UPDATE line for a listed device, with what the list tells of it and the columns an
+    update may change: the console's export in the import format. Edit it in a spreadsheet
+    and import it back; keys are never listed, so they are never in it."""
+    operation = update_operation(brief)
+    values: dict[str, Any] = {
+        "EUI": brief.EUI,
+        "name": brief.name if brief.name and brief.name != brief.EUI else None,
+        "customerAdminData": brief.customerAdminData,
+        "tags": brief.tags or None,
+        "domains": brief.domains or None,
+        "appServers": brief.appServers or None,
+    }
+    if operation == "UPDATE_CELLULAR":
+        values |= {"imsi": brief.imsi, "networkContextID": brief.networkContextID}
+    columns = IMPORT_COLUMNS[operation]
+    cells = [""] * (max(column_index(letter) for letter in columns) + 1)
+    cells[0] = operation
+    for letter, column in columns.items():
+        value = values.get(column.field)
+        if letter != "A" and value is not None and (column.updatable or letter == "B"):
+            cells[column_index(letter)] = _cell_text(column, value)
+    return _trimmed(cells)
+
+
+IMPORT_FILE_HEADER = (
+    "# LPWA Console export in the device import format: one UPDATE line per device.\r\n"
+    "# Change names / tags / domains / application servers; then import this file back.\r\n"
+)
+
+
+# --- the format in words, and templates -----------------------------------------------------
+
+OPERATION_HELP: dict[ImportOperation, str] = {
+    "CREATE_OTAA": "create a LoRaWAN device that joins over the air (OTAA)",
+    "CREATE_ABP": "create a LoRaWAN device activated by personalisation (ABP)",
+    "CREATE_CELLULAR": "create a cellular device (IMEI and SIM)",
+    "UPDATE_OTAA": "change an OTAA device (empty cells leave a field as it is)",
+    "UPDATE_ABP": "change an ABP device (empty cells leave a field as it is)",
+    "UPDATE_CELLULAR": "change a cellular device (empty cells leave a field as it is)",
+    "DELETE": "delete a device",
+}
+
+CELL_HINTS: dict[str, str] = {
+    "eui": "16 hexadecimal digits",
+    "text": "text",
+    "ref": "an ID known to the platform",
+    "refs": "IDs separated by commas",
+    "float": "a decimal number (degrees for a position)",
+    "tags": "tag names separated by commas",
+    "domains": "group:name items separated by commas (one per group)",
+    "alarm004": '<alarm004><threshold1 status="..." level="..." duration="..."/></alarm004>',
+    "appskey": "32 hexadecimal digits",
+    "hex16": "16 hexadecimal digits",
+    "hex32": "32 hexadecimal digits",
+    "extra": "accepted as given",
+}
+
+# Where a column's kind says less than its field's rule.
+FIELD_HINTS: dict[str, str] = {
+    "nwAddress": "8 hexadecimal digits",
+    "appEUI": "16 hexadecimal digits",
+    "appKey": "32 hexadecimal digits",
+    "imsi": "6 to 15 digits",
+    "iccid": "the SIM card number (digits)",
+}
+
+_EXAMPLES: dict[str, str] = {
+    "EUI": "70B3D5E75E000001",
+    "nwAddress": "01ABCDEF",
+    "model": "<device profile ID>",
+    "name": "Water meter 12",
+    "appEUI": "70B3D5E75E000000",
+    "appKey": "00112233445566778899AABBCCDDEEFF",
+    "appSKey": "00112233445566778899AABBCCDDEEFF",
+    "nwkSKey": "FFEEDDCCBBAA99887766554433221100",
+    "adminLat": "48.8566",
+    "adminLon": "2.3522",
+    "appServers": "<application server ID>",
+    "tags": "water,building-7",
+    "domains": "Site:France/Paris",
+    "imsi": "208011234567890",
+}
+
+
+def format_rows(operation: ImportOperation) -> list[tuple[str, str, str, bool]]:
+    """(letter, label, what the cell holds, required) of each column `operation` reads,
+    deprecated columns left out: the format as the import wizard describes it."""
+    creating = operation.startswith("CREATE")
+    out = []
+    states: list[str] = []  # the LoRaWAN state columns, described as one range
+    for letter, column in IMPORT_COLUMNS[operation].items():
+        if column.deprecated or (not creating and not column.updatable and letter != "B"):
+            continue
+        if column.field.startswith("lorawanState"):
+            states.append(letter)
+            continue
+        hint = FIELD_HINTS.get(column.field, CELL_HINTS[column.kind])
+        if letter == "A":
+            hint = "the operation"
+        elif column.kind == "eui" and operation.endswith("CELLULAR"):
+            hint = "15 digits (or 14 without the check digit)"
+        required = letter in ("A", "B") or (creating and column.required)
+        out.append((letter, column.label, hint, required))
+    if states:
+        span = f"{states[0]}-{states[-1]}"
+        out.append((span, "LoRaWAN session state", "for moving devices between platforms", False))
+    return out
+
+
+def import_template(operation: ImportOperation) -> str:
+    """A file to start from: the format in comment lines and one example line, commented
+    out, so the template imports nothing until the user writes lines of their own."""
+    lines = [
+        f"# Device import template: {operation}, to {OPERATION_HELP[operation]}.",
+        "# One device per line; no header line; lines starting with # are comments.",
+        "# Columns (by spreadsheet letter):",
+    ]
+    for letter, label, hint, required in format_rows(operation):
+        lines.append(f"#   {letter:<5} {label}{' (required)' if required else ''}: {hint}")
+    creating = operation.startswith("CREATE")
+    cells = [""] * (max(column_index(x) for x in IMPORT_COLUMNS[operation]) + 1)
+    for letter, column in IMPORT_COLUMNS[operation].items():
+        shown = column.required or column.field in ("name", "tags")
+        if not column.deprecated and shown and (creating or column.updatable or letter == "B"):
+            cells[column_index(letter)] = _EXAMPLES.get(column.field, "")
+    cells[0] = operation
+    if operation.endswith("CELLULAR"):
+        cells[1] = "356938035643809"  # an IMEI with its check digit
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="").writerow(_trimmed(cells))
+    lines += ["# Example (remove the # to use it):", "# " + buffer.getvalue()]
+    return "\r\n".join(lines) + "\r\n"
 
 
 # --- the platform's answer -------------------------------------------------------------------

@@ -28,6 +28,7 @@ from ...models.device_import import CellErrorRole, DeviceImportViewModel, RowSta
 from ...schema.device_import import DeviceImportReport
 from ..connections import SignalConnections
 from ..theme import is_dark, severity_color
+from ..widgets.import_format import ImportFormatGuide
 
 STATUS_LEVEL = {
     "Invalid": 6, "Refused": 5, "Unknown": 4, "Warning": 3, "Imported": 1, "Valid": 0,
@@ -117,9 +118,15 @@ class ImportWizard(QDialog):
         actions.addWidget(self.upload_button)
         actions.addWidget(self.close_button)
 
+        # Before a file is read: what the file should hold, and templates.
+        self.guide = ImportFormatGuide()
+        self.guide.template_saved.connect(self._template_saved)
+        self.guide.save_failed.connect(self.summary.setText)
+
         layout = QVBoxLayout(self)
         layout.addLayout(choose_row)
         layout.addWidget(self.summary)
+        layout.addWidget(self.guide, 3)
         layout.addWidget(self.stack, 1)
         layout.addLayout(actions)
 
@@ -184,6 +191,12 @@ class ImportWizard(QDialog):
         )
         return count
 
+    def _template_saved(self, path: str) -> None:
+        self.summary.setText(
+            f"Template saved to {path}: add one line per device (the example shows how), "
+            "then choose that file here."
+        )
+
     # --- view-model signals -----------------------------------------------------------
 
     def _path_changed(self, _text: str) -> None:
@@ -214,6 +227,8 @@ class ImportWizard(QDialog):
         )
         self.export_button.setVisible(has_failed)
         self.close_button.setEnabled(not busy)
+        # The guide while there is nothing else to show; the rows once a file is read.
+        self.guide.setVisible(self.stack.currentWidget() is self.empty)
 
     def _parsed(self, valid: int, invalid: int) -> None:
         total = valid + invalid

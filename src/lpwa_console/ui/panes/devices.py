@@ -153,6 +153,11 @@ class DevicesPane(QWidget):
         self.import_action = csv_menu.addAction("Import devices…")
         self.export_action = csv_menu.addAction("Export this view…")
         self.export_action.setToolTip("The devices of this view, with its filters and sort")
+        self.export_import_action = csv_menu.addAction("Export this view for re-import…")
+        self.export_import_action.setToolTip(
+            "UPDATE lines in the device import format: edit them in a spreadsheet and import"
+            " the file back"
+        )
         self.export_button.setMenu(csv_menu)
         self.import_vm = import_vm
         self.import_dialog: ImportWizard | None = None
@@ -241,7 +246,10 @@ class DevicesPane(QWidget):
         self.untag_button.clicked.connect(lambda: self.tag_selection(untag=True))
         self.refresh_button.clicked.connect(self.refresh)
         self.copy_button.clicked.connect(self.copy_eui)
-        self.export_action.triggered.connect(self.choose_export_file)
+        self.export_action.triggered.connect(lambda: self.choose_export_file())
+        self.export_import_action.triggered.connect(
+            lambda: self.choose_export_file(import_format=True)
+        )
         self.import_action.triggered.connect(self.import_devices)
         self.export_cancel.clicked.connect(self.exporter.cancel)
         self.detail.save_requested.connect(self._save_detail)
@@ -392,16 +400,17 @@ class DevicesPane(QWidget):
 
     # --- export -----------------------------------------------------------------------
 
-    def choose_export_file(self) -> None:
+    def choose_export_file(self, *, import_format: bool = False) -> None:
         if not self.vm.has_client or self.exporter.running:
             return
-        dialog = QFileDialog(self, "Export devices to CSV")
+        title = "Export devices for re-import" if import_format else "Export devices to CSV"
+        dialog = QFileDialog(self, title)
         dialog.setObjectName("exportDialog")
         dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
         dialog.setNameFilter("CSV files (*.csv)")
         dialog.setDefaultSuffix("csv")
-        dialog.selectFile("devices.csv")
-        dialog.fileSelected.connect(self.export_to)
+        dialog.selectFile("devices-update.csv" if import_format else "devices.csv")
+        dialog.fileSelected.connect(lambda path: self.export_to(path, import_format=import_format))
         dialog.finished.connect(lambda _r: dialog.deleteLater())
         dialog.open()
 
@@ -425,9 +434,9 @@ class DevicesPane(QWidget):
         if self.import_vm is not None and self.import_vm.report is not None:
             self.refresh()  # new devices: the list and its count changed
 
-    def export_to(self, path: str) -> bool:
+    def export_to(self, path: str, *, import_format: bool = False) -> bool:
         """Export the view as it is filtered and sorted now."""
-        return self.exporter.export(self.vm, path)
+        return self.exporter.export(self.vm, path, import_format=import_format)
 
     def _export_progress(self, done: int, total: int) -> None:
         self.export_progress.setMaximum(max(total, 1))
@@ -588,7 +597,8 @@ class DevicesPane(QWidget):
             button.setEnabled(connected and has_selection)
         self.refresh_button.setEnabled(connected)
         self.export_button.setEnabled(connected)
-        self.export_action.setEnabled(connected and not self.exporter.running)
+        for action in (self.export_action, self.export_import_action):
+            action.setEnabled(connected and not self.exporter.running)
         self.import_action.setEnabled(connected)
 
     def closeEvent(self, event: object) -> None:  # type: ignore[override]

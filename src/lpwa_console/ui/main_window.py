@@ -27,6 +27,7 @@ from .dialogs.profiles import ProfilesDialog
 from .dialogs.subscription_settings import SubscriptionSettingsDialog
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
+from .widgets.column_chooser import restore_tables, save_tables
 
 STATE_TEXT = {
     "disconnected": "Disconnected",
@@ -264,6 +265,7 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
+        restore_tables(self, self.settings)
         # By title: an index would point at another pane once a version adds one.
         titles = [self.navigation.item(row).text() for row in range(self.navigation.count())]
         title = self.settings.value("window/pane_title", "")
@@ -277,6 +279,7 @@ class MainWindow(QMainWindow):
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
+        save_tables(self, self.settings)
         current = self.navigation.currentItem()
         self.settings.setValue("window/pane_title", current.text() if current else "")
         self.settings.remove("window/pane")

@@ -632,6 +632,13 @@ class DeviceMapPane(QWidget):
     def fit_all(self) -> None:
         self.vm.fit_all()
 
+    def show_location(self, lat: float, lon: float) -> None:
+        """Centre the map on one place at street level (a device's "Show on map")."""
+        self._needs_fit = False  # the user asked for this place, not for every device
+        self.view.fit_box(GeoBox(lat - 0.002, lon - 0.003, lat + 0.002, lon + 0.003), keep=False)
+        if self.isVisible():
+            self.vm.set_box(self.view.visible_box(), now=True)
+
     def _zoom(self, factor: float) -> None:
         self.view.mark_moved()
         self.view.zoom_by(factor)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -66,6 +66,7 @@ EXTRA_FILTERS = [
 
 class DevicesPane(QWidget):
     title = "Devices"
+    show_on_map_requested = Signal(float, float)  # latitude, longitude
 
     def __init__(
         self,
@@ -89,7 +90,10 @@ class DevicesPane(QWidget):
         # --- filter bar ---
         self.search = QLineEdit()
         self.search.setObjectName("search")
-        self.search.setPlaceholderText("Search name or DevEUI…  (Ctrl+F)")
+        self.search.setPlaceholderText("Name or DevEUI starting with…  (Ctrl+F)")
+        self.search.setToolTip(
+            "Devices whose name or DevEUI starts with this text (as the platform searches)"
+        )
         self.search.setClearButtonEnabled(True)
         self.connectivity = QComboBox()
         self.connectivity.setObjectName("connectivityFilter")
@@ -239,6 +243,9 @@ class DevicesPane(QWidget):
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
         self.table.doubleClicked.connect(lambda _i: self.edit_device())
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._row_menu)
+        self._sorted_column = -1  # kept in view when the sorted list comes back
 
         self.new_button.clicked.connect(self.new_device)
         self.edit_button.clicked.connect(self.edit_device)
@@ -392,6 +399,41 @@ class DevicesPane(QWidget):
         dialog.finished.connect(done)
         dialog.open()
 
+    def row_menu(self, row: int) -> QMenu:
+        """What can be done with the device under the mouse (and the rest of the selection)."""
+        selection = self.table.selectionModel()
+        if not selection.isRowSelected(row):
+            self.table.selectRow(row)
+        menu = QMenu(self)
+        menu.setObjectName("deviceRowMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        count = len(self.selected_rows())
+        plural = f" {count:,} devices" if count > 1 else ""
+        menu.addAction(f"Copy EUI{'s' if count > 1 else ''}", self.copy_eui)
+        menu.addAction(f"Tag{plural}…", lambda: self.tag_selection(untag=False))
+        menu.addAction(f"Untag{plural}…", lambda: self.tag_selection(untag=True))
+        device = self.vm.model.item(row)
+        located = device is not None and device.lat is not None and device.lon is not None
+        show = menu.addAction("Show on map", lambda: self._show_on_map(row))
+        show.setEnabled(located)
+        if not located:
+            show.setToolTip("This device has no position")
+        edit = menu.addAction("Edit…", self.edit_device)
+        edit.setEnabled(count == 1 and self.edit_button.isEnabled())
+        for action in menu.actions():
+            action.setEnabled(action.isEnabled() and self.vm.has_client)
+        return menu
+
+    def _row_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if index.isValid():
+            self.row_menu(index.row()).popup(self.table.viewport().mapToGlobal(pos))
+
+    def _show_on_map(self, row: int) -> None:
+        device = self.vm.model.item(row)
+        if device is not None and device.lat is not None and device.lon is not None:
+            self.show_on_map_requested.emit(device.lat, device.lon)
+
     def copy_eui(self) -> None:
         euis = self.vm.selected_euis(self.selected_rows()[:MAX_TAG_SELECTION])
         if euis:
@@ -490,6 +532,8 @@ class DevicesPane(QWidget):
 
     def _sort_indicator_changed(self, column: int, _order: Qt.SortOrder) -> None:
         columns = self.vm.model.columns
+        if 0 <= column < len(columns) and columns[column].sort_key is not None:
+            self._sorted_column = column
         if 0 <= column < len(columns) and columns[column].sort_key is None:
             # Only the server sorts, and not on this column: put the indicator back.
             header = self.table.horizontalHeader()
@@ -517,6 +561,11 @@ class DevicesPane(QWidget):
 
     def _first_page(self, _ms: float) -> None:
         self._first_loaded = True
+        if self._sorted_column >= 0 and self.vm.model.rowCount():
+            # A new sort resets the view: bring the column the user sorted by back in sight.
+            index = self.vm.model.index(0, self._sorted_column)
+            self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
+            self._sorted_column = -1
         self._update_count(self.vm.model.rowCount())
         # For the completers of the app server, key and context filters (once).
         self.vm.load_references(retry=False)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from ...models.paged_table import PagedTableModel, SeverityRole
 from ..theme import severity_color
+from .column_chooser import install_column_chooser
 
 MESSAGE_MS = 6000
 
@@ -72,6 +73,7 @@ def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = F
     if any(c.sort_key for c in model.columns):
         header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
         table.setSortingEnabled(True)
+    install_column_chooser(table)
     return table
 
 

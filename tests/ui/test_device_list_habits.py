@@ -1,0 +1,90 @@
+"""The device list as people use lists: columns to choose (remembered), a row menu, the sorted
+column kept in view, prefix search said in the placeholder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QWidget
+
+from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.ui.panes.devices import DevicesPane
+from lpwa_console.ui.widgets.column_chooser import column_menu, restore_tables, save_tables
+
+
+def _pane(qtbot: Any, devices_vm: DevicesViewModel) -> DevicesPane:
+    pane = DevicesPane(devices_vm)
+    qtbot.addWidget(pane)
+    pane.resize(1280, 720)
+    pane.show()
+    qtbot.waitUntil(lambda: devices_vm.first_page_ms is not None, timeout=15000)
+    qtbot.waitUntil(lambda: devices_vm.model.item(0) is not None, timeout=10000)
+    return pane
+
+
+def test_columns_are_chosen_and_remembered(
+    qtbot: Any, devices_vm: DevicesViewModel, tmp_path: Path
+) -> None:
+    pane = _pane(qtbot, devices_vm)
+    header = pane.table.horizontalHeader()
+    menu = column_menu(pane.table)
+    actions = [a for a in menu.actions() if a.isCheckable()]
+    assert len(actions) == devices_vm.model.columnCount()
+    assert not actions[0].isEnabled()  # the name column stays
+    actions[2].setChecked(False)
+    assert header.isSectionHidden(2)
+    menu.close()
+
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    holder = QWidget()
+    pane.setParent(holder)
+    save_tables(holder, settings)
+    header.setSectionHidden(2, False)
+    restore_tables(holder, settings)
+    assert header.isSectionHidden(2)
+    show_all = next(a for a in column_menu(pane.table).actions() if a.text() == "Show all columns")
+    show_all.trigger()
+    assert not header.isSectionHidden(2)
+    pane.setParent(None)  # type: ignore[call-overload]
+    holder.deleteLater()
+
+
+def test_row_menu_offers_what_can_be_done(qtbot: Any, devices_vm: DevicesViewModel) -> None:
+    pane = _pane(qtbot, devices_vm)
+    loaded = [(r, devices_vm.model.item(r)) for r in range(50)]
+    row, device = next((r, d) for r, d in loaded if d is not None and d.lat is not None)
+    menu = pane.row_menu(row)
+    texts = [a.text() for a in menu.actions()]
+    assert texts[:3] == ["Copy EUI", "Tag…", "Untag…"] and "Show on map" in texts
+    assert pane.table.selectionModel().isRowSelected(row)
+    show = next(a for a in menu.actions() if a.text() == "Show on map")
+    with qtbot.waitSignal(pane.show_on_map_requested, timeout=2000) as shown:
+        show.trigger()
+    assert shown.args == [device.lat, device.lon]
+    menu.close()
+    pane.table.selectAll()
+    qtbot.waitUntil(lambda: len(pane.selected_rows()) > 1, timeout=2000)
+    many = pane.row_menu(0)
+    assert any(a.text().startswith("Tag ") and "devices" in a.text() for a in many.actions())
+    many.close()
+
+
+def test_sorting_keeps_the_sorted_column_in_view(qtbot: Any, devices_vm: DevicesViewModel) -> None:
+    pane = _pane(qtbot, devices_vm)
+    pane.resize(700, 600)
+    columns = devices_vm.model.columns
+    last_sortable = max(i for i, c in enumerate(columns) if c.sort_key)
+    pane.table.scrollTo(devices_vm.model.index(0, last_sortable))
+    with qtbot.waitSignal(devices_vm.first_page_loaded, timeout=10000):
+        pane.table.horizontalHeader().setSortIndicator(last_sortable, Qt.SortOrder.DescendingOrder)
+    qtbot.waitUntil(lambda: pane._sorted_column == -1, timeout=5000)
+    viewport = pane.table.viewport().rect()
+    x = pane.table.columnViewportPosition(last_sortable)
+    assert 0 <= x < viewport.width()
+
+
+def test_search_says_it_matches_the_start(qtbot: Any, devices_vm: DevicesViewModel) -> None:
+    pane = _pane(qtbot, devices_vm)
+    assert "starting with" in pane.search.placeholderText()

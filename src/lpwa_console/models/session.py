@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import Credentials, LpwaClient
 from .embedded import EmbeddedSandbox, SandboxInfo
+from .errors import UserError
 from .profiles import Profile, ProfileStore, SecretStoreError
 from .tasks import TaskRunner
 
@@ -25,7 +26,7 @@ def default_client_factory(base_url: str, credentials: Credentials, verify: bool
     return LpwaClient(base_url, credentials, verify=verify)
 
 
-class ConnectionFailed(Exception):
+class ConnectionFailed(UserError):
     pass
 
 
@@ -102,6 +103,12 @@ class Session(QObject):
             name = str(account.get("name") or account["client_id"])
             role = str(account.get("role", profile.role))
         else:
+            problems = profile.problems()
+            if problems:  # e.g. a plain http:// profile saved before it needed confirming
+                field, problem = next(iter(problems.items()))
+                raise ConnectionFailed(
+                    f"{profile.name}: {field.replace('_', ' ')}: {problem} (edit the profile)"
+                )
             try:
                 secret = self.profiles.secret(profile)
             except SecretStoreError as exc:

@@ -19,6 +19,7 @@ from lpwa_console.models.profiles import MemorySecretStore, ProfileStore
 from lpwa_console.models.session import Session
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.sandbox.db import MIGRATIONS
+from lpwa_console.ui.main_window import MainWindow
 
 START_MS = 120_000  # generous: the suite may run twice at once on two cores
 
@@ -41,7 +42,10 @@ def test_killed_sandbox_is_reported_and_the_session_reconnects(
 ) -> None:
     runner = TaskRunner()
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-    session = Session(ProfileStore(settings, MemorySecretStore()), runner, sandbox)
+    profiles = ProfileStore(settings, MemorySecretStore())
+    session = Session(profiles, runner, sandbox)
+    window = MainWindow(session, runner, profiles, [], settings)
+    qtbot.addWidget(window)
     clients: list[Any] = []
     session.client_changed.connect(clients.append)
     states: list[str] = []
@@ -63,6 +67,8 @@ def test_killed_sandbox_is_reported_and_the_session_reconnects(
     assert session.state == "failed" and session.message == message
     assert session.client is None and clients[-1] is None
     assert [f.message for f in runner.failures][-1:] == [message]
+    assert window.state_label.text() == f"Connection failed: {message}"
+    assert message in window.activity.errors.item(0).text()
 
     qtbot.waitUntil(lambda: session.state == "connected", timeout=START_MS)
     assert sandbox.process_id not in (None, first_pid)
@@ -70,6 +76,7 @@ def test_killed_sandbox_is_reported_and_the_session_reconnects(
     assert sandbox.info is not None and session.client.base_url == sandbox.info.base_url
     assert clients[-1] is session.client
     assert states[-3:] == ["failed", "connecting", "connected"]
+    assert window.state_label.text() == "Connected · Embedded sandbox"
 
     runner.run("close", session.aclose())
     qtbot.waitUntil(lambda: not runner.busy, timeout=10_000)

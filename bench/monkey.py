@@ -18,8 +18,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import logging
 import os
 import random
+import re
 import shutil
 import signal
 import sys
@@ -82,7 +84,8 @@ class Monkey:
         self.reconnected_s: float | None = None
         self.actions: Counter[str] = Counter()
         self.panes: Counter[str] = Counter()
-        self.errors: list[str] = []
+        self.dialogs: Counter[str] = Counter()
+        self._seen_dialogs: set[int] = set()
         self.t0 = time.monotonic()
         self.done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.timer = QTimer()
@@ -251,6 +254,10 @@ class Monkey:
         open_dialogs = [
             w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()
         ]
+        for dialog in open_dialogs:
+            if id(dialog) not in self._seen_dialogs:
+                self._seen_dialogs.add(id(dialog))
+                self.dialogs[type(dialog).__name__] += 1
         if len(open_dialogs) > MAX_OPEN_DIALOGS:
             open_dialogs[-1].reject()
             self.actions["close_dialog"] += 1
@@ -299,6 +306,15 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
             warnings[text[:200]] += 1
 
     previous_handler = qInstallMessageHandler(qt_message)
+    logged: Counter[str] = Counter()
+
+    class Count(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            # Numbers vary (ids, ports, times): the message's shape is what repeats.
+            logged[re.sub(r"\d+", "N", f"{record.levelname} {record.getMessage()}")[:160]] += 1
+
+    counter = Count(logging.WARNING)
+    logging.getLogger().addHandler(counter)
     console = build(Options(data_dir=data_dir), secrets=MemorySecretStore())
     console.window.resize(1400, 900)
     console.window.show()
@@ -323,7 +339,11 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         await console.aclose()
         console.window.close()
         qInstallMessageHandler(previous_handler)
+        logging.getLogger().removeHandler(counter)
         hook.uninstall()
+        failures = Counter(
+            re.sub(r"\d+", "N", f"{f.name}: {f.message}")[:160] for f in console.runner.failures
+        )
     for summary, (count, details) in unhandled.items():
         print(f"--- {count} x {summary}\n{details}", file=sys.stderr)
     return {
@@ -337,6 +357,9 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         "reconnected_after_s": monkey.reconnected_s,
         "unhandled_exceptions": sum(count for count, _ in unhandled.values()),
         "unique_exceptions": sorted(unhandled),
+        "dialogs_opened": dict(monkey.dialogs),
+        "task_failures_last_50": dict(failures.most_common(15)),
+        "warnings_logged": dict(logged.most_common(15)),
         "qt_warnings": dict(warnings.most_common(10)),
         "log_file": str(hook.log_file) if args.data_dir else None,
     }

@@ -192,6 +192,9 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     db.write_text("not a database, just some notes that happen to be long enough" * 20)
     assert "cannot be used" in _fails_in_one_line("accounts", "--db", str(db))
     assert "is a folder" in _fails_in_one_line("accounts", "--db", str(tmp_path))
+    # A folder that cannot be made: under a file.
+    line = _fails_in_one_line("accounts", "--db", str(db / "sub" / "x.db"))
+    assert f"The folder {db / 'sub'} cannot be created" in line
 
 
 @pytest.mark.skipif(

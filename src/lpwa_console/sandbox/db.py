@@ -498,7 +498,13 @@ class Database:
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
         if not self.path.parent.exists():
-            self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+            try:
+                self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                raise DatabaseRefused(
+                    f"The folder {self.path.parent} cannot be created: {reason}"
+                ) from exc
         check_writable(self.path)
         try:
             _make_private(self.path)

@@ -61,7 +61,8 @@ def test_killed_sandbox_is_reported_and_the_session_reconnects(
     with qtbot.waitSignal(sandbox.failed, timeout=30_000) as failed:
         _kill(sandbox)
     message = failed.args[0]
-    assert "stopped unexpectedly" in message and "restarting in 0.2 s" in message
+    assert message.startswith("The embedded sandbox stopped unexpectedly (it was killed)")
+    assert message.endswith("; restarting in 0.2 s") and " INFO " not in message
     # Reported at once: the session no longer says connected, the panes lost their client,
     # and the activity panel lists why.
     assert session.state == "failed" and session.message == message

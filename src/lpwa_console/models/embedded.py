@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import sys
 import time
 from collections.abc import Sequence
@@ -29,6 +30,7 @@ RESTART_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 # Up this long, the sandbox is healthy again: its next stop restarts after the first delay.
 STABLE_S = 60.0
 REFUSED_EXIT = 2  # the sandbox CLI's "user error": the database or options are refused
+ROUTINE = re.compile(r"^\d{4}-\d\d-\d\d [\d:,.]+ (?:DEBUG|INFO) ")
 
 
 @dataclass
@@ -236,7 +238,9 @@ class EmbeddedSandbox(QObject):
             self._fail(f"The embedded sandbox refused to start: {reason}", retry=False)
             return
         how = "it was killed" if status == QProcess.ExitStatus.CrashExit else f"exit {code}"
-        tail = " / ".join(line.strip() for line in lines[-3:] if line.strip())
+        # Its last words, unless they are routine log lines (which say nothing of why).
+        said = [line.strip() for line in lines[-3:] if line.strip() and not ROUTINE.match(line)]
+        tail = " / ".join(said)
         self._fail(
             f"The embedded sandbox stopped unexpectedly ({how})" + (f": {tail}" if tail else "")
         )

@@ -17,6 +17,7 @@ from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.alarms import AlarmsViewModel
+from .models.crash_log import CrashHook, install_log_file, log_dir
 from .models.device_detail import AccountRights, DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
@@ -35,6 +36,7 @@ from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
 from .models.tiles import TileLayerViewModel
+from .ui.crash_dialog import CrashReporter
 from .ui.idle_gc import IdleCollector
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
@@ -325,9 +327,11 @@ def select_pane(console: Console, name: str) -> None:
     console.window.navigation.setCurrentRow(names.index(name))
 
 
-async def run(options: Options) -> int:
+async def run(options: Options, hook: CrashHook | None = None) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
+    if hook is not None:  # a task nobody awaited failed: logged and shown like the rest
+        asyncio.get_running_loop().set_exception_handler(hook.loop_exception)
     console = build(options)
     theme = options.theme or str(console.settings.value("appearance/theme", "system"))
     apply_theme(app, theme)  # type: ignore[arg-type]
@@ -342,6 +346,8 @@ async def run(options: Options) -> int:
         app.lastWindowClosed.connect(quitting.set)
         if options.pane:
             select_pane(console, options.pane)
+        # Held by this frame: unexpected errors show in a dialog until the console quits.
+        _reporter = CrashReporter(hook, console.window) if hook is not None else None
         console.window.show()
         console.session.open(profile)
         await quitting.wait()
@@ -374,6 +380,15 @@ def parse_args(argv: list[str] | None) -> Options:
     )
 
 
+def install_crash_handling(data_dir: Path | None) -> CrashHook:
+    """The log file (secrets removed) and the hook of unhandled errors."""
+    handler = install_log_file(log_dir(data_dir))
+    hook = CrashHook()
+    hook.log_file = Path(handler.baseFilename)
+    hook.install()
+    return hook
+
+
 def main(argv: list[str] | None = None) -> int:
     import qasync
 
@@ -392,7 +407,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("lpwa-console")
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
     IdleCollector(app)  # full garbage collections wait for an idle moment
+    hook = install_crash_handling(options.data_dir)
     try:
-        return asyncio.run(run(options), loop_factory=qasync.QEventLoop)
+        return asyncio.run(run(options, hook), loop_factory=qasync.QEventLoop)
     except KeyboardInterrupt:
         return 130
+    finally:
+        hook.uninstall()

@@ -64,6 +64,16 @@ def test_self_test_subprocess(tmp_path: Path) -> None:
     assert report["panes"]["devices"]["rows"] > 0
     assert report["panes"]["devices"]["first_page_ms"] > 0
     assert "sandbox_start_ms" in report
+    # The run is logged beside its data, without the demo accounts' secrets.
+    log_text = (tmp_path / "logs" / "console.log").read_text(encoding="utf-8")
+    assert "embedded sandbox ready" in log_text
+    accounts = subprocess.run(
+        [sys.executable, "-m", "lpwa_console.sandbox", "accounts", "--json", "--db",
+         str(tmp_path / "sandbox.db")],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    for account in json.loads(accounts.stdout):
+        assert account["client_secret"] not in log_text
 
 
 def test_the_last_pane_is_remembered_by_title(qtbot: Any, qloop: Any, tmp_path: Path) -> None:

@@ -1,22 +1,36 @@
 """The embedded sandbox: a platform of its own on loopback, in a process of its own so its
-work never competes with the UI thread, stopped with the console."""
+work never competes with the UI thread, stopped with the console.
+
+A sandbox that stops on its own (killed, crashed) or does not start in time is reported at
+once (`failed`, with the reason and when it restarts) and restarted after a growing delay;
+`ready` fires again with the new address. One that refuses its database (exit 2: a newer or
+read-only file) is not restarted: restarting cannot help, the message says what to do.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
 import os
+import re
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, Signal
+from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
 log = logging.getLogger(__name__)
 
 STDERR_TAIL = 4000
+# Delays before each restart in a row; the last one repeats.
+RESTART_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
+# Up this long, the sandbox is healthy again: its next stop restarts after the first delay.
+STABLE_S = 60.0
+REFUSED_EXIT = 2  # the sandbox CLI's "user error": the database or options are refused
+ROUTINE = re.compile(r"^\d{4}-\d\d-\d\d [\d:,.]+ (?:DEBUG|INFO) ")
 
 
 @dataclass
@@ -68,7 +82,7 @@ class EmbeddedSandbox(QObject):
     then reads its demo accounts."""
 
     ready = Signal(object)  # SandboxInfo
-    failed = Signal(str)
+    failed = Signal(str)  # why; ends with "restarting in N s" when a restart is planned
     stopped = Signal()
 
     def __init__(
@@ -77,12 +91,22 @@ class EmbeddedSandbox(QObject):
         *,
         python: str = sys.executable,
         start_timeout_ms: int = 60_000,
+        restart_delays_s: Sequence[float] = RESTART_DELAYS_S,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.data_dir = data_dir or default_data_dir()
         self._python = python
         self._timeout_ms = start_timeout_ms
+        self._delays = tuple(restart_delays_s)
+        self._restarts_in_row = 0
+        self._ready_at: float | None = None
+        self._start_timer = QTimer(self)
+        self._start_timer.setSingleShot(True)
+        self._start_timer.timeout.connect(self._start_timed_out)
+        self._restart_timer = QTimer(self)
+        self._restart_timer.setSingleShot(True)
+        self._restart_timer.timeout.connect(self._restart)
         self._server: QProcess | None = None
         self._accounts: QProcess | None = None
         self._stdout = b""
@@ -100,16 +124,32 @@ class EmbeddedSandbox(QObject):
     def running(self) -> bool:
         return self._server is not None and self._server.state() != QProcess.ProcessState.NotRunning
 
+    @property
+    def restart_pending(self) -> bool:
+        return self._restart_timer.isActive()
+
+    @property
+    def process_id(self) -> int | None:
+        """The server's process ID while it runs (for the log and the operating system)."""
+        if self._server is None or not self.running:
+            return None
+        return int(self._server.processId()) or None
+
     def start(self) -> None:
+        """Start now (a planned restart included); `ready` or `failed` follows."""
         if self.running:
             if self.info is not None:
                 self.ready.emit(self.info)
             return
-        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._restart_timer.stop()
+        # Owner-only: the sandbox database beside it holds client secrets and live tokens.
+        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
         self.info = None
+        self._ready_at = None
         self._stdout = self._stderr = b""
         self._stopping = False
         self._t0 = time.perf_counter()
+        self._start_timer.start(self._timeout_ms)
         process = QProcess(self)
         process.setProcessEnvironment(_environment())
         process.readyReadStandardOutput.connect(self._read_stdout)
@@ -174,6 +214,8 @@ class EmbeddedSandbox(QObject):
             self._fail("The sandbox accounts list is not JSON")
             return
         self.info.accounts = accounts
+        self._start_timer.stop()
+        self._ready_at = time.monotonic()
         self.start_ms = (time.perf_counter() - self._t0) * 1000
         log.info("embedded sandbox ready at %s in %.0f ms", self.info.base_url, self.start_ms)
         self.ready.emit(self.info)
@@ -182,23 +224,58 @@ class EmbeddedSandbox(QObject):
         if self._stopping:
             return
         if error == QProcess.ProcessError.FailedToStart:
-            self._fail(f"The sandbox could not start: {self._python} not runnable")
+            # A missing program stays missing: no restart.
+            self._fail(f"The sandbox could not start: {self._python} not runnable", retry=False)
 
-    def _server_finished(self, code: int, _status: QProcess.ExitStatus) -> None:
+    def _server_finished(self, code: int, status: QProcess.ExitStatus) -> None:
         if self._stopping:
             self.stopped.emit()
             return
-        tail = self._stderr.decode(errors="replace").strip().splitlines()[-5:]
-        self._fail(f"The sandbox stopped (exit {code}): " + " / ".join(tail))
+        lines = self._stderr.decode(errors="replace").strip().splitlines()
+        if status == QProcess.ExitStatus.NormalExit and code == REFUSED_EXIT and lines:
+            # The CLI's one-line refusal ("lpwa-sandbox: The database ... is read-only").
+            reason = lines[-1].removeprefix("lpwa-sandbox: ")
+            self._fail(f"The embedded sandbox refused to start: {reason}", retry=False)
+            return
+        how = "it was killed" if status == QProcess.ExitStatus.CrashExit else f"exit {code}"
+        # Its last words, unless they are routine log lines (which say nothing of why).
+        said = [line.strip() for line in lines[-3:] if line.strip() and not ROUTINE.match(line)]
+        tail = " / ".join(said)
+        self._fail(
+            f"The embedded sandbox stopped unexpectedly ({how})" + (f": {tail}" if tail else "")
+        )
 
-    def _fail(self, message: str) -> None:
+    def _start_timed_out(self) -> None:
+        if self._server is not None:  # not ready yet: the timer stops at `ready`
+            self._fail(f"The embedded sandbox did not start within {self._timeout_ms / 1000:g} s")
+
+    def _fail(self, message: str, *, retry: bool = True) -> None:
+        delay = self._next_delay() if retry and self._delays else None
+        if delay is not None:
+            message += f"; restarting in {delay:g} s"
         log.warning("%s", message)
         self.info = None
+        self.stop(timeout_ms=1000)  # a hung start is not waited for long (UI thread)
+        if delay is not None:
+            self._restart_timer.start(round(delay * 1000))
         self.failed.emit(message)
-        self.stop()
+
+    def _next_delay(self) -> float:
+        if self._ready_at is not None and time.monotonic() - self._ready_at >= STABLE_S:
+            self._restarts_in_row = 0
+        delay = self._delays[min(self._restarts_in_row, len(self._delays) - 1)]
+        self._restarts_in_row += 1
+        return delay
+
+    def _restart(self) -> None:
+        log.info("restarting the embedded sandbox (attempt %d)", self._restarts_in_row)
+        self.start()
 
     def stop(self, timeout_ms: int = 5000) -> None:
-        """Close its stdin (it exits on EOF), then terminate, then kill after a timeout."""
+        """Close its stdin (it exits on EOF), then terminate, then kill after a timeout.
+        A planned restart is cancelled."""
+        self._restart_timer.stop()
+        self._start_timer.stop()
         process = self._server
         if process is None:
             return

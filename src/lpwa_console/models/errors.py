@@ -16,7 +16,13 @@ from ..api import (
 )
 
 
+class UserError(Exception):
+    """A failure whose text is already a sentence for the user (no class name added)."""
+
+
 def user_message(exc: BaseException) -> str:
+    if isinstance(exc, UserError):
+        return str(exc)
     if isinstance(exc, asyncio.TimeoutError):
         return "The server did not answer in time"
     if isinstance(exc, TokenError):

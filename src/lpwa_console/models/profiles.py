@@ -6,10 +6,12 @@ SecretStore protocol so tests use an in-memory store.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 from dataclasses import asdict, dataclass, field, fields
 from typing import Literal, Protocol
+from urllib.parse import urlsplit
 
 from PySide6.QtCore import QObject, QSettings, Signal
 
@@ -39,11 +41,19 @@ class Profile:
     token_url: str = ""
     client_id: str = ""
     verify_tls: bool = True
+    # The user confirmed that plain http:// to a host other than this computer is wanted,
+    # knowing the client secret and tokens then cross the network unencrypted.
+    allow_plain_http: bool = False
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
     def is_embedded(self) -> bool:
         return self.kind == "embedded"
+
+    def plain_http_urls(self) -> list[str]:
+        """The fields whose URL is http:// to another computer (loopback is fine)."""
+        keys = ("subscriber_url", "operator_url", "token_url")
+        return [key for key in keys if is_remote_plain_http(getattr(self, key))]
 
     def problems(self) -> dict[str, str]:
         """Field -> what is wrong, for the profile dialog."""
@@ -64,7 +74,33 @@ class Profile:
             out["operator_url"] = "An http:// or https:// URL"
         if not self.client_id.strip():
             out["client_id"] = "Required"
+        if not self.allow_plain_http:
+            for key in self.plain_http_urls():
+                out.setdefault(key, PLAIN_HTTP_PROBLEM)
         return out
+
+
+PLAIN_HTTP_PROBLEM = (
+    "http:// sends the client secret and tokens unencrypted: use https://, or confirm"
+    " that you accept it for this profile"
+)
+
+
+def is_remote_plain_http(url: str) -> bool:
+    """True for an http:// URL whose host is not this computer (localhost, 127.0.0.0/8, ::1)."""
+    url = url.strip()
+    if not url.lower().startswith("http://"):
+        return False
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return True
+    if host == "localhost" or host.endswith(".localhost"):
+        return False
+    try:
+        return not ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return True  # a name: it may resolve anywhere
 
 
 def embedded_profile(role: str = "subscriber") -> Profile:

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import Credentials, LpwaClient
 from .embedded import EmbeddedSandbox, SandboxInfo
+from .errors import UserError
 from .profiles import Profile, ProfileStore, SecretStoreError
 from .tasks import TaskRunner
 
@@ -25,7 +26,7 @@ def default_client_factory(base_url: str, credentials: Credentials, verify: bool
     return LpwaClient(base_url, credentials, verify=verify)
 
 
-class ConnectionFailed(Exception):
+class ConnectionFailed(UserError):
     pass
 
 
@@ -64,6 +65,9 @@ class Session(QObject):
         self.message = ""
         self.connect_ms: float | None = None
         self._task_id: int | None = None
+        if embedded is not None:
+            embedded.failed.connect(self._sandbox_failed)
+            embedded.ready.connect(self._sandbox_ready)
 
     def open(self, profile: Profile) -> None:
         """Switch to `profile` without restarting: old clients closed, panes reset."""
@@ -99,6 +103,12 @@ class Session(QObject):
             name = str(account.get("name") or account["client_id"])
             role = str(account.get("role", profile.role))
         else:
+            problems = profile.problems()
+            if problems:  # e.g. a plain http:// profile saved before it needed confirming
+                field, problem = next(iter(problems.items()))
+                raise ConnectionFailed(
+                    f"{profile.name}: {field.replace('_', ' ')}: {problem} (edit the profile)"
+                )
             try:
                 secret = self.profiles.secret(profile)
             except SecretStoreError as exc:
@@ -150,6 +160,23 @@ class Session(QObject):
         finally:
             sandbox.ready.disconnect(ready)
             sandbox.failed.disconnect(failed)
+
+    def _sandbox_failed(self, message: str) -> None:
+        """The sandbox stopped under a working session (a connect in progress gets the
+        same message through its own wait): say so, drop the clients, panes empty."""
+        if self._task_id is not None or self.profile is None or not self.profile.is_embedded:
+            return
+        self._drop_clients()
+        self.runner.report("Embedded sandbox", message)
+        self._failed(message)
+
+    def _sandbox_ready(self, _info: object) -> None:
+        """The sandbox is back after a restart: reconnect to its new address and token."""
+        if self._task_id is not None or self.profile is None or not self.profile.is_embedded:
+            return
+        if self.state != "connected":
+            log.info("the embedded sandbox is back; reconnecting")
+            self.open(self.profile)
 
     def _connected(self) -> None:
         self._task_id = None

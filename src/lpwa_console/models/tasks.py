@@ -175,6 +175,14 @@ class TaskRunner(QObject):
             if info.task is not None:
                 info.task.cancel()
 
+    def report(self, name: str, message: str) -> None:
+        """A failure no task raised (e.g. the sandbox process stopped), listed with the
+        others so the activity panel shows it."""
+        failure = TaskFailure(next(self._ids), name, message, time.time())
+        self.failures.append(failure)
+        del self.failures[: -self.MAX_FAILURES]
+        self.failed.emit(failure.id, name, message)
+
     def clear_failures(self) -> None:
         self.failures.clear()
 

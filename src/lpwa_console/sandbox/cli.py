@@ -6,6 +6,8 @@ Contract relied on by the console and the tests:
             SIGINT/SIGTERM (and at stdin EOF with --exit-with-stdin).
   accounts  --json prints a JSON list of {"role", "client_id", "client_secret", ...}.
   seed      adds N devices and prints one JSON line of figures.
+A user error (a bad option, a database that cannot be served, a busy port) prints one line
+on stderr and exits 2, without a traceback.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import signal
 import socket
 import sys
@@ -22,31 +25,72 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, NoReturn
 
 from . import accounts, demo
+from .db import DatabaseRefused
 from .settings import SandboxSettings
 
 log = logging.getLogger("lpwa_console.sandbox")
+USAGE_ERROR = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """Errors in one line (`--help` still shows the usage)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE_ERROR, f"{self.prog}: {message}\n")
+
+
+def _number(low: float, what: str, kind: type[int] | type[float] = int) -> Any:
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{text} is not {what}")
+        return value
+
+    return parse
+
+
+def _port(text: str) -> int:
+    value = _number(0, "a port (0 to 65535)")(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a port (0 to 65535)")
+    return int(value)
+
+
+_count = _number(0, "a count (0 or more)")
+_seconds = _number(1, "a number of seconds (1 or more)")
+
+
+def _factor(text: str) -> float:
+    value = _number(0, "a positive factor", float)(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a positive factor")
+    return float(value)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lpwa-sandbox", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="lpwa-sandbox", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
 
     serve = commands.add_parser("serve", help="serve the API on loopback")
     serve.add_argument("--db", type=Path, required=True)
     serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=0, help="0: any free port")
-    serve.add_argument("--seed", type=int, default=None, metavar="N",
+    serve.add_argument("--port", type=_port, default=0, help="0: any free port")
+    serve.add_argument("--seed", type=_count, default=None, metavar="N",
                        help="demo devices for a new database (default 2000)")  # fmt: skip
     serve.add_argument("--random-seed", type=int, default=1)
-    serve.add_argument("--token-lifetime", type=int, default=3600, metavar="SECONDS")
+    serve.add_argument("--token-lifetime", type=_seconds, default=3600, metavar="SECONDS")
     serve.add_argument("--exit-with-stdin", action="store_true",
                        help="stop when stdin reaches EOF (the parent went away)")  # fmt: skip
     serve.add_argument("--access-log", action="store_true")
     serve.add_argument("--simulate", action="store_true",
                        help="run the living network simulator in the background")  # fmt: skip
-    serve.add_argument("--speed", type=float, default=1.0, metavar="FACTOR",
+    serve.add_argument("--speed", type=_factor, default=1.0, metavar="FACTOR",
                        help="simulated seconds per real second (default 1: timestamps stay"
                             " on the wall clock, as the console's time windows expect)")  # fmt: skip
     serve.add_argument("--sim-seed", type=int, default=None, metavar="N",
@@ -58,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
 
     seed = commands.add_parser("seed", help="add realistic devices")
     seed.add_argument("--db", type=Path, required=True)
-    seed.add_argument("--devices", type=int, required=True)
+    seed.add_argument("--devices", type=_count, required=True)
     seed.add_argument("--random-seed", type=int, default=1)
     return parser
 
@@ -70,11 +114,13 @@ def main(argv: list[str] | None = None) -> None:
         level=logging.INFO,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if args.command == "serve":
-        raise SystemExit(_serve(args))
-    if args.command == "accounts":
-        raise SystemExit(_accounts(args))
-    raise SystemExit(_seed(args))
+    commands = {"serve": _serve, "accounts": _accounts, "seed": _seed}
+    try:
+        code = commands[args.command](args)
+    except DatabaseRefused as exc:
+        print(f"lpwa-sandbox: {exc}", file=sys.stderr, flush=True)
+        code = USAGE_ERROR
+    raise SystemExit(code)
 
 
 def _accounts(args: argparse.Namespace) -> int:
@@ -121,24 +167,31 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .app import create_app
 
+    # The port first: a busy one is refused before minutes of seeding a new database.
+    try:
+        sock = listening_socket(args.host, args.port)
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        print(f"lpwa-sandbox: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        return USAGE_ERROR
     settings = SandboxSettings(
         db_path=args.db.resolve(),
         token_lifetime_s=args.token_lifetime,
         demo_devices=2000 if args.seed is None else args.seed,
         seed=args.random_seed,
     )
-    app = create_app(settings)
+    try:
+        app = create_app(settings)
+    except BaseException:
+        sock.close()
+        raise
     if args.simulate:
         from .simulator import Simulator
 
-        if args.speed <= 0:
-            log.error("--speed must be positive")
-            return 2
         seed = args.random_seed if args.sim_seed is None else args.sim_seed
         app.state.simulator = Simulator(app.state.services.db, seed=seed, speed=args.speed)
         app.state.simulator.start()
         log.info("simulator running: seed %d, speed x%g", seed, args.speed)
-    sock = listening_socket(args.host, args.port)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app, log_config=None, access_log=args.access_log, lifespan="on", timeout_graceful_shutdown=5
@@ -165,10 +218,16 @@ def _serve(args: argparse.Namespace) -> int:
         if args.exit_with_stdin:
 
             def watch_stdin() -> None:
+                # os.read, not sys.stdin.buffer: a daemon thread blocked inside the buffered
+                # reader holds its lock, and the interpreter's shutdown (after SIGTERM) then
+                # dies with "Fatal Python error: _enter_buffered_busy".
                 with contextlib.suppress(Exception):
-                    while sys.stdin.buffer.read(65536):
+                    while os.read(stdin, 65536):
                         pass
-                loop.call_soon_threadsafe(stop)
+                with contextlib.suppress(RuntimeError):  # the loop is closed already
+                    loop.call_soon_threadsafe(stop)
+
+            stdin = sys.stdin.fileno()
 
             threading.Thread(target=watch_stdin, name="stdin-watch", daemon=True).start()
 

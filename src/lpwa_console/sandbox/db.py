@@ -2,11 +2,16 @@
 
 The schema version lives in `PRAGMA user_version`: step N of `MIGRATIONS` has run when
 user_version >= N. A step is never edited once shipped; a change is a new step.
+
+The file holds client secrets and live tokens: it is made readable by its owner only, and
+a database this version cannot safely write (newer schema, read-only) is refused up front.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -434,6 +439,56 @@ def migrate(conn: sqlite3.Connection) -> int:
     return len(pending)
 
 
+class DatabaseRefused(Exception):
+    """This file cannot be served; the message says why in plain words."""
+
+
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+# What SQLite keeps beside the database; it gives them the database file's mode.
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+def _make_private(path: Path) -> None:
+    """Owner-only permissions (POSIX): create the file 0600 before SQLite does, and narrow
+    an existing one (and its sidecars) made by an older version."""
+    if os.name != "posix":
+        return  # Windows: the user's profile folder is private already
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
+    for file in (path, *(path.with_name(path.name + s) for s in SIDECARS)):
+        try:
+            info = file.stat()
+        except FileNotFoundError:
+            continue
+        if info.st_mode & 0o077 and info.st_uid == os.geteuid():
+            os.chmod(file, stat.S_IMODE(info.st_mode) & ~0o077)
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a database the sandbox could read but not keep: SQLite also writes its
+    journal files beside it, so the folder must be writable too."""
+    folder = path.parent
+    if path.is_dir():
+        raise DatabaseRefused(f"{path} is a folder, not a database file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise DatabaseRefused(
+            f"The folder {folder} is not writable: the sandbox keeps its database there"
+        )
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise DatabaseRefused(f"The database {path} is read-only: the sandbox needs to write it")
+
+
+def check_version(conn: sqlite3.Connection, path: Path) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise DatabaseRefused(
+            f"The database {path} was made by a newer version of the sandbox (schema"
+            f" {version}, this version knows up to {len(MIGRATIONS)}): use a newer LPWA"
+            " Console, or another database file"
+        )
+
+
 class Database:
     """Connections to one SQLite file: one per thread, closed together."""
 
@@ -442,8 +497,26 @@ class Database:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.migrations_run = migrate(self.conn())
+        if not self.path.parent.exists():
+            try:
+                self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                raise DatabaseRefused(
+                    f"The folder {self.path.parent} cannot be created: {reason}"
+                ) from exc
+        check_writable(self.path)
+        try:
+            _make_private(self.path)
+            conn = self.conn()
+            check_version(conn, self.path)
+            self.migrations_run = migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise DatabaseRefused(f"The database {self.path} cannot be used: {exc}") from exc
+        except DatabaseRefused:
+            self.close()
+            raise
         # New: every step ran, i.e. the file started at version 0.
         self.created = self.migrations_run == len(MIGRATIONS)
 

@@ -26,6 +26,7 @@ from ...models.profiles import (
     ProfileStore,
     SecretStoreError,
     embedded_profile,
+    is_remote_plain_http,
 )
 from ...models.session import Session
 
@@ -79,6 +80,14 @@ class ProfilesDialog(QDialog):
         self.secret.setEchoMode(QLineEdit.EchoMode.Password)
         self.verify = QCheckBox("Verify TLS certificates")
         self.verify.setChecked(True)
+        # Shown only for http:// to another computer; stored with the profile.
+        self.allow_http = QCheckBox("I understand this sends my credentials unencrypted")
+        self.allow_http.setObjectName("allowPlainHttp")
+        self.allow_http.setToolTip(
+            "An http:// address (not https://) sends the client secret and every access token"
+            " in clear over the network"
+        )
+        self.allow_http.setVisible(False)
         self.secret_state = QLabel()
         remote = QWidget()
         remote_form = QFormLayout(remote)
@@ -90,6 +99,9 @@ class ProfilesDialog(QDialog):
         remote_form.addRow("Client secret", self.secret)
         remote_form.addRow("", self.secret_state)
         remote_form.addRow("", self.verify)
+        remote_form.addRow("", self.allow_http)
+        for url_field in (self.subscriber_url, self.operator_url, self.token_url):
+            url_field.textChanged.connect(self._plain_http_changed)
         self.forms = QStackedWidget()
         self.forms.addWidget(embedded)
         self.forms.addWidget(remote)
@@ -147,10 +159,19 @@ class ProfilesDialog(QDialog):
         self.token_url.setText(profile.token_url)
         self.client_id.setText(profile.client_id)
         self.verify.setChecked(profile.verify_tls)
+        self.allow_http.setChecked(profile.allow_plain_http)
+        self._plain_http_changed()
         self.secret.clear()
         stored = bool(profile.name) and self.store.has_secret(profile)
         self.secret.setPlaceholderText("stored in the keyring; type to replace" if stored else "")
         self.secret_state.setText("A secret is stored in the keyring" if stored else "")
+
+    def _plain_http(self) -> bool:
+        urls = (self.subscriber_url, self.operator_url, self.token_url)
+        return any(is_remote_plain_http(url.text()) for url in urls)
+
+    def _plain_http_changed(self) -> None:
+        self.allow_http.setVisible(self._plain_http())
 
     def add(self) -> None:
         self.list.addItem(NEW_PROFILE)
@@ -167,6 +188,7 @@ class ProfilesDialog(QDialog):
             token_url=self.token_url.text().strip(),
             client_id=self.client_id.text().strip(),
             verify_tls=self.verify.isChecked(),
+            allow_plain_http=self._plain_http() and self.allow_http.isChecked(),
         )
 
     def save(self) -> Profile | None:

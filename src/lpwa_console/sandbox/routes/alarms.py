@@ -19,7 +19,6 @@ Acknowledging records the account's name as `ackedInfo`.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -183,11 +182,8 @@ def _list(
 def _listed(account: Account, kind: str, uids: list[str]) -> Where:
     """The caller's visible alarms among `uids`."""
     assert account.subscription_id is not None
-    ids = [i for i in (store.row_id(u) for u in uids) if i is not None] or [-1]
     w = store.where(account.subscription_id, kind, store.AlarmQuery(), account.restrictions)
-    # One JSON parameter, not one per id: SQLite caps the number of variables.
-    w.add("a.id IN (SELECT value FROM json_each(?))", json.dumps(ids))
-    return w
+    return store.among(w, uids)
 
 
 def _scoped(account: Account, kind: str, owner: int, q: store.AlarmQuery) -> Where:
@@ -205,16 +201,10 @@ def _owner_page(conn: sqlite3.Connection, w: Where, paging: Paging) -> dict[str,
 
 
 def _ack_counted(conn: sqlite3.Connection, w: Where, kind: str, who: str) -> int:
-    n = store.count(conn, _unacked(w))
+    n = store.count(conn, store.unacked(w))
     owners = store.ack(conn, w, who, now_ms())
     store.refresh_counters(conn, kind, owners)
     return n
-
-
-def _unacked(w: Where) -> Where:
-    copy = Where(list(w.clauses), list(w.params))
-    copy.add("a.acked = 0")
-    return copy
 
 
 # --- the routes of one kind of owner --------------------------------------------------------

@@ -38,3 +38,28 @@ def test_view_models_use_qtcore_only() -> None:
         if (mods := qt_modules_imported(path)) - {"PySide6.QtCore"}
     }
     assert not offenders, f"view-models must not import widgets or GUI classes: {offenders}"
+
+
+ROUTES = PACKAGE / "sandbox" / "routes"
+SQL_WORDS = ("SELECT ", "INSERT ", "UPDATE ", "DELETE FROM", "PRAGMA ")
+
+
+def test_routes_speak_http_only() -> None:
+    """The sandbox's routes parse, check rights, call the store and shape the answer: no
+    route module imports another (shared helpers live in routes/_*.py) and none runs SQL
+    (the store, sandbox/store/, owns every statement)."""
+    routes = {p.stem for p in ROUTES.glob("*.py") if not p.stem.startswith("_")}
+    offenders: dict[str, list[str]] = {}
+    for path in ROUTES.glob("*.py"):
+        found: list[str] = []
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                named = {node.module} if node.module else {a.name for a in node.names}
+                found += [f"imports routes.{m}" for m in named & routes if m != path.stem]
+            elif isinstance(node, ast.Attribute) and node.attr in ("execute", "executemany"):
+                found.append(f"calls .{node.attr}()")
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found += [f"SQL text {node.value[:30]!r}" for w in SQL_WORDS if w in node.value]
+        if found:
+            offenders[path.name] = found
+    assert not offenders, f"routes must leave SQL to the store: {offenders}"

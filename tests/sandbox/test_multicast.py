@@ -286,3 +286,21 @@ def test_network_subscription_filter_of_the_reference(sb: Sandbox) -> None:
     assert [g["EUI"] for g in _all(sb, networkSubscriptionID="_unset")] == ["70B3D5E75F0000B0"]
     assert len(_all(sb, networkSubscriptionID="_any")) == 5
     assert len(_all(sb, "subscriber-restricted", networkSubscriptionID="ns-lora-multicast")) == 3
+
+
+def test_prefix_filters_are_literal(sb: Sandbox) -> None:
+    """`%` and `_` in the name, devEUI, devAddr and query prefixes are characters, not
+    wildcards; the prefixes still ignore ASCII case."""
+    body = {"EUI": "70b3d5e75f0000ab", "nwAddress": "fc00ac98", "appSKey": KEY,
+            "name": "50%_off promo"}  # fmt: skip
+    assert sb.post(GROUPS, json=body).status_code == 201
+    assert len(_all(sb)) == 6
+    for params in ({"name": "%"}, {"name": "_"}, {"query": "%"}, {"devEUI": "%"},
+                   {"devEUI": "70B3D5E75F_"}, {"devAddr": "%"}, {"name": "50_"}):  # fmt: skip
+        assert _all(sb, **params) == [], params
+    assert [g["name"] for g in _all(sb, name="50%_")] == ["50%_off promo"]
+    assert [g["name"] for g in _all(sb, name="50%_OFF")] == ["50%_off promo"]
+    assert [g["EUI"] for g in _all(sb, devEUI="70b3d5e75f0000a")] == ["70B3D5E75F0000AB"]
+    assert len(_all(sb, devAddr="FC00AC9")) == 1
+    suggestions = sb.get(f"{GROUPS}/bss/tags/suggestions", params={"query": "%"}).json()
+    assert suggestions["briefs"] == []

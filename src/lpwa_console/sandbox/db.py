@@ -413,7 +413,92 @@ BEGIN
 END;
 """
 
-MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9]
+# How many devices each application server has, by the devices' set of domains
+# (`domain_key`: their domain ids, ascending, comma-separated; '' for none). The server list
+# reads its counts here (a few rows per server) instead of counting a million links, and
+# applies the caller's domain restrictions to the keys. Triggers on the two link tables keep
+# it exact; bulk seeding drops them and rebuilds the counts once (as it does with indexes).
+_DOMAIN_KEY = """coalesce((SELECT group_concat(domain_id, ',') FROM (SELECT domain_id
+    FROM device_domains WHERE device_uid = {uid}{extra} ORDER BY domain_id)), '')"""
+
+
+def _key(uid: str, extra: str = "") -> str:
+    return _DOMAIN_KEY.format(uid=uid, extra=extra)
+
+
+def _bump(key: str, delta: str, servers: str) -> str:
+    """Add `delta` to (server, key) for the servers `servers` selects (its column
+    app_server_id), then drop the rows that reach zero."""
+    return f"""
+    INSERT INTO app_server_device_counts (app_server_id, domain_key, n)
+    SELECT app_server_id, {key}, {delta} FROM ({servers}) WHERE 1
+    ON CONFLICT DO UPDATE SET n = n + excluded.n;
+    DELETE FROM app_server_device_counts WHERE app_server_id IN ({servers}) AND n = 0;"""
+
+
+def _servers_of(uid: str) -> str:
+    return f"SELECT app_server_id FROM device_app_servers WHERE device_uid = {uid}"
+
+
+_OLD_KEY_AFTER_DELETE = """coalesce((SELECT group_concat(d, ',') FROM (SELECT domain_id AS d
+    FROM device_domains WHERE device_uid = OLD.device_uid UNION SELECT OLD.domain_id
+    ORDER BY d)), '')"""
+
+LINK_COUNT_TRIGGERS: dict[str, str] = {
+    "tr_as_counts_link_add": f"""AFTER INSERT ON device_app_servers BEGIN
+    {_bump(_key("NEW.device_uid"), "1", "SELECT NEW.app_server_id AS app_server_id")}
+END""",
+    "tr_as_counts_link_remove": f"""AFTER DELETE ON device_app_servers BEGIN
+    {_bump(_key("OLD.device_uid"), "-1", "SELECT OLD.app_server_id AS app_server_id")}
+END""",
+    "tr_as_counts_domain_add": f"""AFTER INSERT ON device_domains BEGIN
+    {
+        _bump(
+            _key("NEW.device_uid", " AND domain_id <> NEW.domain_id"),
+            "-1",
+            _servers_of("NEW.device_uid"),
+        )
+    }
+    {_bump(_key("NEW.device_uid"), "1", _servers_of("NEW.device_uid"))}
+END""",
+    "tr_as_counts_domain_remove": f"""AFTER DELETE ON device_domains BEGIN
+    {_bump(_OLD_KEY_AFTER_DELETE, "-1", _servers_of("OLD.device_uid"))}
+    {_bump(_key("OLD.device_uid"), "1", _servers_of("OLD.device_uid"))}
+END""",
+}
+
+
+def create_link_count_triggers() -> list[str]:
+    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in LINK_COUNT_TRIGGERS.items()]
+
+
+def drop_link_count_triggers() -> list[str]:
+    return [f"DROP TRIGGER IF EXISTS {name};" for name in LINK_COUNT_TRIGGERS]
+
+
+REBUILD_LINK_COUNTS = [
+    "DELETE FROM app_server_device_counts;",
+    f"""INSERT INTO app_server_device_counts (app_server_id, domain_key, n)
+    SELECT app_server_id, {_key("l.device_uid")} AS k, count(*) FROM device_app_servers l
+    GROUP BY app_server_id, k;""",
+]
+
+_V_AS_COUNTS = "\n".join(
+    [
+        """CREATE TABLE app_server_device_counts (
+    app_server_id INTEGER NOT NULL,
+    domain_key TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (app_server_id, domain_key)
+) WITHOUT ROWID;""",
+        *create_link_count_triggers(),
+        *REBUILD_LINK_COUNTS,
+    ]
+)
+
+MIGRATIONS: list[str] = [
+    _V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS,
+]  # fmt: skip
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -19,7 +19,14 @@ from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
 from . import accounts
-from .db import Database, create_device_indexes_sql, drop_device_indexes_sql
+from .db import (
+    REBUILD_LINK_COUNTS,
+    Database,
+    create_device_indexes_sql,
+    create_link_count_triggers,
+    drop_device_indexes_sql,
+    drop_link_count_triggers,
+)
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -318,6 +325,8 @@ def seed_devices(
         if bulk:
             for statement in drop_device_indexes_sql().splitlines():
                 conn.execute(statement)  # (executescript would COMMIT)
+            for statement in drop_link_count_triggers():
+                conn.execute(statement)
         added = 0
         rows: list[tuple[object, ...]] = []
         links: dict[str, list[tuple[int, int]]] = {
@@ -347,6 +356,9 @@ def seed_devices(
             seed_frames(conn, sub, first, seed=seed, now=now)
         if bulk:
             for statement in create_device_indexes_sql().splitlines():
+                conn.execute(statement)
+            # The servers' device counts once from the links, not a trigger per row.
+            for statement in [*create_link_count_triggers(), *REBUILD_LINK_COUNTS]:
                 conn.execute(statement)
             conn.execute("PRAGMA analysis_limit=1000")  # a sampled ANALYZE is enough
             conn.execute("ANALYZE")

@@ -19,9 +19,6 @@ Acknowledging records the account's name as `ackedInfo`.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,14 +41,21 @@ from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import alarms as store
-from ..store import multicast as group_store
 from ..store.devices import now_ms
 from ..store.filters import Where
-from .devices import _visible_uid
+from ._common import (
+    PageParams,
+    Paging,
+    decode_cursor,
+    encode_cursor,
+    list_answer,
+    parse_sort,
+    visible_device_uid,
+    visible_group_uid,
+)
 
 router = APIRouter(prefix="/subscriptions/mine", tags=["alarms"], dependencies=[ClientBodies])
 
-MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 DEFAULT_SORT = ("updateTimestamp", True)
 
 
@@ -120,29 +124,13 @@ ScopedQuery = Annotated[store.AlarmQuery, Depends(scoped_query)]
 HistoryQuery = Annotated[store.AlarmQuery, Depends(history_query)]
 
 
-def _sort(text: str | None) -> tuple[str, bool]:
-    if not text:
-        return DEFAULT_SORT
-    criterion, _, order = text.partition(",")
-    order = order.strip().lower() or "asc"
-    if criterion not in ALARM_SORT_CRITERIA or order not in ("asc", "desc"):
-        raise bad_request(
-            f"sort: expected <criterion>,<asc|desc> with a criterion among "
-            f"{', '.join(ALARM_SORT_CRITERIA)}",
-            BAD_PAGING,
-        )
-    return criterion, order == "desc"
+def alarm_cursor(row: int) -> str:
+    return encode_cursor(store.alarm_uid(row))
 
 
-def encode_cursor(row: int) -> str:
-    return base64.b64encode(store.alarm_uid(row).encode()).decode()
-
-
-def decode_cursor(cursor: str) -> int:
-    try:
-        found = store.row_id(base64.b64decode(cursor.replace(" ", "+"), validate=True).decode())
-    except (binascii.Error, UnicodeDecodeError):
-        found = None
+def cursor_row(cursor: str) -> int:
+    """The alarm row a `pageAfter` cursor names; 400 when it is not one of ours."""
+    found = store.row_id(decode_cursor(cursor))
     if found is None:
         raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING)
     return found
@@ -154,28 +142,26 @@ def _list(
     account: Account,
     q: store.AlarmQuery,
     *,
-    page_index: int,
-    page_size: int,
+    paging: Paging,
     sort: str | None,
     page_after: str | None,
     owner_key: str,
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
-    size = min(max(page_size, MIN_PAGE), MAX_PAGE)
-    criterion, descending = _sort(sort)
+    criterion, descending = parse_sort(sort, ALARM_SORT_CRITERIA, DEFAULT_SORT)
     after = None
     if page_after:
         if criterion != CURSOR_SORT:
             raise bad_request("pageAfter: cursor pages need sort=alarmUid", BAD_PAGING)
-        after = decode_cursor(page_after)
+        after = cursor_row(page_after)
     w = store.where(account.subscription_id, kind, q, account.restrictions)
     rows, more = store.page(
         conn,
         w,
         sort=criterion,
         descending=descending,
-        offset=0 if after is not None else (page_index - 1) * size,
-        limit=size,
+        offset=0 if after is not None else paging.offset,
+        limit=paging.size,
         after_id=after,
     )
     column = "device_uid" if kind == "D" else "group_uid"
@@ -185,22 +171,19 @@ def _list(
         item = store.brief(row)
         item[owner_key] = owners.get(row[column], {"EUI": "", "domains": []})
         items.append(item)
-    out: dict[str, Any] = {"briefs": items, "more": more}
-    if after is None and page_index == 1:
-        out["count"] = len(items) if not more else store.count(conn, w)
+    out = list_answer(
+        items, more, first=after is None and paging.first, count=lambda: store.count(conn, w)
+    )
     if sort and criterion == CURSOR_SORT and more and rows:
-        out["cursors"] = {"last": encode_cursor(rows[-1]["id"])}
+        out["cursors"] = {"last": alarm_cursor(rows[-1]["id"])}
     return out
 
 
 def _listed(account: Account, kind: str, uids: list[str]) -> Where:
     """The caller's visible alarms among `uids`."""
     assert account.subscription_id is not None
-    ids = [i for i in (store.row_id(u) for u in uids) if i is not None] or [-1]
     w = store.where(account.subscription_id, kind, store.AlarmQuery(), account.restrictions)
-    # One JSON parameter, not one per id: SQLite caps the number of variables.
-    w.add("a.id IN (SELECT value FROM json_each(?))", json.dumps(ids))
-    return w
+    return store.among(w, uids)
 
 
 def _scoped(account: Account, kind: str, owner: int, q: store.AlarmQuery) -> Where:
@@ -209,28 +192,19 @@ def _scoped(account: Account, kind: str, owner: int, q: store.AlarmQuery) -> Whe
     return store.where(account.subscription_id, kind, q, account.restrictions, owner=owner)
 
 
-def _owner_page(conn: sqlite3.Connection, w: Where, index: int, size: int) -> dict[str, Any]:
-    size = min(max(size, MIN_PAGE), MAX_PAGE)
+def _owner_page(conn: sqlite3.Connection, w: Where, paging: Paging) -> dict[str, Any]:
     rows, more = store.page(
-        conn, w, sort="updateTimestamp", descending=True, offset=(index - 1) * size, limit=size
+        conn, w, sort="updateTimestamp", descending=True, offset=paging.offset, limit=paging.size
     )
-    out: dict[str, Any] = {"briefs": [store.brief(r) for r in rows], "more": more}
-    if index == 1:
-        out["count"] = len(rows) if not more else store.count(conn, w)
-    return out
+    items = [store.brief(r) for r in rows]
+    return list_answer(items, more, first=paging.first, count=lambda: store.count(conn, w))
 
 
 def _ack_counted(conn: sqlite3.Connection, w: Where, kind: str, who: str) -> int:
-    n = store.count(conn, _unacked(w))
+    n = store.count(conn, store.unacked(w))
     owners = store.ack(conn, w, who, now_ms())
     store.refresh_counters(conn, kind, owners)
     return n
-
-
-def _unacked(w: Where) -> Where:
-    copy = Where(list(w.clauses), list(w.params))
-    copy.add("a.acked = 0")
-    return copy
 
 
 # --- the routes of one kind of owner --------------------------------------------------------
@@ -249,9 +223,11 @@ class Owners:
     noun: str  # in the route names: device_alarms, ack_one_device_alarm...
 
 
-DEVICES = Owners("D", "/devices", "deviceUid", _visible_uid, "device", DeviceAlarmPage, "device")
+DEVICES = Owners(
+    "D", "/devices", "deviceUid", visible_device_uid, "device", DeviceAlarmPage, "device"
+)
 GROUPS = Owners(
-    "M", "/multicastGroups", "multicastGroupUid", group_store.visible_uid, "multicastGroup",
+    "M", "/multicastGroups", "multicastGroupUid", visible_group_uid, "multicastGroup",
     MulticastAlarmPage, "group",
 )  # fmt: skip
 
@@ -267,14 +243,13 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         account: DeviceReader,
         svc: AppServices,
         q: AlarmQuery,
-        pageIndex: Annotated[int, Query(ge=1)] = 1,
-        pageSize: int = DEFAULT_PAGE,
+        paging: PageParams,
         sort: str | None = None,
         pageAfter: str | None = None,
     ) -> dict[str, Any]:
         return _list(
-            svc.db.conn(), kind, account, q, page_index=pageIndex, page_size=pageSize,
-            sort=sort, page_after=pageAfter, owner_key=owners.owner_key,
+            svc.db.conn(), kind, account, q, paging=paging, sort=sort, page_after=pageAfter,
+            owner_key=owners.owner_key,
         )  # fmt: skip
 
     def ack_collection_alarms(
@@ -292,12 +267,11 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         account: DeviceReader,
         svc: AppServices,
         q: ScopedQuery,
-        pageIndex: Annotated[int, Query(ge=1)] = 1,
-        pageSize: int = DEFAULT_PAGE,
+        paging: PageParams,
     ) -> dict[str, Any]:
         conn = svc.db.conn()
         w = _scoped(account, kind, owners.visible_uid(conn, account, owner), q)
-        return _owner_page(conn, w, pageIndex, pageSize)
+        return _owner_page(conn, w, paging)
 
     def ack_one_owner_alarms(
         *,
@@ -364,11 +338,10 @@ def device_alarm_histories(
     svc: AppServices,
     q: HistoryQuery,
     response: Response,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
+    paging: PageParams,
 ) -> dict[str, Any]:
     response.headers["Deprecation"] = "true"
     return _list(
-        svc.db.conn(), DEVICES.kind, account, q, page_index=pageIndex, page_size=pageSize,
-        sort=None, page_after=None, owner_key=DEVICES.owner_key,
+        svc.db.conn(), DEVICES.kind, account, q, paging=paging, sort=None, page_after=None,
+        owner_key=DEVICES.owner_key,
     )  # fmt: skip

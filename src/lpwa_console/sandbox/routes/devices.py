@@ -5,8 +5,6 @@ Endpoints are plain `def`: FastAPI runs them in its threadpool, so SQL never blo
 
 from __future__ import annotations
 
-import base64
-import binascii
 import sqlite3
 from typing import Annotated, Any
 
@@ -19,7 +17,6 @@ from ...schema.common import (
     Tag,
     TagSuggestions,
     deprecated_value,
-    parse_identifier,
 )
 from ...schema.devices import (
     DEVICE_SORT_CRITERIA,
@@ -34,27 +31,28 @@ from ...schema.devices import (
     TagAction,
     TagActionResult,
 )
-from ...schema.domains import Domain, domain_matches
-from ..accounts import ADMIN_NODE, Account
+from ..accounts import ADMIN_NODE
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import (
     BAD_PAGING,
     DUPLICATE,
-    OUT_OF_DOMAIN,
     UNKNOWN_REFERENCE,
     ApiError,
     bad_request,
     forbidden,
-    not_found,
 )
 from ..store import devices as store
 from ..store import subscription as subscription_store
+from ._common import PageParams, decode_cursor, encode_cursor, list_answer, parse_sort
+from ._common import app_server_ids as _app_server_ids
+from ._common import check_domains as _check_domains
+from ._common import visible_device_uid as _visible_uid
 
 router = APIRouter(
     prefix="/subscriptions/mine/devices", tags=["devices"], dependencies=[ClientBodies]
 )
 
-MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+DEFAULT_SORT = ("creationDate", False)
 
 
 class DevicePage(ListEnvelope[DeviceBrief]):
@@ -111,64 +109,7 @@ def list_filter(
 ListFilter = Annotated[DeviceFilter, Depends(list_filter)]
 
 
-def _sort(text: str | None) -> tuple[str, bool]:
-    if not text:
-        return "creationDate", False
-    criterion, _, order = text.partition(",")
-    order = order.strip().lower() or "asc"
-    if criterion not in DEVICE_SORT_CRITERIA or order not in ("asc", "desc"):
-        raise bad_request(
-            f"sort: expected <criterion>,<asc|desc> with a criterion among "
-            f"{', '.join(DEVICE_SORT_CRITERIA)}",
-            BAD_PAGING,
-        )
-    return criterion, order == "desc"
-
-
-def encode_cursor(eui: str) -> str:
-    return base64.b64encode(eui.encode()).decode()
-
-
-def decode_cursor(cursor: str) -> str:
-    try:
-        # A client that forgot to encode '+' sends a space.
-        return base64.b64decode(cursor.replace(" ", "+"), validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
-        raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING) from None
-
-
 # --- helpers --------------------------------------------------------------------------------
-
-
-def _visible_uid(conn: sqlite3.Connection, account: Account, device_uid: str) -> int:
-    """The UID behind `deviceUid` (UID or e + EUI), or 404 when absent or out of domains."""
-    assert account.subscription_id is not None
-    ident = parse_identifier(device_uid, allow_eui=True)
-    uid = None
-    if ident.kind == "uid":
-        uid = store.find_uid(conn, account.subscription_id, uid=ident.uid)
-    elif ident.kind == "eui":
-        uid = store.find_uid(conn, account.subscription_id, eui=ident.value)
-    if uid is None or not domain_matches(store.domains_of(conn, uid), account.restrictions):
-        raise not_found(f"device {device_uid} not found")
-    return uid
-
-
-def _check_domains(account: Account, domains: list[Domain] | None) -> list[tuple[str, str]]:
-    pairs = [(d.group.name, d.name) for d in domains or []]
-    if not domain_matches(pairs, account.restrictions):
-        raise forbidden("domains: outside the domains you are restricted to", OUT_OF_DOMAIN)
-    return pairs
-
-
-def _app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list[int]:
-    ids = []
-    for ref in refs:
-        found = store.ref_id(conn, "app_servers", sub, ref)
-        if found is None:
-            raise bad_request(f"appServers: unknown application server {ref}", UNKNOWN_REFERENCE)
-        ids.append(found)
-    return ids
 
 
 def _check_ref(conn: sqlite3.Connection, table: str, sub: int, ref: str, field: str) -> None:
@@ -182,10 +123,7 @@ def _routing_profile_id(conn: sqlite3.Connection, sub: int, uid: int, ref: str) 
     profile = store.routing_profile(conn, sub, ref)
     if profile is None:
         raise bad_request(f"appServersRoutingProfile: unknown ID {ref}", UNKNOWN_REFERENCE)
-    connectivity = conn.execute(
-        "SELECT connectivity FROM devices WHERE uid = ?", (uid,)
-    ).fetchone()[0]
-    problem = store.routing_profile_mismatch(profile, connectivity)
+    problem = store.routing_profile_mismatch(profile, store.connectivity_of(conn, uid))
     if problem:
         raise bad_request(problem)
     return profile.id
@@ -217,14 +155,14 @@ def list_devices(
     account: DeviceReader,
     svc: AppServices,
     filters: ListFilter,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
+    paging: PageParams,
     sort: str | None = None,
     pageAfter: str | None = None,
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
-    size = min(max(pageSize, MIN_PAGE), MAX_PAGE)
-    criterion, descending = _sort(sort if sort or pageAfter is None else "EUI,asc")
+    criterion, descending = parse_sort(
+        sort if sort or pageAfter is None else "EUI,asc", DEVICE_SORT_CRITERIA, DEFAULT_SORT
+    )
     after = None
     if pageAfter:
         if criterion != "EUI":
@@ -237,17 +175,17 @@ def list_devices(
         where,
         sort=criterion,
         descending=descending,
-        offset=0 if pageAfter else (pageIndex - 1) * size,
-        limit=size,
+        offset=0 if pageAfter else paging.offset,
+        limit=paging.size,
         after_eui=after,
     )
     items = store.briefs(conn, page.uids)
-    out: dict[str, Any] = {"briefs": items, "more": page.more}
-    first_page = not pageAfter and pageIndex == 1
-    if first_page:
-        out["count"] = (
-            len(items) if not page.more else store.count(conn, where)
-        )  # a short first page is its own count
+    out = list_answer(
+        items,
+        page.more,
+        first=not pageAfter and paging.first,
+        count=lambda: store.count(conn, where),
+    )
     if criterion == "EUI" and page.more and items:
         out["cursors"] = {"last": encode_cursor(items[-1]["EUI"])}
     return out
@@ -375,10 +313,7 @@ def update_device(
         _check_references(conn, sub, body)
         values: dict[str, Any] = {}
         if "name" in given:
-            values["name"] = (
-                body.name
-                or conn.execute("SELECT eui FROM devices WHERE uid = ?", (uid,)).fetchone()[0]
-            )
+            values["name"] = body.name or store.eui_of(conn, uid)
         values |= store.updated_columns(body)
         if "markerID" in given:
             values["marker_id"] = _deprecated(body, "markerID")

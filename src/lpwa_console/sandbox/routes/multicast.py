@@ -29,19 +29,25 @@ from ...schema.multicast import (
 )
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
-from ..errors import BAD_PAGING, DUPLICATE, ApiError, bad_request
+from ..errors import DUPLICATE, ApiError
 from ..store import multicast as store
 from ..store import subscription as subscription_store
 from ..store.devices import now_ms
-from ..store.frames import clock
-from .devices import _app_server_ids, _check_domains
-from .frames import _begin_ms, _span, aggregation_window
+from ._common import (
+    PageParams,
+    app_server_ids,
+    check_domains,
+    list_answer,
+    parse_sort,
+    visible_group_uid,
+)
+from ._windows import aggregation_window, raw_window
 
 router = APIRouter(
     prefix="/subscriptions/mine", tags=["multicast groups"], dependencies=[ClientBodies]
 )
 GROUPS = "/multicastGroups"
-MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+DEFAULT_SORT = ("creationDate", False)
 HOUR_MS = 3_600_000
 HISTORY_SPAN_MS = 7 * 24 * HOUR_MS  # P7D
 MAX_FRAMES = 1000
@@ -68,20 +74,6 @@ def group_filter(
 GroupFilter = Annotated[MulticastGroupFilter, Depends(group_filter)]
 
 
-def _sort(text: str | None) -> tuple[str, bool]:
-    if not text:
-        return "creationDate", False
-    criterion, _, order = text.partition(",")
-    order = order.strip().lower() or "asc"
-    if criterion not in MULTICAST_SORT_CRITERIA or order not in ("asc", "desc"):
-        raise bad_request(
-            f"sort: expected <criterion>,<asc|desc> with a criterion among "
-            f"{', '.join(MULTICAST_SORT_CRITERIA)}",
-            BAD_PAGING,
-        )
-    return criterion, order == "desc"
-
-
 def _group(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
     return store.briefs(conn, [uid], full=True)[0] | {"now": now_ms()}
 
@@ -102,21 +94,18 @@ def list_groups(
     account: DeviceReader,
     svc: AppServices,
     filters: GroupFilter,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
-    pageSize: int = DEFAULT_PAGE,
+    paging: PageParams,
     sort: str | None = None,
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
-    size = min(max(pageSize, MIN_PAGE), MAX_PAGE)
-    criterion, descending = _sort(sort)
+    criterion, descending = parse_sort(sort, MULTICAST_SORT_CRITERIA, DEFAULT_SORT)
     conn = svc.db.conn()
     w = store.where(account.subscription_id, filters, account.restrictions)
-    uids, more = store.page(conn, w, criterion, descending, (pageIndex - 1) * size, size)
-    items = store.briefs(conn, uids)
-    out: dict[str, Any] = {"briefs": items, "more": more, "now": now_ms()}
-    if pageIndex == 1:
-        out["count"] = len(items) if not more else store.count(conn, w)
-    return out
+    uids, more = store.page(conn, w, criterion, descending, paging.offset, paging.size)
+    out = list_answer(
+        store.briefs(conn, uids), more, first=paging.first, count=lambda: store.count(conn, w)
+    )
+    return out | {"now": now_ms()}
 
 
 @router.get(
@@ -155,14 +144,13 @@ def _raw_frames(
     duration: str | None,
     overflow: str | None,
 ) -> dict[str, Any]:
-    now = clock(conn, now_ms())
-    span = _span(duration, HISTORY_SPAN_MS)
-    start = _begin_ms(begin)
-    start = now - span if start is None else start
+    window = raw_window(conn, begin, duration, HISTORY_SPAN_MS)
     # `overflow` given (even empty): only frames with the overflow indicator, never here.
     only_overflow = overflow is not None and overflow.lower() != "false"
-    items = [] if only_overflow else store.downlinks(conn, uids, start, start + span, MAX_FRAMES)
-    return {"briefs": items, "now": now}
+    items = (
+        [] if only_overflow else store.downlinks(conn, uids, window.start, window.end, MAX_FRAMES)
+    )
+    return {"briefs": items, "now": window.now}
 
 
 def _aggregated(
@@ -228,25 +216,14 @@ def create_group(
 ) -> dict[str, Any]:
     sub = account.subscription_id
     assert sub is not None
-    domains = _check_domains(account, body.domains)
+    domains = check_domains(account, body.domains)
     with svc.db.write() as conn:
         if store.find_uid(conn, sub, eui=body.EUI) is not None:
             raise ApiError(409, DUPLICATE, f"EUI: a multicast group with EUI {body.EUI} exists")
-        servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
-        now = now_ms()
-        cur = conn.execute(
-            "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
-            " nw_key, class, customer_admin_data, downlink_data_rate, downlink_frequency,"
-            " ping_slot_period, creation_date, last_update, who)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                sub, body.EUI, body.name or body.EUI, body.nwAddress, body.effective_app_skey(),
-                body.nwKey, body.class_, body.customerAdminData, body.downlinkDataRate,
-                body.downlinkFrequency, body.pingSlotPeriod, now, now, account.name,
-            ),
-        )  # fmt: skip
-        uid = int(cur.lastrowid or 0)
-        store.set_links(conn, sub, uid, domains=domains, servers=servers)
+        servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        uid = store.create(
+            conn, sub, body, now=now_ms(), who=account.name, domains=domains, servers=servers
+        )
     return _group(svc.db.conn(), uid)
 
 
@@ -257,7 +234,7 @@ def create_group(
 )
 def get_group(multicastGroupUid: str, account: DeviceReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
-    return _group(conn, store.visible_uid(conn, account, multicastGroupUid))
+    return _group(conn, visible_group_uid(conn, account, multicastGroupUid))
 
 
 @router.put(
@@ -271,41 +248,22 @@ def update_group(
     sub = account.subscription_id
     assert sub is not None
     given = body.model_fields_set
-    domains = _check_domains(account, body.domains) if "domains" in given else None
+    domains = check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
-        uid = store.visible_uid(conn, account, multicastGroupUid)
-        columns = {
-            "name": "name",
-            "customerAdminData": "customer_admin_data",
-            "downlinkDataRate": "downlink_data_rate",
-            "downlinkFrequency": "downlink_frequency",
-            "pingSlotPeriod": "ping_slot_period",
-        }
-        values = {col: getattr(body, f) for f, col in columns.items() if f in given}
-        if "name" in values and not values["name"]:
-            values["name"] = conn.execute(
-                "SELECT eui FROM multicast_groups WHERE uid = ?", (uid,)
-            ).fetchone()[0]
-        if "appSKey" in given or "appKeys" in given:
-            values["app_skey"] = body.effective_app_skey()
-        values |= {"last_update": now_ms(), "who": account.name}
-        sets = ", ".join(f"{c} = ?" for c in values)
-        conn.execute(
-            f"UPDATE multicast_groups SET {sets}, version = version + 1 WHERE uid = ?",
-            [*values.values(), uid],
-        )
+        uid = visible_group_uid(conn, account, multicastGroupUid)
         servers = None
         if "appServers" in given:
-            servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
-        store.set_links(conn, sub, uid, domains=domains, servers=servers)
+            servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        store.update(
+            conn, sub, uid, body, now=now_ms(), who=account.name, domains=domains, servers=servers
+        )
     return _group(svc.db.conn(), uid)
 
 
 @router.delete(f"{GROUPS}/{{multicastGroupUid}}", status_code=204)
 def delete_group(multicastGroupUid: str, account: DeviceWriter, svc: AppServices) -> Response:
     with svc.db.write() as conn:
-        uid = store.visible_uid(conn, account, multicastGroupUid)
-        conn.execute("DELETE FROM multicast_groups WHERE uid = ?", (uid,))
+        store.delete(conn, visible_group_uid(conn, account, multicastGroupUid))
     return Response(status_code=204)
 
 
@@ -326,7 +284,7 @@ def group_frames(
     overflow: str | None = None,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    uid = store.visible_uid(conn, account, multicastGroupUid)
+    uid = visible_group_uid(conn, account, multicastGroupUid)
     response.headers["Deprecation"] = "true"
     return _raw_frames(conn, [uid], begin, duration, overflow)
 
@@ -347,5 +305,5 @@ def group_aggregated(
     timezone: str | None = None,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    uid = store.visible_uid(conn, account, multicastGroupUid)
+    uid = visible_group_uid(conn, account, multicastGroupUid)
     return _aggregated(conn, [uid], begin, duration, step)

@@ -11,7 +11,6 @@ Accept header prefers; an Accept that allows neither gets 406.
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response
@@ -36,45 +35,34 @@ from ...schema.network import (
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found
 from ..store import network as store
+from ._common import PageParams, list_answer
 
 router = APIRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
 CONTEXTS = "/cellularNetworkContexts"
 KEYS = "/asTransportKeys"
-MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
-
-
-def _page(items: list[dict[str, Any]], index: int, size: int) -> dict[str, Any]:
-    size = min(max(size, MIN_PAGE), MAX_PAGE)
-    start = (index - 1) * size
-    out: dict[str, Any] = {"briefs": items[start : start + size], "more": len(items) > start + size}
-    if index == 1:
-        out["count"] = len(items)
-    return out
-
-
-PageIndex = Annotated[int, Query(ge=1)]
 
 
 # --- cellular network contexts ----------------------------------------------------------------
 
 
 def _context(svc: Any, sub: int, ref: str) -> dict[str, Any]:
-    rows = store.contexts(svc.db.conn(), sub, ref)
-    if not rows:
+    found = store.find_context(svc.db.conn(), sub, ref)
+    if found is None:
         raise not_found(f"cellular network context {ref} not found")
-    return store.context(rows[0])
+    return found
 
 
 @router.get(CONTEXTS, response_model=CellularNetworkContextPage, response_model_exclude_none=True)
 def list_contexts(
-    account: SubscriptionReader,
-    svc: AppServices,
-    pageIndex: PageIndex = 1,
-    pageSize: int = DEFAULT_PAGE,
+    account: SubscriptionReader, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    items = [store.context(r) for r in store.contexts(svc.db.conn(), account.subscription_id)]
-    return _page(items, pageIndex, pageSize)
+    sub = account.subscription_id
+    assert sub is not None
+    conn = svc.db.conn()
+    items, more = store.contexts_page(conn, sub, paging.offset, paging.size)
+    return list_answer(
+        items, more, first=paging.first, count=lambda: store.contexts_count(conn, sub)
+    )
 
 
 @router.post(CONTEXTS, status_code=201, response_model=CellularNetworkContext,
@@ -85,13 +73,9 @@ def create_context(
     sub = account.subscription_id
     assert sub is not None
     with svc.db.write() as conn:
-        if store.contexts(conn, sub, body.ID):
+        if store.find_context(conn, sub, body.ID) is not None:
             raise ApiError(409, DUPLICATE, f"ID: a network context {body.ID} exists")
-        conn.execute(
-            "INSERT INTO network_contexts (subscription_id, ref, name, apn, plmn_id, ip_version,"
-            " description) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (sub, body.ID, body.name, body.apn, body.plmnID, body.ipVersion, body.description),
-        )
+        store.create_context(conn, sub, body)
     return _context(svc, sub, body.ID)
 
 
@@ -115,18 +99,10 @@ def update_context(
     sub = account.subscription_id
     assert sub is not None
     _context(svc, sub, networkContextID)
-    columns = {"name": "name", "apn": "apn", "plmnID": "plmn_id", "ipVersion": "ip_version",
-               "description": "description"}  # fmt: skip
-    values = {c: getattr(body, f) for f, c in columns.items() if f in body.model_fields_set}
-    if values.get("name", "") is None:
+    if "name" in body.model_fields_set and body.name is None:
         raise bad_request("name: cannot be removed")
-    if values:
-        with svc.db.write() as conn:
-            conn.execute(
-                f"UPDATE network_contexts SET {', '.join(f'{c} = ?' for c in values)}"
-                " WHERE subscription_id = ? AND ref = ?",
-                [*values.values(), sub, networkContextID],
-            )
+    with svc.db.write() as conn:
+        store.update_context(conn, sub, networkContextID, body)
     return _context(svc, sub, networkContextID)
 
 
@@ -138,40 +114,29 @@ def delete_context(
     assert sub is not None
     with svc.db.write() as conn:
         _context(svc, sub, networkContextID)
-        _delete_unused(conn, sub, "network_contexts", networkContextID, "network_context_id",
-                       "networkContextID: still used by {} devices")  # fmt: skip
+        used = store.delete_unused(conn, sub, "network_contexts", networkContextID)
+        if used:
+            raise bad_request(f"networkContextID: still used by {used} devices")
     return Response(status_code=204)
-
-
-def _delete_unused(
-    conn: sqlite3.Connection, sub: int, table: str, ref: str, device_column: str, refusal: str
-) -> None:
-    """Delete `ref` from `table` unless devices (or profiles) still use it."""
-    used = store.usage(conn, sub, device_column, ref)
-    if used:
-        raise bad_request(refusal.format(used))
-    conn.execute(f"DELETE FROM {table} WHERE subscription_id = ? AND ref = ?", (sub, ref))
 
 
 # --- AS transport keys ------------------------------------------------------------------------
 
 
 def _key(svc: Any, sub: int, ref: str) -> dict[str, Any]:
-    found = store.keys(svc.db.conn(), sub, ref)
-    if not found:
+    found = store.find_key(svc.db.conn(), sub, ref)
+    if found is None:
         raise not_found(f"AS transport key {ref} not found")
-    return found[0]
+    return found
 
 
 @router.get(KEYS, response_model=AsTransportKeyPage, response_model_exclude_none=True)
-def list_keys(
-    account: SubscriptionReader,
-    svc: AppServices,
-    pageIndex: PageIndex = 1,
-    pageSize: int = DEFAULT_PAGE,
-) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    return _page(store.keys(svc.db.conn(), account.subscription_id), pageIndex, pageSize)
+def list_keys(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> dict[str, Any]:
+    sub = account.subscription_id
+    assert sub is not None
+    conn = svc.db.conn()
+    items, more = store.keys_page(conn, sub, paging.offset, paging.size)
+    return list_answer(items, more, first=paging.first, count=lambda: store.keys_count(conn, sub))
 
 
 @router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True)
@@ -181,12 +146,9 @@ def create_key(
     sub = account.subscription_id
     assert sub is not None
     with svc.db.write() as conn:
-        if store.keys(conn, sub, body.ID):
+        if store.find_key(conn, sub, body.ID) is not None:
             raise ApiError(409, DUPLICATE, f"ID: an AS transport key {body.ID} exists")
-        conn.execute(
-            "INSERT INTO as_transport_keys (subscription_id, ref, name) VALUES (?, ?, ?)",
-            (sub, body.ID, body.name),
-        )
+        store.create_key(conn, sub, body)
     return _key(svc, sub, body.ID)
 
 
@@ -207,10 +169,7 @@ def update_key(
     _key(svc, sub, asTransportKeyID)
     if body.name:
         with svc.db.write() as conn:
-            conn.execute(
-                "UPDATE as_transport_keys SET name = ? WHERE subscription_id = ? AND ref = ?",
-                (body.name, sub, asTransportKeyID),
-            )
+            store.rename_key(conn, sub, asTransportKeyID, body.name)
     return _key(svc, sub, asTransportKeyID)
 
 
@@ -220,8 +179,9 @@ def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServi
     assert sub is not None
     with svc.db.write() as conn:
         _key(svc, sub, asTransportKeyID)
-        _delete_unused(conn, sub, "as_transport_keys", asTransportKeyID, "as_transport_key",
-                       "asTransportKeyID: still used by {} devices or routing profiles")  # fmt: skip
+        used = store.delete_unused(conn, sub, "as_transport_keys", asTransportKeyID)
+        if used:
+            raise bad_request(f"asTransportKeyID: still used by {used} devices or routing profiles")
     return Response(status_code=204)
 
 
@@ -230,18 +190,15 @@ def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServi
 
 @router.get("/hsmGroups", response_model=HsmGroupPage, response_model_exclude_none=True)
 def list_hsm_groups(
-    account: SubscriptionReader,
-    svc: AppServices,
-    pageIndex: PageIndex = 1,
-    pageSize: int = DEFAULT_PAGE,
+    account: SubscriptionReader, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    items = [
-        {"ID": r["ref"], "name": r["name"], "hsmExchangeKeyVersion": store.hsm_key_version(r),
-         "href": f"{store.MINE}/hsmGroups/{r['ref']}"}
-        for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
-    ]  # fmt: skip
-    return _page(items, pageIndex, pageSize)
+    sub = account.subscription_id
+    assert sub is not None
+    conn = svc.db.conn()
+    items, more = store.hsm_groups_page(conn, sub, paging.offset, paging.size)
+    return list_answer(
+        items, more, first=paging.first, count=lambda: store.hsm_groups_count(conn, sub)
+    )
 
 
 # The representations of the public exchange key, the default first (the reference's order).
@@ -312,9 +269,8 @@ def public_exchange_key(
     if hsmGroupID is None:
         key = store.platform_key(svc.db.conn())
     else:
-        rows = [r for r in store.hsm_groups(svc.db.conn(), account.subscription_id)
-                if r["ref"] == hsmGroupID]  # fmt: skip
-        key = store.hsm_key(rows[0]) if rows else None
+        group = store.find_hsm_group(svc.db.conn(), account.subscription_id, hsmGroupID)
+        key = store.hsm_key(group) if group is not None else None
         if key is None:
             raise not_found(f"no public exchange key for HSM group {hsmGroupID}")
     headers = {"Vary": "Accept"}
@@ -329,24 +285,23 @@ def public_exchange_key(
 def list_network_subscriptions(
     account: SubscriptionReader,
     svc: AppServices,
+    paging: PageParams,
     connectivity: Annotated[str | None, Query(pattern="^(LORAWAN|CELLULAR)$")] = None,
     communicationType: Annotated[str | None, Query(pattern="^(UNICAST|MULTICAST)$")] = None,
     connectivitySupplier: str | None = None,
     networkSubscriptionID: str | None = None,
-    pageIndex: PageIndex = 1,
-    pageSize: int = DEFAULT_PAGE,
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    items = [b for _, b in store.network_subscriptions(svc.db.conn(), account.subscription_id)]
-    if connectivity:
-        items = [b for b in items if b.get("connectivity") == connectivity]
-    if communicationType:
-        items = [b for b in items if b.get("communicationType") == communicationType]
-    if connectivitySupplier:
-        items = [b for b in items if (b.get("supplier") or {}).get("ID") == connectivitySupplier]
-    if networkSubscriptionID:
-        items = [b for b in items if b["ID"] == networkSubscriptionID]
-    return _page(items, pageIndex, pageSize)
+    sub = account.subscription_id
+    assert sub is not None
+    conn = svc.db.conn()
+    w = store.network_subscription_where(
+        sub, connectivity=connectivity, communication_type=communicationType,
+        supplier=connectivitySupplier, ref=networkSubscriptionID,
+    )  # fmt: skip
+    items, more = store.network_subscriptions_page(conn, w, paging.offset, paging.size)
+    return list_answer(
+        items, more, first=paging.first, count=lambda: store.network_subscriptions_count(conn, w)
+    )
 
 
 @router.get("/networkSubscriptions/{networkSubscriptionUid}", response_model=NetworkSubscription,
@@ -356,9 +311,15 @@ def get_network_subscription(
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
     ident = parse_identifier(networkSubscriptionUid)
-    for row_id, body in store.network_subscriptions(svc.db.conn(), account.subscription_id):
-        if (ident.kind == "uid" and row_id == ident.uid) or (
-            ident.kind in ("id", "text") and body["ID"] == ident.value
-        ):
-            return body
-    raise not_found(f"network subscription {networkSubscriptionUid} not found")
+    found = None
+    if ident.kind == "uid":
+        found = store.find_network_subscription(
+            svc.db.conn(), account.subscription_id, uid=ident.uid
+        )
+    elif ident.kind in ("id", "text"):
+        found = store.find_network_subscription(
+            svc.db.conn(), account.subscription_id, ref=ident.value
+        )
+    if found is None:
+        raise not_found(f"network subscription {networkSubscriptionUid} not found")
+    return found

@@ -14,6 +14,7 @@ unless asked otherwise; `state` and `acked` sorts break ties by update time, new
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -337,3 +338,19 @@ def open_alarm(
         " ORDER BY id DESC LIMIT 1",
         (owner, alarm_id),
     ).fetchone()
+
+
+def among(w: Where, alarm_uids: Sequence[str]) -> Where:
+    """`w` narrowed to the alarms `alarm_uids` (those that are not ours match nothing)."""
+    ids = [i for i in (row_id(u) for u in alarm_uids) if i is not None] or [-1]
+    narrowed = Where(list(w.clauses), list(w.params))
+    # One JSON parameter, not one per id: SQLite caps the number of variables.
+    narrowed.add("a.id IN (SELECT value FROM json_each(?))", json.dumps(ids))
+    return narrowed
+
+
+def unacked(w: Where) -> Where:
+    """`w` narrowed to the alarms not acknowledged yet."""
+    narrowed = Where(list(w.clauses), list(w.params))
+    narrowed.add("a.acked = 0")
+    return narrowed

@@ -258,6 +258,14 @@ def find_uid(
     return int(row[0]) if row else None
 
 
+def eui_of(conn: sqlite3.Connection, uid: int) -> str:
+    return str(conn.execute("SELECT eui FROM devices WHERE uid = ?", (uid,)).fetchone()[0])
+
+
+def connectivity_of(conn: sqlite3.Connection, uid: int) -> str:
+    return str(conn.execute("SELECT connectivity FROM devices WHERE uid = ?", (uid,)).fetchone()[0])
+
+
 def domains_of(conn: sqlite3.Connection, uid: int) -> list[tuple[str, str]]:
     return [
         (g, n)

@@ -6,29 +6,12 @@ indexes; `name` is COLLATE NOCASE, so its prefixes are case-insensitive (ASCII).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ...schema.devices import DeviceFilter
 from ...schema.domains import DomainRestrictions
+from .sql import TOP, Where
+from .sql import prefix as _prefix
 
-TOP = "\U0010ffff"  # sorts after every character: p <= x < p + TOP  <=>  x starts with p
-
-
-@dataclass
-class Where:
-    clauses: list[str] = field(default_factory=list)
-    params: list[object] = field(default_factory=list)
-
-    def add(self, clause: str, *params: object) -> None:
-        self.clauses.append(clause)
-        self.params.extend(params)
-
-    def sql(self) -> str:
-        return " AND ".join(self.clauses) if self.clauses else "1"
-
-
-def _prefix(column: str, prefix: str) -> tuple[str, list[object]]:
-    return f"({column} >= ? AND {column} < ?)", [prefix, prefix + TOP]
+__all__ = ["TOP", "Where", "device_where", "restriction_sql"]
 
 
 def restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[object]]:

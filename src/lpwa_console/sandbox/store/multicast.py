@@ -13,19 +13,28 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
-from ...schema.common import parse_identifier
-from ...schema.domains import DomainRestrictions, domain_matches
+from ...schema.domains import DomainRestrictions
 from ...schema.frames import MULTICAST_RATIO_RANGES, ratio_index
 from ...schema.multicast import (
     ANY_NETWORK_SUBSCRIPTION,
     UNSET_NETWORK_SUBSCRIPTION,
+    MulticastGroupCreate,
     MulticastGroupFilter,
+    MulticastGroupUpdate,
 )
-from ..accounts import Account
-from ..errors import not_found
-from . import devices as device_store
-from .filters import Where
-from .filters import restriction_sql as device_restriction_sql
+from . import domains as domain_store
+from .domains import GROUP_DOMAINS
+from .sql import Page, Where, prefix, select_page
+from .sql import count as count_rows
+
+BASE_HREF = "/subscriptions/mine/multicastGroups"
+SORT_COLUMNS = {
+    "name": "g.name",
+    "EUI": "g.eui",
+    "creationDate": "g.creation_date",
+    "lastDwTimestamp": "g.last_dw",
+    "alarmLevel": "g.alarm_level",
+}
 
 
 def find_uid(
@@ -45,62 +54,31 @@ def find_uid(
 
 
 def domains_of(conn: sqlite3.Connection, uid: int) -> list[tuple[str, str]]:
-    return [
-        (r[0], r[1])
-        for r in conn.execute(
-            "SELECT dm.grp, dm.name FROM multicast_group_domains l"
-            " JOIN domains dm ON dm.id = l.domain_id WHERE l.group_uid = ?",
-            (uid,),
-        )
-    ]
+    return domain_store.domains_of(conn, GROUP_DOMAINS, uid)
 
 
-def visible_uid(conn: sqlite3.Connection, account: Account, ref: str) -> int:
-    """The UID behind `ref` (UID or e + EUI), or 404 when absent or out of domains."""
-    assert account.subscription_id is not None
-    ident = parse_identifier(ref, allow_eui=True)
-    uid = None
-    if ident.kind == "uid":
-        uid = find_uid(conn, account.subscription_id, uid=ident.uid)
-    elif ident.kind == "eui":
-        uid = find_uid(conn, account.subscription_id, eui=ident.value)
-    if uid is None or not domain_matches(domains_of(conn, uid), account.restrictions):
-        raise not_found(f"multicast group {ref} not found")
-    return uid
-
-
-BASE_HREF = "/subscriptions/mine/multicastGroups"
-SORT_COLUMNS = {
-    "name": "g.name",
-    "EUI": "g.eui",
-    "creationDate": "g.creation_date",
-    "lastDwTimestamp": "g.last_dw",
-    "alarmLevel": "g.alarm_level",
-}
-
-
-def restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
-    """Rules of §2.2.1 for groups (the device rules on the group link tables)."""
-    sql, params = device_restriction_sql(restrictions)
-    if not params:
-        return "1", []
-    sql = sql.replace("device_domains", "multicast_group_domains").replace(
-        "device_uid", "group_uid"
-    )
-    return sql.replace("d.uid", "g.uid"), params
+def restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[object]]:
+    """The groups (`g.uid`) a user with `restrictions` may see (§2.2.1)."""
+    return domain_store.restriction(restrictions, GROUP_DOMAINS, "g.uid")
 
 
 def where(sub: int, f: MulticastGroupFilter, restrictions: DomainRestrictions | None) -> Where:
+    """The list filters. Prefixes are literal (`%` and `_` are plain characters) and, as the
+    device list's, case-insensitive (ASCII)."""
     w = Where()
     w.add("g.subscription_id = ?", sub)
+    name = "g.name COLLATE NOCASE"
+    eui = "g.eui COLLATE NOCASE"
     if f.query:
-        w.add("(g.name LIKE ? || '%' OR g.eui LIKE ? || '%')", f.query, f.query.upper())
+        name_sql, name_params = prefix(name, f.query)
+        eui_sql, eui_params = prefix(eui, f.query.upper())
+        w.add(f"({name_sql} OR {eui_sql})", *name_params, *eui_params)
     if f.name:
-        w.add("g.name LIKE ? || '%'", f.name)
+        w.add(*_flat(prefix(name, f.name)))
     if f.devEUI:
-        w.add("g.eui LIKE ? || '%'", f.devEUI.upper())
+        w.add(*_flat(prefix(eui, f.devEUI.upper())))
     if f.devAddr:
-        w.add("g.nw_address LIKE ? || '%'", f.devAddr.upper())
+        w.add(*_flat(prefix("g.nw_address COLLATE NOCASE", f.devAddr.upper())))
     if f.alarmLevel is not None:
         w.add("g.alarm_level >= ?", f.alarmLevel)
     if f.networkSubscriptionID == UNSET_NETWORK_SUBSCRIPTION:
@@ -119,31 +97,28 @@ def where(sub: int, f: MulticastGroupFilter, restrictions: DomainRestrictions | 
     for tag in f.bsTag:
         w.add("g.uid IN (SELECT group_uid FROM multicast_group_bs_tags WHERE name = ?)", tag)
     for domain in f.domain:
-        group, _, name = domain.rpartition(":")
-        sql = (
-            "g.uid IN (SELECT group_uid FROM multicast_group_domains WHERE domain_id IN"
-            " (SELECT id FROM domains WHERE subscription_id = ? AND substr(name, 1, length(?)) = ?"
-        )
-        if group:
-            w.add(sql + " AND grp = ?))", sub, name, name, group)
-        else:
-            w.add(sql + "))", sub, name, name)
-    sql, params = restriction_sql(restrictions)
-    if params:
-        w.add(sql, *params)
+        domain_store.add_domain_filter(w, sub, domain, GROUP_DOMAINS, "g.uid")
+    domain_store.add_restriction(w, restrictions, GROUP_DOMAINS, "g.uid")
     return w
+
+
+def _flat(clause: tuple[str, list[object]]) -> tuple[object, ...]:
+    return (clause[0], *clause[1])
 
 
 def page(
     conn: sqlite3.Connection, w: Where, sort: str, descending: bool, offset: int, limit: int
 ) -> tuple[list[int], bool]:
     order = "DESC" if descending else "ASC"
-    rows = conn.execute(
-        f"SELECT g.uid FROM multicast_groups g WHERE {w.sql()}"
-        f" ORDER BY {SORT_COLUMNS[sort]} {order}, g.uid {order} LIMIT ? OFFSET ?",
-        [*w.params, limit + 1, offset],
-    ).fetchall()
-    return [r[0] for r in rows[:limit]], len(rows) > limit
+    found: Page = select_page(
+        conn,
+        "SELECT g.uid FROM multicast_groups g",
+        w,
+        f"{SORT_COLUMNS[sort]} {order}, g.uid {order}",
+        offset=offset,
+        limit=limit,
+    )
+    return [r[0] for r in found.rows], found.more
 
 
 def all_uids(conn: sqlite3.Connection, w: Where) -> list[int]:
@@ -153,11 +128,7 @@ def all_uids(conn: sqlite3.Connection, w: Where) -> list[int]:
 
 
 def count(conn: sqlite3.Connection, w: Where) -> int:
-    return int(
-        conn.execute(
-            f"SELECT count(*) FROM multicast_groups g WHERE {w.sql()}", w.params
-        ).fetchone()[0]
-    )
+    return count_rows(conn, "multicast_groups g", w)
 
 
 def briefs(
@@ -268,11 +239,7 @@ def set_links(
     servers: list[int] | None = None,
 ) -> None:
     if domains is not None:
-        conn.execute("DELETE FROM multicast_group_domains WHERE group_uid = ?", (uid,))
-        conn.executemany(
-            "INSERT OR IGNORE INTO multicast_group_domains VALUES (?, ?)",
-            [(uid, device_store.domain_id(conn, sub, g, n)) for g, n in domains],
-        )
+        domain_store.set_domains(conn, GROUP_DOMAINS, sub, uid, domains)
     if servers is not None:
         conn.execute("DELETE FROM multicast_group_app_servers WHERE group_uid = ?", (uid,))
         conn.executemany(
@@ -281,18 +248,91 @@ def set_links(
         )
 
 
+def create(
+    conn: sqlite3.Connection,
+    sub: int,
+    body: MulticastGroupCreate,
+    *,
+    now: int,
+    who: str,
+    domains: list[tuple[str, str]],
+    servers: list[int],
+) -> int:
+    """Insert the group `body` describes with its links; returns its UID. The caller has
+    checked the EUI is new, the domains allowed and resolved the servers."""
+    cur = conn.execute(
+        "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
+        " nw_key, class, customer_admin_data, downlink_data_rate, downlink_frequency,"
+        " ping_slot_period, creation_date, last_update, who)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            sub, body.EUI, body.name or body.EUI, body.nwAddress, body.effective_app_skey(),
+            body.nwKey, body.class_, body.customerAdminData, body.downlinkDataRate,
+            body.downlinkFrequency, body.pingSlotPeriod, now, now, who,
+        ),
+    )  # fmt: skip
+    uid = int(cur.lastrowid or 0)
+    set_links(conn, sub, uid, domains=domains, servers=servers)
+    return uid
+
+
+_UPDATED_COLUMNS = {
+    "name": "name",
+    "customerAdminData": "customer_admin_data",
+    "downlinkDataRate": "downlink_data_rate",
+    "downlinkFrequency": "downlink_frequency",
+    "pingSlotPeriod": "ping_slot_period",
+}
+
+
+def update(
+    conn: sqlite3.Connection,
+    sub: int,
+    uid: int,
+    body: MulticastGroupUpdate,
+    *,
+    now: int,
+    who: str,
+    domains: list[tuple[str, str]] | None,
+    servers: list[int] | None,
+) -> None:
+    """Change the fields given in `body` (an empty name becomes the EUI), a new version;
+    `domains` and `servers` replace the links when not None."""
+    given = body.model_fields_set
+    values = {col: getattr(body, f) for f, col in _UPDATED_COLUMNS.items() if f in given}
+    if "name" in values and not values["name"]:
+        values["name"] = conn.execute(
+            "SELECT eui FROM multicast_groups WHERE uid = ?", (uid,)
+        ).fetchone()[0]
+    if "appSKey" in given or "appKeys" in given:
+        values["app_skey"] = body.effective_app_skey()
+    values |= {"last_update": now, "who": who}
+    sets = ", ".join(f"{c} = ?" for c in values)
+    conn.execute(
+        f"UPDATE multicast_groups SET {sets}, version = version + 1 WHERE uid = ?",
+        [*values.values(), uid],
+    )
+    set_links(conn, sub, uid, domains=domains, servers=servers)
+
+
+def delete(conn: sqlite3.Connection, uid: int) -> None:
+    conn.execute("DELETE FROM multicast_groups WHERE uid = ?", (uid,))
+
+
 def bs_tag_suggestions(
     conn: sqlite3.Connection, sub: int, query: str, *, groups_only: bool
 ) -> list[dict[str, Any]]:
-    """Base station tags starting with `query` (case-insensitive), at most 20."""
+    """Base station tags starting with `query` (literally, ASCII case-insensitive), at most
+    20."""
+    name_sql, name_params = prefix("t.name COLLATE NOCASE", query)
     sql = (
         "SELECT t.name, min(t.namespace) FROM multicast_group_bs_tags t"
         " JOIN multicast_groups g ON g.uid = t.group_uid WHERE g.subscription_id = ?"
-        " AND t.name LIKE ? || '%'"
+        f" AND {name_sql}"
     )
     if groups_only:
         sql += " AND t.namespace = 'SUBSCRIBER'"
-    rows = conn.execute(sql + " GROUP BY t.name ORDER BY t.name LIMIT 20", (sub, query))
+    rows = conn.execute(sql + " GROUP BY t.name ORDER BY t.name LIMIT 20", (sub, *name_params))
     return [{"name": n, "namespace": ns} for n, ns in rows]
 
 

@@ -6,9 +6,42 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
+from ...schema.network import (
+    AsTransportKeyCreate,
+    CellularNetworkContextCreate,
+    CellularNetworkContextUpdate,
+)
+from .sql import Where, select_page
+from .sql import count as count_rows
+
 MINE = "/subscriptions/mine"
+
+# Lists are in ID order; each returns (items, more) for one page and has a count.
+ListPage = tuple[list[dict[str, Any]], bool]
+
+
+def _page(
+    conn: sqlite3.Connection,
+    source: str,
+    w: Where,
+    offset: int,
+    limit: int,
+    shape: Callable[[sqlite3.Row], dict[str, Any]],
+) -> ListPage:
+    found = select_page(conn, f"SELECT * FROM {source}", w, "ref", offset=offset, limit=limit)
+    return [shape(r) for r in found.rows], found.more
+
+
+def _of(sub: int) -> Where:
+    w = Where()
+    w.add("subscription_id = ?", sub)
+    return w
+
+
+# --- cellular network contexts ----------------------------------------------------------------
 
 
 def context(row: sqlite3.Row) -> dict[str, Any]:
@@ -23,25 +56,87 @@ def context(row: sqlite3.Row) -> dict[str, Any]:
     }
 
 
-def contexts(conn: sqlite3.Connection, sub: int, ref: str | None = None) -> list[sqlite3.Row]:
-    sql = "SELECT * FROM network_contexts WHERE subscription_id = ?"
-    params: list[Any] = [sub]
-    if ref is not None:
-        sql += " AND ref = ?"
-        params.append(ref)
-    return conn.execute(sql + " ORDER BY ref", params).fetchall()
+def contexts_page(conn: sqlite3.Connection, sub: int, offset: int, limit: int) -> ListPage:
+    return _page(conn, "network_contexts", _of(sub), offset, limit, context)
 
 
-def keys(conn: sqlite3.Connection, sub: int, ref: str | None = None) -> list[dict[str, Any]]:
-    sql = "SELECT ref, name FROM as_transport_keys WHERE subscription_id = ?"
-    params: list[Any] = [sub]
-    if ref is not None:
-        sql += " AND ref = ?"
-        params.append(ref)
-    return [
-        {"ID": r, "name": n, "href": f"{MINE}/asTransportKeys/{r}"}
-        for r, n in conn.execute(sql + " ORDER BY ref", params)
-    ]
+def contexts_count(conn: sqlite3.Connection, sub: int) -> int:
+    return count_rows(conn, "network_contexts", _of(sub))
+
+
+def find_context(conn: sqlite3.Connection, sub: int, ref: str) -> dict[str, Any] | None:
+    row = conn.execute(
+        "SELECT * FROM network_contexts WHERE subscription_id = ? AND ref = ?", (sub, ref)
+    ).fetchone()
+    return None if row is None else context(row)
+
+
+def create_context(conn: sqlite3.Connection, sub: int, body: CellularNetworkContextCreate) -> None:
+    conn.execute(
+        "INSERT INTO network_contexts (subscription_id, ref, name, apn, plmn_id, ip_version,"
+        " description) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (sub, body.ID, body.name, body.apn, body.plmnID, body.ipVersion, body.description),
+    )
+
+
+_CONTEXT_COLUMNS = {"name": "name", "apn": "apn", "plmnID": "plmn_id",
+                    "ipVersion": "ip_version", "description": "description"}  # fmt: skip
+
+
+def update_context(
+    conn: sqlite3.Connection, sub: int, ref: str, body: CellularNetworkContextUpdate
+) -> None:
+    """Set the fields given in `body` (the caller refused a null name)."""
+    given = body.model_fields_set
+    values = {c: getattr(body, f) for f, c in _CONTEXT_COLUMNS.items() if f in given}
+    if values:
+        conn.execute(
+            f"UPDATE network_contexts SET {', '.join(f'{c} = ?' for c in values)}"
+            " WHERE subscription_id = ? AND ref = ?",
+            [*values.values(), sub, ref],
+        )
+
+
+# --- AS transport keys ------------------------------------------------------------------------
+
+
+def key(row: sqlite3.Row) -> dict[str, Any]:
+    return {"ID": row["ref"], "name": row["name"], "href": f"{MINE}/asTransportKeys/{row['ref']}"}
+
+
+def keys_page(conn: sqlite3.Connection, sub: int, offset: int, limit: int) -> ListPage:
+    return _page(conn, "as_transport_keys", _of(sub), offset, limit, key)
+
+
+def keys_count(conn: sqlite3.Connection, sub: int) -> int:
+    return count_rows(conn, "as_transport_keys", _of(sub))
+
+
+def find_key(conn: sqlite3.Connection, sub: int, ref: str) -> dict[str, Any] | None:
+    row = conn.execute(
+        "SELECT * FROM as_transport_keys WHERE subscription_id = ? AND ref = ?", (sub, ref)
+    ).fetchone()
+    return None if row is None else key(row)
+
+
+def create_key(conn: sqlite3.Connection, sub: int, body: AsTransportKeyCreate) -> None:
+    conn.execute(
+        "INSERT INTO as_transport_keys (subscription_id, ref, name) VALUES (?, ?, ?)",
+        (sub, body.ID, body.name),
+    )
+
+
+def rename_key(conn: sqlite3.Connection, sub: int, ref: str, name: str) -> None:
+    conn.execute(
+        "UPDATE as_transport_keys SET name = ? WHERE subscription_id = ? AND ref = ?",
+        (name, sub, ref),
+    )
+
+
+# --- deleting what devices may use ------------------------------------------------------------
+
+# What a device (and a routing profile, for keys) points to: table -> the devices' column.
+DEVICE_COLUMNS = {"network_contexts": "network_context_id", "as_transport_keys": "as_transport_key"}
 
 
 def usage(conn: sqlite3.Connection, sub: int, column: str, ref: str) -> int:
@@ -58,10 +153,36 @@ def usage(conn: sqlite3.Connection, sub: int, column: str, ref: str) -> int:
     return int(n)
 
 
-def hsm_groups(conn: sqlite3.Connection, sub: int) -> list[sqlite3.Row]:
-    return conn.execute(
-        "SELECT * FROM hsm_groups WHERE subscription_id = ? ORDER BY ref", (sub,)
-    ).fetchall()
+def delete_unused(conn: sqlite3.Connection, sub: int, table: str, ref: str) -> int:
+    """Delete `ref` from `table` (network_contexts or as_transport_keys) unless something
+    uses it; returns how many users it has (0: deleted)."""
+    used = usage(conn, sub, DEVICE_COLUMNS[table], ref)
+    if not used:
+        conn.execute(f"DELETE FROM {table} WHERE subscription_id = ? AND ref = ?", (sub, ref))
+    return used
+
+
+# --- HSM groups -------------------------------------------------------------------------------
+
+
+def hsm_group(row: sqlite3.Row) -> dict[str, Any]:
+    return {"ID": row["ref"], "name": row["name"], "hsmExchangeKeyVersion": hsm_key_version(row),
+            "href": f"{MINE}/hsmGroups/{row['ref']}"}  # fmt: skip
+
+
+def hsm_groups_page(conn: sqlite3.Connection, sub: int, offset: int, limit: int) -> ListPage:
+    return _page(conn, "hsm_groups", _of(sub), offset, limit, hsm_group)
+
+
+def hsm_groups_count(conn: sqlite3.Connection, sub: int) -> int:
+    return count_rows(conn, "hsm_groups", _of(sub))
+
+
+def find_hsm_group(conn: sqlite3.Connection, sub: int, ref: str) -> sqlite3.Row | None:
+    row: sqlite3.Row | None = conn.execute(
+        "SELECT * FROM hsm_groups WHERE subscription_id = ? AND ref = ?", (sub, ref)
+    ).fetchone()
+    return row
 
 
 def hsm_key_version(row: sqlite3.Row) -> str | None:
@@ -97,11 +218,49 @@ def platform_key(conn: sqlite3.Connection) -> dict[str, str]:
     return {"kid": row[0], "kty": "RSA", "n": _b64url_hex(row[1]), "e": _b64url_hex(row[2])}
 
 
-def network_subscriptions(conn: sqlite3.Connection, sub: int) -> list[tuple[int, dict[str, Any]]]:
-    return [
-        (row_id, {**json.loads(body), "href": f"{MINE}/networkSubscriptions/{row_id}"})
-        for row_id, body in conn.execute(
-            "SELECT id, body FROM network_subscriptions WHERE subscription_id = ? ORDER BY ref",
-            (sub,),
-        )
-    ]
+# --- network subscriptions ---------------------------------------------------------------------
+
+
+def network_subscription(row: sqlite3.Row) -> dict[str, Any]:
+    return {**json.loads(row["body"]), "href": f"{MINE}/networkSubscriptions/{row['id']}"}
+
+
+def network_subscription_where(
+    sub: int,
+    *,
+    connectivity: str | None = None,
+    communication_type: str | None = None,
+    supplier: str | None = None,
+    ref: str | None = None,
+) -> Where:
+    """The list filters, all exact, on the stored NetworkSubscription fields."""
+    w = _of(sub)
+    for path, value in (("$.connectivity", connectivity),
+                        ("$.communicationType", communication_type),
+                        ("$.supplier.ID", supplier), ("$.ID", ref)):  # fmt: skip
+        if value:
+            w.add("json_extract(body, ?) = ?", path, value)
+    return w
+
+
+def network_subscriptions_page(
+    conn: sqlite3.Connection, w: Where, offset: int, limit: int
+) -> ListPage:
+    return _page(conn, "network_subscriptions", w, offset, limit, network_subscription)
+
+
+def network_subscriptions_count(conn: sqlite3.Connection, w: Where) -> int:
+    return count_rows(conn, "network_subscriptions", w)
+
+
+def find_network_subscription(
+    conn: sqlite3.Connection, sub: int, *, uid: int | None = None, ref: str | None = None
+) -> dict[str, Any] | None:
+    """By UID (its row id) or by ID."""
+    test, value = ("id = ?", uid) if uid is not None else ("json_extract(body, '$.ID') = ?", ref)
+    row = conn.execute(
+        f"SELECT * FROM network_subscriptions WHERE subscription_id = ? AND {test}"
+        " ORDER BY ref LIMIT 1",
+        (sub, value),
+    ).fetchone()
+    return None if row is None else network_subscription(row)

@@ -1,0 +1,151 @@
+"""What the route modules share, so that no route module imports another: paging and its
+answer, the sort parser, cursors, domain checks, references to application servers, and
+"the resource behind this identifier, or 404" for devices and multicast groups.
+
+Paging follows the platform: `pageIndex` from 1, `pageSize` 100 by default clamped to
+10..1000, `more` on every page and `count` with the first page only; a cursor (`pageAfter`)
+is base64 of the sort key of the last row (its padding makes it end in `=`).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Query
+
+from ...schema.common import parse_identifier
+from ...schema.domains import Domain, domain_matches
+from ..accounts import Account
+from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
+from ..store import devices as device_store
+from ..store import multicast as group_store
+
+MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+
+
+# --- paging -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Paging:
+    """`pageIndex` (from 1) and `pageSize` (clamped) of a list request."""
+
+    index: int
+    size: int
+
+    @property
+    def offset(self) -> int:
+        return (self.index - 1) * self.size
+
+    @property
+    def first(self) -> bool:
+        return self.index == 1
+
+
+def paging(pageIndex: Annotated[int, Query(ge=1)] = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
+    return Paging(pageIndex, min(max(pageSize, MIN_PAGE), MAX_PAGE))
+
+
+PageParams = Annotated[Paging, Depends(paging)]
+
+
+def list_answer(
+    items: list[dict[str, Any]], more: bool, *, first: bool, count: Callable[[], int]
+) -> dict[str, Any]:
+    """`{briefs, more}`, plus `count` on a first page (a short first page is its own
+    count, so `count()` runs only when the first page is full)."""
+    out: dict[str, Any] = {"briefs": items, "more": more}
+    if first:
+        out["count"] = count() if more else len(items)
+    return out
+
+
+# --- sorting and cursors ----------------------------------------------------------------------
+
+
+def parse_sort(
+    text: str | None, criteria: Sequence[str], default: tuple[str, bool]
+) -> tuple[str, bool]:
+    """`<criterion>[,asc|desc]` -> (criterion, descending); `default` when not given."""
+    if not text:
+        return default
+    criterion, _, order = text.partition(",")
+    order = order.strip().lower() or "asc"
+    if criterion not in criteria or order not in ("asc", "desc"):
+        raise bad_request(
+            f"sort: expected <criterion>,<asc|desc> with a criterion among {', '.join(criteria)}",
+            BAD_PAGING,
+        )
+    return criterion, order == "desc"
+
+
+def encode_cursor(key: str) -> str:
+    return base64.b64encode(key.encode()).decode()
+
+
+def decode_cursor(cursor: str) -> str:
+    """The sort key a `pageAfter` cursor carries; 400 when it is not one of ours."""
+    try:
+        # A client that forgot to encode '+' sends a space.
+        return base64.b64decode(cursor.replace(" ", "+"), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING) from None
+
+
+# --- domains and references -------------------------------------------------------------------
+
+
+def check_domains(account: Account, domains: list[Domain] | None) -> list[tuple[str, str]]:
+    """(group, name) pairs of `domains`; 403 when the caller's restrictions exclude them."""
+    pairs = [(d.group.name, d.name) for d in domains or []]
+    if not domain_matches(pairs, account.restrictions):
+        raise forbidden("domains: outside the domains you are restricted to", OUT_OF_DOMAIN)
+    return pairs
+
+
+def app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list[int]:
+    """Row ids of the application servers `refs`; 400 naming the first unknown one."""
+    ids = []
+    for ref in refs:
+        found = device_store.ref_id(conn, "app_servers", sub, ref)
+        if found is None:
+            raise bad_request(f"appServers: unknown application server {ref}", UNKNOWN_REFERENCE)
+        ids.append(found)
+    return ids
+
+
+# --- one device or multicast group ------------------------------------------------------------
+
+
+def visible_device_uid(conn: sqlite3.Connection, account: Account, device_uid: str) -> int:
+    """The UID behind `deviceUid` (UID or e + EUI), or 404 when absent or out of domains."""
+    assert account.subscription_id is not None
+    ident = parse_identifier(device_uid, allow_eui=True)
+    uid = None
+    if ident.kind == "uid":
+        uid = device_store.find_uid(conn, account.subscription_id, uid=ident.uid)
+    elif ident.kind == "eui":
+        uid = device_store.find_uid(conn, account.subscription_id, eui=ident.value)
+    if uid is None or not domain_matches(device_store.domains_of(conn, uid), account.restrictions):
+        raise not_found(f"device {device_uid} not found")
+    return uid
+
+
+def visible_group_uid(conn: sqlite3.Connection, account: Account, group_uid: str) -> int:
+    """The UID behind `multicastGroupUid` (UID or e + EUI), or 404 when absent or out of
+    domains."""
+    assert account.subscription_id is not None
+    ident = parse_identifier(group_uid, allow_eui=True)
+    uid = None
+    if ident.kind == "uid":
+        uid = group_store.find_uid(conn, account.subscription_id, uid=ident.uid)
+    elif ident.kind == "eui":
+        uid = group_store.find_uid(conn, account.subscription_id, eui=ident.value)
+    if uid is None or not domain_matches(group_store.domains_of(conn, uid), account.restrictions):
+        raise not_found(f"multicast group {group_uid} not found")
+    return uid

@@ -215,7 +215,18 @@ class DownlinkSecurityRequest(RequestModel):
 
 
 class OccVersion(RequestModel):
+    read_only_fields = frozenset({"lastUpdate", "who"})
+
     version: int = Field(ge=0)
+
+
+# What a server answer carries that no request sets (the reference's readOnly properties and
+# our own answers'), and what the reference lets a client write that the sandbox does not model.
+APP_SERVER_READ_ONLY = frozenset(
+    {"ID", "baseStationCount", "deviceCount", "multicastGroupCount", "healthState"}
+    | {"validationState", "scope", "href", "rfProbeCount"}
+)
+APP_SERVER_NOT_MODELLED = frozenset({"description", "notification", "tpxIotFlow"})
 
 
 class _AppServerWritable(RequestModel):
@@ -251,6 +262,9 @@ class AppServerCreate(_AppServerWritable):
     """POST /subscriptions/mine/appServers (201). The scope is always SUBSCRIPTION: it is not
     sent. type defaults to HTTP on the server."""
 
+    read_only_fields = APP_SERVER_READ_ONLY | {"state", "occContext"}  # x-createForbidden
+    not_modelled_fields = APP_SERVER_NOT_MODELLED
+
     name: str = Field(min_length=1, max_length=128)
     type: AppServerType | None = None
 
@@ -263,6 +277,9 @@ class AppServerCreate(_AppServerWritable):
 class AppServerUpdate(_AppServerWritable):
     """PUT /subscriptions/mine/appServers/{appServerUid}: only what is given changes. type
     cannot change; give it here only to check the destinations against it (not sent)."""
+
+    read_only_fields = APP_SERVER_READ_ONLY
+    not_modelled_fields = APP_SERVER_NOT_MODELLED | {"state"}
 
     occContext: OccVersion | None = None
     type: AppServerType | None = Field(default=None, exclude=True)

@@ -85,12 +85,18 @@ class _NetworkContextWritable(RequestModel):
 class CellularNetworkContextCreate(_NetworkContextWritable):
     """POST /subscriptions/mine/cellularNetworkContexts (201)."""
 
+    read_only_fields = frozenset({"href"})
+
     ID: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=128)
 
 
 class CellularNetworkContextUpdate(_NetworkContextWritable):
-    """PUT .../cellularNetworkContexts/{networkContextID}: the ID cannot change."""
+    """PUT .../cellularNetworkContexts/{networkContextID}: the ID cannot change (sent back with
+    the rest of an answer, it must be the same)."""
+
+    read_only_fields = frozenset({"href"})
+    fixed_fields = frozenset({"ID"})
 
     name: str | None = Field(default=None, min_length=1, max_length=128)
 
@@ -111,11 +117,16 @@ class AsTransportKeyPage(ListEnvelope[AsTransportKey]):
 
 
 class AsTransportKeyCreate(RequestModel):
+    read_only_fields = frozenset({"href"})
+
     ID: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=128)
 
 
 class AsTransportKeyUpdate(RequestModel):
+    read_only_fields = frozenset({"href"})
+    fixed_fields = frozenset({"ID"})
+
     name: str | None = Field(default=None, min_length=1, max_length=128)
 
 

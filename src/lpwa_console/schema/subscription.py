@@ -42,6 +42,8 @@ class Subscription(ApiModel):
 
 
 class SubscriptionOptionsUpdate(RequestModel):
+    read_only_fields = frozenset({"cellularSupport", "license", "externalJS"})
+
     hsm: Toggle | None = None
     # Accepted and ignored by the platform (feature removed); never sent by the console.
     devAddrValidation: Literal["DEACTIVATED", "ADM-VC"] | None = Field(
@@ -53,6 +55,20 @@ class SubscriptionOptionsUpdate(RequestModel):
 
 
 class SubscriptionUpdate(RequestModel):
+    """PUT /subscriptions/mine. What GET answers and no request sets (the reference's readOnly
+    properties, our ID, the caller's grant) is ignored; the reference's other writable
+    properties are not modelled by the sandbox (docs/architecture.md)."""
+
+    read_only_fields = frozenset(
+        {"ID", "subscription", "creationTimestamp", "state", "subscriber", "operator"}
+        | {"installationID", "networkSubscriptionsHandling", "nonRoamingDevicesNetID"}
+        | {"roamingDevicesNetID", "segregationID", "twaExchangeKeyVersion"}
+        | {"baseStationTagsNamespace"}
+    )
+    not_modelled_fields = frozenset(
+        {"alarmStateNotifications", "defaultIsmBand", "defaultIsmBands", "nsID", "occContext"}
+    )
+
     options: SubscriptionOptionsUpdate | None = None
     showTagSuggestionsWhenDomainRestrictions: bool | None = None
     name: str | None = None

@@ -29,7 +29,7 @@ from ...schema.multicast import (
 )
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
-from ..errors import BAD_PAGING, DUPLICATE, ApiError, bad_request
+from ..errors import BAD_PAGING, DUPLICATE, ApiError, bad_request, refuse_changed
 from ..store import multicast as store
 from ..store import subscription as subscription_store
 from ..store.devices import now_ms
@@ -274,6 +274,7 @@ def update_group(
     domains = _check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = store.visible_uid(conn, account, multicastGroupUid)
+        refuse_changed(_group(conn, uid), body.fixed_values())
         columns = {
             "name": "name",
             "customerAdminData": "customer_admin_data",

@@ -34,7 +34,7 @@ from ...schema.network import (
     PublicRsaJsonWebKey,
 )
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
-from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found
+from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found, refuse_changed
 from ..store import network as store
 
 router = APIRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
@@ -114,7 +114,7 @@ def update_context(
 ) -> dict[str, Any]:
     sub = account.subscription_id
     assert sub is not None
-    _context(svc, sub, networkContextID)
+    refuse_changed(_context(svc, sub, networkContextID), body.fixed_values())
     columns = {"name": "name", "apn": "apn", "plmnID": "plmn_id", "ipVersion": "ip_version",
                "description": "description"}  # fmt: skip
     values = {c: getattr(body, f) for f, c in columns.items() if f in body.model_fields_set}
@@ -204,7 +204,7 @@ def update_key(
 ) -> dict[str, Any]:
     sub = account.subscription_id
     assert sub is not None
-    _key(svc, sub, asTransportKeyID)
+    refuse_changed(_key(svc, sub, asTransportKeyID), body.fixed_values())
     if body.name:
         with svc.db.write() as conn:
             conn.execute(

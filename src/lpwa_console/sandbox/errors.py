@@ -121,7 +121,9 @@ def validation_message(errors: list[dict[str, object]]) -> str:
     for error in errors:
         loc = [str(p) for p in error.get("loc", ()) or ()]  # type: ignore[union-attr]
         source = loc[0] if loc and loc[0] in _SOURCES else None
-        field = ".".join(loc[1:] if source else loc) or (source or "request")
+        # Not field names: pydantic's names of the union member or validator it tried.
+        names = [p for p in (loc[1:] if source else loc) if "[" not in p]
+        field = ".".join(names) or (source or "request")
         reason = str(error.get("msg", "invalid"))
         reason = reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
         if error.get("type") == "extra_forbidden":

@@ -45,7 +45,7 @@ class AppServerDestination(ApiModel):
     only `*`), `strategy` (BLAST, SEQUENTIAL, or a value of a newer platform). KAFKA:
     brokerID, topicName."""
 
-    addresses: list[str] = Field(default_factory=list)
+    addresses: list[str] | None = None  # HTTP only: absent, not empty, for KAFKA
     ports: str | None = None
     strategy: str | None = None
     brokerID: str | None = None

@@ -10,7 +10,11 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from lpwa_console.schema.app_servers import AppServer, AppServerCreate, AppServerUpdate
-from lpwa_console.schema.common import RequestModel, accepting_deprecated_fields
+from lpwa_console.schema.common import (
+    RequestModel,
+    ResourceRequest,
+    accepting_deprecated_fields,
+)
 from lpwa_console.schema.devices import Device, DeviceCreate, DeviceUpdate
 from lpwa_console.schema.multicast import (
     MulticastGroup,
@@ -204,3 +208,20 @@ def test_a_model_cannot_declare_a_name_it_models() -> None:
         class Broken(RequestModel):  # pyright: ignore[reportUnusedClass]
             read_only_fields = frozenset({"name"})
             name: str
+
+
+def test_only_a_resource_request_keeps_values_aside() -> None:
+    """Nested models (references, tags) only drop names: what is kept aside belongs to the
+    body of a create or an update."""
+    with pytest.raises(TypeError, match="only a ResourceRequest"):
+
+        class Nested(RequestModel):  # pyright: ignore[reportUnusedClass]
+            not_modelled_fields = frozenset({"colour"})
+            name: str
+
+    class Body(ResourceRequest):
+        fixed_fields = frozenset({"ID"})
+        name: str | None = None
+
+    assert Body.model_validate({"ID": "a", "name": "n"}).fixed_values() == {"ID": "a"}
+    assert Body(name="n").fixed_values() == {} and Body(name="n").not_modelled() == {}

@@ -12,7 +12,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel
+from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, ResourceRequest
 from .devices import hex_key
 from .domains import Domain, check_one_domain_per_group
 from .multicast import OccContext
@@ -229,7 +229,7 @@ APP_SERVER_READ_ONLY = frozenset(
 APP_SERVER_NOT_MODELLED = frozenset({"description", "notification", "tpxIotFlow"})
 
 
-class _AppServerWritable(RequestModel):
+class _AppServerWritable(ResourceRequest):
     name: str | None = Field(default=None, min_length=1, max_length=128)
     contentType: ContentType | None = None
     destinations: list[HttpDestination] | list[KafkaDestination] | None = None

@@ -22,8 +22,6 @@ from pydantic import (
     Field,
     ModelWrapValidatorHandler,
     PrivateAttr,
-    SerializerFunctionWrapHandler,
-    model_serializer,
     model_validator,
 )
 
@@ -98,7 +96,9 @@ class RequestModel(BaseModel):
       - `fixed_fields`: what is set at creation and cannot change (x-updateForbidden). Accepted
         and kept aside (`fixed_values`), not sent: a server compares them with what it holds
         and refuses a different value.
-    Every other name is refused.
+    Every other name is refused. Only a `ResourceRequest` (a resource's create or update body)
+    keeps values aside: the many small nested models (references, tags) merely drop, which
+    costs nothing measurable.
 
     A field marked deprecated must no longer be used (Document 1 §2, §9): setting one warns
     (DeprecationWarning, one per field set, pointing at the code that built the model), not
@@ -114,8 +114,7 @@ class RequestModel(BaseModel):
     not_modelled_fields: ClassVar[frozenset[str]] = frozenset()
     fixed_fields: ClassVar[frozenset[str]] = frozenset()
 
-    _not_modelled: dict[str, Any] = PrivateAttr(default_factory=dict)
-    _fixed: dict[str, Any] = PrivateAttr(default_factory=dict)
+    _declared: ClassVar[frozenset[str]] = frozenset()
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
@@ -127,38 +126,17 @@ class RequestModel(BaseModel):
         clash |= (sets[0] & sets[1]) | (sets[0] & sets[2]) | (sets[1] & sets[2])
         if clash:
             raise TypeError(f"{cls.__name__}: declared and modelled: {', '.join(sorted(clash))}")
+        if (cls.not_modelled_fields or cls.fixed_fields) and not issubclass(cls, ResourceRequest):
+            raise TypeError(f"{cls.__name__}: only a ResourceRequest keeps values aside")
+        cls._declared = frozenset().union(*sets)
 
-    @model_validator(mode="wrap")
+    @model_validator(mode="before")
     @classmethod
-    def _accept_reference_names(cls, data: Any, handler: ModelWrapValidatorHandler[Self]) -> Self:
-        kept: dict[str, Any] = {}
-        fixed: dict[str, Any] = {}
-        declared = cls.read_only_fields | cls.not_modelled_fields | cls.fixed_fields
-        if declared and isinstance(data, dict) and not declared.isdisjoint(data):
-            kept = {k: v for k, v in data.items() if k in cls.not_modelled_fields}
-            fixed = {k: v for k, v in data.items() if k in cls.fixed_fields}
-            data = {k: v for k, v in data.items() if k not in declared}
-        model = handler(data)
-        if kept:
-            model._not_modelled = kept
-        if fixed:
-            model._fixed = fixed
-        return model
-
-    @model_serializer(mode="wrap")
-    def _with_not_modelled(self, handler: SerializerFunctionWrapHandler) -> Any:
-        out = handler(self)
-        if self._not_modelled and isinstance(out, dict):
-            out = {**out, **self._not_modelled}
-        return out
-
-    def not_modelled(self) -> dict[str, Any]:
-        """The not-modelled fields the sender gave (wire name -> value as sent)."""
-        return dict(self._not_modelled)
-
-    def fixed_values(self) -> dict[str, Any]:
-        """The fixed fields the sender gave (wire name -> value as sent)."""
-        return dict(self._fixed)
+    def _accept_reference_names(cls, data: Any) -> Any:
+        declared = cls._declared
+        if not declared or not isinstance(data, dict) or declared.isdisjoint(data):
+            return data
+        return {k: v for k, v in data.items() if k not in declared}
 
     def to_wire(self) -> dict[str, object]:
         """The JSON body: only what the caller set, never defaults the server should decide."""
@@ -183,6 +161,41 @@ class RequestModel(BaseModel):
                     stacklevel=_caller_stacklevel(),
                 )
         return self
+
+
+class ResourceRequest(RequestModel):
+    """The body of a resource's create or update: also keeps the not-modelled and fixed values
+    it was given (RequestModel)."""
+
+    # (not-modelled, fixed) as given; None when none was (most requests).
+    _kept: tuple[dict[str, Any], dict[str, Any]] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _accept_reference_names(  # replaces RequestModel's (same name)
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self]
+    ) -> Self:
+        declared = cls._declared
+        if not declared or not isinstance(data, dict) or declared.isdisjoint(data):
+            return handler(data)
+        kept = {k: v for k, v in data.items() if k in cls.not_modelled_fields}
+        fixed = {k: v for k, v in data.items() if k in cls.fixed_fields}
+        model = handler({k: v for k, v in data.items() if k not in declared})
+        if kept or fixed:
+            model._kept = (kept, fixed)
+        return model
+
+    def not_modelled(self) -> dict[str, Any]:
+        """The not-modelled fields the sender gave (wire name -> value as sent)."""
+        return dict(self._kept[0]) if self._kept else {}
+
+    def fixed_values(self) -> dict[str, Any]:
+        """The fixed fields the sender gave (wire name -> value as sent)."""
+        return dict(self._kept[1]) if self._kept else {}
+
+    def to_wire(self) -> dict[str, object]:
+        """Also the not-modelled fields as they were given: a real platform applies them."""
+        return super().to_wire() | self.not_modelled()
 
 
 class QueryFilter(RequestModel):

@@ -15,6 +15,7 @@ from .common import (
     ListEnvelope,
     QueryFilter,
     RequestModel,
+    ResourceRequest,
     Tag,
     TagRef,
     is_hex,
@@ -187,7 +188,7 @@ DEVICE_NOT_MODELLED = frozenset(
 )
 
 
-class _DeviceWritable(RequestModel):
+class _DeviceWritable(ResourceRequest):
     """Fields a create and an update share."""
 
     name: str | None = Field(default=None, max_length=128)

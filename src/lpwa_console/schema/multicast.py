@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, is_hex
+from .common import ApiModel, ListEnvelope, QueryFilter, ResourceRequest, is_hex
 from .devices import DailyHistory, IdRef
 from .domains import Domain, check_one_domain_per_group
 from .keys import check_app_keys, check_app_skey, deprecated_app_keys, effective_app_skey, hex_key
@@ -159,7 +159,7 @@ MULTICAST_READ_ONLY = frozenset(
 MULTICAST_NOT_MODELLED = frozenset({"networkSubscription", "nwkSEncKey", "sNwkSIntKey"})
 
 
-class _MulticastWritable(RequestModel):
+class _MulticastWritable(ResourceRequest):
     name: str | None = Field(default=None, max_length=128)
     appSKey: str | None = None
     appKeys: str | None = Field(default=None, deprecated="use appSKey")

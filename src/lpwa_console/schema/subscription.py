@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .common import ApiModel, RequestModel
+from .common import ApiModel, RequestModel, ResourceRequest
 from .domains import DomainRestrictions
 
 Permission = Literal["x", "a", "ra", "rc", "s1"]
@@ -54,7 +54,7 @@ class SubscriptionOptionsUpdate(RequestModel):
     )
 
 
-class SubscriptionUpdate(RequestModel):
+class SubscriptionUpdate(ResourceRequest):
     """PUT /subscriptions/mine. What GET answers and no request sets (the reference's readOnly
     properties, our ID, the caller's grant) is ignored; the reference's other writable
     properties are not modelled by the sandbox (docs/architecture.md)."""

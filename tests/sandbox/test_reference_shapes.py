@@ -192,9 +192,11 @@ def test_the_reference_app_server_example_is_accepted(sb: Sandbox) -> None:
 
 
 def test_a_multicast_group_read_and_written_back_changes_nothing(sb: Sandbox) -> None:
-    group = sb.get(GROUPS).json()["briefs"][0]
+    group = next(g for g in sb.get(GROUPS).json()["briefs"] if g["appServers"])
     path = f"{GROUPS}/e{group['EUI']}"
-    _round_trip(sb, path)
+    answer = _round_trip(sb, path)
+    for server in answer["appServers"]:  # as on devices: each with its href
+        assert sb.get(API + server["href"]).json()["ID"] == server["ID"]
     moved = sb.put(path, json={"nwAddress": "0A0B0C0D"})
     assert moved.status_code == 400
     assert moved.json()["message"].startswith("nwAddress: cannot change after creation")

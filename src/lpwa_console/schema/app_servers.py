@@ -12,7 +12,14 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, ResourceRequest
+from .common import (
+    ApiModel,
+    ListEnvelope,
+    QueryFilter,
+    RequestModel,
+    ResourceRequest,
+    path_segment,
+)
 from .devices import hex_key
 from .domains import Domain, check_one_domain_per_group
 from .multicast import OccContext
@@ -35,6 +42,17 @@ def app_server_ref(server_id: str) -> str:
     """`id:` + ID, the form that addresses a server of any scope (percent-encode it with
     common.path_segment: `:` -> %3A, `/` -> %2F)."""
     return "id:" + server_id
+
+
+APP_SERVERS_HREF = "/subscriptions/mine/appServers"
+
+
+def app_server_href(uid: int, server_id: str, scope: str) -> str:
+    """The href of a server a device or group links to: by its UID when the subscription's,
+    by `id:` + ID otherwise (an operator's server has no UID of the subscriber's)."""
+    if scope == "SUBSCRIPTION":
+        return f"{APP_SERVERS_HREF}/{uid}"
+    return f"{APP_SERVERS_HREF}/{path_segment(app_server_ref(server_id))}"
 
 
 # --- responses -------------------------------------------------------------------------------

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...schema.app_servers import app_server_ref
-from ...schema.common import deprecated_value, path_segment
+from ...schema.app_servers import app_server_href
+from ...schema.common import deprecated_value
 from ...schema.devices import (
     AlarmsConfiguration,
     DeviceCreate,
@@ -27,7 +27,6 @@ from ...schema.domains import DomainRestrictions
 from .filters import Where, device_where
 
 BASE_HREF = "/subscriptions/mine/devices"
-APP_SERVERS_HREF = "/subscriptions/mine/appServers"
 
 SORT_COLUMNS: dict[str, str] = {
     "name": "d.name",
@@ -98,14 +97,6 @@ def _tag_href(uid: int, tag_id: int) -> str:
     return f"{BASE_HREF}/{uid}/tags/{tag_id}"
 
 
-def _app_server_href(row_id: int, ref: str, scope: str) -> str:
-    """A server of the subscription by its UID; an operator's, which has no UID of the
-    subscriber's, by `id:` + its ID."""
-    if scope == "SUBSCRIPTION":
-        return f"{APP_SERVERS_HREF}/{row_id}"
-    return f"{APP_SERVERS_HREF}/{path_segment(app_server_ref(ref))}"
-
-
 def briefs(
     conn: sqlite3.Connection, uids: Sequence[int], *, full: bool = False
 ) -> list[dict[str, Any]]:
@@ -143,7 +134,7 @@ def briefs(
         " ORDER BY a.ref",
         list(uids),
     ):
-        servers[uid].append({"ID": ref, "name": name, "href": _app_server_href(row_id, ref, scope)})
+        servers[uid].append({"ID": ref, "name": name, "href": app_server_href(row_id, ref, scope)})
     out = []
     for uid in uids:
         row = rows.get(uid)

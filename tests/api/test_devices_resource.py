@@ -90,8 +90,32 @@ async def test_device_paths_use_identifier_forms(client: LpwaClient) -> None:
 async def test_tag_body_and_untag(client: LpwaClient) -> None:
     route = respx.post(f"{DEVICES}/tags").mock(return_value=httpx.Response(200, json={"count": 1}))
     await client.devices.untag("water", ["70B3D5E75E000001"])
-    body = route.calls[0].request.read()
+    request = route.calls[0].request
+    body = request.read()
     assert b'"action":"UNTAG"' in body and b'"devEUIs":["70B3D5E75E000001"]' in body
+    # Also as a query parameter: the 7.3 contract reads it there (its body has none).
+    assert request.url.params["action"] == "UNTAG"
+
+
+@respx.mock
+async def test_delete_addresses_the_device(client: LpwaClient) -> None:
+    route = respx.delete(f"{DEVICES}/e70B3D5E75E000001").mock(return_value=httpx.Response(204))
+    assert await client.devices.delete("e70B3D5E75E000001") is None
+    assert route.called
+
+
+@respx.mock
+async def test_domain_filter_repeats_and_devices_read_now(client: LpwaClient) -> None:
+    route = respx.get(DEVICES).mock(
+        return_value=page([], count=0, more=False, now="2026-01-02T03:04:05.678Z")
+    )
+    filters = DeviceFilter(domain=["Site:France/Caen", "Vertical:Location"])
+    listed = await client.devices.list(filters=filters)
+    params = route.calls[0].request.url.params
+    assert params.get_list("domain") == ["Site:France/Caen", "Vertical:Location"]
+    assert listed.now is not None and listed.now.year == 2026
+    with pytest.raises(ValueError, match="group:name"):
+        DeviceFilter(domain=["France/Caen"])
 
 
 @respx.mock

@@ -141,11 +141,18 @@ def test_filters(sb: Sandbox) -> None:
     check({"simID": cellular["iccid"]}, lambda d: d.get("iccid") == cellular["iccid"])
     box = {"minLat": 48.0, "maxLat": 49.5, "minLon": 2.0, "maxLon": 3.0}
     check(box, lambda d: d.get("lat") is not None and 48 <= d["lat"] <= 49.5 and 2 <= d["lon"] <= 3)
+    domains = lambda d: {(x["group"]["name"], x["name"]) for x in d["domains"]}  # noqa: E731
+    check({"domain": "Site:France/Paris"}, lambda d: ("Site", "France/Paris") in domains(d))
+    # Several of one group: any of them (a device has one domain per group).
     check(
-        {"domain": "Site:France/"},
-        lambda d: any(
-            x["group"]["name"] == "Site" and x["name"].startswith("France/") for x in d["domains"]
-        ),
+        {"domain": ["Site:France/Paris", "Site:France/Lyon"]},
+        lambda d: domains(d) & {("Site", "France/Paris"), ("Site", "France/Lyon")},
+    )
+    vertical = next(x for d in everything for x in d["domains"] if x["group"]["name"] != "Site")
+    both = {("Site", "France/Paris"), (vertical["group"]["name"], vertical["name"])}
+    check(
+        {"domain": ["Site:France/Paris", f"{vertical['group']['name']}:{vertical['name']}"]},
+        lambda d: both <= domains(d),
     )
     servers = lambda d: {s["ID"] for s in d["appServers"]}  # noqa: E731
     check({"appServerID": "as-parking"}, lambda d: "as-parking" in servers(d))
@@ -153,6 +160,17 @@ def test_filters(sb: Sandbox) -> None:
         {"appServerID": ["as-parking", "as-analytics"]},
         lambda d: {"as-parking", "as-analytics"} <= servers(d),
     )
+
+
+def test_domain_filter_is_exact_group_and_name(sb: Sandbox) -> None:
+    """The reference's rule: `group:name`, exact. A prefix matches nothing; a value without its
+    group is refused, naming the parameter."""
+    assert sb.all_devices(domain="Site:France/") == []
+    assert sb.all_devices(domain="site:France/Paris") == []  # group names are exact too
+    refused = sb.get(DEVICES, params={"domain": "France/Paris"})
+    assert refused.status_code == 400
+    assert refused.json()["message"].startswith("domain")
+    assert "group:name" in refused.json()["message"]
 
 
 def test_as_transport_key_filter_and_routing_profile_servers(sb: Sandbox) -> None:

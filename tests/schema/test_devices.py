@@ -233,8 +233,11 @@ def test_one_domain_per_group() -> None:
 def test_update_sends_only_what_changed() -> None:
     update = DeviceUpdate(name="New name")
     assert update.to_wire() == {"name": "New name"}
-    with pytest.raises(ValidationError):
-        DeviceUpdate.model_validate({"EUI": "70B3D5E75E000001"})  # the EUI cannot change
+    # The EUI cannot change: sent back with the rest of a device, it is kept aside for the
+    # server to compare, never sent as a change.
+    sent_back = DeviceUpdate.model_validate({"EUI": "70B3D5E75E000001", "name": "New name"})
+    assert sent_back.to_wire() == {"name": "New name"}
+    assert sent_back.fixed_values() == {"EUI": "70B3D5E75E000001"}
 
 
 def test_location_goes_in_pairs() -> None:

@@ -31,8 +31,9 @@ def test_network_context_rules_name_the_field() -> None:
         with pytest.raises(ValidationError) as info:
             CellularNetworkContextCreate.model_validate({"ID": "c", "name": "n", field: value})
         assert info.value.errors()[0]["loc"][0] == field
-    with pytest.raises(ValidationError):
-        CellularNetworkContextUpdate.model_validate({"ID": "other"})  # the ID cannot change
+    # The ID cannot change: kept aside for the server to compare, never sent as a change.
+    sent_back = CellularNetworkContextUpdate.model_validate({"ID": "other", "href": "/x"})
+    assert sent_back.to_wire() == {} and sent_back.fixed_values() == {"ID": "other"}
 
 
 def test_as_transport_key_needs_id_and_name() -> None:

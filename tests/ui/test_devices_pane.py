@@ -238,6 +238,26 @@ def recorded(qloop: Any, qtbot: Any) -> Iterator[tuple[DevicesViewModel, Recordi
     qtbot.waitUntil(closed.done, timeout=5000)
 
 
+def test_domain_filter_is_sent_as_group_and_domain(qtbot: Any, recorded: Any) -> None:
+    """`group:domain`, exact (the reference's form); a text without its group is not sent
+    and the field says why."""
+    vm, platform = recorded
+    pane = make_pane(qtbot, vm)
+    domain = pane.extra_filters["domain"]
+    before = len(platform.device_lists())
+    domain.setText("France/Lyon")
+    pane.apply_filters()
+    assert len(platform.device_lists()) == before  # nothing to send: not a filter yet
+    assert "colon" in domain.toolTip() and domain.styleSheet()
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=5000):
+        domain.setText("Site:France/Lyon")
+        pane.apply_filters()
+    assert platform.device_lists()[-1] == [("domain", "Site:France/Lyon")]
+    assert vm.filters.domain == ["Site:France/Lyon"]
+    assert not domain.styleSheet() and "colon" in domain.toolTip()
+    assert pane.more_filters.text() == "Filters (1)"
+
+
 def test_more_filters_are_sent_debounced(qtbot: Any, recorded: Any) -> None:
     vm, platform = recorded
     pane = make_pane(qtbot, vm)

@@ -24,6 +24,8 @@ The token endpoint answers OAuth2 errors instead: `{error, error_description}`.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -80,6 +82,29 @@ def not_found(message: str) -> ApiError:
     return ApiError(404, NOT_FOUND, message)
 
 
+# Hexadecimal identifiers: the platform upper-cases them, so any case names the same one.
+_ANY_CASE = frozenset({"EUI", "nwAddress"})
+
+
+def refuse_changed(current: Mapping[str, Any], sent: Mapping[str, Any]) -> None:
+    """400 naming each field set at creation that an update would change (`sent`: a request
+    model's `fixed_values()`; `current`: the resource as answered). The same value, as a client
+    reading and writing back a whole resource sends, is fine."""
+
+    def norm(name: str, value: Any) -> Any:
+        if not isinstance(value, str):
+            return value
+        return value.strip().upper() if name in _ANY_CASE else value.strip()
+
+    changed = [
+        f"{name}: cannot change after creation (it is {current.get(name)})"
+        for name, value in sent.items()
+        if norm(name, value) != norm(name, current.get(name))
+    ]
+    if changed:
+        raise bad_request("; ".join(changed))
+
+
 def _body(
     status: int, code: int, message: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
@@ -96,9 +121,13 @@ def validation_message(errors: list[dict[str, object]]) -> str:
     for error in errors:
         loc = [str(p) for p in error.get("loc", ()) or ()]  # type: ignore[union-attr]
         source = loc[0] if loc and loc[0] in _SOURCES else None
-        field = ".".join(loc[1:] if source else loc) or (source or "request")
+        # Not field names: pydantic's names of the union member or validator it tried.
+        names = [p for p in (loc[1:] if source else loc) if "[" not in p]
+        field = ".".join(names) or (source or "request")
         reason = str(error.get("msg", "invalid"))
         reason = reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        if error.get("type") == "extra_forbidden":
+            reason = "unknown field: not part of this request (check its spelling)"
         part = f"{field}: {reason}"
         if part not in parts:
             parts.append(part)

@@ -12,7 +12,14 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel
+from .common import (
+    ApiModel,
+    ListEnvelope,
+    QueryFilter,
+    RequestModel,
+    ResourceRequest,
+    path_segment,
+)
 from .devices import hex_key
 from .domains import Domain, check_one_domain_per_group
 from .multicast import OccContext
@@ -37,6 +44,17 @@ def app_server_ref(server_id: str) -> str:
     return "id:" + server_id
 
 
+APP_SERVERS_HREF = "/subscriptions/mine/appServers"
+
+
+def app_server_href(uid: int, server_id: str, scope: str) -> str:
+    """The href of a server a device or group links to: by its UID when the subscription's,
+    by `id:` + ID otherwise (an operator's server has no UID of the subscriber's)."""
+    if scope == "SUBSCRIPTION":
+        return f"{APP_SERVERS_HREF}/{uid}"
+    return f"{APP_SERVERS_HREF}/{path_segment(app_server_ref(server_id))}"
+
+
 # --- responses -------------------------------------------------------------------------------
 
 
@@ -45,7 +63,7 @@ class AppServerDestination(ApiModel):
     only `*`), `strategy` (BLAST, SEQUENTIAL, or a value of a newer platform). KAFKA:
     brokerID, topicName."""
 
-    addresses: list[str] = Field(default_factory=list)
+    addresses: list[str] | None = None  # HTTP only: absent, not empty, for KAFKA
     ports: str | None = None
     strategy: str | None = None
     brokerID: str | None = None
@@ -215,10 +233,21 @@ class DownlinkSecurityRequest(RequestModel):
 
 
 class OccVersion(RequestModel):
+    read_only_fields = frozenset({"lastUpdate", "who"})
+
     version: int = Field(ge=0)
 
 
-class _AppServerWritable(RequestModel):
+# What a server answer carries that no request sets (the reference's readOnly properties and
+# our own answers'), and what the reference lets a client write that the sandbox does not model.
+APP_SERVER_READ_ONLY = frozenset(
+    {"ID", "baseStationCount", "deviceCount", "multicastGroupCount", "healthState"}
+    | {"validationState", "scope", "href", "rfProbeCount"}
+)
+APP_SERVER_NOT_MODELLED = frozenset({"description", "notification", "tpxIotFlow"})
+
+
+class _AppServerWritable(ResourceRequest):
     name: str | None = Field(default=None, min_length=1, max_length=128)
     contentType: ContentType | None = None
     destinations: list[HttpDestination] | list[KafkaDestination] | None = None
@@ -251,6 +280,9 @@ class AppServerCreate(_AppServerWritable):
     """POST /subscriptions/mine/appServers (201). The scope is always SUBSCRIPTION: it is not
     sent. type defaults to HTTP on the server."""
 
+    read_only_fields = APP_SERVER_READ_ONLY | {"state", "occContext"}  # x-createForbidden
+    not_modelled_fields = APP_SERVER_NOT_MODELLED
+
     name: str = Field(min_length=1, max_length=128)
     type: AppServerType | None = None
 
@@ -263,6 +295,9 @@ class AppServerCreate(_AppServerWritable):
 class AppServerUpdate(_AppServerWritable):
     """PUT /subscriptions/mine/appServers/{appServerUid}: only what is given changes. type
     cannot change; give it here only to check the destinations against it (not sent)."""
+
+    read_only_fields = APP_SERVER_READ_ONLY
+    not_modelled_fields = APP_SERVER_NOT_MODELLED | {"state"}
 
     occContext: OccVersion | None = None
     type: AppServerType | None = Field(default=None, exclude=True)

@@ -11,12 +11,19 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Generic, Literal, Self, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
 from urllib.parse import quote
 
 import pydantic
 import pydantic_core
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ModelWrapValidatorHandler,
+    PrivateAttr,
+    model_validator,
+)
 
 # --- base classes ------------------------------------------------------------------------
 
@@ -78,6 +85,21 @@ def deprecated_value(model: BaseModel, name: str) -> Any:
 class RequestModel(BaseModel):
     """A request shape: unknown fields are a typing mistake, so they are refused.
 
+    The platform uses one shape to read and to write a resource, so the commonest script reads
+    an object, changes a field and sends it all back. Two class-level sets of wire names make
+    that work without opening the door to typing mistakes:
+      - `read_only_fields`: what a response carries and a request cannot set (the reference's
+        readOnly properties, and those of our responses). Accepted and dropped on reading.
+      - `not_modelled_fields`: what the reference lets a client write but this model does not
+        describe. Accepted without checks, kept aside and sent again by `to_wire` (a real
+        platform applies them); the sandbox never reads them (docs/architecture.md).
+      - `fixed_fields`: what is set at creation and cannot change (x-updateForbidden). Accepted
+        and kept aside (`fixed_values`), not sent: a server compares them with what it holds
+        and refuses a different value.
+    Every other name is refused. Only a `ResourceRequest` (a resource's create or update body)
+    keeps values aside: the many small nested models (references, tags) merely drop, which
+    costs nothing measurable.
+
     A field marked deprecated must no longer be used (Document 1 §2, §9): setting one warns
     (DeprecationWarning, one per field set, pointing at the code that built the model), not
     only reading it as pydantic does. Fields deprecated in some cases only say so through
@@ -87,6 +109,34 @@ class RequestModel(BaseModel):
     model_config = ConfigDict(
         extra="forbid", populate_by_name=True, str_strip_whitespace=True, regex_engine="python-re"
     )
+
+    read_only_fields: ClassVar[frozenset[str]] = frozenset()
+    not_modelled_fields: ClassVar[frozenset[str]] = frozenset()
+    fixed_fields: ClassVar[frozenset[str]] = frozenset()
+
+    _declared: ClassVar[frozenset[str]] = frozenset()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        # A name both declared and modelled would be dropped before its field could read it.
+        wire = {info.alias or name for name, info in cls.model_fields.items()}
+        sets = (cls.read_only_fields, cls.not_modelled_fields, cls.fixed_fields)
+        clash = frozenset().union(*sets) & (wire | set(cls.model_fields))
+        clash |= (sets[0] & sets[1]) | (sets[0] & sets[2]) | (sets[1] & sets[2])
+        if clash:
+            raise TypeError(f"{cls.__name__}: declared and modelled: {', '.join(sorted(clash))}")
+        if (cls.not_modelled_fields or cls.fixed_fields) and not issubclass(cls, ResourceRequest):
+            raise TypeError(f"{cls.__name__}: only a ResourceRequest keeps values aside")
+        cls._declared = frozenset().union(*sets)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _accept_reference_names(cls, data: Any) -> Any:
+        declared = cls._declared
+        if not declared or not isinstance(data, dict) or declared.isdisjoint(data):
+            return data
+        return {k: v for k, v in data.items() if k not in declared}
 
     def to_wire(self) -> dict[str, object]:
         """The JSON body: only what the caller set, never defaults the server should decide."""
@@ -111,6 +161,41 @@ class RequestModel(BaseModel):
                     stacklevel=_caller_stacklevel(),
                 )
         return self
+
+
+class ResourceRequest(RequestModel):
+    """The body of a resource's create or update: also keeps the not-modelled and fixed values
+    it was given (RequestModel)."""
+
+    # (not-modelled, fixed) as given; None when none was (most requests).
+    _kept: tuple[dict[str, Any], dict[str, Any]] | None = PrivateAttr(default=None)
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _accept_reference_names(  # replaces RequestModel's (same name)
+        cls, data: Any, handler: ModelWrapValidatorHandler[Self]
+    ) -> Self:
+        declared = cls._declared
+        if not declared or not isinstance(data, dict) or declared.isdisjoint(data):
+            return handler(data)
+        kept = {k: v for k, v in data.items() if k in cls.not_modelled_fields}
+        fixed = {k: v for k, v in data.items() if k in cls.fixed_fields}
+        model = handler({k: v for k, v in data.items() if k not in declared})
+        if kept or fixed:
+            model._kept = (kept, fixed)
+        return model
+
+    def not_modelled(self) -> dict[str, Any]:
+        """The not-modelled fields the sender gave (wire name -> value as sent)."""
+        return dict(self._kept[0]) if self._kept else {}
+
+    def fixed_values(self) -> dict[str, Any]:
+        """The fixed fields the sender gave (wire name -> value as sent)."""
+        return dict(self._kept[1]) if self._kept else {}
+
+    def to_wire(self) -> dict[str, object]:
+        """Also the not-modelled fields as they were given: a real platform applies them."""
+        return super().to_wire() | self.not_modelled()
 
 
 class QueryFilter(RequestModel):
@@ -255,7 +340,10 @@ TAG_NAME_PATTERN = r"^[^\x00-\x20<>\x7F]([^\x00-\x1F<>\x7F]{0,38}[^\x00-\x20<>\x
 
 
 class TagRef(RequestModel):
-    """A tag as sent: 1 to 40 characters, no control characters, `<` or `>`, no outer spaces."""
+    """A tag as sent: 1 to 40 characters, no control characters, `<` or `>`, no outer spaces.
+    The `href` an answer gives it is ignored when sent back."""
+
+    read_only_fields = frozenset({"href"})
 
     name: str = Field(pattern=TAG_NAME_PATTERN)
 

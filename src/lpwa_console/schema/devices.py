@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
@@ -12,13 +12,15 @@ from .common import (
     ApiModel,
     BoundingBox,
     Coordinates,
+    ListEnvelope,
     QueryFilter,
     RequestModel,
+    ResourceRequest,
     Tag,
     TagRef,
     is_hex,
 )
-from .domains import Domain, check_one_domain_per_group
+from .domains import Domain, check_one_domain_per_group, parse_domain_filter
 from .durations import parse_duration
 
 # hex_key and the appKeys XML helpers live in .keys, re-exported for modules importing them here.
@@ -93,12 +95,26 @@ class AlarmsConfiguration(RequestModel):
 
 
 class IdRef(RequestModel):
+    """A reference to another resource by its ID. Answers describe the resource referred to
+    (its name, href, a model's commercial name...): sent back, those are ignored."""
+
+    read_only_fields = frozenset(
+        {"name", "href", "commercialName", "logo", "connectivity", "lorawanAsTransportKey"}
+        | {"type", "typeMAC", "macMajorVersion", "macMinorVersion"}  # a device model's
+    )
+
     ID: str = Field(min_length=1, max_length=64)
 
 
 class NamedRef(ApiModel):
     ID: str
     name: str | None = None
+
+
+class AppServerRef(NamedRef):
+    """An application server a device is associated with, with its href."""
+
+    href: str | None = None
 
 
 class DeviceModelRef(ApiModel):
@@ -149,8 +165,30 @@ def _luhn_ok(digits: str) -> bool:
 
 # --- requests ------------------------------------------------------------------------------
 
+# What a device answer carries that no request sets: the reference's readOnly properties
+# (7.3) and the fields of our own answers (DeviceBrief, Device) that are not requests'.
+DEVICE_READ_ONLY = frozenset(
+    {"alarm1", "alarm2", "alarm3", "alarm4", "alarm5", "alarm6", "creationDate", "now"}
+    | {"healthState", "historyUpDaily", "historyDwDaily", "lastUpTimestamp", "lastDwTimestamp"}
+    | {"firstUpTimestamp", "vendor", "LRRs", "LastGeoRadius", "LastGeoTimestamp", "avgRSSI"}
+    | {"avgSNR", "avgESP", "classBState", "currentClass", "joinServer", "lastBatChangeBy"}
+    | {"lastBatChanged", "lastBatLevel", "lastBatLevelTimestamp", "lastGeoLat", "lastGeoLon"}
+    | {"lastInstantPER", "lastMeanPER", "lastRSSI", "lastSF", "lastSNR", "lastESP"}
+    | {"lastNbTrans", "lastTxPower", "payloadEncryption", "pingSlotPeriod", "lastCellID"}
+    | {"lastCellMCCMNC", "lastCellTrackingAreaNumber", "lastRAT", "lastServingNetworkMCCMNC"}
+    | {"lastMicroflowTimestamp", "historyMicroflowDaily"}
+    | {"ref", "href", "alarmLevel", "alarmCount", "lat", "lon", "lastIMEI"}  # ours
+)
+# What the reference lets a client write and the sandbox does not model (docs/architecture.md):
+# accepted, passed on by the client, ignored by the sandbox.
+DEVICE_NOT_MODELLED = frozenset(
+    {"networkSubscription", "motionIndicator", "suspension", "alarm004", "driverMetadata"}
+    | {"debug", "exchangeKeyVersion", "hsmAppKeyVersion", "hsmNwkKeyVersion", "nwKey"}
+    | {"nwkKey", "nwkSEncKey", "sNwkSIntKey", "appKeyEncryptionMode"}
+)
 
-class _DeviceWritable(RequestModel):
+
+class _DeviceWritable(ResourceRequest):
     """Fields a create and an update share."""
 
     name: str | None = Field(default=None, max_length=128)
@@ -187,6 +225,11 @@ class _DeviceWritable(RequestModel):
 
 class DeviceCreate(_DeviceWritable):
     """POST /subscriptions/mine/devices."""
+
+    # Not at creation: the occContext and location type (x-createForbidden). The routing
+    # profile is set by an update or the import: here it is refused, not silently dropped.
+    read_only_fields = DEVICE_READ_ONLY | {"occContext", "locationType"}
+    not_modelled_fields = DEVICE_NOT_MODELLED | {"ownerToken", "ki"}
 
     connectivity: Connectivity = "LORAWAN"  # before EUI: the EUI rule depends on it
     EUI: str
@@ -265,7 +308,16 @@ class DeviceCreate(_DeviceWritable):
 
 
 class DeviceUpdate(_DeviceWritable):
-    """PUT /subscriptions/mine/devices/{deviceUid}: only the fields given are changed."""
+    """PUT /subscriptions/mine/devices/{deviceUid}: only the fields given are changed. What
+    cannot change after creation (x-updateForbidden) may be sent with its current value
+    (`fixed_values`: EUI, connectivity, activation, DevAddr, and our iccid and eID); a
+    different value is refused by the server."""
+
+    read_only_fields = DEVICE_READ_ONLY | {"ownerToken", "ki"}
+    fixed_fields = frozenset({"EUI", "connectivity", "activation", "nwAddress", "iccid", "eid"})
+    not_modelled_fields = DEVICE_NOT_MODELLED | {
+        "occContext", "locationType", "model", "appEUI", "appKey"
+    }  # fmt: skip
 
     appServersRoutingProfile: IdRef | None = None
     imsi: str | None = None
@@ -296,7 +348,7 @@ class DeviceBrief(ApiModel):
     creationDate: int = 0
     tags: list[Tag] = Field(default_factory=list)
     domains: list[Domain] = Field(default_factory=list)
-    appServers: list[NamedRef] = Field(default_factory=list)
+    appServers: list[AppServerRef] = Field(default_factory=list)
     alarm1: int = 0
     alarm2: int = 0
     alarm3: int = 0
@@ -340,6 +392,14 @@ class Device(DeviceBrief):
     adminLat: float | None = None
     adminLon: float | None = None
     eid: str | None = None
+    now: int | None = None  # the server's time (ms) when it answered
+
+
+class DevicePage(ListEnvelope[DeviceBrief]):
+    """A page of the device list; `now` is the server's time as an ISO 8601 date-time (the
+    reference's choice here, where a single device gives milliseconds)."""
+
+    now: datetime | None = None
 
 
 class DeviceCluster(ApiModel):
@@ -379,7 +439,10 @@ class DeviceFilter(QueryFilter):
 
     Empty fields are not sent. Prefix filters: devEUI, name, query, simID. Exact: tag,
     asTransportKeyID, networkContextID, imei (on lastIMEI). appServerID is repeatable and a
-    device must be associated with all of them.
+    device must be associated with all of them. domain is repeatable, each `group:name` and
+    exact (the reference): a device matches when, for every group named, it is in one of the
+    domains given for that group (a device has one domain per group, so several of one group
+    mean any of them).
     """
 
     query: str | None = None
@@ -394,8 +457,23 @@ class DeviceFilter(QueryFilter):
     imei: str | None = None
     healthState: list[HealthState] = Field(default_factory=list)
     alarmLevel: int | None = Field(default=None, ge=1, le=6)
-    domain: str | None = None
+    domain: list[str] = Field(default_factory=list)
     minLat: float | None = None
     minLon: float | None = None
     maxLat: float | None = None
     maxLon: float | None = None
+
+    @field_validator("domain")
+    @classmethod
+    def _domains(cls, values: list[str]) -> list[str]:
+        for value in values:
+            parse_domain_filter(value)
+        return [v.strip() for v in values]
+
+    def domains_by_group(self) -> dict[str, list[str]]:
+        """The domain filter as {group: [names]}."""
+        groups: dict[str, list[str]] = {}
+        for value in self.domain:
+            group, name = parse_domain_filter(value)
+            groups.setdefault(group, []).append(name)
+        return groups

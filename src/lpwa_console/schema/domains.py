@@ -28,6 +28,15 @@ class Domain(ApiModel):
     group: DomainGroup
 
 
+def parse_domain_filter(value: str) -> tuple[str, str]:
+    """A `domain` list filter, `group:name` (e.g. `Site:France/Caen`), as (group, name).
+    Neither part may hold a colon, so the first one separates them."""
+    group, sep, name = value.strip().partition(":")
+    if not (sep and group and name) or ":" in name:
+        raise ValueError(f"{value!r} is not group:name (e.g. Site:France/Caen)")
+    return group, name
+
+
 def check_one_domain_per_group(domains: list[Domain] | None) -> list[Domain] | None:
     if domains:
         groups = [d.group.name for d in domains]

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, is_hex
+from .common import ApiModel, ListEnvelope, QueryFilter, ResourceRequest, is_hex
 from .devices import DailyHistory, IdRef
 from .domains import Domain, check_one_domain_per_group
 from .keys import check_app_keys, check_app_skey, deprecated_app_keys, effective_app_skey, hex_key
@@ -149,7 +149,17 @@ class MulticastGroupPage(ListEnvelope[MulticastGroupBrief]):
 # --- requests --------------------------------------------------------------------------------
 
 
-class _MulticastWritable(RequestModel):
+# What a group answer carries that no request sets (the reference's readOnly properties and
+# our own answers'), and what the reference lets a client write that the sandbox does not model.
+MULTICAST_READ_ONLY = frozenset(
+    {"alarm1", "alarm2", "alarm3", "alarm4", "alarm5", "alarm6", "creationDate", "now"}
+    | {"firstDwTimestamp", "historyDwDaily", "lastDwTimestamp", "lastFCntDn"}
+    | {"href", "alarmLevel", "alarmCount"}  # ours
+)
+MULTICAST_NOT_MODELLED = frozenset({"networkSubscription", "nwkSEncKey", "sNwkSIntKey"})
+
+
+class _MulticastWritable(ResourceRequest):
     name: str | None = Field(default=None, max_length=128)
     appSKey: str | None = None
     appKeys: str | None = Field(default=None, deprecated="use appSKey")
@@ -180,6 +190,9 @@ class _MulticastWritable(RequestModel):
 class MulticastGroupCreate(_MulticastWritable):
     """POST /subscriptions/mine/multicastGroups (201). Needs its EUI, its DevAddr
     (`nwAddress`) and its AppSKey (`appSKey`, or the deprecated `appKeys` XML)."""
+
+    read_only_fields = MULTICAST_READ_ONLY | {"occContext"}  # x-createForbidden
+    not_modelled_fields = MULTICAST_NOT_MODELLED | {"bss"}
 
     EUI: str
     nwAddress: str
@@ -217,7 +230,13 @@ class MulticastGroupCreate(_MulticastWritable):
 
 class MulticastGroupUpdate(_MulticastWritable):
     """PUT /subscriptions/mine/multicastGroups/{multicastGroupUid}: only the fields given
-    change. EUI and DevAddr cannot change."""
+    change. EUI and DevAddr cannot change (x-updateForbidden): sent with their current value
+    they are accepted (`fixed_values`), a different value is refused; base stations are
+    ignored."""
+
+    read_only_fields = MULTICAST_READ_ONLY | {"bss"}
+    fixed_fields = frozenset({"EUI", "nwAddress"})
+    not_modelled_fields = MULTICAST_NOT_MODELLED | {"class", "nwKey", "occContext"}
 
 
 # networkSubscriptionID filter keywords: groups without a network subscription, with any.

@@ -13,7 +13,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel
+from .common import ApiModel, ListEnvelope, QueryFilter, ResourceRequest
 from .devices import Connectivity
 from .multicast import SupplierRef
 
@@ -65,7 +65,7 @@ class CellularNetworkContextPage(ListEnvelope[CellularNetworkContext]):
     pass
 
 
-class _NetworkContextWritable(RequestModel):
+class _NetworkContextWritable(ResourceRequest):
     apn: str | None = None
     plmnID: str | None = None
     ipVersion: Literal["IPV4", "IPV6", "IPV4V6"] | None = None
@@ -85,12 +85,18 @@ class _NetworkContextWritable(RequestModel):
 class CellularNetworkContextCreate(_NetworkContextWritable):
     """POST /subscriptions/mine/cellularNetworkContexts (201)."""
 
+    read_only_fields = frozenset({"href"})
+
     ID: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=128)
 
 
 class CellularNetworkContextUpdate(_NetworkContextWritable):
-    """PUT .../cellularNetworkContexts/{networkContextID}: the ID cannot change."""
+    """PUT .../cellularNetworkContexts/{networkContextID}: the ID cannot change (sent back with
+    the rest of an answer, it must be the same)."""
+
+    read_only_fields = frozenset({"href"})
+    fixed_fields = frozenset({"ID"})
 
     name: str | None = Field(default=None, min_length=1, max_length=128)
 
@@ -110,12 +116,17 @@ class AsTransportKeyPage(ListEnvelope[AsTransportKey]):
     pass
 
 
-class AsTransportKeyCreate(RequestModel):
+class AsTransportKeyCreate(ResourceRequest):
+    read_only_fields = frozenset({"href"})
+
     ID: str = Field(pattern=ID_PATTERN)
     name: str = Field(min_length=1, max_length=128)
 
 
-class AsTransportKeyUpdate(RequestModel):
+class AsTransportKeyUpdate(ResourceRequest):
+    read_only_fields = frozenset({"href"})
+    fixed_fields = frozenset({"ID"})
+
     name: str | None = Field(default=None, min_length=1, max_length=128)
 
 

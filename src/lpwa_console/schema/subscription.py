@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .common import ApiModel, RequestModel
+from .common import ApiModel, RequestModel, ResourceRequest
 from .domains import DomainRestrictions
 
 Permission = Literal["x", "a", "ra", "rc", "s1"]
@@ -42,6 +42,8 @@ class Subscription(ApiModel):
 
 
 class SubscriptionOptionsUpdate(RequestModel):
+    read_only_fields = frozenset({"cellularSupport", "license", "externalJS"})
+
     hsm: Toggle | None = None
     # Accepted and ignored by the platform (feature removed); never sent by the console.
     devAddrValidation: Literal["DEACTIVATED", "ADM-VC"] | None = Field(
@@ -52,7 +54,21 @@ class SubscriptionOptionsUpdate(RequestModel):
     )
 
 
-class SubscriptionUpdate(RequestModel):
+class SubscriptionUpdate(ResourceRequest):
+    """PUT /subscriptions/mine. What GET answers and no request sets (the reference's readOnly
+    properties, our ID, the caller's grant) is ignored; the reference's other writable
+    properties are not modelled by the sandbox (docs/architecture.md)."""
+
+    read_only_fields = frozenset(
+        {"ID", "subscription", "creationTimestamp", "state", "subscriber", "operator"}
+        | {"installationID", "networkSubscriptionsHandling", "nonRoamingDevicesNetID"}
+        | {"roamingDevicesNetID", "segregationID", "twaExchangeKeyVersion"}
+        | {"baseStationTagsNamespace"}
+    )
+    not_modelled_fields = frozenset(
+        {"alarmStateNotifications", "defaultIsmBand", "defaultIsmBands", "nsID", "occContext"}
+    )
+
     options: SubscriptionOptionsUpdate | None = None
     showTagSuggestionsWhenDomainRestrictions: bool | None = None
     name: str | None = None

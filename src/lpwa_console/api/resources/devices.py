@@ -10,6 +10,7 @@ from ...schema.devices import (
     DeviceClusters,
     DeviceCreate,
     DeviceFilter,
+    DevicePage,
     DevicesTagRequest,
     DeviceUpdate,
     TagAction,
@@ -19,10 +20,6 @@ from ..pagination import CursorPaginator, IndexPaginator
 from ._resource import APIResource
 
 BASE = "/subscriptions/mine/devices"
-
-
-class DevicePage(ListEnvelope[DeviceBrief]):
-    pass
 
 
 class DeviceTags(ListEnvelope[Tag]):
@@ -88,12 +85,21 @@ class DevicesResource(APIResource):
             f"{BASE}/{path_segment(device)}", Device, json=update.to_wire()
         )
 
+    async def delete(self, device: str) -> None:
+        """Delete a device (a UID or `e` + EUI) with its alarms and history."""
+        await self._client.delete(f"{BASE}/{path_segment(device)}")
+
     async def tag(
         self, name: str, dev_euis: builtins.list[str], action: TagAction = "TAG"
     ) -> TagActionResult:
+        """`action` goes in the body (Document 1) and as a query parameter (the 7.3 contract,
+        whose body has none): a platform reading either form does what was asked."""
         body = DevicesTagRequest(name=name, action=action, devEUIs=dev_euis)
         return await self._client.post(
-            f"{BASE}/tags", TagActionResult, json=body.to_wire() | {"action": action}
+            f"{BASE}/tags",
+            TagActionResult,
+            json=body.to_wire() | {"action": action},
+            params={"action": action},
         )
 
     async def untag(self, name: str, dev_euis: builtins.list[str]) -> TagActionResult:

@@ -1,4 +1,5 @@
-"""`/subscriptions/mine/devices`: list, create, get, update, tags, suggestions, clusters.
+"""`/subscriptions/mine/devices`: list, create, get, update, delete, tags, suggestions,
+clusters.
 
 Endpoints are plain `def`: FastAPI runs them in its threadpool, so SQL never blocks the loop.
 """
@@ -6,6 +7,7 @@ Endpoints are plain `def`: FastAPI runs them in its threadpool, so SQL never blo
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Query, Response
@@ -21,10 +23,10 @@ from ...schema.common import (
 from ...schema.devices import (
     DEVICE_SORT_CRITERIA,
     Device,
-    DeviceBrief,
     DeviceClusters,
     DeviceCreate,
     DeviceFilter,
+    DevicePage,
     DevicesTagRequest,
     DeviceUpdate,
     HealthState,
@@ -40,9 +42,11 @@ from ..errors import (
     ApiError,
     bad_request,
     forbidden,
+    refuse_changed,
 )
 from ..store import devices as store
 from ..store import subscription as subscription_store
+from ..store.frames import clock
 from ._common import PageParams, decode_cursor, encode_cursor, list_answer, parse_sort
 from ._common import app_server_ids as _app_server_ids
 from ._common import check_domains as _check_domains
@@ -53,10 +57,6 @@ router = APIRouter(
 )
 
 DEFAULT_SORT = ("creationDate", False)
-
-
-class DevicePage(ListEnvelope[DeviceBrief]):
-    pass
 
 
 class DeviceTags(ListEnvelope[Tag]):
@@ -87,7 +87,7 @@ def base_filter(
     imei: str | None = None,
     healthState: Annotated[list[HealthState] | None, Query()] = None,
     alarmLevel: Annotated[int | None, Query(ge=1, le=6)] = None,
-    domain: str | None = None,
+    domain: Annotated[list[str] | None, Query()] = None,
 ) -> DeviceFilter:
     return _filter(**locals())
 
@@ -143,8 +143,19 @@ def _deprecated(model: Any, field: str) -> Any:
     return deprecated_value(model, field)
 
 
+def _now(conn: sqlite3.Connection) -> int:
+    """The network's time (ms): the simulator's clock, which the device timestamps follow."""
+    return clock(conn, store.now_ms())
+
+
+def _same_routing_profile(current: dict[str, Any], body: DeviceUpdate) -> bool:
+    now = (current.get("appServersRoutingProfile") or {}).get("ID")
+    sent = body.appServersRoutingProfile.ID if body.appServersRoutingProfile else None
+    return bool(now == sent)
+
+
 def _device(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    return store.briefs(conn, [uid], full=True)[0]
+    return store.briefs(conn, [uid], full=True)[0] | {"now": _now(conn)}
 
 
 # --- list -----------------------------------------------------------------------------------
@@ -186,6 +197,7 @@ def list_devices(
         first=not pageAfter and paging.first,
         count=lambda: store.count(conn, where),
     )
+    out["now"] = datetime.fromtimestamp(_now(conn) / 1000, UTC)
     if criterion == "EUI" and page.more and items:
         out["cursors"] = {"last": encode_cursor(items[-1]["EUI"])}
     return out
@@ -301,15 +313,20 @@ def update_device(
 ) -> dict[str, Any]:
     sub = account.subscription_id
     assert sub is not None
-    given = body.model_fields_set
-    if "appServersRoutingProfile" in given and not account.can(ADMIN_NODE):
-        raise forbidden(
-            f"appServersRoutingProfile: cannot be updated without {ADMIN_NODE}"
-            " (LPWA_MGR::WRITE_NODE is not enough)"
-        )
+    given = set(body.model_fields_set)
     domains = _check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = _visible_uid(conn, account, deviceUid)
+        current = _device(conn, uid)
+        refuse_changed(current, body.fixed_values())
+        if "appServersRoutingProfile" in given:
+            if _same_routing_profile(current, body):
+                given.discard("appServersRoutingProfile")  # sent back as read: no change
+            elif not account.can(ADMIN_NODE):
+                raise forbidden(
+                    f"appServersRoutingProfile: cannot be updated without {ADMIN_NODE}"
+                    " (LPWA_MGR::WRITE_NODE is not enough)"
+                )
         _check_references(conn, sub, body)
         values: dict[str, Any] = {}
         if "name" in given:
@@ -337,6 +354,20 @@ def update_device(
                 conn, uid, _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
             )
     return _device(svc.db.conn(), uid)
+
+
+@router.delete("/{deviceUid}", status_code=204)
+def delete_device(
+    deviceUid: str,
+    account: DeviceWriter,
+    svc: AppServices,
+    async_: Annotated[bool | None, Query(alias="async")] = None,
+) -> Response:
+    """Delete a device with its alarms, traffic, tags and simulator schedule. `async` is
+    accepted and answered at once (204): the sandbox deletes synchronously."""
+    with svc.db.write() as conn:
+        store.delete(conn, _visible_uid(conn, account, deviceUid))
+    return Response(status_code=204)
 
 
 @router.get(

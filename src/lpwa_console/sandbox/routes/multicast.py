@@ -29,7 +29,7 @@ from ...schema.multicast import (
 )
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
-from ..errors import DUPLICATE, ApiError
+from ..errors import DUPLICATE, ApiError, refuse_changed
 from ..store import multicast as store
 from ..store import subscription as subscription_store
 from ..store.devices import now_ms
@@ -251,6 +251,7 @@ def update_group(
     domains = check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = visible_group_uid(conn, account, multicastGroupUid)
+        refuse_changed(_group(conn, uid), body.fixed_values())
         servers = None
         if "appServers" in given:
             servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])

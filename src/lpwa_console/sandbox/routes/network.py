@@ -33,7 +33,7 @@ from ...schema.network import (
     PublicRsaJsonWebKey,
 )
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
-from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found
+from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found, refuse_changed
 from ..store import network as store
 from ._common import PageParams, list_answer
 
@@ -98,7 +98,7 @@ def update_context(
 ) -> dict[str, Any]:
     sub = account.subscription_id
     assert sub is not None
-    _context(svc, sub, networkContextID)
+    refuse_changed(_context(svc, sub, networkContextID), body.fixed_values())
     if "name" in body.model_fields_set and body.name is None:
         raise bad_request("name: cannot be removed")
     with svc.db.write() as conn:
@@ -166,7 +166,7 @@ def update_key(
 ) -> dict[str, Any]:
     sub = account.subscription_id
     assert sub is not None
-    _key(svc, sub, asTransportKeyID)
+    refuse_changed(_key(svc, sub, asTransportKeyID), body.fixed_values())
     if body.name:
         with svc.db.write() as conn:
             store.rename_key(conn, sub, asTransportKeyID, body.name)

@@ -316,7 +316,9 @@ def create(
             json.dumps([d.model_dump(exclude_none=True) for d in body.destinations or []]),
             json.dumps([h.model_dump() for h in body.customHttpHeaders or []]),
             json.dumps(body.flowMatcherTags or []),
-            sec.status if sec else "NONE", sec.asID if sec else None,
+            # Security on without an asID: the server's generated ID (the reference).
+            sec.status if sec else "NONE",
+            (sec.asID or f"TWA_{sub_ref}.{number}.AS") if sec and sec.status != "NONE" else None,
             sec.downlinkAsKey if sec else None, sec.maxTimestampDeviation if sec else None,
             now, who,
         ),

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ...schema.app_servers import app_server_href
 from ...schema.common import deprecated_value
 from ...schema.devices import (
     AlarmsConfiguration,
@@ -127,13 +128,13 @@ def briefs(
     ):
         domains[uid].append({"name": name, "group": {"name": group}})
     servers: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for uid, ref, name in conn.execute(
-        "SELECT da.device_uid, a.ref, a.name FROM device_app_servers da"
+    for uid, row_id, ref, name, scope in conn.execute(
+        "SELECT da.device_uid, a.id, a.ref, a.name, a.scope FROM device_app_servers da"
         f" JOIN app_servers a ON a.id = da.app_server_id WHERE da.device_uid IN ({marks})"
         " ORDER BY a.ref",
         list(uids),
     ):
-        servers[uid].append({"ID": ref, "name": name})
+        servers[uid].append({"ID": ref, "name": name, "href": app_server_href(row_id, ref, scope)})
     out = []
     for uid in uids:
         row = rows.get(uid)
@@ -497,6 +498,25 @@ def set_app_servers(conn: sqlite3.Connection, uid: int, server_ids: list[int]) -
     conn.executemany(
         "INSERT OR IGNORE INTO device_app_servers VALUES (?, ?)", [(uid, s) for s in server_ids]
     )
+
+
+def delete(conn: sqlite3.Connection, uid: int) -> None:
+    """Delete device `uid` and all that is its own, inside the caller's transaction: alarms,
+    traffic, links to tags, domains and servers, and its simulator schedule. The foreign keys
+    and triggers would do most of it; saying it here keeps a device that gets the same EUI (or
+    the same reused uid) clean even on a connection without them."""
+    for table, column in (
+        ("alarms", "device_uid"),
+        ("frame_buckets", "device_uid"),
+        ("device_tags", "device_uid"),
+        ("device_domains", "device_uid"),
+        ("device_app_servers", "device_uid"),
+        ("sim_devices", "uid"),
+        ("sim_silent", "device_uid"),
+        ("sim_recheck", "device_uid"),
+    ):
+        conn.execute(f"DELETE FROM {table} WHERE {column} = ?", (uid,))
+    conn.execute("DELETE FROM devices WHERE uid = ?", (uid,))
 
 
 def tag_devices(conn: sqlite3.Connection, tid: int, uids: list[int], untag: bool) -> int:

@@ -84,17 +84,16 @@ def device_where(
         w.add(f"d.health IN ({', '.join('?' * len(f.healthState))})", *f.healthState)
     if f.alarmLevel is not None:
         w.add("d.alarm_level >= ?", f.alarmLevel)
-    if f.domain:
-        # `group:name` (name prefix within the group) or a name prefix in any group.
-        group, _, name = f.domain.rpartition(":")
-        sql = (
+    for group, names in f.domains_by_group().items():
+        # Exact `group:name`; every group given must match, by any of its names.
+        w.add(
             "d.uid IN (SELECT device_uid FROM device_domains WHERE domain_id IN"
-            " (SELECT id FROM domains WHERE subscription_id = ? AND substr(name, 1, length(?)) = ?"
+            " (SELECT id FROM domains WHERE subscription_id = ? AND grp = ?"
+            f" AND name IN ({', '.join('?' * len(names))})))",
+            subscription_id,
+            group,
+            *names,
         )
-        if group:
-            w.add(sql + " AND grp = ?))", subscription_id, name, name, group)
-        else:
-            w.add(sql + "))", subscription_id, name, name)
     if f.minLat is not None:
         w.add("d.lat >= ?", f.minLat)
     if f.maxLat is not None:

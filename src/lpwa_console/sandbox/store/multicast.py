@@ -13,6 +13,7 @@ import sqlite3
 from collections import defaultdict
 from typing import Any
 
+from ...schema.app_servers import app_server_href
 from ...schema.domains import DomainRestrictions
 from ...schema.frames import MULTICAST_RATIO_RANGES, ratio_index
 from ...schema.multicast import (
@@ -149,12 +150,12 @@ def briefs(
     ):
         domains[uid].append({"name": name, "group": {"name": grp}})
     servers: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for uid, ref, name in conn.execute(
-        "SELECT l.group_uid, a.ref, a.name FROM multicast_group_app_servers l"
+    for uid, row_id, ref, name, scope in conn.execute(
+        "SELECT l.group_uid, a.id, a.ref, a.name, a.scope FROM multicast_group_app_servers l"
         f" JOIN app_servers a ON a.id = l.app_server_id WHERE l.group_uid IN ({marks}) ORDER BY a.ref",
         uids,
     ):
-        servers[uid].append({"ID": ref, "name": name})
+        servers[uid].append({"ID": ref, "name": name, "href": app_server_href(row_id, ref, scope)})
     subscriptions = _network_subscriptions(
         conn, {(r["subscription_id"], r["network_subscription"]) for r in rows.values()}
     )

@@ -24,6 +24,7 @@ from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
 from ...schema.devices import Device
+from ...schema.domains import parse_domain_filter
 from ..connections import SignalConnections
 from ..dialogs.device_form import DeviceFormDialog
 from ..dialogs.import_wizard import ImportWizard
@@ -61,7 +62,14 @@ EXTRA_FILTERS = [
         "last IMEI, exact (cellular)",
         "Cellular devices whose last IMEI is this one",
     ),
+    TextFilter(
+        "domain",
+        "Domain",
+        "group:domain, exact, e.g. Site:France/Lyon",
+        "Devices in this domain: its group, a colon, then the whole domain name",
+    ),
 ]
+DOMAIN_TIP = EXTRA_FILTERS[-1].tip
 
 
 class DevicesPane(QWidget):
@@ -309,13 +317,15 @@ class DevicesPane(QWidget):
         tag = self.tag_filter.text().strip()
         server = self.app_server.text().strip()
         health = self.health.currentData()
+        extra = self.more_filters.values()
         changes = {
             "query": self.search.text().strip() or None,
             "connectivity": self.connectivity.currentData(),
             "healthState": [health] if health else [],
             "tag": [tag] if tag else [],
             "appServerID": [s.strip() for s in server.split(",") if s.strip()],
-            **self.more_filters.values(),
+            **extra,
+            "domain": self._domain_filter(extra.get("domain")),
         }
         self._update_clear()
         if all(getattr(self.vm.filters, k) == v for k, v in changes.items()):
@@ -323,6 +333,20 @@ class DevicesPane(QWidget):
         self._first_loaded = False
         self._last_error = ""
         self.vm.update_filters(**changes)
+
+    def _domain_filter(self, text: str | None) -> list[str]:
+        """The domain field as the list filter; a text that is not `group:domain` is not sent,
+        and the field says why (in red, and in its tooltip)."""
+        edit = self.extra_filters["domain"]
+        problem = ""
+        if text:
+            try:
+                parse_domain_filter(text)
+            except ValueError:
+                problem = "Type the group, a colon, then the domain, e.g. Site:France/Lyon"
+        edit.setStyleSheet("QLineEdit { color: #c0392b; }" if problem else "")
+        edit.setToolTip(problem or DOMAIN_TIP)
+        return [text] if text and not problem else []
 
     def clear_filters(self) -> None:
         """Empty every filter field and ask for the whole list again."""

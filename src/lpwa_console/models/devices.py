@@ -26,7 +26,7 @@ from ..api import APIStatusError, ConflictError, LpwaClient
 from ..schema.app_servers import ALL_SCOPES
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
-from .forms import error_text
+from .forms import error_text, in_words, labelled_error
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -131,7 +131,7 @@ def validate(
     model: type[BaseModel], data: dict[str, Any]
 ) -> tuple[BaseModel | None, dict[str, str]]:
     """Validate form data with the schema; errors by field ('' for the form as a whole), in
-    the words of `forms.error_text` (a pattern is described, not quoted)."""
+    plain words that name the field by its label (`forms.labelled_error`)."""
     try:
         return model.model_validate(data), {}
     except ValidationError as exc:
@@ -139,10 +139,13 @@ def validate(
         errors: dict[str, str] = {}
         for error in exc.errors():
             loc = error.get("loc") or ()
-            message = error_text(error)
             name = str(loc[0]) if loc and str(loc[0]) in fields else ""
-            if not name:
+            if name:
+                message = labelled_error(name, error, model)
+            else:
+                message = error_text(error)
                 name = field_named_in(message, fields)
+                message = in_words(message, fields, model)
             errors.setdefault(name, message)
         return None, errors
 

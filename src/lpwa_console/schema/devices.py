@@ -265,8 +265,10 @@ class DeviceCreate(_DeviceWritable):
 
 
 class DeviceUpdate(_DeviceWritable):
-    """PUT /subscriptions/mine/devices/{deviceUid}: only the fields given are changed."""
+    """PUT /subscriptions/mine/devices/{deviceUid}: only the fields given are changed. A new
+    `model` must suit the device (schema.device_profiles.model_change_refusal)."""
 
+    model: IdRef | None = None
     appServersRoutingProfile: IdRef | None = None
     imsi: str | None = None
 

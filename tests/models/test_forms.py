@@ -62,7 +62,7 @@ def test_app_server_nested_fields() -> None:
         HttpDestination,
         KafkaDestination,
     ]
-    assert [f.label for f in dest.forms] == ["Http destination", "Kafka destination"]
+    assert [f.label for f in dest.forms] == ["HTTP destination", "Kafka destination"]
     assert sub_fields(dest) == {
         "addresses": ("list", True, False),
         "ports": ("text", False, False),
@@ -73,7 +73,7 @@ def test_app_server_nested_fields() -> None:
         "brokerID": ("text", True, False),
         "topicName": ("text", True, False),
     }
-    assert dest.noun == "Destination" and fields["customHttpHeaders"].noun == "Custom http header"
+    assert dest.noun == "Destination" and fields["customHttpHeaders"].noun == "Custom HTTP header"
     assert sub_fields(fields["customHttpHeaders"]) == {
         "name": ("text", True, False),
         "value": ("text", True, False),
@@ -165,20 +165,20 @@ def test_nested_errors_are_located() -> None:
     errors = nested_errors(dest, raw)
     assert errors[0] == {} and errors[2] == {}  # valid, blank
     assert set(errors[1]) == {"ports", "strategy"}
-    assert describe(dest, errors).startswith("Destination 2: ports: 99999 is not a port")
+    assert describe(dest, errors).startswith("Destination 2: Ports: 99999 is not a port")
     assert describe(dest, [{}, {}]) == ""
     security = next(f for f in fields if f.name == "downlinkSecurity")
     assert nested_errors(security, {"asID": "as-1", "maxTimestampDeviation": "-1"}) == [
         {
-            "status": "Field required",
-            "maxTimestampDeviation": "Input should be greater than or equal to 0",
+            "status": "Status: required",
+            "maxTimestampDeviation": "Maximum clock difference: at least 0",
         }
     ]
     assert nested_errors(security, {"status": ""}) == [{}]
     domains = next(f for f in fields if f.name == "domains")
     (bad,) = nested_errors(domains, Rows([{"name": "France/Paris", "group": "Site:1"}]))
     assert bad == {
-        "group": "a group name has 1 to 20 characters, without : < > or spaces at either end"
+        "group": "Group: a group name has 1 to 20 characters, without : < > or spaces at either end"
     }
     assert nested_errors(fields[0], "x") == []  # a flat field has no rows
 
@@ -188,15 +188,15 @@ def test_nested_errors_word_the_patterns() -> None:
     headers = next(f for f in fields if f.name == "customHttpHeaders")
     (bad,) = nested_errors(headers, Rows([{"name": "X Bad", "value": "caf\u00e9"}]))
     assert bad == {
-        "name": "a header name has letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only, "
-        "no spaces",
-        "value": "a header value has visible ASCII characters, with spaces or tabs only "
+        "name": "Header: a header name has letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ "
+        "only, no spaces",
+        "value": "Value: a header value has visible ASCII characters, with spaces or tabs only "
         "between them",
     }
-    assert describe(headers, [bad]).startswith("Custom http header 1: name: a header name")
+    assert describe(headers, [bad]).startswith("Custom HTTP header 1: Header: a header name")
     domains = next(f for f in fields if f.name == "domains")
     (bad,) = nested_errors(domains, Rows([{"name": "France/", "group": "Site"}]))
-    assert bad["name"].startswith("a domain is 1 to 5 parts")
+    assert bad["name"].startswith("Domain: a domain is 1 to 5 parts")
     messages = [
         m
         for row in nested_errors(headers, Rows([{"name": "a b", "value": "v"}]))
@@ -239,9 +239,12 @@ def test_one_wording_for_the_device_form_and_the_nested_forms() -> None:
     fields, _ = form_fields(DeviceUpdate)
     domains = next(f for f in fields if f.name == "domains")
     (nested,) = nested_errors(domains, Rows([{"name": "a/", "group": "g"}]))
-    assert errors["domains"] == nested["name"] and nested["name"].startswith("a domain is")
+    # The same words, each naming the field where it shows (the list, the table's column).
+    assert errors["domains"].split(": ", 1)[1] == nested["name"].split(": ", 1)[1]
+    assert errors["domains"].startswith("Domains: a domain is")
+    assert nested["name"].startswith("Domain: a domain is")
     _, errors = validate(DeviceUpdate, {"tags": [{"name": "<b>"}]})
-    assert errors["tags"].startswith("a tag has 1 to 40 characters")
+    assert errors["tags"].startswith("Tags: a tag has 1 to 40 characters")
 
 
 def test_an_item_fills_the_form() -> None:

@@ -36,7 +36,7 @@ from pydantic_core import ErrorDetails
 from ..schema.app_servers import CustomHttpHeaderRequest
 from ..schema.common import TAG_NAME_PATTERN
 from ..schema.domains import DOMAIN_NAME_PATTERN, GROUP_NAME_PATTERN
-from ..schema.labels import FieldWords, field_words
+from ..schema.labels import FIELD_WORDS, FieldWords, field_words
 from ..schema.network import ID_PATTERN
 
 FieldKind = Literal[
@@ -265,14 +265,16 @@ def labelled_error(name: str, error: ErrorDetails, model: type | None = None) ->
     """An error that names its field in words: "Network address (DevAddr): 8 hexadecimal
     digits expected"."""
     words = field_words(name, model)
-    return f"{words.label}: {error_text(error, words)}"
+    text = error_text(error, words).removeprefix(f"{name}: ")  # our rules name it already
+    return f"{words.label}: {text}"
 
 
 def in_words(message: str, names: typing.Iterable[str], model: type | None = None) -> str:
     """A message of a rule over several fields with the API names in it replaced by their
     labels ("adminLat and adminLon go together" -> "Latitude and Longitude go together").
-    Only camelCase names are replaced: plain words such as "name" read well already."""
-    for name in sorted(names, key=len, reverse=True):
+    Only camelCase names are replaced (those given and those schema/labels.py knows):
+    plain words such as "name" read well already."""
+    for name in sorted({*names, *FIELD_WORDS}, key=len, reverse=True):
         if name.lower() != name:
             label = field_words(name, model).label
             message = re.sub(rf"(?<![\w(]){re.escape(name)}(?![\w)])", label, message)

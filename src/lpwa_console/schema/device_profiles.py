@@ -67,8 +67,12 @@ class DeviceProfile(ApiModel):
     def label(self) -> str:
         """What a picker shows before the ID: vendor and name, and the LoRaWAN version."""
         vendor = self.vendor.commercialName or self.vendor.ID
-        version = f", LoRaWAN {self.lorawan_version}" if self.lorawan_version else ""
-        return f"{vendor} {self.commercialName}{version}"
+        name = self.commercialName
+        if not name.casefold().startswith(vendor.casefold()):
+            name = f"{vendor} {name}"
+        if self.lorawan_version and "LoRaWAN" not in self.commercialName:
+            name += f", LoRaWAN {self.lorawan_version}"
+        return name
 
 
 class DeviceProfilePage(ListEnvelope[DeviceProfile]):

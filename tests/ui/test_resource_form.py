@@ -153,7 +153,10 @@ def test_a_sub_form_shows_errors_next_to_its_fields(qtbot: Any) -> None:
     put(dialog.inputs["name"], "Secure")
     qtbot.keyClicks(security.fields["maxTimestampDeviation"].input, "-5")
     assert security.fields["status"].error.text() == "Status: required"
-    assert "Maximum clock difference: at least 0" in security.fields["maxTimestampDeviation"].error.text()
+    assert (
+        "Maximum clock difference: at least 0"
+        in security.fields["maxTimestampDeviation"].error.text()
+    )
     assert not security.fields["asID"].error.text() and not security.error.text()
     key = security.fields["downlinkAsKey"].input
     assert isinstance(key, QLineEdit) and key.echoMode() == QLineEdit.EchoMode.Password

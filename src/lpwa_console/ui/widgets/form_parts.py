@@ -15,7 +15,7 @@ FRAME_ROOM = 40
 
 
 def required_legend() -> QLabel:
-    """"* required": said once, at the top, so the marks mean something from the start."""
+    """ "* required": said once, at the top, so the marks mean something from the start."""
     label = QLabel(REQUIRED_LEGEND)
     label.setObjectName("requiredLegend")
     label.setForegroundRole(QPalette.ColorRole.PlaceholderText)

@@ -201,9 +201,7 @@ class FieldEditor(Editor):
         references: References | None = None,
     ) -> None:
         super().__init__(spec)
-        self.input = field_input(
-            spec, text, unchanged_hint=unchanged_hint, references=references
-        )
+        self.input = field_input(spec, text, unchanged_hint=unchanged_hint, references=references)
         on_change(self.input, self.edited.emit)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)

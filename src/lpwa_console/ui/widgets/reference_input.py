@@ -182,7 +182,7 @@ class ReferenceListInput(QLineEdit):
         self.setCompleter(completer)
         _ShowAllOnDown(self, completer)
         self._kept: list[str] = []
-        model.modelAboutToBeReset.connect(lambda: self._kept.extend(self.ids()))
+        model.modelAboutToBeReset.connect(self._keep)
         model.modelReset.connect(self._restore)
 
     def ids(self) -> list[str]:
@@ -207,6 +207,9 @@ class ReferenceListInput(QLineEdit):
 
     def set_ids(self, ids: list[str]) -> None:
         self.setText(", ".join(self.list_model.text_of(i) for i in ids))
+
+    def _keep(self) -> None:
+        self._kept = self.ids()
 
     def _restore(self) -> None:
         """The list (re)loaded: the same IDs, now with their names."""

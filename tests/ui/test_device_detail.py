@@ -491,10 +491,10 @@ def test_information_marks_empty_values(qtbot: Any, qloop: Any) -> None:
     for label in ("AS transport key", "JoinEUI", "DevAddr", "Admin position", "Notes", "Domains"):
         row = text[text.index(label) :].split("</tr>")[0]
         assert row.endswith("—</td>"), (label, row)
-    assert "IMSI" not in text and "eID" not in text  # a LoRaWAN device has no SIM
+    assert "IMSI" not in text and "EID" not in text  # a LoRaWAN device has no SIM
     detail.show_device(device(EUI="35693803564380", connectivity="CELLULAR", imsi="20801"))
     text = detail.label.text()
-    for label in ("ICCID", "eID", "Network context"):
+    for label in ("ICCID", "EID", "Network context"):
         assert text[text.index(label) :].split("</tr>")[0].endswith("—</td>"), label
     assert "HSM group" not in text and "JoinEUI" not in text
 

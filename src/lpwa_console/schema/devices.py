@@ -50,7 +50,7 @@ class Alarm004Threshold(RequestModel):
     def _duration_in_range(cls, value: str) -> str:
         span = parse_duration(value)
         if not MIN_ALARM004 <= span <= MAX_ALARM004:
-            raise ValueError("duration must be between PT1H and P30D")
+            raise ValueError("the time without uplink must be between 1 hour and 30 days")
         return value.upper()
 
     @property

@@ -370,3 +370,60 @@ def test_check_only_fields_are_not_shown_but_still_check() -> None:
         {"name": "x", **check_only_data(AppServerUpdate, kafka)}
     )
     assert request.to_wire() == {"name": "x"}  # checked with, never sent
+
+
+# --- words: labels, marks, pydantic's messages translated ------------------------------------
+
+
+def test_fields_carry_their_words_and_marks() -> None:
+    from lpwa_console.models.forms import REQUIRED_LEGEND
+    from lpwa_console.schema.multicast import MulticastGroupCreate
+
+    fields = {f.name: f for f in form_fields(MulticastGroupCreate)[0]}
+    address = fields["nwAddress"]
+    assert address.label == "Group network address (McAddr)" and address.required
+    assert address.marked_label == "Group network address (McAddr) *"
+    assert REQUIRED_LEGEND.startswith("*")
+    assert "API name: nwAddress" in address.tooltip
+    period = fields["pingSlotPeriod"]
+    assert period.marked_label == "Ping slot period" and "Unit: s" in period.tooltip
+    assert fields["class"].choice_words("C") == "Class C (always listening)"
+    assert fields["appServers"].reference == "appServers"
+
+
+def test_a_duration_field_is_edited_as_a_duration() -> None:
+    from lpwa_console.schema.devices import Alarm004Threshold
+
+    fields = {f.name: f for f in form_fields(Alarm004Threshold)[0]}
+    assert fields["duration"].kind == "duration"
+    assert value_of(fields["duration"], "P2D") == "P2D"
+    assert fields["level"].label == "Severity"
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"EUI": "70B3D5E75E000001", "nwAddress": "12"}, "nwAddress",
+         "Network address (DevAddr): 8 hexadecimal digits expected"),
+        ({"EUI": "xyz"}, "EUI", "DevEUI: 16 hexadecimal digits expected"),
+        ({"EUI": "70B3D5E75E000001", "adminLat": 91, "adminLon": 2}, "adminLat",
+         "Latitude: at most 90"),
+        ({"EUI": "70B3D5E75E000001", "adminLat": "north", "adminLon": 2}, "adminLat",
+         "Latitude: a number expected"),
+        ({"EUI": "70B3D5E75E000001", "name": "n" * 129}, "name", "Name: at most 128 characters"),
+        ({"EUI": "70B3D5E75E000001", "activation": "JOIN"}, "activation",
+         "Activation: choose one of the values offered"),
+        ({}, "EUI", "DevEUI: required"),
+        ({"EUI": "70B3D5E75E000001", "adminLat": 10}, "adminLat",
+         "Latitude and Longitude go together"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_field_in_plain_words(
+    data: dict[str, object], field: str, message: str
+) -> None:
+    from lpwa_console.models.devices import validate
+    from lpwa_console.schema.devices import DeviceCreate
+
+    _, errors = validate(DeviceCreate, data)
+    assert errors[field] == message
+    assert not any(w in errors[field] for w in ("Input should", "Value error", "pattern"))

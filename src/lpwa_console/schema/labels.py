@@ -212,6 +212,15 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         ),
         "description": FieldWords("Description"),
         "hsmExchangeKeyVersion": FieldWords("Exchange key version"),
+        # --- the subscription -------------------------------------------------------------
+        "showTagSuggestionsWhenDomainRestrictions": FieldWords(
+            "Tag suggestions", "Whether users restricted to some domains get tag suggestions"
+        ),
+        "hsm": FieldWords(
+            "HSM protection",
+            "Whether OTAA root keys may be protected by a hardware security module",
+            choices=_choices(ACTIVATED="Activated", DEACTIVATED="Deactivated"),
+        ),
         # --- alarm 004 ----------------------------------------------------------------------
         "level": FieldWords("Severity", choices=SEVERITY_WORDS),
         "duration": FieldWords("After no uplink for", duration=True),
@@ -271,5 +280,5 @@ def label_of(name: str, model: type | str | None = None) -> str:
 
 
 def is_hidden(name: str) -> bool:
-    """An internal no form or detail shows (the leaf of a dotted path counts)."""
-    return field_words(name.rsplit(".", 1)[-1]).hidden
+    """An internal no form or detail shows (a dotted path inside one is hidden too)."""
+    return any(field_words(part).hidden for part in name.split("."))

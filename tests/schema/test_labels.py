@@ -33,7 +33,7 @@ def test_labels_are_words_not_schema_names() -> None:
     assert field_words("ipVersion").choice_words("IPV4V6") == "IPv4 and IPv6"
     assert field_words("strategy").choice_words("UNKNOWN") == "UNKNOWN"  # a newer value
     for name, words in FIELD_WORDS.items():
-        assert words.label and words.label != name or name in ("ID", "EUI"), name
+        assert (words.label and words.label != name) or name in ("ID", "EUI"), name
         assert not words.reference or words.reference in REFERENCE_NOUNS, name
 
 

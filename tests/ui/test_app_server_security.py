@@ -152,7 +152,7 @@ def test_security_checked_live_and_sent_with_its_version(
         timeout=5000,
     )
     assert pane.vm.detail.occContext.version == 5 and "Metrics" in pane.vm.extras
-    assert "DOWNLINK_AS_KEY" in pane.detail.text() and KEY not in pane.detail.text()
+    assert "Signed with an AS key" in pane.detail.text() and KEY not in pane.detail.text()
     assert pane.message.text() == "Saved security of Plant"
 
 

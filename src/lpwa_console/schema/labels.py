@@ -133,9 +133,13 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
                 ACTIVE="Active",
                 RF_CNX_ERROR="Radio connection error",
                 SUSPENDED="Suspended",
+                ERROR="Error",
+                DEACTIVATED="Deactivated",
             ),
         ),
-        "alarmLevel": FieldWords("Highest alarm severity", choices=SEVERITY_WORDS),
+        "alarmLevel": FieldWords(
+            "Highest alarm severity", choices=MappingProxyType({"0": "None", **SEVERITY_WORDS})
+        ),
         "alarmCount": FieldWords("Alarms"),
         "alarmsConfiguration": FieldWords("Alarm thresholds"),
         "creationDate": FieldWords("Created"),
@@ -160,6 +164,15 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
             "Ping slot period", "Class B: time between two receive slots, 1 to 128", unit="s"
         ),
         "networkSubscriptionID": FieldWords("Network subscription"),
+        "networkSubscription": FieldWords("Network subscription"),
+        "bss": FieldWords("Base stations"),
+        "historyUpDaily": FieldWords("Uplinks per day"),
+        "historyDwDaily": FieldWords("Downlinks per day"),
+        "val": FieldWords("Last days, oldest first"),
+        "multicastMaxLrrCells": FieldWords("Most base stations per group"),
+        "communicationType": FieldWords(
+            "Communication", choices=_choices(UNICAST="Unicast", MULTICAST="Multicast")
+        ),
         # --- application servers ------------------------------------------------------------
         "type": FieldWords(
             "Type",
@@ -200,7 +213,10 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
             "Maximum clock difference", "How old a signed downlink may be", unit="s"
         ),
         "flowMatcherTags": FieldWords("Flow matcher tags", "Comma-separated"),
-        "state": FieldWords("State"),
+        "state": FieldWords("State", choices=_choices(ACTIVE="Active", DEACTIVATED="Deactivated")),
+        "validationState": FieldWords(
+            "Validation", choices=_choices(VALIDATED="Validated", SUSPENDED="Suspended")
+        ),
         "deviceCount": FieldWords("Devices"),
         "multicastGroupCount": FieldWords("Multicast groups"),
         # --- network resources --------------------------------------------------------------

@@ -94,7 +94,9 @@ class SchemaFormDialog(QDialog):
             column.addWidget(required_legend())
         column.addLayout(form)
         lists = references.model if references is not None else None
-        for spec in self.fields:  # flat fields first, then a group per nested one
+        # Required flat fields first, then the others, then a group per nested one.
+        self.fields.sort(key=lambda f: (f.kind in NESTED_KINDS, not f.required))
+        for spec in self.fields:
             editor = editor_for(
                 spec, self.initial[spec.name], unchanged_hint=item is not None, references=lists
             )

@@ -135,9 +135,9 @@ def path_label(path: str, owner: type | None = None) -> str:
 
 
 def _breakable(text: str) -> str:
-    """A label that may wrap between its words and after its separators, so a long one
-    never pushes the values out of a narrow panel. Values are left whole: they are copied."""
-    return escape(text).replace("\u203a ", "\u203a&#8203;")
+    """A label, escaped: labels are words, so a long one wraps at its spaces and never
+    pushes the values out of a narrow panel. Values are left whole: they are copied."""
+    return escape(text)
 
 
 def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str:

@@ -212,3 +212,34 @@ def test_edit_offers_only_compatible_models_and_changes_the_model(
     with qtbot.waitSignal(devices_vm.saved, timeout=10000) as saved:
         dialog.ok.click()
     assert saved.args[0].model.ID == "LORA/GenericA.1.0.3a_ETSI"
+
+
+def test_details_show_references_by_name_and_hide_internals() -> None:
+    from lpwa_console.schema.app_servers import AppServer
+    from lpwa_console.schema.devices import Device
+    from lpwa_console.ui.panes.resources import detail_html
+    from lpwa_console.ui.widgets.device_detail import device_html
+
+    device = Device.model_validate(
+        {
+            "EUI": "70B3D5E75E000001",
+            "name": "Meter",
+            "hsmGroupID": "hsm-eu-west-1",
+            "appServers": [{"ID": "as-2", "name": "Kafka bus"}],
+        }
+    )
+    text = device_html(device, lambda _field, ident: {"hsm-eu-west-1": "HSM EU West 1"}[ident])
+    assert "HSM EU West 1 (hsm-eu-west-1)" in text and "Kafka bus (as-2)" in text
+    assert "hsm-eu-west-1" in device_html(device)  # without names: the ID
+    server = AppServer.model_validate(
+        {
+            "ID": "as-2", "name": "Kafka bus", "scope": "SUBSCRIPTION", "type": "KAFKA",
+            "occContext": {"version": 3}, "contentType": "jsontyped",
+            "downlinkSecurity": {"status": "NONE", "maxTimestampDeviation": 30},
+        }
+    )  # fmt: skip
+    html = detail_html(ResourceViewModel(TaskRunner(), app_servers_kind()), server, {})
+    assert "occContext" not in html and "Version" not in html  # internal: not even in a title
+    assert "Kafka bus" in html and "JSON with types" in html
+    assert "Maximum clock difference" in html and "30 s" in html
+    assert "title='downlinkSecurity.maxTimestampDeviation'" in html  # the API path on hover

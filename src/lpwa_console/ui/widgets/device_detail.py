@@ -8,6 +8,7 @@ of showing empty tabs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
@@ -92,9 +93,20 @@ def _position(lat: float | None, lon: float | None) -> str | None:
     return f"{lat:.5f}, {lon:.5f}" if lat is not None and lon is not None else None
 
 
-def device_html(device: Device) -> str:
+# (device field, ID) -> the name of the resource it names ('' when not known).
+Names = Callable[[str, str], str]
+
+
+def device_html(device: Device, names: Names | None = None) -> str:
     """Every field GET device returns (Document 1 §2.3, §4.1), keys excepted: the fields of
-    the device's connectivity only, an empty value as "—"."""
+    the device's connectivity only, an empty value as "—"; references by name when `names`
+    knows them ("HSM EU West 1 (hsm-eu-west-1)")."""
+
+    def named(field: str, ident: str | None) -> str | None:
+        if not ident:
+            return ident
+        return reference_text(ident, names(field, ident) if names is not None else "")
+
     model = (
         reference_text(device.model.ID, device.model.commercialName or "") if device.model else None
     )
@@ -116,7 +128,7 @@ def device_html(device: Device) -> str:
             _field(label_of("nwAddress"), device.nwAddress),
             _field(label_of("appEUI"), device.appEUI),
             _field(label_of("asTransportKey"), _named(device.asTransportKey)),
-            _field(label_of("hsmGroupID"), device.hsmGroupID),
+            _field(label_of("hsmGroupID"), named("hsmGroupID", device.hsmGroupID)),
         ]
     else:
         network_title = "SIM and network"
@@ -125,7 +137,9 @@ def device_html(device: Device) -> str:
             _field(label_of("iccid"), device.iccid),
             _field(label_of("eid"), device.eid),
             _field(label_of("lastIMEI"), device.lastIMEI),
-            _field(label_of("networkContextID"), device.networkContextID),
+            _field(
+                label_of("networkContextID"), named("networkContextID", device.networkContextID)
+            ),
         ]
     profile = device.appServersRoutingProfile
     organisation = [
@@ -590,6 +604,7 @@ class DeviceDetail(QWidget):
         super().__init__(parent)
         self.setMinimumWidth(300)
         self.vm = detail_vm
+        self.names: Names | None = None  # set by the owner when it has the lists of names
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deviceDetailTabs")
         self.tabs.setDocumentMode(True)
@@ -649,6 +664,11 @@ class DeviceDetail(QWidget):
     def showing_device(self) -> bool:
         return self.stack.currentWidget() is self.tabs
 
+    def refresh_names(self) -> None:
+        """The lists of names arrived: the information again, with them."""
+        if self.device is not None:
+            self.label.setText(device_html(self.device, self.names))
+
     def show_device(self, device: Device | None) -> None:
         previous = self.device
         self.device = device
@@ -659,7 +679,7 @@ class DeviceDetail(QWidget):
                 "Select a device in the list to see its information, tags, alarms and traffic.",
             )
         else:
-            self.label.setText(device_html(device))
+            self.label.setText(device_html(device, self.names))
             self.stack.setCurrentWidget(self.tabs)
         if self.vm is not None:
             self.vm.set_device(device)

@@ -584,7 +584,7 @@ def test_a_list_reload_keeps_detail_edits_not_saved(
         pane.table.selectRow(0)
     editor, routing = pane.detail.alarm004, pane.detail.routing
     pane.detail.tabs.setCurrentWidget(editor)
-    editor.durations[0].setEditText("PT13H")
+    editor.durations[0].setText("PT13H")
     routing.profile_id.setText("rp-typed")
     assert editor.save_button.isEnabled()
     reads: list[bool] = []
@@ -600,12 +600,12 @@ def test_a_list_reload_keeps_detail_edits_not_saved(
     qtbot.waitUntil(lambda: selection.isRowSelected(0), timeout=5000)
     qtbot.wait(300)  # the selection's debounce
     assert reads == []
-    assert editor.durations[0].currentText() == "PT13H" and editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "PT13H" and editor.save_button.isEnabled()
     assert routing.profile_id.text() == "rp-typed"
     # Read again (as after an acknowledgement): still there.
     with qtbot.waitSignal(devices_vm.detail_changed, timeout=10000):
         devices_vm.select("e" + eui, eui=eui)
-    assert editor.durations[0].currentText() == "PT13H" and routing.profile_id.text() == "rp-typed"
+    assert editor.durations[0].text() == "PT13H" and routing.profile_id.text() == "rp-typed"
     # Another device: its own values.
     with qtbot.waitSignal(devices_vm.first_page_loaded, timeout=10000):
         pane.search.setText("")

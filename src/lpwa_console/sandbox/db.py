@@ -433,9 +433,8 @@ CREATE TABLE device_model_bands (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: list[str] = [
-    _V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9, _DEVICE_CATALOG,
-]  # fmt: skip
+MIGRATIONS: list[str] = [_V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9]
+MIGRATIONS.append(_DEVICE_CATALOG)
 
 
 def _open(path: Path) -> sqlite3.Connection:

@@ -75,7 +75,12 @@ def _flatten(
     if prefix and is_hidden(leaf):
         return
     if isinstance(value, dict) and not _is_reference(value):
+        named = prefix and "ID" in value and (value.get("name") or value.get("commercialName"))
+        if named:  # a resource with more to say: "name (ID)", then the rest
+            out.append((prefix, _reference(value)))
         for key, inner in value.items():
+            if named and key in _REFERENCE_KEYS:
+                continue
             _flatten(f"{prefix}.{key}" if prefix else str(key), inner, secret, out, owner)
         return
     hidden = leaf in secret or (

@@ -11,15 +11,12 @@ import pytest
 from PySide6.QtCore import Qt
 
 from lpwa_console.api import APIStatusError, NotFoundError
-from lpwa_console.models.devices import (
-    REFERENCE_KINDS,
-    REFERENCE_PAGE,
-    DevicesViewModel,
-    ReferenceListModel,
-)
+from lpwa_console.models.devices import REFERENCE_KINDS, DevicesViewModel
+from lpwa_console.models.references import ID_ROLE, REFERENCE_PAGE, ReferenceListModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.app_servers import AppServerPage
 from lpwa_console.schema.common import ListEnvelope
+from lpwa_console.schema.device_profiles import DeviceProfilePage
 from lpwa_console.schema.devices import Device, DeviceBrief, DeviceFilter
 from lpwa_console.schema.network import AsTransportKeyPage, CellularNetworkContextPage, HsmGroupPage
 
@@ -71,6 +68,24 @@ class FakeClient:
                 {"briefs": [{"ID": "as-1", "name": "Metering", "scope": "OPERATOR"}], "count": 1}
             )
 
+        async def profiles_page(index: int, size: int) -> DeviceProfilePage:
+            self.calls["model"].append((index, size))
+            return DeviceProfilePage.model_validate(
+                {
+                    "briefs": [
+                        {
+                            "ID": "LORA/GenericA.1.0.3a_ETSI",
+                            "commercialName": "LoRaWAN 1.0.3 - class A",
+                            "connectivity": "LORAWAN",
+                            "macMinorVersion": 5,
+                            "vendor": {"ID": "generic", "commercialName": "Generic"},
+                        }
+                    ],
+                    "more": False,
+                }
+            )
+
+        self.device_profiles = SimpleNamespace(list=profiles_page)
         self.devices = SimpleNamespace(list=list_devices)
         self.as_transport_keys = SimpleNamespace(list=keys_page)
         self.hsm_groups = SimpleNamespace(list=hsm_page)
@@ -90,11 +105,15 @@ def test_reference_model_roles(qtmodeltester: Any) -> None:
     model.set_items([("atk-1", "Metering key"), ("hsm-1", ""), ("x", "x")])
     qtmodeltester.check(model, force_py=True)
     index = model.index(0, 0)
-    assert index.data(Qt.ItemDataRole.DisplayRole) == "atk-1 — Metering key"
-    assert index.data(Qt.ItemDataRole.EditRole) == "atk-1"  # what an input holds
+    assert index.data(Qt.ItemDataRole.DisplayRole) == "Metering key (atk-1)"
+    assert index.data(Qt.ItemDataRole.EditRole) == "Metering key (atk-1)"  # shown once picked
+    assert index.data(ID_ROLE) == "atk-1"  # what the request holds
     assert model.index(1, 0).data() == "hsm-1" and model.index(2, 0).data() == "x"
     assert model.ids() == ["atk-1", "hsm-1", "x"]
-    assert index.data(Qt.ItemDataRole.ToolTipRole) == "Metering key"
+    assert index.data(Qt.ItemDataRole.ToolTipRole) == "ID: atk-1"
+    # What a picker's text names: an item as shown, its name, its ID, or an ID typed.
+    assert model.id_of("Metering key (atk-1)") == "atk-1" == model.id_of("Metering key")
+    assert model.id_of("atk-9") == "atk-9" and model.id_of("Old key (atk-0)") == "atk-0"
     assert model.loaded and not model.error
     model.clear()
     assert model.rowCount() == 0 and not model.loaded
@@ -134,6 +153,10 @@ def test_references_load_in_the_background(qtbot: Any, qloop: Any) -> None:
     assert fake.calls["asTransportKey"] == [(1, REFERENCE_PAGE), (2, REFERENCE_PAGE)]
     assert vm.references["networkContextID"].ids() == ["nc-a", "nc-b"]  # sorted by ID
     assert vm.references["appServers"].ids() == ["as-1"]
+    models = vm.references["model"]
+    assert models.index(0, 0).data() == (
+        "Generic LoRaWAN 1.0.3 - class A (LORA/GenericA.1.0.3a_ETSI)"
+    )
     assert fake.server_filters[-1].scope == ["SUBSCRIPTION", "OPERATOR"]  # both scopes
     hsm = vm.references["hsmGroupID"]
     assert hsm.rowCount() == 0 and "not activated" in hsm.error and not hsm.loaded

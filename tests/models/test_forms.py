@@ -62,7 +62,7 @@ def test_app_server_nested_fields() -> None:
         HttpDestination,
         KafkaDestination,
     ]
-    assert [f.label for f in dest.forms] == ["Http destination", "Kafka destination"]
+    assert [f.label for f in dest.forms] == ["HTTP destination", "Kafka destination"]
     assert sub_fields(dest) == {
         "addresses": ("list", True, False),
         "ports": ("text", False, False),
@@ -73,7 +73,7 @@ def test_app_server_nested_fields() -> None:
         "brokerID": ("text", True, False),
         "topicName": ("text", True, False),
     }
-    assert dest.noun == "Destination" and fields["customHttpHeaders"].noun == "Custom http header"
+    assert dest.noun == "Destination" and fields["customHttpHeaders"].noun == "Custom HTTP header"
     assert sub_fields(fields["customHttpHeaders"]) == {
         "name": ("text", True, False),
         "value": ("text", True, False),
@@ -165,20 +165,20 @@ def test_nested_errors_are_located() -> None:
     errors = nested_errors(dest, raw)
     assert errors[0] == {} and errors[2] == {}  # valid, blank
     assert set(errors[1]) == {"ports", "strategy"}
-    assert describe(dest, errors).startswith("Destination 2: ports: 99999 is not a port")
+    assert describe(dest, errors).startswith("Destination 2: Ports: 99999 is not a port")
     assert describe(dest, [{}, {}]) == ""
     security = next(f for f in fields if f.name == "downlinkSecurity")
     assert nested_errors(security, {"asID": "as-1", "maxTimestampDeviation": "-1"}) == [
         {
-            "status": "Field required",
-            "maxTimestampDeviation": "Input should be greater than or equal to 0",
+            "status": "Status: required",
+            "maxTimestampDeviation": "Maximum clock difference: at least 0",
         }
     ]
     assert nested_errors(security, {"status": ""}) == [{}]
     domains = next(f for f in fields if f.name == "domains")
     (bad,) = nested_errors(domains, Rows([{"name": "France/Paris", "group": "Site:1"}]))
     assert bad == {
-        "group": "a group name has 1 to 20 characters, without : < > or spaces at either end"
+        "group": "Group: a group name has 1 to 20 characters, without : < > or spaces at either end"
     }
     assert nested_errors(fields[0], "x") == []  # a flat field has no rows
 
@@ -188,15 +188,15 @@ def test_nested_errors_word_the_patterns() -> None:
     headers = next(f for f in fields if f.name == "customHttpHeaders")
     (bad,) = nested_errors(headers, Rows([{"name": "X Bad", "value": "caf\u00e9"}]))
     assert bad == {
-        "name": "a header name has letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only, "
-        "no spaces",
-        "value": "a header value has visible ASCII characters, with spaces or tabs only "
+        "name": "Header: a header name has letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ "
+        "only, no spaces",
+        "value": "Value: a header value has visible ASCII characters, with spaces or tabs only "
         "between them",
     }
-    assert describe(headers, [bad]).startswith("Custom http header 1: name: a header name")
+    assert describe(headers, [bad]).startswith("Custom HTTP header 1: Header: a header name")
     domains = next(f for f in fields if f.name == "domains")
     (bad,) = nested_errors(domains, Rows([{"name": "France/", "group": "Site"}]))
-    assert bad["name"].startswith("a domain is 1 to 5 parts")
+    assert bad["name"].startswith("Domain: a domain is 1 to 5 parts")
     messages = [
         m
         for row in nested_errors(headers, Rows([{"name": "a b", "value": "v"}]))
@@ -239,9 +239,12 @@ def test_one_wording_for_the_device_form_and_the_nested_forms() -> None:
     fields, _ = form_fields(DeviceUpdate)
     domains = next(f for f in fields if f.name == "domains")
     (nested,) = nested_errors(domains, Rows([{"name": "a/", "group": "g"}]))
-    assert errors["domains"] == nested["name"] and nested["name"].startswith("a domain is")
+    # The same words, each naming the field where it shows (the list, the table's column).
+    assert errors["domains"].split(": ", 1)[1] == nested["name"].split(": ", 1)[1]
+    assert errors["domains"].startswith("Domains: a domain is")
+    assert nested["name"].startswith("Domain: a domain is")
     _, errors = validate(DeviceUpdate, {"tags": [{"name": "<b>"}]})
-    assert errors["tags"].startswith("a tag has 1 to 40 characters")
+    assert errors["tags"].startswith("Tags: a tag has 1 to 40 characters")
 
 
 def test_an_item_fills_the_form() -> None:
@@ -367,3 +370,60 @@ def test_check_only_fields_are_not_shown_but_still_check() -> None:
         {"name": "x", **check_only_data(AppServerUpdate, kafka)}
     )
     assert request.to_wire() == {"name": "x"}  # checked with, never sent
+
+
+# --- words: labels, marks, pydantic's messages translated ------------------------------------
+
+
+def test_fields_carry_their_words_and_marks() -> None:
+    from lpwa_console.models.forms import REQUIRED_LEGEND
+    from lpwa_console.schema.multicast import MulticastGroupCreate
+
+    fields = {f.name: f for f in form_fields(MulticastGroupCreate)[0]}
+    address = fields["nwAddress"]
+    assert address.label == "Group network address (McAddr)" and address.required
+    assert address.marked_label == "Group network address (McAddr) *"
+    assert REQUIRED_LEGEND.startswith("*")
+    assert "API name: nwAddress" in address.tooltip
+    period = fields["pingSlotPeriod"]
+    assert period.marked_label == "Ping slot period" and "Unit: s" in period.tooltip
+    assert fields["class"].choice_words("C") == "Class C (always listening)"
+    assert fields["appServers"].reference == "appServers"
+
+
+def test_a_duration_field_is_edited_as_a_duration() -> None:
+    from lpwa_console.schema.devices import Alarm004Threshold
+
+    fields = {f.name: f for f in form_fields(Alarm004Threshold)[0]}
+    assert fields["duration"].kind == "duration"
+    assert value_of(fields["duration"], "P2D") == "P2D"
+    assert fields["level"].label == "Severity"
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        ({"EUI": "70B3D5E75E000001", "nwAddress": "12"}, "nwAddress",
+         "Network address (DevAddr): 8 hexadecimal digits expected"),
+        ({"EUI": "xyz"}, "EUI", "DevEUI: 16 hexadecimal digits expected"),
+        ({"EUI": "70B3D5E75E000001", "adminLat": 91, "adminLon": 2}, "adminLat",
+         "Latitude: at most 90"),
+        ({"EUI": "70B3D5E75E000001", "adminLat": "north", "adminLon": 2}, "adminLat",
+         "Latitude: a number expected"),
+        ({"EUI": "70B3D5E75E000001", "name": "n" * 129}, "name", "Name: at most 128 characters"),
+        ({"EUI": "70B3D5E75E000001", "activation": "JOIN"}, "activation",
+         "Activation: choose one of the values offered"),
+        ({}, "EUI", "DevEUI: required"),
+        ({"EUI": "70B3D5E75E000001", "adminLat": 10}, "adminLat",
+         "Latitude and Longitude go together"),
+    ],
+)  # fmt: skip
+def test_errors_name_the_field_in_plain_words(
+    data: dict[str, object], field: str, message: str
+) -> None:
+    from lpwa_console.models.devices import validate
+    from lpwa_console.schema.devices import DeviceCreate
+
+    _, errors = validate(DeviceCreate, data)
+    assert errors[field] == message
+    assert not any(w in errors[field] for w in ("Input should", "Value error", "pattern"))

@@ -244,7 +244,7 @@ def test_alarm004_editor_validates_live_and_saves(qtbot: Any, qloop: Any) -> Non
     assert not editor.save_button.isEnabled()
     save(detail, "detail-alarm004-error.png")
     editor.levels[1].setCurrentIndex(editor.levels[1].findData(6))
-    editor.durations[0].setEditText("PT12H")
+    editor.durations[0].setText("PT12H")
     assert editor.error.text() == "" and editor.save_button.isEnabled()
     with qtbot.waitSignal(detail.save_requested, timeout=1000) as saved:
         editor.save_button.click()
@@ -285,10 +285,10 @@ def test_alarm004_saved_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel)
     pane.detail.tabs.setCurrentWidget(editor)
     editor.enabled[0].setChecked(True)
     editor.levels[0].setCurrentIndex(editor.levels[0].findData(4))
-    editor.durations[0].setEditText("PT7H")
+    editor.durations[0].setText("PT7H")
     editor.enabled[1].setChecked(False)
     editor.levels[1].setCurrentIndex(editor.levels[1].findData(6))
-    editor.durations[1].setEditText("P9D")
+    editor.durations[1].setText("P9D")
     assert editor.save_button.isEnabled(), editor.error.text()
     reads: list[bool] = []
     devices_vm.detail_loading.connect(lambda on: on and reads.append(on))
@@ -302,7 +302,7 @@ def test_alarm004_saved_on_the_sandbox(qtbot: Any, devices_vm: DevicesViewModel)
     qtbot.waitUntil(lambda: not devices_vm.runner.busy, timeout=10000)
     qtbot.wait(200)  # the selection's debounce
     assert reads == [True]
-    assert editor.durations[0].currentText() == "PT7H" and not editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "PT7H" and not editor.save_button.isEnabled()
     save(pane, "devices-pane.png")
 
 
@@ -492,10 +492,10 @@ def test_information_marks_empty_values(qtbot: Any, qloop: Any) -> None:
     for label in ("AS transport key", "JoinEUI", "DevAddr", "Admin position", "Notes", "Domains"):
         row = text[text.index(label) :].split("</tr>")[0]
         assert row.endswith("—</td>"), (label, row)
-    assert "IMSI" not in text and "eID" not in text  # a LoRaWAN device has no SIM
+    assert "IMSI" not in text and "EID" not in text  # a LoRaWAN device has no SIM
     detail.show_device(device(EUI="35693803564380", connectivity="CELLULAR", imsi="20801"))
     text = detail.label.text()
-    for label in ("ICCID", "eID", "Network context"):
+    for label in ("ICCID", "EID", "Network context"):
         assert text[text.index(label) :].split("</tr>")[0].endswith("—</td>"), label
     assert "HSM group" not in text and "JoinEUI" not in text
 
@@ -550,18 +550,18 @@ def test_the_same_device_read_again_keeps_edits_not_saved(qtbot: Any, qloop: Any
     detail, _ = make_detail(qtbot, rights_with(WRITE_NODE, ADMIN_NODE))
     editor, routing = detail.alarm004, detail.routing
     detail.show_device(device())
-    editor.durations[0].setEditText("PT7H")
+    editor.durations[0].setText("PT7H")
     routing.profile_id.setText("rp-9")
     assert editor.save_button.isEnabled() and routing.save_button.isEnabled()
     detail.show_device(device(alarm1=2))  # read again: its alarm counters changed
-    assert editor.durations[0].currentText() == "PT7H" and editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "PT7H" and editor.save_button.isEnabled()
     assert routing.profile_id.text() == "rp-9" and routing.save_button.isEnabled()
     assert routing.device is not None and routing.device.alarm1 == 2
     # Revert goes back to what the device has now.
     editor.reset_button.click()
-    assert editor.durations[0].currentText() == "P2D" and not editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "P2D" and not editor.save_button.isEnabled()
     # Saved: the device now has what was typed, the editors are clean again.
-    editor.durations[0].setEditText("PT7H")
+    editor.durations[0].setText("PT7H")
     saved = device(
         appServersRoutingProfile={"ID": "rp-9"},
         alarmsConfiguration={
@@ -572,13 +572,13 @@ def test_the_same_device_read_again_keeps_edits_not_saved(qtbot: Any, qloop: Any
         },
     )
     detail.show_device(saved)
-    assert editor.durations[0].currentText() == "PT7H" and not editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "PT7H" and not editor.save_button.isEnabled()
     assert routing.profile_id.text() == "rp-9" and not routing.save_button.isEnabled()
     # Another device: its own values, whatever was typed.
-    editor.durations[0].setEditText("PT9H")
+    editor.durations[0].setText("PT9H")
     routing.profile_id.setText("rp-3")
     detail.show_device(device(EUI="70B3D57ED0000002"))
-    assert editor.durations[0].currentText() == "P2D" and not editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "P2D" and not editor.save_button.isEnabled()
     assert routing.profile_id.text() == "rp-1" and not routing.save_button.isEnabled()
     # Nothing typed: the same device read again shows what it has now.
     detail.show_device(device(EUI="70B3D57ED0000002", appServersRoutingProfile={"ID": "rp-4"}))

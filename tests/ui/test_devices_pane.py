@@ -123,7 +123,7 @@ def test_create_through_the_dialog(qtbot: Any, devices_vm: DevicesViewModel) -> 
     assert isinstance(dialog, DeviceFormDialog)
     assert not dialog.ok.isEnabled()  # no EUI yet
     qtbot.keyClicks(dialog.inputs["EUI"], "12XZ")
-    assert dialog.errors["EUI"].isVisibleTo(dialog)
+    assert dialog.errors["EUI"].text()
     assert not dialog.ok.isEnabled()
     eui = random_eui()
     dialog.inputs["EUI"].clear()
@@ -156,7 +156,7 @@ def test_conflict_is_shown_inline_and_input_kept(qtbot: Any, devices_vm: Devices
     message, field = failed.args
     assert field == "EUI", failed.args
     assert dialog.isVisible()
-    assert dialog.errors["EUI"].isVisibleTo(dialog)
+    assert dialog.errors["EUI"].text()
     assert dialog.errors["EUI"].text() == message
     assert dialog.inputs["EUI"].text() == existing
     assert dialog.inputs["name"].text() == "Duplicate"
@@ -384,17 +384,17 @@ def test_pickers_fill_late_and_keep_what_was_typed(qtbot: Any, recorded: Any) ->
     assert not vm.references["asTransportKey"].loaded and keys.count() == 0  # did not wait
     qtbot.keyClicks(dialog.inputs["asTransportKey"], "typed-key")
     qtbot.waitUntil(lambda: not vm.runner.busy, timeout=5000)
-    assert keys.count() == 1 and keys.model().index(0, 0).data() == "atk-1 — Metering key"
+    assert keys.count() == 1 and keys.model().index(0, 0).data() == "Metering key (atk-1)"
     assert dialog.inputs["asTransportKey"].text() == "typed-key"  # not replaced by the list
-    # Picking puts the ID in the input, whatever the list shows.
+    # Picking shows "name (ID)"; the request holds the ID.
     qtbot.keyClick(keys, Qt.Key.Key_Down)
-    assert dialog.inputs["asTransportKey"].text() == "atk-1"
-    assert dialog.data()["asTransportKey"] == {"ID": "atk-1"}
-    # Completion matches the name too and inserts the ID.
+    assert dialog.inputs["asTransportKey"].text() == "Metering key (atk-1)"
+    assert keys.text() == "atk-1" and dialog.data()["asTransportKey"] == {"ID": "atk-1"}
+    # Completion matches the name too.
     completer = keys.completer()
     completer.setCompletionPrefix("metering")
     assert completer.completionCount() == 1
-    assert completer.pathFromIndex(completer.currentIndex()) == "atk-1"
+    assert completer.pathFromIndex(completer.currentIndex()) == "Metering key (atk-1)"
     # A list that cannot load: say so, and take the ID as typed.
     hsm = dialog.pickers["hsmGroupID"]
     assert hsm.count() == 0 and "list unavailable" in hsm.lineEdit().placeholderText()
@@ -406,7 +406,13 @@ def test_pickers_fill_late_and_keep_what_was_typed(qtbot: Any, recorded: Any) ->
     server_completer = servers.completer()
     server_completer.setCompletionPrefix(server_completer.splitPath(servers.text())[0])
     assert server_completer.completionCount() == 1
-    assert server_completer.pathFromIndex(server_completer.currentIndex()) == "as-0, as-1"
+    completed = server_completer.pathFromIndex(server_completer.currentIndex())
+    assert completed.startswith("as-0, ") and completed.endswith(" (as-1)")
+    servers.setText(completed)
+    assert servers.ids() == ["as-0", "as-1"] and dialog.data()["appServers"] == [
+        {"ID": "as-0"},
+        {"ID": "as-1"},
+    ]
     dialog.reject()
     # The lists outlive the dialog: reloading them after it is gone is harmless.
     dialog.deleteLater()
@@ -423,11 +429,11 @@ def test_new_fields_are_validated_live(qtbot: Any, recorded: Any) -> None:
     qtbot.keyClicks(dialog.inputs["EUI"], random_eui())
     assert dialog.ok.isEnabled(), dialog.revalidate()
     qtbot.keyClicks(dialog.inputs["appServers"], "as-1, " + "x" * 65)
-    assert dialog.errors["appServers"].isVisibleTo(dialog)
+    assert dialog.errors["appServers"].text()
     assert "64" in dialog.errors["appServers"].text() and not dialog.ok.isEnabled()
     dialog.inputs["appServers"].clear()
     qtbot.keyClicks(dialog.inputs["appServers"], "as-1")
-    assert not dialog.errors["appServers"].isVisibleTo(dialog) and dialog.ok.isEnabled()
+    assert not dialog.errors["appServers"].text() and dialog.ok.isEnabled()
 
     domains = dialog.domains
     assert domains is not None
@@ -442,10 +448,10 @@ def test_new_fields_are_validated_live(qtbot: Any, recorded: Any) -> None:
     assert "one domain per group" in domains.error.text() and not dialog.ok.isEnabled()
     domains.table.item(1, 0).setText("Bad:name")
     domains.table.item(1, 1).setText("Vertical")
-    assert "Domain 2: name: a domain is 1 to 5 parts" in domains.error.text()
+    assert "Domain 2: Domain: a domain is 1 to 5 parts" in domains.error.text()
     assert "pattern" not in domains.error.text()
     domains.table.item(1, 0).setText("Water")
-    assert not domains.error.isVisibleTo(dialog) and dialog.ok.isEnabled()
+    assert not domains.error.text() and dialog.ok.isEnabled()
 
     # Cellular: the eID and the network context; the LoRaWAN references are not sent.
     dialog.pickers["asTransportKey"].setText("atk-1")
@@ -531,7 +537,8 @@ def test_create_with_references_on_the_sandbox(qtbot: Any, devices_vm: DevicesVi
     # Edit: remove the key, empty the servers.
     pane.edit_device()
     dialog = pane.dialog
-    assert dialog is not None and dialog.inputs["asTransportKey"].text() == "atk-default"
+    assert dialog is not None and dialog.pickers["asTransportKey"].text() == "atk-default"
+    assert dialog.inputs["asTransportKey"].text() == "Default key (atk-default)"
     dialog.inputs["asTransportKey"].clear()
     dialog.inputs["appServers"].clear()
     with qtbot.waitSignal(devices_vm.saved, timeout=10000) as saved:
@@ -582,9 +589,9 @@ def test_unknown_reference_is_shown_inline_and_input_kept(
         dialog.ok.click()
     message, field = failed.args
     assert field == "appServers" and "as-no-such-server" in message
-    assert dialog.isVisible() and dialog.errors["appServers"].isVisibleTo(dialog)
-    assert dialog.inputs["appServers"].text() == "as-metering, as-no-such-server"
-    assert dialog.inputs["asTransportKey"].text() == "atk-default"
+    assert dialog.isVisible() and dialog.errors["appServers"].text()
+    assert dialog.inputs["appServers"].ids() == ["as-metering", "as-no-such-server"]
+    assert dialog.pickers["asTransportKey"].text() == "atk-default"
     dialog.reject()
 
 
@@ -597,7 +604,7 @@ def test_a_list_reload_keeps_detail_edits_not_saved(
         pane.table.selectRow(0)
     editor, routing = pane.detail.alarm004, pane.detail.routing
     pane.detail.tabs.setCurrentWidget(editor)
-    editor.durations[0].setEditText("PT13H")
+    editor.durations[0].setText("PT13H")
     routing.profile_id.setText("rp-typed")
     assert editor.save_button.isEnabled()
     reads: list[bool] = []
@@ -613,12 +620,12 @@ def test_a_list_reload_keeps_detail_edits_not_saved(
     qtbot.waitUntil(lambda: selection.isRowSelected(0), timeout=5000)
     qtbot.wait(300)  # the selection's debounce
     assert reads == []
-    assert editor.durations[0].currentText() == "PT13H" and editor.save_button.isEnabled()
+    assert editor.durations[0].text() == "PT13H" and editor.save_button.isEnabled()
     assert routing.profile_id.text() == "rp-typed"
     # Read again (as after an acknowledgement): still there.
     with qtbot.waitSignal(devices_vm.detail_changed, timeout=10000):
         devices_vm.select("e" + eui, eui=eui)
-    assert editor.durations[0].currentText() == "PT13H" and routing.profile_id.text() == "rp-typed"
+    assert editor.durations[0].text() == "PT13H" and routing.profile_id.text() == "rp-typed"
     # Another device: its own values.
     with qtbot.waitSignal(devices_vm.first_page_loaded, timeout=10000):
         pane.search.setText("")

@@ -8,6 +8,7 @@ from ._base import BaseClient
 from .resources.alarms import DeviceAlarmsResource, MulticastAlarmsResource
 from .resources.app_servers import AppServersResource
 from .resources.device_import import DeviceImportResource
+from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
 from .resources.devices import DevicesResource
 from .resources.frames import FramesResource
 from .resources.multicast import MulticastGroupsResource
@@ -42,6 +43,14 @@ class LpwaClient(BaseClient):
     @cached_property
     def device_import(self) -> DeviceImportResource:
         return DeviceImportResource(self)
+
+    @cached_property
+    def device_profiles(self) -> DeviceProfilesResource:
+        return DeviceProfilesResource(self)
+
+    @cached_property
+    def device_vendors(self) -> DeviceVendorsResource:
+        return DeviceVendorsResource(self)
 
     @cached_property
     def frames(self) -> FramesResource:

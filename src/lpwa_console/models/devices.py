@@ -8,26 +8,22 @@ from __future__ import annotations
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import (
-    QAbstractListModel,
-    QModelIndex,
     QObject,
-    QPersistentModelIndex,
     Qt,
     Signal,
 )
 
 from ..api import APIStatusError, ConflictError, LpwaClient
-from ..schema.app_servers import ALL_SCOPES
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
-from .forms import error_text
+from .forms import error_text, in_words, labelled_error
 from .paged_table import Column, PagedTableModel
+from .references import ReferenceListModel, list_references
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -131,7 +127,7 @@ def validate(
     model: type[BaseModel], data: dict[str, Any]
 ) -> tuple[BaseModel | None, dict[str, str]]:
     """Validate form data with the schema; errors by field ('' for the form as a whole), in
-    the words of `forms.error_text` (a pattern is described, not quoted)."""
+    plain words that name the field by its label (`forms.labelled_error`)."""
     try:
         return model.model_validate(data), {}
     except ValidationError as exc:
@@ -139,10 +135,15 @@ def validate(
         errors: dict[str, str] = {}
         for error in exc.errors():
             loc = error.get("loc") or ()
-            message = error_text(error)
             name = str(loc[0]) if loc and str(loc[0]) in fields else ""
-            if not name:
+            if name:
+                message = labelled_error(name, error, model)
+            else:
+                message = error_text(error)
                 name = field_named_in(message, fields)
+                if name and message.startswith(f"{name}: "):  # "destinations: ..." in words
+                    message = labelled_error(name, error, model)
+                message = in_words(message, fields, model)
             errors.setdefault(name, message)
         return None, errors
 
@@ -156,88 +157,23 @@ REFERENCE_KINDS: dict[str, str] = {
     "hsmGroupID": "HSM groups",
     "networkContextID": "network contexts",
     "appServers": "application servers",
+    "model": "device models",
 }
-MAX_REFERENCES = 2000  # a picker, not a browser: stop after this many
-REFERENCE_PAGE = 500
 
 
-class ReferenceListModel(QAbstractListModel):
-    """IDs and names of one kind of referenced resource. DisplayRole reads "ID — name" (what
-    a picker lists and what completion matches); EditRole is the ID (what an input holds)."""
-
-    def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.items: list[tuple[str, str]] = []
-        self.loaded = False
-        self.loaded_at = 0.0  # time.monotonic() of the last successful load
-        self.error = ""
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.items)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.items):
-            return None
-        ident, name = self.items[index.row()]
-        if role == Qt.ItemDataRole.DisplayRole:
-            return f"{ident} — {name}" if name and name != ident else ident
-        if role in (Qt.ItemDataRole.EditRole, Qt.ItemDataRole.UserRole):
-            return ident
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return name or ident
-        return None
-
-    def ids(self) -> list[str]:
-        return [ident for ident, _name in self.items]
-
-    def set_items(self, items: list[tuple[str, str]], error: str = "") -> None:
-        self.beginResetModel()
-        self.items = list(items)
-        self.loaded = not error
-        self.error = error
-        if not error:
-            self.loaded_at = time.monotonic()
-        self.endResetModel()
-
-    def clear(self) -> None:
-        """Nothing loaded (another session)."""
-        self.set_items([])
-        self.loaded = False
+# The device field -> the kind of resource it names (schema.labels.REFERENCE_NOUNS).
+_KIND_OF_FIELD = {
+    "asTransportKey": "asTransportKeys",
+    "hsmGroupID": "hsmGroups",
+    "networkContextID": "networkContexts",
+    "appServers": "appServers",
+    "model": "deviceProfiles",
+}
 
 
-async def _all_pages(
-    fetch: Callable[[int, int], Awaitable[ListEnvelope[Any]]],
-) -> list[Any]:
-    """Every item of an index-paged list, up to MAX_REFERENCES."""
-    items: list[Any] = []
-    total: int | None = None  # comes with the first page only
-    index = 1
-    while len(items) < MAX_REFERENCES:
-        page = await fetch(index, REFERENCE_PAGE)
-        items.extend(page.briefs)
-        total = page.count if index == 1 else total
-        if not page.briefs:
-            break
-        if total is not None and len(items) >= total:
-            break
-        if total is None and len(page.briefs) < REFERENCE_PAGE and not page.more:
-            break
-        index += 1
-    return items[:MAX_REFERENCES]
-
-
-async def _list_references(client: LpwaClient, kind: str) -> list[Any]:
+async def _list_references(client: LpwaClient, kind: str) -> list[tuple[str, str, Any]]:
     """Every resource of one kind the device fields refer to (see REFERENCE_KINDS)."""
-    if kind == "asTransportKey":
-        return await _all_pages(client.as_transport_keys.list)
-    if kind == "hsmGroupID":
-        return await _all_pages(client.hsm_groups.list)
-    if kind == "networkContextID":
-        return await _all_pages(client.network_contexts.list)
-    servers = client.app_servers
-    return await _all_pages(lambda i, n: servers.list(i, n, filters=ALL_SCOPES))
+    return await list_references(client, _KIND_OF_FIELD[kind])
 
 
 # --- the view-model ------------------------------------------------------------------------
@@ -611,10 +547,9 @@ class DevicesViewModel(QObject):
                 quiet=True,
             )
 
-    def _references_done(self, kind: str, items: list[Any]) -> None:
+    def _references_done(self, kind: str, items: list[tuple[str, str, Any]]) -> None:
         self._reference_tasks.pop(kind, None)
-        pairs = [(str(i.ID), str(getattr(i, "name", None) or "")) for i in items]
-        self.references[kind].set_items(sorted(pairs, key=lambda p: p[0].casefold()))
+        self.references[kind].set_items(items)
         self.references_changed.emit(kind)
 
     def _references_failed(self, kind: str, message: str) -> None:

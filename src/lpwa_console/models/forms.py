@@ -36,16 +36,40 @@ from pydantic_core import ErrorDetails
 from ..schema.app_servers import CustomHttpHeaderRequest
 from ..schema.common import TAG_NAME_PATTERN
 from ..schema.domains import DOMAIN_NAME_PATTERN, GROUP_NAME_PATTERN
+from ..schema.labels import FIELD_WORDS, FieldWords, field_words
 from ..schema.network import ID_PATTERN
 
 FieldKind = Literal[
-    "text", "int", "float", "bool", "choice", "list", "refs", "ref", "object", "table"
+    "text",
+    "int",
+    "float",
+    "bool",
+    "choice",
+    "duration",
+    "list",
+    "refs",
+    "ref",
+    "object",
+    "table",
 ]
 NESTED_KINDS = ("object", "table")
 LIST_KINDS = ("list", "refs", "table")
 SECRET_WORDS = ("key", "secret", "password", "token")
 AUTOMATIC = frozenset({"occContext"})  # filled by the console from the item, never shown
 _SCALARS: dict[Any, FieldKind] = {bool: "bool", int: "int", float: "float", str: "text"}
+REQUIRED_MARK = "*"
+REQUIRED_LEGEND = "* required"
+
+
+def tooltip_of(name: str, words: FieldWords) -> str:
+    """A field's tooltip: its help, its unit, and the API name for people who script."""
+    lines = [words.help] if words.help else []
+    if words.unit:
+        lines.append(f"Unit: {words.unit}")
+    if words.duration:
+        lines.append("Sent as an ISO 8601 duration")
+    lines.append(f"API name: {name}")
+    return "\n".join(lines)
 
 
 @dataclass(frozen=True)
@@ -58,15 +82,39 @@ class FormField:
     secret: bool = False
     key: str = "ID"  # the one field of a "ref" / "refs" wrapper
     forms: tuple[SubForm, ...] = ()  # "object": one; "table": one per kind of item
+    words: FieldWords | None = None  # schema/labels.py; None: made from the name
+
+    @property
+    def about(self) -> FieldWords:
+        return self.words or field_words(self.name)
 
     @property
     def label(self) -> str:
-        return self.name + (" *" if self.required else "")
+        """What people read: "Network address (DevAddr)"."""
+        return self.about.label
+
+    @property
+    def marked_label(self) -> str:
+        """The label, with the required mark (REQUIRED_MARK) when the field must be filled."""
+        return self.label + (f" {REQUIRED_MARK}" if self.required else "")
+
+    @property
+    def tooltip(self) -> str:
+        """The help line, the unit and the API name (for people who script)."""
+        return tooltip_of(self.name, self.about)
+
+    @property
+    def reference(self) -> str:
+        """The kind of resource the field names (schema.labels.REFERENCE_NOUNS), or ''."""
+        return self.about.reference
+
+    def choice_words(self, value: str) -> str:
+        return self.about.choice_words(value) if value else ""
 
     @property
     def noun(self) -> str:
         """One item of a table, for messages: destinations -> "Destination"."""
-        return _words(self.name).removesuffix("s").capitalize()
+        return self.label.removesuffix("s")
 
 
 @dataclass(frozen=True)
@@ -77,8 +125,9 @@ class SubForm:
     fields: tuple[FormField, ...]
 
     @property
-    def label(self) -> str:  # HttpDestination -> "Http destination"
-        return _words(self.model.__name__.removesuffix("Request")).capitalize()
+    def label(self) -> str:  # HttpDestination -> "HTTP destination"
+        name = self.model.__name__.removesuffix("Request")
+        return _words(name).capitalize().replace("Http", "HTTP").replace(" http", " HTTP")
 
 
 @dataclass
@@ -161,14 +210,75 @@ def pattern_words(pattern: str) -> str:
     return f"expected {count}{what}"
 
 
-def error_text(error: ErrorDetails) -> str:
-    """One pydantic error as the forms show it: a pattern in words, a rule of ours without
-    pydantic's "Value error, " in front, pydantic's other sentences as they are."""
-    if error.get("type") == "string_pattern_mismatch":
-        pattern = (error.get("ctx") or {}).get("pattern")
+# pydantic's error types in words ({ctx key} filled from the error's context).
+_TYPE_WORDS = {
+    "missing": "required",
+    "string_too_short": "at least {min_length} characters",
+    "string_too_long": "at most {max_length} characters",
+    "too_short": "at least {min_length} items",
+    "too_long": "at most {max_length} items",
+    "greater_than_equal": "at least {ge}",
+    "less_than_equal": "at most {le}",
+    "greater_than": "more than {gt}",
+    "less_than": "less than {lt}",
+    "int_parsing": "a whole number expected",
+    "int_type": "a whole number expected",
+    "int_from_float": "a whole number expected",
+    "float_parsing": "a number expected",
+    "float_type": "a number expected",
+    "bool_parsing": "yes or no expected",
+    "literal_error": "choose one of the values offered",
+    "enum": "choose one of the values offered",
+    "extra_forbidden": "not accepted here",
+    "string_type": "text expected",
+    "list_type": "a list expected",
+}
+
+
+def error_text(error: ErrorDetails, words: FieldWords | None = None) -> str:
+    """One pydantic error in plain words, without the field's name: a pattern in words, a
+    rule of ours without pydantic's "Value error, " in front, pydantic's own types
+    translated (`_TYPE_WORDS`). With the field's `words`, a wrong hexadecimal value says
+    what is expected ("8 hexadecimal digits expected")."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if kind == "string_pattern_mismatch":
+        pattern = ctx.get("pattern")
         if isinstance(pattern, str):
             return pattern_words(pattern)
-    return str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
+    if kind == "value_error":
+        if words is not None and words.expected and "hexadecimal" in message:
+            return f"{words.expected} expected"
+        return message
+    template = _TYPE_WORDS.get(kind)
+    if template is None:
+        return message[:1].lower() + message[1:]
+    tidy = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in ctx.items()}
+    try:
+        return template.format(**tidy)
+    except (KeyError, IndexError):
+        return message
+
+
+def labelled_error(name: str, error: ErrorDetails, model: type | None = None) -> str:
+    """An error that names its field in words: "Network address (DevAddr): 8 hexadecimal
+    digits expected"."""
+    words = field_words(name, model)
+    text = error_text(error, words).removeprefix(f"{name}: ")  # our rules name it already
+    return f"{words.label}: {text}"
+
+
+def in_words(message: str, names: typing.Iterable[str], model: type | None = None) -> str:
+    """A message of a rule over several fields with the API names in it replaced by their
+    labels ("adminLat and adminLon go together" -> "Latitude and Longitude go together").
+    Only camelCase names are replaced (those given and those schema/labels.py knows):
+    plain words such as "name" read well already."""
+    for name in sorted({*names, *FIELD_WORDS}, key=len, reverse=True):
+        if name.lower() != name:
+            label = field_words(name, model).label
+            message = re.sub(rf"(?<![\w(]){re.escape(name)}(?![\w)])", label, message)
+    return message
 
 
 # --- deriving the fields --------------------------------------------------------------------
@@ -210,13 +320,17 @@ def _sub_form(model: type[BaseModel]) -> SubForm | None:
     return None if required & set(skipped) else SubForm(model, tuple(fields))
 
 
-def _field(name: str, attr: str, annotation: Any, required: bool, nested: bool) -> FormField | None:
-    make = partial(FormField, name, attr, required=required)
+def _field(
+    name: str, attr: str, annotation: Any, required: bool, nested: bool, words: FieldWords
+) -> FormField | None:
+    make = partial(FormField, name, attr, required=required, words=words)
     members = _members(annotation)
     one = members[0] if len(members) == 1 else None
     inner = (typing.get_args(one) or (str,))[0] if typing.get_origin(one) is list else None
     if typing.get_origin(one) is Literal:
         return make("choice", choices=tuple(str(a) for a in typing.get_args(one)))
+    if one is str and words.duration:
+        return make("duration")
     if one in _SCALARS:
         secret = one is str and any(w in attr.lower() for w in SECRET_WORDS)
         return make(_SCALARS[one], secret=secret)
@@ -253,7 +367,8 @@ def form_fields(
         if info.deprecated or check_only(info):
             continue
         name = info.alias or attr
-        found = _field(name, attr, info.annotation, info.is_required(), nested)
+        words = field_words(name, model)
+        found = _field(name, attr, info.annotation, info.is_required(), nested, words)
         if found is None:
             skipped.append(name)
         else:
@@ -372,17 +487,22 @@ def nested_errors(spec: FormField, raw: Raw) -> list[dict[str, str]]:
                 for error in exc.errors():
                     loc = error.get("loc") or ("",)
                     name = str(loc[0]) if str(loc[0]) in names else ""
-                    errors.setdefault(name, error_text(error))
+                    text = (
+                        labelled_error(name, error, form.model)
+                        if name
+                        else in_words(error_text(error), names, form.model)
+                    )
+                    errors.setdefault(name, text)
         out.append(errors)
     return out
 
 
 def describe(spec: FormField, errors: list[dict[str, str]]) -> str:
-    """The first error of a table in words: "Destination 1: ports: ..."."""
+    """The first error of a table in words: "Destination 1: Ports: ..." (row errors name
+    their sub-field already, see nested_errors)."""
     for i, row in enumerate(errors):
-        for name, message in row.items():
-            where = f"{spec.noun} {i + 1}: " + (f"{name}: " if name else "")
-            return where + message.removeprefix(f"{name}: ")
+        for message in row.values():
+            return f"{spec.noun} {i + 1}: {message}"
     return ""
 
 

@@ -15,6 +15,7 @@ from .routes import (
     alarms,
     app_servers,
     device_import,
+    device_profiles,
     devices,
     frames,
     multicast,
@@ -53,6 +54,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     # Collection paths (/devices/alarms, /devices/import...) before /devices/{deviceUid}.
     api.include_router(alarms.router)
     api.include_router(device_import.router)
+    api.include_router(device_profiles.router)
     api.include_router(devices.router)
     api.include_router(frames.router)
     api.include_router(multicast.router)

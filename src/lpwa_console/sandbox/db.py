@@ -496,8 +496,34 @@ _V_AS_COUNTS = "\n".join(
     ]
 )
 
+# The device catalog: vendors, and for each device profile (device_models) its vendor, MAC
+# layer, LoRaWAN version, motion indicator and ISM bands. The catalog is not a subscription's:
+# subscribers read it (deviceProfiles, deviceVendors) and an operator's catalog view reads
+# the same tables.
+_DEVICE_CATALOG = """
+CREATE TABLE device_vendors (
+    id INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT,
+    logo TEXT
+);
+ALTER TABLE device_models ADD COLUMN vendor_id INTEGER REFERENCES device_vendors(id);
+ALTER TABLE device_models ADD COLUMN type_mac TEXT;
+ALTER TABLE device_models ADD COLUMN mac_major INTEGER;
+ALTER TABLE device_models ADD COLUMN mac_minor INTEGER;
+ALTER TABLE device_models ADD COLUMN motion TEXT;
+CREATE INDEX ix_device_models_vendor ON device_models (vendor_id);
+CREATE TABLE device_model_bands (
+    model_id INTEGER NOT NULL REFERENCES device_models(id) ON DELETE CASCADE,
+    band TEXT NOT NULL,
+    PRIMARY KEY (model_id, band)
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: list[str] = [
     _V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS,
+    _DEVICE_CATALOG,
 ]  # fmt: skip
 
 

@@ -27,6 +27,7 @@ from .db import (
     drop_device_indexes_sql,
     drop_link_count_triggers,
 )
+from .demo_catalog import seed_device_catalog
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -127,6 +128,7 @@ def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
         "INSERT OR IGNORE INTO device_models (ref, commercial_name, connectivity) VALUES (?, ?, ?)",
         MODELS,
     )
+    seed_device_catalog(conn)  # vendors, MAC layers and bands of those models, and others
     conn.executemany(
         "INSERT OR IGNORE INTO app_servers (subscription_id, ref, name) VALUES (?, ?, ?)",
         [(sub, r, n) for r, n in APP_SERVERS],
@@ -624,7 +626,9 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 # The parts of the demo, as recorded in `demo_parts` (db.py step 5): a database made before a
 # part existed gets it on its next start, once. "routing-cellular": the cellular AS routing
 # profile (a database made before step 8 has the LoRaWAN one only).
-DEMO_PARTS = ("accounts", "devices", "multicast", "network", "routing-cellular")
+DEMO_PARTS = (
+    "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
+)  # fmt: skip
 
 
 def prepare(settings: SandboxSettings) -> Database:
@@ -656,6 +660,8 @@ def prepare(settings: SandboxSettings) -> Database:
             seed_network(conn, sub, seed=settings.seed, now=now)
         if "routing-cellular" not in done:
             seed_routing_profiles(conn, sub)
+        if "device-catalog" not in done:
+            seed_device_catalog(conn)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

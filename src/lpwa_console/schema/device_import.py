@@ -238,7 +238,8 @@ IMPORT_COLUMNS: dict[ImportOperation, dict[str, ImportColumn]] = {
 
 # Fields of DeviceCreate / DeviceUpdate the columns fill; the rest go to ImportRow.extras.
 _CREATE_FIELDS = frozenset(DeviceCreate.model_fields) - {"appServersRoutingProfile"}
-_UPDATE_FIELDS = frozenset(DeviceUpdate.model_fields)
+# (An update's model change, with its compatibility rule, is the device form's, not the import's.)
+_UPDATE_FIELDS = frozenset(DeviceUpdate.model_fields) - {"model"}
 
 
 def connectivity_of(operation: ImportOperation) -> Literal["LORAWAN", "CELLULAR"]:

@@ -52,7 +52,7 @@ class Alarm004Threshold(RequestModel):
     def _duration_in_range(cls, value: str) -> str:
         span = parse_duration(value)
         if not MIN_ALARM004 <= span <= MAX_ALARM004:
-            raise ValueError("duration must be between PT1H and P30D")
+            raise ValueError("the time without uplink must be between 1 hour and 30 days")
         return value.upper()
 
     @property
@@ -311,14 +311,16 @@ class DeviceUpdate(_DeviceWritable):
     """PUT /subscriptions/mine/devices/{deviceUid}: only the fields given are changed. What
     cannot change after creation (x-updateForbidden) may be sent with its current value
     (`fixed_values`: EUI, connectivity, activation, DevAddr, and our iccid and eID); a
-    different value is refused by the server."""
+    different value is refused by the server. A new `model` must suit the device
+    (schema.device_profiles.model_change_refusal)."""
 
     read_only_fields = DEVICE_READ_ONLY | {"ownerToken", "ki"}
     fixed_fields = frozenset({"EUI", "connectivity", "activation", "nwAddress", "iccid", "eid"})
     not_modelled_fields = DEVICE_NOT_MODELLED | {
-        "occContext", "locationType", "model", "appEUI", "appKey"
+        "occContext", "locationType", "appEUI", "appKey"
     }  # fmt: skip
 
+    model: IdRef | None = None
     appServersRoutingProfile: IdRef | None = None
     imsi: str | None = None
 

@@ -20,6 +20,7 @@ from ...schema.common import (
     TagSuggestions,
     deprecated_value,
 )
+from ...schema.device_profiles import DeviceProfile, model_change_refusal
 from ...schema.devices import (
     DEVICE_SORT_CRITERIA,
     Device,
@@ -30,6 +31,7 @@ from ...schema.devices import (
     DevicesTagRequest,
     DeviceUpdate,
     HealthState,
+    IdRef,
     TagAction,
     TagActionResult,
 )
@@ -44,6 +46,7 @@ from ..errors import (
     forbidden,
     refuse_changed,
 )
+from ..store import device_profiles as profile_store
 from ..store import devices as store
 from ..store import subscription as subscription_store
 from ..store.frames import clock
@@ -279,9 +282,13 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
             raise ApiError(409, DUPLICATE, f"EUI: a device with EUI {body.EUI} already exists")
         model = None
         if body.model is not None:
+            profile = _profile(conn, body.model.ID)
+            if profile.connectivity != body.connectivity:
+                raise bad_request(
+                    f"model: {body.model.ID} is a {profile.connectivity.lower()} model, the"
+                    f" device is {body.connectivity.lower()}"
+                )
             model = store.model_id(conn, body.model.ID)
-            if model is None:
-                raise bad_request(f"model: unknown device model {body.model.ID}", UNKNOWN_REFERENCE)
         if body.asTransportKey is not None:
             _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")
         _check_references(conn, sub, body)
@@ -305,6 +312,31 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
 def get_device(deviceUid: str, account: DeviceReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return _device(conn, _visible_uid(conn, account, deviceUid))
+
+
+def _profile(conn: sqlite3.Connection, ref: str) -> DeviceProfile:
+    found = profile_store.profile(conn, ref)
+    if found is None:
+        raise bad_request(f"model: unknown device model {ref}", UNKNOWN_REFERENCE)
+    return DeviceProfile.model_validate(found)
+
+
+def _changed_model(conn: sqlite3.Connection, uid: int, ref: IdRef | None) -> int | None:
+    """The new profile's row id, when the device may move to it: the same connectivity, and
+    for LoRaWAN the same MAC layer and a compatible LoRaWAN version (the reference's rule)."""
+    if ref is None:
+        raise bad_request("model: a device's model can be changed, not removed")
+    new = _profile(conn, ref.ID)
+    found = profile_store.device_profile(conn, uid)
+    current = None if found is None else DeviceProfile.model_validate(found)
+    connectivity = store.connectivity(conn, uid)
+    if current is None and new.connectivity != connectivity:
+        refusal = f"{new.ID} is a {new.connectivity.lower()} model, the device is not"
+    else:
+        refusal = model_change_refusal(current, new)
+    if refusal:
+        raise bad_request(f"model: {refusal}")
+    return store.model_id(conn, ref.ID)
 
 
 @router.put("/{deviceUid}", response_model=Device, response_model_exclude_none=True)
@@ -332,6 +364,8 @@ def update_device(
         if "name" in given:
             values["name"] = body.name or store.eui_of(conn, uid)
         values |= store.updated_columns(body)
+        if "model" in given:
+            values["model_id"] = _changed_model(conn, uid, body.model)
         if "markerID" in given:
             values["marker_id"] = _deprecated(body, "markerID")
         if "asTransportKey" in given:

@@ -344,6 +344,11 @@ def model_id(conn: sqlite3.Connection, ref: str) -> int | None:
     return int(row[0]) if row else None
 
 
+def connectivity(conn: sqlite3.Connection, uid: int) -> str:
+    row = conn.execute("SELECT connectivity FROM devices WHERE uid = ?", (uid,)).fetchone()
+    return str(row[0]) if row else ""
+
+
 def tag_id(
     conn: sqlite3.Connection, subscription_id: int, name: str, *, create: bool
 ) -> int | None:

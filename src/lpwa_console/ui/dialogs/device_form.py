@@ -1,16 +1,19 @@
 """Create or edit a device: validated live by the schema, server errors shown inline, input
 kept when the server refuses it.
 
-References to other resources (AS transport key, HSM group, network context, application
-servers) are picked from the platform's lists, loaded in the background by the view-model, or
-typed as IDs when a list is not available."""
+Fields are labelled in words (schema/labels.py; the API name in the tooltip), required ones
+marked from the start. References to other resources (device model, AS transport key, HSM
+group, network context, application servers) are picked by name from the platform's lists,
+loaded in the background by the view-model, or typed as IDs when a list is not available. On
+Edit the model picker offers only the models the device may move to (same connectivity, MAC
+layer and LoRaWAN family: schema.device_profiles.model_change_refusal, which the server
+applies too). The form scrolls within the screen; its message lines keep their room."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -25,19 +28,32 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.devices import DevicesViewModel, validate
-from ...models.forms import FormField, Rows, form_fields, nested_errors, raw_of, value_of
+from ...models.forms import (
+    REQUIRED_MARK,
+    FormField,
+    Rows,
+    form_fields,
+    nested_errors,
+    raw_of,
+    tooltip_of,
+    value_of,
+)
+from ...models.references import ReferenceListModel
+from ...schema.device_profiles import DeviceProfile, model_change_refusal
 from ...schema.devices import Device, DeviceCreate, DeviceUpdate
+from ...schema.labels import field_words
 from ..connections import SignalConnections
-from ..widgets.nested_editor import TableEditor
-from ..widgets.reference_input import ReferenceCombo, attach_completer
+from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area
+from ..widgets.nested_editor import TableEditor, error_label
+from ..widgets.reference_input import ReferenceCombo, ReferenceListInput
 
-PICK = "pick from the list or type an ID"
+PICK = "type a name or an ID; Down lists them"
 # name -> (label, placeholder, shown for, section)  where "shown for" is a set of modes
-# modes: create, edit, lorawan, cellular, otaa, abp
+# modes: create, edit, lorawan, cellular, otaa, abp. Labels are schema/labels.py's (label_of).
 FIELDS: list[tuple[str, str, str, set[str], str]] = [
     ("EUI", "DevEUI", "16 hexadecimal digits", {"create"}, "device"),
     ("name", "Name", "defaults to the DevEUI", {"create", "edit"}, "device"),
-    ("model", "Model ID", "e.g. LORA/GenericA.1.0.3a_ETSI", {"create"}, "device"),
+    ("model", "Device model", PICK, {"create", "edit"}, "device"),
     (
         "appEUI",
         "JoinEUI (AppEUI)",
@@ -61,7 +77,7 @@ FIELDS: list[tuple[str, str, str, set[str], str]] = [
     ("eid", "eID", "eUICC identifier of the SIM", {"create", "cellular"}, "network"),
     ("networkContextID", "Network context", PICK, {"create", "edit", "cellular"}, "network"),
     ("tags", "Tags", "comma-separated", {"create", "edit"}, "organisation"),
-    ("appServers", "App servers", "comma-separated IDs", {"create", "edit"}, "organisation"),
+    ("appServers", "Application servers", PICK, {"create", "edit"}, "organisation"),
     ("domains", "Domains", "", {"create", "edit"}, "organisation"),
     ("adminLat", "Latitude", "-90 to 90", {"create", "edit"}, "location"),
     ("adminLon", "Longitude", "-180 to 180", {"create", "edit"}, "location"),
@@ -75,9 +91,11 @@ FIELDS: list[tuple[str, str, str, set[str], str]] = [
 ]
 KEY_FIELDS = {"appKey", "appSKey"}
 # Picked from a list of the platform (key of DevicesViewModel.references -> the input).
-PICKED = {"asTransportKey", "hsmGroupID", "networkContextID"}
+PICKED = {"model", "asTransportKey", "hsmGroupID", "networkContextID"}
 # Sent by an edit only when changed: emptied, a reference is removed (null) or a list emptied.
-CHANGED_ONLY = {"asTransportKey", "hsmGroupID", "networkContextID", "appServers", "domains"}
+CHANGED_ONLY = {
+    "model", "asTransportKey", "hsmGroupID", "networkContextID", "appServers", "domains",
+}  # fmt: skip
 SECTIONS = {
     "device": "Device",
     "network": "",  # by connectivity, see _section_title
@@ -114,6 +132,9 @@ class DeviceFormDialog(QDialog):
         self._initial: dict[str, Any] = {}
         self._domains_spec = _domains_spec()
         self.domains: TableEditor | None = None
+        self.labels: dict[str, QLabel] = {}
+        # The models offered: of the device's connectivity; on Edit, those it may move to.
+        self.model_choices = ReferenceListModel(self)
 
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
@@ -130,6 +151,7 @@ class DeviceFormDialog(QDialog):
             title.setObjectName("sectionTitle")
             title.setWordWrap(True)
             form.addRow(title)
+        form.addRow(required_legend())
         section = ""
         for name, label, placeholder, modes, where in FIELDS:
             if self.mode not in modes:
@@ -152,6 +174,16 @@ class DeviceFormDialog(QDialog):
         if "appServers" in self.inputs:
             completer = self.inputs["appServers"].completer()
             completer.activated.connect(lambda _t: self._edited("appServers"))
+        if "model" in self.pickers:
+            self.pickers["model"].setToolTip(
+                self.labels["model"].toolTip()
+                + (
+                    "\nOnly the models this device may move to: the same MAC layer and"
+                    " LoRaWAN version family"
+                    if self.mode == "edit"
+                    else ""
+                )
+            )
 
         content = QWidget()
         content.setObjectName("deviceFormContent")
@@ -163,11 +195,8 @@ class DeviceFormDialog(QDialog):
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.scroll_area.setWidget(content)
 
-        self.form_error = QLabel()
-        self.form_error.setObjectName("formError")
-        self.form_error.setWordWrap(True)
-        self.form_error.setVisible(False)
-        self.status = QLabel()
+        self.form_error = message_line("formError")
+        self.status = message_line("formStatus", error=False)
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
         )
@@ -192,13 +221,32 @@ class DeviceFormDialog(QDialog):
         )
         self.finished.connect(self._disconnect)
         self._mode_changed()
-        self._fit_to_screen()
+        self.fit(screen_area(self))
         # The pickers' lists: loaded in the background, refreshed when a minute old.
         view_model.load_references(max_age_s=60)
 
     # --- building -----------------------------------------------------------------------
 
+    def _label(self, name: str) -> QLabel:
+        words = field_words(name, DeviceCreate)
+        label = QLabel(words.label)
+        label.setObjectName(f"{name}Label")
+        label.setToolTip(tooltip_of(name, words))
+        self.labels[name] = label
+        return label
+
+    def _required(self, name: str) -> bool:
+        """Required in the current mode: the DevEUI / IMEI to create; DevAddr and AppSKey
+        of an ABP device."""
+        if self.mode != "create":
+            return False
+        if name == "EUI":
+            return True
+        abp = self._connectivity() == "LORAWAN" and self.activation.currentData() == "ABP"
+        return abp and name in ("nwAddress", "appSKey")
+
     def _add_field(self, name: str, label: str, placeholder: str) -> None:
+        row_label = self._label(name)
         if name == "domains":
             raw = raw_of(self._domains_spec, self.device) if self.device else Rows()
             editor = TableEditor(self._domains_spec, raw if isinstance(raw, Rows) else Rows())
@@ -208,54 +256,46 @@ class DeviceFormDialog(QDialog):
             self.domains = editor
             self.errors[name] = editor.error
             self._rows[name] = editor
-            self._form.addRow(label, editor)
+            self._form.addRow(row_label, editor)
             return
         if name in PICKED:
-            picker = ReferenceCombo(self.vm.references[name], placeholder)
+            source = self.model_choices if name == "model" else self.vm.references[name]
+            picker = ReferenceCombo(source, placeholder)
             picker.setObjectName(f"field_{name}")
             picker.edited.connect(lambda n=name: self._edited(n))
             self.pickers[name] = picker
             edit = picker.edit()
             field: QWidget = picker
+        elif name == "appServers":
+            edit = ReferenceListInput(self.vm.references["appServers"], placeholder)
+            edit.setObjectName(f"field_{name}")
+            field = edit
         else:
             edit = QLineEdit()
             edit.setObjectName(f"field_{name}")
             edit.setPlaceholderText(placeholder)
             field = edit
-            if name == "appServers":
-                attach_completer(edit, self.vm.references["appServers"], multiple=True)
-                edit.setToolTip("Application server IDs; Down lists them")
+        field.setToolTip(row_label.toolTip())
+        field.setAccessibleName(row_label.text())
         if name in KEY_FIELDS:
             # Keys are secrets: visible while typed, masked afterwards, never pre-filled.
             edit.setEchoMode(QLineEdit.EchoMode.PasswordEchoOnEdit)
-        error = QLabel()
-        error.setObjectName("fieldError")
-        error.setWordWrap(True)
-        error.setVisible(False)
+        error = error_label()
         box = QWidget()
         box_layout = QVBoxLayout(box)
         box_layout.setContentsMargins(0, 0, 0, 0)
         box_layout.setSpacing(1)
         box_layout.addWidget(field)
         box_layout.addWidget(error)
-        self._form.addRow(label, box)
+        self._form.addRow(row_label, box)
         self.inputs[name] = edit
         self.errors[name] = error
         self._rows[name] = box
 
-    def _fit_to_screen(self) -> None:
-        """As tall as the form, within the screen: the form scrolls beyond that."""
-        content = self.scroll_area.widget()
-        wanted = content.sizeHint() if content is not None else self.sizeHint()
-        extra = self.buttons.sizeHint().height() + 60
-        height = wanted.height() + extra
-        width = max(self.minimumWidth(), min(wanted.width() + 40, 600))
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        if screen is not None:
-            area = screen.availableGeometry()
-            height = min(height, area.height() - 80)
-            width = min(width, area.width() - 40)
-        self.resize(width, height)
+    def fit(self, area: QRect) -> None:
+        """As tall as the form within `area` (a screen's available part): beyond, it
+        scrolls and the buttons stay in view."""
+        fit_dialog(self, self.scroll_area, area, min_width=520, max_width=640)
 
     # --- data ---------------------------------------------------------------------------
 
@@ -271,12 +311,16 @@ class DeviceFormDialog(QDialog):
             "hsmGroupID": device.hsmGroupID or "",
             "networkContextID": device.networkContextID or "",
             "appServers": ", ".join(s.ID for s in device.appServers),
+            "model": device.model.ID if device.model else "",
         }
         for name, value in values.items():
+            edit = self.inputs.get(name)
             if name in self.pickers:
                 self.pickers[name].setText(value)
-            elif name in self.inputs:
-                self.inputs[name].setText(value)
+            elif isinstance(edit, ReferenceListInput):
+                edit.set_ids([s.ID for s in device.appServers])
+            elif edit is not None:
+                edit.setText(value)
         for name in CHANGED_ONLY & set(self.inputs):
             self._initial[name] = self._value(name, values.get(name, ""))
         if self.domains is not None:
@@ -320,6 +364,13 @@ class DeviceFormDialog(QDialog):
             return {"ID": text}
         return text
 
+    def _text(self, name: str) -> str:
+        """What an input holds as the request reads it: the ID of a picker."""
+        edit = self.inputs[name]
+        if name in self.pickers:
+            return self.pickers[name].text()
+        return edit.ids_text() if isinstance(edit, ReferenceListInput) else edit.text()
+
     def data(self) -> dict[str, Any]:
         """The request as the schema reads it: empty inputs are not sent. An edit sends the
         references only when changed (emptied: the reference removed, the list emptied)."""
@@ -329,8 +380,8 @@ class DeviceFormDialog(QDialog):
             if out["connectivity"] == "LORAWAN":
                 out["activation"] = self.activation.currentData()
         values = {
-            name: self._value(name, edit.text())
-            for name, edit in self.inputs.items()
+            name: self._value(name, self._text(name))
+            for name in self.inputs
             if self._relevant(name)
         }
         if self.domains is not None:
@@ -339,6 +390,8 @@ class DeviceFormDialog(QDialog):
             if self.mode == "edit" and name in CHANGED_ONLY:
                 if value == self._initial.get(name):
                     continue
+                if value is None and name == "model":
+                    continue  # a model can be changed, not removed
                 if value is None:
                     value = [] if name in ("appServers", "domains") else None
                 out[name] = value
@@ -375,9 +428,36 @@ class DeviceFormDialog(QDialog):
             self._sections["network"].setText(self._section_title())
         for name, row in self._rows.items():
             self._form.setRowVisible(row, self._relevant(name))
+        for name, label in self.labels.items():
+            text = field_words(name, DeviceCreate).label
+            if name == "EUI" and not is_lora:
+                text = "IMEI"
+            label.setText(text + (f" {REQUIRED_MARK}" if self._required(name) else ""))
+        self._fill_models()
         self.revalidate()
 
-    def _references_changed(self, _kind: str) -> None:
+    def _fill_models(self) -> None:
+        """The models the picker offers: of the device's connectivity; on Edit only those
+        the device may move to (the server's rule, schema.device_profiles)."""
+        source = self.vm.references["model"]
+        current = None
+        if self.device is not None and self.device.model is not None:
+            found = source.details.get(self.device.model.ID)
+            current = found if isinstance(found, DeviceProfile) else None
+        connectivity = self._connectivity()
+        offered = [
+            (ident, name, profile)
+            for ident, name in source.items
+            if isinstance(profile := source.details.get(ident), DeviceProfile)
+            and profile.connectivity == connectivity
+            and not (self.mode == "edit" and model_change_refusal(current, profile))
+        ]
+        if [i[:2] for i in offered] != self.model_choices.items or not source.loaded:
+            self.model_choices.set_items(offered, error=source.error)
+
+    def _references_changed(self, kind: str) -> None:
+        if kind == "model":
+            self._fill_models()
         for picker in self.pickers.values():
             picker.show_list_state()
 
@@ -395,8 +475,7 @@ class DeviceFormDialog(QDialog):
                 nested = nested if touched else []
                 self.domains.show_errors(message if visible else "", nested)
                 continue
-            label.setText(message)
-            label.setVisible(visible)
+            label.setText(message if visible else "")
             edit = self.inputs[name]
             edit.setProperty("invalid", visible)
             edit.style().unpolish(edit)
@@ -409,7 +488,6 @@ class DeviceFormDialog(QDialog):
                 "",
             )
         self.form_error.setText(general)
-        self.form_error.setVisible(bool(general))
         self.ok.setEnabled(not errors and not self.vm.saving)
         return errors
 

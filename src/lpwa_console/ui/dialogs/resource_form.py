@@ -3,7 +3,10 @@ transport key) with a form derived from the schema's request model, checked live
 in a form, each nested object in a group (a sub-form, or a table for a list of them).
 
 `SchemaFormDialog` is the form itself, for any request model (the application server security
-dialog uses it too); fields the console fills itself (occContext) are never shown."""
+dialog uses it too); fields the console fills itself (occContext) are never shown. Fields are
+labelled in words (schema/labels.py; the API name in the tooltip), required ones marked from
+the start, references picked by name, durations typed as a number and a unit; the form
+scrolls within the screen and its message lines keep their room."""
 
 from __future__ import annotations
 
@@ -11,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -26,6 +30,7 @@ from ...models.forms import (
     NESTED_KINDS,
     FormField,
     Raw,
+    SubForm,
     form_data,
     form_fields,
     form_for,
@@ -33,10 +38,12 @@ from ...models.forms import (
     raw_of,
     typed_fields,
 )
+from ...models.references import ReferenceLists
 from ...models.resources import ResourceViewModel
+from ...schema.labels import label_of
 from ..connections import SignalConnections
-from ..theme import severity_color
-from ..widgets.nested_editor import Editor, FieldEditor, TableEditor, editor_for
+from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area
+from ..widgets.nested_editor import Editor, FieldEditor, TableEditor, editor_for, field_label
 
 Checker = Callable[[dict[str, Any]], dict[str, str]]
 
@@ -60,6 +67,7 @@ class SchemaFormDialog(QDialog):
         changes_only: bool,
         parent: QWidget | None = None,
         intro: str = "",
+        references: ReferenceLists | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -67,40 +75,53 @@ class SchemaFormDialog(QDialog):
         self._checker = checker
         self._submit = submit
         self._changes_only = changes_only and item is not None
+        self.references = references
         fields, skipped = form_fields(model)
         self.fields = typed_fields(fields)
         self.initial = {spec.name: raw_of(spec, item) for spec in self.fields}
         self.editors: dict[str, Editor] = {}
         form = QFormLayout()
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         body = QWidget()
+        body.setObjectName("formBody")
         column = QVBoxLayout(body)
         if intro:
             note = QLabel(intro)
             note.setObjectName("formIntro")
             note.setWordWrap(True)
             column.addWidget(note)
+        if _any_required(self.fields):
+            column.addWidget(required_legend())
         column.addLayout(form)
-        for spec in self.fields:  # flat fields first, then a group per nested one
-            editor = editor_for(spec, self.initial[spec.name], unchanged_hint=item is not None)
+        lists = references.model if references is not None else None
+        # Required flat fields first, then the others, then a group per nested one.
+        self.fields.sort(key=lambda f: (f.kind in NESTED_KINDS, not f.required))
+        for spec in self.fields:
+            editor = editor_for(
+                spec, self.initial[spec.name], unchanged_hint=item is not None, references=lists
+            )
             self.editors[spec.name] = editor
             if spec.kind in NESTED_KINDS:
-                group = QGroupBox(spec.label)
+                group = QGroupBox(spec.marked_label)
+                group.setToolTip(spec.tooltip)
                 QVBoxLayout(group).addWidget(editor)
                 column.addWidget(group)
             else:
-                form.addRow(spec.label, editor)
+                form.addRow(field_label(spec), editor)
         column.addStretch(1)
+        if references is not None:
+            references.load({spec.reference for spec in self.fields if spec.reference})
         self.inputs = {n: e.input for n, e in self.editors.items() if isinstance(e, FieldEditor)}
         self.errors = {name: editor.error for name, editor in self.editors.items()}
         scroll = QScrollArea()
+        scroll.setObjectName("formScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(body)
-        self.form_error = QLabel()
-        self.form_error.setObjectName("formError")
-        self.form_error.setWordWrap(True)
-        self.form_error.setStyleSheet(f"color: {severity_color(6).name()}")
-        note = QLabel("Not editable here: " + ", ".join(skipped) if skipped else "")
+        self.scroll_area = scroll
+        self.form_error = message_line("formError")
+        skipped_words = ", ".join(label_of(name, model) for name in skipped)
+        note = QLabel("Not editable here: " + skipped_words if skipped else "")
         note.setWordWrap(True)
         note.setVisible(bool(skipped))
         self.buttons = QDialogButtonBox(
@@ -109,7 +130,7 @@ class SchemaFormDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
-        layout.addWidget(scroll)
+        layout.addWidget(scroll, 1)
         layout.addWidget(note)
         layout.addWidget(self.form_error)
         layout.addWidget(self.buttons)
@@ -123,11 +144,12 @@ class SchemaFormDialog(QDialog):
         self._connections = SignalConnections()
         self._dirty = False
         self.check()
-        room = self.screen().availableGeometry().height() * 85 // 100
-        self.resize(
-            max(body.sizeHint().width() + 40, 720 if len(self.fields) > 2 else 520),
-            min(body.sizeHint().height() + self.buttons.sizeHint().height() + 60, room),
-        )
+        self.fit(screen_area(self))
+
+    def fit(self, area: QRect) -> None:
+        """As tall as the form within `area` (a screen's available part): beyond, it
+        scrolls and the buttons stay in view."""
+        fit_dialog(self, self.scroll_area, area, min_width=720 if len(self.fields) > 2 else 520)
 
     def connect_signals(self, *pairs: tuple[Any, Any]) -> None:
         """Signals of a view-model, disconnected when the dialog closes."""
@@ -189,7 +211,16 @@ class SchemaFormDialog(QDialog):
 
     def done(self, result: int) -> None:
         self._connections.disconnect_all()
+        if self.references is not None:
+            self.references.cancel()
         super().done(result)
+
+
+def _any_required(fields: list[FormField]) -> bool:
+    def sub_required(forms: tuple[SubForm, ...]) -> bool:
+        return any(f.required for form in forms for f in form.fields)
+
+    return any(f.required or sub_required(f.forms) for f in fields)
 
 
 class ResourceFormDialog(SchemaFormDialog):
@@ -208,6 +239,7 @@ class ResourceFormDialog(SchemaFormDialog):
             submit=lambda data: vm.save(data, item),
             changes_only=True,
             parent=parent,
+            references=ReferenceLists(vm.runner, vm.client),
         )
         self.setObjectName("resourceForm")
         self.vm = vm

@@ -18,12 +18,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.forms import tooltip_of
 from ...models.subscription_settings import (
     HSM_CHOICES,
     SubscriptionSettings,
     SubscriptionSettingsViewModel,
     changes,
 )
+from ...schema.labels import field_words
 from ...schema.subscription import Subscription
 from ..connections import SignalConnections
 from ..widgets.nested_editor import error_label
@@ -36,6 +38,14 @@ HSM_HELP = (
     "Activated: the root keys of LoRaWAN OTAA devices can be protected by a hardware security "
     "module. Deactivated: they cannot."
 )
+
+
+def _label(name: str) -> QLabel:
+    """A row's label in words, the API name in its tooltip (options.hsm for `hsm`)."""
+    words = field_words(name)
+    label = QLabel(words.label)
+    label.setToolTip(tooltip_of("options.hsm" if name == "hsm" else name, words))
+    return label
 
 
 def _with_help(widget: QWidget, text: str) -> QVBoxLayout:
@@ -78,9 +88,11 @@ class SubscriptionSettingsDialog(QDialog):
         name_box.setSpacing(1)
         name_box.addWidget(self.name)
         name_box.addWidget(self.name_error)
-        form.addRow("Name", name_box)
-        form.addRow("Tag suggestions", _with_help(self.tags, TAGS_HELP))
-        form.addRow("HSM protection", _with_help(self.hsm, HSM_HELP))
+        form.addRow(_label("name"), name_box)
+        form.addRow(
+            _label("showTagSuggestionsWhenDomainRestrictions"), _with_help(self.tags, TAGS_HELP)
+        )
+        form.addRow(_label("hsm"), _with_help(self.hsm, HSM_HELP))
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )

@@ -211,6 +211,7 @@ class DevicesPane(QWidget):
         self.empty = self.stack.empty
 
         self.detail = DeviceDetail(detail_vm, rights)
+        self.detail.names = lambda field, ident: view_model.references[field].name_of(ident)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(self.detail)
@@ -274,6 +275,7 @@ class DevicesPane(QWidget):
             (view_model.loading_changed, self._loading),
             (view_model.error, self._error),
             (view_model.detail_changed, self._detail),
+            (view_model.references_changed, lambda _kind: self.detail.refresh_names()),
             (view_model.detail_loading, self._detail_loading),
             (view_model.detail_failed, self._detail_failed),
             (view_model.detail_row, self._detail_row),
@@ -631,6 +633,8 @@ class DevicesPane(QWidget):
 
     def _detail(self, device: Device | None) -> None:
         self.detail.show_device(device)
+        if device is not None:  # names of the HSM group and network context it shows
+            self.vm.load_references(max_age_s=600, retry=False)
         self._update_actions()
 
     def _detail_loading(self, loading: bool) -> None:

@@ -30,7 +30,10 @@ from PySide6.QtWidgets import (
 
 from ...models.devices import format_time
 from ...models.forms import SECRET_WORDS
+from ...models.references import reference_text
 from ...models.resources import FilterControl, ResourceViewModel
+from ...schema.durations import duration_words
+from ...schema.labels import field_words, is_hidden, label_of
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
@@ -42,51 +45,104 @@ FILTER_DEBOUNCE_MS = 300
 PART_DIALOGS: dict[str, type[AppServerSecurityDialog]] = {"Security": AppServerSecurityDialog}
 
 
-def _flatten(prefix: str, value: Any, secret: frozenset[str], out: list[tuple[str, str]]) -> None:
+_REFERENCE_KEYS = {"ID", "name", "href", "commercialName"}
+
+
+def _is_reference(value: Any) -> bool:
+    """A dict that names another resource: its ID and name (and href) only."""
+    return isinstance(value, dict) and "ID" in value and set(value) <= _REFERENCE_KEYS
+
+
+def _reference(value: dict[str, Any]) -> str:
+    return reference_text(
+        str(value["ID"]), str(value.get("name") or value.get("commercialName") or "")
+    )
+
+
+def _flatten(
+    prefix: str,
+    value: Any,
+    secret: frozenset[str],
+    out: list[tuple[str, str]],
+    owner: type | None = None,
+) -> None:
+    """(API path, text) rows of an item: internals left out (occContext), secrets masked,
+    references as "name (ID)", choices and durations in words, units after the value."""
     if isinstance(value, BaseModel):
+        owner = owner or type(value)
         value = value.model_dump(exclude_none=True, by_alias=True)
-    if isinstance(value, dict):
-        for key, inner in value.items():
-            _flatten(f"{prefix}.{key}" if prefix else str(key), inner, secret, out)
-        return
     leaf = prefix.rsplit(".", 1)[-1]
+    if prefix and is_hidden(leaf):
+        return
+    if isinstance(value, dict) and not _is_reference(value):
+        named = prefix and "ID" in value and (value.get("name") or value.get("commercialName"))
+        if named:  # a resource with more to say: "name (ID)", then the rest
+            out.append((prefix, _reference(value)))
+        for key, inner in value.items():
+            if named and key in _REFERENCE_KEYS:
+                continue
+            _flatten(f"{prefix}.{key}" if prefix else str(key), inner, secret, out, owner)
+        return
     hidden = leaf in secret or (
         isinstance(value, str)
         and any(w in leaf.lower() for w in SECRET_WORDS)
         and not leaf.endswith(("ID", "Version", "Name"))
         and leaf not in ("kid", "kty")
     )
-    if leaf == "now" and "." not in prefix:
-        return  # the server's clock at the answer, not a property of the item
+    words = field_words(leaf, owner if "." not in prefix else None)
     if leaf.endswith(("Date", "Timestamp", "lastUpdate")) and isinstance(value, int):
         value = format_time(value) or ""
     elif re.fullmatch(r"alarm\d", leaf) and not value:
         return  # per-severity counters: only those that count
-    text = ", ".join(_item_text(v) for v in value) if isinstance(value, list) else str(value)
+    if _is_reference(value):
+        text = _reference(value)
+    elif isinstance(value, list):
+        text = ", ".join(_item_text(v) for v in value)
+    elif isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif words.choices and value != "":
+        text = words.choice_words(value)
+    elif words.duration and isinstance(value, str):
+        text = duration_words(value)
+    else:
+        text = str(value)
+    if words.unit and text and not isinstance(value, list):
+        text = f"{text} {words.unit}" if words.unit != "°" else f"{text}°"
     if text != "":
         out.append((prefix, MASK if hidden else text))
 
 
 def _item_text(value: Any) -> str:
-    """One item of a list: its name or ID; an object without either (an HTTP destination)
-    as `field: value` pairs, secrets left out."""
+    """One item of a list: a reference as "name (ID)", a named item by its name; an object
+    without either (an HTTP destination) as `label: value` pairs, secrets left out."""
     if not isinstance(value, dict):
         return str(value)
-    if value.get("name") or value.get("ID"):
-        return str(value.get("name") or value.get("ID"))
+    if _is_reference(value):
+        return _reference(value)
+    if value.get("name"):
+        group = value.get("group")
+        prefix = f"{group.get('name')}: " if isinstance(group, dict) and group.get("name") else ""
+        return prefix + str(value["name"])
     pairs = [
-        f"{k}: {', '.join(map(str, v)) if isinstance(v, list) else v}"
+        f"{label_of(k)}: {', '.join(map(str, v)) if isinstance(v, list) else field_words(k).choice_words(v)}"
         for k, v in value.items()
         if v not in (None, "", []) and not any(w in k.lower() for w in SECRET_WORDS)
     ]
     return "(" + "; ".join(pairs) + ")"
 
 
-def _breakable(key: str) -> str:
-    """A field path that may wrap after a dot or between the words of camelCase (zero-width
-    spaces), so a long one (downlinkSecurity.maxTimestampDeviation) never pushes the values
-    out of a narrow panel. Values are left whole: they are copied."""
-    return re.sub(r"(?<=\.)|(?<=[a-z])(?=[A-Z][a-z])", "&#8203;", escape(key))
+def path_label(path: str, owner: type | None = None) -> str:
+    """A field path in words: downlinkSecurity.maxTimestampDeviation -> "Downlink security
+    > Maximum clock difference" (with a single right-pointing angle quotation mark)."""
+    parts = path.split(".")
+    words = [field_words(parts[0], owner).label] + [label_of(p) for p in parts[1:]]
+    return " \u203a ".join(words)
+
+
+def _breakable(text: str) -> str:
+    """A label, escaped: labels are words, so a long one wraps at its spaces and never
+    pushes the values out of a narrow panel. Values are left whole: they are copied."""
+    return escape(text)
 
 
 def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str:
@@ -97,12 +153,13 @@ def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str
     parts = [f"<h3 style='margin:0'>{escape(vm.kind.label(item))}</h3>"]
     for title, model in sections:
         rows: list[tuple[str, str]] = []
-        _flatten("", model, vm.kind.secret_fields, rows)
+        owner = type(model) if isinstance(model, BaseModel) else None
+        _flatten("", model, vm.kind.secret_fields, rows, owner)
         body = "".join(
-            f"<tr><td style='padding:2px 12px 2px 0;opacity:.7'>{_breakable(k)}</td>"
+            f"<tr><td style='padding:2px 12px 2px 0;opacity:.7'>"
+            f"<span title='{escape(k)}'>{_breakable(path_label(k, owner))}</span></td>"
             f"<td>{escape(v[:300])}</td></tr>"
             for k, v in rows
-            if k not in ("href",)
         )
         parts.append(f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>")
     return "".join(parts)

@@ -1,5 +1,6 @@
 """The no-uplink alarm (004) thresholds of one device: two rows of enable, level, duration,
-checked live by the schema's rules (AlarmsConfiguration) before Save is offered."""
+checked live by the schema's rules (AlarmsConfiguration) before Save is offered. Severities
+read in words, durations as a number and a unit ("2 days", sent as P2D)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,12 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.device_detail import Threshold, alarm004_request, thresholds_of
+from ...models.forms import tooltip_of
 from ...schema.common import Severity
-from ...schema.devices import Device
+from ...schema.devices import Alarm004Threshold, Device
+from ...schema.labels import field_words, label_of
 from ..theme import severity_color
-
-DURATION_PRESETS = ["PT1H", "PT6H", "PT12H", "P1D", "P2D", "P4D", "P7D", "P14D", "P30D"]
+from .duration_input import DurationInput
 
 
 class Alarm004Editor(QWidget):
@@ -33,28 +35,29 @@ class Alarm004Editor(QWidget):
         self.device: Device | None = None
         self.enabled: list[QCheckBox] = []
         self.levels: list[QComboBox] = []
-        self.durations: list[QComboBox] = []
+        self.durations: list[DurationInput] = []
         grid = QGridLayout()
         grid.addWidget(QLabel("Threshold"), 0, 0)
-        grid.addWidget(QLabel("Severity"), 0, 1)
-        grid.addWidget(QLabel("After no uplink for (ISO 8601)"), 0, 2)
+        for column, name in ((1, "level"), (2, "duration")):
+            header = QLabel(label_of(name, Alarm004Threshold))
+            header.setToolTip(tooltip_of(name, field_words(name, Alarm004Threshold)))
+            grid.addWidget(header, 0, column)
         for i in range(2):
             check = QCheckBox(f"{i + 1}")
             check.setObjectName(f"threshold{i + 1}Enabled")
             level = QComboBox()
             level.setObjectName(f"threshold{i + 1}Level")
             for value in range(2, 7):
-                level.addItem(f"{value} {Severity(value).label}", value)
+                level.addItem(Severity(value).label, value)
                 level.setItemData(
                     level.count() - 1, severity_color(value), Qt.ItemDataRole.ForegroundRole
                 )
-            duration = QComboBox()
+            duration = DurationInput()
             duration.setObjectName(f"threshold{i + 1}Duration")
-            duration.setEditable(True)
-            duration.addItems(DURATION_PRESETS)
+            duration.setToolTip(tooltip_of("duration", field_words("duration")))
             check.toggled.connect(lambda _c: self._changed())
             level.currentIndexChanged.connect(lambda _i: self._changed())
-            duration.editTextChanged.connect(lambda _t: self._changed())
+            duration.changed.connect(self._changed)
             grid.addWidget(check, i + 1, 0)
             grid.addWidget(level, i + 1, 1)
             grid.addWidget(duration, i + 1, 2)
@@ -95,7 +98,7 @@ class Alarm004Editor(QWidget):
         for i, threshold in enumerate(thresholds_of(device)):
             self.enabled[i].setChecked(threshold.enabled)
             self.levels[i].setCurrentIndex(max(0, self.levels[i].findData(threshold.level)))
-            self.durations[i].setEditText(threshold.duration)
+            self.durations[i].setText(threshold.duration)
         self._loading = False
         self._dirty = False
         self._changed()
@@ -107,7 +110,7 @@ class Alarm004Editor(QWidget):
             Threshold(
                 self.enabled[i].isChecked(),
                 int(self.levels[i].currentData()),
-                self.durations[i].currentText(),
+                self.durations[i].text(),
             )
             for i in range(2)
         ]

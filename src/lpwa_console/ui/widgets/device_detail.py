@@ -8,6 +8,7 @@ of showing empty tabs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from html import escape
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
@@ -42,17 +43,19 @@ from ...models.device_detail import (
     thresholds_of,
 )
 from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
+from ...models.references import reference_text
 from ...schema.alarms import AlarmBrief
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
 from ...schema.frames import FramesAggregation
+from ...schema.labels import field_words, label_of
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
 from .pane_parts import SeverityDelegate
 from .traffic_chart import TrafficChart
 
 EMPTY = "—"
-LABEL_WIDTH = 104  # px: the values of every section line up
+LABEL_WIDTH = 150  # px: the values of every section line up
 
 
 def _row(label: str, value: object) -> str:
@@ -90,41 +93,59 @@ def _position(lat: float | None, lon: float | None) -> str | None:
     return f"{lat:.5f}, {lon:.5f}" if lat is not None and lon is not None else None
 
 
-def device_html(device: Device) -> str:
+# (device field, ID) -> the name of the resource it names ('' when not known).
+Names = Callable[[str, str], str]
+
+
+def device_html(device: Device, names: Names | None = None) -> str:
     """Every field GET device returns (Document 1 §2.3, §4.1), keys excepted: the fields of
-    the device's connectivity only, an empty value as "—"."""
-    model = device.model.commercialName or device.model.ID if device.model else None
+    the device's connectivity only, an empty value as "—"; references by name when `names`
+    knows them ("HSM EU West 1 (hsm-eu-west-1)")."""
+
+    def named(field: str, ident: str | None) -> str | None:
+        if not ident:
+            return ident
+        return reference_text(ident, names(field, ident) if names is not None else "")
+
+    model = (
+        reference_text(device.model.ID, device.model.commercialName or "") if device.model else None
+    )
     lorawan = device.connectivity == "LORAWAN"
+    words = field_words
     identity = [
         _field("DevEUI" if lorawan else "IMEI", device.EUI),
         _field("Connectivity", CONNECTIVITY_LABELS[device.connectivity]),
-        _field("Activation", device.activation) if lorawan else "",
-        _field("Model", model),
+        _field("Activation", words("activation").choice_words(device.activation or ""))
+        if lorawan
+        else "",
+        _field(label_of("model"), model),
         _field("Health", HEALTH_LABELS.get(device.healthState, device.healthState)),
         _field("Created", format_time(device.creationDate)),
     ]
     if lorawan:
         network_title = "LoRaWAN"
         network = [
-            _field("DevAddr", device.nwAddress),
-            _field("JoinEUI", device.appEUI),
-            _field("AS transport key", _named(device.asTransportKey)),
-            _field("HSM group", device.hsmGroupID),
+            _field(label_of("nwAddress"), device.nwAddress),
+            _field(label_of("appEUI"), device.appEUI),
+            _field(label_of("asTransportKey"), _named(device.asTransportKey)),
+            _field(label_of("hsmGroupID"), named("hsmGroupID", device.hsmGroupID)),
         ]
     else:
         network_title = "SIM and network"
         network = [
-            _field("IMSI", device.imsi),
-            _field("ICCID", device.iccid),
-            _field("eID", device.eid),
-            _field("Last IMEI", device.lastIMEI),
-            _field("Network context", device.networkContextID),
+            _field(label_of("imsi"), device.imsi),
+            _field(label_of("iccid"), device.iccid),
+            _field(label_of("eid"), device.eid),
+            _field(label_of("lastIMEI"), device.lastIMEI),
+            _field(
+                label_of("networkContextID"), named("networkContextID", device.networkContextID)
+            ),
         ]
     profile = device.appServersRoutingProfile
     organisation = [
         _field("Tags", ", ".join(t.name for t in device.tags)),
         _field("Domains", ", ".join(f"{d.group.name}: {d.name}" for d in device.domains)),
-        _field("App servers", ", ".join(s.name or s.ID for s in device.appServers)),
+        _field(label_of("appServers"), ", ".join(_named(s) or "" for s in device.appServers)),
         _field(
             "AS routing profile",
             _named(NamedRef(ID=profile.ID or "", name=profile.name)) if profile else None,
@@ -583,6 +604,7 @@ class DeviceDetail(QWidget):
         super().__init__(parent)
         self.setMinimumWidth(300)
         self.vm = detail_vm
+        self.names: Names | None = None  # set by the owner when it has the lists of names
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deviceDetailTabs")
         self.tabs.setDocumentMode(True)
@@ -642,6 +664,11 @@ class DeviceDetail(QWidget):
     def showing_device(self) -> bool:
         return self.stack.currentWidget() is self.tabs
 
+    def refresh_names(self) -> None:
+        """The lists of names arrived: the information again, with them."""
+        if self.device is not None:
+            self.label.setText(device_html(self.device, self.names))
+
     def show_device(self, device: Device | None) -> None:
         previous = self.device
         self.device = device
@@ -652,7 +679,7 @@ class DeviceDetail(QWidget):
                 "Select a device in the list to see its information, tags, alarms and traffic.",
             )
         else:
-            self.label.setText(device_html(device))
+            self.label.setText(device_html(device, self.names))
             self.stack.setCurrentWidget(self.tabs)
         if self.vm is not None:
             self.vm.set_device(device)

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QGridLayout,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -35,20 +36,53 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.forms import FormField, Raw, Rows, SubForm, describe
+from ...models.references import ReferenceListModel
 from ..theme import severity_color
+from .duration_input import DurationInput
+from .reference_input import ReferenceCombo, ReferenceListInput
 
-Input = QLineEdit | QComboBox
+Input = QLineEdit | QComboBox | DurationInput
 ERROR_ROLE = Qt.ItemDataRole.UserRole + 1
 HINTS = {"list": "comma-separated", "refs": "comma-separated IDs"}
+BOOL_WORDS = (("Yes", "true"), ("No", "false"))
+# The list of a kind of resource (schema.labels.REFERENCE_NOUNS), for the fields naming one.
+References = Callable[[str], ReferenceListModel]
 
 
-def field_input(spec: FormField, text: str, *, unchanged_hint: bool = False) -> Input:
-    """A combo for a choice or a boolean, a line edit otherwise (secrets masked)."""
+def field_input(
+    spec: FormField,
+    text: str,
+    *,
+    unchanged_hint: bool = False,
+    references: References | None = None,
+) -> Input:
+    """The input of a flat field: a combo of words for a choice or a yes/no, a number and
+    a unit for a duration, the shared picker for a reference to another resource (when its
+    list is given), a line edit otherwise (secrets masked). Its tooltip has the field's help
+    and API name."""
+    widget: Input
     if spec.kind in ("choice", "bool"):
         combo = QComboBox()
-        combo.addItems(["", *(spec.choices if spec.kind == "choice" else ("true", "false"))])
-        combo.setCurrentText(text)
-        widget: Input = combo
+        combo.addItem("", "")
+        pairs = (
+            [(spec.choice_words(c), c) for c in spec.choices]
+            if spec.kind == "choice"
+            else list(BOOL_WORDS)
+        )
+        for words, value in pairs:
+            combo.addItem(words, value)
+        set_input_text(combo, text)
+        widget = combo
+    elif spec.kind == "duration":
+        widget = DurationInput(text)
+    elif spec.reference and references is not None and spec.kind in ("ref", "text"):
+        picker = ReferenceCombo(references(spec.reference), "type a name or an ID")
+        picker.setText(text)
+        widget = picker
+    elif spec.reference and references is not None and spec.kind == "refs":
+        many = ReferenceListInput(references(spec.reference))
+        many.set_ids([p.strip() for p in text.split(",") if p.strip()])
+        widget = many
     else:
         widget = QLineEdit(text)
         widget.setPlaceholderText(HINTS.get(spec.kind, ""))
@@ -56,25 +90,63 @@ def field_input(spec: FormField, text: str, *, unchanged_hint: bool = False) -> 
             widget.setEchoMode(QLineEdit.EchoMode.Password)
             widget.setPlaceholderText("unchanged" if unchanged_hint else "")
     widget.setObjectName(spec.name)
+    widget.setToolTip(spec.tooltip)
+    widget.setAccessibleName(spec.label)
     return widget
 
 
-def input_text(widget: Input) -> str:
-    return widget.currentText() if isinstance(widget, QComboBox) else widget.text()
-
-
-def on_change(widget: Input, slot: Callable[[], None]) -> None:
+def input_text(widget: QWidget) -> str:
+    """What the input holds, as the form reads it: the value of a choice (not its words),
+    the IDs of a picker, the ISO 8601 text of a duration."""
+    if isinstance(widget, ReferenceCombo):
+        return widget.text()
+    if isinstance(widget, ReferenceListInput):
+        return widget.ids_text()
     if isinstance(widget, QComboBox):
+        data = widget.currentData()
+        return str(data) if data is not None else widget.currentText()
+    if isinstance(widget, DurationInput | QLineEdit):
+        return widget.text()
+    return ""
+
+
+def set_input_text(widget: QWidget, text: str) -> None:
+    if isinstance(widget, ReferenceCombo):
+        widget.setText(text)
+    elif isinstance(widget, ReferenceListInput):
+        widget.set_ids([p.strip() for p in text.split(",") if p.strip()])
+    elif isinstance(widget, QComboBox):
+        index = widget.findData(text)
+        if index < 0:
+            index = widget.findText(text)
+        widget.setCurrentIndex(max(index, 0))
+    elif isinstance(widget, DurationInput | QLineEdit):
+        widget.setText(text)
+
+
+def on_change(widget: QWidget, slot: Callable[[], None]) -> None:
+    if isinstance(widget, ReferenceCombo):
+        widget.edited.connect(slot)
         widget.currentIndexChanged.connect(lambda _i: slot())
-    else:
+    elif isinstance(widget, QComboBox):
+        widget.currentIndexChanged.connect(lambda _i: slot())
+    elif isinstance(widget, DurationInput):
+        widget.changed.connect(slot)
+    elif isinstance(widget, QLineEdit):
         widget.textChanged.connect(lambda _t: slot())
 
 
 def error_label() -> QLabel:
+    """A field's error line. It keeps its room when empty (one line, wrapping when longer),
+    so a message appearing never moves the fields under the mouse."""
     label = QLabel()
     label.setWordWrap(True)
+    label.setObjectName("fieldError")
     label.setStyleSheet(f"color: {severity_color(6).name()}")
-    label.setVisible(False)
+    policy = label.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)
+    label.setSizePolicy(policy)
+    label.setMinimumHeight(label.fontMetrics().height())
     return label
 
 
@@ -95,26 +167,55 @@ class Editor(QWidget):
     def show_errors(self, message: str, nested: list[dict[str, str]]) -> None:
         """The field's own message, and the errors of its rows by sub-field."""
         self.error.setText(message)
-        self.error.setVisible(bool(message))
 
 
-def editor_for(spec: FormField, raw: Raw, *, unchanged_hint: bool = False) -> Editor:
+def editor_for(
+    spec: FormField,
+    raw: Raw,
+    *,
+    unchanged_hint: bool = False,
+    references: References | None = None,
+) -> Editor:
     if isinstance(raw, Rows):
         return TableEditor(spec, raw)
     if isinstance(raw, dict):
         return ObjectEditor(spec, raw)
-    return FieldEditor(spec, raw, unchanged_hint=unchanged_hint)
+    return FieldEditor(spec, raw, unchanged_hint=unchanged_hint, references=references)
+
+
+def field_label(spec: FormField) -> QLabel:
+    """A form row's label: the words, the required mark, the help and API name on hover."""
+    label = QLabel(spec.marked_label)
+    label.setToolTip(spec.tooltip)
+    label.setObjectName(f"{spec.name}Label")
+    return label
 
 
 class FieldEditor(Editor):
-    def __init__(self, spec: FormField, text: str, *, unchanged_hint: bool = False) -> None:
+    def __init__(
+        self,
+        spec: FormField,
+        text: str,
+        *,
+        unchanged_hint: bool = False,
+        references: References | None = None,
+    ) -> None:
         super().__init__(spec)
-        self.input = field_input(spec, text, unchanged_hint=unchanged_hint)
+        self.input = field_input(spec, text, unchanged_hint=unchanged_hint, references=references)
         on_change(self.input, self.edited.emit)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(1)
-        column.addWidget(self.input)
+        unit = spec.about.unit
+        if unit:
+            row = QHBoxLayout()
+            row.addWidget(self.input, 1)
+            suffix = QLabel(unit)
+            suffix.setToolTip(spec.tooltip)
+            row.addWidget(suffix)
+            column.addLayout(row)
+        else:
+            column.addWidget(self.input)
         column.addWidget(self.error)
 
     def raw(self) -> str:
@@ -132,7 +233,7 @@ class ObjectEditor(Editor):
             editor = FieldEditor(sub, raw.get(sub.name, ""))
             editor.edited.connect(self.edited)
             self.fields[sub.name] = editor
-            form.addRow(sub.label, editor)
+            form.addRow(field_label(sub), editor)
         column = QVBoxLayout(self)
         column.setContentsMargins(0, 0, 0, 0)
         column.addLayout(form)
@@ -164,13 +265,23 @@ class _CellDelegate(QStyledItemDelegate):
     ) -> QWidget:
         widget = field_input(self.owner.form.fields[index.column()], "")
         widget.setParent(parent)
-        widget.setFrame(False)
+        if isinstance(widget, QLineEdit | QComboBox):
+            widget.setFrame(False)
         on_change(widget, lambda: self._commit(widget))
         return widget
 
     def _commit(self, editor: QWidget) -> None:
         if not self._loading:
             self.commitData.emit(editor)
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        """A choice's cell holds the value and reads in words."""
+        super().initStyleOption(option, index)
+        fields = self.owner.form.fields
+        if 0 <= index.column() < len(fields) and fields[index.column()].kind == "choice":
+            option.text = fields[index.column()].choice_words(option.text)  # type: ignore[attr-defined]
 
     def paint(
         self,
@@ -186,13 +297,10 @@ class _CellDelegate(QStyledItemDelegate):
             painter.restore()
 
     def setEditorData(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
-        text = str(index.data() or "")
-        if isinstance(editor, QLineEdit | QComboBox) and input_text(editor) != text:
+        text = str(index.data(Qt.ItemDataRole.EditRole) or "")
+        if input_text(editor) != text:
             self._loading = True  # the view does not know the editor yet: no commit
-            if isinstance(editor, QComboBox):
-                editor.setCurrentText(text)
-            else:
-                editor.setText(text)  # only when it differs: the cursor stays where it is
+            set_input_text(editor, text)  # only when it differs: the cursor stays put
             self._loading = False
 
     def setModelData(
@@ -201,8 +309,7 @@ class _CellDelegate(QStyledItemDelegate):
         model: QAbstractItemModel,
         index: QModelIndex | QPersistentModelIndex,
     ) -> None:
-        if isinstance(editor, QLineEdit | QComboBox):
-            model.setData(index, input_text(editor))
+        model.setData(index, input_text(editor), Qt.ItemDataRole.EditRole)
 
 
 class TableEditor(Editor):
@@ -288,8 +395,8 @@ class TableEditor(Editor):
         self.table.setColumnCount(len(fields))
         self.table.setRowCount(len(self.rows))
         for column, sub in enumerate(fields):
-            header = QTableWidgetItem(sub.label)
-            header.setToolTip(HINTS.get(sub.kind, ""))
+            header = QTableWidgetItem(sub.marked_label)
+            header.setToolTip(sub.tooltip)
             self.table.setHorizontalHeaderItem(column, header)
             narrow = sub.kind in ("choice", "bool", "int", "float")
             self.table.horizontalHeader().setSectionResizeMode(

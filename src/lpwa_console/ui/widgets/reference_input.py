@@ -1,10 +1,14 @@
-"""Inputs for the ID of another resource (an AS transport key, an HSM group, a network context,
-application servers) picked from the platform's list or typed as is.
+"""The one picker of every field that names another resource (a device model, application
+servers, an AS transport key, an HSM group, a network context): searchable, reading
+"name (ID)", the ID typed as is when the list is not there.
 
-The list (models.devices.ReferenceListModel) reads "ID — name" and holds the ID as EditRole:
-completion matches anywhere in the ID or the name and inserts the ID. It loads in the
-background and may never load: the inputs accept any text, and a list that arrives later never
-replaces what the user typed."""
+The list (models.references.ReferenceListModel) reads "name (ID)" and holds the ID in ID_ROLE:
+completion matches anywhere in the name or the ID. `ReferenceCombo` picks one, and
+`ReferenceListInput` several (comma-separated); both show "name (ID)" once picked and give
+the IDs (`ids_text`). A plain line edit (a list filter) can complete IDs with
+`attach_completer`. Lists load in the background and may never load: the inputs accept any
+text, and a list that arrives later never replaces what the user typed. Down lists every
+choice; Enter or Tab takes the highlighted one."""
 
 from __future__ import annotations
 
@@ -20,18 +24,25 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QCompleter, QLineEdit, QWidget
 
-from ...models.devices import ReferenceListModel
+from ...models.references import ID_ROLE, ReferenceListModel
 
 
 class ReferenceCompleter(QCompleter):
-    """Completes an ID from a ReferenceListModel. With `multiple`, the input holds
-    comma-separated IDs and only the last one is completed."""
+    """Completes from a ReferenceListModel, matching the name or the ID. With `multiple`,
+    the input holds comma-separated references and only the last one is completed. It
+    inserts the ID (`labels` False: a filter) or "name (ID)" (a picker)."""
 
     def __init__(
-        self, model: QAbstractItemModel, parent: QObject | None = None, *, multiple: bool = False
+        self,
+        model: QAbstractItemModel,
+        parent: QObject | None = None,
+        *,
+        multiple: bool = False,
+        labels: bool = False,
     ) -> None:
         super().__init__(model, parent)
         self.multiple = multiple
+        self.labels = labels
         self.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self.setFilterMode(Qt.MatchFlag.MatchContains)
         self.setCompletionRole(Qt.ItemDataRole.DisplayRole)
@@ -44,7 +55,8 @@ class ReferenceCompleter(QCompleter):
         return [path.strip()]
 
     def pathFromIndex(self, index: QModelIndex | QPersistentModelIndex) -> str:
-        ident = str(index.data(Qt.ItemDataRole.EditRole) or "")
+        role = Qt.ItemDataRole.DisplayRole if self.labels else ID_ROLE
+        ident = str(index.data(role) or "")
         widget = self.widget()
         if not self.multiple or not isinstance(widget, QLineEdit):
             return ident
@@ -90,7 +102,8 @@ def attach_completer(
 
 
 class ReferenceCombo(QComboBox):
-    """An editable combo over a ReferenceListModel: pick from the list or type an ID.
+    """An editable combo over a ReferenceListModel: pick from the list ("name (ID)") or type
+    an ID.
 
     `text()` is the ID. When the list (re)loads, QComboBox would select its first item and
     overwrite the input: what was there is put back instead. `edited` means the user changed
@@ -109,7 +122,7 @@ class ReferenceCombo(QComboBox):
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(12)
         self.setModel(model)
-        self.setCompleter(ReferenceCompleter(model, self))
+        self.setCompleter(ReferenceCompleter(model, self, labels=True))
         self._kept = ""
         model.modelAboutToBeReset.connect(self._keep)
         model.modelReset.connect(self._restore)
@@ -120,7 +133,8 @@ class ReferenceCombo(QComboBox):
         self.activated.connect(lambda _i: self.edited.emit())
 
     def text(self) -> str:
-        return self.currentText()
+        """The ID picked or typed."""
+        return self.list_model.id_of(self.currentText())
 
     def edit(self) -> QLineEdit:
         edit = self.lineEdit()
@@ -128,13 +142,15 @@ class ReferenceCombo(QComboBox):
         return edit
 
     def setText(self, text: str) -> None:
-        index = self.findData(text, Qt.ItemDataRole.EditRole)
+        """Show the resource with this ID ("name (ID)" when the list knows it)."""
+        index = self.findData(text, ID_ROLE) if text else -1
         self.setCurrentIndex(index)
-        if self.currentText() != text:
-            self.setEditText(text)
+        shown = self.list_model.text_of(text) if text else ""
+        if self.currentText() != shown:
+            self.setEditText(shown)
 
     def _keep(self) -> None:
-        self._kept = self.currentText()
+        self._kept = self.text()
 
     def _restore(self) -> None:
         self.setText(self._kept)
@@ -150,3 +166,53 @@ class ReferenceCombo(QComboBox):
         else:
             edit.setPlaceholderText(self._placeholder)
             self.setToolTip("Pick from the list or type the ID" if model.items else "Type the ID")
+
+
+class ReferenceListInput(QLineEdit):
+    """Several references in one line, comma-separated, each completed from the list and
+    shown as "name (ID)"; `ids_text()` gives the IDs ("as-1, as-2"), typed IDs as they are."""
+
+    def __init__(
+        self, model: ReferenceListModel, placeholder: str = "", parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.list_model = model
+        self.setPlaceholderText(placeholder or "type a name or an ID; Down lists them")
+        completer = ReferenceCompleter(model, self, multiple=True, labels=True)
+        self.setCompleter(completer)
+        _ShowAllOnDown(self, completer)
+        self._kept: list[str] = []
+        model.modelAboutToBeReset.connect(self._keep)
+        model.modelReset.connect(self._restore)
+
+    def ids(self) -> list[str]:
+        """The IDs named: each known "name (ID)" first (a name may hold a comma), then
+        the rest split at commas."""
+        rest = self.text()
+        found: list[tuple[int, str]] = []
+        for ident, _name in self.list_model.items:
+            shown = self.list_model.text_of(ident)
+            at = rest.find(shown) if shown != ident else -1
+            if at >= 0:
+                found.append((at, ident))
+                rest = rest[:at] + "," * len(shown) + rest[at + len(shown) :]
+        for part in rest.split(","):
+            at = self.text().find(part.strip())
+            if part.strip():
+                found.append((at, self.list_model.id_of(part)))
+        return [ident for _at, ident in sorted(found)]
+
+    def ids_text(self) -> str:
+        return ", ".join(self.ids())
+
+    def set_ids(self, ids: list[str]) -> None:
+        self.setText(", ".join(self.list_model.text_of(i) for i in ids))
+
+    def _keep(self) -> None:
+        self._kept = self.ids()
+
+    def _restore(self) -> None:
+        """The list (re)loaded: the same IDs, now with their names."""
+        if self._kept and not self.hasFocus():
+            self.set_ids(self._kept)
+        self._kept = []

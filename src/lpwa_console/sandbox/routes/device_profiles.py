@@ -1,0 +1,89 @@
+"""The device catalog a subscription may use (Document 1, reference contract):
+`GET /subscriptions/mine/deviceProfiles` and `/subscriptions/mine/deviceVendors`.
+
+Pages are addressed by `pageIndex` (from 1) and answer `more`; like the other lists of the
+sandbox they also take `pageSize` (default 100, 10..1000). Both lists take the
+`language-tag` parameter and answer in English whatever it says (the only language here)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from ...schema.device_profiles import (
+    Connectivity,
+    DeviceProfileFilter,
+    DeviceProfilePage,
+    DeviceVendorFilter,
+    DeviceVendorPage,
+    IsmBandID,
+    VendorSort,
+)
+from ..auth import AppServices, ClientBodies, SubscriptionReader
+from ..store import device_profiles as store
+
+router = APIRouter(
+    prefix="/subscriptions/mine", tags=["device-profiles"], dependencies=[ClientBodies]
+)
+MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+PageIndex = Annotated[int, Query(ge=1)]
+Many = Annotated[list[str] | None, Query()]
+Bands = Annotated[list[IsmBandID] | None, Query()]
+
+
+def _window(index: int, size: int) -> tuple[int, int]:
+    size = min(max(size, MIN_PAGE), MAX_PAGE)
+    return (index - 1) * size, size
+
+
+@router.get("/deviceProfiles", response_model=DeviceProfilePage, response_model_exclude_none=True)
+def list_profiles(
+    account: SubscriptionReader,
+    svc: AppServices,
+    pageIndex: PageIndex = 1,
+    pageSize: int = DEFAULT_PAGE,
+    typeMAC: str | None = None,
+    vendorID: str | None = None,
+    ismBandID: Bands = None,
+    connectivity: Connectivity | None = None,
+    ID: Many = None,
+    language_tag: Annotated[str | None, Query(alias="language-tag")] = None,
+) -> dict[str, Any]:
+    filters = DeviceProfileFilter.model_validate(
+        {
+            "typeMAC": typeMAC,
+            "vendorID": vendorID,
+            "ismBandID": ismBandID or [],
+            "connectivity": connectivity,
+            "ID": ID or [],
+        }
+    )
+    offset, size = _window(pageIndex, pageSize)
+    briefs, more = store.profiles(svc.db.conn(), filters, offset, size)
+    return {"briefs": briefs, "more": more}
+
+
+@router.get("/deviceVendors", response_model=DeviceVendorPage, response_model_exclude_none=True)
+def list_vendors(
+    account: SubscriptionReader,
+    svc: AppServices,
+    pageIndex: PageIndex = 1,
+    pageSize: int = DEFAULT_PAGE,
+    ID: Many = None,
+    connectivity: Connectivity | None = None,
+    ismBandID: Bands = None,
+    sort: VendorSort | None = None,
+    name: str | None = None,
+    language_tag: Annotated[str | None, Query(alias="language-tag")] = None,
+) -> dict[str, Any]:
+    assert account.subscription_id is not None
+    filters = DeviceVendorFilter.model_validate(
+        {"ID": ID or [], "connectivity": connectivity, "ismBandID": ismBandID or [], "sort": sort}
+    )
+    offset, size = _window(pageIndex, pageSize)
+    # `name`: the deprecated prefix filter, still honoured.
+    briefs, more = store.vendors(
+        svc.db.conn(), account.subscription_id, filters, offset, size, name_prefix=name
+    )
+    return {"briefs": briefs, "more": more}

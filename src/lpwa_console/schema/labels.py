@@ -1,0 +1,300 @@
+"""The words of the API's fields, for people: one label per field, its unit, a line of help,
+its values in words, and what kind of thing it is (a duration, another resource, an internal
+the user never sees). Every form and detail view reads its labels here, so a field is called
+the same everywhere; the API name stays available (tooltips) for people who script.
+
+Keyed by the wire name, with per-model overrides where one name means different things
+(`EUI` of a device or of a multicast group). A name with no entry gets a label made from its
+camelCase (`pingSlotPeriod` -> "Ping slot period"), so nothing shows raw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+_NO_CHOICES: Mapping[str, str] = MappingProxyType({})
+
+SEVERITY_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "1": "Cleared",
+        "2": "Indeterminate",
+        "3": "Warning",
+        "4": "Minor",
+        "5": "Major",
+        "6": "Critical",
+    }
+)
+
+
+@dataclass(frozen=True)
+class FieldWords:
+    """What people read about one field."""
+
+    label: str
+    help: str = ""
+    unit: str = ""  # shown after the input and the value: "s", "MHz", "°"
+    choices: Mapping[str, str] = field(default=_NO_CHOICES)  # wire value -> words, in order
+    duration: bool = False  # an ISO 8601 duration: edited as a number and a unit
+    hidden: bool = False  # an internal (optimistic concurrency version): never shown
+    reference: str = ""  # the kind of resource it names (REFERENCE_NOUNS), picked by name
+    expected: str = ""  # what a valid value looks like, for messages: "8 hexadecimal digits"
+
+    def choice_words(self, value: object) -> str:
+        """A value in words (the value itself when it has none)."""
+        text = str(value)
+        return self.choices.get(text, text)
+
+
+# The kinds of resource a field may name, in words (plural).
+REFERENCE_NOUNS: Mapping[str, str] = MappingProxyType(
+    {
+        "deviceProfiles": "device models",
+        "appServers": "application servers",
+        "asTransportKeys": "AS transport keys",
+        "networkContexts": "network contexts",
+        "hsmGroups": "HSM groups",
+        "routingProfiles": "AS routing profiles",
+    }
+)
+
+
+def _choices(**pairs: str) -> Mapping[str, str]:
+    return MappingProxyType(dict(pairs))
+
+
+_HEX16 = "16 hexadecimal digits"
+_HEX32 = "32 hexadecimal digits"
+
+FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
+    {
+        # --- devices and groups -------------------------------------------------------------
+        "EUI": FieldWords("DevEUI", "The device's unique identifier", expected=_HEX16),
+        "name": FieldWords("Name"),
+        "connectivity": FieldWords(
+            "Connectivity", choices=_choices(LORAWAN="LoRaWAN", CELLULAR="Cellular")
+        ),
+        "activation": FieldWords(
+            "Activation",
+            "How the device gets its session keys",
+            choices=_choices(OTAA="Over the air (OTAA)", ABP="Personalised (ABP)"),
+        ),
+        "model": FieldWords(
+            "Device model",
+            "The device profile: radio parameters and LoRaWAN version of the device",
+            reference="deviceProfiles",
+        ),
+        "nwAddress": FieldWords(
+            "Network address (DevAddr)",
+            "Given by the network at join for OTAA; set by you for ABP",
+            expected="8 hexadecimal digits",
+        ),
+        "appEUI": FieldWords("Join server (JoinEUI/AppEUI)", expected=_HEX16),
+        "appKey": FieldWords("Root key (AppKey)", "Secret: never shown again", expected=_HEX32),
+        "appSKey": FieldWords(
+            "Application session key (AppSKey)", "Secret: never shown again", expected=_HEX32
+        ),
+        "nwKey": FieldWords(
+            "Network session key (NwkSKey)", "Secret: never shown again", expected=_HEX32
+        ),
+        "asTransportKey": FieldWords(
+            "AS transport key",
+            "Protects the keys sent to the application servers",
+            reference="asTransportKeys",
+        ),
+        "hsmGroupID": FieldWords(
+            "HSM group", "The hardware security module that holds the keys", reference="hsmGroups"
+        ),
+        "networkContextID": FieldWords(
+            "Network context", "Cellular network settings (APN, PLMN)", reference="networkContexts"
+        ),
+        "appServers": FieldWords(
+            "Application servers", "Where the device's data goes", reference="appServers"
+        ),
+        "appServersRoutingProfile": FieldWords("AS routing profile", reference="routingProfiles"),
+        "imsi": FieldWords("SIM identity (IMSI)", expected="6 to 15 digits"),
+        "iccid": FieldWords("SIM card number (ICCID)", expected="18 to 22 digits"),
+        "eid": FieldWords("eSIM identity (EID)"),
+        "lastIMEI": FieldWords("Last IMEI"),
+        "tags": FieldWords("Tags", "Free words to find devices by"),
+        "domains": FieldWords("Domains", "One domain per group, e.g. Site: France/Paris"),
+        "group": FieldWords("Group"),
+        "adminLat": FieldWords("Latitude", "Where the device is installed", unit="°"),
+        "adminLon": FieldWords("Longitude", "Where the device is installed", unit="°"),
+        "lat": FieldWords("Latitude", unit="°"),
+        "lon": FieldWords("Longitude", unit="°"),
+        "customerAdminData": FieldWords("Notes", "Free text, up to 1024 characters"),
+        "healthState": FieldWords(
+            "Health",
+            choices=_choices(
+                INIT="Not heard yet",
+                ACTIVE="Active",
+                RF_CNX_ERROR="Radio connection error",
+                SUSPENDED="Suspended",
+                ERROR="Error",
+                DEACTIVATED="Deactivated",
+            ),
+        ),
+        "alarmLevel": FieldWords(
+            "Highest alarm severity", choices=MappingProxyType({"0": "None", **SEVERITY_WORDS})
+        ),
+        "alarmCount": FieldWords("Alarms"),
+        "alarmsConfiguration": FieldWords("Alarm thresholds"),
+        "creationDate": FieldWords("Created"),
+        "lastUpTimestamp": FieldWords("Last uplink"),
+        "lastDwTimestamp": FieldWords("Last downlink"),
+        "firstDwTimestamp": FieldWords("First downlink"),
+        "lastSF": FieldWords("Last spreading factor"),
+        "lastRSSI": FieldWords("Last RSSI", unit="dBm"),
+        "lastSNR": FieldWords("Last SNR", unit="dB"),
+        "avgSNR": FieldWords("Average SNR", unit="dB"),
+        "lastBatLevel": FieldWords("Battery", unit="%"),
+        "lastFCntDn": FieldWords("Last downlink counter (FCntDn)"),
+        "class": FieldWords(
+            "Device class",
+            choices=_choices(B="Class B (ping slots)", C="Class C (always listening)"),
+        ),
+        "downlinkDataRate": FieldWords(
+            "Downlink data rate", "LoRaWAN data rate index, 0 to 15", unit="DR"
+        ),
+        "downlinkFrequency": FieldWords("Downlink frequency", "433 to 928", unit="MHz"),
+        "pingSlotPeriod": FieldWords(
+            "Ping slot period", "Class B: time between two receive slots, 1 to 128", unit="s"
+        ),
+        "networkSubscriptionID": FieldWords("Network subscription"),
+        "networkSubscription": FieldWords("Network subscription"),
+        "bss": FieldWords("Base stations"),
+        "historyUpDaily": FieldWords("Uplinks per day"),
+        "historyDwDaily": FieldWords("Downlinks per day"),
+        "val": FieldWords("Last days, oldest first"),
+        "multicastMaxLrrCells": FieldWords("Most base stations per group"),
+        "communicationType": FieldWords(
+            "Communication", choices=_choices(UNICAST="Unicast", MULTICAST="Multicast")
+        ),
+        # --- application servers ------------------------------------------------------------
+        "type": FieldWords(
+            "Type",
+            choices=_choices(HTTP="HTTP", HTTP_CELLULAR="HTTP (cellular)", KAFKA="Kafka bus"),
+        ),
+        "scope": FieldWords(
+            "Scope", choices=_choices(SUBSCRIPTION="Subscription", OPERATOR="Operator")
+        ),
+        "contentType": FieldWords(
+            "Content type",
+            "How uplinks are encoded",
+            choices=_choices(xml="XML", json="JSON", jsontyped="JSON with types"),
+        ),
+        "destinations": FieldWords("Destinations", "Where the server receives the data"),
+        "addresses": FieldWords("Addresses", "URLs or host:port, comma-separated"),
+        "ports": FieldWords("Ports", "Device ports routed here, e.g. 1-10, 20"),
+        "strategy": FieldWords(
+            "Strategy",
+            choices=_choices(SEQUENTIAL="First that answers", BLAST="All of them"),
+        ),
+        "brokerID": FieldWords("Kafka broker"),
+        "topicName": FieldWords("Topic"),
+        "customHttpHeaders": FieldWords("Custom HTTP headers"),
+        "value": FieldWords("Value"),
+        "downlinkSecurity": FieldWords("Downlink security"),
+        "status": FieldWords(
+            "Status",
+            choices=_choices(
+                DOWNLINK_AS_KEY="Signed with an AS key",
+                NONE="None",
+                ENABLE="Enabled",
+                DISABLE="Disabled",
+            ),
+        ),
+        "asID": FieldWords("AS identifier"),
+        "downlinkAsKey": FieldWords("Downlink AS key", "Secret: never shown again"),
+        "maxTimestampDeviation": FieldWords(
+            "Maximum clock difference", "How old a signed downlink may be", unit="s"
+        ),
+        "flowMatcherTags": FieldWords("Flow matcher tags", "Comma-separated"),
+        "state": FieldWords("State", choices=_choices(ACTIVE="Active", DEACTIVATED="Deactivated")),
+        "validationState": FieldWords(
+            "Validation", choices=_choices(VALIDATED="Validated", SUSPENDED="Suspended")
+        ),
+        "deviceCount": FieldWords("Devices"),
+        "multicastGroupCount": FieldWords("Multicast groups"),
+        # --- network resources --------------------------------------------------------------
+        "ID": FieldWords("ID", "Letters, digits, dots, dashes or underscores; cannot change"),
+        "apn": FieldWords("Access point name (APN)"),
+        "plmnID": FieldWords("Operator network (PLMN ID)", "Country and network code, 5-6 digits"),
+        "ipVersion": FieldWords(
+            "IP version", choices=_choices(IPV4="IPv4", IPV6="IPv6", IPV4V6="IPv4 and IPv6")
+        ),
+        "description": FieldWords("Description"),
+        "hsmExchangeKeyVersion": FieldWords("Exchange key version"),
+        # --- the subscription -------------------------------------------------------------
+        "showTagSuggestionsWhenDomainRestrictions": FieldWords(
+            "Tag suggestions", "Whether users restricted to some domains get tag suggestions"
+        ),
+        "hsm": FieldWords(
+            "HSM protection",
+            "Whether OTAA root keys may be protected by a hardware security module",
+            choices=_choices(ACTIVATED="Activated", DEACTIVATED="Deactivated"),
+        ),
+        # --- alarm 004 ----------------------------------------------------------------------
+        "level": FieldWords("Severity", choices=SEVERITY_WORDS),
+        "duration": FieldWords("After no uplink for", duration=True),
+        # --- internals ----------------------------------------------------------------------
+        "occContext": FieldWords("Version", hidden=True),
+        "href": FieldWords("Address", hidden=True),
+        "ref": FieldWords("Reference", hidden=True),
+        "now": FieldWords("Server time", hidden=True),
+    }
+)
+
+# Where one wire name means something else in one model: (model class name, wire name).
+MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
+    {
+        ("MulticastGroupCreate", "EUI"): FieldWords(
+            "Group EUI", "The multicast group's identifier", expected=_HEX16
+        ),
+        ("MulticastGroupCreate", "nwAddress"): FieldWords(
+            "Group network address (McAddr)", expected="8 hexadecimal digits"
+        ),
+        ("_MulticastGroupFields", "EUI"): FieldWords("Group EUI"),
+        ("_MulticastGroupFields", "nwAddress"): FieldWords("Group network address (McAddr)"),
+        ("Domain", "name"): FieldWords("Domain", "Parts separated by /, e.g. France/Paris"),
+        ("CustomHttpHeaderRequest", "name"): FieldWords("Header"),
+        ("AppServerCreate", "name"): FieldWords("Name", "Required"),
+    }
+)
+
+
+def words_from_name(name: str) -> str:
+    """A label from a camelCase API name: `pingSlotPeriod` -> "Ping slot period"; the last
+    part of a dotted path only; acronyms kept (`plmnID` -> "Plmn ID")."""
+    leaf = name.rsplit(".", 1)[-1]
+    spaced = re.sub(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])", " ", leaf)
+    words = [w if w.isupper() and len(w) > 1 else w.lower() for w in spaced.split()]
+    text = " ".join(words)
+    return text[:1].upper() + text[1:]
+
+
+def field_words(name: str, model: type | str | None = None) -> FieldWords:
+    """The words of field `name` (wire name) of `model` (a class, or its name): the model's
+    own (or a base class's) override first, then the field's, then words from the name."""
+    names: list[str] = []
+    if isinstance(model, str):
+        names = [model]
+    elif model is not None:
+        names = [klass.__name__ for klass in model.__mro__]
+    for model_name in names:
+        found = MODEL_WORDS.get((model_name, name))
+        if found is not None:
+            return found
+    return FIELD_WORDS.get(name) or FieldWords(words_from_name(name))
+
+
+def label_of(name: str, model: type | str | None = None) -> str:
+    return field_words(name, model).label
+
+
+def is_hidden(name: str) -> bool:
+    """An internal no form or detail shows (a dotted path inside one is hidden too)."""
+    return any(field_words(part).hidden for part in name.split("."))

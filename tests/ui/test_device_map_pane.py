@@ -115,7 +115,9 @@ def test_single_device_tooltip_and_colour(qtbot: Any, runner: TaskRunner) -> Non
     pane = make(qtbot, runner, FakeDevices(THREE_CITIES))
     view = pane.view
     single = next(i for i in view.cluster_items if i.cluster.count == 1)
-    assert single.toolTip() == "Meter in Madrid\n70B3D5E75000ABCD\nAlarm: Major"
+    assert single.toolTip() == (
+        "Meter in Madrid\n70B3D5E75000ABCD\nAlarm: Major\nDouble-click to open"
+    )
     table = SEVERITY_DARK if view.colors.dark else SEVERITY_LIGHT
     assert single.fill.name() == table[5]
     big = next(i for i in view.cluster_items if i.cluster.count == 619)

@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -31,9 +31,11 @@ from PySide6.QtWidgets import (
 from ...models.devices import format_time
 from ...models.forms import SECRET_WORDS
 from ...models.resources import FilterControl, ResourceViewModel
+from ...models.rights import ACTIONS, AccountRights
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
+from ..rights import RightsGate
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 MASK = "•••• (hidden)"
@@ -110,7 +112,10 @@ def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str
 
 class FilterBar(QWidget):
     """The filters of one section: a line edit per search or list of IDs (applied after a
-    pause in typing, or on Enter), a combo per choice (applied at once)."""
+    pause in typing, or on Enter, which also hands the keyboard to the list), a combo per
+    choice (applied at once)."""
+
+    submitted = Signal()  # Enter in a search box
 
     def __init__(self, vm: ResourceViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -145,6 +150,7 @@ class FilterBar(QWidget):
         edit.setMinimumWidth(180)
         edit.textChanged.connect(lambda _t: self._timer.start())
         edit.returnPressed.connect(self.apply)
+        edit.returnPressed.connect(self.submitted)
         return edit
 
     def values(self) -> dict[str, Any]:
@@ -175,11 +181,23 @@ class FilterBar(QWidget):
         return True
 
 
+def action_name(vm: ResourceViewModel, verb: str) -> str:
+    """The rights action of a verb on this kind ("app_servers.create"). A kind nobody
+    declared in models/rights.py is not guarded (a later pane declares its own)."""
+    return f"{vm.kind.key}.{verb}"
+
+
 class ResourcesPane(QWidget):
     def __init__(
-        self, title: str, view_models: list[ResourceViewModel], parent: QWidget | None = None
+        self,
+        title: str,
+        view_models: list[ResourceViewModel],
+        parent: QWidget | None = None,
+        *,
+        rights: AccountRights | None = None,
     ) -> None:
         super().__init__(parent)
+        self.gate = RightsGate(rights, self)
         self.title = title
         self.setObjectName(f"{view_models[0].kind.key}Pane")
         self.vms = view_models
@@ -227,6 +245,7 @@ class ResourcesPane(QWidget):
         for vm in view_models:
             self.filters.append(FilterBar(vm))
             self.filter_bars.addWidget(self.filters[-1])
+            self.filters[-1].submitted.connect(self.focus_results)
 
         self.tables = QStackedWidget()
         self.views: list[QTableView] = []
@@ -291,6 +310,65 @@ class ResourcesPane(QWidget):
 
     # --- actions ----------------------------------------------------------------------
 
+    def focus_results(self) -> None:
+        """Enter in a search box: the list takes the keyboard (on its first row)."""
+        table = self.views[self.vms.index(self.vm)]
+        table.setFocus()
+        if not table.currentIndex().isValid() and self.vm.model.rowCount() > 0:
+            table.setCurrentIndex(self.vm.model.index(0, 0))
+
+    # --- navigation ---------------------------------------------------------------------
+
+    def open_item(self, item_id: str | None, section: str | None = None) -> None:
+        """Show this section (a kind's key) and the item with this ID (or EUI) in it."""
+        keys = [vm.kind.key for vm in self.vms]
+        index = keys.index(section) if section in keys else 0
+        if self.section.currentIndex() != index:
+            self.section.setCurrentIndex(index)
+        else:
+            self.show_section(index)
+        vm = self.vms[index]
+        if not item_id:
+            return
+        row = vm.row_of(item_id)
+        table = self.views[index]
+        if row >= 0:
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            table.selectionModel().setCurrentIndex(vm.model.index(row, 0), flags)
+            table.scrollTo(vm.model.index(row, 0))
+            return
+        table.selectionModel().clearSelection()
+        if not vm.open_id(item_id):
+            self._show_message(f"No {vm.kind.noun} {item_id} among those loaded")
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        item = self.vm.detail
+        item_id = getattr(item, "EUI", None) or getattr(item, "ID", None) if item else None
+        return item_id, self.vm.kind.key
+
+    def _guarded(self, vm: ResourceViewModel, verb: str) -> bool:
+        """Whether the account may do this to this kind; if not, the pane says why."""
+        name = action_name(vm, verb)
+        if name not in ACTIONS:
+            return True
+        verdict = self.gate.check(name)
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+        return verdict.allowed
+
+    def _enable(self, button: QPushButton, vm: ResourceViewModel, verb: str, wanted: bool) -> None:
+        """Enable a button shared by the sections for the current one's action."""
+        name = action_name(vm, verb)
+        if name in ACTIONS:
+            self.gate.bind(button, name)
+            self.gate.enable(button, wanted)
+        else:
+            self.gate.unbind(button)
+            button.setEnabled(wanted)
+
     def show_section(self, index: int) -> None:
         self.vm = self.vms[index]
         self.tables.setCurrentIndex(index)
@@ -317,11 +395,11 @@ class ResourcesPane(QWidget):
         self.filters[self.vms.index(self.vm)].focus_first()
 
     def new_item(self) -> None:
-        if self.vm.has_client and self.vm.can_create:
+        if self.vm.has_client and self.vm.can_create and self._guarded(self.vm, "create"):
             self._open(None)
 
     def edit_item(self) -> None:
-        if self.vm.can_edit(self.vm.detail):
+        if self.vm.can_edit(self.vm.detail) and self._guarded(self.vm, "edit"):
             self._open(self.vm.detail)
 
     def edit_part(self, key: str) -> None:
@@ -329,6 +407,8 @@ class ResourcesPane(QWidget):
         item = self.vm.detail
         dialog_type = PART_DIALOGS.get(key)
         if dialog_type is None or not self.vm.can_edit_part(key, item):
+            return
+        if not self._guarded(self.vm, key.lower()):
             return
         if self.dialog is not None:
             self.dialog.raise_()
@@ -353,7 +433,7 @@ class ResourcesPane(QWidget):
 
     def delete_item(self) -> None:
         item = self.vm.detail
-        if not self.vm.can_delete(item):
+        if not self.vm.can_delete(item) or not self._guarded(self.vm, "delete"):
             return
         box = QMessageBox(
             QMessageBox.Icon.Warning,
@@ -394,17 +474,18 @@ class ResourcesPane(QWidget):
             text, empty = f"{rows:,} {vm.kind.title.lower() if rows != 1 else vm.kind.noun}", ""
         self.count_label.setText(text)
         self.stack.show_empty(empty)
-        self.new_button.setEnabled(vm.has_client and vm.can_create)
+        self._enable(self.new_button, vm, "create", vm.has_client and vm.can_create)
         self.new_button.setVisible(vm.can_create)
         self.edit_button.setVisible(vm.kind.update is not None)
         self.delete_button.setVisible(vm.kind.delete is not None)
-        self.edit_button.setEnabled(vm.can_edit(vm.detail))
-        self.delete_button.setEnabled(vm.can_delete(vm.detail))
+        self._enable(self.edit_button, vm, "edit", vm.can_edit(vm.detail))
+        self._enable(self.delete_button, vm, "delete", vm.can_delete(vm.detail))
         self.refresh_button.setEnabled(vm.has_client)
         owned = {part.key for part in vm.kind.parts}
         for key, button in self.part_buttons.items():
             button.setVisible(key in owned)
-            button.setEnabled(key in owned and vm.can_edit_part(key, vm.detail))
+            wanted = key in owned and vm.can_edit_part(key, vm.detail)
+            self._enable(button, vm, key.lower(), wanted)
 
     def _loading(self, vm: ResourceViewModel, loading: bool) -> None:
         if vm is self.vm:

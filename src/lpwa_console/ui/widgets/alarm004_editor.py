@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from ...models.device_detail import Threshold, alarm004_request, thresholds_of
 from ...schema.common import Severity
 from ...schema.devices import Device
+from ..rights import RightsGate
 from ..theme import severity_color
 
 DURATION_PRESETS = ["PT1H", "PT6H", "PT12H", "P1D", "P2D", "P4D", "P7D", "P14D", "P30D"]
@@ -28,8 +29,9 @@ DURATION_PRESETS = ["PT1H", "PT6H", "PT12H", "P1D", "P2D", "P4D", "P7D", "P14D",
 class Alarm004Editor(QWidget):
     save_requested = Signal(str, dict)  # device ref, {"alarmsConfiguration": ...}
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, gate: RightsGate | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.gate = gate or RightsGate(None, self)
         self.device: Device | None = None
         self.enabled: list[QCheckBox] = []
         self.levels: list[QComboBox] = []
@@ -126,7 +128,7 @@ class Alarm004Editor(QWidget):
 
     def _update_buttons(self) -> None:
         valid = not self.error.text()
-        self.save_button.setEnabled(self.device is not None and valid and self._dirty)
+        self.gate.enable(self.save_button, self.device is not None and valid and self._dirty)
         self.reset_button.setEnabled(self.device is not None and self._dirty)
         for widget in (*self.enabled, *self.levels, *self.durations):
             widget.setEnabled(self.device is not None)

@@ -48,7 +48,7 @@ def account_html(session: Session, rights: AccountRights | None) -> str:
         ("Signed in as", escape(name)),
         ("Role", escape(session.role or "—")),
         ("Platform", escape(platform_text(session))),
-        ("Connection", escape(session.state)),
+        ("Connection", escape(session.state.title())),
     ]
     subscription = rights.subscription if rights is not None else None
     if subscription is not None:
@@ -92,9 +92,20 @@ def account_html(session: Session, rights: AccountRights | None) -> str:
     elif not denied:
         parts.append(_list(["Nothing: every action of the console is open to it"]))
     else:
-        reasons = sorted({reason.removeprefix("Your account may not ") for _a, reason in denied})
-        parts.append(_list([escape(r[:1].upper() + r[1:]) for r in reasons]))
+        parts.append(_list(denied_in_words(denied)))
     return "".join(parts)
+
+
+def denied_in_words(denied: list[tuple[str, str]]) -> list[str]:
+    """The actions refused, grouped by what the account lacks: "Without X: a, b, c"."""
+    groups: dict[str, list[str]] = {}
+    for _action, reason in denied:
+        verb, _, lacking = reason.removeprefix("Your account may not ").partition(": it lacks ")
+        groups.setdefault(lacking, []).append(verb)
+    return [
+        f"<b>Without {escape(lacking)}</b>: {escape(', '.join(sorted(verbs)))}"
+        for lacking, verbs in sorted(groups.items())
+    ]
 
 
 class AccountView(QDialog):

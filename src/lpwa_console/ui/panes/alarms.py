@@ -22,7 +22,7 @@ from ...schema.common import Severity
 from ..connections import SignalConnections
 from ..navigator import Location
 from ..rights import RightsGate
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MAX_ACK_SELECTION = 10_000
 
@@ -109,6 +109,16 @@ class AlarmsPane(QWidget):
         self.ack_button.clicked.connect(self.acknowledge_selection)
         self.open_button.clicked.connect(lambda: self.open_owner(self.table.currentIndex()))
         self.table.activated.connect(self.open_owner)
+        tab_order(
+            self.source,
+            self.severity,
+            self.acked,
+            self.live,
+            self.open_button,
+            self.ack_button,
+            self.refresh_button,
+            self.table,
+        )
         self.refresh_button.clicked.connect(self.refresh)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_actions())

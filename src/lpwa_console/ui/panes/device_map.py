@@ -54,7 +54,7 @@ from ...schema.devices import DeviceCluster
 from ..connections import SignalConnections
 from ..navigator import Location
 from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
 
 MAX_LAT = 85.05112878  # Web Mercator's square world
 WORLD = QRectF(-180.0, -180.0, 360.0, 360.0)
@@ -605,6 +605,13 @@ class DeviceMapPane(QWidget):
         self.zoom_in_button.clicked.connect(lambda: self._zoom(1.5))
         self.zoom_out_button.clicked.connect(lambda: self._zoom(1 / 1.5))
         self.fit_button.clicked.connect(self.fit_all)
+        tab_order(
+            self.connectivity,
+            self.zoom_out_button,
+            self.zoom_in_button,
+            self.fit_button,
+            self.view,
+        )
         self.view.box_changed.connect(self._box_changed)
         self.view.clusters_laid_out.connect(self._view_changed)
         self.view.device_activated.connect(lambda eui: self.navigate.emit(Location("devices", eui)))

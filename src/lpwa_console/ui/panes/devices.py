@@ -31,7 +31,7 @@ from ..dialogs.tag import TagDialog
 from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
 
 MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
@@ -262,6 +262,24 @@ class DevicesPane(QWidget):
         self.import_action.triggered.connect(self.import_devices)
         self.export_cancel.clicked.connect(self.exporter.cancel)
         self.detail.save_requested.connect(self._save_detail)
+        tab_order(
+            self.search,
+            self.connectivity,
+            self.health,
+            self.tag_filter,
+            self.app_server,
+            self.more_filters,
+            self.new_button,
+            self.edit_button,
+            self.tag_button,
+            self.untag_button,
+            self.copy_button,
+            self.export_button,
+            self.export_cancel,
+            self.refresh_button,
+            self.table,
+            self.detail.tabs,
+        )
         self.detail.navigate.connect(self.navigate)
 
         self._connections = SignalConnections(

@@ -36,7 +36,7 @@ from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
 from ..rights import RightsGate
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MASK = "•••• (hidden)"
 FILTER_DEBOUNCE_MS = 300
@@ -298,6 +298,17 @@ class ResourcesPane(QWidget):
                 (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
             )
         self._errors: dict[str, str] = {}
+        filter_inputs = [w for bar in self.filters for w in bar.inputs.values()]
+        tab_order(
+            self.section,
+            self.new_button,
+            self.edit_button,
+            *self.part_buttons.values(),
+            self.delete_button,
+            self.refresh_button,
+            *filter_inputs,
+            *self.views,
+        )
         self.show_section(0)
 
     def _table(self, vm: ResourceViewModel) -> QTableView:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QObject, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent
+from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -18,6 +18,9 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QListWidget,
     QListWidgetItem,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
     QVBoxLayout,
     QWidget,
 )
@@ -27,6 +30,55 @@ from ..models.palette import DeviceSearchViewModel, PaletteEntry, rank
 ENTRY_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_WORDS = {"pane": "Go to", "action": "Action", "device": "Device"}
 WIDTH, HEIGHT = 600, 380
+
+
+class EntryDelegate(QStyledItemDelegate):
+    """A row: the title on the left, what it is (and its keys) on the right, muted."""
+
+    def paint(
+        self,
+        painter: QPainter,
+        option: QStyleOptionViewItem,
+        index: QModelIndex | QPersistentModelIndex,
+    ) -> None:
+        entry = index.data(ENTRY_ROLE)
+        if not isinstance(entry, PaletteEntry):
+            super().paint(painter, option, index)
+            return
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        opt.text = ""
+        style = opt.widget.style() if opt.widget is not None else QApplication.style()
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, opt.widget)
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        group = opt.palette
+        text = group.color(
+            QPalette.ColorRole.HighlightedText if selected else QPalette.ColorRole.Text
+        )
+        muted = text if selected else group.color(QPalette.ColorRole.PlaceholderText)
+        rect = opt.rect.adjusted(8, 0, -8, 0)
+        right = entry_kind_text(entry)
+        painter.save()
+        painter.setPen(muted)
+        width = opt.fontMetrics.horizontalAdvance(right)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, right)
+        painter.setPen(text if entry.enabled else muted)
+        title_rect = rect.adjusted(0, 0, -(width + 16), 0)
+        title = opt.fontMetrics.elidedText(
+            entry.title, Qt.TextElideMode.ElideRight, title_rect.width()
+        )
+        painter.drawText(
+            title_rect, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, title
+        )
+        painter.restore()
+
+
+def entry_kind_text(entry: PaletteEntry) -> str:
+    """ "Go to · Ctrl+3", "Action · Ctrl+N", "Device · DevEUI 70B3…"."""
+    if entry.kind == "device":
+        return entry.detail
+    kind = KIND_WORDS[entry.kind]
+    return f"{kind} · {entry.detail}" if entry.detail else kind
 
 
 class CommandPalette(QFrame):
@@ -54,6 +106,7 @@ class CommandPalette(QFrame):
         self.list.setObjectName("paletteResults")
         self.list.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keys stay in the input
         self.list.setUniformItemSizes(True)
+        self.list.setItemDelegate(EntryDelegate(self.list))
         self.hint = QLabel()
         self.hint.setObjectName("paletteHint")
         self.hint.setWordWrap(True)
@@ -113,13 +166,10 @@ class CommandPalette(QFrame):
         ranked = rank(text, self.commands + devices)
         self.list.clear()
         for entry in ranked:
-            kind = KIND_WORDS[entry.kind]
-            second = f"{kind} · {entry.detail}" if entry.detail and entry.kind != "device" else ""
-            line = f"{entry.title}    {second or entry.detail or kind}"
-            item = QListWidgetItem(line)
+            # The text is for accessibility and tests; the delegate draws the row.
+            item = QListWidgetItem(f"{entry.title}, {entry_kind_text(entry)}")
             item.setData(ENTRY_ROLE, entry)
             if not entry.enabled:
-                item.setForeground(self.palette().placeholderText())
                 item.setToolTip(entry.reason)
             self.list.addItem(item)
         if self.list.count():

@@ -155,6 +155,18 @@ def test_a_multicast_alarm_opens_its_group(open_console: OpenConsole, qtbot: Any
     assert shown(console.window) == "multicast"
     eui = alarm.multicastGroup.EUI  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: groups.vm.detail is not None and eui == groups.vm.detail.EUI)
+    # The group's application servers open in their pane.
+    group = groups.vm.detail
+    assert group is not None and group.appServers
+    server = group.appServers[0]
+    href = next(h for h in groups.detail.text().split("'") if h.startswith("lpwa:app_servers/"))
+    groups.detail.linkActivated.emit(href)
+    servers = console.panes["app_servers"]
+    assert isinstance(servers, ResourcesPane)
+    assert shown(console.window) == "app_servers"
+    qtbot.waitUntil(lambda: servers.vm.detail is not None and servers.vm.detail.ID == server.ID)
+    console.window.back_action.trigger()
+    assert shown(console.window) == "multicast" and eui == groups.vm.detail.EUI
 
 
 def test_a_reference_in_the_detail_opens_its_item(open_console: OpenConsole, qtbot: Any) -> None:

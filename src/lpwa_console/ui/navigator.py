@@ -14,11 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from urllib.parse import quote, unquote
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QWidget
 
 MAX_HISTORY = 100
+LINK_SCHEME = "lpwa"  # hrefs of references in detail views: lpwa:pane/section/item
 
 
 @dataclass(frozen=True)
@@ -126,3 +128,19 @@ class Navigator(QObject):
         if callable(open_item) and (location.item is not None or location.section is not None):
             open_item(location.item, location.section)
         self.changed.emit()
+
+
+def link(pane: str, item: str, section: str | None = None) -> str:
+    """The href of an item of a pane: `lpwa:pane/section/item` (each part quoted)."""
+    parts = [pane, section or "", item]
+    return f"{LINK_SCHEME}:" + "/".join(quote(p, safe="") for p in parts)
+
+
+def location_of(href: str) -> Location | None:
+    """The Location an href of `link` names (None for anything else)."""
+    scheme, _, rest = href.partition(":")
+    parts = rest.split("/")
+    if scheme != LINK_SCHEME or len(parts) != 3:
+        return None
+    pane, section, item = (unquote(p) for p in parts)
+    return Location(pane, item, section or None)

@@ -35,6 +35,7 @@ from ...models.rights import ACTIONS, AccountRights
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
+from ..navigator import link, location_of
 from ..rights import RightsGate
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
@@ -91,6 +92,30 @@ def _breakable(key: str) -> str:
     return re.sub(r"(?<=\.)|(?<=[a-z])(?=[A-Z][a-z])", "&#8203;", escape(key))
 
 
+# Fields that name an item of another pane: field -> (pane, section).
+REFERENCES: dict[str, tuple[str, str | None]] = {
+    "appServers": ("app_servers", None),
+    "networkSubscription": ("network", "network_subscriptions"),
+    "networkSubscriptionID": ("network", "network_subscriptions"),
+    "hsmGroupID": ("network", "hsm_groups"),
+    "asTransportKeyID": ("network", "as_transport_keys"),
+    "networkContextID": ("network", "network_contexts"),
+}
+
+
+def references(item: Any) -> list[tuple[str, str]]:
+    """(text, href) of the items this one names that other panes show."""
+    out: list[tuple[str, str]] = []
+    for name, (pane, section) in REFERENCES.items():
+        value = getattr(item, name, None)
+        for ref in value if isinstance(value, list) else [value]:
+            ref_id = ref if isinstance(ref, str) else getattr(ref, "ID", None)
+            if ref_id:
+                text = getattr(ref, "name", None) or getattr(ref, "commercialName", None)
+                out.append((str(text or ref_id), link(pane, str(ref_id), section)))
+    return out
+
+
 def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str:
     if item is None:
         return "<p style='opacity:.6'>Select a row to see its details.</p>"
@@ -107,6 +132,10 @@ def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str
             if k not in ("href",)
         )
         parts.append(f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>")
+    related = references(item)
+    if related:
+        links = ", ".join(f"<a href='{escape(h)}'>{escape(t)}</a>" for t, h in related)
+        parts.append(f"<h4 style='margin:10px 0 4px 0'>Open</h4><p>{links}</p>")
     return "".join(parts)
 
 
@@ -188,6 +217,8 @@ def action_name(vm: ResourceViewModel, verb: str) -> str:
 
 
 class ResourcesPane(QWidget):
+    navigate = Signal(object)  # Location: a reference in the detail was followed
+
     def __init__(
         self,
         title: str,
@@ -259,7 +290,12 @@ class ResourcesPane(QWidget):
         self.detail.setTextFormat(Qt.TextFormat.RichText)
         self.detail.setWordWrap(True)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.detail.linkActivated.connect(self.follow)
         self.detail.setMargin(10)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -354,6 +390,11 @@ class ResourcesPane(QWidget):
         table.selectionModel().clearSelection()
         if not vm.open_id(item_id):
             self._show_message(f"No {vm.kind.noun} {item_id} among those loaded")
+
+    def follow(self, href: str) -> None:
+        location = location_of(href)
+        if location is not None:
+            self.navigate.emit(location)
 
     def current_item(self) -> tuple[str | None, str | None]:
         item = self.vm.detail

@@ -9,7 +9,6 @@ of showing empty tabs."""
 from __future__ import annotations
 
 from html import escape
-from urllib.parse import quote, unquote
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
@@ -47,7 +46,7 @@ from ...schema.alarms import AlarmBrief
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
 from ...schema.frames import FramesAggregation
-from ..navigator import Location
+from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
@@ -82,24 +81,7 @@ def _section(title: str, rows: list[str]) -> str:
     return f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>"
 
 
-LINK_SCHEME = "lpwa"
 ROUTING_TAB = f"{LINK_SCHEME}:detail/routing"
-
-
-def link(pane: str, item: str, section: str | None = None) -> str:
-    """The href of an item of another pane: `lpwa:pane/section/item` (quoted parts)."""
-    parts = [pane, section or "", item]
-    return f"{LINK_SCHEME}:" + "/".join(quote(p, safe="") for p in parts)
-
-
-def location_of(href: str) -> Location | None:
-    """The Location an href of `link` names (None for anything else)."""
-    scheme, _, rest = href.partition(":")
-    parts = rest.split("/")
-    if scheme != LINK_SCHEME or len(parts) != 3:
-        return None
-    pane, section, item = (unquote(p) for p in parts)
-    return Location(pane, item, section or None)
 
 
 def _linked(label: str, links: list[tuple[str, str]]) -> str:

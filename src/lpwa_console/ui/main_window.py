@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
+    QMenu,
     QSplitter,
     QStackedWidget,
     QToolBar,
@@ -346,8 +347,8 @@ class MainWindow(QMainWindow):
             entries.append(PaletteEntry("pane", title, key, detail=keys, keywords="pane go"))
         self._palette_actions = {}
         top = {a.menu() for a in self.menuBar().actions()}
-        for menu in self.menuBar().findChildren(type(self.profile_menu)):
-            if menu is self.profile_menu:
+        for menu in self.menuBar().findChildren(QMenu):
+            if not isinstance(menu, QMenu) or menu is self.profile_menu:
                 continue
             for action in menu.actions():
                 text = action.text().replace("&", "")
@@ -402,7 +403,7 @@ class MainWindow(QMainWindow):
         out: list[QAction] = []
         for top in self.menuBar().actions():
             menu = top.menu()
-            if menu is None:
+            if not isinstance(menu, QMenu):
                 continue
             for action in menu.actions():
                 if not action.isSeparator() and action.menu() is None:

@@ -289,3 +289,45 @@ def test_help_lists_the_shortcuts_and_says_about(open_console: OpenConsole, qtbo
     assert "0.1.0" in text and str(console.embedded.data_dir) in text
     assert "Sandbox as subscriber" in text  # the platform: the profile signed in
     about.close()  # type: ignore[attr-defined]
+
+
+def test_every_menu_shortcut_does_what_it_says(open_console: OpenConsole, qtbot: Any) -> None:
+    """The keys of the View, Go and Help menus, pressed on the window (the pane ones and
+    Back/Forward have their own tests above)."""
+    console = open_console("subscriber")
+    window = console.window
+    devices = devices_pane(console)
+    qtbot.waitUntil(lambda: devices.vm.first_page_ms is not None, timeout=10_000)
+
+    def press(keys: str) -> None:
+        sequence = QKeySequence(keys)
+        combo = sequence[0]
+        QTest.keyClick(window, combo.key(), combo.keyboardModifiers())
+
+    press("F5")  # Refresh: the list is read again
+    assert devices.vm.first_page_ms is None
+    qtbot.waitUntil(lambda: devices.vm.first_page_ms is not None, timeout=10_000)
+    window.navigation.setFocus()
+    press("Ctrl+F")  # Find: the search box
+    assert devices.search.hasFocus()
+    press("Ctrl+N")  # New device: its form
+    qtbot.waitUntil(lambda: devices.dialog is not None and devices.dialog.isVisible())
+    devices.dialog.reject()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: devices.dialog is None)
+    press("Ctrl+I")  # Import: the wizard
+    qtbot.waitUntil(lambda: devices.import_dialog is not None)
+    devices.import_dialog.reject()  # type: ignore[union-attr]
+    qtbot.waitUntil(lambda: devices.import_dialog is None)
+    press("Ctrl+E")  # Export this view: where to
+    export = devices.findChild(QWidget, "exportDialog")
+    assert export is not None and export.isVisible()
+    export.reject()  # type: ignore[attr-defined]
+    press("Ctrl+K")  # the command palette
+    assert window.command_palette.isVisible()
+    QTest.keyClick(window.command_palette.input, Qt.Key.Key_Escape)
+    press("F1")  # Help: the shortcut list
+    qtbot.waitUntil(lambda: window.findChild(QWidget, "shortcutsDialog") is not None)
+    window.findChild(QWidget, "shortcutsDialog").close()  # type: ignore[union-attr]
+    # Every shortcut of the menus belongs to one action only.
+    keys = [a.shortcut().toString() for a in window.all_actions() if not a.shortcut().isEmpty()]
+    assert len(keys) == len(set(keys))

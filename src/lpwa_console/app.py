@@ -18,13 +18,14 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.alarms import AlarmsViewModel
 from .models.crash_log import CrashHook, install_log_file, log_dir
-from .models.device_detail import AccountRights, DeviceDetailViewModel
+from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
 from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.paged_table import PagedTableModel
+from .models.palette import DeviceSearchViewModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.resources import (
     ResourceViewModel,
@@ -32,6 +33,7 @@ from .models.resources import (
     multicast_kind,
     network_kinds,
 )
+from .models.rights import AccountRights
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
@@ -123,7 +125,7 @@ def build(
     panes: dict[str, QWidget] = {
         "devices": devices_pane,
         "map": DeviceMapPane(device_map, tiles),
-        "alarms": AlarmsPane(alarms),
+        "alarms": AlarmsPane(alarms, rights=rights),
     }
     resource_panes = {
         "multicast": ("Multicast groups", [multicast_kind()]),
@@ -134,11 +136,22 @@ def build(
         vms = [ResourceViewModel(runner, kind) for kind in kinds]
         for vm in vms:
             session.client_changed.connect(vm.set_client)
-        panes[key] = ResourcesPane(title, vms)
+        panes[key] = ResourcesPane(title, vms, rights=rights)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
+    device_search = DeviceSearchViewModel(runner)
+    session.client_changed.connect(device_search.set_client)
     window = MainWindow(
-        session, runner, profiles, list(panes.values()), settings, subscription=subscription
+        session,
+        runner,
+        profiles,
+        list(panes.values()),
+        settings,
+        subscription=subscription,
+        rights=rights,
+        pane_keys=list(panes),
+        device_search=device_search,
+        data_dir=embedded.data_dir,
     )
     return Console(
         settings, runner, profiles, embedded, session, devices, window, panes, subscription

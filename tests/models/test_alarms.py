@@ -222,3 +222,12 @@ def test_a_selection_off_screen_keeps_its_alarms(qtbot: Any, qloop: Any) -> None
     rows = sorted({i.row() for i in selection.selectedIndexes()})
     assert rows == [123, 124]
     assert [model.item(r).alarmUid for r in rows] == ["d120", "d121"]
+
+
+def test_alarm_ids_have_names_and_meanings() -> None:
+    from lpwa_console.models.alarms import alarm_meaning, alarm_name
+
+    assert alarm_name(4) == "004 No uplink"
+    assert "no uplink" in alarm_meaning(4) and "2 days" in alarm_meaning(4)
+    assert alarm_name(12) == "012 Tamper" and alarm_name(21) == "021 Multicast delivery failed"
+    assert alarm_name(7) == "007" and "does not say" in alarm_meaning(7)

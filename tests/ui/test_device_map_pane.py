@@ -3,6 +3,8 @@ clusters (merged where they would overlap), tooltips, double-click, errors, them
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import Iterator
 from typing import Any, cast
 
@@ -14,7 +16,8 @@ from PySide6.QtWidgets import QApplication
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.device_map import DeviceMapViewModel, GeoBox
 from lpwa_console.models.tasks import TaskRunner
-from lpwa_console.schema.devices import DeviceCluster, DeviceClusters
+from lpwa_console.schema.devices import DeviceCluster, DeviceClusters, DeviceCreate
+from lpwa_console.ui.navigator import Location
 from lpwa_console.ui.panes.device_map import (
     SINGLE_RADIUS,
     ClusterItem,
@@ -115,7 +118,9 @@ def test_single_device_tooltip_and_colour(qtbot: Any, runner: TaskRunner) -> Non
     pane = make(qtbot, runner, FakeDevices(THREE_CITIES))
     view = pane.view
     single = next(i for i in view.cluster_items if i.cluster.count == 1)
-    assert single.toolTip() == "Meter in Madrid\n70B3D5E75000ABCD\nAlarm: Major"
+    assert single.toolTip() == (
+        "Meter in Madrid\n70B3D5E75000ABCD\nAlarm: Major\nDouble-click to open"
+    )
     table = SEVERITY_DARK if view.colors.dark else SEVERITY_LIGHT
     assert single.fill.name() == table[5]
     big = next(i for i in view.cluster_items if i.cluster.count == 619)
@@ -295,3 +300,45 @@ def test_live_sandbox(qtbot: Any, client: LpwaClient) -> None:
     pane.close()
     runner.cancel_all()
     qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+
+
+def test_double_click_on_a_device_dot_opens_the_device(qtbot: Any, runner: TaskRunner) -> None:
+    pane = make(qtbot, runner, FakeDevices(THREE_CITIES))
+    view = pane.view
+    dot = next(i for i in view.cluster_items if i.cluster.count == 1)
+    with qtbot.waitSignal(pane.navigate, timeout=1000) as opened:
+        qtbot.mouseDClick(
+            view.viewport(), Qt.MouseButton.LeftButton, pos=view.mapFromScene(dot.pos())
+        )
+    assert opened.args[0] == Location("devices", "70B3D5E75000ABCD")
+
+
+def test_the_map_says_how_many_devices_have_no_position(
+    client: LpwaClient, qtbot: Any, runner: TaskRunner
+) -> None:
+    vm = DeviceMapViewModel(runner, debounce_ms=20)
+    pane = DeviceMapPane(vm)
+    qtbot.addWidget(pane)
+    pane.resize(900, 640)
+    pane.show()
+    vm.set_client(client)
+    qtbot.waitUntil(lambda: vm.unplaced is not None, timeout=10_000)
+    before = vm.unplaced
+    assert before is not None
+    # A device without a position: in the list, on no cluster.
+    eui = f"70B3D5E75F{uuid.uuid4().int % 16**6:06X}"
+    created = asyncio.ensure_future(
+        client.devices.create(DeviceCreate(EUI=eui, nwAddress="01020304", appSKey="00" * 16))
+    )
+    qtbot.waitUntil(created.done, timeout=10_000)
+    created.result()
+    vm.count_unplaced()
+    qtbot.waitUntil(lambda: vm.unplaced == before + 1, timeout=10_000)
+    assert pane.unplaced.text() == (
+        f"{before + 1:,} device{'' if before == 0 else 's'} without a position"
+    )
+    # Another filter, another count (a LoRaWAN device: none among the cellular ones).
+    vm.set_connectivity("CELLULAR")
+    qtbot.waitUntil(lambda: vm.unplaced is not None, timeout=10_000)
+    assert vm.unplaced == before
+    pane.close()

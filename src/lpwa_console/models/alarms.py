@@ -39,6 +39,38 @@ REFRESH_MS = 15_000
 ACK_BATCH = 500
 
 
+# The alarm IDs the platform raises, in words. Document 1 names only 004 (no uplink, §6); the
+# others are those the sandbox raises (sandbox/demo.py, sandbox/simulator.py).
+ALARM_TYPES: dict[int, tuple[str, str]] = {
+    4: (
+        "No uplink",
+        "The device has sent no uplink for longer than a threshold of its alarm 004 "
+        "(by default: warning after 2 days, major after 4 days)",
+    ),
+    12: (
+        "Tamper",
+        "The device reported tampering: its casing opened or the device moved",
+    ),
+    21: (
+        "Multicast delivery failed",
+        "A multicast downlink could not be delivered by some of the group's base stations",
+    ),
+}
+
+
+def alarm_name(alarm_id: int) -> str:
+    """ "004 No uplink"; an ID the console does not know keeps its number alone."""
+    known = ALARM_TYPES.get(alarm_id)
+    return f"{alarm_id:03d} {known[0]}" if known else f"{alarm_id:03d}"
+
+
+def alarm_meaning(alarm_id: int) -> str:
+    known = ALARM_TYPES.get(alarm_id)
+    if known is None:
+        return f"Alarm {alarm_id:03d}: the platform does not say what it means"
+    return f"Alarm {alarm_id:03d}, {known[0].lower()}: {known[1]}"
+
+
 def kind_of(alarm: AlarmItem) -> Literal["device", "multicast"]:
     return "multicast" if isinstance(alarm, MulticastAlarmBrief) else "device"
 
@@ -60,7 +92,13 @@ def alarm_columns() -> list[Column[AlarmItem]]:
             severity=_severity,
             width=100,
         ),
-        Column("Alarm", lambda a: a.code, severity=_severity, width=60),
+        Column(
+            "Alarm",
+            lambda a: alarm_name(a.ID),
+            severity=_severity,
+            tooltip=lambda a: alarm_meaning(a.ID),
+            width=170,
+        ),
         Column(
             "Source",
             lambda a: "Multicast group" if kind_of(a) == "multicast" else "Device",

@@ -31,10 +31,12 @@ from ..schema.alarms import AlarmBrief, AlarmFilter
 from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
 from ..schema.frames import FramesAggregation
+from .alarms import alarm_meaning, alarm_name
 from .devices import format_time
 from .errors import user_message
 from .forms import error_text
 from .paged_table import Column, ItemRole, SeverityRole
+from .rights import AccountRights as AccountRights  # where it lived before models/rights.py
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -122,48 +124,6 @@ def routing_profile_read_only(rights: frozenset[str] | None) -> bool:
     return ADMIN_NODE not in rights
 
 
-class AccountRights(QObject):
-    """The current account's rights, read once per client from GET /subscriptions/mine."""
-
-    changed = Signal()
-
-    def __init__(self, runner: TaskRunner, parent: QObject | None = None) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.rights: frozenset[str] | None = None
-        self.permissions: tuple[str, ...] = ()
-        self._generation = 0
-
-    @property
-    def routing_read_only(self) -> bool:
-        return routing_profile_read_only(self.rights)
-
-    def set_client(self, client: LpwaClient | None) -> None:
-        self._generation += 1
-        self.rights = None
-        self.permissions = ()
-        self.changed.emit()
-        if client is None:
-            return
-        generation = self._generation
-        self.runner.run(
-            "Read account rights",
-            client.subscription.get(),
-            on_done=lambda sub: self._loaded(generation, sub),
-            quiet=True,
-        )
-
-    def set_subscription(self, subscription: Any) -> None:
-        self.rights = rights_of(subscription)
-        grant = getattr(subscription, "subscription", None)
-        self.permissions = tuple(getattr(grant, "grantedPermissions", ()) or ())
-        self.changed.emit()
-
-    def _loaded(self, generation: int, subscription: Any) -> None:
-        if generation == self._generation:
-            self.set_subscription(subscription)
-
-
 # --- one device's alarms ----------------------------------------------------------------------
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
@@ -179,7 +139,9 @@ def _severity(alarm: AlarmBrief) -> int | None:
 def device_alarm_columns() -> list[Column[AlarmBrief]]:
     return [
         Column("Severity", lambda a: f"● {Severity(a.state).label}", severity=_severity, width=120),
-        Column("Alarm", lambda a: a.code, width=50),
+        Column(
+            "Alarm", lambda a: alarm_name(a.ID), tooltip=lambda a: alarm_meaning(a.ID), width=150
+        ),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
         Column("Raised", lambda a: format_time(a.creationTimestamp), width=125),
         Column("Updated", lambda a: format_time(a.updateTimestamp), width=125),

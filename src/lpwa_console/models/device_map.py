@@ -9,6 +9,7 @@ dropped, so the clusters shown always belong to the last box asked for.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Iterable
@@ -17,8 +18,14 @@ from dataclasses import dataclass
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..api import LpwaClient
-from ..schema.common import BoundingBox, Coordinates
-from ..schema.devices import Connectivity, DeviceCluster, DeviceClusters, DeviceFilter
+from ..schema.common import BoundingBox, Coordinates, ListEnvelope
+from ..schema.devices import (
+    Connectivity,
+    DeviceBrief,
+    DeviceCluster,
+    DeviceClusters,
+    DeviceFilter,
+)
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -108,6 +115,7 @@ class DeviceMapViewModel(QObject):
     client_changed = Signal(bool)  # has a client
     extent_found = Signal(object)  # GeoBox | None: where the devices are (`fit_all`)
     filters_changed = Signal()
+    unplaced_changed = Signal()  # how many devices have no position (`unplaced`)
 
     def __init__(
         self,
@@ -126,6 +134,10 @@ class DeviceMapViewModel(QObject):
         self.total = 0
         self.answered_box: GeoBox | None = None
         self.error_message = ""
+        # Devices matching the filters that no cluster holds (no position), once known.
+        self.unplaced: int | None = None
+        self._unplaced_task: int | None = None
+        self._unplaced_generation = 0
         self.first_clusters_ms: float | None = None  # since the client was set
         self.requests = 0  # sent, for tests and the self-test
         self._t0 = time.perf_counter()
@@ -179,6 +191,7 @@ class DeviceMapViewModel(QObject):
         self._t0 = time.perf_counter()
         self._set_answer(None, [], 0)
         self.error_message = ""
+        self.count_unplaced()
         self.client_changed.emit(client is not None)
         if client is not None and self.box is not None:
             self._request()
@@ -207,6 +220,7 @@ class DeviceMapViewModel(QObject):
             return
         self.filters = kept
         self.filters_changed.emit()
+        self.count_unplaced()
         self.refresh()
 
     def set_connectivity(self, connectivity: Connectivity | None) -> None:
@@ -306,6 +320,45 @@ class DeviceMapViewModel(QObject):
         )
         self._update_loading()
 
+    def count_unplaced(self) -> None:
+        """How many devices matching the filters have no position: the list's count minus
+        what the world's clusters hold (`unplaced`, None until known)."""
+        self._unplaced_generation += 1
+        if self._unplaced_task is not None:
+            self.runner.cancel(self._unplaced_task)
+            self._unplaced_task = None
+        self._set_unplaced(None)
+        client = self.client
+        if client is None:
+            return
+        world, generation, filters = GeoBox.world(), self._unplaced_generation, self.filters
+
+        async def count() -> int | None:
+            listing = client.devices.list(1, 10, filters=filters)  # first: nothing left unawaited
+            placing = client.devices.clusters(
+                world.min_lat, world.min_lon, world.max_lat, world.max_lon, filters=filters
+            )
+            placed, listed = await asyncio.gather(placing, listing)
+            return _unplaced(placed, listed)
+
+        def done(result: int | None) -> None:
+            if generation == self._unplaced_generation:
+                self._unplaced_task = None
+                self._set_unplaced(result)
+
+        def failed(_exc: BaseException, _message: str) -> None:
+            if generation == self._unplaced_generation:
+                self._unplaced_task = None  # not known: nothing said
+
+        self._unplaced_task = self.runner.run(
+            "Devices without a position", count(), on_done=done, on_error=failed, quiet=True
+        )
+
+    def _set_unplaced(self, count: int | None) -> None:
+        if count != self.unplaced:
+            self.unplaced = count
+            self.unplaced_changed.emit()
+
     def _cancel_extent(self) -> None:
         self._extent_generation += 1
         if self._extent_task is not None:
@@ -330,4 +383,14 @@ class DeviceMapViewModel(QObject):
         """Stop asking (the pane is going)."""
         self._cancel()
         self._cancel_extent()
+        self._unplaced_generation += 1
+        if self._unplaced_task is not None:
+            self.runner.cancel(self._unplaced_task)
+            self._unplaced_task = None
         self._update_loading()
+
+
+def _unplaced(placed: DeviceClusters, listed: ListEnvelope[DeviceBrief]) -> int | None:
+    if listed.count is None:
+        return None
+    return max(0, listed.count - (placed.count or sum(c.count for c in placed.clusters)))

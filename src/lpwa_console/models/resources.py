@@ -29,6 +29,7 @@ from ..schema.app_servers import (
     AppServerCreate,
     AppServerUpdate,
     SecurityAppServerUpdate,
+    app_server_ref,
 )
 from ..schema.common import ListEnvelope
 from ..schema.multicast import (
@@ -59,6 +60,7 @@ RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 # list_page(client, page, size, sort, descending, filters) -> one page
 ListPage = Callable[[LpwaClient, int, int, str | None, bool, Any], Awaitable[ListEnvelope[Any]]]
 Getter = Callable[[LpwaClient, Any], Awaitable[Any]]
+IdGetter = Callable[[LpwaClient, str], Awaitable[Any]]
 Extras = Callable[[LpwaClient, Any], Awaitable[dict[str, Any]]]
 # Changes run as tasks of their own: coroutines (the client's methods are).
 Creator = Callable[[LpwaClient, Any], Coroutine[Any, Any, Any]]
@@ -100,6 +102,9 @@ class ResourceKind:
     columns: list[Column[Any]]
     list_page: ListPage
     get: Getter | None = None
+    # One item by the identifier other views know it by (an ID; a multicast group's EUI), to
+    # open it from elsewhere (an alarm, a device's references).
+    get_id: IdGetter | None = None
     extras: Extras | None = None
     create_model: type[BaseModel] | None = None
     update_model: type[BaseModel] | None = None
@@ -186,6 +191,7 @@ def multicast_kind() -> ResourceKind:
             ),
         ),
         get=lambda c, g: c.multicast_groups.get(g.path_ref),
+        get_id=lambda c, eui: c.multicast_groups.get("e" + eui.upper()),
         create_model=MulticastGroupCreate,
         update_model=MulticastGroupUpdate,
         create=lambda c, r: c.multicast_groups.create(r),
@@ -237,6 +243,7 @@ def app_servers_kind() -> ResourceKind:
             ),
         ),
         get=lambda c, a: c.app_servers.get(a.path_ref),
+        get_id=lambda c, i: c.app_servers.get(app_server_ref(i)),
         extras=_app_server_extras,
         create_model=AppServerCreate,
         update_model=AppServerUpdate,
@@ -262,6 +269,7 @@ def _by_id(attr: str) -> dict[str, Any]:
     return {
         "list_page": lambda c, p, s, _sort, _d, _f: getattr(c, attr).list(p, s),
         "get": lambda c, item: getattr(c, attr).get(item.ID),
+        "get_id": lambda c, item_id: getattr(c, attr).get(item_id),
         "create": lambda c, r: getattr(c, attr).create(r),
         "update": lambda c, item, r: getattr(c, attr).update(item.ID, r),
         "delete": lambda c, item: getattr(c, attr).delete(item.ID),
@@ -329,6 +337,7 @@ def network_kinds() -> list[ResourceKind]:
             ],
             list_page=lambda c, p, s, _sort, _d, _f: c.network_subscriptions.list(p, s),
             get=lambda c, n: c.network_subscriptions.get(n.ID),
+            get_id=lambda c, i: c.network_subscriptions.get(i),
             label=lambda n: n.label,
         ),
     ]
@@ -513,6 +522,53 @@ class ResourceViewModel(QObject):
         self._detail_task = self.runner.run(
             f"Load {kind.noun} {kind.label(item)}", load(), on_done=done, on_error=failed
         )
+
+    def row_of(self, item_id: str) -> int:
+        """The row of the loaded item with this ID (or EUI), or -1."""
+        model = self.model
+        for page in sorted(model.loaded_pages()):
+            for row in range(page * model.page_size, (page + 1) * model.page_size):
+                item = model.item(row)
+                if item is not None and item_id in (
+                    getattr(item, "ID", None),
+                    getattr(item, "EUI", None),
+                ):
+                    return row
+        return -1
+
+    def open_id(self, item_id: str) -> bool:
+        """Show the item with this identifier, read by itself (it may be in no page loaded).
+        False when the kind cannot read one item (the pane then looks among its rows)."""
+        get_id = self.kind.get_id
+        if get_id is None or self.client is None:
+            return False
+        if self._detail_task is not None:
+            self.runner.cancel(self._detail_task)
+        key = self._detail_key = object()
+        client, kind = self.client, self.kind
+
+        async def load() -> tuple[Any, dict[str, Any]]:
+            full = await get_id(client, item_id)
+            extras = await kind.extras(client, full) if kind.extras is not None else {}
+            return full, extras
+
+        def done(result: tuple[Any, dict[str, Any]]) -> None:
+            if key is self._detail_key:
+                self._detail_task = None
+                self.detail_loading.emit(False)
+                self._set_detail(*result)
+
+        def failed(_exc: BaseException, message: str) -> None:
+            if key is self._detail_key:
+                self._detail_task = None
+                self.detail_loading.emit(False)
+                self.error.emit(f"{kind.noun} {item_id}: {message}")
+
+        self.detail_loading.emit(True)
+        self._detail_task = self.runner.run(
+            f"Load {kind.noun} {item_id}", load(), on_done=done, on_error=failed
+        )
+        return True
 
     def _set_detail(self, item: Any, extras: dict[str, Any]) -> None:
         self.detail = item

@@ -1,9 +1,11 @@
-"""The main window: navigation of the panes that exist, status bar, activity panel,
-profile switcher, subscription settings, shortcuts, remembered geometry."""
+"""The main window: navigation of the panes that exist (with Back and Forward), status bar
+(with the account button), activity panel, profile switcher, subscription settings, command
+palette, shortcuts, help, remembered geometry."""
 
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
@@ -14,17 +16,27 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMainWindow,
+    QMenu,
     QSplitter,
     QStackedWidget,
+    QToolBar,
+    QToolButton,
     QWidget,
 )
 
+from ..models.palette import DeviceSearchViewModel, PaletteEntry
 from ..models.profiles import ProfileStore
+from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
+from .account_view import AccountView, platform_text
 from .dialogs.profiles import ProfilesDialog
 from .dialogs.subscription_settings import SubscriptionSettingsDialog
+from .help import ShortcutsDialog, about_box
+from .navigator import Location, Navigator
+from .palette import CommandPalette
+from .rights import RightsGate
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
 from .widgets.column_chooser import restore_tables, save_tables
@@ -54,10 +66,18 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         subscription: SubscriptionSettingsViewModel | None = None,
+        rights: AccountRights | None = None,
+        pane_keys: list[str] | None = None,
+        device_search: DeviceSearchViewModel | None = None,
+        data_dir: Path | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
         self.subscription = subscription
+        self.rights = rights
+        self.gate = RightsGate(rights, self)
+        self.data_dir = data_dir
+        self.account_view: AccountView | None = None
         self.subscription_dialog: SubscriptionSettingsDialog | None = None
         self.runner = runner
         self.profiles = profiles
@@ -74,6 +94,16 @@ class MainWindow(QMainWindow):
             self.navigation.addItem(str(getattr(pane, "title", pane.objectName())))
             self.stack.addWidget(pane)
         self.navigation.currentRowChanged.connect(self.stack.setCurrentIndex)
+        # Panes by key ("devices", "alarms"...): what links and history name them by.
+        self.pane_keys = pane_keys or [
+            str(getattr(p, "title", p.objectName())).lower().replace(" ", "_") for p in panes
+        ]
+        self.navigator = Navigator(dict(zip(self.pane_keys, panes, strict=True)), self.show_pane)
+        self.navigation.currentRowChanged.connect(self._pane_picked)
+        for pane in panes:
+            navigate = getattr(pane, "navigate", None)
+            if navigate is not None:
+                navigate.connect(self.navigator.go)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("mainSplitter")
         splitter.addWidget(self.navigation)
@@ -92,14 +122,23 @@ class MainWindow(QMainWindow):
 
         self.state_label = QLabel()
         self.state_label.setObjectName("connectionState")
-        self.account_label = QLabel()
-        self.account_label.setObjectName("accountLabel")
+        self.account_button = QToolButton()
+        self.account_button.setObjectName("accountButton")
+        self.account_button.setAutoRaise(True)
+        self.account_button.setToolTip("Who is signed in, and what the account may do")
+        self.account_button.clicked.connect(self.open_account_view)
         self.tasks_label = QLabel()
         self.statusBar().addWidget(self.state_label, 1)
         self.statusBar().addPermanentWidget(self.tasks_label)
-        self.statusBar().addPermanentWidget(self.account_label)
+        self.statusBar().addPermanentWidget(self.account_button)
+
+        self.device_search = device_search or DeviceSearchViewModel(runner, parent=self)
+        self.command_palette = CommandPalette(self.palette_entries, self.device_search, self)
+        self.command_palette.chosen.connect(self._palette_chosen)
+        self._palette_actions: dict[str, QAction] = {}
 
         self._build_menus()
+        self._build_toolbar()
         session.state_changed.connect(self._state_changed)
         session.account_changed.connect(self._account_changed)
         session.profile_changed.connect(lambda _n: self._fill_profile_menu())
@@ -110,6 +149,7 @@ class MainWindow(QMainWindow):
         if panes:
             self.navigation.setCurrentRow(0)
         self.restore_layout()
+        self.navigator.forget()  # the way starts where the window opens
 
     # --- menus and shortcuts ------------------------------------------------------------
 
@@ -137,21 +177,28 @@ class MainWindow(QMainWindow):
         self._fill_profile_menu()
 
         view = bar.addMenu("&View")
+        view.setToolTipsVisible(True)
         self.refresh_action = self._action(view, "Refresh", "F5", self._pane_call("refresh"))
         self.find_action = self._action(view, "Find", "Ctrl+F", self._pane_call("focus_filter"))
         self.new_action = self._action(view, "New device", "Ctrl+N", self._pane_call("new_device"))
         self.import_action = self._action(
             view, "Import devices…", "Ctrl+I", self._pane_call("import_devices")
         )
+        self.gate.bind(self.new_action, "device.create")
+        self.gate.bind(self.import_action, "device.import")
         self.export_action = self._action(
             view, "Export this view…", "Ctrl+E", self._pane_call("choose_export_file")
         )
         view.addSeparator()
-        for index, pane in enumerate(self.panes[:9]):
+        self.pane_actions: list[QAction] = []
+        for index, (key, pane) in enumerate(zip(self.pane_keys[:9], self.panes, strict=False)):
             title = str(getattr(pane, "title", f"Pane {index + 1}"))
-            self._action(
-                view, title, f"Ctrl+{index + 1}", lambda i=index: self.navigation.setCurrentRow(i)
+            # `triggered` passes `checked`: taken by its own parameter, not by `key`.
+            action = self._action(
+                view, title, f"Ctrl+{index + 1}", lambda _c=False, k=key: self.navigator.open(k)
             )
+            action.setObjectName(f"go_{key}")
+            self.pane_actions.append(action)
         view.addSeparator()
         view.addAction(self.activity_dock.toggleViewAction())
         theme = view.addMenu("Theme")
@@ -164,11 +211,46 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             action.triggered.connect(lambda _c=False, ch=choice: self.set_theme(ch))
 
+        go = bar.addMenu("&Go")
+        self.back_action = self._action(go, "Back", "Alt+Left", self.navigator.back)
+        self.back_action.setObjectName("backAction")
+        self.forward_action = self._action(go, "Forward", "Alt+Right", self.navigator.forward)
+        self.forward_action.setObjectName("forwardAction")
+        go.addSeparator()
+        self.palette_action = self._action(go, "Command palette…", "Ctrl+K", self.open_palette)
+        self.palette_action.setObjectName("paletteAction")
+        self.account_action = go.addAction("Account…")
+        self.account_action.triggered.connect(self.open_account_view)
+        self.navigator.changed.connect(self._history_changed)
+        self._history_changed()
+
+        help_menu = bar.addMenu("&Help")
+        self.shortcuts_action = self._action(
+            help_menu, "Keyboard shortcuts", "F1", self.open_shortcuts
+        )
+        about = help_menu.addAction("About LPWA Console")
+        about.setObjectName("aboutAction")
+        about.triggered.connect(self.open_about)
+
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Navigation", self)
+        bar.setObjectName("navigationToolbar")
+        bar.setMovable(False)
+        for action, tip in (
+            (self.back_action, "Back (Alt+Left)"),
+            (self.forward_action, "Forward (Alt+Right)"),
+            (self.palette_action, "Go to a pane, run an action, find a device (Ctrl+K)"),
+        ):
+            action.setToolTip(tip)
+            bar.addAction(action)
+        self.addToolBar(Qt.ToolBarArea.TopToolBarArea, bar)
+        self.toolbar = bar
+
     def _action(self, menu: object, text: str, shortcut: str, slot: object) -> QAction:
         action = QAction(text, self)
         action.setShortcut(QKeySequence(shortcut))
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-        action.triggered.connect(slot)
+        action.triggered.connect(lambda _c=False: slot())  # type: ignore[operator]
         menu.addAction(action)  # type: ignore[attr-defined]
         return action
 
@@ -217,12 +299,13 @@ class MainWindow(QMainWindow):
     def _subscription_availability(self) -> None:
         if self.subscription is None or self.subscription_action is None:
             return
-        self.subscription_action.setEnabled(self.subscription.can_write)
+        action = self.subscription_action
         reason = self.subscription.reason
-        self.subscription_action.setToolTip(
-            reason or "Name, tag suggestions and HSM protection of the subscription"
-        )
-        self.subscription_action.setStatusTip(reason)
+        action.setToolTip(reason or "Name, tag suggestions and HSM protection of the subscription")
+        action.setStatusTip(reason)
+        # The account's rights, when known, disable it with their own reason.
+        self.gate.bind(action, "subscription.edit")
+        self.gate.enable(action, self.subscription.can_write)
 
     def set_theme(self, choice: str) -> None:
         self.settings.setValue("appearance/theme", choice)
@@ -234,6 +317,109 @@ class MainWindow(QMainWindow):
 
     def current_pane(self) -> QWidget | None:
         return self.stack.currentWidget()
+
+    # --- navigation ---------------------------------------------------------------------
+
+    def show_pane(self, key: str) -> None:
+        """The navigator's way of showing a pane."""
+        row = self.pane_keys.index(key)
+        if self.navigation.currentRow() != row:
+            self.navigation.setCurrentRow(row)
+
+    def _pane_picked(self, row: int) -> None:
+        if 0 <= row < len(self.pane_keys):
+            self.navigator.pane_shown(self.pane_keys[row])
+
+    def _history_changed(self) -> None:
+        self.back_action.setEnabled(self.navigator.can_go_back)
+        self.forward_action.setEnabled(self.navigator.can_go_forward)
+
+    # --- command palette, account, help -------------------------------------------------
+
+    def open_palette(self) -> None:
+        self.command_palette.popup()
+
+    def palette_entries(self) -> list[PaletteEntry]:
+        """The panes, then every menu action with a name (the profile list excepted)."""
+        entries = []
+        for index, (key, pane) in enumerate(zip(self.pane_keys, self.panes, strict=False)):
+            title = str(getattr(pane, "title", key))
+            keys = f"Ctrl+{index + 1}" if index < 9 else ""
+            entries.append(PaletteEntry("pane", title, key, detail=keys, keywords="pane go"))
+        self._palette_actions = {}
+        top = {a.menu() for a in self.menuBar().actions()}
+        for menu in self.menuBar().findChildren(QMenu):
+            if not isinstance(menu, QMenu) or menu is self.profile_menu:
+                continue
+            for action in menu.actions():
+                text = action.text().replace("&", "")
+                if menu not in top and text:  # a submenu's item: "Theme: Dark"
+                    text = f"{menu.title().replace('&', '')}: {text}"
+                if action.isSeparator() or action.menu() is not None or not text:
+                    continue
+                if action in self.pane_actions or action is self.palette_action:
+                    continue
+                key = f"action{len(self._palette_actions)}"
+                self._palette_actions[key] = action
+                shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+                entries.append(
+                    PaletteEntry(
+                        "action",
+                        text.rstrip("…"),
+                        key,
+                        detail=shortcut,
+                        keywords=menu.title().replace("&", ""),
+                        enabled=action.isEnabled(),
+                        reason=action.statusTip() or action.toolTip(),
+                    )
+                )
+        return entries
+
+    def _palette_chosen(self, entry: PaletteEntry) -> None:
+        if entry.kind == "pane":
+            self.navigator.open(entry.key)
+        elif entry.kind == "device":
+            self.navigator.go(Location("devices", entry.key))
+        else:
+            action = self._palette_actions.get(entry.key)
+            if action is not None and action.isEnabled():
+                action.trigger()
+
+    def open_account_view(self) -> None:
+        if self.account_view is not None:
+            self.account_view.raise_()
+            return
+        view = AccountView(self.session, self.rights, self)
+        self.account_view = view
+
+        def closed(_result: int) -> None:
+            view.deleteLater()
+            self.account_view = None
+
+        view.finished.connect(closed)
+        view.open()
+
+    def all_actions(self) -> list[QAction]:
+        """Every action of the menus, in menu order (the shortcut list reads them)."""
+        out: list[QAction] = []
+        for top in self.menuBar().actions():
+            menu = top.menu()
+            if not isinstance(menu, QMenu):
+                continue
+            for action in menu.actions():
+                if not action.isSeparator() and action.menu() is None:
+                    out.append(action)
+        return out
+
+    def open_shortcuts(self) -> None:
+        dialog = ShortcutsDialog(self.all_actions(), self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def open_about(self) -> None:
+        box = about_box(platform_text(self.session), self.data_dir, self)
+        box.finished.connect(box.deleteLater)
+        box.open()
 
     # --- session ------------------------------------------------------------------------
 
@@ -249,7 +435,7 @@ class MainWindow(QMainWindow):
         self._fill_profile_menu()
 
     def _account_changed(self, name: str, role: str) -> None:
-        self.account_label.setText(f"{name} ({role})" if name else "")
+        self.account_button.setText(f"{name} ({role})" if name else "Not signed in")
 
     def _busy(self, busy: bool) -> None:
         self.tasks_label.setText("Working…" if busy else "")

@@ -1,9 +1,11 @@
 """The alarms centre: device and multicast group alarms in one lazy table, coloured by
 severity, filtered (source, minimum severity, acknowledged or not), acknowledged in bulk, and
-refreshed live without losing the selection or the scroll position."""
+refreshed live without losing the selection or the scroll position. An alarm opens its device
+or multicast group (double-click, Enter)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -14,20 +16,31 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.alarms import AlarmsViewModel
+from ...models.alarms import AlarmsViewModel, kind_of, owner_of
+from ...models.rights import AccountRights
 from ...schema.common import Severity
 from ..connections import SignalConnections
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..navigator import Location
+from ..rights import RightsGate
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MAX_ACK_SELECTION = 10_000
 
 
 class AlarmsPane(QWidget):
     title = "Alarms"
+    navigate = Signal(object)  # Location: the device or group of an alarm
 
-    def __init__(self, view_model: AlarmsViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        view_model: AlarmsViewModel,
+        parent: QWidget | None = None,
+        *,
+        rights: AccountRights | None = None,
+    ) -> None:
         super().__init__(parent)
         self.vm = view_model
+        self.gate = RightsGate(rights, self)
         self.source = QComboBox()
         self.source.setObjectName("alarmSource")
         for label, value in (
@@ -62,11 +75,16 @@ class AlarmsPane(QWidget):
         self.busy = busy_bar()
         self.ack_button = QPushButton("Acknowledge")
         self.ack_button.setObjectName("ackButton")
+        self.gate.bind(self.ack_button, "alarm.acknowledge")
+        self.open_button = QPushButton("Open")
+        self.open_button.setObjectName("openAlarmOwner")
+        self.open_button.setToolTip("Open the device or multicast group of this alarm (Enter)")
         self.refresh_button = QPushButton("Refresh")
         actions = QHBoxLayout()
         actions.addWidget(self.count_label)
         actions.addWidget(self.busy)
         actions.addStretch(1)
+        actions.addWidget(self.open_button)
         actions.addWidget(self.ack_button)
         actions.addWidget(self.refresh_button)
 
@@ -89,8 +107,21 @@ class AlarmsPane(QWidget):
         self.acked.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.live.toggled.connect(self._live)
         self.ack_button.clicked.connect(self.acknowledge_selection)
+        self.open_button.clicked.connect(lambda: self.open_owner(self.table.currentIndex()))
+        self.table.activated.connect(self.open_owner)
+        tab_order(
+            self.source,
+            self.severity,
+            self.acked,
+            self.live,
+            self.open_button,
+            self.ack_button,
+            self.refresh_button,
+            self.table,
+        )
         self.refresh_button.clicked.connect(self.refresh)
         self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_actions())
         self._connections = SignalConnections(
             (view_model.count_changed, self._update_count),
             (view_model.loading_changed, self.busy.setVisible),
@@ -141,7 +172,24 @@ class AlarmsPane(QWidget):
                 break
         return sorted(set(rows))
 
+    def owner_location(self, row: int) -> Location | None:
+        """Where the alarm of this row leads: its device, or its multicast group."""
+        alarm = self.vm.model.item(row) if row >= 0 else None
+        if alarm is None:
+            return None
+        pane = "multicast" if kind_of(alarm) == "multicast" else "devices"
+        return Location(pane, owner_of(alarm).EUI)
+
+    def open_owner(self, index: QModelIndex) -> None:
+        location = self.owner_location(index.row() if index.isValid() else -1)
+        if location is not None:
+            self.navigate.emit(location)
+
     def acknowledge_selection(self) -> None:
+        verdict = self.gate.check("alarm.acknowledge")
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+            return
         rows = self.selected_rows()
         if len(rows) > MAX_ACK_SELECTION:
             self._show_message(f"Select at most {MAX_ACK_SELECTION:,} alarms at once")
@@ -197,7 +245,9 @@ class AlarmsPane(QWidget):
 
     def _update_actions(self) -> None:
         connected = self.vm.has_client
-        self.ack_button.setEnabled(connected and self.table.selectionModel().hasSelection())
+        selected = self.table.selectionModel().hasSelection()
+        self.gate.enable(self.ack_button, connected and selected)
+        self.open_button.setEnabled(connected and self.table.currentIndex().isValid())
         self.refresh_button.setEnabled(connected)
 
     def closeEvent(self, event: object) -> None:  # type: ignore[override]

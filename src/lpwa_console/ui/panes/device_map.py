@@ -53,8 +53,9 @@ from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_fo
 from ...schema.common import Severity
 from ...schema.devices import DeviceCluster
 from ..connections import SignalConnections
+from ..navigator import Location
 from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
 from .map_tiles import BasemapButton, TileLayerItem
 
 MAX_LAT = 85.05112878  # Web Mercator's square world
@@ -183,6 +184,7 @@ def cluster_tooltip(cluster: DeviceCluster) -> str:
         if item.alarmLevel:
             with contextlib.suppress(ValueError):
                 lines.append(f"Alarm: {Severity(item.alarmLevel).label}")
+        lines.append("Double-click to open")
         return "\n".join(lines)
     return f"{cluster.count:,} device{'' if cluster.count == 1 else 's'}\nDouble-click to zoom in"
 
@@ -282,6 +284,7 @@ class MapView(QGraphicsView):
     zoom into it. `box_changed` carries the visible latitude/longitude box."""
 
     box_changed = Signal(object)  # GeoBox | None
+    device_activated = Signal(str)  # the EUI of a one-device marker double-clicked
     clusters_laid_out = Signal()  # markers drawn anew (new clusters, or a new scale)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -529,7 +532,10 @@ class MapView(QGraphicsView):
             return
         self.mark_moved()
         item = self.cluster_at(event.position().toPoint())
-        if item is not None:
+        device = item.cluster.item if item is not None and item.cluster.count == 1 else None
+        if device is not None:
+            self.device_activated.emit(device.EUI)
+        elif item is not None:
             self.zoom_into(item)
         else:
             self.zoom_by(2.0, event.position())
@@ -546,6 +552,7 @@ class MapView(QGraphicsView):
 
 class DeviceMapPane(QWidget):
     title = "Map"
+    navigate = Signal(object)  # Location: a device dot was opened
 
     def __init__(
         self,
@@ -578,6 +585,12 @@ class DeviceMapPane(QWidget):
         self.busy = busy_bar()
         self.status = QLabel()
         self.status.setObjectName("mapStatus")
+        self.unplaced = QLabel()
+        self.unplaced.setObjectName("mapUnplaced")
+        self.unplaced.setToolTip(
+            "Devices with no position (neither reported nor set by an administrator) "
+            "cannot be drawn; find them in the Devices pane"
+        )
         bar = QHBoxLayout()
         bar.addWidget(self.connectivity)
         bar.addStretch(1)
@@ -598,7 +611,10 @@ class DeviceMapPane(QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.message)
         layout.addWidget(self.stack, 1)
-        layout.addWidget(self.status)
+        status = QHBoxLayout()
+        status.addWidget(self.status, 1)
+        status.addWidget(self.unplaced)
+        layout.addLayout(status)
 
         self._needs_fit = view_model.has_client
         self.connectivity.currentIndexChanged.connect(
@@ -607,14 +623,23 @@ class DeviceMapPane(QWidget):
         self.zoom_in_button.clicked.connect(lambda: self._zoom(1.5))
         self.zoom_out_button.clicked.connect(lambda: self._zoom(1 / 1.5))
         self.fit_button.clicked.connect(self.fit_all)
+        tab_order(
+            self.connectivity,
+            self.zoom_out_button,
+            self.zoom_in_button,
+            self.fit_button,
+            self.view,
+        )
         self.view.box_changed.connect(self._box_changed)
         self.view.clusters_laid_out.connect(self._view_changed)
+        self.view.device_activated.connect(lambda eui: self.navigate.emit(Location("devices", eui)))
         self._connections = SignalConnections(
             (view_model.clusters_changed, self._clusters_changed),
             (view_model.loading_changed, self._loading_changed),
             (view_model.error, self._error),
             (view_model.client_changed, self._client_changed),
             (view_model.extent_found, self._extent_found),
+            (view_model.unplaced_changed, self._update_state),
         )
         if tiles is not None and self.basemap_button is not None:
             self.basemap_button.message.connect(self.message.show_message)
@@ -722,6 +747,12 @@ class DeviceMapPane(QWidget):
             text = self.vm.summary(len(self.view.cluster_items)) if connected else ""
         tiles = self.tiles_vm.status if self.tiles_vm is not None else ""
         self.status.setText("  ·  ".join(t for t in (text, tiles) if t))
+        unplaced = self.vm.unplaced if connected else None
+        self.unplaced.setText(
+            f"{unplaced:,} device{'' if unplaced == 1 else 's'} without a position"
+            if unplaced
+            else ""
+        )
 
     def closeEvent(self, event: QCloseEvent) -> None:
         self._connections.disconnect_all()

@@ -29,9 +29,10 @@ from ..connections import SignalConnections
 from ..dialogs.device_form import DeviceFormDialog
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.tag import TagDialog
+from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
 
 MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
@@ -75,6 +76,7 @@ DOMAIN_TIP = EXTRA_FILTERS[-1].tip
 class DevicesPane(QWidget):
     title = "Devices"
     show_on_map_requested = Signal(float, float)  # latitude, longitude
+    navigate = Signal(object)  # Location: a reference in the detail was followed
 
     def __init__(
         self,
@@ -180,6 +182,20 @@ class DevicesPane(QWidget):
         self.export_progress.setVisible(False)
         self.export_cancel = QPushButton("Cancel export")
         self.export_cancel.setVisible(False)
+        self.gate = RightsGate(rights, self)
+        self.new_button.setObjectName("newDevice")
+        self.edit_button.setObjectName("editDevice")
+        self.tag_button.setObjectName("tagDevices")
+        self.untag_button.setObjectName("untagDevices")
+        for control, action in (
+            (self.new_button, "device.create"),
+            (self.edit_button, "device.edit"),
+            (self.tag_button, "device.tag"),
+            (self.untag_button, "device.tag"),
+            (self.import_action, "device.import"),
+        ):
+            self.gate.bind(control, action)
+        csv_menu.setToolTipsVisible(True)
         self.count_label = QLabel("")
         self.count_label.setObjectName("countLabel")
         self.busy = busy_bar()
@@ -239,6 +255,7 @@ class DevicesPane(QWidget):
         for edit in text_filters:
             edit.textChanged.connect(lambda _t: self._filter_timer.start())
             edit.returnPressed.connect(self.apply_filters)
+        self.search.returnPressed.connect(self.focus_results)
         self.connectivity.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.health.currentIndexChanged.connect(lambda _i: self.apply_filters())
         self.escape_clears = EscapeClears(self.apply_filters, self)
@@ -269,6 +286,25 @@ class DevicesPane(QWidget):
         self.import_action.triggered.connect(self.import_devices)
         self.export_cancel.clicked.connect(self.exporter.cancel)
         self.detail.save_requested.connect(self._save_detail)
+        tab_order(
+            self.search,
+            self.connectivity,
+            self.health,
+            self.tag_filter,
+            self.app_server,
+            self.more_filters,
+            self.new_button,
+            self.edit_button,
+            self.tag_button,
+            self.untag_button,
+            self.copy_button,
+            self.export_button,
+            self.export_cancel,
+            self.refresh_button,
+            self.table,
+            self.detail.tabs,
+        )
+        self.detail.navigate.connect(self.navigate)
 
         self._connections = SignalConnections(
             (view_model.count_changed, self._update_count),
@@ -304,6 +340,39 @@ class DevicesPane(QWidget):
     def focus_filter(self) -> None:
         self.search.setFocus()
         self.search.selectAll()
+
+    def focus_results(self) -> None:
+        """Enter in the search box: the list takes the keyboard (on its first row)."""
+        self.table.setFocus()
+        if not self.table.currentIndex().isValid() and self.vm.model.rowCount() > 0:
+            self.table.setCurrentIndex(self.vm.model.index(0, 0))
+
+    # --- navigation ---------------------------------------------------------------------
+
+    def open_item(self, eui: str | None, _section: str | None = None) -> None:
+        """Show this device (DevEUI or IMEI), selected in the list when the list has it."""
+        if not eui:
+            return
+        eui = eui.strip().upper()
+        row = self.vm.row_of(eui)
+        if row >= 0:
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            index = self.vm.model.index(row, 0)
+            self.table.selectionModel().setCurrentIndex(index, flags)
+            self.table.scrollTo(index)
+            return
+        # Not among the rows loaded (further down, or filtered out): shown all the same.
+        self.table.selectionModel().clearSelection()
+        self._select_timer.stop()
+        if not self.vm.showing(eui):
+            self.vm.select("e" + eui, eui=eui)
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        detail = self.vm.detail
+        return (detail.EUI if detail is not None else None), None
 
     def refresh(self) -> None:
         self._first_loaded = False
@@ -376,13 +445,20 @@ class DevicesPane(QWidget):
         )
         self.more_filters.panel.clear_button.setEnabled(active or not self.vm.filters.is_empty())
 
+    def allowed(self, action: str) -> bool:
+        """Whether the account may do this; if not, the pane says why."""
+        verdict = self.gate.check(action)
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+        return verdict.allowed
+
     def new_device(self) -> None:
-        if not self.vm.has_client:
+        if not self.vm.has_client or not self.allowed("device.create"):
             return
         self._open_dialog(None)
 
     def edit_device(self) -> None:
-        if self.vm.detail is not None:
+        if self.vm.detail is not None and self.allowed("device.edit"):
             self._open_dialog(self.vm.detail)
 
     def _open_dialog(self, device: Device | None) -> None:
@@ -409,7 +485,7 @@ class DevicesPane(QWidget):
 
     def tag_selection(self, *, untag: bool) -> None:
         rows = self.selected_rows()
-        if not rows:
+        if not rows or not self.allowed("device.tag"):
             return
         if len(rows) > MAX_TAG_SELECTION:
             self._show_message(f"Select at most {MAX_TAG_SELECTION:,} devices to tag at once")
@@ -483,7 +559,7 @@ class DevicesPane(QWidget):
         dialog.open()
 
     def import_devices(self) -> None:
-        if not self.vm.has_client:
+        if not self.vm.has_client or not self.allowed("device.import"):
             return
         if self.import_dialog is not None:
             self.import_dialog.raise_()
@@ -668,15 +744,16 @@ class DevicesPane(QWidget):
     def _update_actions(self) -> None:
         connected = self.vm.has_client
         has_selection = self.table.selectionModel().hasSelection()
-        self.new_button.setEnabled(connected)
-        self.edit_button.setEnabled(connected and self.vm.detail is not None)
+        gate = self.gate
+        gate.enable(self.new_button, connected)
+        gate.enable(self.edit_button, connected and self.vm.detail is not None)
         for button in (self.tag_button, self.untag_button, self.copy_button):
-            button.setEnabled(connected and has_selection)
+            gate.enable(button, connected and has_selection)
         self.refresh_button.setEnabled(connected)
         self.export_button.setEnabled(connected)
         for action in (self.export_action, self.export_import_action):
             action.setEnabled(connected and not self.exporter.running)
-        self.import_action.setEnabled(connected)
+        gate.enable(self.import_action, connected)
 
     def closeEvent(self, event: object) -> None:  # type: ignore[override]
         self._connections.disconnect_all()

@@ -11,7 +11,7 @@ from html import escape
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -32,12 +32,15 @@ from ...models.devices import format_time
 from ...models.forms import SECRET_WORDS
 from ...models.references import reference_text
 from ...models.resources import FilterControl, ResourceViewModel
+from ...models.rights import ACTIONS, AccountRights
 from ...schema.durations import duration_words
 from ...schema.labels import field_words, is_hidden, label_of
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
+from ..navigator import link, location_of
+from ..rights import RightsGate
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MASK = "•••• (hidden)"
 FILTER_DEBOUNCE_MS = 300
@@ -145,6 +148,30 @@ def _breakable(text: str) -> str:
     return escape(text)
 
 
+# Fields that name an item of another pane: field -> (pane, section).
+REFERENCES: dict[str, tuple[str, str | None]] = {
+    "appServers": ("app_servers", None),
+    "networkSubscription": ("network", "network_subscriptions"),
+    "networkSubscriptionID": ("network", "network_subscriptions"),
+    "hsmGroupID": ("network", "hsm_groups"),
+    "asTransportKeyID": ("network", "as_transport_keys"),
+    "networkContextID": ("network", "network_contexts"),
+}
+
+
+def references(item: Any) -> list[tuple[str, str]]:
+    """(text, href) of the items this one names that other panes show."""
+    out: list[tuple[str, str]] = []
+    for name, (pane, section) in REFERENCES.items():
+        value = getattr(item, name, None)
+        for ref in value if isinstance(value, list) else [value]:
+            ref_id = ref if isinstance(ref, str) else getattr(ref, "ID", None)
+            if ref_id:
+                text = getattr(ref, "name", None) or getattr(ref, "commercialName", None)
+                out.append((str(text or ref_id), link(pane, str(ref_id), section)))
+    return out
+
+
 def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str:
     if item is None:
         return "<p style='opacity:.6'>Select a row to see its details.</p>"
@@ -162,12 +189,19 @@ def detail_html(vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> str
             for k, v in rows
         )
         parts.append(f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>")
+    related = references(item)
+    if related:
+        links = ", ".join(f"<a href='{escape(h)}'>{escape(t)}</a>" for t, h in related)
+        parts.append(f"<h4 style='margin:10px 0 4px 0'>Open</h4><p>{links}</p>")
     return "".join(parts)
 
 
 class FilterBar(QWidget):
     """The filters of one section: a line edit per search or list of IDs (applied after a
-    pause in typing, or on Enter), a combo per choice (applied at once)."""
+    pause in typing, or on Enter, which also hands the keyboard to the list), a combo per
+    choice (applied at once)."""
+
+    submitted = Signal()  # Enter in a search box
 
     def __init__(self, vm: ResourceViewModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -202,6 +236,7 @@ class FilterBar(QWidget):
         edit.setMinimumWidth(180)
         edit.textChanged.connect(lambda _t: self._timer.start())
         edit.returnPressed.connect(self.apply)
+        edit.returnPressed.connect(self.submitted)
         return edit
 
     def values(self) -> dict[str, Any]:
@@ -232,11 +267,25 @@ class FilterBar(QWidget):
         return True
 
 
+def action_name(vm: ResourceViewModel, verb: str) -> str:
+    """The rights action of a verb on this kind ("app_servers.create"). A kind nobody
+    declared in models/rights.py is not guarded (a later pane declares its own)."""
+    return f"{vm.kind.key}.{verb}"
+
+
 class ResourcesPane(QWidget):
+    navigate = Signal(object)  # Location: a reference in the detail was followed
+
     def __init__(
-        self, title: str, view_models: list[ResourceViewModel], parent: QWidget | None = None
+        self,
+        title: str,
+        view_models: list[ResourceViewModel],
+        parent: QWidget | None = None,
+        *,
+        rights: AccountRights | None = None,
     ) -> None:
         super().__init__(parent)
+        self.gate = RightsGate(rights, self)
         self.title = title
         self.setObjectName(f"{view_models[0].kind.key}Pane")
         self.vms = view_models
@@ -284,6 +333,7 @@ class ResourcesPane(QWidget):
         for vm in view_models:
             self.filters.append(FilterBar(vm))
             self.filter_bars.addWidget(self.filters[-1])
+            self.filters[-1].submitted.connect(self.focus_results)
 
         self.tables = QStackedWidget()
         self.views: list[QTableView] = []
@@ -297,7 +347,12 @@ class ResourcesPane(QWidget):
         self.detail.setTextFormat(Qt.TextFormat.RichText)
         self.detail.setWordWrap(True)
         self.detail.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.detail.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByMouse
+            | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+        )
+        self.detail.linkActivated.connect(self.follow)
         self.detail.setMargin(10)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -336,6 +391,17 @@ class ResourcesPane(QWidget):
                 (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
             )
         self._errors: dict[str, str] = {}
+        filter_inputs = [w for bar in self.filters for w in bar.inputs.values()]
+        tab_order(
+            self.section,
+            self.new_button,
+            self.edit_button,
+            *self.part_buttons.values(),
+            self.delete_button,
+            self.refresh_button,
+            *filter_inputs,
+            *self.views,
+        )
         self.show_section(0)
 
     def _table(self, vm: ResourceViewModel) -> QTableView:
@@ -347,6 +413,70 @@ class ResourcesPane(QWidget):
         return table
 
     # --- actions ----------------------------------------------------------------------
+
+    def focus_results(self) -> None:
+        """Enter in a search box: the list takes the keyboard (on its first row)."""
+        table = self.views[self.vms.index(self.vm)]
+        table.setFocus()
+        if not table.currentIndex().isValid() and self.vm.model.rowCount() > 0:
+            table.setCurrentIndex(self.vm.model.index(0, 0))
+
+    # --- navigation ---------------------------------------------------------------------
+
+    def open_item(self, item_id: str | None, section: str | None = None) -> None:
+        """Show this section (a kind's key) and the item with this ID (or EUI) in it."""
+        keys = [vm.kind.key for vm in self.vms]
+        index = keys.index(section) if section in keys else 0
+        if self.section.currentIndex() != index:
+            self.section.setCurrentIndex(index)
+        else:
+            self.show_section(index)
+        vm = self.vms[index]
+        if not item_id:
+            return
+        row = vm.row_of(item_id)
+        table = self.views[index]
+        if row >= 0:
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            table.selectionModel().setCurrentIndex(vm.model.index(row, 0), flags)
+            table.scrollTo(vm.model.index(row, 0))
+            return
+        table.selectionModel().clearSelection()
+        if not vm.open_id(item_id):
+            self._show_message(f"No {vm.kind.noun} {item_id} among those loaded")
+
+    def follow(self, href: str) -> None:
+        location = location_of(href)
+        if location is not None:
+            self.navigate.emit(location)
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        item = self.vm.detail
+        item_id = getattr(item, "EUI", None) or getattr(item, "ID", None) if item else None
+        return item_id, self.vm.kind.key
+
+    def _guarded(self, vm: ResourceViewModel, verb: str) -> bool:
+        """Whether the account may do this to this kind; if not, the pane says why."""
+        name = action_name(vm, verb)
+        if name not in ACTIONS:
+            return True
+        verdict = self.gate.check(name)
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+        return verdict.allowed
+
+    def _enable(self, button: QPushButton, vm: ResourceViewModel, verb: str, wanted: bool) -> None:
+        """Enable a button shared by the sections for the current one's action."""
+        name = action_name(vm, verb)
+        if name in ACTIONS:
+            self.gate.bind(button, name)
+            self.gate.enable(button, wanted)
+        else:
+            self.gate.unbind(button)
+            button.setEnabled(wanted)
 
     def show_section(self, index: int) -> None:
         self.vm = self.vms[index]
@@ -374,11 +504,11 @@ class ResourcesPane(QWidget):
         self.filters[self.vms.index(self.vm)].focus_first()
 
     def new_item(self) -> None:
-        if self.vm.has_client and self.vm.can_create:
+        if self.vm.has_client and self.vm.can_create and self._guarded(self.vm, "create"):
             self._open(None)
 
     def edit_item(self) -> None:
-        if self.vm.can_edit(self.vm.detail):
+        if self.vm.can_edit(self.vm.detail) and self._guarded(self.vm, "edit"):
             self._open(self.vm.detail)
 
     def edit_part(self, key: str) -> None:
@@ -386,6 +516,8 @@ class ResourcesPane(QWidget):
         item = self.vm.detail
         dialog_type = PART_DIALOGS.get(key)
         if dialog_type is None or not self.vm.can_edit_part(key, item):
+            return
+        if not self._guarded(self.vm, key.lower()):
             return
         if self.dialog is not None:
             self.dialog.raise_()
@@ -410,7 +542,7 @@ class ResourcesPane(QWidget):
 
     def delete_item(self) -> None:
         item = self.vm.detail
-        if not self.vm.can_delete(item):
+        if not self.vm.can_delete(item) or not self._guarded(self.vm, "delete"):
             return
         box = QMessageBox(
             QMessageBox.Icon.Warning,
@@ -451,17 +583,18 @@ class ResourcesPane(QWidget):
             text, empty = f"{rows:,} {vm.kind.title.lower() if rows != 1 else vm.kind.noun}", ""
         self.count_label.setText(text)
         self.stack.show_empty(empty)
-        self.new_button.setEnabled(vm.has_client and vm.can_create)
+        self._enable(self.new_button, vm, "create", vm.has_client and vm.can_create)
         self.new_button.setVisible(vm.can_create)
         self.edit_button.setVisible(vm.kind.update is not None)
         self.delete_button.setVisible(vm.kind.delete is not None)
-        self.edit_button.setEnabled(vm.can_edit(vm.detail))
-        self.delete_button.setEnabled(vm.can_delete(vm.detail))
+        self._enable(self.edit_button, vm, "edit", vm.can_edit(vm.detail))
+        self._enable(self.delete_button, vm, "delete", vm.can_delete(vm.detail))
         self.refresh_button.setEnabled(vm.has_client)
         owned = {part.key for part in vm.kind.parts}
         for key, button in self.part_buttons.items():
             button.setVisible(key in owned)
-            button.setEnabled(key in owned and vm.can_edit_part(key, vm.detail))
+            wanted = key in owned and vm.can_edit_part(key, vm.detail)
+            self._enable(button, vm, key.lower(), wanted)
 
     def _loading(self, vm: ResourceViewModel, loading: bool) -> None:
         if vm is self.vm:

@@ -23,6 +23,7 @@ from ...models.forms import tooltip_of
 from ...schema.common import Severity
 from ...schema.devices import Alarm004Threshold, Device
 from ...schema.labels import field_words, label_of
+from ..rights import RightsGate
 from ..theme import severity_color
 from .duration_input import DurationInput
 
@@ -30,8 +31,9 @@ from .duration_input import DurationInput
 class Alarm004Editor(QWidget):
     save_requested = Signal(str, dict)  # device ref, {"alarmsConfiguration": ...}
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, gate: RightsGate | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.gate = gate or RightsGate(None, self)
         self.device: Device | None = None
         self.enabled: list[QCheckBox] = []
         self.levels: list[QComboBox] = []
@@ -129,7 +131,7 @@ class Alarm004Editor(QWidget):
 
     def _update_buttons(self) -> None:
         valid = not self.error.text()
-        self.save_button.setEnabled(self.device is not None and valid and self._dirty)
+        self.gate.enable(self.save_button, self.device is not None and valid and self._dirty)
         self.reset_button.setEnabled(self.device is not None and self._dirty)
         for widget in (*self.enabled, *self.levels, *self.durations):
             widget.setEnabled(self.device is not None)

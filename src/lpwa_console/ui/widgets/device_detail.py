@@ -49,6 +49,8 @@ from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
 from ...schema.frames import FramesAggregation
 from ...schema.labels import field_words, label_of
+from ..navigator import LINK_SCHEME, link, location_of
+from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
 from .pane_parts import SeverityDelegate
@@ -80,6 +82,25 @@ def _section(title: str, rows: list[str]) -> str:
     if not body:
         return ""
     return f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>"
+
+
+ROUTING_TAB = f"{LINK_SCHEME}:detail/routing"
+
+
+def _linked(label: str, links: list[tuple[str, str]]) -> str:
+    """A row whose values open what they name (text, href); "—" when there is none."""
+    if not links:
+        return _field(label, None)
+    value = ", ".join(f"<a href='{escape(href)}'>{escape(text)}</a>" for text, href in links)
+    return (
+        f"<tr><td width='{LABEL_WIDTH}' style='padding:2px 12px 2px 0;opacity:.7'>"
+        f"{escape(label)}</td><td style='padding:2px 0'>{value}</td></tr>"
+    )
+
+
+def _ref_link(ref: NamedRef | None, pane: str, section: str | None = None) -> list[tuple[str, str]]:
+    text = _named(ref)
+    return [(text, link(pane, ref.ID, section))] if ref is not None and text else []
 
 
 def _named(ref: NamedRef | None) -> str | None:
@@ -127,8 +148,21 @@ def device_html(device: Device, names: Names | None = None) -> str:
         network = [
             _field(label_of("nwAddress"), device.nwAddress),
             _field(label_of("appEUI"), device.appEUI),
-            _field(label_of("asTransportKey"), _named(device.asTransportKey)),
-            _field(label_of("hsmGroupID"), named("hsmGroupID", device.hsmGroupID)),
+            _linked(
+                label_of("asTransportKey"),
+                _ref_link(device.asTransportKey, "network", "as_transport_keys"),
+            ),
+            _linked(
+                label_of("hsmGroupID"),
+                [
+                    (
+                        named("hsmGroupID", device.hsmGroupID) or "",
+                        link("network", device.hsmGroupID, "hsm_groups"),
+                    )
+                ]
+                if device.hsmGroupID
+                else [],
+            ),
         ]
     else:
         network_title = "SIM and network"
@@ -137,18 +171,31 @@ def device_html(device: Device, names: Names | None = None) -> str:
             _field(label_of("iccid"), device.iccid),
             _field(label_of("eid"), device.eid),
             _field(label_of("lastIMEI"), device.lastIMEI),
-            _field(
-                label_of("networkContextID"), named("networkContextID", device.networkContextID)
+            _linked(
+                label_of("networkContextID"),
+                [
+                    (
+                        named("networkContextID", device.networkContextID) or "",
+                        link("network", device.networkContextID, "network_contexts"),
+                    )
+                ]
+                if device.networkContextID
+                else [],
             ),
         ]
     profile = device.appServersRoutingProfile
     organisation = [
         _field("Tags", ", ".join(t.name for t in device.tags)),
         _field("Domains", ", ".join(f"{d.group.name}: {d.name}" for d in device.domains)),
-        _field(label_of("appServers"), ", ".join(_named(s) or "" for s in device.appServers)),
-        _field(
+        _linked(
+            label_of("appServers"),
+            [(_named(s) or s.ID, link("app_servers", s.ID)) for s in device.appServers],
+        ),
+        _linked(
             "AS routing profile",
-            _named(NamedRef(ID=profile.ID or "", name=profile.name)) if profile else None,
+            [(_named(NamedRef(ID=profile.ID or "", name=profile.name)) or "", ROUTING_TAB)]
+            if profile
+            else [],
         ),
     ]
     location = [
@@ -198,13 +245,21 @@ def _snr(device: Device) -> str | None:
     return f"{last} / {avg} dB"
 
 
+# Text selectable, links followed by mouse and keyboard (Tab reaches them, Enter opens).
+LINK_FLAGS = (
+    Qt.TextInteractionFlag.TextSelectableByMouse
+    | Qt.TextInteractionFlag.LinksAccessibleByMouse
+    | Qt.TextInteractionFlag.LinksAccessibleByKeyboard
+)
+
+
 def _scrolled_label(name: str) -> tuple[QScrollArea, QLabel]:
     label = QLabel()
     label.setObjectName(name)
     label.setTextFormat(Qt.TextFormat.RichText)
     label.setWordWrap(True)
     label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    label.setTextInteractionFlags(LINK_FLAGS)
     label.setMargin(10)
     area = QScrollArea()
     area.setWidgetResizable(True)
@@ -221,9 +276,15 @@ def _muted(text: str) -> str:
 
 
 class TagsTab(QWidget):
-    def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        vm: DeviceDetailViewModel,
+        gate: RightsGate | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.vm = vm
+        self.gate = gate or RightsGate(None, self)
         self.list = QListWidget()
         self.list.setObjectName("deviceTags")
         self.name = QLineEdit()
@@ -231,6 +292,8 @@ class TagsTab(QWidget):
         self.name.setPlaceholderText("New tag")
         self.add_button = QPushButton("Add")
         self.remove_button = QPushButton("Remove")
+        for control in (self.name, self.add_button, self.remove_button):
+            self.gate.bind(control, "device.tag")
         self.status = QLabel()
         self.status.setWordWrap(True)
         row = QHBoxLayout()
@@ -264,9 +327,9 @@ class TagsTab(QWidget):
 
     def _update(self) -> None:
         has_device = self.vm.device is not None
-        self.add_button.setEnabled(has_device)
-        self.name.setEnabled(has_device)
-        self.remove_button.setEnabled(has_device and self.list.currentItem() is not None)
+        self.gate.enable(self.add_button, has_device)
+        self.gate.enable(self.name, has_device)
+        self.gate.enable(self.remove_button, has_device and self.list.currentItem() is not None)
 
 
 class AlarmDelegate(SeverityDelegate):
@@ -285,9 +348,15 @@ class AlarmsTab(QWidget):
     """The device's alarms, latest update first, as many as the platform has: the next page
     loads when the list is scrolled to its end or with "Load more"."""
 
-    def __init__(self, vm: DeviceDetailViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        vm: DeviceDetailViewModel,
+        gate: RightsGate | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.vm = vm
+        self.gate = gate or RightsGate(None, self)
         self.model = vm.alarms_model
         self.table = QTableView()
         self.table.setObjectName("deviceAlarms")
@@ -323,6 +392,7 @@ class AlarmsTab(QWidget):
         self.more_button.setToolTip("The next page of alarms (scrolling to the end loads it too)")
         self.ack_button = QPushButton("Acknowledge")
         self.ack_button.setObjectName("ackAlarms")
+        self.gate.bind(self.ack_button, "alarm.acknowledge")
         self.status = QLabel()
         self.status.setObjectName("alarmsStatus")
         self.status.setWordWrap(True)
@@ -439,7 +509,7 @@ class AlarmsTab(QWidget):
     def _update(self) -> None:
         has_device = self.vm.device is not None
         selected = len(self.selected_uids())
-        self.ack_button.setEnabled(selected > 0)
+        self.gate.enable(self.ack_button, selected > 0)
         self.ack_button.setText(f"Acknowledge {selected:,}" if selected > 1 else "Acknowledge")
         self.refresh_button.setEnabled(has_device)
         self.unacked_only.setEnabled(has_device)
@@ -489,14 +559,21 @@ class TrafficTab(QWidget):
 class RoutingTab(QWidget):
     save_requested = Signal(str, dict)
 
-    def __init__(self, rights: AccountRights | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        rights: AccountRights | None,
+        gate: RightsGate | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
         super().__init__(parent)
         self.rights = rights
+        self.gate = gate or RightsGate(rights, self)
         self.device: Device | None = None
         self.current = QLabel()
         self.current.setObjectName("routingCurrent")
         self.current.setWordWrap(True)
         self.current.setTextFormat(Qt.TextFormat.RichText)
+        self.current.setTextInteractionFlags(LINK_FLAGS)
         self.profile_id = QLineEdit()
         self.profile_id.setObjectName("routingProfileId")
         self.profile_id.setPlaceholderText("AS routing profile ID")
@@ -521,7 +598,7 @@ class RoutingTab(QWidget):
 
     @property
     def read_only(self) -> bool:
-        return self.rights is not None and self.rights.routing_read_only
+        return not self.gate.check("device.routing").allowed
 
     @staticmethod
     def _profile_id(device: Device | None) -> str:
@@ -557,7 +634,9 @@ class RoutingTab(QWidget):
             rows = [
                 _row("ID", profile.ID),
                 _row("Name", profile.name),
-                _row("AS transport key", (key.name or key.ID) if key else None),
+                _linked("AS transport key", _ref_link(key, "network", "as_transport_keys"))
+                if key
+                else "",
             ]
             self.current.setText(_section("AS routing profile", rows))
         if not keep:
@@ -577,12 +656,9 @@ class RoutingTab(QWidget):
         self.save_button.setVisible(not read_only)
         self.save_button.setEnabled(self.device is not None and changed)
         self.profile_id.setEnabled(self.device is not None)
-        self.note.setText(
-            "Read-only: changing the routing profile needs LPWA_MGR::ADMIN_NODE "
-            "(LPWA_MGR::WRITE_NODE is not enough)."
-            if read_only
-            else ""
-        )
+        reason = self.gate.check("device.routing").reason
+        self.note.setText(f"Read-only. {reason}." if read_only else "")
+        self.profile_id.setToolTip(reason)
 
 
 def _normalised(thresholds: list[Threshold]) -> list[Threshold]:
@@ -594,6 +670,7 @@ class DeviceDetail(QWidget):
     `save_requested(ref, data)` asks the devices view-model to update."""
 
     save_requested = Signal(str, dict)
+    navigate = Signal(object)  # Location: a reference of the device was followed
 
     def __init__(
         self,
@@ -605,6 +682,7 @@ class DeviceDetail(QWidget):
         self.setMinimumWidth(300)
         self.vm = detail_vm
         self.names: Names | None = None  # set by the owner when it has the lists of names
+        self.gate = RightsGate(rights, self)
         self.tabs = QTabWidget()
         self.tabs.setObjectName("deviceDetailTabs")
         self.tabs.setDocumentMode(True)
@@ -614,16 +692,17 @@ class DeviceDetail(QWidget):
         self.alarms_tab: AlarmsTab | None = None
         self.traffic_tab: TrafficTab | None = None
         if detail_vm is not None:
-            self.tags_tab = TagsTab(detail_vm)
-            self.alarms_tab = AlarmsTab(detail_vm)
+            self.tags_tab = TagsTab(detail_vm, self.gate)
+            self.alarms_tab = AlarmsTab(detail_vm, self.gate)
             self.traffic_tab = TrafficTab(detail_vm)
             self.tabs.addTab(self.tags_tab, "Tags")
             self.tabs.addTab(self.alarms_tab, "Alarms")
             self.tabs.addTab(self.traffic_tab, "Traffic")
-        self.alarm004 = Alarm004Editor()
+        self.alarm004 = Alarm004Editor(self.gate)
         self.alarm004.setObjectName("alarm004Editor")
+        self.gate.bind(self.alarm004.save_button, "device.alarm004")
         self.tabs.addTab(self.alarm004, "Alarm 004")
-        self.routing = RoutingTab(rights)
+        self.routing = RoutingTab(rights, self.gate)
         self.tabs.addTab(self.routing, "Routing")
 
         self.empty = QWidget()
@@ -656,9 +735,20 @@ class DeviceDetail(QWidget):
 
         self.alarm004.save_requested.connect(self.save_requested)
         self.routing.save_requested.connect(self.save_requested)
+        self.label.linkActivated.connect(self.follow)
+        self.routing.current.linkActivated.connect(self.follow)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.device: Device | None = None
         self.show_device(None)
+
+    def follow(self, href: str) -> None:
+        """A reference was clicked: the routing profile is a tab here, the rest elsewhere."""
+        if href == ROUTING_TAB:
+            self.tabs.setCurrentWidget(self.routing)
+            return
+        location = location_of(href)
+        if location is not None:
+            self.navigate.emit(location)
 
     @property
     def showing_device(self) -> bool:

@@ -3,6 +3,7 @@ table, and a message line that hides itself after a while."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
@@ -123,3 +124,10 @@ class PaneMessage(QLabel):
         self.setText(text)
         self.setVisible(True)
         self._timer.start()
+
+
+def tab_order(*widgets: QWidget) -> None:
+    """Tab goes through these in this order (reading order: filters, actions, list, detail),
+    whatever order they were created in."""
+    for first, second in pairwise(widgets):
+        QWidget.setTabOrder(first, second)

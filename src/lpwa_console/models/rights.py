@@ -1,0 +1,248 @@
+"""What the signed-in account may do, told before the server refuses.
+
+`ACTIONS` names every guarded action of the console ("device.create", "alarm.acknowledge",
+...) with the grants it needs: subscription permissions (`grantedPermissions`) and access
+rights (`LPWA_MGR::...`). `AccountRights` holds what GET /subscriptions/mine says the account
+is granted and answers `check(action)` with a `Verdict`: allowed, or why not in words.
+
+A platform that does not say (no `grantedPermissions`, no `rights`: Document 1 §5.6 does not
+show where rights are conveyed) gets every action allowed, and the server judges each request.
+Panes of later interfaces add their actions to `ACTIONS` and bind their buttons through
+`ui/rights.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from ..api import LpwaClient
+from ..schema.domains import DomainRestrictions
+from .tasks import TaskRunner
+
+READ_NODE = "LPWA_MGR::READ_NODE"
+WRITE_NODE = "LPWA_MGR::WRITE_NODE"
+ADMIN_NODE = "LPWA_MGR::ADMIN_NODE"
+
+# The permission letters in words. The platform does not publish their meaning (§5.7); x and
+# a are read by the sandbox as "read" and "change", as the subscription settings do.
+PERMISSION_WORDS = {
+    "x": "read the subscription's resources",
+    "a": "change the subscription's resources (write)",
+    "ra": "meaning not published by the platform",
+    "rc": "meaning not published by the platform",
+    "s1": "meaning not published by the platform",
+}
+PERMISSION_NAMES = {"x": "read permission", "a": "write permission"}
+RIGHT_WORDS = {
+    READ_NODE: "read devices, multicast groups and their alarms",
+    WRITE_NODE: "create and change devices and multicast groups, acknowledge their alarms",
+    ADMIN_NODE: "everything WRITE_NODE allows, and change a device's AS routing profile",
+}
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """What an action needs: every permission and every right listed."""
+
+    verb: str  # completes "Your account may not …"
+    permissions: tuple[str, ...] = ()
+    rights: tuple[str, ...] = ()
+    note: str = ""  # said after the missing right, e.g. why WRITE_NODE is not enough
+
+
+@dataclass(frozen=True)
+class Verdict:
+    allowed: bool
+    reason: str = ""  # why not, in words ('' when allowed)
+
+
+ALLOWED = Verdict(True)
+
+_DEVICE_WRITE = ("a",), (WRITE_NODE,)
+_SUB_WRITE = ("a",), ()
+
+
+def _device(verb: str) -> Requirement:
+    return Requirement(verb, *_DEVICE_WRITE)
+
+
+def _subscription(verb: str) -> Requirement:
+    return Requirement(verb, *_SUB_WRITE)
+
+
+ACTIONS: dict[str, Requirement] = {
+    # devices (the sandbox's DeviceWriter: permission a and WRITE_NODE)
+    "device.create": _device("create devices"),
+    "device.edit": _device("change devices"),
+    "device.import": _device("import devices"),
+    "device.tag": _device("tag or untag devices"),
+    "device.delete": _device("delete devices"),
+    "device.alarm004": _device("change a device's no-uplink alarm thresholds"),
+    "device.routing": Requirement(
+        "change a device's AS routing profile",
+        ("a",),
+        (WRITE_NODE, ADMIN_NODE),
+        note="LPWA_MGR::WRITE_NODE is not enough",
+    ),
+    "alarm.acknowledge": _device("acknowledge alarms"),
+    # multicast groups are guarded like devices
+    "multicast.create": _device("create multicast groups"),
+    "multicast.edit": _device("change multicast groups"),
+    "multicast.delete": _device("delete multicast groups"),
+    # subscription resources: permission a
+    "app_servers.create": _subscription("create application servers"),
+    "app_servers.edit": _subscription("change application servers"),
+    "app_servers.delete": _subscription("delete application servers"),
+    "app_servers.security": _subscription("change an application server's security"),
+    "network_contexts.create": _subscription("create network contexts"),
+    "network_contexts.edit": _subscription("change network contexts"),
+    "network_contexts.delete": _subscription("delete network contexts"),
+    "as_transport_keys.create": _subscription("create AS transport keys"),
+    "as_transport_keys.edit": _subscription("change AS transport keys"),
+    "as_transport_keys.delete": _subscription("delete AS transport keys"),
+    "hsm_groups.create": _subscription("create HSM groups"),
+    "hsm_groups.edit": _subscription("change HSM groups"),
+    "hsm_groups.delete": _subscription("delete HSM groups"),
+    "network_subscriptions.create": _subscription("create network subscriptions"),
+    "network_subscriptions.edit": _subscription("change network subscriptions"),
+    "network_subscriptions.delete": _subscription("delete network subscriptions"),
+    "subscription.edit": _subscription("change the subscription's settings"),
+}
+
+
+def requirement(action: str) -> Requirement:
+    """The requirement of a known action; KeyError for a name nobody declared (a typo in a
+    binding would otherwise leave a button enabled for everyone)."""
+    return ACTIONS[action]
+
+
+def _permission_name(letter: str) -> str:
+    name = PERMISSION_NAMES.get(letter)
+    return f"the subscription's {name} ('{letter}')" if name else f"the permission '{letter}'"
+
+
+@dataclass(frozen=True)
+class Grants:
+    """What an account is granted, as far as the platform says. None: not said."""
+
+    permissions: frozenset[str] | None = None
+    rights: frozenset[str] | None = None
+    restrictions: DomainRestrictions | None = None
+
+    @classmethod
+    def of(cls, subscription: Any) -> Grants:
+        """From an answer of GET /subscriptions/mine. An empty permission list says nothing
+        (the subscription settings read it the same way)."""
+        grant = getattr(subscription, "subscription", None)
+        permissions = list(getattr(grant, "grantedPermissions", None) or [])
+        rights = getattr(grant, "rights", None)
+        restrictions = getattr(grant, "domainRestrictions", None)
+        return cls(
+            frozenset(str(p) for p in permissions) if permissions else None,
+            frozenset(str(r) for r in rights) if isinstance(rights, list) else None,
+            restrictions if isinstance(restrictions, DomainRestrictions) else None,
+        )
+
+    @property
+    def known(self) -> bool:
+        return self.permissions is not None or self.rights is not None
+
+    def check(self, action: str) -> Verdict:
+        need = requirement(action)
+        lacking: list[str] = []
+        if self.permissions is not None:
+            lacking += [_permission_name(p) for p in need.permissions if p not in self.permissions]
+        if self.rights is not None:
+            lacking += [f"the access right {r}" for r in need.rights if r not in self.rights]
+        if not lacking:
+            return ALLOWED
+        reason = f"Your account may not {need.verb}: it lacks {' and '.join(lacking)}"
+        if need.note and self.rights is not None and any(r not in self.rights for r in need.rights):
+            reason += f" ({need.note})"
+        return Verdict(False, reason)
+
+
+def restrictions_in_words(restrictions: DomainRestrictions | None) -> list[str]:
+    """One sentence per item of `and` (a resource must match all of them), or one saying
+    there is no restriction."""
+    items = restrictions.and_ if restrictions is not None else []
+    if not items:
+        return ["None: every domain of the subscription is visible"]
+    lines = []
+    for item in items:
+        how = "starts with" if item.type == "PREFIX" else "is exactly"
+        lines.append(
+            f"Only resources in a domain of group “{item.group.name}” whose name {how} "
+            f"“{item.name}”"
+        )
+    return lines
+
+
+class AccountRights(QObject):
+    """The current account's grants, read once per client from GET /subscriptions/mine.
+    `changed` fires when they are known (or forgotten for another session)."""
+
+    changed = Signal()
+
+    def __init__(self, runner: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.grants = Grants()
+        self.subscription: Any = None
+        self._generation = 0
+
+    # what older callers read
+    @property
+    def rights(self) -> frozenset[str] | None:
+        return self.grants.rights
+
+    @property
+    def permissions(self) -> tuple[str, ...]:
+        return tuple(sorted(self.grants.permissions or ()))
+
+    @property
+    def routing_read_only(self) -> bool:
+        """WRITE_NODE without ADMIN_NODE cannot change appServersRoutingProfile (§5.4)."""
+        return not self.check("device.routing").allowed
+
+    def check(self, action: str) -> Verdict:
+        return self.grants.check(action)
+
+    def allows(self, action: str) -> bool:
+        return self.check(action).allowed
+
+    def denied(self) -> list[tuple[str, str]]:
+        """Every declared action this account may not perform, with the reason."""
+        out = []
+        for name in ACTIONS:
+            verdict = self.check(name)
+            if not verdict.allowed:
+                out.append((name, verdict.reason))
+        return out
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self._generation += 1
+        self.grants = Grants()
+        self.subscription = None
+        self.changed.emit()
+        if client is None:
+            return
+        generation = self._generation
+        self.runner.run(
+            "Read account rights",
+            client.subscription.get(),
+            on_done=lambda sub: self._loaded(generation, sub),
+            quiet=True,
+        )
+
+    def set_subscription(self, subscription: Any) -> None:
+        self.subscription = subscription
+        self.grants = Grants.of(subscription)
+        self.changed.emit()
+
+    def _loaded(self, generation: int, subscription: Any) -> None:
+        if generation == self._generation:
+            self.set_subscription(subscription)

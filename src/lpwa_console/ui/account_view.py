@@ -1,0 +1,143 @@
+"""Who is signed in, on which platform, and what the account may do: its permissions, access
+rights and domain restrictions in words, and the actions the console keeps disabled for it.
+Opened from the account button of the status bar."""
+
+from __future__ import annotations
+
+from html import escape
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..models.rights import (
+    PERMISSION_WORDS,
+    RIGHT_WORDS,
+    AccountRights,
+    restrictions_in_words,
+)
+from ..models.session import Session
+
+UNKNOWN = "The platform does not say: the server judges each request"
+
+
+def platform_text(session: Session) -> str:
+    profile = session.profile
+    if profile is None:
+        return "None (not connected)"
+    if profile.is_embedded:
+        info = session.embedded.info if session.embedded is not None else None
+        where = f" at {info.base_url}" if info is not None else ""
+        return f"Embedded sandbox (demo platform on this computer){where}"
+    return f"{profile.name}: {profile.subscriber_url}"
+
+
+def _list(items: list[str]) -> str:
+    return "<ul style='margin:0 0 0 -24px'>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
+
+
+def account_html(session: Session, rights: AccountRights | None) -> str:
+    name = session.account_name or "Nobody (not connected)"
+    rows = [
+        ("Signed in as", escape(name)),
+        ("Role", escape(session.role or "—")),
+        ("Platform", escape(platform_text(session))),
+        ("Connection", escape(session.state.title())),
+    ]
+    subscription = rights.subscription if rights is not None else None
+    if subscription is not None:
+        label = subscription.name or "—"
+        if subscription.ID:
+            label += f" ({subscription.ID})"
+        rows.append(("Subscription", escape(label)))
+    table = "".join(
+        f"<tr><td style='padding:2px 16px 2px 0;opacity:.7'>{k}</td><td>{v}</td></tr>"
+        for k, v in rows
+    )
+    parts = [f"<h3 style='margin:0 0 6px 0'>{escape(name)}</h3><table>{table}</table>"]
+    grants = rights.grants if rights is not None else None
+    if grants is None or subscription is None:
+        parts.append(f"<p>{escape('Not known yet' if session.client else 'Not connected')}</p>")
+        return "".join(parts)
+    if grants.permissions is None:
+        permissions = [escape(UNKNOWN)]
+    else:
+        permissions = [
+            f"<b>{escape(p)}</b>: {escape(PERMISSION_WORDS.get(p, 'meaning not published'))}"
+            for p in sorted(grants.permissions)
+        ] or ["None"]
+    parts.append("<h4 style='margin:10px 0 2px 0'>Subscription permissions</h4>")
+    parts.append(_list(permissions))
+    if grants.rights is None:
+        access = [escape(UNKNOWN)]
+    else:
+        access = [
+            f"<b>{escape(r)}</b>: {escape(RIGHT_WORDS.get(r, 'no description'))}"
+            for r in sorted(grants.rights)
+        ] or ["None"]
+    parts.append("<h4 style='margin:10px 0 2px 0'>Access rights</h4>")
+    parts.append(_list(access))
+    parts.append("<h4 style='margin:10px 0 2px 0'>Domain restrictions</h4>")
+    parts.append(_list([escape(line) for line in restrictions_in_words(grants.restrictions)]))
+    denied = rights.denied() if rights is not None else []
+    parts.append("<h4 style='margin:10px 0 2px 0'>Not allowed for this account</h4>")
+    if not grants.known:
+        parts.append(_list([escape(UNKNOWN)]))
+    elif not denied:
+        parts.append(_list(["Nothing: every action of the console is open to it"]))
+    else:
+        parts.append(_list(denied_in_words(denied)))
+    return "".join(parts)
+
+
+def denied_in_words(denied: list[tuple[str, str]]) -> list[str]:
+    """The actions refused, grouped by what the account lacks: "Without X: a, b, c"."""
+    groups: dict[str, list[str]] = {}
+    for _action, reason in denied:
+        verb, _, lacking = reason.removeprefix("Your account may not ").partition(": it lacks ")
+        groups.setdefault(lacking, []).append(verb)
+    return [
+        f"<b>Without {escape(lacking)}</b>: {escape(', '.join(sorted(verbs)))}"
+        for lacking, verbs in sorted(groups.items())
+    ]
+
+
+class AccountView(QDialog):
+    def __init__(
+        self, session: Session, rights: AccountRights | None, parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("accountView")
+        self.setWindowTitle("Account")
+        self.session = session
+        self.rights = rights
+        self.text = QLabel()
+        self.text.setObjectName("accountDetails")
+        self.text.setTextFormat(Qt.TextFormat.RichText)
+        self.text.setWordWrap(True)
+        self.text.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        self.text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.text.setMargin(12)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.text)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(scroll, 1)
+        layout.addWidget(buttons)
+        self.resize(560, 560)
+        session.account_changed.connect(self._refresh)
+        session.state_changed.connect(self._refresh)
+        if rights is not None:
+            rights.changed.connect(self._refresh)
+        self._refresh()
+
+    def _refresh(self, *_args: object) -> None:
+        self.text.setText(account_html(self.session, self.rights))

@@ -48,3 +48,40 @@ def test_tag_that_reaches_a_visible_device_creates_the_tag(sb: Sandbox) -> None:
     assert response.json() == {"count": 1}
     suggestions = sb.get(f"{DEVICES}/tags/suggestions", params={"query": "site-v"}).json()
     assert [b["name"] for b in suggestions["briefs"]] == ["site-visit"]
+
+
+SERVERS = f"{API}/subscriptions/mine/appServers"
+CONTEXTS = f"{API}/subscriptions/mine/cellularNetworkContexts"
+
+
+def test_restricted_account_cannot_delete_a_server_used_outside_its_domains(sb: Sandbox) -> None:
+    metering = "id%3Aas-metering"
+    everyone = sb.get(f"{SERVERS}/{metering}").json()["deviceCount"]
+    mine = sb.get(f"{SERVERS}/{metering}", RESTRICTED).json()["deviceCount"]
+    assert 0 < mine < everyone  # shared: some of its devices are outside France
+    refused = sb.client.delete(f"{SERVERS}/{metering}", headers=sb.headers(RESTRICTED))
+    assert refused.status_code == 400, refused.text
+    assert "outside your domains" in refused.json()["message"]
+    assert str(everyone) not in refused.json()["message"]  # no count of unseen devices
+    assert sb.get(f"{SERVERS}/{metering}").status_code == 200
+    deleted = sb.client.delete(f"{SERVERS}/{metering}", headers=sb.headers())
+    assert deleted.status_code == 204, deleted.text
+
+
+def test_in_use_messages_count_only_what_the_caller_sees(sb: Sandbox) -> None:
+    contexts = [c["ID"] for c in sb.get(CONTEXTS).json()["briefs"]]
+    usage = {
+        ref: (
+            len(sb.all_devices(RESTRICTED, networkContextID=ref)),
+            len(sb.all_devices(networkContextID=ref)),
+        )
+        for ref in contexts
+    }
+    ref, (mine, everyone) = next((r, u) for r, u in usage.items() if u[0] < u[1])
+    refused = sb.client.delete(f"{CONTEXTS}/{ref}", headers=sb.headers(RESTRICTED))
+    assert refused.status_code == 400, refused.text
+    message = refused.json()["message"]
+    assert "outside your domains" in message and f"by {everyone} " not in message
+    assert (f"{mine} device" in message) == (mine > 0)
+    unrestricted = sb.client.delete(f"{CONTEXTS}/{ref}", headers=sb.headers()).json()["message"]
+    assert f"still used by {everyone} device" in unrestricted

@@ -198,5 +198,12 @@ def delete_app_server(request: Request, account: SubscriptionWriter, svc: AppSer
     with svc.db.write() as conn:
         row = _find(conn, account, request)
         _writable(row)
+        # A shared server also serves devices the caller cannot see: not the caller's to
+        # remove (their owners would lose their routes without a word).
+        if store.devices_outside(conn, row["id"], account.restrictions):
+            raise bad_request(
+                "appServerUid: still used by devices outside your domains; an account"
+                " without domain restrictions can delete it"
+            )
         store.delete(conn, row["id"])
     return Response(status_code=204)

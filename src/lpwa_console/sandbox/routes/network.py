@@ -114,9 +114,11 @@ def delete_context(
     assert sub is not None
     with svc.db.write() as conn:
         _context(svc, sub, networkContextID)
-        used = store.delete_unused(conn, sub, "network_contexts", networkContextID)
-        if used:
-            raise bad_request(f"networkContextID: still used by {used} devices")
+        used = store.delete_unused(
+            conn, sub, "network_contexts", networkContextID, account.restrictions
+        )
+        if used.total:
+            raise bad_request(f"networkContextID: still used by {used.words()}")
     return Response(status_code=204)
 
 
@@ -179,9 +181,11 @@ def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServi
     assert sub is not None
     with svc.db.write() as conn:
         _key(svc, sub, asTransportKeyID)
-        used = store.delete_unused(conn, sub, "as_transport_keys", asTransportKeyID)
-        if used:
-            raise bad_request(f"asTransportKeyID: still used by {used} devices or routing profiles")
+        used = store.delete_unused(
+            conn, sub, "as_transport_keys", asTransportKeyID, account.restrictions
+        )
+        if used.total:
+            raise bad_request(f"asTransportKeyID: still used by {used.words()}")
     return Response(status_code=204)
 
 

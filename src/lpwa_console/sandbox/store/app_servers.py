@@ -22,6 +22,7 @@ from ...schema.domains import DomainRestrictions, domain_matches
 from . import domains as domain_store
 from . import multicast as group_store
 from .domains import APP_SERVER_DOMAINS
+from .filters import restriction_sql
 from .sql import Where, marks, prefix, select_page
 from .sql import count as count_rows
 
@@ -397,6 +398,22 @@ def update(
     _write(conn, row["id"], values, now, who)
     if domains is not None:
         set_domains(conn, row["subscription_id"], row["id"], domains)
+
+
+def devices_outside(
+    conn: sqlite3.Connection, sid: int, restrictions: DomainRestrictions | None
+) -> int:
+    """How many devices linked to server `sid` the restrictions do not admit."""
+    if restrictions is None or not restrictions.and_:
+        return 0
+    visible_sql, params = restriction_sql(restrictions)
+    return int(
+        conn.execute(
+            "SELECT count(*) FROM device_app_servers l JOIN devices d ON d.uid = l.device_uid"
+            f" WHERE l.app_server_id = ? AND NOT ({visible_sql})",
+            [sid, *params],
+        ).fetchone()[0]
+    )
 
 
 def delete(conn: sqlite3.Connection, sid: int) -> None:

@@ -7,13 +7,16 @@ import base64
 import json
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
+from ...schema.domains import DomainRestrictions
 from ...schema.network import (
     AsTransportKeyCreate,
     CellularNetworkContextCreate,
     CellularNetworkContextUpdate,
 )
+from .filters import restriction_sql
 from .sql import Where, select_page
 from .sql import count as count_rows
 
@@ -139,25 +142,66 @@ def rename_key(conn: sqlite3.Connection, sub: int, ref: str, name: str) -> None:
 DEVICE_COLUMNS = {"network_contexts": "network_context_id", "as_transport_keys": "as_transport_key"}
 
 
-def usage(conn: sqlite3.Connection, sub: int, column: str, ref: str) -> int:
-    """How many devices (and routing profiles, for keys) use `ref` in `column`."""
-    n = conn.execute(
-        f"SELECT count(*) FROM devices WHERE subscription_id = ? AND {column} = ?", (sub, ref)
-    ).fetchone()[0]
+@dataclass(frozen=True)
+class Usage:
+    """Who uses a resource: the caller's visible devices, the others, and routing profiles
+    (which belong to no domain). Messages count only what the caller can see."""
+
+    visible: int
+    hidden: int
+    profiles: int = 0
+
+    @property
+    def total(self) -> int:
+        return self.visible + self.hidden + self.profiles
+
+    def words(self) -> str:
+        parts = []
+        if self.visible:
+            parts.append(f"{self.visible} device{'s' if self.visible != 1 else ''}")
+        if self.hidden:
+            parts.append("devices outside your domains")
+        if self.profiles:
+            parts.append(f"{self.profiles} routing profile{'s' if self.profiles != 1 else ''}")
+        return " and ".join(parts)
+
+
+def usage(
+    conn: sqlite3.Connection,
+    sub: int,
+    column: str,
+    ref: str,
+    restrictions: DomainRestrictions | None = None,
+) -> Usage:
+    """How many devices (visible to `restrictions`, and not) and, for keys, routing profiles
+    use `ref` in `column`."""
+    visible_sql, params = restriction_sql(restrictions)
+    total, visible = conn.execute(
+        f"SELECT count(*), coalesce(sum({visible_sql}), 0) FROM devices d"
+        f" WHERE d.subscription_id = ? AND d.{column} = ?",
+        [*params, sub, ref],
+    ).fetchone()
+    profiles = 0
     if column == "as_transport_key":
-        n += conn.execute(
+        profiles = conn.execute(
             "SELECT count(*) FROM routing_profiles WHERE subscription_id = ? AND"
             " as_transport_key = ?",
             (sub, ref),
         ).fetchone()[0]
-    return int(n)
+    return Usage(int(visible), int(total) - int(visible), int(profiles))
 
 
-def delete_unused(conn: sqlite3.Connection, sub: int, table: str, ref: str) -> int:
+def delete_unused(
+    conn: sqlite3.Connection,
+    sub: int,
+    table: str,
+    ref: str,
+    restrictions: DomainRestrictions | None = None,
+) -> Usage:
     """Delete `ref` from `table` (network_contexts or as_transport_keys) unless something
-    uses it; returns how many users it has (0: deleted)."""
-    used = usage(conn, sub, DEVICE_COLUMNS[table], ref)
-    if not used:
+    uses it; returns its users (none: deleted)."""
+    used = usage(conn, sub, DEVICE_COLUMNS[table], ref, restrictions)
+    if not used.total:
         conn.execute(f"DELETE FROM {table} WHERE subscription_id = ? AND ref = ?", (sub, ref))
     return used
 

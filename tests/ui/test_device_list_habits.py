@@ -3,15 +3,21 @@ column kept in view, prefix search said in the placeholder."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMessageBox, QWidget
 
+from lpwa_console.api import NotFoundError
 from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.schema.devices import DeviceCreate
+from lpwa_console.ui.navigator import Location
 from lpwa_console.ui.panes.devices import DevicesPane
 from lpwa_console.ui.widgets.column_chooser import column_menu, restore_tables, save_tables
+from tests.helpers import run
 
 
 def _pane(qtbot: Any, devices_vm: DevicesViewModel) -> DevicesPane:
@@ -60,9 +66,9 @@ def test_row_menu_offers_what_can_be_done(qtbot: Any, devices_vm: DevicesViewMod
     assert texts[:3] == ["Copy EUI", "Tag…", "Untag…"] and "Show on map" in texts
     assert pane.table.selectionModel().isRowSelected(row)
     show = next(a for a in menu.actions() if a.text() == "Show on map")
-    with qtbot.waitSignal(pane.show_on_map_requested, timeout=2000) as shown:
+    with qtbot.waitSignal(pane.navigate, timeout=2000) as shown:
         show.trigger()
-    assert shown.args == [device.lat, device.lon]
+    assert shown.args == [Location("map", f"{device.lat},{device.lon}")]
     menu.close()
     pane.table.selectAll()
     qtbot.waitUntil(lambda: len(pane.selected_rows()) > 1, timeout=2000)
@@ -88,3 +94,51 @@ def test_sorting_keeps_the_sorted_column_in_view(qtbot: Any, devices_vm: Devices
 def test_search_says_it_matches_the_start(qtbot: Any, devices_vm: DevicesViewModel) -> None:
     pane = _pane(qtbot, devices_vm)
     assert "starting with" in pane.search.placeholderText()
+
+
+def _fresh_devices(qtbot: Any, client: Any, n: int) -> list[str]:
+    stamp = uuid.uuid4().hex[:8].upper()
+    euis = [f"70B3D5{stamp}{i:02X}" for i in range(n)]
+    for eui in euis:
+        device = DeviceCreate(EUI=eui, nwAddress="01020304", appSKey="00" * 16, name=f"To go {eui}")
+        run(qtbot, client.devices.create(device))
+    return euis
+
+
+def _confirm_box(pane: DevicesPane) -> QMessageBox:
+    return pane.findChild(QMessageBox, "deleteDevicesConfirm")
+
+
+def test_delete_asks_naming_the_devices_then_deletes(
+    qtbot: Any, devices_vm: DevicesViewModel, client: Any
+) -> None:
+    euis = _fresh_devices(qtbot, client, 2)
+    pane = _pane(qtbot, devices_vm)
+    with qtbot.waitSignal(devices_vm.first_page_loaded, timeout=10000):
+        devices_vm.update_filters(devEUI=euis)
+    qtbot.waitUntil(lambda: devices_vm.model.item(1) is not None, timeout=10000)
+
+    # Cancel keeps them.
+    pane.table.selectAll()
+    pane.delete_selection()
+    box = _confirm_box(pane)
+    assert "2 devices" in box.text() and all(e in box.detailedText() for e in euis)
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert euis[0] == run(qtbot, client.devices.get(f"e{euis[0]}")).EUI
+
+    # Delete names the one device, then it is gone and the list says so.
+    pane.table.selectRow(0)
+    qtbot.waitUntil(lambda: len(pane.selected_rows()) == 1, timeout=2000)
+    first = devices_vm.model.item(0)
+    assert first is not None
+    pane.delete_selection()
+    box = _confirm_box(pane)
+    assert first.EUI in box.text()
+    confirm = next(b for b in box.buttons() if b.text() == "Delete")
+    with qtbot.waitSignal(devices_vm.deleted, timeout=10000) as deleted:
+        confirm.click()
+    assert deleted.args == [1, []]
+    assert "Deleted 1 device" in pane.message.text()
+    with pytest.raises(NotFoundError):
+        run(qtbot, client.devices.get(f"e{first.EUI}"))
+    qtbot.waitUntil(lambda: devices_vm.model.rowCount() == 1, timeout=10000)

@@ -5,6 +5,7 @@ the TaskRunner."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import time
@@ -18,9 +19,10 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from ..api import APIStatusError, ConflictError, LpwaClient
+from ..api import APIError, APIStatusError, ConflictError, LpwaClient
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
+from .errors import user_message
 from .forms import error_text, in_words, labelled_error
 from .paged_table import Column, PagedTableModel
 from .references import ReferenceListModel, list_references
@@ -29,6 +31,7 @@ from .tasks import TaskRunner
 log = logging.getLogger(__name__)
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+DELETE_CONCURRENCY = 4  # deletes in flight at once: a selection of 500 does not flood
 CONNECTIVITY_LABELS = {"LORAWAN": "LoRaWAN", "CELLULAR": "Cellular"}
 HEALTH_LABELS = {
     "INIT": "Init",
@@ -192,6 +195,7 @@ class DevicesViewModel(QObject):
     save_failed = Signal(str, str)  # message, field ('' when the server names none)
     saving_changed = Signal(bool)
     tags_applied = Signal(str)  # what happened, in words
+    deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
     suggestions_changed = Signal(list)  # list[str]
     client_changed = Signal(bool)  # has a client
     first_page_loaded = Signal(float)  # ms since the reload that asked for it
@@ -498,6 +502,37 @@ class DevicesViewModel(QObject):
                 self.select(self.detail.path_ref, eui=self.detail.EUI)
 
         self.runner.run(f"{verb} {len(euis)} devices “{name}”", call, on_done=done)
+        return True
+
+    def delete(self, rows: list[int]) -> bool:
+        """Delete the devices of these rows (a few at a time); the list reloads after.
+        `deleted` says how many went and why the others did not."""
+        euis = self.selected_euis(rows)
+        if not euis or self.client is None:
+            return False
+        client = self.client
+        gate = asyncio.Semaphore(DELETE_CONCURRENCY)
+
+        async def one(eui: str) -> tuple[str, str | None]:
+            async with gate:
+                try:
+                    await client.devices.delete(f"e{eui}")
+                except APIError as exc:
+                    return eui, user_message(exc)
+            return eui, None
+
+        async def run() -> list[tuple[str, str | None]]:
+            return await asyncio.gather(*(one(e) for e in euis))
+
+        def done(results: list[tuple[str, str | None]]) -> None:
+            failures = [(eui, reason) for eui, reason in results if reason is not None]
+            if self.detail is not None and self.detail.EUI in euis:
+                self.select(None)
+            self.reload()
+            self.deleted.emit(len(results) - len(failures), failures)
+
+        noun = "device" if len(euis) == 1 else "devices"
+        self.runner.run(f"Delete {len(euis):,} {noun}", run(), on_done=done)
         return True
 
     def _patch_tags(self, rows: list[int], name: str, untag: bool) -> None:

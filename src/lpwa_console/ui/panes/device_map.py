@@ -657,6 +657,15 @@ class DeviceMapPane(QWidget):
     def fit_all(self) -> None:
         self.vm.fit_all()
 
+    def open_item(self, item_id: str | None, _section: str | None = None) -> None:
+        """The navigator's way in: `item_id` is a place, "lat,lon" (a device's "Show on
+        map"); the map centres on it at street level."""
+        try:
+            lat, lon = (float(x) for x in (item_id or "").split(","))
+        except ValueError:
+            return
+        self.show_location(lat, lon)
+
     def show_location(self, lat: float, lon: float) -> None:
         """Centre the map on one place at street level (a device's "Show on map")."""
         self._needs_fit = False  # the user asked for this place, not for every device

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
+    QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -29,6 +30,7 @@ from ..connections import SignalConnections
 from ..dialogs.device_form import DeviceFormDialog
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.tag import TagDialog
+from ..navigator import Location
 from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
@@ -75,7 +77,6 @@ DOMAIN_TIP = EXTRA_FILTERS[-1].tip
 
 class DevicesPane(QWidget):
     title = "Devices"
-    show_on_map_requested = Signal(float, float)  # latitude, longitude
     navigate = Signal(object)  # Location: a reference in the detail was followed
 
     def __init__(
@@ -271,6 +272,9 @@ class DevicesPane(QWidget):
         self.table.doubleClicked.connect(lambda _i: self.edit_device())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._row_menu)
+        delete_key = QShortcut(QKeySequence.StandardKey.Delete, self.table)
+        delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)
+        delete_key.activated.connect(self.delete_selection)
         self._sorted_column = -1  # kept in view when the sorted list comes back
 
         self.new_button.clicked.connect(self.new_device)
@@ -316,6 +320,7 @@ class DevicesPane(QWidget):
             (view_model.detail_failed, self._detail_failed),
             (view_model.detail_row, self._detail_row),
             (view_model.tags_applied, self._show_message),
+            (view_model.deleted, self._deleted),
             (view_model.client_changed, self._client_changed),
             (view_model.first_page_loaded, self._first_page),
             (view_model.saved, self._saved),
@@ -502,29 +507,94 @@ class DevicesPane(QWidget):
         dialog.open()
 
     def row_menu(self, row: int) -> QMenu:
-        """What can be done with the device under the mouse (and the rest of the selection)."""
+        """What can be done with the device under the mouse (and the rest of the selection);
+        what the account may not do is disabled, with the reason as its tooltip."""
         selection = self.table.selectionModel()
         if not selection.isRowSelected(row):
             self.table.selectRow(row)
         menu = QMenu(self)
         menu.setObjectName("deviceRowMenu")
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.setToolTipsVisible(True)
         count = len(self.selected_rows())
         plural = f" {count:,} devices" if count > 1 else ""
-        menu.addAction(f"Copy EUI{'s' if count > 1 else ''}", self.copy_eui)
-        menu.addAction(f"Tag{plural}…", lambda: self.tag_selection(untag=False))
-        menu.addAction(f"Untag{plural}…", lambda: self.tag_selection(untag=True))
+        connected = self.vm.has_client
+
+        def guarded(action: QAction, name: str, wanted: bool = True) -> None:
+            verdict = self.gate.check(name)
+            action.setEnabled(connected and wanted and verdict.allowed)
+            if not verdict.allowed:
+                action.setToolTip(verdict.reason)
+
+        copy = menu.addAction(f"Copy EUI{'s' if count > 1 else ''}", self.copy_eui)
+        copy.setEnabled(connected)
+        guarded(
+            menu.addAction(f"Tag{plural}…", lambda: self.tag_selection(untag=False)), "device.tag"
+        )
+        guarded(
+            menu.addAction(f"Untag{plural}…", lambda: self.tag_selection(untag=True)), "device.tag"
+        )
         device = self.vm.model.item(row)
         located = device is not None and device.lat is not None and device.lon is not None
         show = menu.addAction("Show on map", lambda: self._show_on_map(row))
-        show.setEnabled(located)
+        show.setEnabled(connected and located)
         if not located:
             show.setToolTip("This device has no position")
         edit = menu.addAction("Edit…", self.edit_device)
-        edit.setEnabled(count == 1 and self.edit_button.isEnabled())
-        for action in menu.actions():
-            action.setEnabled(action.isEnabled() and self.vm.has_client)
+        guarded(edit, "device.edit", count == 1 and self.vm.detail is not None)
+        menu.addSeparator()
+        delete = menu.addAction(f"Delete{plural or ' device'}…", self.delete_selection)
+        delete.setObjectName("deleteDevices")
+        guarded(delete, "device.delete")
         return menu
+
+    def delete_selection(self) -> None:
+        """Ask, naming the devices, then delete them (Delete key, or the row menu)."""
+        rows = self.selected_rows()[:MAX_TAG_SELECTION]
+        verdict = self.gate.check("device.delete")
+        if not rows or not self.vm.has_client:
+            return
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+            return
+        devices = [d for d in (self.vm.model.item(r) for r in rows) if d is not None]
+        if not devices:
+            return
+        box = QMessageBox(self)
+        box.setObjectName("deleteDevicesConfirm")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Delete devices")
+        if len(devices) == 1:
+            one = devices[0]
+            named = f"“{one.name}” ({one.EUI})" if one.name != one.EUI else one.EUI
+            box.setText(f"Delete the device {named}?")
+        else:
+            box.setText(f"Delete these {len(devices):,} devices?")
+            shown = [f"{d.name} ({d.EUI})" for d in devices[:12]]
+            more = len(devices) - len(shown)
+            box.setDetailedText("\n".join(shown + ([f"and {more:,} more"] if more else [])))
+        box.setInformativeText(
+            "Their alarms, tags and traffic history are deleted with them. This cannot be undone."
+        )
+        confirm = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+        def done(_result: int) -> None:
+            if box.clickedButton() is confirm:
+                self.vm.delete(rows)
+            box.deleteLater()
+
+        box.finished.connect(done)
+        box.open()
+
+    def _deleted(self, count: int, failures: list[tuple[str, str]]) -> None:
+        text = f"Deleted {count:,} device{'s' if count != 1 else ''}"
+        if failures:
+            eui, reason = failures[0]
+            others = f" (and {len(failures) - 1:,} more)" if len(failures) > 1 else ""
+            text += f"; {len(failures):,} not deleted: {eui}: {reason}{others}"
+        self._show_message(text)
 
     def _row_menu(self, pos: QPoint) -> None:
         index = self.table.indexAt(pos)
@@ -534,7 +604,7 @@ class DevicesPane(QWidget):
     def _show_on_map(self, row: int) -> None:
         device = self.vm.model.item(row)
         if device is not None and device.lat is not None and device.lon is not None:
-            self.show_on_map_requested.emit(device.lat, device.lon)
+            self.navigate.emit(Location("map", f"{device.lat},{device.lon}"))
 
     def copy_eui(self) -> None:
         euis = self.vm.selected_euis(self.selected_rows()[:MAX_TAG_SELECTION])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QPainter, QPalette
+from PySide6.QtGui import QHideEvent, QKeyEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -142,6 +142,12 @@ class CommandPalette(QFrame):
         self.show()
         self.raise_()
         self.input.setFocus(Qt.FocusReason.ShortcutFocusReason)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        # Hidden (closed, or its window closed): a search still waiting for the typing to
+        # pause has nobody to show its results to.
+        self.search.search("")
+        super().hideEvent(event)
 
     def close_palette(self) -> None:
         if self.isVisible():

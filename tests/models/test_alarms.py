@@ -222,3 +222,36 @@ def test_a_selection_off_screen_keeps_its_alarms(qtbot: Any, qloop: Any) -> None
     rows = sorted({i.row() for i in selection.selectedIndexes()})
     assert rows == [123, 124]
     assert [model.item(r).alarmUid for r in rows] == ["d120", "d121"]
+
+
+def test_a_shared_page_failing_after_its_readers_left_is_not_unhandled(
+    qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    """Found by the monkey bench: the sandbox restarts, the old client closes, and a page
+    read nobody waits for any more fails; asyncio must not report it as never retrieved."""
+    import gc
+
+    started = asyncio.Event()
+    release = asyncio.Event()
+
+    async def devices(*_args: Any) -> ListEnvelope[Any]:
+        started.set()
+        await release.wait()
+        raise RuntimeError("Cannot send a request, as the client has been closed.")
+
+    reported: list[dict[str, Any]] = []
+    qloop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        fetch = combined_fetcher(devices, None, AlarmFilter())
+        reader = asyncio.ensure_future(fetch(1, 10, None, False))
+        qtbot.waitUntil(started.is_set, timeout=5000)
+        reader.cancel()  # the model reloaded: its reader is gone
+        release.set()
+        qtbot.waitUntil(reader.done, timeout=5000)
+        qtbot.wait(20)  # the shared read fails now
+        del fetch, reader  # and is forgotten with its cache
+        gc.collect()
+        qtbot.wait(20)
+        assert reported == []
+    finally:
+        qloop.set_exception_handler(None)

@@ -27,6 +27,7 @@ import signal
 import sys
 import tempfile
 import time
+import traceback
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -248,8 +249,9 @@ class Monkey:
         self.actions["pane"] += 1
 
     def _tame_windows(self) -> None:
-        """Bounded: past a few open dialogs, close the newest (as a user would)."""
-        from PySide6.QtWidgets import QApplication, QDialog
+        """Bounded: past a few open dialogs, close the newest (as a user would). A file
+        dialog is closed at once: random keys there rename and delete real files."""
+        from PySide6.QtWidgets import QApplication, QDialog, QFileDialog
 
         open_dialogs = [
             w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible()
@@ -258,6 +260,10 @@ class Monkey:
             if id(dialog) not in self._seen_dialogs:
                 self._seen_dialogs.add(id(dialog))
                 self.dialogs[type(dialog).__name__] += 1
+            if isinstance(dialog, QFileDialog):
+                dialog.reject()
+                self.actions["close_file_dialog"] += 1
+        open_dialogs = [d for d in open_dialogs if d.isVisible()]
         if len(open_dialogs) > MAX_OPEN_DIALOGS:
             open_dialogs[-1].reject()
             self.actions["close_dialog"] += 1
@@ -303,6 +309,9 @@ async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
         if kind == QtMsgType.QtFatalMsg:
             print(f"monkey: Qt fatal error: {text}", file=sys.stderr, flush=True)
         if kind != QtMsgType.QtDebugMsg and "does not support" not in text:
+            if text[:200] not in warnings:  # where Python was when Qt complained, once
+                where = "".join(traceback.format_stack(limit=14)[:-1])
+                print(f"--- Qt warning: {text}\n{where}", file=sys.stderr, flush=True)
             warnings[text[:200]] += 1
 
     previous_handler = qInstallMessageHandler(qt_message)

@@ -231,3 +231,36 @@ def test_alarm_ids_have_names_and_meanings() -> None:
     assert "no uplink" in alarm_meaning(4) and "2 days" in alarm_meaning(4)
     assert alarm_name(12) == "012 Tamper" and alarm_name(21) == "021 Multicast delivery failed"
     assert alarm_name(7) == "007" and "does not say" in alarm_meaning(7)
+
+
+def test_a_shared_page_failing_after_its_readers_left_is_not_unhandled(
+    qtbot: Any, qloop: asyncio.AbstractEventLoop
+) -> None:
+    """Found by the monkey bench: the sandbox restarts, the old client closes, and a page
+    read nobody waits for any more fails; asyncio must not report it as never retrieved."""
+    import gc
+
+    started = asyncio.Event()
+    release = asyncio.Event()
+
+    async def devices(*_args: Any) -> ListEnvelope[Any]:
+        started.set()
+        await release.wait()
+        raise RuntimeError("Cannot send a request, as the client has been closed.")
+
+    reported: list[dict[str, Any]] = []
+    qloop.set_exception_handler(lambda _loop, context: reported.append(context))
+    try:
+        fetch = combined_fetcher(devices, None, AlarmFilter())
+        reader = asyncio.ensure_future(fetch(1, 10, None, False))
+        qtbot.waitUntil(started.is_set, timeout=5000)
+        reader.cancel()  # the model reloaded: its reader is gone
+        release.set()
+        qtbot.waitUntil(reader.done, timeout=5000)
+        qtbot.wait(20)  # the shared read fails now
+        del fetch, reader  # and is forgotten with its cache
+        gc.collect()
+        qtbot.wait(20)
+        assert reported == []
+    finally:
+        qloop.set_exception_handler(None)

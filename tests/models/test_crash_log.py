@@ -45,6 +45,9 @@ PEM = "-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END P
         ("password: hunter2", "hunter2"),
         ("Profile(client_secret='abc-secret-1')", "abc-secret-1"),
         (f'{{"appKey": "{KEY.lower()}"}}', KEY.lower()),
+        ("AppSKey=abc123 nwkSKey: def456", "abc123"),
+        ("api_key=k-998877", "k-998877"),
+        ("('client_secret', 'tuple-secret')", "tuple-secret"),
         (f"device keys {KEY} set", KEY),
         ("id eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl", "eyJhbGciOiJIUzI1NiJ9"),
         (f"key material {PEM} end", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"),
@@ -59,6 +62,7 @@ def test_what_is_not_secret_stays() -> None:
     text = (
         "GET https://lpwa.example/users-auth/token_url devEUI=0011223344556677 "
         "client_id=ops-console 'token_type': 'Bearer' No client secret for Prod in the keyring"
+        " monkey: 12 actions, hotkey: F5"
     )
     assert redact(text) == text
 
@@ -166,3 +170,12 @@ def test_asyncio_complaints_without_exception_are_only_logged(
     hook.loop_exception(qloop, {"message": "Task was destroyed but it is pending!"})
     assert hook.count == 0
     assert "Task was destroyed" in caplog.text
+
+
+def test_a_record_with_bad_arguments_is_still_written(
+    private_logger: tuple[logging.Logger, Path],
+) -> None:
+    logger, path = private_logger
+    logger.info("two places %s %s, one value: client_secret=%s", "s3cr3t-x")
+    text = path.read_text(encoding="utf-8")
+    assert "two places" in text and "s3cr3t-x" not in text

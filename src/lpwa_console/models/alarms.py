@@ -164,6 +164,9 @@ def combined_fetcher(
         future = cache.get(key)
         if future is None:
             future = asyncio.ensure_future(fetch(page, size, sort, desc, filters))
+            # Its readers may all be cancelled (a reload, a new client) before it fails:
+            # reading the outcome here keeps that failure from being reported as unhandled.
+            future.add_done_callback(lambda f: f.cancelled() or f.exception())
             cache[key] = future
             while len(cache) > CACHE_PAGES:
                 cache.popitem(last=False)
@@ -309,9 +312,11 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
         }
 
     def _refreshed(self, generation: int, future: asyncio.Future[Any]) -> None:
-        if generation != self.generation or future.cancelled():
+        if future.cancelled():
             return
-        exc = future.exception()
+        exc = future.exception()  # read even when dropped: never an "unhandled" failure
+        if generation != self.generation:
+            return
         if exc is not None:
             self.error.emit(user_message(exc))
             return

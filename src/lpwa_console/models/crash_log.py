@@ -31,7 +31,12 @@ LOG_BACKUPS = 5
 REDACTED = "[redacted]"
 
 # A field name ending in one of these words names a secret; its value goes.
-_SECRET_NAME = r"[\w-]*(?:secret|token|password|passwd|pwd|keys?)"
+_SECRET_NAME = r"(?i:[\w-]*(?:secret|token|password|passwd|pwd))"
+# Key material: appKey, AppSKey, api_key, key, appskey; not "monkey" or "hotkey".
+_KEY_NAME = (
+    r"(?:[A-Za-z0-9]*(?:Key|KEY)s?|[\w-]*[_-]keys?|keys?|(?i:appskey|nwkskey|appkey|nwkkey|apikey))"
+)
+_SEPARATOR = r"['\"]?(?:\s*[:=]\s*b?['\"]?|['\"]\s*,\s*b?['\"])"
 _PATTERNS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = [
     (
         re.compile(
@@ -52,8 +57,7 @@ _PATTERNS: list[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]]] = 
     # client_secret=x, "access_token": "x", appKey: x, ('client_secret', 'x')
     (
         re.compile(
-            rf"(?i)(\b{_SECRET_NAME}['\"]?(?:\s*[:=]\s*b?['\"]?|['\"]\s*,\s*b?['\"]))"
-            r"(?!\[redacted\])[^\s'\"&,;)}\]]+"
+            rf"(\b(?:{_SECRET_NAME}|{_KEY_NAME}){_SEPARATOR})(?!\[redacted\])[^\s'\"&,;)}}\]]+"
         ),
         r"\1" + REDACTED,
     ),
@@ -73,7 +77,11 @@ class RedactingFilter(logging.Filter):
     """Rewrites each record (message, arguments, traceback) without its secrets."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg = redact(record.getMessage())
+        try:
+            message = record.getMessage()
+        except Exception:  # arguments that do not fit: the text only, they may be secret
+            message = f"{record.msg} (arguments not shown: they do not fit the message)"
+        record.msg = redact(message)
         record.args = None
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)

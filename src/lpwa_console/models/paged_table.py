@@ -293,13 +293,14 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         future.add_done_callback(lambda f: self._done(generation, page, f))
 
     def _done(self, generation: int, page: int, future: asyncio.Future[Any]) -> None:
+        # Read even when dropped: an unread failure is reported as an unhandled error.
+        exc = None if future.cancelled() else future.exception()
         if generation != self.generation:
             return  # a page of an older filter or sort: dropped
         self._in_flight.pop(page, None)
         if future.cancelled():
             self._after_fetch()
             return
-        exc = future.exception()
         if exc is not None:
             message = user_message(exc)
             log.info("page %d failed: %s", page + 1, message)

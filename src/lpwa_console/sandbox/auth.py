@@ -20,6 +20,7 @@ from .accounts import READ_NODE, WRITE_NODE, Account
 from .db import Database
 from .errors import BAD_TOKEN, NO_SUBSCRIPTION, NO_TOKEN, ApiError, forbidden
 from .settings import SandboxSettings
+from .store import tokens as token_store
 
 
 class TokenStore:
@@ -33,8 +34,7 @@ class TokenStore:
         token = secrets.token_urlsafe(32)
         expires_at = time.time() + self.lifetime_s
         with self._db.write() as conn:
-            conn.execute("DELETE FROM tokens WHERE expires_at < ?", (time.time(),))
-            conn.execute("INSERT INTO tokens VALUES (?, ?, ?)", (token, account.id, expires_at))
+            token_store.save(conn, token, account.id, expires_at, time.time())
         with self._lock:
             self._cache[token] = (account, expires_at)
         return token
@@ -43,15 +43,11 @@ class TokenStore:
         with self._lock:
             hit = self._cache.get(token)
         if hit is None:
-            row = (
-                self._db.conn()
-                .execute("SELECT account_id, expires_at FROM tokens WHERE token = ?", (token,))
-                .fetchone()
-            )
-            account = accounts.by_id(self._db.conn(), row[0]) if row else None
-            if row is None or account is None:
+            found = token_store.find(self._db.conn(), token)
+            account = accounts.by_id(self._db.conn(), found[0]) if found else None
+            if found is None or account is None:
                 return None
-            hit = (account, float(row[1]))
+            hit = (account, found[1])
             with self._lock:
                 self._cache[token] = hit
         account, expires_at = hit

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...schema.domains import DomainRestrictions
-from .filters import TOP, Where, restriction_sql
+from .domains import DEVICE_DOMAINS, GROUP_DOMAINS, add_domain_filter, restriction
+from .filters import Where
+from .sql import any_prefix
 
 SORT_COLUMNS = {
     "alarmUid": "a.id",
@@ -67,23 +69,14 @@ class AlarmQuery:
 
 
 def _owner_restriction(kind: str, restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
-    sql, params = restriction_sql(restrictions)
-    if not params:
-        return "1", []
-    if kind == "D":  # restriction_sql speaks of the device `d.uid`
-        return sql.replace("d.uid", "a.device_uid"), params
+    if kind == "D":
+        return restriction(restrictions, DEVICE_DOMAINS, "a.device_uid")
     return group_restriction_sql(restrictions)
 
 
 def group_restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
     """The same rules for multicast groups (their domains in `multicast_group_domains`)."""
-    sql, params = restriction_sql(restrictions)
-    if not params:
-        return "1", []
-    sql = sql.replace("device_domains", "multicast_group_domains").replace(
-        "device_uid", "group_uid"
-    )
-    return sql.replace("d.uid", "a.group_uid"), params
+    return restriction(restrictions, GROUP_DOMAINS, "a.group_uid")
 
 
 def where(
@@ -118,26 +111,17 @@ def where(
         w.add("a.updated <= ?", q.updated_to)
     table = "devices" if kind == "D" else "multicast_groups"
     key = "uid"
-    links = "device_domains" if kind == "D" else "multicast_group_domains"
-    link_col = "device_uid" if kind == "D" else "group_uid"
     if q.eui:  # prefixes (any of them)
-        euis = [e.strip().upper() for e in q.eui]
-        tests = " OR ".join("(eui >= ? AND eui < ?)" for _ in euis)
+        tests, params = any_prefix("eui", [e.strip().upper() for e in q.eui])
         w.add(
-            f"{owner_col} IN (SELECT {key} FROM {table} WHERE subscription_id = ? AND ({tests}))",
+            f"{owner_col} IN (SELECT {key} FROM {table} WHERE subscription_id = ? AND {tests})",
             subscription_id,
-            *[x for e in euis for x in (e, e + TOP)],
+            *params,
         )
     for domain in q.domain:
-        group, _, name = domain.rpartition(":")
-        sql = (
-            f"{owner_col} IN (SELECT {link_col} FROM {links} WHERE domain_id IN"
-            " (SELECT id FROM domains WHERE subscription_id = ? AND substr(name, 1, length(?)) = ?"
+        add_domain_filter(
+            w, subscription_id, domain, DEVICE_DOMAINS if kind == "D" else GROUP_DOMAINS, owner_col
         )
-        if group:
-            w.add(sql + " AND grp = ?))", subscription_id, name, name, group)
-        else:
-            w.add(sql + "))", subscription_id, name, name)
     sql, params = _owner_restriction(kind, restrictions)
     if params:
         w.add(sql, *params)

@@ -62,11 +62,9 @@ def where(sub: int, q: AppServerQuery, restrictions: DomainRestrictions | None) 
         ref_sql, ref_params = prefix("a.ref COLLATE NOCASE", q.query)
         w.add(f"({name_sql} OR {ref_sql})", *name_params, *ref_params)
     if q.name:
-        sql, params = prefix("a.name COLLATE NOCASE", q.name)
-        w.add(sql, *params)
+        w.add_test(prefix("a.name COLLATE NOCASE", q.name))
     if q.ID:
-        sql, params = prefix("a.ref", q.ID)
-        w.add(sql, *params)
+        w.add_test(prefix("a.ref", q.ID))
     domain_store.add_restriction(w, restrictions, APP_SERVER_DOMAINS, "a.id")
     return w
 
@@ -107,12 +105,9 @@ def find(
 ) -> sqlite3.Row | None:
     """A server by UID (SUBSCRIPTION scope only: OPERATOR servers have no UID form) or by
     ID (any scope)."""
-    if uid is not None:
-        sql, params = "id = ? AND scope = 'SUBSCRIPTION'", [uid]
-    else:
-        sql, params = "ref = ?", [ref]
+    sql, value = ("id = ? AND scope = 'SUBSCRIPTION'", uid) if uid is not None else ("ref = ?", ref)
     row: sqlite3.Row | None = conn.execute(
-        f"SELECT * FROM app_servers WHERE subscription_id = ? AND {sql}", [sub, *params]
+        f"SELECT * FROM app_servers WHERE subscription_id = ? AND {sql}", (sub, value)
     ).fetchone()
     return row
 

@@ -75,11 +75,11 @@ def where(sub: int, f: MulticastGroupFilter, restrictions: DomainRestrictions | 
         eui_sql, eui_params = prefix(eui, f.query.upper())
         w.add(f"({name_sql} OR {eui_sql})", *name_params, *eui_params)
     if f.name:
-        w.add(*_flat(prefix(name, f.name)))
+        w.add_test(prefix(name, f.name))
     if f.devEUI:
-        w.add(*_flat(prefix(eui, f.devEUI.upper())))
+        w.add_test(prefix(eui, f.devEUI.upper()))
     if f.devAddr:
-        w.add(*_flat(prefix("g.nw_address COLLATE NOCASE", f.devAddr.upper())))
+        w.add_test(prefix("g.nw_address COLLATE NOCASE", f.devAddr.upper()))
     if f.alarmLevel is not None:
         w.add("g.alarm_level >= ?", f.alarmLevel)
     if f.networkSubscriptionID == UNSET_NETWORK_SUBSCRIPTION:
@@ -101,10 +101,6 @@ def where(sub: int, f: MulticastGroupFilter, restrictions: DomainRestrictions | 
         domain_store.add_domain_filter(w, sub, domain, GROUP_DOMAINS, "g.uid")
     domain_store.add_restriction(w, restrictions, GROUP_DOMAINS, "g.uid")
     return w
-
-
-def _flat(clause: tuple[str, list[object]]) -> tuple[object, ...]:
-    return (clause[0], *clause[1])
 
 
 def page(

@@ -25,6 +25,10 @@ class Where:
         self.clauses.append(clause)
         self.params.extend(params)
 
+    def add_test(self, test: tuple[str, list[object]]) -> None:
+        """Add a (clause, params) pair such as `prefix` returns."""
+        self.add(test[0], *test[1])
+
     def sql(self) -> str:
         return " AND ".join(self.clauses) if self.clauses else "1"
 

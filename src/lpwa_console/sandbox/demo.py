@@ -19,7 +19,15 @@ from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
 from . import accounts
-from .db import Database, create_device_indexes_sql, drop_device_indexes_sql
+from .db import (
+    REBUILD_SUMMARIES_SQL,
+    Database,
+    create_derived_triggers_sql,
+    create_device_indexes_sql,
+    drop_derived_triggers_sql,
+    drop_device_indexes_sql,
+    rebuild_domain_sets_sql,
+)
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -316,8 +324,12 @@ def seed_devices(
         first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM devices").fetchone()[0])
         taken = _taken(conn, sub, first, first + n)
         if bulk:
-            for statement in drop_device_indexes_sql().splitlines():
-                conn.execute(statement)  # (executescript would COMMIT)
+            # (executescript would COMMIT) The derived structures are rebuilt at the end.
+            for statement in [
+                *drop_device_indexes_sql().splitlines(),
+                *drop_derived_triggers_sql(),
+            ]:
+                conn.execute(statement)
         added = 0
         rows: list[tuple[object, ...]] = []
         links: dict[str, list[tuple[int, int]]] = {
@@ -346,7 +358,12 @@ def seed_devices(
         if not bulk:
             seed_frames(conn, sub, first, seed=seed, now=now)
         if bulk:
-            for statement in create_device_indexes_sql().splitlines():
+            for statement in [
+                *rebuild_domain_sets_sql(first),
+                *create_device_indexes_sql().splitlines(),
+                *REBUILD_SUMMARIES_SQL,
+                *create_derived_triggers_sql(),
+            ]:
                 conn.execute(statement)
             conn.execute("PRAGMA analysis_limit=1000")  # a sampled ANALYZE is enough
             conn.execute("ANALYZE")

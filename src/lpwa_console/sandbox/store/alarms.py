@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...schema.domains import DomainRestrictions
-from .filters import TOP, Where, restriction_sql
+from .filters import TOP, Where, device_restriction_sql, restriction_sql
 
 SORT_COLUMNS = {
     "alarmUid": "a.id",
@@ -66,11 +66,8 @@ class AlarmQuery:
 
 
 def _owner_restriction(kind: str, restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
-    sql, params = restriction_sql(restrictions)
-    if not params:
-        return "1", []
-    if kind == "D":  # restriction_sql speaks of the device `d.uid`
-        return sql.replace("d.uid", "a.device_uid"), params
+    if kind == "D":  # a device alarm carries its device's domain set (migration 10)
+        return device_restriction_sql(restrictions, "a.domain_set")
     return group_restriction_sql(restrictions)
 
 

@@ -96,7 +96,9 @@ def first_id(probe: Probe, path: str, key: str) -> str | None:
     if not briefs:
         return None
     first = briefs[0]
-    return str(first[key]) if key in first else str(first["href"]).rsplit("/", 1)[-1]
+    if key in first and key != "href":
+        return str(first[key])
+    return str(first["href"]).rsplit("/", 1)[-1]
 
 
 def role_figures(server: Server, role: str, samples: int) -> None:
@@ -123,7 +125,7 @@ def role_figures(server: Server, role: str, samples: int) -> None:
         if group:
             singles.append(("multicast group", f"/multicastGroups/{group}"))
         for label, path, key in [
-            ("app server", "/appServers", "ID"),
+            ("app server", "/appServers", "href"),
             ("network context", "/cellularNetworkContexts", "ID"),
             ("AS transport key", "/asTransportKeys", "ID"),
             ("network subscription", "/networkSubscriptions", "ID"),

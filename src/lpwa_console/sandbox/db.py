@@ -24,17 +24,18 @@ DEVICE_INDEXES: dict[str, str] = {
     "ix_devices_sf": "devices(subscription_id, last_sf, uid)",
     "ix_devices_snr": "devices(subscription_id, avg_snr, uid)",
     "ix_devices_bat": "devices(subscription_id, last_bat, uid)",
-    "ix_devices_health": "devices(subscription_id, health, uid)",
-    "ix_devices_alarm": "devices(subscription_id, alarm_level, uid)",
+    # Equality filters: the domain set after the value, so a restricted count stays in the index.
+    "ix_devices_health_ds": "devices(subscription_id, health, domain_set)",
+    "ix_devices_alarm_ds": "devices(subscription_id, alarm_level, domain_set)",
     # Clusters scan boxes by latitude with the domain set at hand (restricted users).
     "ix_devices_geo_ds": "devices(subscription_id, lat, lon, domain_set)",
     # A map tile's devices (clusters: the summary's upkeep and the box's edge tiles).
     "ix_devices_tile": "devices(subscription_id, tile_y, tile_x, domain_set, lat, lon)",
     # The count of a restricted user's devices: a range per visible domain set.
     "ix_devices_domain_set": "devices(subscription_id, domain_set)",
-    "ix_devices_conn": "devices(subscription_id, connectivity, uid)",
-    "ix_devices_atk": "devices(subscription_id, as_transport_key, uid)",
-    "ix_devices_netctx": "devices(subscription_id, network_context_id, uid)",
+    "ix_devices_conn_ds": "devices(subscription_id, connectivity, domain_set)",
+    "ix_devices_atk_ds": "devices(subscription_id, as_transport_key, domain_set)",
+    "ix_devices_netctx_ds": "devices(subscription_id, network_context_id, domain_set)",
     "ix_devices_imei": "devices(subscription_id, last_imei)",
     "ix_devices_imsi": "devices(subscription_id, imsi)",
     "ix_devices_iccid": "devices(subscription_id, iccid)",
@@ -610,7 +611,10 @@ ALTER TABLE alarms ADD COLUMN domain_set INTEGER NOT NULL DEFAULT 0;
 """,
         f"ALTER TABLE devices ADD COLUMN tile_y INTEGER GENERATED ALWAYS AS ({TILE_Y_SQL});",
         f"ALTER TABLE devices ADD COLUMN tile_x INTEGER GENERATED ALWAYS AS ({TILE_X_SQL});",
-        "DROP INDEX IF EXISTS ix_devices_geo;",
+        *[
+            f"DROP INDEX IF EXISTS ix_devices_{name};"
+            for name in ("geo", "health", "alarm", "conn", "atk", "netctx")
+        ],
         *[f"{statement};" for statement in rebuild_domain_sets_sql(0)],
         create_device_indexes_sql(),
         "CREATE INDEX ix_alarms_domain_set ON alarms(subscription_id, kind, domain_set);",

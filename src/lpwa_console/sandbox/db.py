@@ -29,12 +29,18 @@ DEVICE_INDEXES: dict[str, str] = {
     "ix_devices_sf": "devices(subscription_id, last_sf, uid)",
     "ix_devices_snr": "devices(subscription_id, avg_snr, uid)",
     "ix_devices_bat": "devices(subscription_id, last_bat, uid)",
-    "ix_devices_health": "devices(subscription_id, health, uid)",
-    "ix_devices_alarm": "devices(subscription_id, alarm_level, uid)",
-    "ix_devices_geo": "devices(subscription_id, lat, lon, uid)",
-    "ix_devices_conn": "devices(subscription_id, connectivity, uid)",
-    "ix_devices_atk": "devices(subscription_id, as_transport_key, uid)",
-    "ix_devices_netctx": "devices(subscription_id, network_context_id, uid)",
+    # Equality filters: the domain set after the value, so a restricted count stays in the index.
+    "ix_devices_health_ds": "devices(subscription_id, health, domain_set)",
+    "ix_devices_alarm_ds": "devices(subscription_id, alarm_level, domain_set)",
+    # Clusters scan boxes by latitude with the domain set at hand (restricted users).
+    "ix_devices_geo_ds": "devices(subscription_id, lat, lon, domain_set)",
+    # A map tile's devices (clusters: the summary's upkeep and the box's edge tiles).
+    "ix_devices_tile": "devices(subscription_id, tile_y, tile_x, domain_set, lat, lon)",
+    # The count of a restricted user's devices: a range per visible domain set.
+    "ix_devices_domain_set": "devices(subscription_id, domain_set)",
+    "ix_devices_conn_ds": "devices(subscription_id, connectivity, domain_set)",
+    "ix_devices_atk_ds": "devices(subscription_id, as_transport_key, domain_set)",
+    "ix_devices_netctx_ds": "devices(subscription_id, network_context_id, domain_set)",
     "ix_devices_imei": "devices(subscription_id, last_imei)",
     "ix_devices_imsi": "devices(subscription_id, imsi)",
     "ix_devices_iccid": "devices(subscription_id, iccid)",
@@ -183,6 +189,31 @@ CREATE TABLE device_app_servers (
     app_server_id INTEGER NOT NULL REFERENCES app_servers(id) ON DELETE CASCADE,
     PRIMARY KEY (device_uid, app_server_id)
 ) WITHOUT ROWID;
+"""
+
+
+# Step 2 as shipped (later steps changed DEVICE_INDEXES; a shipped step never changes).
+_V2 = """
+CREATE INDEX IF NOT EXISTS ix_devices_name ON devices(subscription_id, name, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_created ON devices(subscription_id, creation_date, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_lastup ON devices(subscription_id, last_up, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_lastdw ON devices(subscription_id, last_dw, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_sf ON devices(subscription_id, last_sf, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_snr ON devices(subscription_id, avg_snr, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_bat ON devices(subscription_id, last_bat, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_health ON devices(subscription_id, health, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_alarm ON devices(subscription_id, alarm_level, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_geo ON devices(subscription_id, lat, lon, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_conn ON devices(subscription_id, connectivity, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_atk ON devices(subscription_id, as_transport_key, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_netctx ON devices(subscription_id, network_context_id, uid);
+CREATE INDEX IF NOT EXISTS ix_devices_imei ON devices(subscription_id, last_imei);
+CREATE INDEX IF NOT EXISTS ix_devices_imsi ON devices(subscription_id, imsi);
+CREATE INDEX IF NOT EXISTS ix_devices_iccid ON devices(subscription_id, iccid);
+CREATE INDEX IF NOT EXISTS ix_devices_eid ON devices(subscription_id, eid);
+CREATE INDEX IF NOT EXISTS ix_device_tags_rev ON device_tags(tag_id, device_uid);
+CREATE INDEX IF NOT EXISTS ix_device_domains_rev ON device_domains(domain_id, device_uid);
+CREATE INDEX IF NOT EXISTS ix_device_app_servers_rev ON device_app_servers(app_server_id, device_uid);
 """
 
 
@@ -521,9 +552,193 @@ CREATE TABLE device_model_bands (
 ) WITHOUT ROWID;
 """
 
+# --- derived structures: domain sets and map tiles ----------------------------------------
+#
+# A device's domains, as a set, get an id (`devices.domain_set`, 0 for none): the few distinct
+# sets are matched against a user's domain restrictions, so a restriction is a test on one
+# column of the row instead of a walk through the link table for every device. And devices
+# are counted per map tile (TILE_LEVEL: 2^14 x 2^14 tiles over the world) and domain set in
+# `device_tiles`, so clusters over a big box add up a few thousand tiles, not a million rows;
+# `device_counts` gives the total of an unfiltered list the same way.
+# Triggers keep both exact under every change; bulk seeding drops the triggers and rebuilds.
+
+TILE_LEVEL = 14
+TILES = 1 << TILE_LEVEL
+
+
+def _tile_sql(column: str, low: int, span: int) -> str:
+    return (
+        f"CASE WHEN {column} BETWEEN {low} AND {low + span} THEN"
+        f" min({TILES - 1}, CAST(({column} + {float(-low)}) * {TILES} / {span} AS INTEGER))"
+        " END"
+    )
+
+
+TILE_Y_SQL = _tile_sql("lat", -90, 180)
+TILE_X_SQL = _tile_sql("lon", -180, 360)
+
+
+def _recompute_tile(prefix: str) -> str:
+    """Statements recomputing the tile row of `prefix` (new/old) from the devices."""
+    key = (
+        f"subscription_id = {prefix}.subscription_id AND tile_y = {prefix}.tile_y"
+        f" AND tile_x = {prefix}.tile_x AND domain_set = {prefix}.domain_set"
+    )
+    return f"""
+    DELETE FROM device_tiles WHERE {key};
+    INSERT INTO device_tiles SELECT {prefix}.subscription_id, {prefix}.tile_y, {prefix}.tile_x,
+        {prefix}.domain_set, count(*), sum(lat), sum(lon), min(lat), max(lat), min(lon),
+        max(lon), min(uid)
+    FROM devices WHERE {key} HAVING count(*) > 0;"""
+
+
+def _domain_set_of(uid: str) -> str:
+    """Statements giving device `uid` the id of its set of domains (0: none)."""
+    # The primary key walks a device's links by domain id: the key lists them in order.
+    key = f"(SELECT group_concat(domain_id) FROM device_domains WHERE device_uid = {uid})"
+    return f"""
+    INSERT OR IGNORE INTO domain_sets (key) SELECT {key} WHERE {key} IS NOT NULL;
+    INSERT OR IGNORE INTO domain_set_members SELECT s.id, l.domain_id
+        FROM domain_sets s, device_domains l WHERE s.key = {key} AND l.device_uid = {uid};
+    UPDATE devices SET domain_set = coalesce((SELECT id FROM domain_sets WHERE key = {key}), 0)
+    WHERE uid = {uid};"""
+
+
+DERIVED_TRIGGERS: dict[str, str] = {
+    "tr_domain_set_added": f"AFTER INSERT ON device_domains BEGIN"
+    f"{_domain_set_of('new.device_uid')}\nEND",
+    "tr_domain_set_removed": f"AFTER DELETE ON device_domains BEGIN"
+    f"{_domain_set_of('old.device_uid')}\nEND",
+    "tr_domain_set_changed": f"AFTER UPDATE ON device_domains BEGIN"
+    f"{_domain_set_of('old.device_uid')}{_domain_set_of('new.device_uid')}\nEND",
+    # A device alarm carries its device's domain set, so restricted alarm lists and counts
+    # read the alarm rows alone.
+    "tr_alarm_domain_set": "AFTER INSERT ON alarms WHEN new.device_uid IS NOT NULL BEGIN"
+    " UPDATE alarms SET domain_set = coalesce((SELECT domain_set FROM devices"
+    " WHERE uid = new.device_uid), 0) WHERE id = new.id;\nEND",
+    "tr_alarms_follow_domain_set": "AFTER UPDATE OF domain_set ON devices"
+    " WHEN old.domain_set IS NOT new.domain_set BEGIN"
+    " UPDATE alarms SET domain_set = new.domain_set WHERE device_uid = new.uid;\nEND",
+    # Devices per subscription and domain set: the total of an unfiltered list.
+    "tr_count_added": "AFTER INSERT ON devices BEGIN"
+    " INSERT INTO device_counts VALUES (new.subscription_id, new.domain_set, 1)"
+    " ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+    "tr_count_removed": "AFTER DELETE ON devices BEGIN"
+    " UPDATE device_counts SET n = n - 1"
+    " WHERE subscription_id = old.subscription_id AND domain_set = old.domain_set;\nEND",
+    "tr_count_moved": "AFTER UPDATE OF domain_set, subscription_id ON devices"
+    " WHEN old.domain_set IS NOT new.domain_set OR old.subscription_id IS NOT new.subscription_id"
+    " BEGIN UPDATE device_counts SET n = n - 1"
+    " WHERE subscription_id = old.subscription_id AND domain_set = old.domain_set;"
+    " INSERT INTO device_counts VALUES (new.subscription_id, new.domain_set, 1)"
+    " ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+    "tr_tile_added": "AFTER INSERT ON devices WHEN new.tile_y IS NOT NULL AND new.tile_x IS NOT NULL"
+    f" BEGIN{_recompute_tile('new')}\nEND",
+    "tr_tile_removed": "AFTER DELETE ON devices WHEN old.tile_y IS NOT NULL AND old.tile_x IS NOT NULL"
+    f" BEGIN{_recompute_tile('old')}\nEND",
+    "tr_tile_moved": "AFTER UPDATE ON devices WHEN old.lat IS NOT new.lat OR old.lon IS NOT new.lon"
+    " OR old.domain_set IS NOT new.domain_set OR old.subscription_id IS NOT new.subscription_id"
+    f" BEGIN{_recompute_tile('old')}{_recompute_tile('new')}\nEND",
+}
+
+
+def create_derived_triggers_sql() -> list[str]:
+    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in DERIVED_TRIGGERS.items()]
+
+
+def drop_derived_triggers_sql() -> list[str]:
+    return [f"DROP TRIGGER IF EXISTS {name};" for name in DERIVED_TRIGGERS]
+
+
+def rebuild_domain_sets_sql(first_uid: int) -> list[str]:
+    """Statements setting `domain_set` of the devices from `first_uid` on (bulk seeding, the
+    migration): one pass over their links."""
+    first = int(first_uid)
+    return [
+        "CREATE TEMP TABLE IF NOT EXISTS device_domain_keys (uid INTEGER PRIMARY KEY, key TEXT)",
+        "DELETE FROM temp.device_domain_keys",
+        "INSERT INTO temp.device_domain_keys SELECT device_uid, group_concat(domain_id)"
+        f" FROM device_domains WHERE device_uid >= {first} GROUP BY device_uid",
+        "INSERT OR IGNORE INTO domain_sets (key) SELECT DISTINCT key FROM temp.device_domain_keys",
+        "INSERT OR IGNORE INTO domain_set_members SELECT s.id, l.domain_id FROM"
+        " (SELECT key, min(uid) AS uid FROM temp.device_domain_keys GROUP BY key) k"
+        " JOIN domain_sets s ON s.key = k.key JOIN device_domains l ON l.device_uid = k.uid",
+        "UPDATE devices SET domain_set = k.id FROM (SELECT t.uid, s.id FROM"
+        " temp.device_domain_keys t JOIN domain_sets s ON s.key = t.key) k"
+        " WHERE devices.uid = k.uid",
+        "DROP TABLE temp.device_domain_keys",
+        "UPDATE alarms SET domain_set = d.domain_set FROM devices d"
+        f" WHERE d.uid = alarms.device_uid AND alarms.device_uid >= {first}"
+        " AND alarms.domain_set <> d.domain_set",
+    ]
+
+
+# The summaries (device counts and tiles), from the devices.
+REBUILD_SUMMARIES_SQL: list[str] = [
+    "DELETE FROM device_counts",
+    "INSERT INTO device_counts SELECT subscription_id, domain_set, count(*) FROM devices"
+    " GROUP BY subscription_id, domain_set",
+    "DELETE FROM device_tiles",
+    "INSERT INTO device_tiles SELECT subscription_id, tile_y, tile_x, domain_set, count(*),"
+    " sum(lat), sum(lon), min(lat), max(lat), min(lon), max(lon), min(uid) FROM devices"
+    " WHERE tile_y IS NOT NULL AND tile_x IS NOT NULL"
+    " GROUP BY subscription_id, tile_y, tile_x, domain_set",
+]
+
+# Step 10: domain sets and map tiles (above), and the indexes that use them.
+_V10 = "\n".join(
+    [
+        """
+CREATE TABLE domain_sets (
+    id INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE           -- the set's domain ids, ascending, comma-separated
+);
+CREATE TABLE domain_set_members (
+    set_id INTEGER NOT NULL REFERENCES domain_sets(id) ON DELETE CASCADE,
+    domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+    PRIMARY KEY (set_id, domain_id)
+) WITHOUT ROWID;
+CREATE TABLE device_counts (
+    subscription_id INTEGER NOT NULL,
+    domain_set INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (subscription_id, domain_set)
+) WITHOUT ROWID;
+CREATE TABLE device_tiles (
+    subscription_id INTEGER NOT NULL,
+    tile_y INTEGER NOT NULL,
+    tile_x INTEGER NOT NULL,
+    domain_set INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    lat_sum REAL NOT NULL,
+    lon_sum REAL NOT NULL,
+    lat_min REAL NOT NULL,
+    lat_max REAL NOT NULL,
+    lon_min REAL NOT NULL,
+    lon_max REAL NOT NULL,
+    uid_min INTEGER NOT NULL,
+    PRIMARY KEY (subscription_id, tile_y, tile_x, domain_set)
+) WITHOUT ROWID;
+ALTER TABLE devices ADD COLUMN domain_set INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE alarms ADD COLUMN domain_set INTEGER NOT NULL DEFAULT 0;
+""",
+        f"ALTER TABLE devices ADD COLUMN tile_y INTEGER GENERATED ALWAYS AS ({TILE_Y_SQL});",
+        f"ALTER TABLE devices ADD COLUMN tile_x INTEGER GENERATED ALWAYS AS ({TILE_X_SQL});",
+        *[
+            f"DROP INDEX IF EXISTS ix_devices_{name};"
+            for name in ("geo", "health", "alarm", "conn", "atk", "netctx")
+        ],
+        *[f"{statement};" for statement in rebuild_domain_sets_sql(0)],
+        create_device_indexes_sql(),
+        "CREATE INDEX ix_alarms_domain_set ON alarms(subscription_id, kind, domain_set);",
+        *[f"{statement};" for statement in REBUILD_SUMMARIES_SQL],
+        *create_derived_triggers_sql(),
+        "ANALYZE;",
+    ]
+)
+
 MIGRATIONS: list[str] = [
-    _V1, create_device_indexes_sql(), _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS,
-    _DEVICE_CATALOG,
+    _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
 ]  # fmt: skip
 
 

@@ -21,11 +21,15 @@ from ..schema.devices import default_alarm004
 from . import accounts
 from .db import (
     REBUILD_LINK_COUNTS,
+    REBUILD_SUMMARIES_SQL,
     Database,
+    create_derived_triggers_sql,
     create_device_indexes_sql,
     create_link_count_triggers,
+    drop_derived_triggers_sql,
     drop_device_indexes_sql,
     drop_link_count_triggers,
+    rebuild_domain_sets_sql,
 )
 from .demo_catalog import seed_device_catalog
 from .settings import SandboxSettings
@@ -325,9 +329,12 @@ def seed_devices(
         first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM devices").fetchone()[0])
         taken = _taken(conn, sub, first, first + n)
         if bulk:
-            for statement in drop_device_indexes_sql().splitlines():
-                conn.execute(statement)  # (executescript would COMMIT)
-            for statement in drop_link_count_triggers():
+            # (executescript would COMMIT) The derived structures are rebuilt at the end.
+            for statement in [
+                *drop_device_indexes_sql().splitlines(),
+                *drop_derived_triggers_sql(),
+                *drop_link_count_triggers(),
+            ]:
                 conn.execute(statement)
         added = 0
         rows: list[tuple[object, ...]] = []
@@ -357,7 +364,12 @@ def seed_devices(
         if not bulk:
             seed_frames(conn, sub, first, seed=seed, now=now)
         if bulk:
-            for statement in create_device_indexes_sql().splitlines():
+            for statement in [
+                *rebuild_domain_sets_sql(first),
+                *create_device_indexes_sql().splitlines(),
+                *REBUILD_SUMMARIES_SQL,
+                *create_derived_triggers_sql(),
+            ]:
                 conn.execute(statement)
             # The servers' device counts once from the links, not a trigger per row.
             for statement in [*create_link_count_triggers(), *REBUILD_LINK_COUNTS]:

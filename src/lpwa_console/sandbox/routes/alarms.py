@@ -63,7 +63,7 @@ def _ms(value: datetime | None) -> int | None:
     return None if value is None else int(value.timestamp() * 1000)
 
 
-def alarm_query(
+async def alarm_query(
     state: Annotated[int | None, Query(ge=1, le=6)] = None,
     stateFiltering: StateFiltering | None = None,
     acked: bool | None = None,
@@ -87,7 +87,7 @@ def alarm_query(
     )
 
 
-def scoped_query(
+async def scoped_query(
     state: Annotated[int | None, Query(ge=1, le=6)] = None,
     acked: bool | None = None,
     ID: Annotated[int | None, Query(ge=0)] = None,
@@ -102,7 +102,7 @@ def scoped_query(
     )  # fmt: skip
 
 
-def history_query(
+async def history_query(
     state: Annotated[int | None, Query(ge=3, le=6)] = None,
     acked: bool | None = None,
     ID: Annotated[int | None, Query(ge=0)] = None,
@@ -119,6 +119,8 @@ def history_query(
     )  # fmt: skip
 
 
+# The query dependencies are `async`: pure parsing, on the event loop, where a plain `def`
+# would cost each request one more hop through the thread pool.
 AlarmQuery = Annotated[store.AlarmQuery, Depends(alarm_query)]
 ScopedQuery = Annotated[store.AlarmQuery, Depends(scoped_query)]
 HistoryQuery = Annotated[store.AlarmQuery, Depends(history_query)]

@@ -23,7 +23,7 @@ from typing import Any
 
 from ...schema.domains import DomainRestrictions
 from .domains import DEVICE_DOMAINS, GROUP_DOMAINS, add_domain_filter, restriction
-from .filters import Where
+from .filters import Where, device_restriction_sql
 from .sql import any_prefix
 
 SORT_COLUMNS = {
@@ -69,8 +69,8 @@ class AlarmQuery:
 
 
 def _owner_restriction(kind: str, restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
-    if kind == "D":
-        return restriction(restrictions, DEVICE_DOMAINS, "a.device_uid")
+    if kind == "D":  # a device alarm carries its device's domain set (migration 10)
+        return device_restriction_sql(restrictions, "a.domain_set")
     return group_restriction_sql(restrictions)
 
 

@@ -10,7 +10,7 @@ import json
 import sqlite3
 import time
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +24,8 @@ from ...schema.devices import (
     default_alarm004,
 )
 from ...schema.domains import DomainRestrictions
-from .filters import Where, device_where
+from ..db import TILE_LEVEL, TILES
+from .filters import Where, device_restriction_sql, device_where
 
 BASE_HREF = "/subscriptions/mine/devices"
 
@@ -93,6 +94,21 @@ def count(conn: sqlite3.Connection, where: Where) -> int:
     )
 
 
+def total(
+    conn: sqlite3.Connection, subscription_id: int, restrictions: DomainRestrictions | None
+) -> int:
+    """The count of an unfiltered list (what `count` gives for no filter), from the counts
+    kept per domain set (migration 10) instead of a pass over the devices."""
+    sql, params = device_restriction_sql(restrictions, "c.domain_set")
+    return int(
+        conn.execute(
+            f"SELECT coalesce(sum(c.n), 0) FROM device_counts c WHERE c.subscription_id = ?"
+            f" AND {sql}",
+            [subscription_id, *params],
+        ).fetchone()[0]
+    )
+
+
 def _tag_href(uid: int, tag_id: int) -> str:
     return f"{BASE_HREF}/{uid}/tags/{tag_id}"
 
@@ -104,14 +120,15 @@ def briefs(
     if not uids:
         return []
     marks = ", ".join("?" * len(uids))
-    rows = {
-        r["uid"]: r
-        for r in conn.execute(
-            f"SELECT {_BRIEF_COLUMNS} FROM devices d LEFT JOIN device_models m ON m.id = d.model_id"
-            f" WHERE d.uid IN ({marks})",
-            list(uids),
-        )
-    }
+    cursor = conn.execute(
+        f"SELECT {_BRIEF_COLUMNS} FROM devices d LEFT JOIN device_models m ON m.id = d.model_id"
+        f" WHERE d.uid IN ({marks})",
+        list(uids),
+    )
+    # Plain dicts: sqlite3.Row finds a name by comparing it with every column name in turn,
+    # and a brief reads some 35 of the 50 columns (that was most of a page's time).
+    names = [column[0] for column in cursor.description]
+    rows = {r["uid"]: r for r in (dict(zip(names, row, strict=True)) for row in cursor)}
     tags: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for uid, tag_id, name in conn.execute(
         "SELECT dt.device_uid, t.id, t.name FROM device_tags dt JOIN tags t ON t.id = dt.tag_id"
@@ -148,7 +165,7 @@ def briefs(
 
 
 def _brief(
-    row: sqlite3.Row,
+    row: Mapping[str, Any],
     tags: list[dict[str, Any]],
     domains: list[dict[str, Any]],
     servers: list[dict[str, Any]],
@@ -198,7 +215,7 @@ def _brief(
     return item
 
 
-def _details(conn: sqlite3.Connection, row: sqlite3.Row) -> dict[str, Any]:
+def _details(conn: sqlite3.Connection, row: Mapping[str, Any]) -> dict[str, Any]:
     """The fields only a single device carries (Device beyond DeviceBrief)."""
     out: dict[str, Any] = {
         "appEUI": row["app_eui"],
@@ -572,30 +589,112 @@ def tag_suggestions(
 
 # --- clusters -----------------------------------------------------------------------------
 
-GRID = 8  # 8 x 8 cells: at most 64 clusters (schema.devices.MAX_CLUSTERS)
+GRID = 8  # at most 8 x 8 tiles: at most 64 clusters (schema.devices.MAX_CLUSTERS)
+MAX_LEVEL = 40  # a box narrower than a level-40 tile (~1e-10 degree) stays one cluster
+
+
+def _tile(value: float, low: float, span: float, level: int) -> int:
+    """The tile of `value` on its axis at `level`, as TILE_Y_SQL/TILE_X_SQL compute it."""
+    tiles = 1 << level
+    return min(tiles - 1, max(0, int((value - low) * tiles / span)))
+
+
+def cluster_level(box: tuple[float, float, float, float]) -> int:
+    """The finest tile level at which the box spans at most GRID tiles on each axis."""
+    min_lat, min_lon, max_lat, max_lon = box
+    level = 0
+    while level < MAX_LEVEL:
+        finer = level + 1
+        rows = _tile(max_lat, -90, 180, finer) - _tile(min_lat, -90, 180, finer) + 1
+        columns = _tile(max_lon, -180, 360, finer) - _tile(min_lon, -180, 360, finer) + 1
+        if rows > GRID or columns > GRID:
+            break
+        level = finer
+    return level
+
+
+def _inner(low: float, high: float, origin: float, span: float) -> tuple[int, int, int, int]:
+    """(first, last) tiles at TILE_LEVEL the range [low, high] touches, and (first, last) of
+    those entirely inside it (first > last: none). A margin keeps a device whose coordinate
+    rounds onto a tile edge out of the tiles taken whole."""
+    size = span / TILES
+    first, last = _tile(low, origin, span, TILE_LEVEL), _tile(high, origin, span, TILE_LEVEL)
+    margin = 1e-9
+    inner_first = first if origin + first * size > low + margin or low <= origin else first + 1
+    top = origin + (last + 1) * size
+    inner_last = last if top < high - margin or high >= origin + span else last - 1
+    return first, last, inner_first, inner_last
 
 
 def clusters(
     conn: sqlite3.Connection,
-    where: Where,
+    subscription_id: int,
+    f: DeviceFilter,
+    restrictions: DomainRestrictions | None,
     box: tuple[float, float, float, float],
 ) -> tuple[int, list[dict[str, Any]]]:
-    """Devices in the box grouped on a GRID x GRID grid, in SQL. Returns (total, clusters)."""
+    """Devices in the box grouped by map tile, at the finest level where the box spans at
+    most GRID x GRID tiles. Returns (total, clusters).
+
+    Without filters (domain restrictions aside) and at levels up to TILE_LEVEL, the tiles
+    entirely inside the box come from the `device_tiles` summary and only the devices of the
+    box's edge tiles are read; otherwise the devices in the box are grouped in SQL."""
     min_lat, min_lon, max_lat, max_lon = box
-    dlat = (max_lat - min_lat) / GRID or 1e-9
-    dlon = (max_lon - min_lon) / GRID or 1e-9
-    rows = conn.execute(
-        f"""
-        SELECT min(CAST((d.lat - ?) / ? AS INTEGER), {GRID - 1}) AS gy,
-               min(CAST((d.lon - ?) / ? AS INTEGER), {GRID - 1}) AS gx,
-               count(*), avg(d.lat), avg(d.lon),
-               max(d.lat), max(d.lon), min(d.lat), min(d.lon), min(d.uid)
-        FROM devices d
-        WHERE {where.sql()} AND d.lat BETWEEN ? AND ? AND d.lon BETWEEN ? AND ?
-        GROUP BY gy, gx ORDER BY gy, gx
-        """,
-        [min_lat, dlat, min_lon, dlon, *where.params, min_lat, max_lat, min_lon, max_lon],
-    ).fetchall()
+    level = cluster_level(box)
+    where = device_where(subscription_id, f, restrictions)
+    in_box = "d.lat BETWEEN ? AND ? AND d.lon BETWEEN ? AND ?"
+    box_params: list[object] = [min_lat, max_lat, min_lon, max_lon]
+    y0, y1, a, b = _inner(min_lat, max_lat, -90, 180)
+    x0, x1, c, d = _inner(min_lon, max_lon, -180, 360)
+    if level > TILE_LEVEL or not f.is_empty() or a > b or c > d:
+        tiles = 1 << level
+        gy = f"min(CAST((d.lat + 90.0) * {tiles} / 180 AS INTEGER), {tiles - 1})"
+        gx = f"min(CAST((d.lon + 180.0) * {tiles} / 360 AS INTEGER), {tiles - 1})"
+        sql = (
+            f"SELECT {gy} AS gy, {gx} AS gx, count(*), avg(d.lat), avg(d.lon), max(d.lat),"
+            " max(d.lon), min(d.lat), min(d.lon), min(d.uid) FROM devices d"
+            f" WHERE {where.sql()} AND {in_box} GROUP BY gy, gx ORDER BY gy, gx"
+        )
+        rows = conn.execute(sql, [*where.params, *box_params]).fetchall()
+    else:
+        shift = TILE_LEVEL - level
+        restriction, restriction_params = device_restriction_sql(restrictions, "t.domain_set")
+        parts = [
+            f"SELECT t.tile_y >> {shift} AS gy, t.tile_x >> {shift} AS gx, t.n, t.lat_sum,"
+            " t.lon_sum, t.lat_max, t.lon_max, t.lat_min, t.lon_min, t.uid_min"
+            " FROM device_tiles t WHERE t.subscription_id = ? AND t.tile_y BETWEEN ? AND ?"
+            f" AND t.tile_x BETWEEN ? AND ? AND {restriction}"
+        ]
+        params: list[object] = [subscription_id, a, b, c, d, *restriction_params]
+        # The edge tiles: a row below and above the inner ones, a column left and right.
+        edges: list[tuple[str, list[object]]] = []
+        if y0 < a:
+            edges.append(("d.tile_y = ? AND d.tile_x BETWEEN ? AND ?", [y0, x0, x1]))
+        if y1 > b:
+            edges.append(("d.tile_y = ? AND d.tile_x BETWEEN ? AND ?", [y1, x0, x1]))
+        for x, inside in ((x0, x0 < c), (x1, x1 > d)):
+            if inside:
+                occupied = (
+                    "SELECT DISTINCT tile_y FROM device_tiles WHERE subscription_id = ?"
+                    " AND tile_y BETWEEN ? AND ? AND tile_x = ?"
+                )
+                edges.append(
+                    (f"d.tile_y IN ({occupied}) AND d.tile_x = ?", [subscription_id, a, b, x, x])
+                )
+        for test, edge_params in edges:
+            parts.append(
+                f"SELECT d.tile_y >> {shift}, d.tile_x >> {shift}, 1, d.lat, d.lon, d.lat,"
+                f" d.lon, d.lat, d.lon, d.uid FROM devices d INDEXED BY ix_devices_tile"
+                f" WHERE {where.sql()} AND {test}"
+                f" AND {in_box}"
+            )
+            params += [*where.params, *edge_params, *box_params]
+        sql = (
+            "SELECT gy, gx, sum(n), sum(lat_sum) / sum(n), sum(lon_sum) / sum(n), max(lat_max),"
+            " max(lon_max), min(lat_min), min(lon_min), min(uid_min)"
+            f" FROM ({' UNION ALL '.join(parts)}) GROUP BY gy, gx ORDER BY gy, gx"
+        )
+        rows = conn.execute(sql, params).fetchall()
     singles = {r[9] for r in rows if r[2] == 1}
     items = {b["ref"]: b for b in briefs(conn, sorted(singles))}
     out: list[dict[str, Any]] = []

@@ -35,6 +35,29 @@ def restriction_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[
     return f"(({' AND '.join(items)}) OR {no_domain})", params
 
 
+def device_restriction_sql(
+    restrictions: DomainRestrictions | None, column: str = "d.domain_set"
+) -> tuple[str, list[object]]:
+    """The same rules on a device's domain set (`devices.domain_set`, 0 when it has no
+    domain; alarms carry their device's): the sets are few, so matching them is cheap and
+    each row needs one column test, where `restriction_sql` walks the links of every device."""
+    if restrictions is None or not restrictions.and_:
+        return "1", []
+    params: list[object] = []
+    items: list[str] = []
+    for item in restrictions.and_:
+        test = "dm.name = ?" if item.type == "FULL" else "substr(dm.name, 1, length(?)) = ?"
+        items.append(
+            "EXISTS (SELECT 1 FROM domain_set_members m JOIN domains dm ON dm.id = m.domain_id"
+            f" WHERE m.set_id = s.id AND dm.grp = ? AND {test})"
+        )
+        params.append(item.group.name)
+        params.extend([item.name] if item.type == "FULL" else [item.name, item.name])
+    # Set 0 (no domain: cross-domain devices) always; the others when they match every item.
+    sets = f"SELECT 0 UNION ALL SELECT s.id FROM domain_sets s WHERE {' AND '.join(items)}"
+    return f"{column} IN ({sets})", params
+
+
 def device_where(
     subscription_id: int, f: DeviceFilter, restrictions: DomainRestrictions | None
 ) -> Where:
@@ -102,7 +125,7 @@ def device_where(
         w.add("d.lon >= ?", f.minLon)
     if f.maxLon is not None:
         w.add("d.lon <= ?", f.maxLon)
-    sql, params = restriction_sql(restrictions)
+    sql, params = device_restriction_sql(restrictions)
     if params:
         w.add(sql, *params)
     return w

@@ -20,7 +20,6 @@ Acknowledging records the account's name as `ackedInfo`.
 from __future__ import annotations
 
 import base64
-import binascii
 import json
 import sqlite3
 from collections.abc import Callable
@@ -43,6 +42,7 @@ from ...schema.common import ListEnvelope
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, bad_request, not_found
+from ..params import PageIndex
 from ..store import alarms as store
 from ..store import multicast as group_store
 from ..store.devices import now_ms
@@ -141,7 +141,7 @@ def encode_cursor(row: int) -> str:
 def decode_cursor(cursor: str) -> int:
     try:
         found = store.row_id(base64.b64decode(cursor.replace(" ", "+"), validate=True).decode())
-    except (binascii.Error, UnicodeDecodeError):
+    except ValueError:  # binascii.Error, UnicodeDecodeError, non-ASCII text
         found = None
     if found is None:
         raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING)
@@ -267,7 +267,7 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         account: DeviceReader,
         svc: AppServices,
         q: AlarmQuery,
-        pageIndex: Annotated[int, Query(ge=1)] = 1,
+        pageIndex: PageIndex = 1,
         pageSize: int = DEFAULT_PAGE,
         sort: str | None = None,
         pageAfter: str | None = None,
@@ -292,7 +292,7 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         account: DeviceReader,
         svc: AppServices,
         q: ScopedQuery,
-        pageIndex: Annotated[int, Query(ge=1)] = 1,
+        pageIndex: PageIndex = 1,
         pageSize: int = DEFAULT_PAGE,
     ) -> dict[str, Any]:
         conn = svc.db.conn()
@@ -364,7 +364,7 @@ def device_alarm_histories(
     svc: AppServices,
     q: HistoryQuery,
     response: Response,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
+    pageIndex: PageIndex = 1,
     pageSize: int = DEFAULT_PAGE,
 ) -> dict[str, Any]:
     response.headers["Deprecation"] = "true"

@@ -32,6 +32,7 @@ from ...schema.domains import domain_matches
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import BAD_PAGING, bad_request, forbidden, not_found, stale
+from ..params import PageIndex
 from ..store import app_servers as store
 from ..store.devices import now_ms
 from ..store.frames import clock
@@ -43,6 +44,9 @@ router = APIRouter(
     dependencies=[ClientBodies],
 )
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
+STALE_RESPONSE: dict[int | str, dict[str, Any]] = {
+    409: {"description": "occContext.version is not the current one"}
+}
 
 
 def _visible(conn: sqlite3.Connection, account: Account) -> list[sqlite3.Row]:
@@ -96,7 +100,7 @@ def list_app_servers(
     query: str | None = None,
     name: str | None = None,
     ID: str | None = None,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
+    pageIndex: PageIndex = 1,
     pageSize: int = DEFAULT_PAGE,
     sort: str | None = None,
 ) -> dict[str, Any]:
@@ -191,7 +195,7 @@ def _key(security: Any, row: Any) -> str | None:
 
 
 @router.put("/{appServerUid:path}/security", response_model=SecurityAppServer,
-            response_model_exclude_none=True)  # fmt: skip
+            response_model_exclude_none=True, responses=STALE_RESPONSE)  # fmt: skip
 def put_security(
     request: Request, body: SecurityAppServerUpdate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
@@ -228,7 +232,8 @@ def get_app_server(
     return _full(conn, row["id"], account)
 
 
-@router.put("/{appServerUid:path}", response_model=AppServer, response_model_exclude_none=True)
+@router.put("/{appServerUid:path}", response_model=AppServer, response_model_exclude_none=True,
+            responses=STALE_RESPONSE)  # fmt: skip
 def update_app_server(
     request: Request, body: AppServerUpdate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:

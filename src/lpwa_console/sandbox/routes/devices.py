@@ -6,7 +6,6 @@ Endpoints are plain `def`: FastAPI runs them in its threadpool, so SQL never blo
 from __future__ import annotations
 
 import base64
-import binascii
 import sqlite3
 from typing import Annotated, Any
 
@@ -47,6 +46,7 @@ from ..errors import (
     forbidden,
     not_found,
 )
+from ..params import PageIndex
 from ..store import devices as store
 from ..store import subscription as subscription_store
 
@@ -133,7 +133,7 @@ def decode_cursor(cursor: str) -> str:
     try:
         # A client that forgot to encode '+' sends a space.
         return base64.b64decode(cursor.replace(" ", "+"), validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
+    except ValueError:  # binascii.Error, UnicodeDecodeError, non-ASCII text
         raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING) from None
 
 
@@ -217,7 +217,7 @@ def list_devices(
     account: DeviceReader,
     svc: AppServices,
     filters: ListFilter,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
+    pageIndex: PageIndex = 1,
     pageSize: int = DEFAULT_PAGE,
     sort: str | None = None,
     pageAfter: str | None = None,

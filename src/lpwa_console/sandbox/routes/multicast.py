@@ -30,6 +30,7 @@ from ...schema.multicast import (
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, DUPLICATE, ApiError, bad_request
+from ..params import PageIndex
 from ..store import multicast as store
 from ..store import subscription as subscription_store
 from ..store.devices import now_ms
@@ -102,7 +103,7 @@ def list_groups(
     account: DeviceReader,
     svc: AppServices,
     filters: GroupFilter,
-    pageIndex: Annotated[int, Query(ge=1)] = 1,
+    pageIndex: PageIndex = 1,
     pageSize: int = DEFAULT_PAGE,
     sort: str | None = None,
 ) -> dict[str, Any]:
@@ -221,7 +222,11 @@ def all_groups_aggregated(
 
 
 @router.post(
-    GROUPS, status_code=201, response_model=MulticastGroup, response_model_exclude_none=True
+    GROUPS,
+    status_code=201,
+    response_model=MulticastGroup,
+    response_model_exclude_none=True,
+    responses={409: {"description": "A multicast group with this EUI exists"}},
 )
 def create_group(
     body: MulticastGroupCreate, account: DeviceWriter, svc: AppServices

@@ -35,6 +35,7 @@ from ...schema.network import (
 )
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found
+from ..params import PageIndex
 from ..store import network as store
 
 router = APIRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
@@ -50,9 +51,6 @@ def _page(items: list[dict[str, Any]], index: int, size: int) -> dict[str, Any]:
     if index == 1:
         out["count"] = len(items)
     return out
-
-
-PageIndex = Annotated[int, Query(ge=1)]
 
 
 # --- cellular network contexts ----------------------------------------------------------------
@@ -78,7 +76,8 @@ def list_contexts(
 
 
 @router.post(CONTEXTS, status_code=201, response_model=CellularNetworkContext,
-             response_model_exclude_none=True)  # fmt: skip
+             response_model_exclude_none=True,
+             responses={409: {"description": "A context with this ID exists"}})  # fmt: skip
 def create_context(
     body: CellularNetworkContextCreate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
@@ -174,7 +173,8 @@ def list_keys(
     return _page(store.keys(svc.db.conn(), account.subscription_id), pageIndex, pageSize)
 
 
-@router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True)
+@router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True,
+             responses={409: {"description": "A key with this ID exists"}})  # fmt: skip
 def create_key(
     body: AsTransportKeyCreate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
@@ -292,6 +292,7 @@ def preferred(accept: str | None, offered: tuple[str, ...]) -> str | None:
                 JWK_MEDIA_TYPE: {"schema": PublicRsaJsonWebKey.model_json_schema()},
             },
         },
+        404: {"description": "No public exchange key for this HSM group"},
         406: {"description": "The Accept header allows neither representation"},
     },
 )

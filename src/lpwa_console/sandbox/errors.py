@@ -117,8 +117,13 @@ def _reason(error: dict[str, object]) -> str:
         return "not valid JSON" + (f" ({detail})" if detail else "")
     if kind == "missing":
         return "required"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return "should be a JSON object"
+    if kind == "extra_forbidden":
+        return "not a known field"
     reason = str(error.get("msg", "invalid"))
-    return reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    reason = reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return reason.replace("Input should be", "should be")
 
 
 def validation_message(errors: list[dict[str, object]]) -> str:

@@ -4,6 +4,7 @@ request goes over the same connection and succeeds."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -58,7 +59,19 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Live]:
     def crash() -> None:  # a bug, as any route might have one
         raise RuntimeError("boom")
 
+    def overflow() -> None:  # what SQLite raises for an integer beyond 64 bits
+        raise OverflowError("Python int too large to convert to SQLite INTEGER")
+
+    def too_large() -> None:  # what SQLite raises for an OR chain of 1,000 filter values
+        raise sqlite3.OperationalError("Expression tree is too large (maximum depth 1000)")
+
+    def locked() -> None:  # an SQLite failure that is not the request's doing
+        raise sqlite3.OperationalError("database is locked")
+
     app.add_api_route("/test-only/crash", crash, methods=["GET"])
+    app.add_api_route("/test-only/overflow", overflow, methods=["GET"])
+    app.add_api_route("/test-only/too-large", too_large, methods=["GET"])
+    app.add_api_route("/test-only/locked", locked, methods=["GET"])
     server = Live(app)
     yield server
     server.stop()
@@ -193,6 +206,24 @@ def test_a_bug_costs_one_request_not_the_connection(client: httpx.Client) -> Non
     response = client.get("/test-only/crash")
     assert response.status_code == 500
     assert response.json() == {"code": 50000, "message": "internal error; see the sandbox log"}
+    _then_still_served(client, response)
+
+
+@pytest.mark.parametrize(
+    ("path", "status", "words"),
+    [
+        ("/test-only/overflow", 400, "out of range"),
+        ("/test-only/too-large", 400, "filters are too large"),
+        ("/test-only/locked", 500, "internal error"),
+    ],
+)
+def test_store_limits_that_slip_through_are_the_clients_400(
+    client: httpx.Client, path: str, status: int, words: str
+) -> None:
+    """A route that forgets a bound still answers 400 for what SQLite finds too big."""
+    response = client.get(path)
+    assert response.status_code == status
+    assert words in response.json()["message"]
     _then_still_served(client, response)
 
 

@@ -123,6 +123,10 @@ HOSTILE: dict[str, tuple[str, str, dict[str, Any], int, str]] = {
     "group UID 2^63": ("GET", f"/multicastGroups/{BIG}", {}, 404, BIG),
     "alarm ID 2^63": ("GET", "/devices/alarms", {"params": {"ID": BIG}}, 400, "ID"),
     "group alarms UID 2^63": ("GET", f"/multicastGroups/{BIG}/alarms", {}, 404, BIG),
+    "alarms from year 1": ("GET", "/devices/alarms", {"params": {"from": "0001-01-01T00:00:00"}},
+                           400, "from: 0001-01-01T00:00:00 is out of the range"),
+    "group frames from year 1": ("GET", "/multicastGroups/frames",
+                                 {"params": {"begin": "0001-01-01T00:00:00"}}, 400, "begin: "),
     "1000 tags": ("GET", "/devices", {"params": {"tag": [f"t{i}" for i in range(1000)]}}, 400,
                   "tag: at most"),
     "1000 devEUIs": ("GET", "/devices", {"params": {"devEUI": [f"{i:016X}" for i in range(1000)]}},
@@ -246,11 +250,13 @@ def test_validation_messages_name_fields_not_pydantic_types() -> None:
         {"type": "model_type", "loc": ("body", "occContext"), "msg": "Input should be a..."},
         {"type": "extra_forbidden", "loc": ("body", "customHeaders", "X-A"), "msg": "Extra"},
         {"type": "missing", "loc": ("query", "minLat"), "msg": "Field required"},
+        {"type": "string_pattern_mismatch", "loc": ("body", "name"), "msg": "should match '^[^<]'"},
         {"type": "value_error", "loc": ("body", "EUI"), "msg": "Value error, not hex"},
     ]
     assert validation_message(errors) == (
         "tags.0: should be a valid string; occContext: should be a JSON object;"
-        " customHeaders.X-A: not a known field; minLat: required; EUI: not hex"
+        " customHeaders.X-A: not a known field; minLat: required;"
+        " name: has characters or a form that is not allowed here; EUI: not hex"
     )
 
 

@@ -121,6 +121,8 @@ def _reason(error: dict[str, object]) -> str:
         return "should be a JSON object"
     if kind == "extra_forbidden":
         return "not a known field"
+    if kind == "string_pattern_mismatch":  # the pattern itself says nothing to a reader
+        return "has characters or a form that is not allowed here"
     reason = str(error.get("msg", "invalid"))
     reason = reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
     return reason.replace("Input should be", "should be")
@@ -213,6 +215,8 @@ def install_error_handlers(app: FastAPI) -> None:
             message = f"{request.method} is not allowed here; allowed: {', '.join(allowed)}"
         elif exc.status_code == 404:
             message = f"no such path: {request.url.path}"
+        elif exc.status_code == 400 and message == "There was an error parsing the body":
+            message = "request body: could not be read (not JSON, or a number JSON cannot hold)"
         return _body(exc.status_code, code, message, headers or None)
 
     @app.exception_handler(OverflowError)

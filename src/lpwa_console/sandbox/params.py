@@ -12,11 +12,13 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, get_args
 
 from fastapi import Depends, Query, Request
 from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute
+from pydantic import TypeAdapter, ValidationError
 
 from .errors import bad_request
 
@@ -36,6 +38,8 @@ PageIndex = Annotated[
     int, Query(ge=1, le=MAX_PAGE_INDEX, description="The page to return, 1 for the first")
 ]
 
+_INSTANT = TypeAdapter(datetime)
+
 # A JSON body may hold an out-of-range integer only if it has a run of 19+ digits.
 _LONG_DIGITS = re.compile(rb"\d{19,}")
 
@@ -44,9 +48,10 @@ def in_int64(value: int) -> bool:
     return INT64_MIN <= value <= INT64_MAX
 
 
-def _is_int(annotation: Any) -> bool:
-    """Whether a parameter's type is int or holds one (int | None, list[int]...); not bool."""
-    return annotation is int or any(_is_int(a) for a in get_args(annotation))
+def _holds(annotation: Any, kind: type) -> bool:
+    """Whether a parameter's type is `kind` or holds one (int | None, list[int]...); exact,
+    so bool is not an int."""
+    return annotation is kind or any(_holds(a, kind) for a in get_args(annotation))
 
 
 def _params(dependant: Dependant) -> Iterator[ModelField]:
@@ -57,13 +62,27 @@ def _params(dependant: Dependant) -> Iterator[ModelField]:
         yield from _params(sub)
 
 
-def _int_names(route: APIRoute) -> set[str]:
-    """The route's query and path parameters whose values are integers (cached per route)."""
-    cached: set[str] | None = getattr(route, "_int_param_names", None)
-    if cached is None:
-        cached = {f.alias for f in _params(route.dependant) if _is_int(f.field_info.annotation)}
-        route._int_param_names = cached  # type: ignore[attr-defined]
-    return cached
+def _names(route: APIRoute, kind: type) -> set[str]:
+    """The route's query and path parameters whose values are of `kind` (cached per route)."""
+    cache: dict[type, set[str]] = route.__dict__.setdefault("_lpwa_typed_params", {})
+    if kind not in cache:
+        cache[kind] = {
+            f.alias for f in _params(route.dependant) if _holds(f.field_info.annotation, kind)
+        }
+    return cache[kind]
+
+
+def _check_instant(name: str, text: str) -> None:
+    try:
+        value = _INSTANT.validate_python(text)
+    except ValidationError:
+        return  # not a date: the parameter's own validation says so
+    try:
+        value.timestamp()  # a naive one is local time: year 1 or 9999 may not convert
+    except (ValueError, OverflowError, OSError):
+        raise bad_request(
+            f"{name}: {text} is out of the range of dates this server handles"
+        ) from None
 
 
 def _check_int(name: str, text: str) -> None:
@@ -113,11 +132,12 @@ async def bounded_request(request: Request) -> None:
             )
     route = request.scope.get("route")
     if isinstance(route, APIRoute):
-        for name in _int_names(route):
-            for text in request.query_params.getlist(name):
-                _check_int(name, text)
-            if isinstance(path_value := request.path_params.get(name), str):
-                _check_int(name, path_value)
+        for kind, check in ((int, _check_int), (datetime, _check_instant)):
+            for name in _names(route, kind):
+                for text in request.query_params.getlist(name):
+                    check(name, text)
+                if isinstance(path_value := request.path_params.get(name), str):
+                    check(name, path_value)
     if "json" in request.headers.get("content-type", ""):
         body = await request.body()
         if _LONG_DIGITS.search(body):

@@ -187,6 +187,15 @@ def test_an_out_of_range_number_in_a_body_is_named(client: httpx.Client) -> None
     _then_still_served(client, response)
 
 
+def test_a_nested_out_of_range_number_is_named_by_its_path(client: httpx.Client) -> None:
+    device = _first_device(client)
+    body = {"name": "n", "tags": ["a"], "occContext": {"version": 1, "extra": [0, -(2**63) - 1]}}
+    response = client.put(f"{API}/devices/{device}", json=body)
+    assert response.status_code == 400, response.text
+    assert response.json()["message"].startswith("occContext.extra.1: a number is out of range")
+    _then_still_served(client, response)
+
+
 def test_a_non_ascii_client_secret_is_an_invalid_client(live: Live, client: httpx.Client) -> None:
     response = client.post(
         TOKEN,

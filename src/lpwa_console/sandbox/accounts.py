@@ -124,7 +124,10 @@ def _account(row: sqlite3.Row) -> Account:
 
 def by_credentials(conn: sqlite3.Connection, client_id: str, secret: str) -> Account | None:
     row = conn.execute("SELECT * FROM accounts WHERE client_id = ?", (client_id,)).fetchone()
-    if row is None or not secrets.compare_digest(row["client_secret"], secret):
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters.
+    if row is None or not secrets.compare_digest(
+        row["client_secret"].encode(), secret.encode("utf-8", "surrogatepass")
+    ):
         return None
     return _account(row)
 

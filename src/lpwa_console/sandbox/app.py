@@ -11,6 +11,8 @@ from . import demo
 from .auth import Services, TokenStore
 from .db import Database
 from .errors import install_error_handlers
+from .openapi import install_openapi
+from .params import BoundedRequest
 from .routes import (
     alarms,
     app_servers,
@@ -44,6 +46,8 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         version="8.1",
         description="Sandbox implementation of the platform's REST API (Documents 1 and 2).",
         lifespan=lifespan,
+        # Every route, current or future, refuses out-of-range input before using it.
+        dependencies=[BoundedRequest],
     )
     app.state.services = Services(
         settings=settings, db=database, tokens=TokenStore(database, settings.token_lifetime_s)
@@ -62,4 +66,5 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(network.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
+    install_openapi(app)
     return app

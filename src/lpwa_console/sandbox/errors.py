@@ -24,6 +24,8 @@ The token endpoint answers OAuth2 errors instead: `{error, error_description}`.
 from __future__ import annotations
 
 import logging
+import re
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -31,6 +33,10 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .route_table import effective_routes
 
 log = logging.getLogger("lpwa_console.sandbox")
 
@@ -113,25 +119,104 @@ def _body(
 
 # Locations that say where a value came from rather than which field it is.
 _SOURCES = {"body", "query", "path", "header", "cookie"}
+# Steps of an error's location that name a pydantic type tried (`str`, `list[function-after[
+# ...]]`, `tagged-union[...]`), not a field: the reader knows the field, not the type.
+_TYPE_STEP = re.compile(
+    r"\[|^(str|int|float|bool|none|bytes|list|dict|set|tuple|decimal|date|datetime|time"
+    r"|timedelta|uuid|url|json|constrained-\w+)$"
+)
+
+
+def _field(loc: list[object]) -> str:
+    steps = [str(p) for p in loc]
+    source = steps[0] if steps and steps[0] in _SOURCES else None
+    named = [p for p in (steps[1:] if source else steps) if not _TYPE_STEP.search(p)]
+    return ".".join(named) or ("request body" if source == "body" else source or "request")
+
+
+def _reason(error: dict[str, object]) -> str:
+    kind = error.get("type")
+    if kind == "json_invalid":
+        ctx = error.get("ctx")
+        detail = ctx.get("error") if isinstance(ctx, dict) else None
+        return "not valid JSON" + (f" ({detail})" if detail else "")
+    if kind == "missing":
+        return "required"
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
+        return "should be a JSON object"
+    if kind == "extra_forbidden":
+        return "unknown field: not part of this request (check its spelling)"
+    if kind == "string_pattern_mismatch":  # the pattern itself says nothing to a reader
+        return "has characters or a form that is not allowed here"
+    reason = str(error.get("msg", "invalid"))
+    reason = reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return reason.replace("Input should be", "should be")
 
 
 def validation_message(errors: list[dict[str, object]]) -> str:
-    """`field: reason` per error, joined by '; ' (pydantic's 'Value error, ' prefix dropped)."""
+    """`field: reason` per error, joined by '; ', in plain words: pydantic's type names and
+    'Value error, ' prefixes dropped, a JSON syntax error said as such."""
     parts: list[str] = []
     for error in errors:
-        loc = [str(p) for p in error.get("loc", ()) or ()]  # type: ignore[union-attr]
-        source = loc[0] if loc and loc[0] in _SOURCES else None
-        # Not field names: pydantic's names of the union member or validator it tried.
-        names = [p for p in (loc[1:] if source else loc) if "[" not in p]
-        field = ".".join(names) or (source or "request")
-        reason = str(error.get("msg", "invalid"))
-        reason = reason.removeprefix("Value error, ").removeprefix("Assertion failed, ")
-        if error.get("type") == "extra_forbidden":
-            reason = "unknown field: not part of this request (check its spelling)"
-        part = f"{field}: {reason}"
+        loc = list(error.get("loc", ()) or ())  # type: ignore[call-overload]
+        field = "request body" if error.get("type") == "json_invalid" else _field(loc)
+        part = f"{field}: {_reason(error)}"
         if part not in parts:
             parts.append(part)
     return "; ".join(parts) or "invalid request"
+
+
+# SQLite refuses these by the size of what it was given (filters built from the request),
+# so they are the client's doing: 400, not 500.
+_TOO_BIG = (
+    "expression tree is too large",
+    "like or glob pattern too complex",
+    "too many sql variables",
+    "too many terms",
+    "parser stack overflow",
+    "string or blob too big",
+)
+_INT64_MAX = 2**63 - 1
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path (Starlette's 405 names one route's)."""
+    methods: set[str] = set()
+    for route in effective_routes(request.app.routes):
+        match, _ = route.matches(request.scope)
+        if match is not Match.NONE:
+            methods |= set(getattr(route, "methods", None) or ())
+    return sorted(methods)
+
+
+class KeepConnectionOnCrash:
+    """Answers an unexpected exception with 500 `{code, message}` and does not re-raise it.
+
+    Starlette's outermost ServerErrorMiddleware re-raises after answering, and the server
+    then drops the kept-alive connection: the client's next request fails with a reset. This
+    sits inside it, so a bug costs one request, never the connection."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception as exc:
+            log.error("%s %s failed", scope.get("method"), scope.get("path"), exc_info=exc)
+            if started:  # too late for an error body: let the server close the connection
+                raise
+            await _body(500, INTERNAL, "internal error; see the sandbox log")(scope, receive, send)
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -145,11 +230,36 @@ def install_error_handlers(app: FastAPI) -> None:
         return _body(400, INVALID, validation_message(list(exc.errors())))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = {404: NO_ROUTE, 405: METHOD_NOT_ALLOWED}.get(exc.status_code, exc.status_code * 100)
-        return _body(exc.status_code, code, str(exc.detail))
+        headers = dict(exc.headers or {})
+        message = str(exc.detail)
+        if exc.status_code == 405:
+            allowed = _allowed_methods(request)
+            headers["Allow"] = ", ".join(allowed)
+            message = f"{request.method} is not allowed here; allowed: {', '.join(allowed)}"
+        elif exc.status_code == 404:
+            message = f"no such path: {request.url.path}"
+        elif exc.status_code == 400 and message == "There was an error parsing the body":
+            message = "request body: could not be read (not JSON, or a number JSON cannot hold)"
+        return _body(exc.status_code, code, message, headers or None)
 
-    @app.exception_handler(Exception)
-    async def _crash(request: Request, exc: Exception) -> JSONResponse:
-        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return _body(500, INTERNAL, "internal error; see the sandbox log")
+    @app.exception_handler(OverflowError)
+    async def _overflow(request: Request, exc: OverflowError) -> JSONResponse:
+        # Inputs are bounded up front (params.py); this names what slipped through.
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        return _body(
+            400, INVALID, f"a number or identifier in the request is out of range"
+            f" (at most {_INT64_MAX})",
+        )  # fmt: skip
+
+    @app.exception_handler(sqlite3.OperationalError)
+    async def _sqlite(request: Request, exc: sqlite3.OperationalError) -> JSONResponse:
+        if not any(text in str(exc).lower() for text in _TOO_BIG):
+            raise exc
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        return _body(
+            400, INVALID, "the request's filters are too large: send fewer or shorter values"
+        )
+
+    app.add_middleware(KeepConnectionOnCrash)

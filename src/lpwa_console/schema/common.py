@@ -242,13 +242,15 @@ class Identifier:
         return format_identifier(self)
 
 
-_UID = re.compile(r"[0-9]+")
+_UID = re.compile(r"[0-9]{1,19}")
+_UID_MAX = 2**63 - 1
 _EUI_REF = re.compile(r"e([0-9A-F]+)")
 
 
 def parse_identifier(text: str, *, allow_eui: bool = False) -> Identifier:
     """Parse a decoded path segment into its identifier form."""
-    if _UID.fullmatch(text):
+    # A UID is a 64-bit integer: a longer run of digits cannot name one (it is only text).
+    if _UID.fullmatch(text) and int(text) <= _UID_MAX:
         return Identifier("uid", text)
     if text == "mine":
         return Identifier("mine", "")

@@ -10,18 +10,18 @@ is base64 of the sort key of the last row (its padding makes it end in `=`).
 from __future__ import annotations
 
 import base64
-import binascii
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Query
+from fastapi import Depends
 
 from ...schema.common import parse_identifier
 from ...schema.domains import Domain, domain_matches
 from ..accounts import Account
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
+from ..params import PageIndex
 from ..store import devices as device_store
 from ..store import multicast as group_store
 
@@ -47,7 +47,7 @@ class Paging:
         return self.index == 1
 
 
-def paging(pageIndex: Annotated[int, Query(ge=1)] = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
+def paging(pageIndex: PageIndex = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
     return Paging(pageIndex, min(max(pageSize, MIN_PAGE), MAX_PAGE))
 
 
@@ -93,7 +93,7 @@ def decode_cursor(cursor: str) -> str:
     try:
         # A client that forgot to encode '+' sends a space.
         return base64.b64decode(cursor.replace(" ", "+"), validate=True).decode()
-    except (binascii.Error, UnicodeDecodeError):
+    except ValueError:  # binascii.Error, UnicodeDecodeError, non-ASCII text
         raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING) from None
 
 

@@ -41,6 +41,9 @@ router = APIRouter(
     tags=["application servers"],
     dependencies=[ClientBodies],
 )
+STALE_RESPONSE: dict[int | str, dict[str, Any]] = {
+    409: {"description": "occContext.version is not the current one"}
+}
 
 
 def _ident(request: Request) -> str:
@@ -138,7 +141,7 @@ def _current(row: Any, occ: OccVersion | None) -> None:
 
 
 @router.put("/{appServerUid:path}/security", response_model=SecurityAppServer,
-            response_model_exclude_none=True)  # fmt: skip
+            response_model_exclude_none=True, responses=STALE_RESPONSE)  # fmt: skip
 def put_security(
     request: Request, body: SecurityAppServerUpdate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
@@ -169,7 +172,8 @@ def get_app_server(
     return _full(conn, row["id"], account)
 
 
-@router.put("/{appServerUid:path}", response_model=AppServer, response_model_exclude_none=True)
+@router.put("/{appServerUid:path}", response_model=AppServer, response_model_exclude_none=True,
+            responses=STALE_RESPONSE)  # fmt: skip
 def update_app_server(
     request: Request, body: AppServerUpdate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:

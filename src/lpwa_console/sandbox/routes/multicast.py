@@ -209,7 +209,11 @@ def all_groups_aggregated(
 
 
 @router.post(
-    GROUPS, status_code=201, response_model=MulticastGroup, response_model_exclude_none=True
+    GROUPS,
+    status_code=201,
+    response_model=MulticastGroup,
+    response_model_exclude_none=True,
+    responses={409: {"description": "A multicast group with this EUI exists"}},
 )
 def create_group(
     body: MulticastGroupCreate, account: DeviceWriter, svc: AppServices

@@ -66,7 +66,8 @@ def list_contexts(
 
 
 @router.post(CONTEXTS, status_code=201, response_model=CellularNetworkContext,
-             response_model_exclude_none=True)  # fmt: skip
+             response_model_exclude_none=True,
+             responses={409: {"description": "A context with this ID exists"}})  # fmt: skip
 def create_context(
     body: CellularNetworkContextCreate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
@@ -141,7 +142,8 @@ def list_keys(account: SubscriptionReader, svc: AppServices, paging: PageParams)
     return list_answer(items, more, first=paging.first, count=lambda: store.keys_count(conn, sub))
 
 
-@router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True)
+@router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True,
+             responses={409: {"description": "A key with this ID exists"}})  # fmt: skip
 def create_key(
     body: AsTransportKeyCreate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
@@ -253,6 +255,7 @@ def preferred(accept: str | None, offered: tuple[str, ...]) -> str | None:
                 JWK_MEDIA_TYPE: {"schema": PublicRsaJsonWebKey.model_json_schema()},
             },
         },
+        404: {"description": "No public exchange key for this HSM group"},
         406: {"description": "The Accept header allows neither representation"},
     },
 )

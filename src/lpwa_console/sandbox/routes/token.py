@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+from typing import Any
 from urllib.parse import parse_qs
 
 from fastapi import APIRouter, Request
@@ -29,6 +30,44 @@ _FORM_SCHEMA = {
             }
         },
     }
+}
+
+
+_OAUTH_ERROR = {
+    "type": "object",
+    "required": ["error"],
+    "properties": {"error": {"type": "string"}, "error_description": {"type": "string"}},
+}
+_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "A bearer token",
+        "content": {
+            "application/json": {
+                "schema": {
+                    "type": "object",
+                    "required": ["access_token", "token_type", "expires_in"],
+                    "properties": {
+                        "access_token": {"type": "string"},
+                        "token_type": {"type": "string"},
+                        "expires_in": {"type": "integer"},
+                        "scope": {"type": "string"},
+                    },
+                }
+            }
+        },
+    },
+    400: {
+        "description": "unsupported_grant_type (or an oversized request, as `{code, message}`)",
+        "content": {
+            "application/json": {
+                "schema": {"anyOf": [_OAUTH_ERROR, {"$ref": "#/components/schemas/Error"}]}
+            }
+        },
+    },
+    401: {
+        "description": "invalid_client: unknown client_id or wrong client_secret",
+        "content": {"application/json": {"schema": _OAUTH_ERROR}},
+    },
 }
 
 
@@ -88,5 +127,6 @@ def install(router_path: str) -> APIRouter:
         summary="OAuth2 client credentials token",
         openapi_extra=_FORM_SCHEMA,
         response_class=JSONResponse,
+        responses=_RESPONSES,
     )
     return out

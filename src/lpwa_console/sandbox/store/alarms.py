@@ -46,7 +46,8 @@ def row_id(uid: str) -> int | None:
         value = int(uid, 16)
     except ValueError:
         return None
-    return value if len(uid) == 16 and value > 0 else None
+    # Row IDs are SQLite's 64-bit signed integers: FFFF... names no row.
+    return value if len(uid) == 16 and 0 < value < 2**63 else None
 
 
 @dataclass

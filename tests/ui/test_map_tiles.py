@@ -131,3 +131,26 @@ def test_online_tiles_then_offline_from_the_cache(
     again = make(qtbot, runner, offline_vm)
     street_level(again)
     qtbot.waitUntil(lambda: seen <= set(again.view.tiles.pixmaps), timeout=5000)
+
+
+def test_show_on_map_wins_over_the_first_automatic_fit(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    vm = DeviceMapViewModel(runner, debounce_ms=20)
+    devices = FakeDevices(lambda _box: _answer())
+    devices.hold = True  # the automatic fit's answer arrives after the user's request
+    vm.set_client(cast(LpwaClient, FakeClient(devices)))
+    pane = DeviceMapPane(vm, TileLayerViewModel(settings, tmp_path / "cache"))
+    qtbot.addWidget(pane)
+    pane.resize(900, 640)
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.open_item("48.8600,2.3500")  # Paris; the only device is in Lyon
+    devices.hold = False
+    for gate in devices.gates:
+        gate.set()
+    qtbot.waitUntil(lambda: vm.settled, timeout=5000)
+    box = pane.view.visible_box()
+    assert box is not None and box.max_lat - box.min_lat < 0.05
+    assert box.min_lat < 48.86 < box.max_lat and box.min_lon < 2.35 < box.max_lon

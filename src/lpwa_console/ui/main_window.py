@@ -55,6 +55,9 @@ class Pane(Protocol):
     def refresh(self) -> None: ...
 
 
+DEFAULT_SIZE = (1280, 800)
+
+
 class MainWindow(QMainWindow):
     def __init__(
         self,
@@ -447,7 +450,13 @@ class MainWindow(QMainWindow):
         if isinstance(geometry, QByteArray) and not geometry.isEmpty():
             self.restoreGeometry(geometry)
         else:
-            self.resize(1280, 800)
+            # A laptop's 1280x720 screen (less the task bar) holds the whole window.
+            screen = self.screen()
+            area = screen.availableGeometry() if screen is not None else None
+            width, height = DEFAULT_SIZE
+            if area is not None and not area.isEmpty():
+                width, height = min(width, area.width()), min(height, area.height())
+            self.resize(width, height)
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)

@@ -617,6 +617,7 @@ class DeviceMapPane(QWidget):
         layout.addLayout(status)
 
         self._needs_fit = view_model.has_client
+        self._located = False  # a place was asked for: an automatic fit arriving later yields
         self.connectivity.currentIndexChanged.connect(
             lambda _i: self.vm.set_connectivity(self.connectivity.currentData())
         )
@@ -655,6 +656,7 @@ class DeviceMapPane(QWidget):
         self.vm.refresh()
 
     def fit_all(self) -> None:
+        self._located = False
         self.vm.fit_all()
 
     def open_item(self, item_id: str | None, _section: str | None = None) -> None:
@@ -669,6 +671,7 @@ class DeviceMapPane(QWidget):
     def show_location(self, lat: float, lon: float) -> None:
         """Centre the map on one place at street level (a device's "Show on map")."""
         self._needs_fit = False  # the user asked for this place, not for every device
+        self._located = True
         self.view.fit_box(GeoBox(lat - 0.002, lon - 0.003, lat + 0.002, lon + 0.003), keep=False)
         if self.isVisible():
             self.vm.set_box(self.view.visible_box(), now=True)
@@ -718,6 +721,8 @@ class DeviceMapPane(QWidget):
             self.vm.fit_all()
 
     def _extent_found(self, box: GeoBox | None) -> None:
+        if self._located:
+            return  # "Show on map" came after the automatic fit was asked for
         self.view.fit_box(box)
         if self.isVisible():
             self.vm.set_box(self.view.visible_box(), now=True)
@@ -725,6 +730,7 @@ class DeviceMapPane(QWidget):
     def _client_changed(self, has_client: bool) -> None:
         self.view.set_clusters([])
         self._needs_fit = has_client
+        self._located = False
         if has_client and self.isVisible():
             self._needs_fit = False
             self.vm.fit_all()

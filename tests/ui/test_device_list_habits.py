@@ -142,3 +142,19 @@ def test_delete_asks_naming_the_devices_then_deletes(
     with pytest.raises(NotFoundError):
         run(qtbot, client.devices.get(f"e{first.EUI}"))
     qtbot.waitUntil(lambda: devices_vm.model.rowCount() == 1, timeout=10000)
+
+
+def test_edit_from_the_row_menu_waits_for_the_detail(
+    qtbot: Any, devices_vm: DevicesViewModel
+) -> None:
+    pane = _pane(qtbot, devices_vm)
+    menu = pane.row_menu(3)  # a row whose detail has not been read yet
+    edit = next(a for a in menu.actions() if a.text() == "Edit…")
+    assert edit.isEnabled()
+    edit.trigger()
+    menu.close()
+    qtbot.waitUntil(lambda: pane.dialog is not None, timeout=10000)
+    device = devices_vm.model.item(3)
+    assert device is not None and devices_vm.detail is not None
+    assert devices_vm.detail.EUI == device.EUI
+    pane.dialog.reject()

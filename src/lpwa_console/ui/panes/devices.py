@@ -276,6 +276,7 @@ class DevicesPane(QWidget):
         delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete_key.activated.connect(self.delete_selection)
         self._sorted_column = -1  # kept in view when the sorted list comes back
+        self._edit_when_read = ""  # EUI: "Edit…" chosen before its detail was read
 
         self.new_button.clicked.connect(self.new_device)
         self.edit_button.clicked.connect(self.edit_device)
@@ -540,8 +541,8 @@ class DevicesPane(QWidget):
         show.setEnabled(connected and located)
         if not located:
             show.setToolTip("This device has no position")
-        edit = menu.addAction("Edit…", self.edit_device)
-        guarded(edit, "device.edit", count == 1 and self.vm.detail is not None)
+        edit = menu.addAction("Edit…", lambda: self._edit_row(row))
+        guarded(edit, "device.edit", count == 1 and device is not None)
         menu.addSeparator()
         delete = menu.addAction(f"Delete{plural or ' device'}…", self.delete_selection)
         delete.setObjectName("deleteDevices")
@@ -777,8 +778,21 @@ class DevicesPane(QWidget):
         self._show_message(f"Could not load devices: {message}")
         self._update_empty()
 
+    def _edit_row(self, row: int) -> None:
+        """Edit the device of this row, once its detail has been read if it is not yet."""
+        device = self.vm.model.item(row)
+        if device is None:
+            return
+        if self.vm.detail is not None and self.vm.detail.EUI == device.EUI:
+            self.edit_device()
+        else:
+            self._edit_when_read = device.EUI  # the selection's detail is on its way
+
     def _detail(self, device: Device | None) -> None:
         self.detail.show_device(device)
+        pending, self._edit_when_read = self._edit_when_read, ""
+        if device is not None and pending == device.EUI:
+            self.edit_device()
         if device is not None:  # names of the HSM group and network context it shows
             self.vm.load_references(max_age_s=600, retry=False)
         self._update_actions()

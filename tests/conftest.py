@@ -82,6 +82,20 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess
     server.stop()
 
 
+@pytest.fixture(autouse=True)
+def _own_settings_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test has its own settings and data folders: a QSettings() without a file, or a
+    console without --data-dir, never reaches the user's, nor another test's beside it."""
+    from PySide6.QtCore import QSettings
+
+    home = tmp_path / "home"
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, str(home / name.lower()))
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+            QSettings.setPath(fmt, scope, str(home / "qsettings" / scope.name))
+
+
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
     """A qasync loop driven by Qt's event processing (qtbot.waitUntil / waitSignal)."""

@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -86,6 +87,15 @@ def make_settings(data_dir: Path | None) -> QSettings:
     return QSettings(
         QSettings.Format.IniFormat, QSettings.Scope.UserScope, "lpwa-console", "console"
     )
+
+
+def scratch_settings(source: QSettings, folder: Path) -> QSettings:
+    """A copy of `source` in `folder`: a self-test or screenshot run starts from what the
+    user has (profiles, the pane last shown) and writes nothing back into it."""
+    copy = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    for key in source.allKeys():
+        copy.setValue(key, source.value(key))
+    return copy
 
 
 def build(
@@ -323,9 +333,16 @@ def select_pane(console: Console, name: str) -> None:
 
 
 async def run(options: Options) -> int:
+    if options.self_test or options.screenshot is not None:
+        with tempfile.TemporaryDirectory(prefix="lpwa-console-") as folder:
+            settings = scratch_settings(make_settings(options.data_dir), Path(folder))
+            return await run_console(options, build(options, settings=settings))
+    return await run_console(options, build(options))
+
+
+async def run_console(options: Options, console: Console) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
-    console = build(options)
     theme = options.theme or str(console.settings.value("appearance/theme", "system"))
     apply_theme(app, theme)  # type: ignore[arg-type]
     profile = choose_profile(console, options.profile)
@@ -390,6 +407,8 @@ def main(argv: list[str] | None = None) -> int:
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
     IdleCollector(app)  # full garbage collections wait for an idle moment
     try:
-        return asyncio.run(run(options), loop_factory=qasync.QEventLoop)
+        # asyncio.Runner, not asyncio.run(loop_factory=...): that argument is 3.12+ only.
+        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+            return runner.run(run(options))
     except KeyboardInterrupt:
         return 130

@@ -313,7 +313,7 @@ async def screenshots(console: Console, profile: Profile, directory: Path) -> in
                 await load_map(name, pane)
             await asyncio.sleep(0.05)
             for theme in ("light", "dark"):
-                apply_theme(app, theme)  # type: ignore[arg-type]
+                apply_theme(app, theme)
                 await asyncio.sleep(0.05)
                 path = directory / f"{name}-{theme}.png"
                 window.grab().save(str(path))
@@ -402,6 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
     app.setApplicationName("LPWA Console")
     app.setOrganizationName("lpwa-console")
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly

@@ -94,7 +94,8 @@ def validation_message(errors: list[dict[str, object]]) -> str:
     """`field: reason` per error, joined by '; ' (pydantic's 'Value error, ' prefix dropped)."""
     parts: list[str] = []
     for error in errors:
-        loc = [str(p) for p in error.get("loc", ()) or ()]  # type: ignore[union-attr]
+        raw_loc = error.get("loc") or ()
+        loc = [str(p) for p in raw_loc] if isinstance(raw_loc, list | tuple) else []
         source = loc[0] if loc and loc[0] in _SOURCES else None
         field = ".".join(loc[1:] if source else loc) or (source or "request")
         reason = str(error.get("msg", "invalid"))

@@ -185,9 +185,9 @@ def _current(row: Any, occ: OccVersion | None) -> None:
 def _key(security: Any, row: Any) -> str | None:
     """The AS key to store: the one given, else the stored one while security stays on
     (only what is given changes; a key is never read back, so a form cannot resend it)."""
-    if security.downlinkAsKey is not None or security.status == "NONE":
-        return security.downlinkAsKey
-    return row["security_key"]
+    given = security.downlinkAsKey is not None or security.status == "NONE"
+    key: str | None = security.downlinkAsKey if given else row["security_key"]
+    return key
 
 
 @router.put("/{appServerUid:path}/security", response_model=SecurityAppServer,

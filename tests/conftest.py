@@ -19,6 +19,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 
 SANDBOX_START_TIMEOUT_S = 60
+# A test's waits are sized for a quiet machine; beside another suite on two busy cores they
+# get this many times longer. A wait ends as soon as its condition holds, so only a test that
+# fails waits the longer time.
+WAIT_SCALE = float(os.environ.get("LPWA_TEST_WAIT_SCALE", "5"))
 
 
 class SandboxProcess:
@@ -80,6 +84,22 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess
     server = SandboxProcess(tmp_path_factory.mktemp("sandbox") / "sandbox.db")
     yield server
     server.stop()
+
+
+@pytest.fixture
+def qtbot(qtbot: Any) -> Any:
+    """pytest-qt's qtbot, its waits stretched by WAIT_SCALE."""
+
+    def stretched(wait: Any) -> Any:
+        def scaled(*args: Any, **kwargs: Any) -> Any:
+            kwargs["timeout"] = int(kwargs.get("timeout", 5000) * WAIT_SCALE)
+            return wait(*args, **kwargs)
+
+        return scaled
+
+    for name in ("waitUntil", "waitSignal", "waitSignals", "waitCallback", "waitExposed"):
+        setattr(qtbot, name, stretched(getattr(qtbot, name)))
+    return qtbot
 
 
 @pytest.fixture(autouse=True)

@@ -40,8 +40,10 @@ class SandboxProcess:
                 str(db),
                 "--port",
                 "0",
+                "--exit-with-stdin",  # gone with the suite, even a killed one
                 *extra,
             ],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

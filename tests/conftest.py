@@ -19,6 +19,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 
 SANDBOX_START_TIMEOUT_S = 60
+# A test's waits are sized for a quiet machine; beside another suite on two busy cores they
+# get this many times longer. A wait ends as soon as its condition holds, so only a test that
+# fails waits the longer time.
+WAIT_SCALE = float(os.environ.get("LPWA_TEST_WAIT_SCALE", "5"))
 
 
 class SandboxProcess:
@@ -36,8 +40,10 @@ class SandboxProcess:
                 str(db),
                 "--port",
                 "0",
+                "--exit-with-stdin",  # gone with the suite, even a killed one
                 *extra,
             ],
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -80,6 +86,36 @@ def sandbox(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess
     server = SandboxProcess(tmp_path_factory.mktemp("sandbox") / "sandbox.db")
     yield server
     server.stop()
+
+
+@pytest.fixture
+def qtbot(qtbot: Any) -> Any:
+    """pytest-qt's qtbot, its waits stretched by WAIT_SCALE."""
+
+    def stretched(wait: Any) -> Any:
+        def scaled(*args: Any, **kwargs: Any) -> Any:
+            kwargs["timeout"] = int(kwargs.get("timeout", 5000) * WAIT_SCALE)
+            return wait(*args, **kwargs)
+
+        return scaled
+
+    for name in ("waitUntil", "waitSignal", "waitSignals", "waitCallback", "waitExposed"):
+        setattr(qtbot, name, stretched(getattr(qtbot, name)))
+    return qtbot
+
+
+@pytest.fixture(autouse=True)
+def _own_settings_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test has its own settings and data folders: a QSettings() without a file, or a
+    console without --data-dir, never reaches the user's, nor another test's beside it."""
+    from PySide6.QtCore import QSettings
+
+    home = tmp_path / "home"
+    for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
+        monkeypatch.setenv(name, str(home / name.lower()))
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
+            QSettings.setPath(fmt, scope, str(home / "qsettings" / scope.name))
 
 
 @pytest.fixture

@@ -1,8 +1,11 @@
-"""Helpers shared by the Qt tests: run a coroutine on the qasync loop, make a server refusal."""
+"""Helpers shared by the Qt tests: run a coroutine on the qasync loop, make a server refusal,
+grab a screenshot."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,3 +27,13 @@ def refusal(status: int, message: str, url: str = "https://platform.example/x") 
     return status_error(
         httpx.Response(status, json={"code": 1, "message": message}, request=request)
     )
+
+
+def shot(widget: Any, name: str) -> None:
+    """Paint `widget` into an image; kept as `name` in $LPWA_TEST_SHOTS when that is set (to
+    look at the panes a run drew), nowhere otherwise."""
+    image = widget.grab()
+    folder = os.environ.get("LPWA_TEST_SHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        image.save(str(Path(folder) / name))

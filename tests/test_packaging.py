@@ -72,6 +72,7 @@ def test_frozen_the_console_runs_itself_with_sandbox(
     qapp: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.setattr(sys, "frozen", True, raising=False)
+    monkeypatch.delenv("PYTHONPATH", raising=False)  # whatever the caller's environment holds
     db = str(tmp_path / "sandbox.db")
     serve, accounts = commands_run(monkeypatch, tmp_path)
     program = "/opt/lpwa-console/lpwa-console"

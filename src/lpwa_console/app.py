@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +92,15 @@ def make_settings(data_dir: Path | None) -> QSettings:
     return QSettings(
         QSettings.Format.IniFormat, QSettings.Scope.UserScope, "lpwa-console", "console"
     )
+
+
+def scratch_settings(source: QSettings, folder: Path) -> QSettings:
+    """A copy of `source` in `folder`: a self-test or screenshot run starts from what the
+    user has (profiles, the pane last shown) and writes nothing back into it."""
+    copy = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    for key in source.allKeys():
+        copy.setValue(key, source.value(key))
+    return copy
 
 
 def build(
@@ -321,7 +331,7 @@ async def screenshots(console: Console, profile: Profile, directory: Path) -> in
                 await load_map(name, pane)
             await asyncio.sleep(0.05)
             for theme in ("light", "dark"):
-                apply_theme(app, theme)  # type: ignore[arg-type]
+                apply_theme(app, theme)
                 await asyncio.sleep(0.05)
                 path = directory / f"{name}-{theme}.png"
                 window.grab().save(str(path))
@@ -341,11 +351,19 @@ def select_pane(console: Console, name: str) -> None:
 
 
 async def run(options: Options, hook: CrashHook | None = None) -> int:
-    app = QApplication.instance()
-    assert isinstance(app, QApplication)
     if hook is not None:  # a task nobody awaited failed: logged and shown like the rest
         asyncio.get_running_loop().set_exception_handler(hook.loop_exception)
-    console = build(options)
+    if options.self_test or options.screenshot is not None:
+        # Diagnostics work on a copy of the settings: they never change the user's.
+        with tempfile.TemporaryDirectory(prefix="lpwa-console-") as folder:
+            settings = scratch_settings(make_settings(options.data_dir), Path(folder))
+            return await run_console(options, build(options, settings=settings), hook)
+    return await run_console(options, build(options), hook)
+
+
+async def run_console(options: Options, console: Console, hook: CrashHook | None = None) -> int:
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
     theme = options.theme or str(console.settings.value("appearance/theme", "system"))
     apply_theme(app, theme)  # type: ignore[arg-type]
     profile = choose_profile(console, options.profile)
@@ -416,13 +434,16 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
     app.setApplicationName("LPWA Console")
     app.setOrganizationName("lpwa-console")
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
     IdleCollector(app)  # full garbage collections wait for an idle moment
     hook = install_crash_handling(options.data_dir)
     try:
-        return asyncio.run(run(options, hook), loop_factory=qasync.QEventLoop)
+        # asyncio.Runner, not asyncio.run(loop_factory=...): that argument is 3.12+ only.
+        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+            return runner.run(run(options, hook))
     except KeyboardInterrupt:
         return 130
     finally:

@@ -12,6 +12,7 @@ import respx
 from lpwa_console.api import (
     APIConnectionError,
     APIResponseValidationError,
+    APITimeoutError,
     AuthenticationError,
     BadRequestError,
     ConflictError,
@@ -23,7 +24,7 @@ from lpwa_console.api import (
     RateLimitError,
     TokenError,
 )
-from lpwa_console.api._base import retry_after
+from lpwa_console.api._retry import retry_after
 from lpwa_console.schema.devices import DeviceCreate
 
 pytestmark = pytest.mark.anyio
@@ -266,3 +267,103 @@ def test_retry_after_forms() -> None:
 
 def test_credentials_repr_hides_secret() -> None:
     assert "s3cret" not in repr(Credentials(TOKEN_URL, "cid", "s3cret"))
+
+
+@respx.mock
+async def test_token_request_retried_on_503_and_429(client: LpwaClient, sleeps: Sleeps) -> None:
+    token = respx.post(TOKEN_URL).mock(
+        side_effect=[
+            httpx.Response(503),
+            httpx.Response(429, headers={"Retry-After": "4"}),
+            token_reply("after-blips"),
+        ]
+    )
+    route = respx.get(SUB).mock(return_value=httpx.Response(200, json=SUBSCRIPTION))
+    await client.subscription.get()
+    assert token.call_count == 3
+    assert len(sleeps.calls) == 2 and sleeps.calls[1] == 4.0
+    assert route.calls[0].request.headers["Authorization"] == "Bearer after-blips"
+
+
+@respx.mock
+async def test_token_request_retried_on_dropped_connection(
+    client: LpwaClient, sleeps: Sleeps
+) -> None:
+    token = respx.post(TOKEN_URL).mock(
+        side_effect=[httpx.ReadError("reset"), httpx.ConnectError("refused"), token_reply()]
+    )
+    respx.get(SUB).mock(return_value=httpx.Response(200, json=SUBSCRIPTION))
+    await client.subscription.get()
+    assert token.call_count == 3 and len(sleeps.calls) == 2
+
+
+@respx.mock
+async def test_renewal_survives_a_blip(client: LpwaClient) -> None:
+    """The hourly renewal meets a 503: the user's request still goes through."""
+    token = respx.post(TOKEN_URL).mock(
+        side_effect=[token_reply("a", 10), httpx.Response(503), token_reply("b", 10)]
+    )
+    route = respx.get(SUB).mock(return_value=httpx.Response(200, json=SUBSCRIPTION))
+    await client.subscription.get()
+    await client.subscription.get()
+    assert token.call_count == 3
+    assert route.calls[1].request.headers["Authorization"] == "Bearer b"
+
+
+@respx.mock
+async def test_token_request_gives_up_after_max_retries(client: LpwaClient) -> None:
+    token = respx.post(TOKEN_URL).mock(return_value=httpx.Response(503))
+    route = respx.get(SUB).mock(return_value=httpx.Response(200, json=SUBSCRIPTION))
+    with pytest.raises(TokenError, match="503"):
+        await client.subscription.get()
+    assert token.call_count == client.max_retries + 1 and not route.called
+
+
+@respx.mock
+async def test_token_endpoint_unreachable(client: LpwaClient) -> None:
+    token = respx.post(TOKEN_URL).mock(side_effect=httpx.ConnectError("refused"))
+    with pytest.raises(APIConnectionError, match="token endpoint"):
+        await client.subscription.get()
+    assert token.call_count == client.max_retries + 1
+
+
+@respx.mock
+async def test_token_refusal_not_retried(client: LpwaClient, sleeps: Sleeps) -> None:
+    token = respx.post(TOKEN_URL).mock(
+        return_value=httpx.Response(400, json={"error": "invalid_client"})
+    )
+    with pytest.raises(TokenError, match="invalid_client"):
+        await client.subscription.get()
+    assert token.call_count == 1 and sleeps.calls == []
+
+
+@respx.mock
+async def test_post_timeout_says_it_may_have_been_applied(client: LpwaClient) -> None:
+    respx.post(TOKEN_URL).mock(return_value=token_reply())
+    route = respx.post(f"{SUB}/devices").mock(side_effect=httpx.ReadTimeout("slow"))
+    with pytest.raises(APITimeoutError, match="may or may not have been applied"):
+        await client.devices.create(DEVICE)
+    assert route.call_count == 1
+
+
+@respx.mock
+async def test_get_timeout_retried_then_plain_message(client: LpwaClient) -> None:
+    respx.post(TOKEN_URL).mock(return_value=token_reply())
+    route = respx.get(SUB).mock(side_effect=httpx.ReadTimeout("slow"))
+    with pytest.raises(APITimeoutError) as info:
+        await client.subscription.get()
+    assert info.value.message == "The server did not answer in time"
+    assert route.call_count == client.max_retries + 1
+
+
+@respx.mock
+async def test_post_retried_when_no_pooled_connection_freed(client: LpwaClient) -> None:
+    respx.post(TOKEN_URL).mock(return_value=token_reply())
+    route = respx.post(f"{SUB}/devices").mock(
+        side_effect=[
+            httpx.PoolTimeout("pool full"),
+            httpx.Response(201, json={"EUI": "70B3D5E75E000001", "name": "x"}),
+        ]
+    )
+    device = await client.devices.create(DEVICE)
+    assert device.EUI == "70B3D5E75E000001" and route.call_count == 2

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 from typing import Any
 
 from lpwa_console.models.alarms import AlarmsViewModel, combined_fetcher, kind_of
@@ -46,6 +47,22 @@ class FakeList:
         )
 
 
+def fake_client(devices: FakeList | None, groups: FakeList | None) -> Any:
+    """The two alarm lists of a client, served by FakeLists (none: an empty list)."""
+
+    def resource(fake: FakeList | None) -> SimpleNamespace:
+        source = fake or FakeList([])
+
+        async def list_page(
+            page: int, size: int, *, filters: AlarmFilter, sort: str | None, descending: bool
+        ) -> ListEnvelope[Any]:
+            return await source(page, size, sort, descending, filters)
+
+        return SimpleNamespace(list=list_page)
+
+    return SimpleNamespace(device_alarms=resource(devices), multicast_alarms=resource(groups))
+
+
 def gather(qtbot: Any, *coros: Any) -> list[Any]:
     future = asyncio.ensure_future(asyncio.gather(*coros))
     qtbot.waitUntil(future.done, timeout=3000)
@@ -67,12 +84,15 @@ def test_concatenation_across_the_boundary(qtbot: Any, qloop: Any) -> None:
     assert page.count == 17 and page.briefs[0].alarmUid == "m10"
 
 
-def test_view_model_filters_refresh_in_place_and_ack(qtbot: Any, qloop: Any) -> None:
+def test_view_model_filters_refresh_in_place_and_ack(
+    qtbot: Any, qloop: Any, qtmodeltester: Any
+) -> None:
     devices = FakeList([device_alarm(i, state=6 if i % 3 == 0 else 4) for i in range(250)])
     groups = FakeList([group_alarm(i) for i in range(30)])
     vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    qtmodeltester.check(vm.model)  # watches every change from before the first load
     with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
-        vm.set_fetchers(devices, groups)
+        vm.set_client(fake_client(devices, groups))
     model = vm.model
     assert model.rowCount() == 280
     assert kind_of(model.item(0)) == "device"
@@ -104,15 +124,18 @@ def test_view_model_filters_refresh_in_place_and_ack(qtbot: Any, qloop: Any) -> 
     assert model.rowCount() == 30
 
 
-def test_selection_follows_its_alarms_across_a_refresh(qtbot: Any, qloop: Any) -> None:
+def test_selection_follows_its_alarms_across_a_refresh(
+    qtbot: Any, qloop: Any, qtmodeltester: Any
+) -> None:
     """New alarms at the top push the rows down: the selection and the current index move
     with their alarms (by alarmUid), and an alarm that left the list leaves the selection."""
     from PySide6.QtCore import QItemSelectionModel
 
     devices = FakeList([device_alarm(i) for i in range(120)])
     vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    qtmodeltester.check(vm.model)  # watches every change from before the first load
     with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
-        vm.set_fetchers(devices, None)
+        vm.set_client(fake_client(devices, None))
     model = vm.model
     selection = QItemSelectionModel(model)
     flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
@@ -179,13 +202,14 @@ def test_merged_pages_follow_the_sort_across_both_lists(qtbot: Any, qloop: Any) 
 
 
 def test_live_polling_follows_the_pane_and_moved_rows_drop_stale_pages(
-    qtbot: Any, qloop: Any
+    qtbot: Any, qloop: Any, qtmodeltester: Any
 ) -> None:
     devices = FakeList([device_alarm(i) for i in range(200)])
     vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    qtmodeltester.check(vm.model)  # watches every change from before the first load
     vm.set_live(False)  # a hidden pane
     with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
-        vm.set_fetchers(devices, None)
+        vm.set_client(fake_client(devices, None))
     assert not vm.timer.isActive()  # a reload does not restart what the pane stopped
     vm.set_live(True)
     assert vm.timer.isActive()
@@ -199,15 +223,18 @@ def test_live_polling_follows_the_pane_and_moved_rows_drop_stale_pages(
     assert model.rowCount() == 203 and 2 not in model.loaded_pages()
 
 
-def test_a_selection_off_screen_keeps_its_alarms(qtbot: Any, qloop: Any) -> None:
+def test_a_selection_off_screen_keeps_its_alarms(
+    qtbot: Any, qloop: Any, qtmodeltester: Any
+) -> None:
     """Selected rows on a page the view no longer shows: a refresh re-reads that page too, so
     the selection follows its alarms when new ones push them along, never onto others."""
     from PySide6.QtCore import QItemSelectionModel
 
     devices = FakeList([device_alarm(i) for i in range(200)])
     vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    qtmodeltester.check(vm.model)  # watches every change from before the first load
     with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
-        vm.set_fetchers(devices, None)
+        vm.set_client(fake_client(devices, None))
     model = vm.model
     model.index(120, 0).data()
     qtbot.waitUntil(lambda: 2 in model.loaded_pages(), timeout=3000)

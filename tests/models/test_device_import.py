@@ -71,8 +71,9 @@ class FakeUploader:
 
 def test_preview_marks_invalid_cells(qtbot: Any, qtmodeltester: Any) -> None:
     model = ImportPreviewModel()
+    qtmodeltester.check(model)  # watches every change from before the first load
     model.set_rows(parse_import_csv(import_text(4, bad_every=2)))
-    qtmodeltester.check(model)
+    qtmodeltester.check(model, force_py=True)
     assert model.rowCount() == 4
     assert model.headerData(3, Qt.Orientation.Horizontal) == "A"
     assert model.index(0, 1).data() == "Valid"

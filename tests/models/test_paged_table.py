@@ -160,6 +160,7 @@ def test_errors_are_signalled(qtbot: Any, qloop: Any) -> None:
 def test_item_role_and_modeltester(qtbot: Any, qloop: Any, qtmodeltester: Any) -> None:
     source = FakeSource(35)
     model = make(source)
+    qtmodeltester.check(model)  # watches every change from before the first load
     model.reload()
     wait_loaded(qtbot, model)
     for row in (10, 20, 30):
@@ -174,8 +175,9 @@ def test_modeltester_small_and_empty(
     qtbot: Any, qloop: Any, qtmodeltester: Any, total: int
 ) -> None:
     model = make(FakeSource(total))
+    qtmodeltester.check(model)  # watches every change from before the first load
     model.reload()
     qtbot.waitUntil(lambda: not model.loading, timeout=2000)
     qtbot.wait(20)
     assert model.rowCount() == total
-    qtmodeltester.check(model)
+    qtmodeltester.check(model, force_py=True)

@@ -54,10 +54,11 @@ def test_missing_or_unknown_token_is_401_with_code_and_message(
 
 
 def test_expired_token_is_401(tmp_path: Path) -> None:
-    for sandbox in make_sandbox(tmp_path / "s.db", demo_devices=0, token_lifetime_s=1):
+    # 3 s: long enough for the first request to land in time on a loaded machine.
+    for sandbox in make_sandbox(tmp_path / "s.db", demo_devices=0, token_lifetime_s=3):
         headers = sandbox.headers()
         assert sandbox.client.get(f"{API}/subscriptions/mine", headers=headers).status_code == 200
-        time.sleep(1.1)
+        time.sleep(3.1)
         response = sandbox.client.get(f"{API}/subscriptions/mine", headers=headers)
         assert response.status_code == 401
         assert response.json()["code"] == 40101

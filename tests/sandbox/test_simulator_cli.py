@@ -21,10 +21,10 @@ def test_serve_simulate_advances_the_network(tmp_path: Path) -> None:
     process, _ = _start(db, "--simulate", "--speed", "36000", "--sim-seed", "5")
     try:
         first = _clock(db)
-        deadline = time.monotonic() + 10
-        while _clock(db) - first < 3_600_000 and time.monotonic() < deadline:
+        # An hour of simulated time: about 0.1 s here, however long a loaded machine needs
+        # (pytest-timeout bounds the wait).
+        while _clock(db) - first < 3_600_000:
             time.sleep(0.1)
-        assert _clock(db) - first >= 3_600_000
     finally:
         process.send_signal(signal.SIGTERM)
         process.wait(timeout=15)

@@ -24,7 +24,7 @@ from lpwa_console.schema.app_servers import (
 from lpwa_console.ui.dialogs.app_server_security import AppServerSecurityDialog
 from lpwa_console.ui.panes.resources import ResourcesPane
 from lpwa_console.ui.widgets.nested_editor import ObjectEditor, input_text, set_input_text
-from tests.helpers import refusal, run
+from tests.helpers import refusal, run, shot
 
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
 
@@ -185,7 +185,7 @@ def test_a_refusal_keeps_what_was_typed(qtbot: Any, qloop: Any, runner: TaskRunn
     assert "reopen" in dialog.form_error.text()
     assert security.raw()["asID"] == "as-new" and dialog.isVisible()
     qtbot.waitUntil(lambda: servers.gets > gets, timeout=5000)  # the detail is read again
-    dialog.grab().save("/tmp/shots/security-conflict.png")
+    shot(dialog, "security-conflict.png")
     dialog.reject()
 
 

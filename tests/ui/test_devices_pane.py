@@ -19,6 +19,7 @@ from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import Device
 from lpwa_console.ui.dialogs.device_form import DeviceFormDialog
 from lpwa_console.ui.panes.devices import FILTER_DEBOUNCE_MS, DevicesPane
+from tests.helpers import shot
 
 
 def make_pane(qtbot: Any, vm: DevicesViewModel) -> DevicesPane:
@@ -113,7 +114,7 @@ def test_the_detail_follows_the_list(qtbot: Any, devices_vm: DevicesViewModel) -
     assert devices_vm.model.rowCount() == 0 and not pane.detail.showing_device
     assert pane.detail.empty_title.text() == "No device selected"
     assert not pane.edit_button.isEnabled()
-    pane.grab().save("/tmp/shots/devices-filtered-empty.png")
+    shot(pane, "devices-filtered-empty.png")
 
 
 def test_create_through_the_dialog(qtbot: Any, devices_vm: DevicesViewModel) -> None:

@@ -16,7 +16,9 @@ def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     before = gc.get_threshold()
-    collector = IdleCollector(app, idle_s=0.2, every_s=0.0, at_most_s=3600)
+    # Idle after 1 s: the tick right after the input stays "not idle" on a loaded machine.
+    collector = IdleCollector(app, idle_s=1.0, every_s=0.0, at_most_s=3600)
+    collector.timer.stop()  # the test ticks it, so no tick of its own falls in the wait
     try:
         assert gc.get_threshold() == THRESHOLDS
         widget = QWidget()
@@ -28,7 +30,7 @@ def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
         QApplication.sendEvent(widget, press)
         collector.tick()
         assert collector.collections == 0  # input just now: not idle
-        qtbot.wait(250)
+        qtbot.wait(1100)
         collector.tick()
         assert collector.collections == 1
     finally:

@@ -15,10 +15,9 @@ from lpwa_console.models.device_import import DeviceImportViewModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.device_import import parse_import_csv
 from lpwa_console.ui.dialogs.import_wizard import ImportWizard
+from tests.helpers import shot
 
 from ..models.test_device_import import APP_EUI, KEY, FakeUploader, import_text
-
-SHOTS = Path("/tmp/shots")
 
 
 def make(qtbot: Any, uploader: FakeUploader) -> ImportWizard:
@@ -42,14 +41,13 @@ def test_wizard_end_to_end(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
     assert "52 valid, 8 with errors" in wizard.summary.text()
     assert wizard.upload_button.text() == "Import 52 valid rows"
     assert wizard.export_button.isVisible()
-    SHOTS.mkdir(exist_ok=True)
-    wizard.grab().save(str(SHOTS / "import-preview.png"))
+    shot(wizard, "import-preview.png")
     with qtbot.waitSignal(wizard.vm.finished, timeout=10000):
         wizard.upload_button.click()
         assert wizard.progress.isVisible() and wizard.cancel_button.isVisible()
     assert wizard.summary.text().startswith("Done: 49 imported, 11 failed")
     assert not wizard.progress.isVisible()
-    wizard.grab().save(str(SHOTS / "import-report.png"))
+    shot(wizard, "import-report.png")
     out = tmp_path / "failed.csv"
     assert wizard.export_failed(str(out)) == 11
     assert "11 failed rows written" in wizard.summary.text()

@@ -50,6 +50,12 @@ def test_main_window_builds(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
 
 
 def test_self_test_subprocess(tmp_path: Path) -> None:
+    """As on a run after the first: the window reopens on the network pane, which must load
+    the lists (not say "No network contexts yet"); the user's settings stay as they were."""
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    settings.setValue("window/pane_title", "Network")
+    settings.sync()
+    before = (tmp_path / "settings.ini").read_bytes()
     result = subprocess.run(
         [sys.executable, "-m", "lpwa_console", "--self-test", "--data-dir", str(tmp_path)],
         capture_output=True,
@@ -74,6 +80,8 @@ def test_self_test_subprocess(tmp_path: Path) -> None:
     )  # fmt: skip
     for account in json.loads(accounts.stdout):
         assert account["client_secret"] not in log_text
+    assert report["panes"]["network"]["network_contexts"]["rows"] > 0
+    assert (tmp_path / "settings.ini").read_bytes() == before
 
 
 def test_the_last_pane_is_remembered_by_title(qtbot: Any, qloop: Any, tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ security)."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -42,9 +41,7 @@ from lpwa_console.schema.network import (
 )
 from lpwa_console.ui.dialogs.resource_form import ResourceFormDialog
 from lpwa_console.ui.panes.resources import MASK, ResourcesPane
-from tests.helpers import run
-
-SHOTS = Path("/tmp/shots")
+from tests.helpers import run, shot
 
 
 def group(i: int, **extra: Any) -> dict[str, Any]:
@@ -163,6 +160,21 @@ def test_not_connected(qtbot: Any, qloop: Any) -> None:
     assert not pane.new_button.isEnabled()
 
 
+def test_a_restored_pane_loads_when_the_session_connects(qtbot: Any, qloop: Any) -> None:
+    """The window reopens on the pane shown last, so the pane is visible before the session
+    connects: its list must load, not say "No multicast groups yet" with data on the server.
+    A second session (reconnect) loads it again."""
+    pane = make(qtbot, "Multicast groups", [multicast_kind()], None)
+    pane.show()
+    assert pane.empty.text() == "Not connected"
+    for client in (fake_client(130), fake_client(7)):
+        with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=5000):
+            pane.vm.set_client(client)
+        qtbot.waitUntil(lambda c=client: pane.vm.model.rowCount() == len(c.multicast_groups.items))
+        assert not pane.empty.isVisible()
+    assert pane.count_label.text() == "7 multicast groups"
+
+
 def test_multicast_list_detail_and_create(qtbot: Any, qloop: Any) -> None:
     client = fake_client(130)
     pane = make(qtbot, "Multicast groups", [multicast_kind()], client)
@@ -175,8 +187,7 @@ def test_multicast_list_detail_and_create(qtbot: Any, qloop: Any) -> None:
     text = pane.detail.text()
     assert "Street lights 0" in text and MASK in text and "00000000" * 4 not in text
     assert pane.edit_button.isEnabled()
-    SHOTS.mkdir(exist_ok=True)
-    pane.grab().save(str(SHOTS / "multicast-pane.png"))
+    shot(pane, "multicast-pane.png")
 
     dialog = ResourceFormDialog(pane.vm, None, pane)
     qtbot.addWidget(dialog)
@@ -185,16 +196,13 @@ def test_multicast_list_detail_and_create(qtbot: Any, qloop: Any) -> None:
     assert dialog.errors["EUI"].text()
     save = dialog.buttons.buttons()[0]
     assert not save.isEnabled()
-    dialog.grab().save(str(SHOTS / "multicast-form-error.png"))
+    shot(dialog, "multicast-form-error.png")
     dialog.inputs["EUI"].setText("70B3D5E75E00AAAA")  # type: ignore[union-attr]
     dialog.inputs["nwAddress"].setText("0102ABCD")  # type: ignore[union-attr]
     dialog.inputs["name"].setText("New lights")  # type: ignore[union-attr]
-    errors = dialog.check()
-    if errors:  # the schema may need more (e.g. keys): give them
-        dialog.inputs["appSKey"].setText("2B7E151628AED2A6ABF7158809CF4F3C")  # type: ignore[union-attr]
-        dialog.inputs["nwKey"].setText("2B7E151628AED2A6ABF7158809CF4F3C")  # type: ignore[union-attr]
-        errors = dialog.check()
-    assert errors == {}
+    assert dialog.check() == {"appSKey": "a multicast group needs its AppSKey (appSKey)"}
+    dialog.inputs["appSKey"].setText("2B7E151628AED2A6ABF7158809CF4F3C")  # type: ignore[union-attr]
+    assert dialog.check() == {}
     with qtbot.waitSignal(pane.vm.saved, timeout=3000):
         dialog.save()
     assert client.multicast_groups.created[0].EUI == "70B3D5E75E00AAAA"
@@ -213,7 +221,7 @@ def test_app_servers_security_and_metrics(qtbot: Any, qloop: Any) -> None:
     with qtbot.waitSignal(pane.vm.detail_changed, timeout=3000):
         pane.views[0].selectRow(0)  # scope OPERATOR: read-only
     assert not pane.edit_button.isEnabled() and not pane.delete_button.isEnabled()
-    pane.grab().save(str(SHOTS / "app-servers-pane.png"))
+    shot(pane, "app-servers-pane.png")
 
 
 def test_network_sections(qtbot: Any, qloop: Any) -> None:
@@ -229,7 +237,7 @@ def test_network_sections(qtbot: Any, qloop: Any) -> None:
     with qtbot.waitSignal(pane.vm.detail_changed, timeout=3000):
         pane.views[2].selectRow(0)
     assert "Exchange key" in pane.detail.text() and "AQAB" in pane.detail.text()
-    pane.grab().save(str(SHOTS / "network-pane.png"))
+    shot(pane, "network-pane.png")
 
 
 def test_form_fields_from_the_schema() -> None:
@@ -276,7 +284,7 @@ def test_multicast_filters_apply_on_the_server(qtbot: Any, qloop: Any) -> None:
         query.setText("Nothing like it")
     assert pane.empty.text() == "No multicast groups match these filters"
     assert groups.filters[-1] == MulticastGroupFilter(query="Nothing like it", appServerID=["as-1"])
-    pane.grab().save(str(SHOTS / "multicast-filtered-empty.png"))
+    shot(pane, "multicast-filtered-empty.png")
     with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
         query.clear()
         servers.clear()
@@ -307,7 +315,7 @@ def test_app_server_scope_filter(qtbot: Any, qloop: Any) -> None:
         scope.setCurrentIndex(1)
     assert client.app_servers.filters[-1].scope == ["SUBSCRIPTION"]
     assert pane.vm.model.rowCount() == 2
-    pane.grab().save(str(SHOTS / "app-servers-scope.png"))
+    shot(pane, "app-servers-scope.png")
 
 
 def test_only_the_current_sections_filters_show(qtbot: Any, qloop: Any) -> None:

@@ -26,7 +26,7 @@ from lpwa_console.schema.subscription import (
 from lpwa_console.ui.dialogs.subscription_settings import SubscriptionSettingsDialog
 from lpwa_console.ui.main_window import MainWindow
 from lpwa_console.ui.panes.devices import DevicesPane
-from tests.helpers import run
+from tests.helpers import run, shot
 
 
 @pytest.fixture
@@ -79,7 +79,7 @@ def test_settings_saved_to_the_sandbox(
         assert dialog.tags.isChecked() is original.showTagSuggestionsWhenDomainRestrictions
         assert dialog.hsm.currentData() == original.options.hsm
         assert dialog.name.isEnabled() and not dialog.save_button.isEnabled()  # unchanged yet
-        dialog.grab().save("/tmp/shots/subscription-settings.png")
+        shot(dialog, "subscription-settings.png")
 
         dialog.name.setText("")
         assert dialog.name_error.text() == "The subscription needs a name"
@@ -154,7 +154,7 @@ def test_a_viewer_cannot_and_the_servers_403_shows(
     assert "permission 'a'" in text and dialog.form_error.isVisible()
     assert dialog.isVisible() and dialog.name.text() == "Not mine to rename"
     assert dialog.buttons.isEnabled()
-    dialog.grab().save("/tmp/shots/subscription-refused.png")
+    shot(dialog, "subscription-refused.png")
     assert run(qtbot, real_get()).name != "Not mine to rename"
     dialog.reject()
 

@@ -6,9 +6,7 @@ Resources (resources/*.py) only say a path, parameters and a response type.
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import logging
-import random
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -16,6 +14,7 @@ from typing import Any, TypeVar
 import httpx
 from pydantic import BaseModel, ValidationError
 
+from ._retry import RETRY_STATUSES, backoff_delay
 from .auth import Credentials, TokenProvider
 from .errors import (
     APIConnectionError,
@@ -30,8 +29,6 @@ log = logging.getLogger(__name__)
 M = TypeVar("M", bound=BaseModel)
 
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
-RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-MAX_RETRY_AFTER_S = 60.0
 
 QueryParams = Mapping[str, str | int | float] | list[tuple[str, str]]
 JSON = "application/json"
@@ -58,11 +55,17 @@ class BaseClient:
             limits=httpx.Limits(max_connections=16, max_keepalive_connections=8),
             headers={"User-Agent": "lpwa-console"},
         )
-        self._auth = TokenProvider(credentials, self._http) if credentials else None
+        # The token request is retried as a GET is: a blip at renewal must not fail a request.
+        self._auth = (
+            TokenProvider(
+                credentials, self._http, max_retries=max_retries, backoff_s=backoff_s, sleep=sleep
+            )
+            if credentials
+            else None
+        )
         self.max_retries = max_retries
         self._backoff_s = backoff_s
         self._sleep = sleep
-        self.request_count = 0
 
     @property
     def token_provider(self) -> TokenProvider | None:
@@ -156,16 +159,15 @@ class BaseClient:
             )
             started = time.perf_counter()
             try:
-                self.request_count += 1
                 response = await self._http.send(request)
-            except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
-                # The connection never opened: nothing reached the server, so even a POST
-                # may go again.
+            except (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout) as exc:
+                # The connection never opened (or no pooled one freed up): nothing reached the
+                # server, so even a POST may go again.
                 if attempt < self.max_retries:
                     await self._backoff(attempt, None)
                     attempt += 1
                     continue
-                if isinstance(exc, httpx.ConnectTimeout):
+                if isinstance(exc, httpx.TimeoutException):
                     raise APITimeoutError(request) from exc
                 raise APIConnectionError(
                     f"Cannot connect to {self.base_url}", request=request
@@ -177,7 +179,7 @@ class BaseClient:
                     attempt += 1
                     continue
                 if isinstance(exc, httpx.TimeoutException):
-                    raise APITimeoutError(request) from exc
+                    raise APITimeoutError(request, maybe_applied=not idempotent) from exc
                 hint = "" if idempotent else " (it may or may not have been applied)"
                 raise APIConnectionError(
                     f"Connection lost during {method} {path}{hint}", request=request
@@ -209,23 +211,4 @@ class BaseClient:
             return response
 
     async def _backoff(self, attempt: int, response: httpx.Response | None) -> None:
-        delay = retry_after(response) if response is not None else None
-        if delay is None:
-            delay = min(8.0, self._backoff_s * (2**attempt)) * (0.75 + random.random() / 2)
-        await self._sleep(delay)
-
-
-def retry_after(response: httpx.Response) -> float | None:
-    """Seconds the server asked us to wait (Retry-After as seconds or an HTTP date)."""
-    value = response.headers.get("Retry-After")
-    if not value:
-        return None
-    try:
-        return min(MAX_RETRY_AFTER_S, max(0.0, float(value)))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return min(MAX_RETRY_AFTER_S, max(0.0, when.timestamp() - time.time()))
+        await self._sleep(backoff_delay(attempt, self._backoff_s, response))

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 import httpx
 
+from ._retry import RETRY_STATUSES, backoff_delay
 from .errors import APIConnectionError, TokenError
 
 # Renew this long before the server's expiry, so a request never leaves with a stale token.
@@ -28,15 +30,24 @@ class TokenProvider:
     """Gives a valid bearer token; concurrent callers share one fetch."""
 
     def __init__(
-        self, credentials: Credentials, http: httpx.AsyncClient, clock: object = time
+        self,
+        credentials: Credentials,
+        http: httpx.AsyncClient,
+        clock: object = time,
+        *,
+        max_retries: int = 3,
+        backoff_s: float = 0.5,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
         self._credentials = credentials
         self._http = http
         self._clock = clock
+        self.max_retries = max_retries
+        self._backoff_s = backoff_s
+        self._sleep = sleep
         self._token: str | None = None
         self._expires_at = 0.0
         self._lock = asyncio.Lock()
-        self.fetch_count = 0
 
     @property
     def client_id(self) -> str:
@@ -65,19 +76,30 @@ class TokenProvider:
 
     async def _fetch(self) -> None:
         creds = self._credentials
-        try:
-            response = await self._http.post(
-                creds.token_url,
-                data={
-                    "grant_type": "client_credentials",
-                    "client_id": creds.client_id,
-                    "client_secret": creds.client_secret,
-                },
-                headers={"Accept": "application/json"},
-            )
-        except httpx.TransportError as exc:
-            raise APIConnectionError(f"Cannot reach the token endpoint: {exc}") from exc
-        self.fetch_count += 1
+        attempt = 0
+        while True:
+            try:
+                response = await self._http.post(
+                    creds.token_url,
+                    data={
+                        "grant_type": "client_credentials",
+                        "client_id": creds.client_id,
+                        "client_secret": creds.client_secret,
+                    },
+                    headers={"Accept": "application/json"},
+                )
+            except httpx.TransportError as exc:
+                # Asking for a token twice is harmless: retried like a GET.
+                if attempt < self.max_retries:
+                    await self._sleep(backoff_delay(attempt, self._backoff_s, None))
+                    attempt += 1
+                    continue
+                raise APIConnectionError(f"Cannot reach the token endpoint: {exc}") from exc
+            if response.status_code in RETRY_STATUSES and attempt < self.max_retries:
+                await self._sleep(backoff_delay(attempt, self._backoff_s, response))
+                attempt += 1
+                continue
+            break
         if response.status_code != 200:
             detail = _error_detail(response)
             raise TokenError(f"Sign-in refused ({response.status_code}): {detail}")

@@ -22,8 +22,13 @@ class APIConnectionError(APIError):
 
 
 class APITimeoutError(APIConnectionError):
-    def __init__(self, request: httpx.Request | None = None) -> None:
-        super().__init__("The server did not answer in time", request=request)
+    def __init__(
+        self, request: httpx.Request | None = None, *, maybe_applied: bool = False
+    ) -> None:
+        # A POST that timed out after sending may have been applied: the user must check
+        # before trying again.
+        hint = " (it may or may not have been applied)" if maybe_applied else ""
+        super().__init__(f"The server did not answer in time{hint}", request=request)
 
 
 class APIResponseValidationError(APIError):

@@ -406,22 +406,16 @@ class AlarmsViewModel(QObject):
         self.timer.setInterval(refresh_ms)
         self.timer.timeout.connect(self.refresh_visible)
         self.live = True  # the pane turns it off while hidden or when Live is unchecked
-        self.fetchers: tuple[ListFetch | None, ListFetch | None] | None = None
         if client is not None:
             self.reload()
 
     @property
     def has_client(self) -> bool:
-        return self.client is not None or self.fetchers is not None
+        return self.client is not None
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client
         self.client_changed.emit(client is not None)
-        self.reload()
-
-    def set_fetchers(self, devices: ListFetch | None, multicast: ListFetch | None) -> None:
-        """Lists from elsewhere than a client (tests, benches)."""
-        self.fetchers = (devices, multicast)
         self.reload()
 
     @property
@@ -445,9 +439,7 @@ class AlarmsViewModel(QObject):
         self.reload()
 
     def _lists(self) -> tuple[ListFetch | None, ListFetch | None]:
-        if self.fetchers is not None:
-            devices, multicast = self.fetchers
-        elif self.client is not None:
+        if self.client is not None:
             client, runner = self.client, self.runner
 
             async def devices(
@@ -457,8 +449,8 @@ class AlarmsViewModel(QObject):
                     page,
                     size,
                     filters=filters,
-                    sort=sort,
-                    descending=desc,  # type: ignore[arg-type]
+                    sort=sort,  # type: ignore[arg-type]
+                    descending=desc,
                 )
                 return await runner.track(f"Device alarms page {page}", call)
 
@@ -469,8 +461,8 @@ class AlarmsViewModel(QObject):
                     page,
                     size,
                     filters=filters,
-                    sort=sort,
-                    descending=desc,  # type: ignore[arg-type]
+                    sort=sort,  # type: ignore[arg-type]
+                    descending=desc,
                 )
                 return await runner.track(f"Multicast alarms page {page}", call)
 

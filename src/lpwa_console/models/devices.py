@@ -386,8 +386,8 @@ class DevicesViewModel(QObject):
         self._detail_task = self.runner.run(
             f"Load device {ref.removeprefix('e')}",
             client.devices.get(ref),
-            on_done=lambda device, ref=ref: self._detail_done(ref, device),
-            on_error=lambda _exc, msg, ref=ref: self._detail_failed(ref, msg),
+            on_done=lambda device: self._detail_done(ref, device),
+            on_error=lambda _exc, msg: self._detail_failed(ref, msg),
         )
 
     def _detail_done(self, ref: str, device: Device) -> None:
@@ -574,13 +574,16 @@ class DevicesViewModel(QObject):
                     continue
             elif model.error and not retry:
                 continue
-            self._reference_tasks[kind] = self.runner.run(
-                f"List {REFERENCE_KINDS[kind]}",
-                _list_references(self.client, kind),
-                on_done=lambda items, kind=kind: self._references_done(kind, items),
-                on_error=lambda _exc, msg, kind=kind: self._references_failed(kind, msg),
-                quiet=True,
-            )
+            self._reference_tasks[kind] = self._load_reference(self.client, kind)
+
+    def _load_reference(self, client: LpwaClient, kind: str) -> int:
+        return self.runner.run(
+            f"List {REFERENCE_KINDS[kind]}",
+            _list_references(client, kind),
+            on_done=lambda items: self._references_done(kind, items),
+            on_error=lambda _exc, msg: self._references_failed(kind, msg),
+            quiet=True,
+        )
 
     def _references_done(self, kind: str, items: list[tuple[str, str, Any]]) -> None:
         self._reference_tasks.pop(kind, None)

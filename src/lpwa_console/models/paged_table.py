@@ -99,7 +99,6 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._loading = False
         self._started = False
-        self.fetch_log: list[tuple[int, int]] = []  # (generation, page) requested, for tests
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -285,7 +284,6 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     def _start(self, page: int) -> None:
         assert self._fetch is not None
         generation = self.generation
-        self.fetch_log.append((generation, page))
         coro = self._fetch(page + 1, self.page_size, self.sort_key, self.descending)
         future = asyncio.ensure_future(coro)
         self._in_flight[page] = future

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
+from functools import partial
 from typing import Any
 
 from PySide6.QtCore import (
@@ -104,7 +105,7 @@ class ReferenceListModel(QAbstractListModel):
         for item in items:
             self.items.append((item[0], item[1]))
             if len(item) > 2:
-                self.details[item[0]] = item[2]  # type: ignore[misc]
+                self.details[item[0]] = item[2]
         self.loaded = not error
         self.error = error
         if not error:
@@ -191,8 +192,8 @@ class ReferenceLists(QObject):
             self._tasks[kind] = self.runner.run(
                 f"List {REFERENCE_NOUNS[kind]}",
                 list_references(self.client, kind),
-                on_done=lambda items, k=kind: self._done(k, items),
-                on_error=lambda _e, message, k=kind: self._failed(k, message),
+                on_done=partial(self._done, kind),
+                on_error=partial(self._failed_with, kind),
                 quiet=True,
             )
 
@@ -200,6 +201,9 @@ class ReferenceLists(QObject):
         self._tasks.pop(kind, None)
         self.model(kind).set_items(items)
         self.changed.emit(kind)
+
+    def _failed_with(self, kind: str, _exc: BaseException, message: str) -> None:
+        self._failed(kind, message)
 
     def _failed(self, kind: str, message: str) -> None:
         self._tasks.pop(kind, None)

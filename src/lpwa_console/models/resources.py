@@ -432,8 +432,10 @@ class ResourceViewModel(QObject):
         self.client = client
         self.loaded = False
         self._set_detail(None, {})
-        self.client_changed.emit(client is not None)
+        # Cleared before telling the pane: a visible pane loads on client_changed, and a
+        # clear after that would drop the load and show a false empty list.
         self.model.clear()
+        self.client_changed.emit(client is not None)
 
     def ensure_loaded(self) -> None:
         """Lists load when first shown, not at connection time."""

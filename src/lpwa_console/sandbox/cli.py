@@ -146,11 +146,6 @@ def _seed(args: argparse.Namespace) -> int:
     return 0
 
 
-@contextlib.contextmanager
-def _nothing() -> Iterator[None]:
-    yield
-
-
 def listening_socket(host: str, port: int) -> socket.socket:
     """The server's socket, named TCP (not protocol 0) so asyncio sets TCP_NODELAY on the
     connections it accepts: without it every small answer waits ~40 ms for the client's
@@ -203,8 +198,9 @@ def _serve(args: argparse.Namespace) -> int:
 
     class Server(uvicorn.Server):
         # Our own handlers: uvicorn's re-raise the signal after shutdown (exit status != 0).
-        def capture_signals(self) -> contextlib.AbstractContextManager[None]:
-            return _nothing()
+        @contextlib.contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            yield
 
     server = Server(config)
 

@@ -288,7 +288,7 @@ class Simulator:
 
         def add(where: str, params: tuple[object, ...]) -> None:
             for row in conn.execute(select + where, params):
-                found[row[0]] = tuple(row)  # type: ignore[assignment]
+                found[row[0]] = tuple(row)
 
         custom = conn.execute("SELECT DISTINCT alarm004 FROM devices WHERE alarm004 IS NOT NULL")
         for config in [None, *(r[0] for r in custom)]:

@@ -469,7 +469,7 @@ class MainWindow(QMainWindow):
         else:
             pane = self.settings.value("window/pane", 0)  # what older versions saved
             with contextlib.suppress(TypeError, ValueError):
-                self.navigation.setCurrentRow(min(int(pane), max(0, len(self.panes) - 1)))  # type: ignore[arg-type]
+                self.navigation.setCurrentRow(min(int(str(pane)), max(0, len(self.panes) - 1)))
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

@@ -196,8 +196,9 @@ def list_devices(
         after_eui=after,
     )
     items = store.briefs(conn, page.uids)
+    sub = account.subscription_id
     count = (
-        (lambda: store.total(conn, account.subscription_id, account.restrictions))
+        (lambda: store.total(conn, sub, account.restrictions))
         if filters.is_empty()
         else (lambda: store.count(conn, where))
     )

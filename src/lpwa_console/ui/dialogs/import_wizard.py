@@ -5,7 +5,7 @@ Nothing here blocks: reading, checking and uploading run as tasks of the view-mo
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -44,7 +44,7 @@ class ImportCellDelegate(QStyledItemDelegate):
         super().initStyleOption(option, index)
         if index.data(CellErrorRole):
             color = QColor("#5c1f1f") if is_dark() else QColor("#fbd5d5")
-            option.backgroundBrush = color
+            option.backgroundBrush = QBrush(color)
         if index.column() == 1:
             level = STATUS_LEVEL.get(str(index.data(RowStatusRole)), 0)
             if level:

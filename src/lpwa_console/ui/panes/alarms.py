@@ -56,8 +56,11 @@ class AlarmsPane(QWidget):
             self.severity.addItem(f"{Severity(level).label} and above", level)
         self.acked = QComboBox()
         self.acked.setObjectName("ackedFilter")
-        for label, value in (("Not acknowledged", False), ("Acknowledged", True), ("All", None)):
-            self.acked.addItem(label, value)
+        acked: list[tuple[str, bool | None]] = [
+            ("Not acknowledged", False), ("Acknowledged", True), ("All", None)
+        ]  # fmt: skip
+        for label, choice in acked:
+            self.acked.addItem(label, choice)
         self.live = QCheckBox("Live")
         self.live.setObjectName("liveRefresh")
         self.live.setChecked(True)
@@ -166,7 +169,8 @@ class AlarmsPane(QWidget):
 
     def selected_rows(self) -> list[int]:
         rows: list[int] = []
-        for selection in self.table.selectionModel().selection():
+        ranges = self.table.selectionModel().selection()
+        for selection in (ranges.at(i) for i in range(ranges.count())):
             rows.extend(range(selection.top(), selection.bottom() + 1))
             if len(rows) > MAX_ACK_SELECTION:
                 break
@@ -202,11 +206,11 @@ class AlarmsPane(QWidget):
     def _live(self, on: bool) -> None:
         self.vm.set_live(on and self.vm.has_client and self.isVisible())
 
-    def showEvent(self, event: object) -> None:  # type: ignore[override]
+    def showEvent(self, event: object) -> None:
         super().showEvent(event)  # type: ignore[arg-type]
         self._live(self.live.isChecked())  # a hidden pane does not poll
 
-    def hideEvent(self, event: object) -> None:  # type: ignore[override]
+    def hideEvent(self, event: object) -> None:
         self.vm.set_live(False)
         super().hideEvent(event)  # type: ignore[arg-type]
 
@@ -250,7 +254,7 @@ class AlarmsPane(QWidget):
         self.open_button.setEnabled(connected and self.table.currentIndex().isValid())
         self.refresh_button.setEnabled(connected)
 
-    def closeEvent(self, event: object) -> None:  # type: ignore[override]
+    def closeEvent(self, event: object) -> None:
         self.vm.set_live(False)
         self.vm.visible_rows = None
         self._connections.disconnect_all()

@@ -483,7 +483,8 @@ class DevicesPane(QWidget):
     def selected_rows(self) -> list[int]:
         """Selected rows, without building one index per row of a huge selection."""
         rows: list[int] = []
-        for selection in self.table.selectionModel().selection():
+        ranges = self.table.selectionModel().selection()
+        for selection in (ranges.at(i) for i in range(ranges.count())):
             rows.extend(range(selection.top(), selection.bottom() + 1))
             if len(rows) > MAX_TAG_SELECTION:
                 break
@@ -839,6 +840,6 @@ class DevicesPane(QWidget):
             action.setEnabled(connected and not self.exporter.running)
         gate.enable(self.import_action, connected)
 
-    def closeEvent(self, event: object) -> None:  # type: ignore[override]
+    def closeEvent(self, event: object) -> None:
         self._connections.disconnect_all()
         super().closeEvent(event)  # type: ignore[arg-type]

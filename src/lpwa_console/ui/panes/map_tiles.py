@@ -88,7 +88,7 @@ class TileLayerItem(QGraphicsItem):
         _widget: QWidget | None = None,
     ) -> None:
         painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
-        exposed = option.exposedRect  # type: ignore[attr-defined]
+        exposed = option.exposedRect
         for key in self.visible_keys:
             target = tile_rect(key)
             if not target.intersects(exposed):

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, 
 from ..theme import is_dark
 
 
-class IntegerAxis(pg.AxisItem):
+class IntegerAxis(pg.AxisItem):  # type: ignore[misc]
     """A left axis for counts: whole-number ticks only, never an SI prefix or a fraction."""
 
     def __init__(self, orientation: str = "left") -> None:

@@ -281,7 +281,7 @@ class _CellDelegate(QStyledItemDelegate):
         super().initStyleOption(option, index)
         fields = self.owner.form.fields
         if 0 <= index.column() < len(fields) and fields[index.column()].kind == "choice":
-            option.text = fields[index.column()].choice_words(option.text)  # type: ignore[attr-defined]
+            option.text = fields[index.column()].choice_words(option.text)
 
     def paint(
         self,

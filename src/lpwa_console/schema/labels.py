@@ -36,7 +36,8 @@ class FieldWords:
     label: str
     help: str = ""
     unit: str = ""  # shown after the input and the value: "s", "MHz", "°"
-    choices: Mapping[str, str] = field(default=_NO_CHOICES)  # wire value -> words, in order
+    # wire value -> words, in order (a factory: 3.11 refuses a mapping as a dataclass default)
+    choices: Mapping[str, str] = field(default_factory=lambda: _NO_CHOICES)
     duration: bool = False  # an ISO 8601 duration: edited as a number and a unit
     hidden: bool = False  # an internal (optimistic concurrency version): never shown
     reference: str = ""  # the kind of resource it names (REFERENCE_NOUNS), picked by name

@@ -25,6 +25,8 @@ from ...schema.devices import (
 )
 from ...schema.domains import DomainRestrictions
 from ..db import TILE_LEVEL, TILES
+from . import domains as domain_store
+from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
 
 BASE_HREF = "/subscriptions/mine/devices"
@@ -285,14 +287,7 @@ def connectivity_of(conn: sqlite3.Connection, uid: int) -> str:
 
 
 def domains_of(conn: sqlite3.Connection, uid: int) -> list[tuple[str, str]]:
-    return [
-        (g, n)
-        for g, n in conn.execute(
-            "SELECT dm.grp, dm.name FROM device_domains dd JOIN domains dm ON dm.id = dd.domain_id"
-            " WHERE dd.device_uid = ?",
-            (uid,),
-        )
-    ]
+    return domain_store.domains_of(conn, DEVICE_DOMAINS, uid)
 
 
 def eui_exists(conn: sqlite3.Connection, subscription_id: int, eui: str) -> bool:
@@ -380,18 +375,6 @@ def tag_id(
         "INSERT INTO tags (subscription_id, name) VALUES (?, ?)", (subscription_id, name)
     )
     return int(cur.lastrowid or 0)
-
-
-def domain_id(conn: sqlite3.Connection, subscription_id: int, group: str, name: str) -> int:
-    conn.execute(
-        "INSERT OR IGNORE INTO domains (subscription_id, grp, name) VALUES (?, ?, ?)",
-        (subscription_id, group, name),
-    )
-    row = conn.execute(
-        "SELECT id FROM domains WHERE subscription_id = ? AND grp = ? AND name = ?",
-        (subscription_id, group, name),
-    ).fetchone()
-    return int(row[0])
 
 
 def insert(conn: sqlite3.Connection, values: dict[str, Any]) -> int:
@@ -507,12 +490,7 @@ def set_tags(conn: sqlite3.Connection, subscription_id: int, uid: int, names: li
 def set_domains(
     conn: sqlite3.Connection, subscription_id: int, uid: int, pairs: list[tuple[str, str]]
 ) -> None:
-    conn.execute("DELETE FROM device_domains WHERE device_uid = ?", (uid,))
-    for group, name in pairs:
-        conn.execute(
-            "INSERT OR IGNORE INTO device_domains VALUES (?, ?)",
-            (uid, domain_id(conn, subscription_id, group, name)),
-        )
+    domain_store.set_domains(conn, DEVICE_DOMAINS, subscription_id, uid, pairs)
 
 
 def set_app_servers(conn: sqlite3.Connection, uid: int, server_ids: list[int]) -> None:

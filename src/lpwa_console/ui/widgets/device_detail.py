@@ -128,6 +128,11 @@ def device_html(device: Device, names: Names | None = None) -> str:
             return ident
         return reference_text(ident, names(field, ident) if names is not None else "")
 
+    def linked_id(field: str, ident: str | None, section: str) -> str:
+        """A field naming a network resource by its ID: "name (ID)", opening it."""
+        links = [(named(field, ident) or "", link("network", ident, section))] if ident else []
+        return _linked(label_of(field), links)
+
     model = (
         reference_text(device.model.ID, device.model.commercialName or "") if device.model else None
     )
@@ -152,17 +157,7 @@ def device_html(device: Device, names: Names | None = None) -> str:
                 label_of("asTransportKey"),
                 _ref_link(device.asTransportKey, "network", "as_transport_keys"),
             ),
-            _linked(
-                label_of("hsmGroupID"),
-                [
-                    (
-                        named("hsmGroupID", device.hsmGroupID) or "",
-                        link("network", device.hsmGroupID, "hsm_groups"),
-                    )
-                ]
-                if device.hsmGroupID
-                else [],
-            ),
+            linked_id("hsmGroupID", device.hsmGroupID, "hsm_groups"),
         ]
     else:
         network_title = "SIM and network"
@@ -171,17 +166,7 @@ def device_html(device: Device, names: Names | None = None) -> str:
             _field(label_of("iccid"), device.iccid),
             _field(label_of("eid"), device.eid),
             _field(label_of("lastIMEI"), device.lastIMEI),
-            _linked(
-                label_of("networkContextID"),
-                [
-                    (
-                        named("networkContextID", device.networkContextID) or "",
-                        link("network", device.networkContextID, "network_contexts"),
-                    )
-                ]
-                if device.networkContextID
-                else [],
-            ),
+            linked_id("networkContextID", device.networkContextID, "network_contexts"),
         ]
     profile = device.appServersRoutingProfile
     organisation = [

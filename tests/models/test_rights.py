@@ -88,3 +88,19 @@ def test_account_rights_follow_the_client(qtbot: Any) -> None:
     with qtbot.waitSignal(rights.changed, timeout=1000):
         rights.set_client(None)
     assert not rights.grants.known and rights.denied() == []
+
+
+def test_a_restricted_account_may_not_change_subscription_settings() -> None:
+    france = {"and": [{"type": "PREFIX", "name": "France/", "group": {"name": "Site"}}]}
+    restricted = Grants.of(
+        subscription(["x", "a"], [READ_NODE, WRITE_NODE], domainRestrictions=france)
+    )
+    verdict = restricted.check("subscription.edit")
+    assert not verdict.allowed
+    assert verdict.reason == (
+        "Your account may not change the subscription's settings: it has domain restrictions,"
+        " and these settings reach every domain"
+    )
+    assert restricted.check("app_servers.create").allowed  # only the settings
+    unrestricted = Grants.of(subscription(["x", "a"], [READ_NODE, WRITE_NODE]))
+    assert unrestricted.check("subscription.edit").allowed

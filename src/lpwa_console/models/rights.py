@@ -51,6 +51,7 @@ class Requirement:
     permissions: tuple[str, ...] = ()
     rights: tuple[str, ...] = ()
     note: str = ""  # said after the missing right, e.g. why WRITE_NODE is not enough
+    unrestricted: bool = False  # only for an account without domain restrictions
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,11 @@ ACTIONS: dict[str, Requirement] = {
     "network_subscriptions.create": _subscription("create network subscriptions"),
     "network_subscriptions.edit": _subscription("change network subscriptions"),
     "network_subscriptions.delete": _subscription("delete network subscriptions"),
-    "subscription.edit": _subscription("change the subscription's settings"),
+    # Settings reach every domain (one limits what restricted accounts see): the sandbox
+    # refuses them to a domain-restricted account.
+    "subscription.edit": Requirement(
+        "change the subscription's settings", *_SUB_WRITE, unrestricted=True
+    ),
 }
 
 
@@ -157,6 +162,13 @@ class Grants:
             lacking += [_permission_name(p) for p in need.permissions if p not in self.permissions]
         if self.rights is not None:
             lacking += [f"the access right {r}" for r in need.rights if r not in self.rights]
+        restricted = self.restrictions is not None and bool(self.restrictions.and_)
+        if need.unrestricted and restricted and not lacking:
+            return Verdict(
+                False,
+                f"Your account may not {need.verb}: it has domain restrictions, and these"
+                " settings reach every domain",
+            )
         if not lacking:
             return ALLOWED
         reason = f"Your account may not {need.verb}: it lacks {' and '.join(lacking)}"

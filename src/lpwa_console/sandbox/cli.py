@@ -3,7 +3,10 @@
 Contract relied on by the console and the tests:
   serve     prints exactly one JSON line on stdout once listening:
             {"base_url": ..., "token_url": ..., "db": ...}; logs go to stderr; exits 0 on
-            SIGINT/SIGTERM (and at stdin EOF with --exit-with-stdin).
+            SIGINT/SIGTERM (and at stdin EOF with --exit-with-stdin). With --phases, lines
+            {"phase": "demo"} (creating the demo network of a new database) may come first;
+            with --with-accounts the ready line also holds "accounts" (as `accounts --json`),
+            which spares its parent a second process.
   accounts  --json prints a JSON list of {"role", "client_id", "client_secret", ...}.
   seed      adds N devices and prints one JSON line of figures.
 A user error (a bad option, a database that cannot be served, a busy port) prints one line
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import accounts, demo
-from .db import DatabaseRefused
+from .db import Database, DatabaseRefused
 from .settings import SandboxSettings
 
 log = logging.getLogger("lpwa_console.sandbox")
@@ -88,6 +91,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--exit-with-stdin", action="store_true",
                        help="stop when stdin reaches EOF (the parent went away)")  # fmt: skip
     serve.add_argument("--access-log", action="store_true")
+    serve.add_argument("--phases", action="store_true",
+                       help='print {"phase": ...} lines on stdout before the ready line')  # fmt: skip
+    serve.add_argument("--with-accounts", action="store_true",
+                       help="the ready line also lists the demo accounts (with secrets)")  # fmt: skip
     serve.add_argument("--simulate", action="store_true",
                        help="run the living network simulator in the background")  # fmt: skip
     serve.add_argument("--speed", type=_factor, default=1.0, metavar="FACTOR",
@@ -146,6 +153,11 @@ def _seed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say(line: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(line) + "\n")
+    sys.stdout.flush()
+
+
 @contextlib.contextmanager
 def _nothing() -> Iterator[None]:
     yield
@@ -181,6 +193,12 @@ def _serve(args: argparse.Namespace) -> int:
         seed=args.random_seed,
     )
     try:
+        db = Database(settings.db_path)
+        try:
+            if args.phases and demo.needs_demo(db):
+                _say({"phase": "demo"})
+        finally:
+            db.close()
         app = create_app(settings)
     except BaseException:
         sock.close()
@@ -237,13 +255,14 @@ def _serve(args: argparse.Namespace) -> int:
         if server.started:
             host = f"[{args.host}]" if ":" in args.host else args.host
             root = f"http://{host}:{port}"
-            line = {
+            line: dict[str, Any] = {
                 "base_url": root + settings.api_prefix,
                 "token_url": root + settings.token_path,
                 "db": str(settings.db_path),
             }
-            sys.stdout.write(json.dumps(line) + "\n")
-            sys.stdout.flush()
+            if args.with_accounts:
+                line["accounts"] = accounts.listing(app.state.services.db.conn())
+            _say(line)
         await task
 
     asyncio.run(run())

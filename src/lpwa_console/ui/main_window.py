@@ -40,6 +40,7 @@ from .rights import RightsGate
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
 from .widgets.column_chooser import restore_tables, save_tables
+from .widgets.pane_parts import TableOrEmpty
 
 STATE_TEXT = {
     "disconnected": "Disconnected",
@@ -139,7 +140,9 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self._build_toolbar()
+        self._progress = ""
         session.state_changed.connect(self._state_changed)
+        session.progress_changed.connect(self.show_progress)
         session.account_changed.connect(self._account_changed)
         session.profile_changed.connect(lambda _n: self._fill_profile_menu())
         profiles.changed.connect(self._fill_profile_menu)
@@ -423,9 +426,20 @@ class MainWindow(QMainWindow):
 
     # --- session ------------------------------------------------------------------------
 
+    def show_progress(self, text: str) -> None:
+        """What the first start is doing ("Signing in…"), in the status bar and in the
+        panes' empty states while they have nothing else to say; "" when done."""
+        self._progress = text
+        offline = text if self.session.state == "connecting" else ""
+        for stack in self.findChildren(TableOrEmpty):
+            stack.set_offline_text(offline)
+        self._state_changed(self.session.state)
+
     def _state_changed(self, state: str) -> None:
         text = STATE_TEXT.get(state, state)
         profile = self.session.profile.name if self.session.profile else ""
+        if self._progress and state in ("connecting", "connected"):
+            text = self._progress
         if state == "failed":
             text = f"{text}: {self.session.message}"
             self.activity_dock.show()

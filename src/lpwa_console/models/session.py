@@ -85,17 +85,14 @@ class Session(QObject):
         self.profiles.set_last_profile(profile.name)
         self.profile_changed.emit(profile.name)
         self._drop_clients()
-        self._set_state("connecting", f"Connecting to {profile.name}…")
         sandbox = self.embedded
-        if profile.is_embedded and sandbox is not None:
-            started = sandbox.info is not None and sandbox.running
-            self._set_progress(
-                "Signing in…"
-                if started
-                else PHASE_TEXT.get(sandbox.phase_now, PHASE_TEXT["starting"])
-            )
-        else:
-            self._set_progress("Signing in…")
+        if not profile.is_embedded or sandbox is None or (sandbox.info and sandbox.running):
+            first = "Signing in…"
+        else:  # it may be starting since before this session (startup.py)
+            first = PHASE_TEXT.get(sandbox.phase_now, PHASE_TEXT["starting"])
+        self.progress = first  # said with the state change, not before it
+        self._set_state("connecting", f"Connecting to {profile.name}…")
+        self.progress_changed.emit(first)
         self._task_id = self.runner.run(
             f"Connect to {profile.name}",
             self._connect(profile),
@@ -118,7 +115,10 @@ class Session(QObject):
             credentials = Credentials(
                 info.token_url, str(account["client_id"]), str(account["client_secret"])
             )
-            client = self._client_factory(info.base_url, credentials, True)
+            # Plain HTTP on loopback: no TLS context to build (it costs ~0.1 s of the start).
+            client = self._client_factory(
+                info.base_url, credentials, not info.base_url.startswith("http://")
+            )
             name = str(account.get("name") or account["client_id"])
             role = str(account.get("role", profile.role))
         else:
@@ -223,11 +223,14 @@ class Session(QObject):
         self.error.emit(message)
 
     def _set_state(self, state: State, message: str) -> None:
+        ended = state != "connecting" and self.progress
         if state != "connecting":
-            self._set_progress("")
+            self.progress = ""
         self.state = state
         self.message = message
         self.state_changed.emit(state)
+        if ended:
+            self.progress_changed.emit("")
 
     def _drop_clients(self) -> None:
         old = [c for c in (self.client, self.operator_client) if c is not None]

@@ -142,7 +142,7 @@ class MainWindow(QMainWindow):
         self._build_toolbar()
         self._progress = ""
         session.state_changed.connect(self._state_changed)
-        session.progress_changed.connect(self.show_progress)
+        session.progress_changed.connect(self._progress_changed)
         session.account_changed.connect(self._account_changed)
         session.profile_changed.connect(lambda _n: self._fill_profile_menu())
         profiles.changed.connect(self._fill_profile_menu)
@@ -426,19 +426,26 @@ class MainWindow(QMainWindow):
 
     # --- session ------------------------------------------------------------------------
 
+    def _progress_changed(self, _text: str) -> None:
+        self._state_changed(self.session.state)
+
     def show_progress(self, text: str) -> None:
-        """What the first start is doing ("Signing in…"), in the status bar and in the
-        panes' empty states while they have nothing else to say; "" when done."""
+        """What the console does after signing in ("Loading devices…"), in the status bar
+        in place of "Connected"; "" when done."""
         self._progress = text
-        offline = text if self.session.state == "connecting" else ""
-        for stack in self.findChildren(TableOrEmpty):
-            stack.set_offline_text(offline)
         self._state_changed(self.session.state)
 
     def _state_changed(self, state: str) -> None:
         text = STATE_TEXT.get(state, state)
         profile = self.session.profile.name if self.session.profile else ""
-        if self._progress and state in ("connecting", "connected"):
+        # While connecting, the step under way ("Starting the local sandbox…") is said in
+        # the status bar and by the panes that would say "Not connected".
+        offline = self.session.progress if state == "connecting" else ""
+        for stack in self.findChildren(TableOrEmpty):
+            stack.set_offline_text(offline)
+        if offline:
+            text = offline
+        elif self._progress and state == "connected":
             text = self._progress
         if state == "failed":
             text = f"{text}: {self.session.message}"

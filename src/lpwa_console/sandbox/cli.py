@@ -158,6 +158,36 @@ def _say(line: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+async def warm_routes(app: Any) -> None:
+    """FastAPI prepares each route on its first match (~0.3 s for all of ours on a busy
+    machine): one request for a path no route has, before listening, prepares them all
+    here, so the console's first sign-in does not wait for it."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/-warm-up-",
+        "raw_path": b"/-warm-up-",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 0),
+        "server": ("127.0.0.1", 0),
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(_message: dict[str, Any]) -> None:
+        pass
+
+    started = time.perf_counter()
+    await app(scope, receive, send)
+    log.info("routes prepared in %.0f ms", (time.perf_counter() - started) * 1000)
+
+
 @contextlib.contextmanager
 def _nothing() -> Iterator[None]:
     yield
@@ -249,6 +279,7 @@ def _serve(args: argparse.Namespace) -> int:
 
             threading.Thread(target=watch_stdin, name="stdin-watch", daemon=True).start()
 
+        await warm_routes(app)
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.01)

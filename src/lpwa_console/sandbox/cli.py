@@ -158,6 +158,37 @@ def _say(line: dict[str, Any]) -> None:
     sys.stdout.flush()
 
 
+def _prepare_and_import(settings: SandboxSettings, *, phases: bool) -> Any:
+    """The app on a prepared database. The database (for a new one, the demo network) is
+    made in a thread while FastAPI and the routes are imported here: SQLite leaves the GIL
+    while it writes, so the two overlap on a second core."""
+    db = Database(settings.db_path)
+    try:
+        if phases and demo.needs_demo(db):
+            _say({"phase": "demo"})
+    finally:
+        db.close()
+    prepared: dict[str, Any] = {}
+
+    def prepare() -> None:
+        try:
+            prepared["db"] = demo.prepare(settings)
+        except BaseException as exc:  # raised again below, in the main thread
+            prepared["error"] = exc
+
+    worker = threading.Thread(target=prepare, name="prepare-db")
+    worker.start()
+    try:
+        import uvicorn  # noqa: F401  (imported now, used by _serve)
+
+        from .app import create_app
+    finally:
+        worker.join()
+    if "error" in prepared:
+        raise prepared["error"]
+    return create_app(settings, db=prepared["db"])
+
+
 async def warm_routes(app: Any) -> None:
     """FastAPI prepares each route on its first match (~0.3 s for all of ours on a busy
     machine): one request for a path no route has, before listening, prepares them all
@@ -205,10 +236,6 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
-    from .app import create_app
-
     # The port first: a busy one is refused before minutes of seeding a new database.
     try:
         sock = listening_socket(args.host, args.port)
@@ -223,13 +250,7 @@ def _serve(args: argparse.Namespace) -> int:
         seed=args.random_seed,
     )
     try:
-        db = Database(settings.db_path)
-        try:
-            if args.phases and demo.needs_demo(db):
-                _say({"phase": "demo"})
-        finally:
-            db.close()
-        app = create_app(settings)
+        app = _prepare_and_import(settings, phases=args.phases)
     except BaseException:
         sock.close()
         raise
@@ -240,6 +261,8 @@ def _serve(args: argparse.Namespace) -> int:
         app.state.simulator = Simulator(app.state.services.db, seed=seed, speed=args.speed)
         app.state.simulator.start()
         log.info("simulator running: seed %d, speed x%g", seed, args.speed)
+    import uvicorn
+
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app, log_config=None, access_log=args.access_log, lifespan="on", timeout_graceful_shutdown=5

@@ -20,7 +20,8 @@ def main(argv: list[str] | None = None) -> None:
 
         sandbox_main(args[1:])  # raises SystemExit with the command's status
         return
-    from lpwa_console.app import main as console_main
+    # startup, not app: it starts the sandbox before the heavy imports (models/embedded.py).
+    from lpwa_console.startup import main as console_main
 
     sys.exit(console_main(args))
 

@@ -25,6 +25,7 @@ from lpwa_console.models.embedded import EmbeddedSandbox, sandbox_command
 ROOT = Path(__file__).resolve().parents[1]
 FROZEN_MAIN = ROOT / "packaging" / "frozen_main.py"
 SERVE_OPTIONS = ["--port", "0", "--exit-with-stdin", "--simulate", "--speed", "1"]
+SERVE_OPTIONS += ["--phases", "--with-accounts"]
 
 
 def load_frozen_main() -> ModuleType:
@@ -103,7 +104,7 @@ def test_the_entry_point_sends_sandbox_to_the_sandbox_cli(
         raise SystemExit(0)
 
     monkeypatch.setattr("lpwa_console.sandbox.cli.main", sandbox_main)
-    monkeypatch.setattr("lpwa_console.app.main", lambda argv: pytest.fail("GUI started"))
+    monkeypatch.setattr("lpwa_console.startup.main", lambda argv: pytest.fail("GUI started"))
     with pytest.raises(SystemExit) as exit_:
         frozen_main.main(args)
     assert exit_.value.code == 0
@@ -118,7 +119,7 @@ def test_the_entry_point_sends_anything_else_to_the_gui(monkeypatch: pytest.Monk
         calls.append(argv)
         return 3
 
-    monkeypatch.setattr("lpwa_console.app.main", console_main)
+    monkeypatch.setattr("lpwa_console.startup.main", console_main)
     monkeypatch.setattr(
         "lpwa_console.sandbox.cli.main", lambda argv: pytest.fail("sandbox started")
     )

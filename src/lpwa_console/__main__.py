@@ -6,7 +6,8 @@ import sys
 
 
 def main() -> None:
-    from .app import main as run
+    # Not through app.py: startup.py starts the sandbox before the heavy imports.
+    from .startup import main as run
 
     sys.exit(run(sys.argv[1:]))
 

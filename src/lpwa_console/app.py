@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import logging
-import os
 import sys
 import tempfile
 import time
@@ -18,7 +16,7 @@ from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.alarms import AlarmsViewModel
-from .models.crash_log import CrashHook, install_log_file, log_dir
+from .models.crash_log import CrashHook
 from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
@@ -39,8 +37,8 @@ from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
 from .models.tiles import TileLayerViewModel
+from .startup import Options, main, make_settings, parse_args
 from .ui.crash_dialog import CrashReporter
-from .ui.idle_gc import IdleCollector
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
 from .ui.panes.device_map import DeviceMapPane
@@ -52,16 +50,6 @@ log = logging.getLogger("lpwa_console")
 
 CONNECT_TIMEOUT_S = 90.0
 FIRST_PAGE_TIMEOUT_S = 10.0
-
-
-@dataclass
-class Options:
-    data_dir: Path | None = None
-    profile: str | None = None
-    self_test: bool = False
-    screenshot: Path | None = None
-    theme: str | None = None
-    pane: str | None = None
 
 
 @dataclass
@@ -85,15 +73,6 @@ class Console:
         self.embedded.stop()
 
 
-def make_settings(data_dir: Path | None) -> QSettings:
-    if data_dir is not None:
-        # A private ini file: tests and benches never touch the user's settings.
-        return QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
-    return QSettings(
-        QSettings.Format.IniFormat, QSettings.Scope.UserScope, "lpwa-console", "console"
-    )
-
-
 def scratch_settings(source: QSettings, folder: Path) -> QSettings:
     """A copy of `source` in `folder`: a self-test or screenshot run starts from what the
     user has (profiles, the pane last shown) and writes nothing back into it."""
@@ -108,11 +87,12 @@ def build(
     *,
     settings: QSettings | None = None,
     secrets: SecretStore | None = None,
+    embedded: EmbeddedSandbox | None = None,
 ) -> Console:
     settings = settings or make_settings(options.data_dir)
     runner = TaskRunner()
     profiles = ProfileStore(settings, secrets or KeyringSecretStore())
-    embedded = EmbeddedSandbox(options.data_dir or default_data_dir())
+    embedded = embedded or EmbeddedSandbox(options.data_dir or default_data_dir())
     session = Session(profiles, runner, embedded)
     devices = DevicesViewModel(runner)
     session.client_changed.connect(devices.set_client)
@@ -309,12 +289,17 @@ async def self_test(console: Console, profile: Profile) -> int:
     return 0 if result["ok"] else 1
 
 
-async def screenshots(console: Console, profile: Profile, directory: Path) -> int:
+async def screenshots(
+    console: Console,
+    profile: Profile,
+    directory: Path,
+    size: tuple[int, int] | None = None,
+) -> int:
     directory.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()
     assert isinstance(app, QApplication)
     window = console.window
-    window.resize(1400, 820)
+    window.resize(*(size or (1400, 820)))
     window.show()
     try:
         await connect(console, profile)
@@ -342,6 +327,52 @@ async def screenshots(console: Console, profile: Profile, directory: Path) -> in
     return 0
 
 
+def show_loading(console: Console) -> None:
+    """The status bar says "Loading devices…" from sign-in to the first page of devices."""
+    window, devices = console.window, console.devices
+
+    def client(value: object) -> None:
+        window.show_progress("Loading devices…" if value is not None else "")
+
+    console.session.client_changed.connect(client)
+    devices.first_page_loaded.connect(lambda *_: window.show_progress(""))
+    devices.error.connect(lambda *_: window.show_progress(""))
+
+
+async def time_first_rows(console: Console, launched_at: float | None) -> int:
+    """`--time-first-rows`: the milliseconds from launch to each step of the first start,
+    on one JSON line, once the first device rows are painted."""
+    t0 = launched_at if launched_at is not None else time.perf_counter()
+    steps: dict[str, float] = {}
+
+    def mark(name: str) -> None:
+        steps.setdefault(name, round((time.perf_counter() - t0) * 1000, 1))
+
+    mark("window_shown")
+    console.embedded.phase.connect(lambda phase: mark(f"sandbox_{phase}"))
+    console.embedded.ready.connect(lambda _info: mark("sandbox_ready"))
+    result: dict[str, Any] = {"ok": False}
+    try:
+        await connect_opened(console)
+        mark("connected")
+        await load_devices(console)
+        mark("first_rows")
+        result["ok"] = True
+    except Exception as exc:
+        result["error"] = str(exc) or type(exc).__name__
+    result["ms"] = steps
+    print(json.dumps(result), flush=True)
+    return 0 if result["ok"] else 1
+
+
+async def connect_opened(console: Console) -> None:
+    """Wait until the session opened already is connected; raise with the reason if not."""
+    while console.session.state != "connected":
+        if console.session.state == "failed":
+            raise RuntimeError(console.session.message)
+        await wait_signal(console.session.state_changed, CONNECT_TIMEOUT_S)
+
+
 def select_pane(console: Console, name: str) -> None:
     """Show this pane (a key of `console.panes`)."""
     names = list(console.panes)
@@ -350,20 +381,24 @@ def select_pane(console: Console, name: str) -> None:
     console.window.navigation.setCurrentRow(names.index(name))
 
 
-async def run(options: Options, hook: CrashHook | None = None) -> int:
+async def run(
+    options: Options, hook: CrashHook | None = None, embedded: EmbeddedSandbox | None = None
+) -> int:
     if hook is not None:  # a task nobody awaited failed: logged and shown like the rest
         asyncio.get_running_loop().set_exception_handler(hook.loop_exception)
     if options.self_test or options.screenshot is not None:
         # Diagnostics work on a copy of the settings: they never change the user's.
         with tempfile.TemporaryDirectory(prefix="lpwa-console-") as folder:
             settings = scratch_settings(make_settings(options.data_dir), Path(folder))
-            return await run_console(options, build(options, settings=settings), hook)
-    return await run_console(options, build(options), hook)
+            console = build(options, settings=settings, embedded=embedded)
+            return await run_console(options, console, hook)
+    return await run_console(options, build(options, embedded=embedded), hook)
 
 
 async def run_console(options: Options, console: Console, hook: CrashHook | None = None) -> int:
     app = QApplication.instance()
     assert isinstance(app, QApplication)
+    show_loading(console)
     theme = options.theme or str(console.settings.value("appearance/theme", "system"))
     apply_theme(app, theme)  # type: ignore[arg-type]
     profile = choose_profile(console, options.profile)
@@ -371,7 +406,7 @@ async def run_console(options: Options, console: Console, hook: CrashHook | None
         if options.self_test:
             return await self_test(console, profile)
         if options.screenshot is not None:
-            return await screenshots(console, profile, options.screenshot)
+            return await screenshots(console, profile, options.screenshot, options.size)
         quitting = asyncio.Event()
         app.aboutToQuit.connect(quitting.set)
         app.lastWindowClosed.connect(quitting.set)
@@ -381,70 +416,12 @@ async def run_console(options: Options, console: Console, hook: CrashHook | None
         _reporter = CrashReporter(hook, console.window) if hook is not None else None
         console.window.show()
         console.session.open(profile)
+        if options.time_first_rows:
+            return await time_first_rows(console, options.launched_at)
         await quitting.wait()
         return 0
     finally:
         await console.aclose()
 
 
-def parse_args(argv: list[str] | None) -> Options:
-    parser = argparse.ArgumentParser(
-        prog="lpwa-console", description="Manage LoRaWAN and cellular IoT networks."
-    )
-    parser.add_argument("--profile", help="connection profile to open (default: the last one)")
-    parser.add_argument("--data-dir", type=Path, help="settings and sandbox database here")
-    parser.add_argument(
-        "--self-test",
-        action="store_true",
-        help="open every pane, print one JSON line of timings, exit 0 when all is well",
-    )
-    parser.add_argument("--screenshot", type=Path, metavar="DIR", help="save a PNG of every pane")
-    parser.add_argument("--theme", choices=["system", "light", "dark"])
-    parser.add_argument(
-        "--pane",
-        metavar="NAME",
-        help="pane to show at start: devices, map, alarms, multicast, app_servers, network",
-    )
-    args = parser.parse_args(argv)
-    return Options(
-        args.data_dir, args.profile, args.self_test, args.screenshot, args.theme, args.pane
-    )
-
-
-def install_crash_handling(data_dir: Path | None) -> CrashHook:
-    """The log file (secrets removed) and the hook of unhandled errors."""
-    handler = install_log_file(log_dir(data_dir))
-    hook = CrashHook()
-    hook.log_file = Path(handler.baseFilename)
-    hook.install()
-    return hook
-
-
-def main(argv: list[str] | None = None) -> int:
-    import qasync
-
-    options = parse_args(argv)
-    if options.self_test or options.screenshot is not None:
-        # Headless runs need no display; a real session still uses the platform's plugin.
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    logging.basicConfig(
-        level=logging.INFO
-        if options.self_test is False and options.screenshot is None
-        else logging.WARNING,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    assert isinstance(app, QApplication)
-    app.setApplicationName("LPWA Console")
-    app.setOrganizationName("lpwa-console")
-    app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
-    IdleCollector(app)  # full garbage collections wait for an idle moment
-    hook = install_crash_handling(options.data_dir)
-    try:
-        # asyncio.Runner, not asyncio.run(loop_factory=...): that argument is 3.12+ only.
-        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
-            return runner.run(run(options, hook))
-    except KeyboardInterrupt:
-        return 130
-    finally:
-        hook.uninstall()
+__all__ = ["Options", "build", "main", "make_settings", "parse_args", "run"]

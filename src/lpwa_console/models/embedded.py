@@ -82,6 +82,9 @@ class EmbeddedSandbox(QObject):
     then reads its demo accounts."""
 
     ready = Signal(object)  # SandboxInfo
+    # What it is doing before `ready`: "starting", then "demo" while it creates the demo
+    # network of a new database.
+    phase = Signal(str)
     failed = Signal(str)  # why; ends with "restarting in N s" when a restart is planned
     stopped = Signal()
 
@@ -115,6 +118,11 @@ class EmbeddedSandbox(QObject):
         self.start_ms: float | None = None
         self._t0 = 0.0
         self._stopping = False
+        self.phase_now = ""  # the last phase before `ready` ("" once ready)
+        self.phase.connect(self._phase)
+
+    def _phase(self, phase: str) -> None:
+        self.phase_now = phase
 
     @property
     def db_path(self) -> Path:
@@ -160,8 +168,11 @@ class EmbeddedSandbox(QObject):
         args = ["serve", "--db", str(self.db_path)]
         # A living network in real time: uplinks arrive, silent devices raise alarm 004.
         args += ["--port", "0", "--exit-with-stdin", "--simulate", "--speed", "1"]
+        # Its phases, and the accounts in its ready line: no second process to read them.
+        args += ["--phases", "--with-accounts"]
         log.info("starting the embedded sandbox on %s", self.db_path)
         process.start(*sandbox_command(self._python, *args))
+        self.phase.emit("starting")
 
     def _read_stdout(self) -> None:
         assert self._server is not None
@@ -169,16 +180,26 @@ class EmbeddedSandbox(QObject):
         if self.info is not None or self._accounts is not None:
             return  # later output is the server's log: drained, not kept
         self._stdout += data
-        if b"\n" not in self._stdout:
-            return
-        line, _, _ = self._stdout.partition(b"\n")
+        while b"\n" in self._stdout and self.info is None and self._server is not None:
+            line, _, self._stdout = self._stdout.partition(b"\n")
+            self._read_line(line)
+
+    def _read_line(self, line: bytes) -> None:
         try:
             info = json.loads(line)
+            if isinstance(info, dict) and "phase" in info:
+                self.phase.emit(str(info["phase"]))
+                return
             self.info = SandboxInfo(str(info["base_url"]), str(info["token_url"]), str(info["db"]))
         except (ValueError, KeyError, TypeError) as exc:
             self._fail(f"The sandbox printed no address ({exc}): {line[:200]!r}")
             return
-        self._fetch_accounts()
+        accounts = info.get("accounts")
+        if isinstance(accounts, list):
+            self.info.accounts = accounts
+            self._became_ready()
+        else:  # a sandbox without --with-accounts: ask it in a second process
+            self._fetch_accounts()
 
     def _read_stderr(self) -> None:
         assert self._server is not None
@@ -214,6 +235,11 @@ class EmbeddedSandbox(QObject):
             self._fail("The sandbox accounts list is not JSON")
             return
         self.info.accounts = accounts
+        self._became_ready()
+
+    def _became_ready(self) -> None:
+        assert self.info is not None
+        self.phase_now = ""
         self._start_timer.stop()
         self._ready_at = time.monotonic()
         self.start_ms = (time.perf_counter() - self._t0) * 1000

@@ -19,6 +19,10 @@ from .tasks import TaskRunner
 log = logging.getLogger(__name__)
 
 State = Literal["disconnected", "connecting", "connected", "failed"]
+PHASE_TEXT = {
+    "starting": "Starting the local sandbox…",
+    "demo": "Creating the demo network…",
+}
 ClientFactory = Callable[[str, Credentials, bool], LpwaClient]
 
 
@@ -41,6 +45,8 @@ class Session(QObject):
     client_changed = Signal(object)  # LpwaClient | None
     error = Signal(str)
     profile_changed = Signal(str)
+    # What a connect is doing now, in words ("Starting the local sandbox…"); "" when done.
+    progress_changed = Signal(str)
 
     def __init__(
         self,
@@ -63,11 +69,13 @@ class Session(QObject):
         self.account_name = ""
         self.role = ""
         self.message = ""
+        self.progress = ""
         self.connect_ms: float | None = None
         self._task_id: int | None = None
         if embedded is not None:
             embedded.failed.connect(self._sandbox_failed)
             embedded.ready.connect(self._sandbox_ready)
+            embedded.phase.connect(self._sandbox_phase)
 
     def open(self, profile: Profile) -> None:
         """Switch to `profile` without restarting: old clients closed, panes reset."""
@@ -77,7 +85,14 @@ class Session(QObject):
         self.profiles.set_last_profile(profile.name)
         self.profile_changed.emit(profile.name)
         self._drop_clients()
+        sandbox = self.embedded
+        if not profile.is_embedded or sandbox is None or (sandbox.info and sandbox.running):
+            first = "Signing in…"
+        else:  # it may be starting since before this session (startup.py)
+            first = PHASE_TEXT.get(sandbox.phase_now, PHASE_TEXT["starting"])
+        self.progress = first  # said with the state change, not before it
         self._set_state("connecting", f"Connecting to {profile.name}…")
+        self.progress_changed.emit(first)
         self._task_id = self.runner.run(
             f"Connect to {profile.name}",
             self._connect(profile),
@@ -93,13 +108,17 @@ class Session(QObject):
         t0 = time.perf_counter()
         if profile.is_embedded:
             info = await self._embedded_info()
+            self._set_progress("Signing in…")
             account = info.account(profile.role) or info.account("subscriber")
             if account is None:
                 raise ConnectionFailed("The sandbox has no demo account for this role")
             credentials = Credentials(
                 info.token_url, str(account["client_id"]), str(account["client_secret"])
             )
-            client = self._client_factory(info.base_url, credentials, True)
+            # Plain HTTP on loopback: no TLS context to build (it costs ~0.1 s of the start).
+            client = self._client_factory(
+                info.base_url, credentials, not info.base_url.startswith("http://")
+            )
             name = str(account.get("name") or account["client_id"])
             role = str(account.get("role", profile.role))
         else:
@@ -118,6 +137,7 @@ class Session(QObject):
                     f"No client secret for {profile.name} in the keyring: edit the profile"
                 )
             credentials = Credentials(profile.token_url, profile.client_id, secret)
+            self._set_progress("Signing in…")
             client = self._client_factory(profile.subscriber_url, credentials, profile.verify_tls)
             if profile.operator_url:
                 self.operator_client = self._client_factory(
@@ -161,6 +181,18 @@ class Session(QObject):
             sandbox.ready.disconnect(ready)
             sandbox.failed.disconnect(failed)
 
+    def _sandbox_phase(self, phase: str) -> None:
+        if self.state != "connecting" or self.profile is None or not self.profile.is_embedded:
+            return
+        text = PHASE_TEXT.get(phase)
+        if text:
+            self._set_progress(text)
+
+    def _set_progress(self, text: str) -> None:
+        if text != self.progress:
+            self.progress = text
+            self.progress_changed.emit(text)
+
     def _sandbox_failed(self, message: str) -> None:
         """The sandbox stopped under a working session (a connect in progress gets the
         same message through its own wait): say so, drop the clients, panes empty."""
@@ -191,9 +223,14 @@ class Session(QObject):
         self.error.emit(message)
 
     def _set_state(self, state: State, message: str) -> None:
+        ended = state != "connecting" and self.progress
+        if state != "connecting":
+            self.progress = ""
         self.state = state
         self.message = message
         self.state_changed.emit(state)
+        if ended:
+            self.progress_changed.emit("")
 
     def _drop_clients(self) -> None:
         old = [c for c in (self.client, self.operator_client) if c is not None]

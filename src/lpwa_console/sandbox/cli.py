@@ -3,7 +3,10 @@
 Contract relied on by the console and the tests:
   serve     prints exactly one JSON line on stdout once listening:
             {"base_url": ..., "token_url": ..., "db": ...}; logs go to stderr; exits 0 on
-            SIGINT/SIGTERM (and at stdin EOF with --exit-with-stdin).
+            SIGINT/SIGTERM (and at stdin EOF with --exit-with-stdin). With --phases, lines
+            {"phase": "demo"} (creating the demo network of a new database) may come first;
+            with --with-accounts the ready line also holds "accounts" (as `accounts --json`),
+            which spares its parent a second process.
   accounts  --json prints a JSON list of {"role", "client_id", "client_secret", ...}.
   seed      adds N devices and prints one JSON line of figures.
 A user error (a bad option, a database that cannot be served, a busy port) prints one line
@@ -28,7 +31,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from . import accounts, demo
-from .db import DatabaseRefused
+from .db import Database, DatabaseRefused
 from .settings import SandboxSettings
 
 log = logging.getLogger("lpwa_console.sandbox")
@@ -88,6 +91,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--exit-with-stdin", action="store_true",
                        help="stop when stdin reaches EOF (the parent went away)")  # fmt: skip
     serve.add_argument("--access-log", action="store_true")
+    serve.add_argument("--phases", action="store_true",
+                       help='print {"phase": ...} lines on stdout before the ready line')  # fmt: skip
+    serve.add_argument("--with-accounts", action="store_true",
+                       help="the ready line also lists the demo accounts (with secrets)")  # fmt: skip
     serve.add_argument("--simulate", action="store_true",
                        help="run the living network simulator in the background")  # fmt: skip
     serve.add_argument("--speed", type=_factor, default=1.0, metavar="FACTOR",
@@ -146,6 +153,77 @@ def _seed(args: argparse.Namespace) -> int:
     return 0
 
 
+def _say(line: dict[str, Any]) -> None:
+    sys.stdout.write(json.dumps(line) + "\n")
+    sys.stdout.flush()
+
+
+def _prepare_and_import(settings: SandboxSettings, *, phases: bool) -> Any:
+    """The app on a prepared database. The database (for a new one, the demo network) is
+    made in a thread while FastAPI and the routes are imported here: SQLite leaves the GIL
+    while it writes, so the two overlap on a second core."""
+    db = Database(settings.db_path)
+    try:
+        if phases and demo.needs_demo(db):
+            _say({"phase": "demo"})
+    finally:
+        db.close()
+    prepared: dict[str, Any] = {}
+
+    def prepare() -> None:
+        try:
+            prepared["db"] = demo.prepare(settings)
+        except BaseException as exc:  # raised again below, in the main thread
+            prepared["error"] = exc
+
+    worker = threading.Thread(target=prepare, name="prepare-db")
+    worker.start()
+    try:
+        import uvicorn  # noqa: F401  (imported now, used by _serve)
+
+        from .app import create_app
+    finally:
+        worker.join()
+    if "error" in prepared:
+        raise prepared["error"]
+    return create_app(settings, db=prepared["db"])
+
+
+async def warm_routes(app: Any) -> None:
+    """FastAPI prepares each route on its first match (~0.3 s for all of ours on a busy
+    machine): one request for a path no route has, before listening, prepares them all
+    here, so the console's first sign-in does not wait for it."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": "/-warm-up-",
+        "raw_path": b"/-warm-up-",
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"localhost")],
+        "client": ("127.0.0.1", 0),
+        "server": ("127.0.0.1", 0),
+    }
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(_message: dict[str, Any]) -> None:
+        pass
+
+    started = time.perf_counter()
+    await app(scope, receive, send)
+    log.info("routes prepared in %.0f ms", (time.perf_counter() - started) * 1000)
+
+
+@contextlib.contextmanager
+def _nothing() -> Iterator[None]:
+    yield
+
+
 def listening_socket(host: str, port: int) -> socket.socket:
     """The server's socket, named TCP (not protocol 0) so asyncio sets TCP_NODELAY on the
     connections it accepts: without it every small answer waits ~40 ms for the client's
@@ -162,9 +240,6 @@ REQUEST_THREADS = 4
 
 def _serve(args: argparse.Namespace) -> int:
     import anyio.to_thread
-    import uvicorn
-
-    from .app import create_app
 
     # The port first: a busy one is refused before minutes of seeding a new database.
     try:
@@ -180,7 +255,7 @@ def _serve(args: argparse.Namespace) -> int:
         seed=args.random_seed,
     )
     try:
-        app = create_app(settings)
+        app = _prepare_and_import(settings, phases=args.phases)
     except BaseException:
         sock.close()
         raise
@@ -191,6 +266,8 @@ def _serve(args: argparse.Namespace) -> int:
         app.state.simulator = Simulator(app.state.services.db, seed=seed, speed=args.speed)
         app.state.simulator.start()
         log.info("simulator running: seed %d, speed x%g", seed, args.speed)
+    import uvicorn
+
     port = sock.getsockname()[1]
     config = uvicorn.Config(
         app, log_config=None, access_log=args.access_log, lifespan="on", timeout_graceful_shutdown=5
@@ -235,19 +312,21 @@ def _serve(args: argparse.Namespace) -> int:
 
             threading.Thread(target=watch_stdin, name="stdin-watch", daemon=True).start()
 
+        await warm_routes(app)
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
             await asyncio.sleep(0.01)
         if server.started:
             host = f"[{args.host}]" if ":" in args.host else args.host
             root = f"http://{host}:{port}"
-            line = {
+            line: dict[str, Any] = {
                 "base_url": root + settings.api_prefix,
                 "token_url": root + settings.token_path,
                 "db": str(settings.db_path),
             }
-            sys.stdout.write(json.dumps(line) + "\n")
-            sys.stdout.flush()
+            if args.with_accounts:
+                line["accounts"] = accounts.listing(app.state.services.db.conn())
+            _say(line)
         await task
 
     asyncio.run(run())

@@ -643,13 +643,23 @@ DEMO_PARTS = (
 )  # fmt: skip
 
 
+def done_parts(db: Database) -> set[str]:
+    """The demo parts this database has already (all of them: nothing to create)."""
+    done = {row[0] for row in db.conn().execute("SELECT name FROM demo_parts")}
+    if "base" in done:  # recorded by versions that seeded accounts and devices as one part
+        done |= {"accounts", "devices"}
+    return done
+
+
+def needs_demo(db: Database) -> bool:
+    return not done_parts(db) >= set(DEMO_PARTS)
+
+
 def prepare(settings: SandboxSettings) -> Database:
     """Open the database; a new one gets the demo accounts and network, an older one the
     demo parts added since it was made."""
     db = Database(settings.db_path)
-    done = {row[0] for row in db.conn().execute("SELECT name FROM demo_parts")}
-    if "base" in done:  # recorded by versions that seeded accounts and devices as one part
-        done |= {"accounts", "devices"}
+    done = done_parts(db)
     if done >= set(DEMO_PARTS):
         return db
     started = time.perf_counter()

@@ -40,6 +40,7 @@ from .rights import RightsGate
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
 from .widgets.column_chooser import restore_tables, save_tables
+from .widgets.pane_parts import TableOrEmpty
 
 STATE_TEXT = {
     "disconnected": "Disconnected",
@@ -142,7 +143,9 @@ class MainWindow(QMainWindow):
 
         self._build_menus()
         self._build_toolbar()
+        self._progress = ""
         session.state_changed.connect(self._state_changed)
+        session.progress_changed.connect(self._progress_changed)
         session.account_changed.connect(self._account_changed)
         session.profile_changed.connect(lambda _n: self._fill_profile_menu())
         profiles.changed.connect(self._fill_profile_menu)
@@ -426,9 +429,27 @@ class MainWindow(QMainWindow):
 
     # --- session ------------------------------------------------------------------------
 
+    def _progress_changed(self, _text: str) -> None:
+        self._state_changed(self.session.state)
+
+    def show_progress(self, text: str) -> None:
+        """What the console does after signing in ("Loading devices…"), in the status bar
+        in place of "Connected"; "" when done."""
+        self._progress = text
+        self._state_changed(self.session.state)
+
     def _state_changed(self, state: str) -> None:
         text = STATE_TEXT.get(state, state)
         profile = self.session.profile.name if self.session.profile else ""
+        # While connecting, the step under way ("Starting the local sandbox…") is said in
+        # the status bar and by the panes that would say "Not connected".
+        offline = self.session.progress if state == "connecting" else ""
+        for stack in self.findChildren(TableOrEmpty):
+            stack.set_offline_text(offline)
+        if offline:
+            text = offline
+        elif self._progress and state == "connected":
+            text = self._progress
         if state == "failed":
             text = f"{text}: {self.session.message}"
             self.activity_dock.show()

@@ -90,6 +90,7 @@ class DevicesPane(QWidget):
         import_vm: DeviceImportViewModel | None = None,
     ) -> None:
         super().__init__(parent)
+        self._signing_in = False  # the first page after signing in is on its way
         self.vm = view_model
         self.dialog: DeviceFormDialog | None = None
         if detail_vm is None:
@@ -735,6 +736,7 @@ class DevicesPane(QWidget):
 
     def _first_page(self, _ms: float) -> None:
         self._first_loaded = True
+        self._signing_in = False
         if self._sorted_column >= 0 and self.vm.model.rowCount():
             # A new sort resets the view: bring the column the user sorted by back in sight.
             index = self.vm.model.index(0, self._sorted_column)
@@ -763,6 +765,8 @@ class DevicesPane(QWidget):
             empty_text = "Not connected"
         elif self._last_error and model.rowCount() == 0:
             empty_text = f"Could not load devices: {self._last_error}"
+        elif self._signing_in and not self._first_loaded and model.rowCount() == 0:
+            empty_text = "Loading devices…"
         elif self._first_loaded and model.rowCount() == 0:
             empty_text = (
                 "No devices yet: create one with New device (Ctrl+N)"
@@ -820,7 +824,9 @@ class DevicesPane(QWidget):
         selection.setCurrentIndex(index, flags)
         self.table.scrollTo(index)
 
-    def _client_changed(self, _has_client: bool) -> None:
+    def _client_changed(self, has_client: bool) -> None:
+        # The first page after signing in: said in words (a reload keeps its table).
+        self._signing_in = has_client
         self._first_loaded = False
         self._last_error = ""
         self._update_count(0)

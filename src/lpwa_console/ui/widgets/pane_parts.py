@@ -88,6 +88,9 @@ def busy_bar() -> QProgressBar:
     return bar
 
 
+NOT_CONNECTED = "Not connected"
+
+
 class TableOrEmpty(QStackedWidget):
     """The table, or in its place a sentence saying why there is nothing to show."""
 
@@ -98,13 +101,23 @@ class TableOrEmpty(QStackedWidget):
         self.empty.setObjectName("emptyState")
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
+        self._asked = ""
+        self._offline = ""
         self.addWidget(table)
         self.addWidget(self.empty)
 
     def show_empty(self, text: str) -> None:
         """Show `text` instead of the table; an empty text shows the table."""
-        self.empty.setText(text)
-        self.setCurrentWidget(self.empty if text else self.table)
+        self._asked = text
+        shown = self._offline if text == NOT_CONNECTED and self._offline else text
+        self.empty.setText(shown)
+        self.setCurrentWidget(self.empty if shown else self.table)
+
+    def set_offline_text(self, text: str) -> None:
+        """What to say instead of "Not connected" while a connection is on its way
+        ("Starting the local sandbox…"); an empty text says "Not connected" again."""
+        self._offline = text
+        self.show_empty(self._asked)
 
 
 class PaneMessage(QLabel):

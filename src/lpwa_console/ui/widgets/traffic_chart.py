@@ -15,7 +15,7 @@ NO_TRAFFIC = "No traffic in this period"
 class TrafficChart(CountChart):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__([("Uplink", UP_COLOR), ("Downlink", DOWN_COLOR)], "frames", parent)
-        self.plot_widget.setObjectName("trafficPlot")
+        self.plot_name = "trafficPlot"  # the plot is made on first data
         self.empty.setObjectName("trafficEmpty")
         self.totals = (0, 0)
         self.show_message("No traffic loaded")

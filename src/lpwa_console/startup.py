@@ -1,0 +1,180 @@
+"""The first steps of `lpwa-console`, before the heavy modules (panes, view-models, the API
+client) are imported: options, the application object, and the embedded sandbox's process,
+started at once when the profile to open is the embedded one. Its own start (a Python with
+FastAPI, and the demo network of a new data folder) then overlaps the console's imports and
+the building of its window instead of following them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QSettings
+
+if TYPE_CHECKING:
+    from .models.crash_log import CrashHook
+    from .models.embedded import EmbeddedSandbox
+
+# `--size WxH`: the smallest window the panes are laid out for, and a sane upper bound.
+MIN_SIZE = (640, 400)
+MAX_SIZE = (7680, 4320)
+
+
+@dataclass
+class Options:
+    data_dir: Path | None = None
+    profile: str | None = None
+    self_test: bool = False
+    screenshot: Path | None = None
+    theme: str | None = None
+    pane: str | None = None
+    size: tuple[int, int] | None = None
+    time_first_rows: bool = False
+    launched_at: float | None = None  # time.perf_counter() when main() began
+
+
+def _size(text: str) -> tuple[int, int]:
+    width, sep, height = text.lower().partition("x")
+    try:
+        size = (int(width), int(height))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 1280x720)") from None
+    if not sep or not all(
+        low <= n <= high for n, low, high in zip(size, MIN_SIZE, MAX_SIZE, strict=True)
+    ):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a window size from {MIN_SIZE[0]}x{MIN_SIZE[1]}"
+            f" to {MAX_SIZE[0]}x{MAX_SIZE[1]}"
+        )
+    return size
+
+
+def parse_args(argv: list[str] | None) -> Options:
+    parser = argparse.ArgumentParser(
+        prog="lpwa-console", description="Manage LoRaWAN and cellular IoT networks."
+    )
+    parser.add_argument("--profile", help="connection profile to open (default: the last one)")
+    parser.add_argument("--data-dir", type=Path, help="settings and sandbox database here")
+    parser.add_argument(
+        "--self-test",
+        action="store_true",
+        help="open every pane, print one JSON line of timings, exit 0 when all is well",
+    )
+    parser.add_argument("--screenshot", type=Path, metavar="DIR", help="save a PNG of every pane")
+    parser.add_argument(
+        "--size",
+        type=_size,
+        metavar="WxH",
+        help="window size of --screenshot, e.g. 1280x720 (default 1400x820)",
+    )
+    parser.add_argument("--theme", choices=["system", "light", "dark"])
+    parser.add_argument(
+        "--pane",
+        metavar="NAME",
+        help="pane to show at start: devices, map, alarms, multicast, app_servers, network",
+    )
+    parser.add_argument(
+        "--time-first-rows",
+        action="store_true",
+        help="diagnostics: start as usual, print one JSON line of the milliseconds from launch"
+        " to the first device rows painted (and to each step before), then quit"
+        " (bench/first_start.py)",
+    )
+    args = parser.parse_args(argv)
+    if args.size is not None and args.screenshot is None:
+        parser.error("--size goes with --screenshot")
+    return Options(
+        args.data_dir,
+        args.profile,
+        args.self_test,
+        args.screenshot,
+        args.theme,
+        args.pane,
+        args.size,
+        args.time_first_rows,
+    )
+
+
+def make_settings(data_dir: Path | None) -> QSettings:
+    if data_dir is not None:
+        # A private ini file: tests and benches never touch the user's settings.
+        return QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
+    return QSettings(
+        QSettings.Format.IniFormat, QSettings.Scope.UserScope, "lpwa-console", "console"
+    )
+
+
+def headless(options: Options) -> bool:
+    return options.self_test or options.screenshot is not None or options.time_first_rows
+
+
+def install_crash_handling(data_dir: Path | None) -> CrashHook:
+    """The log file (secrets removed) and the hook of unhandled errors."""
+    from .models.crash_log import CrashHook, install_log_file, log_dir
+
+    handler = install_log_file(log_dir(data_dir))
+    hook = CrashHook()
+    hook.log_file = Path(handler.baseFilename)
+    hook.install()
+    return hook
+
+
+def early_sandbox(options: Options) -> EmbeddedSandbox | None:
+    """The embedded sandbox, already starting, when the profile to open is the embedded one
+    (None otherwise: a remote profile starts no sandbox, an unknown name is refused later)."""
+    from .models.embedded import EmbeddedSandbox, default_data_dir
+    from .models.profiles import KeyringSecretStore, ProfileStore
+
+    profiles = ProfileStore(make_settings(options.data_dir), KeyringSecretStore())
+    profile = profiles.get(options.profile) if options.profile else profiles.last_profile()
+    if profile is None or not profile.is_embedded:
+        return None
+    sandbox = EmbeddedSandbox(options.data_dir or default_data_dir())
+    sandbox.start()
+    return sandbox
+
+
+def main(argv: list[str] | None = None) -> int:
+    launched_at = time.perf_counter()
+    options = parse_args(argv)
+    options.launched_at = launched_at
+    if headless(options):
+        # Headless runs need no display; a real session still uses the platform's plugin.
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    logging.basicConfig(
+        level=logging.WARNING if headless(options) else logging.INFO,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    assert isinstance(app, QApplication)
+    app.setApplicationName("LPWA Console")
+    app.setOrganizationName("lpwa-console")
+    app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
+    embedded = early_sandbox(options)
+    # The heavy part, while the sandbox starts beside it.
+    import qasync
+
+    from .app import run
+    from .ui.idle_gc import IdleCollector
+
+    IdleCollector(app)  # full garbage collections wait for an idle moment
+    hook = install_crash_handling(options.data_dir)
+    try:
+        # asyncio.Runner, not asyncio.run(loop_factory=...): that argument is 3.12+ only.
+        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+            return runner.run(run(options, hook, embedded))
+    except KeyboardInterrupt:
+        return 130
+    finally:
+        hook.uninstall()
+        if embedded is not None:
+            embedded.stop()  # when run() never took it (e.g. an unknown profile)

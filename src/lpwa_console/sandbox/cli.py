@@ -235,7 +235,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-REQUEST_THREADS = 4
+REQUEST_THREADS = 2
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -22,7 +22,7 @@ from ...schema.domains import DomainRestrictions, domain_matches
 from . import domains as domain_store
 from . import multicast as group_store
 from .domains import APP_SERVER_DOMAINS
-from .filters import restriction_sql
+from .filters import device_restriction_sql
 from .sql import Where, marks, prefix, select_page
 from .sql import count as count_rows
 
@@ -401,7 +401,7 @@ def devices_outside(
     """How many devices linked to server `sid` the restrictions do not admit."""
     if restrictions is None or not restrictions.and_:
         return 0
-    visible_sql, params = restriction_sql(restrictions)
+    visible_sql, params = device_restriction_sql(restrictions)
     return int(
         conn.execute(
             "SELECT count(*) FROM device_app_servers l JOIN devices d ON d.uid = l.device_uid"

@@ -16,7 +16,7 @@ from ...schema.network import (
     CellularNetworkContextCreate,
     CellularNetworkContextUpdate,
 )
-from .filters import restriction_sql
+from .filters import device_restriction_sql
 from .sql import Where, select_page
 from .sql import count as count_rows
 
@@ -175,7 +175,7 @@ def usage(
 ) -> Usage:
     """How many devices (visible to `restrictions`, and not) and, for keys, routing profiles
     use `ref` in `column`."""
-    visible_sql, params = restriction_sql(restrictions)
+    visible_sql, params = device_restriction_sql(restrictions)
     total, visible = conn.execute(
         f"SELECT count(*), coalesce(sum({visible_sql}), 0) FROM devices d"
         f" WHERE d.subscription_id = ? AND d.{column} = ?",

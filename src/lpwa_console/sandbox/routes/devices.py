@@ -50,7 +50,14 @@ from ..store import device_profiles as profile_store
 from ..store import devices as store
 from ..store import subscription as subscription_store
 from ..store.frames import clock
-from ._common import PageParams, decode_cursor, encode_cursor, list_answer, parse_sort
+from ._common import (
+    PageParams,
+    decode_cursor,
+    encode_cursor,
+    list_answer,
+    parse_sort,
+    wire_json,
+)
 from ._common import app_server_ids as _app_server_ids
 from ._common import check_domains as _check_domains
 from ._common import visible_device_uid as _visible_uid
@@ -174,7 +181,7 @@ def list_devices(
     paging: PageParams,
     sort: str | None = None,
     pageAfter: str | None = None,
-) -> dict[str, Any]:
+) -> Response:
     assert account.subscription_id is not None
     criterion, descending = parse_sort(
         sort if sort or pageAfter is None else "EUI,asc", DEVICE_SORT_CRITERIA, DEFAULT_SORT
@@ -203,10 +210,12 @@ def list_devices(
         else (lambda: store.count(conn, where))
     )
     out = list_answer(items, page.more, first=not pageAfter and paging.first, count=count)
-    out["now"] = datetime.fromtimestamp(_now(conn) / 1000, UTC)
+    # ISO 8601 in UTC as pydantic writes it (`Z`, microseconds only when there are some).
+    now = datetime.fromtimestamp(_now(conn) / 1000, UTC)
+    out["now"] = now.isoformat().replace("+00:00", "Z")
     if criterion == "EUI" and page.more and items:
         out["cursors"] = {"last": encode_cursor(items[-1]["EUI"])}
-    return out
+    return wire_json(out)
 
 
 # --- collection-level routes (declared before /{deviceUid}) ---------------------------------

@@ -205,16 +205,15 @@ def _brief(
         "iccid": row["iccid"],
     }
     if row["model_ref"]:
-        item["model"] = {
-            "ID": row["model_ref"],
-            "commercialName": row["model_name"],
-            "connectivity": row["model_conn"],
-        }
+        model = {"ID": row["model_ref"], "commercialName": row["model_name"]}
+        model["connectivity"] = row["model_conn"]
+        item["model"] = {k: v for k, v in model.items() if v is not None}
     if row["history_up"]:
         item["historyUpDaily"] = {"val": [int(v) for v in row["history_up"].split(",")]}
     if row["marker_id"] is not None:
         item["markerID"] = row["marker_id"]
-    return item
+    # No null members: a list answers with these dicts as they are (`wire_json`).
+    return {k: v for k, v in item.items() if v is not None}
 
 
 def _details(conn: sqlite3.Connection, row: Mapping[str, Any]) -> dict[str, Any]:

@@ -172,7 +172,7 @@ def _prepare_and_import(settings: SandboxSettings, *, phases: bool) -> Any:
 
     def prepare() -> None:
         try:
-            prepared["db"] = demo.prepare(settings)
+            prepared["db"] = demo.prepare(settings, history=False)
         except BaseException as exc:  # raised again below, in the main thread
             prepared["error"] = exc
 
@@ -236,6 +236,25 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 REQUEST_THREADS = 2
+# The demo's traffic history waits this long after the sandbox listens: a console's first
+# requests come at once, and are served before the history's ~1 s of work starts.
+HISTORY_DELAY_S = 2.0
+
+
+def later_history(db: Database, settings: SandboxSettings) -> None:
+    """The demo devices' traffic history, made in a thread a moment after the server is
+    ready (a new data folder starts without waiting for it)."""
+    if not demo.history_pending(db):
+        return
+
+    def fill() -> None:
+        time.sleep(HISTORY_DELAY_S)
+        try:
+            demo.fill_history(db, settings)
+        except Exception:  # the server stopping closed the database: made on the next start
+            log.warning("the demo traffic history was not made", exc_info=True)
+
+    threading.Thread(target=fill, name="demo-history", daemon=True).start()
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -327,6 +346,7 @@ def _serve(args: argparse.Namespace) -> int:
             if args.with_accounts:
                 line["accounts"] = accounts.listing(app.state.services.db.conn())
             _say(line)
+            later_history(app.state.services.db, settings)
         await task
 
     asyncio.run(run())

@@ -315,10 +315,11 @@ def seed_devices(
     now: int | None = None,
     subscription_ref: str = accounts.SUBSCRIPTION_REF,
     part: str | None = None,
+    history: bool = True,
 ) -> int:
     """Add `n` devices to the subscription in one transaction, recording the demo `part` in
-    the same one when given (so an interrupted seeding leaves neither). Returns how many were
-    added."""
+    the same one when given (so an interrupted seeding leaves neither), with their traffic
+    history unless `history` is False or the seeding is bulk. Returns how many were added."""
     now = now if now is not None else int(time.time() * 1000)
     bulk = n >= BULK_THRESHOLD
     with db.write() as conn:
@@ -361,7 +362,7 @@ def seed_devices(
                 flush()
         flush()
         seed_alarms(conn, sub, first, seed=seed, now=now)
-        if not bulk:
+        if history and not bulk:
             seed_frames(conn, sub, first, seed=seed, now=now)
         if bulk:
             for statement in [
@@ -655,12 +656,19 @@ def needs_demo(db: Database) -> bool:
     return not done_parts(db) >= set(DEMO_PARTS)
 
 
-def prepare(settings: SandboxSettings) -> Database:
+def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
     """Open the database; a new one gets the demo accounts and network, an older one the
-    demo parts added since it was made."""
+    demo parts added since it was made. The devices' traffic history too, unless `history`
+    is False: the server then calls `fill_history` once it listens."""
     db = Database(settings.db_path)
     done = done_parts(db)
+    if "devices" in done and HISTORY_PART not in done:
+        # Made before the history was a part of its own: its devices have theirs already.
+        with db.write() as conn:
+            conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
     if done >= set(DEMO_PARTS):
+        if history and history_pending(db):
+            fill_history(db, settings)
         return db
     started = time.perf_counter()
     # Each part commits with its record: a first start interrupted half-way (a large demo
@@ -670,7 +678,8 @@ def prepare(settings: SandboxSettings) -> Database:
             accounts.create_demo_accounts(conn)
             conn.execute("INSERT INTO demo_parts VALUES ('accounts')")
     if "devices" not in done:
-        seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices")
+        # The traffic history (half of a new demo's time) follows once the sandbox listens.
+        seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices", history=False)
     with db.write() as conn:
         sub = conn.execute(
             "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
@@ -693,4 +702,31 @@ def prepare(settings: SandboxSettings) -> Database:
         ", ".join(sorted(set(DEMO_PARTS) - done)),
         time.perf_counter() - started,
     )
+    if history:
+        fill_history(db, settings)
     return db
+
+
+HISTORY_PART = "traffic-history"
+
+
+def history_pending(db: Database) -> bool:
+    """The demo devices' traffic history is still to be made (`fill_history`)."""
+    return HISTORY_PART not in done_parts(db)
+
+
+def fill_history(db: Database, settings: SandboxSettings) -> None:
+    """Three days of hourly traffic for the demo devices, made after the sandbox listens:
+    a new data folder shows its devices without waiting for these ~100,000 rows. A demo of
+    bench size has none, as a bulk seeding never makes it."""
+    started = time.perf_counter()
+    with db.write() as conn:
+        if HISTORY_PART in done_parts(db):
+            return
+        if settings.demo_devices < BULK_THRESHOLD:
+            sub = conn.execute(
+                "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
+            ).fetchone()[0]
+            seed_frames(conn, sub, 1, seed=settings.seed, now=int(time.time() * 1000))
+        conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
+    log.info("demo traffic history made in %.1f s", time.perf_counter() - started)

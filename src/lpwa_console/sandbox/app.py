@@ -53,10 +53,8 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         settings=settings, db=database, tokens=TokenStore(database, settings.token_lifetime_s)
     )
     install_error_handlers(app)
-    # Each router straight into the app, not through a router of the prefix: FastAPI works
-    # out a route's parameters again at every level it is included in (a third of the
-    # sandbox's start). Collection paths (/devices/alarms, /devices/import...) come before
-    # /devices/{deviceUid}.
+    # Each module's routes straight into the app, worked out once (routes/_router.py).
+    # Collection paths (/devices/alarms, /devices/import...) come before /devices/{deviceUid}.
     for module in (
         subscription,
         alarms,
@@ -68,7 +66,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         app_servers,
         network,
     ):
-        app.include_router(module.router, prefix=settings.api_prefix)
+        module.router.add_to(app, settings.api_prefix)
     app.include_router(token.install(settings.token_path))
     install_openapi(app)
     return app

@@ -53,8 +53,9 @@ from ._common import (
     visible_device_uid,
     visible_group_uid,
 )
+from ._router import RecordedRouter
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["alarms"], dependencies=[ClientBodies])
+router = RecordedRouter(prefix="/subscriptions/mine", tags=["alarms"], dependencies=[ClientBodies])
 
 DEFAULT_SORT = ("updateTimestamp", True)
 

@@ -11,7 +11,7 @@ import sqlite3
 from typing import Annotated, Any
 from urllib.parse import unquote
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import Query, Request, Response
 
 from ...schema.app_servers import (
     APP_SERVER_SORT_CRITERIA,
@@ -35,8 +35,9 @@ from ..store import app_servers as store
 from ..store.devices import now_ms
 from ..store.frames import clock
 from ._common import PageParams, check_domains, list_answer, parse_sort
+from ._router import RecordedRouter
 
-router = APIRouter(
+router = RecordedRouter(
     prefix="/subscriptions/mine/appServers",
     tags=["application servers"],
     dependencies=[ClientBodies],

@@ -21,7 +21,7 @@ import email.parser
 import email.policy
 from typing import Annotated
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
@@ -40,8 +40,9 @@ from ..auth import AppServices, DeviceWriter, Services
 from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
 from ..store import device_import as store
 from ..store.devices import now_ms
+from ._router import RecordedRouter
 
-router = APIRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
+router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
 BATCH = 1000
 MAX_BYTES = 64 * 1024 * 1024

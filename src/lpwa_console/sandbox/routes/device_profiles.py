@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query
+from fastapi import Query
 
 from ...schema.device_profiles import (
     Connectivity,
@@ -22,8 +22,9 @@ from ...schema.device_profiles import (
 )
 from ..auth import AppServices, ClientBodies, SubscriptionReader
 from ..store import device_profiles as store
+from ._router import RecordedRouter
 
-router = APIRouter(
+router = RecordedRouter(
     prefix="/subscriptions/mine", tags=["device-profiles"], dependencies=[ClientBodies]
 )
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000

@@ -10,7 +10,7 @@ import sqlite3
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import Depends, Query, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
@@ -61,8 +61,9 @@ from ._common import (
 from ._common import app_server_ids as _app_server_ids
 from ._common import check_domains as _check_domains
 from ._common import visible_device_uid as _visible_uid
+from ._router import RecordedRouter
 
-router = APIRouter(
+router = RecordedRouter(
     prefix="/subscriptions/mine/devices", tags=["devices"], dependencies=[ClientBodies]
 )
 

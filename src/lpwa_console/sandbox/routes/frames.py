@@ -9,15 +9,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import Query, Response
 
 from ...schema.frames import DEFAULT_STEP, DeviceFrames, FramesAggregation
 from ..auth import AppServices, ClientBodies, DeviceReader
 from ..store import frames as store
 from ._common import visible_device_uid
+from ._router import RecordedRouter
 from ._windows import aggregation_window, raw_window
 
-router = APIRouter(
+router = RecordedRouter(
     prefix="/subscriptions/mine/devices", tags=["traffic"], dependencies=[ClientBodies]
 )
 

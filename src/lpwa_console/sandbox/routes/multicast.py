@@ -13,7 +13,7 @@ import sqlite3
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import Depends, Query, Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
@@ -41,9 +41,10 @@ from ._common import (
     parse_sort,
     visible_group_uid,
 )
+from ._router import RecordedRouter
 from ._windows import aggregation_window, raw_window
 
-router = APIRouter(
+router = RecordedRouter(
     prefix="/subscriptions/mine", tags=["multicast groups"], dependencies=[ClientBodies]
 )
 GROUPS = "/multicastGroups"

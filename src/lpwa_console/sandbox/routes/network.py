@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Response
+from fastapi import Header, Query, Response
 
 from ...schema.common import parse_identifier
 from ...schema.network import (
@@ -36,8 +36,9 @@ from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWr
 from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found, refuse_changed
 from ..store import network as store
 from ._common import PageParams, list_answer
+from ._router import RecordedRouter
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
+router = RecordedRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
 CONTEXTS = "/cellularNetworkContexts"
 KEYS = "/asTransportKeys"
 

@@ -5,15 +5,16 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from fastapi import APIRouter
-
 from ...schema.subscription import Subscription, SubscriptionUpdate
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SettingsWriter, SubscriptionReader
 from ..errors import not_found
 from ..store import subscription as store
+from ._router import RecordedRouter
 
-router = APIRouter(prefix="/subscriptions/mine", tags=["subscription"], dependencies=[ClientBodies])
+router = RecordedRouter(
+    prefix="/subscriptions/mine", tags=["subscription"], dependencies=[ClientBodies]
+)
 
 
 def _subscription(conn: sqlite3.Connection, account: Account) -> dict[str, Any]:

@@ -37,6 +37,8 @@ from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
 from .models.tiles import TileLayerViewModel
+from .schema.devices import DevicePage
+from .schema.subscription import Subscription
 from .startup import Options, main, make_settings, parse_args
 from .ui.crash_dialog import CrashReporter
 from .ui.main_window import MainWindow
@@ -365,6 +367,16 @@ async def time_first_rows(console: Console, launched_at: float | None) -> int:
     return 0 if result["ok"] else 1
 
 
+async def build_first_models() -> None:
+    """Response models are built on first use (`ApiModel`'s defer_build: most are never
+    used in a session). Those of the sign-in and the first device page are built now, one
+    per turn of the loop, while the sandbox starts or the platform answers: after the answer
+    they would delay the first rows."""
+    for model in (Subscription, DevicePage):
+        model.model_rebuild(force=True)
+        await asyncio.sleep(0)
+
+
 async def connect_opened(console: Console) -> None:
     """Wait until the session opened already is connected; raise with the reason if not."""
     while console.session.state != "connected":
@@ -416,9 +428,11 @@ async def run_console(options: Options, console: Console, hook: CrashHook | None
         _reporter = CrashReporter(hook, console.window) if hook is not None else None
         console.window.show()
         console.session.open(profile)
+        first_models = asyncio.create_task(build_first_models())
         if options.time_first_rows:
             return await time_first_rows(console, options.launched_at)
         await quitting.wait()
+        await first_models
         return 0
     finally:
         await console.aclose()

@@ -24,6 +24,7 @@ from .conftest import DEVICES, Sandbox
 
 GROUPS = ["Site", "Vertical", "Owner"]
 NAMES = ["France/Paris", "France/Lyon", "France", "Fr", "Germany/Berlin", "Metering", "Meter"]
+TAGS = ["water", "gas", "pilot"]
 FRANCE = DomainRestrictions.model_validate(accounts.FRANCE_ONLY)
 
 
@@ -77,6 +78,24 @@ def _check(conn: sqlite3.Connection, rng: random.Random) -> None:
         assert total == len(
             want & {r[0] for r in conn.execute("SELECT uid FROM devices WHERE subscription_id = 1")}
         )
+        for tag in TAGS:
+            tagged = {
+                r[0]
+                for r in conn.execute(
+                    "SELECT l.device_uid FROM device_tags l JOIN tags t ON t.id = l.tag_id"
+                    " WHERE t.name = ?",
+                    (tag,),
+                )
+            }
+            assert store.tag_total(conn, 1, tag, restrictions) == len(tagged & want), tag
+    tag_counts = conn.execute(
+        "SELECT tag_id, domain_set, n FROM tag_counts WHERE n > 0 ORDER BY 1, 2"
+    ).fetchall()
+    fresh = conn.execute(
+        "SELECT l.tag_id, d.domain_set, count(*) FROM device_tags l"
+        " JOIN devices d ON d.uid = l.device_uid GROUP BY 1, 2 ORDER BY 1, 2"
+    ).fetchall()
+    assert [tuple(r) for r in tag_counts] == [tuple(r) for r in fresh]
     counts = conn.execute(
         "SELECT subscription_id, domain_set, n FROM device_counts WHERE n > 0 ORDER BY 1, 2"
     ).fetchall()
@@ -111,6 +130,11 @@ def _add_device(conn: sqlite3.Connection, rng: random.Random, uid: int, pairs: l
         ),
     )
     conn.executemany("INSERT INTO device_domains VALUES (?, ?)", [(uid, d) for d in pairs])
+    tag_ids = [r[0] for r in conn.execute("SELECT id FROM tags WHERE subscription_id = 1")]
+    conn.executemany(
+        "INSERT INTO device_tags VALUES (?, ?)",
+        [(uid, t) for t in rng.sample(tag_ids, rng.randint(0, len(tag_ids)))],
+    )
     if rng.random() < 0.5:
         conn.execute(
             "INSERT INTO alarms (subscription_id, kind, device_uid, alarm_id, state, created,"
@@ -129,6 +153,7 @@ def conn(tmp_path: Path) -> Iterator[sqlite3.Connection]:
         "INSERT INTO domains VALUES (?, 1, ?, ?)",
         [(i, g, n) for i, (g, n) in enumerate(pairs, start=1)],
     )
+    c.executemany("INSERT INTO tags (subscription_id, name) VALUES (1, ?)", [(t,) for t in TAGS])
     yield c
     db.close()
 
@@ -152,6 +177,12 @@ def test_derived_structures_follow_every_change(conn: sqlite3.Connection, seed: 
         store.update_columns(conn, uid, {"lat": 48.85 + rng.random() * 0.01, "lon": None})
     for uid in rng.sample(range(1, 151), 20):
         store.update_columns(conn, uid, {"lat": 45.7, "lon": 4.8})
+    tag_ids = [r[0] for r in conn.execute("SELECT id FROM tags")]
+    for uid in rng.sample(range(1, 151), 40):  # tagged and untagged
+        tag = rng.choice(tag_ids)
+        conn.execute("DELETE FROM device_tags WHERE device_uid = ? AND tag_id = ?", (uid, tag))
+        if rng.random() < 0.5:
+            conn.execute("INSERT INTO device_tags VALUES (?, ?)", (uid, tag))
     conn.executemany(
         "DELETE FROM devices WHERE uid = ?", [(u,) for u in rng.sample(range(1, 151), 40)]
     )
@@ -160,6 +191,9 @@ def test_derived_structures_follow_every_change(conn: sqlite3.Connection, seed: 
     _check(conn, rng)
     # A domain deleted: its links go, and the devices' sets with them.
     conn.execute("DELETE FROM domains WHERE id = ?", (rng.choice(domain_ids),))
+    _check(conn, rng)
+    # A tag deleted: its links go, and its counts with them.
+    conn.execute("DELETE FROM tags WHERE name = ?", (rng.choice(TAGS),))
     _check(conn, rng)
 
 

@@ -197,3 +197,18 @@ def test_invalid_filter_values_are_400_naming_the_parameter(sb: Sandbox) -> None
         response = sb.get(DEVICES, params=params)
         assert response.status_code == 400, params
         assert response.json()["message"].startswith(field), response.json()
+
+
+@pytest.mark.parametrize("role", ["subscriber", "subscriber-restricted"])
+def test_tag_filters_count_and_list_rare_and_common_tags(sb: Sandbox, role: str) -> None:
+    # A rare tag is looked up from its devices, a common one tested row by row: same answers.
+    euis = [d["EUI"] for d in sb.all_devices(role)[:3]]
+    tagged = sb.post(f"{DEVICES}/tags", role, json={"name": "rare-tag", "devEUIs": euis})
+    assert tagged.status_code == 200, tagged.text
+    everything = sb.all_devices(role)
+    for tag in ("rare-tag", "water"):
+        want = {d["EUI"] for d in everything if tag in {t["name"] for t in d["tags"]}}
+        first = sb.get(DEVICES, role, params={"tag": tag, "pageSize": 10}).json()
+        assert first["count"] == len(want), tag
+        assert {d["EUI"] for d in sb.all_devices(role, tag=tag)} == want, tag
+    assert len({d["EUI"] for d in sb.all_devices(role, tag="rare-tag")}) == 3

@@ -737,8 +737,58 @@ ALTER TABLE alarms ADD COLUMN domain_set INTEGER NOT NULL DEFAULT 0;
     ]
 )
 
+# Tagged devices per tag and domain set: the count of a list filtered by one tag, for every
+# domain restriction, without visiting the devices (a common tag at 1M devices took a
+# second). A device's tags are removed before the device (a BEFORE DELETE trigger), so the
+# decrement still finds its domain set.
+TAG_COUNT_TRIGGERS: dict[str, str] = {
+    "tr_tag_count_added": "AFTER INSERT ON device_tags BEGIN"
+    " INSERT INTO tag_counts SELECT new.tag_id, domain_set, 1 FROM devices"
+    " WHERE uid = new.device_uid ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+    "tr_tag_count_removed": "AFTER DELETE ON device_tags BEGIN"
+    " UPDATE tag_counts SET n = n - 1 WHERE tag_id = old.tag_id"
+    " AND domain_set = (SELECT domain_set FROM devices WHERE uid = old.device_uid);\nEND",
+    "tr_tag_count_device_removed": "BEFORE DELETE ON devices BEGIN"
+    " DELETE FROM device_tags WHERE device_uid = old.uid;\nEND",
+    "tr_tag_count_moved": "AFTER UPDATE OF domain_set ON devices"
+    " WHEN old.domain_set IS NOT new.domain_set BEGIN"
+    " UPDATE tag_counts SET n = n - 1 WHERE domain_set = old.domain_set"
+    " AND tag_id IN (SELECT tag_id FROM device_tags WHERE device_uid = new.uid);"
+    " INSERT INTO tag_counts SELECT tag_id, new.domain_set, 1 FROM device_tags"
+    " WHERE device_uid = new.uid ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+}
+
+
+def create_tag_count_triggers() -> list[str]:
+    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in TAG_COUNT_TRIGGERS.items()]
+
+
+def drop_tag_count_triggers() -> list[str]:
+    return [f"DROP TRIGGER IF EXISTS {name};" for name in TAG_COUNT_TRIGGERS]
+
+
+REBUILD_TAG_COUNTS = [
+    "DELETE FROM tag_counts;",
+    "INSERT INTO tag_counts SELECT l.tag_id, d.domain_set, count(*) FROM device_tags l"
+    " JOIN devices d ON d.uid = l.device_uid GROUP BY l.tag_id, d.domain_set;",
+]
+
+_V_TAG_COUNTS = "\n".join(
+    [
+        """CREATE TABLE tag_counts (
+    tag_id INTEGER NOT NULL REFERENCES tags(id) ON DELETE CASCADE,
+    domain_set INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (tag_id, domain_set)
+) WITHOUT ROWID;""",
+        *create_tag_count_triggers(),
+        *REBUILD_TAG_COUNTS,
+    ]
+)
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
+    _V_TAG_COUNTS,
 ]  # fmt: skip
 
 

@@ -22,13 +22,16 @@ from . import accounts
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
+    REBUILD_TAG_COUNTS,
     Database,
     create_derived_triggers_sql,
     create_device_indexes_sql,
     create_link_count_triggers,
+    create_tag_count_triggers,
     drop_derived_triggers_sql,
     drop_device_indexes_sql,
     drop_link_count_triggers,
+    drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
 from .demo_catalog import seed_device_catalog
@@ -335,6 +338,7 @@ def seed_devices(
                 *drop_device_indexes_sql().splitlines(),
                 *drop_derived_triggers_sql(),
                 *drop_link_count_triggers(),
+                *drop_tag_count_triggers(),
             ]:
                 conn.execute(statement)
         added = 0
@@ -373,7 +377,12 @@ def seed_devices(
             ]:
                 conn.execute(statement)
             # The servers' device counts once from the links, not a trigger per row.
-            for statement in [*create_link_count_triggers(), *REBUILD_LINK_COUNTS]:
+            for statement in [
+                *create_link_count_triggers(),
+                *REBUILD_LINK_COUNTS,
+                *create_tag_count_triggers(),
+                *REBUILD_TAG_COUNTS,
+            ]:
                 conn.execute(statement)
             conn.execute("PRAGMA analysis_limit=1000")  # a sampled ANALYZE is enough
             conn.execute("ANALYZE")

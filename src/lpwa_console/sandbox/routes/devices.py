@@ -193,7 +193,8 @@ def list_devices(
             raise bad_request("pageAfter: cursor pages need sort=EUI", BAD_PAGING)
         after = decode_cursor(pageAfter)
     conn = svc.db.conn()
-    where = store.where_for(account.subscription_id, filters, account.restrictions)
+    sub = account.subscription_id
+    where = store.where_for(sub, filters, account.restrictions, conn)
     page = store.list_uids(
         conn,
         where,
@@ -204,13 +205,12 @@ def list_devices(
         after_eui=after,
     )
     items = store.briefs(conn, page.uids)
-    sub = account.subscription_id
-    count = (
-        (lambda: store.total(conn, sub, account.restrictions))
-        if filters.is_empty()
-        else (lambda: store.count(conn, where))
+    out = list_answer(
+        items,
+        page.more,
+        first=not pageAfter and paging.first,
+        count=lambda: store.filtered_total(conn, sub, filters, account.restrictions, where),
     )
-    out = list_answer(items, page.more, first=not pageAfter and paging.first, count=count)
     # ISO 8601 in UTC as pydantic writes it (`Z`, microseconds only when there are some).
     now = datetime.fromtimestamp(_now(conn) / 1000, UTC)
     out["now"] = now.isoformat().replace("+00:00", "Z")

@@ -21,7 +21,9 @@ def _routes(router: APIRouter) -> dict[str, tuple[str, set[str]]]:
 
 
 def test_both_owner_kinds_get_the_same_routes_under_their_old_names() -> None:
-    routes = _routes(alarms.router)
+    app = FastAPI()
+    alarms.router.add_to(app, "")
+    routes = _routes(app.router)
     for owners, uid in ((DEVICES, "deviceUid"), (GROUPS, "multicastGroupUid")):
         base = f"/subscriptions/mine{owners.path}"
         noun = owners.noun

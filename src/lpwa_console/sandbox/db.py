@@ -737,7 +737,7 @@ ALTER TABLE alarms ADD COLUMN domain_set INTEGER NOT NULL DEFAULT 0;
     ]
 )
 
-# Tagged devices per tag and domain set: the count of a list filtered by one tag, for every
+# Step 13. Tagged devices per tag and domain set: the count of a list filtered by one tag, for every
 # domain restriction, without visiting the devices (a common tag at 1M devices took a
 # second). A device's tags are removed before the device (a BEFORE DELETE trigger), so the
 # decrement still finds its domain set.
@@ -783,6 +783,13 @@ _V_TAG_COUNTS = "\n".join(
 ) WITHOUT ROWID;""",
         *create_tag_count_triggers(),
         *REBUILD_TAG_COUNTS,
+        # A restricted count of cleared or unacknowledged alarms from an index alone (it
+        # read every matching row for its domain set: 280 ms at 1M devices).
+        "CREATE INDEX ix_alarms_state_set ON alarms(subscription_id, kind, state, domain_set);",
+        "CREATE INDEX ix_alarms_acked_set ON alarms(subscription_id, kind, acked, domain_set);",
+        # Statistics for the new indexes, or the planner sorts pages by them (a sample).
+        "PRAGMA analysis_limit=1000;",
+        "ANALYZE alarms;",
     ]
 )
 

@@ -18,6 +18,8 @@ from .resources.network import (
     NetworkContextsResource,
     NetworkSubscriptionsResource,
 )
+from .resources.partners import PartnersResource
+from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
 
 
@@ -31,6 +33,14 @@ class LpwaClient(BaseClient):
     @cached_property
     def subscription(self) -> SubscriptionResource:
         return SubscriptionResource(self)
+
+    @cached_property
+    def partners(self) -> PartnersResource:
+        return PartnersResource(self)
+
+    @cached_property
+    def stations(self) -> StationsResource:
+        return StationsResource(self)
 
     @cached_property
     def devices(self) -> DevicesResource:

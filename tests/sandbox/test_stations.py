@@ -317,6 +317,10 @@ def test_domains_added_replace_their_group_and_removed(sb: Sandbox) -> None:
     )
     assert [d["name"] for d in sb.get(f"{BSS}/i{lrr}").json()["domains"]] == ["France/Lyon"]
     assert lrr in {b["lrrID"] for b in all_stations(sb, "partner-restricted")}
+    # The unfiltered count (kept by triggers per domain set) follows the change.
+    for role in ("subscriber", "partner-restricted"):
+        first = sb.get(BSS, role, params={"pageSize": 10}).json()
+        assert first["count"] == len(all_stations(sb, role))
     moved = sb.post(
         f"{BSS}/domains", "partner-restricted",
         json={"addedDomains": [{"name": "Spain/Madrid", "group": {"name": "Site"}}], "LRRIDs": [lrr]},

@@ -147,9 +147,12 @@ def list_stations(
     w = _where(conn, scope, f)
     uids, more = store.page(conn, w, criterion, descending, paging.offset, paging.size, after=after)
     items = store.briefs(conn, uids)
-    out = list_answer(
-        items, more, first=after is None and paging.first, count=lambda: store.count(conn, w)
+    count = (
+        (lambda: store.total(conn, scope.uid, scope.restrictions))
+        if f.is_empty()
+        else (lambda: store.count(conn, w))
     )
+    out = list_answer(items, more, first=after is None and paging.first, count=count)
     if criterion == BS_CURSOR_SORT and more and items:
         out["cursors"] = {"last": encode_cursor(items[-1]["lrrID"])}
     return out | {"now": _now(conn)}

@@ -208,6 +208,7 @@ def test_grant_is_enforced_and_recorded(sb: Sandbox) -> None:
         assert sb.post(BSS, "partner", json={"model": MODEL}).status_code == 201
     refused = sb.post(BSS, "partner", json={"model": MODEL})
     assert refused.status_code == 403 and "totalBaseStationsGranted" in refused.json()["message"]
+    assert refused.json()["code"] == 40303
     after = sb.get(f"{API}/partners/mine", "partner").json()
     assert after["totalBaseStationsUsed"] == after["totalBaseStationsGranted"]
 

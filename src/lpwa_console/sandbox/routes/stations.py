@@ -38,7 +38,15 @@ from ...schema.stations import (
     TagAction,
 )
 from ..auth import AppServices, ClientBodies
-from ..errors import BAD_PAGING, DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, not_found
+from ..errors import (
+    BAD_PAGING,
+    DUPLICATE,
+    GRANT_REACHED,
+    UNKNOWN_REFERENCE,
+    ApiError,
+    bad_request,
+    not_found,
+)
 from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
 from ..store import stations as store
@@ -56,7 +64,6 @@ from ._partners import (
 router = APIRouter(prefix="/partners/{partnerUid}/bss", tags=["base stations"],
                    dependencies=[ClientBodies])  # fmt: skip
 DEFAULT_SORT = ("creationDate", False)
-GRANT_REACHED = 40303
 
 
 def _now(conn: sqlite3.Connection) -> int:

@@ -787,6 +787,13 @@ STATION_TRIGGERS: dict[str, str] = {
     " WHERE partner_uid = old.partner_uid AND domain_set = old.domain_set;"
     " INSERT INTO station_counts VALUES (new.partner_uid, new.domain_set, 1)"
     " ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+    # An alarm carries its station's domain set, so restricted alarm lists read alarms alone.
+    "tr_station_alarm_domain_set": "AFTER INSERT ON station_alarms BEGIN"
+    " UPDATE station_alarms SET domain_set = coalesce((SELECT domain_set FROM stations"
+    " WHERE uid = new.bs_uid), 0) WHERE id = new.id;\nEND",
+    "tr_station_alarms_follow": "AFTER UPDATE OF domain_set ON stations"
+    " WHEN old.domain_set IS NOT new.domain_set BEGIN"
+    " UPDATE station_alarms SET domain_set = new.domain_set WHERE bs_uid = new.uid;\nEND",
     "tr_station_tile_added": "AFTER INSERT ON stations"
     " WHEN new.tile_y IS NOT NULL AND new.tile_x IS NOT NULL"
     f" BEGIN{_recompute_station_tile('new')}\nEND",
@@ -852,6 +859,8 @@ def rebuild_station_sets_sql() -> list[str]:
         " temp.station_domain_keys t JOIN domain_sets s ON s.key = t.key) k"
         " WHERE stations.uid = k.uid AND stations.domain_set IS NOT k.id",
         "DROP TABLE temp.station_domain_keys",
+        "UPDATE station_alarms SET domain_set = s.domain_set FROM stations s"
+        " WHERE s.uid = station_alarms.bs_uid AND station_alarms.domain_set <> s.domain_set",
         "DELETE FROM station_counts",
         "INSERT INTO station_counts SELECT partner_uid, domain_set, count(*) FROM stations"
         " GROUP BY partner_uid, domain_set",
@@ -994,7 +1003,8 @@ CREATE TABLE station_alarms (
     updated INTEGER NOT NULL,
     cleared INTEGER,
     add_info TEXT,
-    add_info2 TEXT
+    add_info2 TEXT,
+    domain_set INTEGER NOT NULL DEFAULT 0   -- its station's (triggers): restricted lists
 );
 CREATE INDEX ix_station_alarms_partner ON station_alarms(partner_uid, updated);
 CREATE INDEX ix_station_alarms_state ON station_alarms(partner_uid, state, updated);

@@ -18,6 +18,9 @@ from .resources.network import (
     NetworkContextsResource,
     NetworkSubscriptionsResource,
 )
+from .resources.partners import OperatorPartnersResource, PartnersResource
+from .resources.station_alarms import StationAlarmsResource
+from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
 
 
@@ -31,6 +34,22 @@ class LpwaClient(BaseClient):
     @cached_property
     def subscription(self) -> SubscriptionResource:
         return SubscriptionResource(self)
+
+    @cached_property
+    def partners(self) -> PartnersResource:
+        return PartnersResource(self)
+
+    @cached_property
+    def operator_partners(self) -> OperatorPartnersResource:
+        return OperatorPartnersResource(self)
+
+    @cached_property
+    def stations(self) -> StationsResource:
+        return StationsResource(self)
+
+    @cached_property
+    def station_alarms(self) -> StationAlarmsResource:
+        return StationAlarmsResource(self)
 
     @cached_property
     def devices(self) -> DevicesResource:

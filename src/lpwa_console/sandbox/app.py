@@ -22,6 +22,10 @@ from .routes import (
     frames,
     multicast,
     network,
+    operator_partners,
+    partners,
+    station_alarms,
+    stations,
     subscription,
     token,
 )
@@ -54,7 +58,8 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     )
     install_error_handlers(app)
     # Each module's routes straight into the app, worked out once (routes/_router.py).
-    # Collection paths (/devices/alarms, /devices/import...) come before /devices/{deviceUid}.
+    # Collection paths (/devices/alarms, /bss/alarms...) come before /devices/{deviceUid}
+    # and /bss/{bsUid}.
     for module in (
         subscription,
         alarms,
@@ -65,6 +70,10 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         multicast,
         app_servers,
         network,
+        partners,
+        operator_partners,
+        station_alarms,
+        stations,
     ):
         module.router.add_to(app, settings.api_prefix)
     app.include_router(token.install(settings.token_path))

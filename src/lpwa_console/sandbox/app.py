@@ -20,6 +20,8 @@ from .routes import (
     device_profiles,
     devices,
     frames,
+    key_manager,
+    km_devices,
     multicast,
     network,
     subscription,
@@ -64,6 +66,8 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(multicast.router)
     api.include_router(app_servers.router)
     api.include_router(network.router)
+    api.include_router(key_manager.router)
+    api.include_router(km_devices.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
     install_openapi(app)

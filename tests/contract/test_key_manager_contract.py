@@ -18,6 +18,7 @@ from lpwa_console.schema.key_manager import (
     KmDeviceFilter,
     KmDeviceUpdate,
 )
+from lpwa_console.schema.km_import import km_row_cells, parse_km_import_csv
 
 pytestmark = pytest.mark.anyio
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
@@ -83,3 +84,13 @@ async def test_key_manager(client: LpwaClient) -> None:
     assert claimed.state == "GENERIC" and claimed.ownerID == "contract"
     await km.delete_device(device.UID)
     await km.delete_device("e" + pre.EUI)
+
+    first, second = (f"FEEDC0E2{next(_serial):08X}" for _ in range(2))
+    rows = parse_km_import_csv(
+        ",".join(km_row_cells(first, exchange.encrypt_hex(KEY), exchange_version=exchange.version))
+        + "\r\n" + ",".join(km_row_cells(second, "BAD")) + "\r\n"
+    )  # fmt: skip
+    report = await km.import_devices(rows)
+    assert [r.status for r in report.results] == ["OK", "ERROR"]
+    again = await km.import_devices(f"DELETE,{first}\r\n")
+    assert again.okCount == 1

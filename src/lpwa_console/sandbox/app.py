@@ -22,6 +22,7 @@ from .routes import (
     frames,
     key_manager,
     km_devices,
+    km_import,
     multicast,
     network,
     subscription,
@@ -67,6 +68,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(app_servers.router)
     api.include_router(network.router)
     api.include_router(key_manager.router)
+    api.include_router(km_import.router)
     api.include_router(km_devices.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))

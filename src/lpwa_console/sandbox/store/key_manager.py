@@ -5,6 +5,8 @@ RSA-encrypted). Private halves stay in this database; answers carry public keys 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from ...schema.key_manager import KmAsKeyCreate, KmAsKeyUpdate, key_encoding
@@ -156,6 +158,30 @@ class KeyOpener:
         self.sub = sub
         self._rsa: dict[str, str | None] = {}
         self._aes: dict[tuple[str, str], str | None] = {}
+        # (version, ciphertext) -> plaintext, or the reason it does not open.
+        self._opened: dict[tuple[str, str], bytes | str] = {}
+
+    def _private(self, version: str) -> str | None:
+        if version not in self._rsa:
+            self._rsa[version] = _exchange_private(self.conn, self.sub, version)
+        return self._rsa[version]
+
+    def predecrypt(self, items: Iterable[tuple[str, str]]) -> None:
+        """Decrypt many RSA ciphertexts ahead, on two threads (the library releases the GIL
+        while it computes): an import of thousands of encrypted keys spends its time here."""
+        work = [(v, c) for v, c in set(items) if self._private(v) is not None]
+
+        def one(item: tuple[str, str]) -> bytes | str:
+            private = self._rsa[item[0]]
+            assert private is not None
+            try:
+                return km_crypto.rsa_decrypt(private, item[1])
+            except km_crypto.KeyError_ as exc:
+                return str(exc)
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for item, result in zip(work, pool.map(one, work), strict=True):
+                self._opened[item] = result
 
     def open(
         self,
@@ -189,20 +215,21 @@ class KeyOpener:
                 raise bad_request(f"{field}: {exc}") from None
         else:
             assert exchange_version is not None
-            if exchange_version not in self._rsa:
-                self._rsa[exchange_version] = _exchange_private(
-                    self.conn, self.sub, exchange_version
-                )
-            private = self._rsa[exchange_version]
+            private = self._private(exchange_version)
             if private is None:
                 raise bad_request(
                     f"exchangeKeyVersion: no exchange key of version {exchange_version}",
                     UNKNOWN_REFERENCE,
                 )
-            try:
-                raw = km_crypto.rsa_decrypt(private, text)
-            except km_crypto.KeyError_ as exc:
-                raise bad_request(f"{field}: {exc}") from None
+            found = self._opened.pop((exchange_version, text), None)
+            if found is None:
+                try:
+                    found = km_crypto.rsa_decrypt(private, text)
+                except km_crypto.KeyError_ as exc:
+                    found = str(exc)
+            if isinstance(found, str):
+                raise bad_request(f"{field}: {found}")
+            raw = found
         if len(raw) != 16:
             raise bad_request(f"{field}: decrypted to {len(raw)} bytes, a root key has 16")
         return raw.hex().upper()

@@ -70,6 +70,7 @@ class KmImportRow:
     EUI: str | None = None
     device: KmDeviceCreate | None = None
     errors: list[RowError] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

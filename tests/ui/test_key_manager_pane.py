@@ -22,9 +22,11 @@ from lpwa_console.models.key_manager import (
 )
 from lpwa_console.models.resources import ResourceViewModel
 from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.key_manager import KmDevice
 from lpwa_console.schema.km_import import km_row_cells
 from lpwa_console.ui.dialogs.import_wizard import ImportWizard
 from lpwa_console.ui.panes.key_manager import GeneratedKeysDialog, KeyManagerPane
+from lpwa_console.ui.panes.resources import references
 from tests.helpers import shot
 
 KEY = "2B7E151628AED2A6ABF7158809CF4F3C"
@@ -92,6 +94,8 @@ def test_states_filter_create_claim_and_keys(
     assert "LoRaWAN 1.1" in " ".join(refused.values()), refused
     with qtbot.waitSignal(devices.saved, timeout=10000):
         devices.save({"EUI": eui, "appKey": KEY, "homeNsNetID": "000013"})
+    detail = devices.detail
+    assert detail is not None and eui == detail.EUI and detail.state == "COMMISSIONED"
     create = next(b for b in bodies if b.get("EUI") == eui)
     assert create["appKey"] != KEY and create["exchangeKeyVersion"] == "platform-v1"
     assert KEY not in json.dumps(bodies)
@@ -120,6 +124,15 @@ def test_states_filter_create_claim_and_keys(
     assert QApplication.clipboard().text() == "\n".join(keys)
     dialog.reject()
     assert dialog.keys.toPlainText() == ""
+    # The AS key a device names opens in the AS keys section (navigator link).
+    device = KmDevice.model_validate({"UID": 1, "EUI": eui, "state": "GENERIC",
+                                      "asKey": {"ID": "as-key-platform"}})  # fmt: skip
+    assert references(device) == [
+        ("as-key-platform", "lpwa:key_manager/km_as_keys/as-key-platform")
+    ]
+    with qtbot.waitSignal(pane.vms[1].detail_changed, timeout=10000):
+        pane.open_item("as-key-platform", "km_as_keys")
+    assert pane.current_item() == ("as-key-platform", "km_as_keys")
     runner.cancel_all()
     qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
 

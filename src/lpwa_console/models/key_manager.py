@@ -130,7 +130,8 @@ def km_devices_kind() -> ResourceKind:
             ),
         ),
         get=lambda c, d: c.key_manager.device(d.UID),
-        get_id=lambda c, i: c.key_manager.device(i),
+        # An EUI (what the navigator keeps) or a UID.
+        get_id=lambda c, i: c.key_manager.device(i if i.isdigit() else "e" + i.upper()),
         create_model=KmDeviceCreate,
         update_model=KmDeviceUpdate,
         create=lambda c, r: _send_encrypted(c, r, c.key_manager.create_device),

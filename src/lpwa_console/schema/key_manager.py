@@ -291,16 +291,17 @@ class KmDeviceFilter(QueryFilter):
 
 
 class _KeyFields(ResourceRequest):
+    # In the order forms show them: what people type most first, key encodings last.
+    name: str | None = Field(default=None, max_length=128)
     appKey: str | None = None
     nwkKey: str | None = None
+    appEUI: str | None = None
+    homeNsNetID: str | None = None
+    homeNsNSID: str | None = None
+    asKey: AsKeyRef | None = None
     hsmAppKeyVersion: str | None = Field(default=None, pattern=KEY_VERSION_PATTERN)
     hsmNwkKeyVersion: str | None = Field(default=None, pattern=KEY_VERSION_PATTERN)
     exchangeKeyVersion: str | None = Field(default=None, pattern=KEY_VERSION_PATTERN)
-    asKey: AsKeyRef | None = None
-    homeNsNetID: str | None = None
-    homeNsNSID: str | None = None
-    name: str | None = Field(default=None, max_length=128)
-    appEUI: str | None = None
 
     @field_validator("homeNsNetID")
     @classmethod

@@ -23,7 +23,7 @@ OAEP = padding.OAEP(
 )
 
 
-class KeyError_(ValueError):
+class KeyUnreadable(ValueError):
     """A key that cannot be read: the message says why, without the key."""
 
 
@@ -50,25 +50,27 @@ def _private_key(pem: str) -> rsa.RSAPrivateKey:
 
 
 def rsa_decrypt(private_pem: str, ciphertext_b64: str) -> bytes:
-    """The plaintext of a base64 RSA-OAEP ciphertext; KeyError_ when it is not one for this
+    """The plaintext of a base64 RSA-OAEP ciphertext; KeyUnreadable when it is not one for this
     key."""
     try:
         data = base64.b64decode(ciphertext_b64, validate=True)
     except (binascii.Error, ValueError):
-        raise KeyError_("not base64") from None
+        raise KeyUnreadable("not base64") from None
     with _cache_lock:
         key = _private_key(private_pem)
     try:
         return key.decrypt(data, OAEP)
     except ValueError:
-        raise KeyError_("cannot be decrypted with this exchange key (RSA-OAEP, SHA-256)") from None
+        raise KeyUnreadable(
+            "cannot be decrypted with this exchange key (RSA-OAEP, SHA-256)"
+        ) from None
 
 
 def rsa_encrypt(public_pem: str, plaintext: bytes) -> str:
     """Base64 RSA-OAEP ciphertext of `plaintext` for the PEM public key."""
     key = serialization.load_pem_public_key(public_pem.encode())
     if not isinstance(key, rsa.RSAPublicKey):
-        raise KeyError_("not an RSA public key")
+        raise KeyUnreadable("not an RSA public key")
     return base64.b64encode(key.encrypt(plaintext, OAEP)).decode()
 
 
@@ -88,11 +90,13 @@ def new_aes_key() -> str:
 
 
 def aes_unwrap(kek_hex: str, wrapped_hex: str) -> bytes:
-    """RFC 3394 unwrap; KeyError_ when the integrity check fails (wrong key or data)."""
+    """RFC 3394 unwrap; KeyUnreadable when the integrity check fails (wrong key or data)."""
     try:
         return aes_key_unwrap(bytes.fromhex(kek_hex), bytes.fromhex(wrapped_hex))
     except (InvalidUnwrap, InvalidKey, ValueError):
-        raise KeyError_("does not unwrap with this HSM key (RFC 3394 integrity check)") from None
+        raise KeyUnreadable(
+            "does not unwrap with this HSM key (RFC 3394 integrity check)"
+        ) from None
 
 
 def aes_wrap(kek_hex: str, key_hex: str) -> str:

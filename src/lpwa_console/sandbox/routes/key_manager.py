@@ -4,6 +4,7 @@ AppKey and NwkKey generation, and `/kmCustomers`. Devices: routes/km_devices.py.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from fastapi import APIRouter
@@ -147,7 +148,7 @@ def create_as_key(
     return found
 
 
-def _as_key(conn: Any, sub: int, as_key_uid: str) -> dict[str, Any]:
+def _as_key(conn: sqlite3.Connection, sub: int, as_key_uid: str) -> dict[str, Any]:
     ident = parse_identifier(as_key_uid)
     found = None
     if ident.kind == "uid":

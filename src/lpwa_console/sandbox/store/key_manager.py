@@ -4,6 +4,7 @@ RSA-encrypted). Private halves stay in this database; answers carry public keys 
 
 from __future__ import annotations
 
+import base64
 import sqlite3
 from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
@@ -68,15 +69,11 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
 
 
 def _b64url(value: int) -> str:
-    import base64
-
     raw = value.to_bytes(max(1, (value.bit_length() + 7) // 8), "big")
     return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
 
 
 def _b64url_int(text: str) -> int:
-    import base64
-
     return int.from_bytes(base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)), "big")
 
 
@@ -176,7 +173,7 @@ class KeyOpener:
             assert private is not None
             try:
                 return km_crypto.rsa_decrypt(private, item[1])
-            except km_crypto.KeyError_ as exc:
+            except km_crypto.KeyUnreadable as exc:
                 return str(exc)
 
         with ThreadPoolExecutor(max_workers=2) as pool:
@@ -211,7 +208,7 @@ class KeyOpener:
                 )
             try:
                 raw = km_crypto.aes_unwrap(kek, text)
-            except km_crypto.KeyError_ as exc:
+            except km_crypto.KeyUnreadable as exc:
                 raise bad_request(f"{field}: {exc}") from None
         else:
             assert exchange_version is not None
@@ -225,7 +222,7 @@ class KeyOpener:
             if found is None:
                 try:
                     found = km_crypto.rsa_decrypt(private, text)
-                except km_crypto.KeyError_ as exc:
+                except km_crypto.KeyUnreadable as exc:
                     found = str(exc)
             if isinstance(found, str):
                 raise bad_request(f"{field}: {found}")

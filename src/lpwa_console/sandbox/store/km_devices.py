@@ -169,7 +169,7 @@ def create(
         token = km_crypto.new_owner_token()
         try:
             values["owner_token_enc"] = km_crypto.rsa_encrypt(body.rsaPublicKey, token.encode())
-        except (km_crypto.KeyError_, ValueError) as exc:
+        except (km_crypto.KeyUnreadable, ValueError) as exc:
             raise bad_request(f"rsaPublicKey: {exc}") from None
         values["owner_token_hash"] = km_crypto.token_hash(token)
     columns = ", ".join(values)

@@ -159,3 +159,35 @@ def test_import_wizard_sends_encrypted_keys(
     assert (report.okCount, report.errorCount) == (3, 1)
     runner.cancel_all()
     qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+
+
+def test_buttons_open_their_dialogs_and_wait_for_a_connection(
+    qtbot: Any, sent: tuple[LpwaClient, list[dict[str, Any]]]
+) -> None:
+    runner = TaskRunner()
+    vms = [ResourceViewModel(runner, kind) for kind in key_manager_kinds()]
+    km = KeyManagerViewModel(runner)
+    pane = KeyManagerPane(vms, km, KmImportViewModel(runner))
+    qtbot.addWidget(pane)
+    pane.show()
+    buttons = (pane.claim_button, pane.keys_button, pane.import_button)
+    assert not any(b.isEnabled() for b in buttons)  # not connected
+    pane.states.buttons["GENERIC"].click()  # a filter for later, nothing to load yet
+    assert vms[0].filters.state == "GENERIC"
+    client, _bodies = sent
+    for vm in vms:
+        vm.set_client(client)
+    pane.importer.set_client(client)
+    assert all(b.isEnabled() for b in buttons)
+    for button, name in ((pane.claim_button, "kmClaimDialog"), (pane.keys_button, "kmKeysDialog"),
+                         (pane.import_button, "importWizard")):  # fmt: skip
+        button.click()
+        assert pane.dialog is not None and pane.dialog.objectName() == name
+        if name == "kmClaimDialog":
+            assert set(pane.dialog.editors) == {"EUI", "ownerID", "ownerToken"}  # type: ignore[attr-defined]
+        if name == "importWizard":
+            assert not pane.dialog.guide.isVisible()  # type: ignore[attr-defined]
+        pane.dialog.reject()
+        qtbot.waitUntil(lambda: pane.dialog is None, timeout=2000)
+    runner.cancel_all()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)

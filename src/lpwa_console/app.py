@@ -23,6 +23,7 @@ from .models.device_import import DeviceImportViewModel
 from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
+from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_manager_kinds
 from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
@@ -45,6 +46,7 @@ from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
+from .ui.panes.key_manager import KeyManagerPane
 from .ui.panes.resources import ResourcesPane
 from .ui.theme import apply_theme
 
@@ -129,6 +131,14 @@ def build(
         for vm in vms:
             session.client_changed.connect(vm.set_client)
         panes[key] = ResourcesPane(title, vms, rights=rights)
+    km_vms = [ResourceViewModel(runner, kind) for kind in key_manager_kinds()]
+    for vm in km_vms:
+        session.client_changed.connect(vm.set_client)
+    km = KeyManagerViewModel(runner)
+    session.client_changed.connect(km.set_client)
+    km_importer = KmImportViewModel(runner)
+    session.client_changed.connect(km_importer.set_client)
+    panes["key_manager"] = KeyManagerPane(km_vms, km, km_importer, rights=rights)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)
@@ -259,6 +269,8 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
         return await load_map(name, pane)
     if isinstance(pane, AlarmsPane):
         return await load_first_page(name, pane.vm.model)
+    if isinstance(pane, KeyManagerPane):
+        pane = pane.lists
     if isinstance(pane, ResourcesPane):
         sections: dict[str, Any] = {}
         for index, vm in enumerate(pane.vms):

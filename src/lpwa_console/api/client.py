@@ -11,6 +11,7 @@ from .resources.device_import import DeviceImportResource
 from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
 from .resources.devices import DevicesResource
 from .resources.frames import FramesResource
+from .resources.key_manager import KeyManagerResource
 from .resources.multicast import MulticastGroupsResource
 from .resources.network import (
     AsTransportKeysResource,
@@ -102,3 +103,7 @@ class LpwaClient(BaseClient):
     @cached_property
     def network_subscriptions(self) -> NetworkSubscriptionsResource:
         return NetworkSubscriptionsResource(self)
+
+    @cached_property
+    def key_manager(self) -> KeyManagerResource:
+        return KeyManagerResource(self)

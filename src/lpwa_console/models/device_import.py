@@ -208,6 +208,8 @@ class ImportPreviewModel(QAbstractTableModel):
 
 
 class DeviceImportViewModel(QObject):
+    # Reads and checks a file in a worker thread (the key manager's import has its own).
+    parse_file = staticmethod(read_and_parse)
     state_changed = Signal(str)  # idle, parsing, parsed, uploading, done
     parsed = Signal(int, int)  # valid rows, invalid rows
     parse_failed = Signal(str)
@@ -290,7 +292,7 @@ class DeviceImportViewModel(QObject):
 
         self._task = self.runner.run(
             f"Read {target.name}",
-            in_thread(read_and_parse, target),
+            in_thread(self.parse_file, target),
             on_done=done,
             on_error=failed,
             quiet=True,

@@ -159,6 +159,8 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
         return _named(await _all_pages(client.network_contexts.list))
     if kind == "hsmGroups":
         return _named(await _all_pages(client.hsm_groups.list))
+    if kind == "kmAsKeys":
+        return _named(await _all_pages(client.key_manager.as_keys))
     raise ValueError(f"no list of {kind}")
 
 

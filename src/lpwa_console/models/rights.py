@@ -110,6 +110,15 @@ ACTIONS: dict[str, Requirement] = {
     "network_subscriptions.create": _subscription("create network subscriptions"),
     "network_subscriptions.edit": _subscription("change network subscriptions"),
     "network_subscriptions.delete": _subscription("delete network subscriptions"),
+    # the key manager: devices like devices, keys like subscription resources
+    "km_devices.create": _device("create key manager devices"),
+    "km_devices.edit": _device("change key manager devices"),
+    "km_devices.delete": _device("delete key manager devices"),
+    "km_devices.claim": _device("claim key manager devices"),
+    "km_devices.import": _device("import key manager devices"),
+    "km_as_keys.create": _subscription("create AS keys"),
+    "km_as_keys.edit": _subscription("change AS keys"),
+    "km.generate_keys": _subscription("generate AppKeys and NwkKeys"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox
     # refuses them to a domain-restricted account.
     "subscription.edit": Requirement(

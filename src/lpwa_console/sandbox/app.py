@@ -20,6 +20,9 @@ from .routes import (
     device_profiles,
     devices,
     frames,
+    key_manager,
+    km_devices,
+    km_import,
     multicast,
     network,
     operator_partners,
@@ -74,6 +77,9 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         operator_partners,
         station_alarms,
         stations,
+        key_manager,
+        km_import,
+        km_devices,
     ):
         module.router.add_to(app, settings.api_prefix)
     app.include_router(token.install(settings.token_path))

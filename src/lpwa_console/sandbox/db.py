@@ -1087,10 +1087,74 @@ CREATE INDEX ix_station_credits ON station_credit_transactions(partner_uid, id);
     ]
 )
 
+# Key manager (Document 1 §2.7, §4.4): the private halves of the RSA exchange keys (the
+# platform's and each HSM group's; the stand-in moduli of step 7 and of older demos are
+# replaced by real key pairs when the sandbox starts, `sandbox/km_keys.py`), the HSM groups'
+# AES keys by version, AS keys, KM devices with their root keys (in clear: this file plays the
+# HSM), and the traffic the key manager served (join requests).
+_KEY_MANAGER = """
+ALTER TABLE platform_exchange_keys ADD COLUMN private_pem TEXT;
+ALTER TABLE hsm_groups ADD COLUMN exchange_key_private_pem TEXT;
+CREATE TABLE hsm_keys (
+    version TEXT PRIMARY KEY,
+    hsm_group_id INTEGER NOT NULL REFERENCES hsm_groups(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL CHECK (kind IN ('APP', 'NWK')),
+    key_hex TEXT NOT NULL,
+    created INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE km_as_keys (
+    uid INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    ref TEXT NOT NULL,
+    name TEXT,
+    hsm_group_id INTEGER REFERENCES hsm_groups(id),
+    key_label TEXT,
+    wrap_algo TEXT NOT NULL DEFAULT 'AES_CBC',
+    key_hex TEXT NOT NULL,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    UNIQUE (subscription_id, ref)
+);
+CREATE TABLE km_devices (
+    uid INTEGER PRIMARY KEY,
+    subscription_id INTEGER NOT NULL REFERENCES subscriptions(id),
+    eui TEXT NOT NULL,
+    name TEXT,
+    app_eui TEXT,
+    state TEXT NOT NULL
+        CHECK (state IN ('PRE_COMMISSIONED', 'GENERIC', 'COMMISSIONED', 'ACTIVATED')),
+    lorawan_version TEXT NOT NULL DEFAULT '1.0',
+    app_key TEXT,
+    nwk_key TEXT,
+    hsm_app_key_version TEXT,
+    hsm_nwk_key_version TEXT,
+    as_key_id INTEGER REFERENCES km_as_keys(uid),
+    home_ns_net_id TEXT,
+    home_ns_nsid TEXT,
+    owner_id TEXT,
+    owner_token_hash TEXT,
+    owner_token_enc TEXT,
+    se_type TEXT,
+    tkm_info TEXT,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    UNIQUE (subscription_id, eui)
+);
+CREATE INDEX ix_km_devices_state ON km_devices(subscription_id, state, uid);
+CREATE TABLE km_frames (
+    id INTEGER PRIMARY KEY,
+    device_uid INTEGER NOT NULL REFERENCES km_devices(uid) ON DELETE CASCADE,
+    subscription_id INTEGER NOT NULL,
+    ts INTEGER NOT NULL,
+    type TEXT NOT NULL
+);
+CREATE INDEX ix_km_frames_sub ON km_frames(subscription_id, ts);
+CREATE INDEX ix_km_frames_device ON km_frames(device_uid, ts);
+"""
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
-    _V_TAG_COUNTS,
-    _V_STATIONS,
+    _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER,
 ]  # fmt: skip
 
 

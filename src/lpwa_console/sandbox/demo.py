@@ -8,7 +8,6 @@ keeping a dozen indexes up to date row by row, and no reader ever sees a half-bu
 
 from __future__ import annotations
 
-import base64
 import json
 import logging
 import random
@@ -18,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
-from . import accounts
+from . import accounts, demo_km
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -617,14 +616,12 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
         [(sub, ref, name, apn, plmn, ip, f"{name} (demo)")
          for ref, (name, apn, plmn, ip) in NETWORK_CONTEXT_DETAILS.items()],
     )  # fmt: skip
-    for i, (ref, _) in enumerate(HSM_GROUPS):
-        modulus = rng.getrandbits(2048) | (1 << 2047) | 1
-        n = base64.urlsafe_b64encode(modulus.to_bytes(256, "big")).rstrip(b"=").decode()
-        conn.execute(
-            "UPDATE hsm_groups SET exchange_key_version = ?, exchange_key_n = ?,"
-            " exchange_key_e = 'AQAB' WHERE subscription_id = ? AND ref = ?",
-            (i + 1, n, sub, ref),
-        )
+    # The version of each group's exchange key: the key pair itself is made by the
+    # "key-manager" part (demo_km.py), a real RSA pair whose private half stays here.
+    conn.executemany(
+        "UPDATE hsm_groups SET exchange_key_version = ? WHERE subscription_id = ? AND ref = ?",
+        [(i + 1, sub, ref) for i, (ref, _) in enumerate(HSM_GROUPS)],
+    )
     used = conn.execute(
         "SELECT connectivity, count(*) FROM devices WHERE subscription_id = ? GROUP BY 1", (sub,)
     ).fetchall()
@@ -652,6 +649,7 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
     "stations",
+    "key-manager",
 )  # fmt: skip
 
 
@@ -706,6 +704,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_device_catalog(conn)
         if "stations" not in done:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
+        if "key-manager" not in done:
+            demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -155,6 +155,9 @@ def _reason(error: dict[str, object]) -> str:
     return reason.replace("Input should be", "should be")
 
 
+_NAMED_REASON = re.compile(r"[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)*: ")
+
+
 def validation_message(errors: list[dict[str, object]]) -> str:
     """`field: reason` per error, joined by '; ', in plain words: pydantic's type names and
     'Value error, ' prefixes dropped, a JSON syntax error said as such."""
@@ -162,7 +165,11 @@ def validation_message(errors: list[dict[str, object]]) -> str:
     for error in errors:
         loc = list(error.get("loc", ()) or ())  # type: ignore[call-overload]
         field = "request body" if error.get("type") == "json_invalid" else _field(loc)
-        part = f"{field}: {_reason(error)}"
+        reason = _reason(error)
+        # A rule over several fields names its field itself ("nwkKey: required ..."): that
+        # name, not "request body", starts the message.
+        named = field == "request body" and _NAMED_REASON.match(reason)
+        part = reason if named else f"{field}: {reason}"
         if part not in parts:
             parts.append(part)
     return "; ".join(parts) or "invalid request"

@@ -32,6 +32,7 @@ from datetime import timedelta
 from ..schema.durations import parse_duration
 from .db import Database
 from .store import alarms as alarm_store
+from .store import km_devices as km_store
 
 log = logging.getLogger("lpwa_console.sandbox.simulator")
 
@@ -253,6 +254,8 @@ class Simulator:
             " snr_sum = snr_sum + excluded.snr_sum",
             [(uid, ts, *(int(v) for v in b[:4]), b[4], b[5]) for (uid, ts), b in buckets.items()],
         )
+        # A commissioned key-manager device that is heard has joined: ACTIVATED.
+        km_store.activate_joined(c, [u[-1] for u in updates], t1)
 
     def thresholds(self, text: str | None) -> list[tuple[int, int]]:
         """(level, silence ms) of the enabled thresholds, shortest first."""

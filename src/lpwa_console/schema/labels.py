@@ -58,6 +58,7 @@ REFERENCE_NOUNS: Mapping[str, str] = MappingProxyType(
         "networkContexts": "network contexts",
         "hsmGroups": "HSM groups",
         "routingProfiles": "AS routing profiles",
+        "kmAsKeys": "AS keys",
     }
 )
 
@@ -291,6 +292,41 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         "customVersion": FieldWords("Custom version"),
         "totalBaseStationsUsed": FieldWords("Base stations used"),
         "totalBaseStationsGranted": FieldWords("Base stations granted", "Empty: no limit"),
+        # --- the key manager ----------------------------------------------------------------
+        "homeNsNetID": FieldWords(
+            "Home network (NetID)",
+            "The home network server's NetID",
+            expected="6 hexadecimal digits",
+        ),
+        "homeNsNSID": FieldWords("Home network server (NSID)", "Its IEEE EUI-64", expected=_HEX16),
+        "hsmAppKeyVersion": FieldWords(
+            "HSM AppKey version", "Set when the AppKey is wrapped with this HSM key (RFC 3394)"
+        ),
+        "hsmNwkKeyVersion": FieldWords(
+            "HSM NwkKey version", "Set when the NwkKey is wrapped with this HSM key (RFC 3394)"
+        ),
+        "exchangeKeyVersion": FieldWords(
+            "Exchange key version",
+            "Set when the keys are RSA-encrypted with this exchange key; left empty, keys typed"
+            " in clear are encrypted here with the platform's key before they are sent",
+        ),
+        "rsaPublicKey": FieldWords(
+            "Owner's RSA public key (PEM)", "Encrypts the owner token of a pre-commissioned device"
+        ),
+        "tkmInfo": FieldWords("Secure element information", "Model, ':' and the element's data"),
+        "lorawanVersion": FieldWords(
+            "LoRaWAN version", choices=_choices(**{"1.0": "1.0", "1.1": "1.1"})
+        ),
+        "ownerID": FieldWords("Owner"),
+        "ownerToken": FieldWords("Owner token", "Decrypted with the owner's private key"),
+        "asKeyLabel": FieldWords("AS key label"),
+        "asKeyWrapAlgo": FieldWords(
+            "AppSKey wrap algorithm",
+            "RFC 3394 only for a key an HSM group generates",
+            choices=_choices(AES_CBC="AES-CBC", RFC_3394="RFC 3394 key wrap"),
+        ),
+        "hsmSecurity": FieldWords("HSM security"),
+        "secureElement": FieldWords("Secure element"),
         # --- internals ----------------------------------------------------------------------
         "occContext": FieldWords("Version", hidden=True),
         "href": FieldWords("Address", hidden=True),
@@ -329,6 +365,24 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("_StationFields", "version"): FieldWords("Software version"),
         ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
         ("AlarmThresholdView", "duration"): FieldWords("After", duration=True),
+        ("_KeyFields", "asKey"): FieldWords(
+            "AS key",
+            "Protects the device's AppSKeys to its application server",
+            reference="kmAsKeys",
+        ),
+        ("_KeyFields", "nwkKey"): FieldWords(
+            "Network root key (NwkKey)", "LoRaWAN 1.1 only; secret", expected=_HEX32
+        ),
+        ("KmDeviceCreate", "state"): FieldWords(
+            "State",
+            "Pre-commissioned: to be claimed by its owner; otherwise commissioned when a home"
+            " network is set",
+            choices=_choices(
+                PRE_COMMISSIONED="Pre-commissioned", GENERIC="Generic", COMMISSIONED="Commissioned"
+            ),
+        ),
+        ("KmAsKeyCreate", "ID"): FieldWords("ID"),
+        ("KmClaim", "EUI"): FieldWords("DevEUI", expected=_HEX16),
     }
 )
 

@@ -17,8 +17,6 @@ The answer is the platform's (public reference):
 
 from __future__ import annotations
 
-import email.parser
-import email.policy
 from typing import Annotated
 
 from fastapi import Query, Request, Response
@@ -41,6 +39,7 @@ from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
 from ..store import device_import as store
 from ..store.devices import now_ms
 from ._router import RecordedRouter
+from ._upload import _body_at_most, _csv_text
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
@@ -50,44 +49,6 @@ DOMAIN_HELP = (
     "`group:name`, at most one per group: created devices get them; a deleted device must"
     " belong to them"
 )
-
-
-async def _body_at_most(request: Request, limit: int) -> bytes:
-    """The request body, refused as soon as it passes `limit` (not after reading it all)."""
-    too_big = bad_request(f"csv: at most {limit // (1024 * 1024)} MB per import")
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise too_big
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise too_big
-        chunks.append(chunk)
-    return b"".join(chunks)
-
-
-def _csv_text(content_type: str, body: bytes) -> str:
-    if content_type.lower().startswith("multipart/"):
-        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
-            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body
-        )
-        parts = [
-            p for p in message.iter_parts() if p.get_param("name", header="content-disposition")
-        ]
-        chosen = next(
-            (p for p in parts if p.get_param("name", header="content-disposition") == "csv"),
-            None,
-        )
-        if chosen is None:
-            raise bad_request("csv: the multipart body has no field 'csv'")
-        payload = chosen.get_payload(decode=True)
-        body = payload if isinstance(payload, bytes) else b""
-    try:
-        return body.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise bad_request("csv: the file is not UTF-8 text") from None
 
 
 def _domain_parameter(items: list[str], account: Account) -> list[tuple[str, str]]:

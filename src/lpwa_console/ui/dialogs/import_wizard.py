@@ -52,10 +52,17 @@ class ImportCellDelegate(QStyledItemDelegate):
 
 
 class ImportWizard(QDialog):
-    def __init__(self, view_model: DeviceImportViewModel, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        view_model: DeviceImportViewModel,
+        parent: QWidget | None = None,
+        *,
+        title: str = "Import devices",
+        show_guide: bool = True,
+    ) -> None:
         super().__init__(parent)
         self.vm = view_model
-        self.setWindowTitle("Import devices")
+        self.setWindowTitle(title)
         self.setObjectName("importWizard")
         self.resize(980, 620)
 
@@ -122,6 +129,9 @@ class ImportWizard(QDialog):
         self.guide = ImportFormatGuide()
         self.guide.template_saved.connect(self._template_saved)
         self.guide.save_failed.connect(self.summary.setText)
+        # The guide describes the device import's columns (another import has its own).
+        self._show_guide = show_guide
+        self.guide.setVisible(show_guide)
 
         layout = QVBoxLayout(self)
         layout.addLayout(choose_row)
@@ -228,7 +238,7 @@ class ImportWizard(QDialog):
         self.export_button.setVisible(has_failed)
         self.close_button.setEnabled(not busy)
         # The guide while there is nothing else to show; the rows once a file is read.
-        self.guide.setVisible(self.stack.currentWidget() is self.empty)
+        self.guide.setVisible(self._show_guide and self.stack.currentWidget() is self.empty)
 
     def _parsed(self, valid: int, invalid: int) -> None:
         total = valid + invalid

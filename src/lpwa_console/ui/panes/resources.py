@@ -156,6 +156,7 @@ REFERENCES: dict[str, tuple[str, str | None]] = {
     "hsmGroupID": ("network", "hsm_groups"),
     "asTransportKeyID": ("network", "as_transport_keys"),
     "networkContextID": ("network", "network_contexts"),
+    "asKey": ("key_manager", "km_as_keys"),
 }
 
 

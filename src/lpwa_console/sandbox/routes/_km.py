@@ -1,0 +1,44 @@
+"""What the key manager's route modules share: the KM subscription behind a
+`kmSubscriptionUid` (UID, `id:sub:` + subscriber ID, `id:` + subscriber ID, or `mine`) and the
+KM device behind a device identifier (UID or `e` + upper-case EUI)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ...schema.common import parse_identifier
+from ..accounts import Account
+from ..errors import not_found
+from ..store import key_manager as key_store
+from ..store import km_devices as device_store
+
+
+def km_subscription(conn: sqlite3.Connection, account: Account, km_subscription_uid: str) -> int:
+    """The caller's subscription when the identifier names it; 404 otherwise (another
+    subscription's key manager is not visible)."""
+    own = account.subscription_id
+    assert own is not None
+    ident = parse_identifier(km_subscription_uid)
+    found: int | None = None
+    if ident.kind == "mine":
+        found = own
+    elif ident.kind == "uid":
+        found = ident.uid
+    elif ident.kind in ("sub", "id"):
+        found = key_store.subscription_uid_of_ref(conn, ident.value)
+    if found != own:
+        raise not_found(f"key manager subscription {km_subscription_uid} not found")
+    return own
+
+
+def km_device_uid(conn: sqlite3.Connection, sub: int, device: str) -> int:
+    """The UID behind a device identifier (UID, or `e` + EUI in upper case); 404 otherwise."""
+    ident = parse_identifier(device, allow_eui=True)
+    uid = None
+    if ident.kind == "uid":
+        uid = device_store.find_uid(conn, sub, uid=ident.uid)
+    elif ident.kind == "eui" and len(ident.value) == 16:
+        uid = device_store.find_uid(conn, sub, eui=ident.value)
+    if uid is None:
+        raise not_found(f"device {device} not found")
+    return uid

@@ -1,0 +1,155 @@
+"""KM devices (Document 1 §2.7, §3, §4.4): list (`state`: exactly one state, without it all),
+create with the rules of §2.7, get, update, delete (a device by UID or `e` + upper-case EUI),
+claim (PRE_COMMISSIONED -> GENERIC), the states distribution and the traffic history.
+The CSV import is routes/km_import.py."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import Query, Response
+
+from ...schema.key_manager import (
+    KmClaim,
+    KmDevice,
+    KmDeviceCreate,
+    KmDevicePage,
+    KmDeviceState,
+    KmDeviceUpdate,
+    KmFramePage,
+    KmStatesDistribution,
+)
+from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
+from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
+from ..store import km_devices as store
+from ..store.devices import now_ms
+from ..store.key_manager import KeyOpener
+from ._common import PageParams, list_answer
+from ._km import km_device_uid, km_subscription
+from ._router import RecordedRouter
+
+router = RecordedRouter(tags=["key manager devices"], dependencies=[ClientBodies])
+DEVICES = "/kmSubscriptions/{kmSubscriptionUid}/devices"
+
+
+@router.get(DEVICES, response_model=KmDevicePage, response_model_exclude_none=True)
+def list_km_devices(
+    kmSubscriptionUid: str,
+    account: DeviceReader,
+    svc: AppServices,
+    paging: PageParams,
+    state: Annotated[KmDeviceState | None, Query()] = None,
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    w = store.where(km_subscription(conn, account, kmSubscriptionUid), state)
+    items, more = store.page(conn, w, paging.offset, paging.size)
+    return list_answer(items, more, first=paging.first, count=lambda: store.count(conn, w))
+
+
+@router.post(
+    DEVICES,
+    status_code=201,
+    response_model=KmDevice,
+    response_model_exclude_none=True,
+    responses={409: {"description": "A device with this EUI exists"}},
+)
+def create_km_device(
+    kmSubscriptionUid: str, body: KmDeviceCreate, account: DeviceWriter, svc: AppServices
+) -> dict[str, Any]:
+    with svc.db.write() as conn:
+        sub = km_subscription(conn, account, kmSubscriptionUid)
+        if store.find_uid(conn, sub, eui=body.EUI) is not None:
+            raise ApiError(409, DUPLICATE, f"EUI: a device with EUI {body.EUI} already exists")
+        uid, _token = store.create(conn, sub, body, now_ms(), KeyOpener(conn, sub))
+    return store.get(svc.db.conn(), uid)
+
+
+@router.post(f"{DEVICES}/claim", response_model=KmDevice, response_model_exclude_none=True)
+def claim_km_device(
+    kmSubscriptionUid: str, body: KmClaim, account: DeviceWriter, svc: AppServices
+) -> dict[str, Any]:
+    """A PRE_COMMISSIONED device becomes GENERIC, owned by `ownerID`."""
+    with svc.db.write() as conn:
+        sub = km_subscription(conn, account, kmSubscriptionUid)
+        uid = store.claim(conn, sub, body, now_ms())
+        if uid is None:
+            raise not_found(f"device e{body.EUI} not found")
+    return store.get(svc.db.conn(), uid)
+
+
+@router.get(
+    f"{DEVICES}/states", response_model=KmStatesDistribution, response_model_exclude_none=True
+)
+def km_device_states(
+    kmSubscriptionUid: str, account: DeviceReader, svc: AppServices
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    return store.states(conn, km_subscription(conn, account, kmSubscriptionUid))
+
+
+@router.get(f"{DEVICES}/frames", response_model=KmFramePage, response_model_exclude_none=True)
+def km_traffic(
+    kmSubscriptionUid: str, account: DeviceReader, svc: AppServices, paging: PageParams
+) -> dict[str, Any]:
+    """What the key manager served (join requests and accepts), newest first."""
+    conn = svc.db.conn()
+    sub = km_subscription(conn, account, kmSubscriptionUid)
+    items, more = store.frames(conn, sub, None, paging.offset, paging.size)
+    return list_answer(
+        items, more, first=paging.first, count=lambda: store.frames_count(conn, sub, None)
+    )
+
+
+@router.get(f"{DEVICES}/{{deviceUid}}", response_model=KmDevice, response_model_exclude_none=True)
+def get_km_device(
+    kmSubscriptionUid: str, deviceUid: str, account: DeviceReader, svc: AppServices
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    sub = km_subscription(conn, account, kmSubscriptionUid)
+    return store.get(conn, km_device_uid(conn, sub, deviceUid))
+
+
+@router.put(f"{DEVICES}/{{deviceUid}}", response_model=KmDevice, response_model_exclude_none=True)
+def update_km_device(
+    kmSubscriptionUid: str,
+    deviceUid: str,
+    body: KmDeviceUpdate,
+    account: DeviceWriter,
+    svc: AppServices,
+    force: bool | None = None,  # deprecated and ignored (§4.4)
+) -> dict[str, Any]:
+    with svc.db.write() as conn:
+        sub = km_subscription(conn, account, kmSubscriptionUid)
+        uid = km_device_uid(conn, sub, deviceUid)
+        refuse_changed(store.get(conn, uid), body.fixed_values())
+        store.update(conn, uid, body, now_ms(), KeyOpener(conn, sub))
+    return store.get(svc.db.conn(), uid)
+
+
+@router.delete(f"{DEVICES}/{{deviceUid}}", status_code=204)
+def delete_km_device(
+    kmSubscriptionUid: str, deviceUid: str, account: DeviceWriter, svc: AppServices
+) -> Response:
+    with svc.db.write() as conn:
+        sub = km_subscription(conn, account, kmSubscriptionUid)
+        store.delete(conn, km_device_uid(conn, sub, deviceUid))
+    return Response(status_code=204)
+
+
+@router.get(
+    f"{DEVICES}/{{deviceUid}}/frames", response_model=KmFramePage, response_model_exclude_none=True
+)
+def km_device_traffic(
+    kmSubscriptionUid: str,
+    deviceUid: str,
+    account: DeviceReader,
+    svc: AppServices,
+    paging: PageParams,
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    sub = km_subscription(conn, account, kmSubscriptionUid)
+    uid = km_device_uid(conn, sub, deviceUid)
+    items, more = store.frames(conn, sub, uid, paging.offset, paging.size)
+    return list_answer(
+        items, more, first=paging.first, count=lambda: store.frames_count(conn, sub, uid)
+    )

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
-from . import accounts, demo_km
+from . import accounts, demo_km, km_crypto
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -686,6 +686,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         with db.write() as conn:
             accounts.create_demo_accounts(conn)
             conn.execute("INSERT INTO demo_parts VALUES ('accounts')")
+    if "key-manager" not in done:  # its key pairs, made while the devices are written
+        km_crypto.make_rsa_pairs_ahead(1 + len(HSM_GROUPS))
     if "devices" not in done:
         # The traffic history (half of a new demo's time) follows once the sandbox listens.
         seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices", history=False)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+import queue
 import secrets
 import threading
 from functools import lru_cache
@@ -27,8 +28,44 @@ class KeyUnreadable(ValueError):
     """A key that cannot be read: the message says why, without the key."""
 
 
+# Pairs made ahead (`make_rsa_pairs_ahead`), and how many of those promised are not claimed.
+_ahead: queue.SimpleQueue[tuple[str, int, int]] = queue.SimpleQueue()
+_unclaimed = 0
+_ahead_lock = threading.Lock()
+
+
+def make_rsa_pairs_ahead(count: int) -> None:
+    """Start making `count` pairs in a thread, for `new_rsa_pair` to take: a new demo needs
+    three (a quarter of a second each), made while its devices are written. OpenSSL leaves
+    the GIL while it searches primes, so the two overlap on a second core."""
+    global _unclaimed
+    with _ahead_lock:
+        _unclaimed += count
+
+    def make() -> None:
+        for _ in range(count):
+            _ahead.put(_make_rsa_pair())
+
+    threading.Thread(target=make, name="rsa-ahead", daemon=True).start()
+
+
 def new_rsa_pair() -> tuple[str, int, int]:
-    """(private key PEM PKCS#8, modulus n, public exponent e) of a new RSA-2048 key."""
+    """(private key PEM PKCS#8, modulus n, public exponent e) of a new RSA-2048 key: one
+    made ahead when one is promised (waiting for it if it is on its way)."""
+    global _unclaimed
+    with _ahead_lock:
+        claimed = _unclaimed > 0
+        if claimed:
+            _unclaimed -= 1
+    if claimed:
+        try:
+            return _ahead.get(timeout=120)
+        except queue.Empty:  # the thread died: make one here
+            pass
+    return _make_rsa_pair()
+
+
+def _make_rsa_pair() -> tuple[str, int, int]:
     key = rsa.generate_private_key(public_exponent=65537, key_size=RSA_BITS)
     pem = key.private_bytes(
         serialization.Encoding.PEM,

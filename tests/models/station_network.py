@@ -1,0 +1,103 @@
+"""A scripted network of stations for the command-run tests: answers as the reference's
+admin endpoints do (201 for a command, lastCmdStatus moving PENDING -> PROCESSING -> an
+outcome over a few reads, status endpoints), with faults chosen per station."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from lpwa_console.api import APIConnectionError, BadRequestError
+
+
+@dataclass
+class Station:
+    outcome: str = "COMPLETED"  # the final lastCmdCompletionStatus
+    refuse: str = ""  # a 400 message for the POST
+    drop: str = ""  # "after" (applied, answer lost), "before-apply" (lost, not applied)
+    never_ends: bool = False  # stays PROCESSING
+    reads: int = 0  # lastCmdStatus reads since the command
+    last: dict[str, Any] = field(default_factory=dict)
+    posts: int = 0
+
+
+class StationNetwork:
+    """`command`, `status`, `last_command_status` as `client.station_admin` has them."""
+
+    TYPES = {"reboot": "REBOOT", "rfcStart": "RF_START", "upgrade": "UPGRADE"}
+
+    def __init__(self, stations: dict[str, Station], *, steps: int = 2) -> None:
+        self.stations = stations
+        self.steps = steps  # reads in PENDING, then PROCESSING, before the outcome
+        self.ids = itertools.count(100)
+        self.in_flight = 0
+        self.most_in_flight = 0
+        self.posts: list[tuple[str, str, dict[str, Any]]] = []
+
+    async def _hop(self) -> None:
+        self.in_flight += 1
+        self.most_in_flight = max(self.most_in_flight, self.in_flight)
+        try:
+            await asyncio.sleep(0.001)
+        finally:
+            self.in_flight -= 1
+
+    async def command(self, bs_uid: str, name: str, params: dict[str, Any]) -> Any:
+        await self._hop()
+        station = self.stations[bs_uid]
+        request = httpx.Request("POST", f"http://sandbox/bss/{bs_uid}/admins/{name}")
+        station.posts += 1
+        if station.refuse:
+            response = httpx.Response(400, request=request)
+            raise BadRequestError(station.refuse, response=response, code=40000)
+        if station.drop == "before-apply":
+            station.drop = ""  # a later explicit send goes through
+            raise APIConnectionError(
+                "Connection lost during POST (it may or may not have been applied)",
+                request=request,
+                maybe_applied=True,
+            )
+        self.posts.append((bs_uid, name, params))
+        station.reads = 0
+        station.last = {
+            "lastCmdID": next(self.ids),
+            "lastCmdType": self.TYPES.get(name, name.upper()),
+            "lastCmdRequestDate": 1_700_000_000_000 + len(self.posts),
+            "lastCmdCompletionStatus": "PENDING",
+            "now": 1,
+        }
+        if station.drop == "after":
+            station.drop = ""
+            raise APIConnectionError(
+                "Connection lost during POST (it may or may not have been applied)",
+                request=request,
+                maybe_applied=True,
+            )
+        return {}
+
+    async def last_command_status(self, bs_uid: str) -> Any:
+        await self._hop()
+        station = self.stations[bs_uid]
+        if not station.last:
+            return {"now": 1}
+        station.reads += 1
+        answer = dict(station.last)
+        if station.reads > 2 * self.steps and not station.never_ends:
+            answer["lastCmdCompletionStatus"] = station.outcome
+            if station.outcome == "ERR_EXEC":
+                answer["lastCmdCompletionData"] = "\nupgrade: package checksum mismatch\nmore"
+        elif station.reads > self.steps:
+            answer["lastCmdCompletionStatus"] = "PROCESSING"
+        return answer
+
+    async def status(self, bs_uid: str, name: str) -> Any:
+        await self._hop()
+        if name == "rfcStatus":
+            return {"rfcellState": 2, "completionStatus": "COMPLETED"}
+        if name == "systemUptime":
+            return {"lastsystemReboot": 1_700_000_000_000}
+        return {}

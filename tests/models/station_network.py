@@ -12,6 +12,7 @@ from typing import Any
 import httpx
 
 from lpwa_console.api import APIConnectionError, BadRequestError
+from lpwa_console.models.station_commands import command_spec
 
 
 @dataclass
@@ -27,8 +28,6 @@ class Station:
 
 class StationNetwork:
     """`command`, `status`, `last_command_status` as `client.station_admin` has them."""
-
-    TYPES = {"reboot": "REBOOT", "rfcStart": "RF_START", "upgrade": "UPGRADE"}
 
     def __init__(self, stations: dict[str, Station], *, steps: int = 2) -> None:
         self.stations = stations
@@ -65,7 +64,7 @@ class StationNetwork:
         station.reads = 0
         station.last = {
             "lastCmdID": next(self.ids),
-            "lastCmdType": self.TYPES.get(name, name.upper()),
+            "lastCmdType": (command_spec(name).command_types or ("",))[0],
             "lastCmdRequestDate": 1_700_000_000_000 + len(self.posts),
             "lastCmdCompletionStatus": "PENDING",
             "now": 1,

@@ -115,6 +115,4 @@ def test_station_commands_need_the_partners_write_permission() -> None:
     )
     assert not viewer.check("station.support_password").allowed
     administrator = Grants(permissions=frozenset({"x", "a"}))
-    assert all(
-        administrator.check(name).allowed for name in ACTIONS if name.startswith("station.")
-    )
+    assert all(administrator.check(name).allowed for name in ACTIONS if name.startswith("station."))

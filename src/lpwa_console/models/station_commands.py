@@ -26,7 +26,6 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -38,6 +37,7 @@ from PySide6.QtCore import (
 )
 
 from ..api import APIConnectionError, APIError, APIStatusError, NotFoundError
+from ..schema.common import RequestModel
 from ..schema.station_commands import (
     AntennasGainAndLossParameters,
     FineTimestampKeysParameters,
@@ -50,6 +50,7 @@ from ..schema.station_commands import (
     SupportPasswordParameters,
     VersionParameters,
 )
+from .devices import validate
 from .errors import user_message
 from .tasks import TaskRunner
 
@@ -108,7 +109,7 @@ class CommandSpec:
     title: str  # "Reboot"
     family: str  # a key of FAMILIES
     help: str  # one sentence: what it does
-    parameters: type[BaseModel] = NoParameters
+    parameters: type[RequestModel] = NoParameters
     disruptive: str = ""  # what the station's users lose, for the confirmation ('' if nothing)
     command_types: tuple[str, ...] = ()  # lastCmdType values that report it
     follow: Follow = "last_command"
@@ -354,6 +355,23 @@ def command_spec(name: str) -> CommandSpec:
 
 def family_commands(family: str) -> list[CommandSpec]:
     return [spec for spec in COMMANDS.values() if spec.family == family]
+
+
+def check_parameters(spec: CommandSpec, data: dict[str, Any]) -> dict[str, str]:
+    """The schema's errors for a command's form data, by field ('' for the form as a
+    whole), in words that name the field by its label."""
+    _request, errors = validate(spec.parameters, data)
+    return errors
+
+
+def request_body(spec: CommandSpec, data: dict[str, Any]) -> dict[str, Any]:
+    """The JSON body of a command for valid form data (ValueError otherwise)."""
+    return spec.parameters.model_validate(data).to_wire()
+
+
+def admin_of(client: Any) -> StationCommandClient | None:
+    """The client's admin commands (`client.station_admin`), None when it has none."""
+    return getattr(client, "station_admin", None) if client is not None else None
 
 
 def confirmation_text(spec: CommandSpec, stations: Sequence[StationRef]) -> str:

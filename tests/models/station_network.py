@@ -45,8 +45,15 @@ class StationNetwork:
         finally:
             self.in_flight -= 1
 
-    async def command(self, bs_uid: str, name: str, params: dict[str, Any]) -> Any:
+    async def change_support_password(self, bs_uid: str, change: Any) -> Any:
+        return await self.command(bs_uid, "changeSupportPassword", change)
+
+    async def command(self, bs_uid: str, name: str, params: Any) -> Any:
         await self._hop()
+        if name == "changeSupportPassword":  # what the real client puts in the body
+            params = {"password": params.password.get_secret_value()}
+        elif hasattr(params, "to_wire"):
+            params = params.to_wire()
         station = self.stations[bs_uid]
         request = httpx.Request("POST", f"http://sandbox/bss/{bs_uid}/admins/{name}")
         station.posts += 1

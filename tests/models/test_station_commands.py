@@ -14,19 +14,15 @@ from lpwa_console.models.station_commands import (
     BulkCommandRun,
     State,
     StationRef,
+    check_parameters,
     command_spec,
     confirmation_text,
     family_commands,
+    request_body,
     result_words,
     seconds_in_words,
 )
 from lpwa_console.models.tasks import TaskRunner
-from lpwa_console.schema.station_commands import (
-    FineTimestampKeysParameters,
-    LocationParameters,
-    ScanRadioParameters,
-    SupportPasswordParameters,
-)
 
 from .station_network import Station, StationNetwork
 
@@ -55,6 +51,8 @@ def test_catalogue_covers_section_4_3_in_families() -> None:
 
 def test_every_command_has_a_form_without_gaps() -> None:
     for spec in COMMANDS.values():
+        if spec.name == "changeSupportPassword":
+            continue  # a dialog of its own: two masked fields
         _fields, skipped = form_fields(spec.parameters)
         assert skipped == [], spec.name
 
@@ -68,21 +66,21 @@ def test_confirmation_names_the_stations() -> None:
     assert confirmation_text(command_spec("reboot"), refs(1)).startswith("Reboot 1 station:")
 
 
-def test_parameter_rules() -> None:
-    with pytest.raises(ValueError, match="adminLat and adminLon are required"):
-        LocationParameters.model_validate({"locationType": "1", "adminLat": 45.0})
-    assert LocationParameters.model_validate({"locationType": "2"}).to_wire() == {"locationType": 2}
-    with pytest.raises(ValueError, match="stop must be higher than start"):
-        ScanRadioParameters.model_validate({"frequency": {"start": 869, "stop": 863, "step": 200}})
-    with pytest.raises(ValueError, match="given twice"):
-        FineTimestampKeysParameters.model_validate(
-            {"fpgaBoards": [{"index": 0, "key": "0" * 32}, {"index": 0, "key": "1" * 32}]}
-        )
-    with pytest.raises(ValueError, match="visible ASCII"):
-        SupportPasswordParameters.model_validate({"password": "with space inside"})
+def test_parameter_errors_name_their_field_in_words() -> None:
+    location = command_spec("updateLocation")
+    assert check_parameters(location, {"locationType": "1", "adminLat": 45.0}) == {
+        "adminLon": "Longitude: needed for an administrative location"
+    }
+    assert request_body(location, {"locationType": "2"}).to_wire() == {"locationType": 2}
+    scan = command_spec("scanRadio")
+    errors = check_parameters(scan, {"frequency": {"start": 869, "stop": 863, "step": 200}})
+    assert errors["frequency"].startswith("Frequencies to scan: ")
+    password = command_spec("changeSupportPassword")
+    assert check_parameters(password, {"password": "with space inside"}) == {
+        "password": "New support password: printable ASCII characters without spaces"
+    }
     # occContext is deprecated for commands: accepted and dropped
-    body = ScanRadioParameters.model_validate({"occContext": {"version": 3}})
-    assert body.to_wire() == {}
+    assert request_body(scan, {"occContext": {"version": 3}}).to_wire() == {}
 
 
 def test_result_and_duration_words() -> None:

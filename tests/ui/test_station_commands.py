@@ -118,7 +118,7 @@ def test_command_picker_form_rules_while_typing_and_one_station_line(
     assert source.itemText(1) == "Administrative (typed here)"
     source.setCurrentIndex(1)
     error = dialog.findChild(QLabel, "adminLatError").text()  # next to the field it names
-    assert error == "Latitude and Longitude are required for an administrative location"
+    assert error == "Latitude: needed for an administrative location"
     assert not send.isEnabled()
     qtbot.keyClicks(dialog.findChild(QLineEdit, "adminLat"), "95")
     assert dialog.findChild(QLabel, "adminLatError").text() == "Latitude: at most 90"
@@ -188,13 +188,13 @@ def test_support_password_masked_twice_confirmed_and_not_kept(qtbot: Any, qloop:
     assert again.echoMode() == QLineEdit.EchoMode.Password
     qtbot.keyClicks(password, "short")
     error = dialog.findChild(QLabel, "passwordError")
-    assert error.text() == "New support password: at least 8 characters"
-    qtbot.keyClicks(password, "-but-long")
-    qtbot.keyClicks(again, "short-but-lonG")
+    assert error.text() == "New support password: 8 to 64 characters"
+    qtbot.keyClicks(password, "-but-Long1")
+    qtbot.keyClicks(again, "short-but-long1")
     assert error.text() == "The two passwords differ: type the same one twice"
     assert not dialog.findChild(QPushButton, "sendCommand").isEnabled()
     again.clear()
-    qtbot.keyClicks(again, "short-but-long")
+    qtbot.keyClicks(again, "short-but-Long1")
     assert error.text() == ""
     click(qtbot, dialog, "sendCommand")
     assert "Change the support password on 2 stations: Tower 1" in (
@@ -208,8 +208,8 @@ def test_support_password_masked_twice_confirmed_and_not_kept(qtbot: Any, qloop:
         ("1", "changeSupportPassword"),
         ("2", "changeSupportPassword"),
     ]
-    assert run.params == {}  # forgotten once the run ended
-    assert all(p[2] == {} for p in net.posts)  # the run's only copy, cleared
+    assert run.params is None  # forgotten once the run ended
+    assert net.posts[0][2] == {"password": "short-but-Long1"}  # what went on the wire
     assert {r.state for r in run.model.results} == {State.SUCCEEDED}
     assert not dialog.findChild(QPushButton, "retryFailed").isVisibleTo(dialog)
 

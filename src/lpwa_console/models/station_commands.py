@@ -38,17 +38,16 @@ from PySide6.QtCore import (
 
 from ..api import APIConnectionError, APIError, APIStatusError, NotFoundError
 from ..schema.common import RequestModel
-from ..schema.station_commands import (
-    AntennasGainAndLossParameters,
-    FineTimestampKeysParameters,
-    LocationParameters,
-    LogParameters,
-    NoParameters,
-    OpenSshParameters,
-    RfRegionParameters,
-    ScanRadioParameters,
-    SupportPasswordParameters,
-    VersionParameters,
+from ..schema.station_admin import (
+    AntennasGainAndLossCommand,
+    CommandBody,
+    FineTimestampKeysCommand,
+    ScanRadioCommand,
+    SupportPasswordChange,
+    UpdateLocationCommand,
+    UpdateLogCommand,
+    UpdateRfRegionCommand,
+    VersionCommand,
 )
 from .devices import validate
 from .errors import user_message
@@ -109,7 +108,7 @@ class CommandSpec:
     title: str  # "Reboot"
     family: str  # a key of FAMILIES
     help: str  # one sentence: what it does
-    parameters: type[RequestModel] = NoParameters
+    parameters: type[RequestModel] = CommandBody
     disruptive: str = ""  # what the station's users lose, for the confirmation ('' if nothing)
     command_types: tuple[str, ...] = ()  # lastCmdType values that report it
     follow: Follow = "last_command"
@@ -129,6 +128,7 @@ class CommandSpec:
 
 
 _MIN = 60.0
+SUPPORT_PASSWORD = "changeSupportPassword"  # its own client method and dialog
 COMMANDS: dict[str, CommandSpec] = {
     spec.name: spec
     for spec in (
@@ -183,7 +183,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Download an LRR version",
             "software",
             "Fetches an LRR software package onto the station, ready for an upgrade.",
-            VersionParameters,
+            VersionCommand,
             follow="accepted",
             done_words="Download requested",
         ),
@@ -192,7 +192,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Upgrade the LRR software",
             "software",
             "Installs another LRR software version; the station restarts its software.",
-            VersionParameters,
+            VersionCommand,
             disruptive="its software is replaced and restarts; an upgrade can fail",
             command_types=("UPGRADE",),
             status="swVersion",
@@ -206,7 +206,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Scan the radio spectrum",
             "radio",
             "Analyses the radio spectrum; a scan takes several minutes.",
-            ScanRadioParameters,
+            ScanRadioCommand,
             command_types=("RF_SCAN",),
             status="scanRadioStatus",
             done_words="Scan finished",
@@ -258,7 +258,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Change the RF region",
             "radio",
             "Applies another RF region (channels, power, duty cycle) to the station.",
-            RfRegionParameters,
+            UpdateRfRegionCommand,
             disruptive="its radio restarts with other channels; devices may lose it",
             command_types=("UPDATE_RF_REGION",),
             status="rfRegionStatus",
@@ -271,8 +271,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "openSsh",
             "Open a reverse SSH tunnel",
             "remote",
-            "Opens a reverse SSH tunnel from the station to the given port.",
-            OpenSshParameters,
+            "Opens a reverse SSH tunnel from the station for a remote session.",
             command_types=("SSH_OPEN",),
             done_words="Tunnel open",
         ),
@@ -298,7 +297,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Update antenna gain and cable loss",
             "configuration",
             "Sends the gain and cable loss of each antenna chain to the station.",
-            AntennasGainAndLossParameters,
+            AntennasGainAndLossCommand,
             command_types=("UPDATE_ANTENNA_GAIN_AND_LOSS",),
             status="antennasGainAndLossStatus",
             done_words="Antennas updated",
@@ -308,7 +307,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Update fine-timestamp keys",
             "configuration",
             "Sends the fine-timestamp decryption key of each FPGA board to the station.",
-            FineTimestampKeysParameters,
+            FineTimestampKeysCommand,
             command_types=("UPDATE_FINE_TS_KEYS",),
             status="fineTimestampKeysStatus",
             done_words="Keys updated",
@@ -318,7 +317,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Update the location",
             "configuration",
             "Sets where the station takes its position from: typed here, or its GPS.",
-            LocationParameters,
+            UpdateLocationCommand,
             command_types=("LOCATION_ADMIN", "LOCATION_GPS"),
             status="locationStatus",
             done_words="Location updated",
@@ -329,7 +328,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Change the log level",
             "configuration",
             "Sets how much the LRR software writes to its log.",
-            LogParameters,
+            UpdateLogCommand,
             command_types=("UPDATE_LOG",),
             status="logStatus",
             done_words="Log level changed",
@@ -340,7 +339,7 @@ COMMANDS: dict[str, CommandSpec] = {
             "Change the support password",
             "support",
             "Sets the password of the support account used for remote sessions.",
-            SupportPasswordParameters,
+            SupportPasswordChange,
             command_types=("CHANGE_SUPPORT_PASSWORD",),
             done_words="Support password changed",
         ),
@@ -364,9 +363,10 @@ def check_parameters(spec: CommandSpec, data: dict[str, Any]) -> dict[str, str]:
     return errors
 
 
-def request_body(spec: CommandSpec, data: dict[str, Any]) -> dict[str, Any]:
-    """The JSON body of a command for valid form data (ValueError otherwise)."""
-    return spec.parameters.model_validate(data).to_wire()
+def request_body(spec: CommandSpec, data: dict[str, Any]) -> RequestModel:
+    """The validated request of a command for the form's data (ValueError otherwise): what
+    a run sends to every station (a password stays a SecretStr inside it)."""
+    return spec.parameters.model_validate(data)
 
 
 def admin_of(client: Any) -> StationCommandClient | None:
@@ -472,7 +472,9 @@ def result_words(status_name: str, status: Any) -> str:
 class StationCommandClient(Protocol):
     """What a run needs of the client (`client.station_admin`)."""
 
-    async def command(self, bs_uid: str, name: str, params: dict[str, Any]) -> Any: ...
+    async def command(self, bs_uid: str, name: str, params: Any) -> Any: ...
+
+    async def change_support_password(self, bs_uid: str, change: Any) -> Any: ...
 
     async def status(self, bs_uid: str, name: str) -> Any: ...
 
@@ -653,7 +655,7 @@ class BulkCommandRun(QObject):
         admin: StationCommandClient,
         command: str,
         stations: Sequence[StationRef],
-        params: dict[str, Any] | None = None,
+        params: RequestModel | dict[str, Any] | None = None,
         *,
         runner: TaskRunner | None = None,
         concurrency: int = 8,
@@ -667,7 +669,12 @@ class BulkCommandRun(QObject):
         self.admin = admin
         self.spec = command_spec(command)
         self.stations = list(stations)
-        self.params = dict(params or {})
+        # The request every station gets; None once forgotten (forget()).
+        self.params: RequestModel | None = (
+            params
+            if isinstance(params, RequestModel)
+            else self.spec.parameters.model_validate(params or {})
+        )
         self.runner = runner
         self.concurrency = max(1, concurrency)
         self.poll_s = poll_s
@@ -729,13 +736,17 @@ class BulkCommandRun(QObject):
     def retry_failed(self, *, include_unknown: bool = False) -> int:
         """Send again to the stations that failed (and, only when asked, to those where it
         is not known whether the first one arrived). Returns how many."""
-        if self.running:
+        if self.running or self.params is None:
             return 0
         rows = self.failed_rows(include_unknown=include_unknown)
         if rows:
             self.model.reset_rows(rows)
             self._launch(rows)
         return len(rows)
+
+    def forget(self) -> None:
+        """Drop the request (a password): no retry is possible after."""
+        self.params = None
 
     def cancel(self) -> None:
         """Send no more; stop following what was sent (a command already sent stays sent)."""
@@ -813,8 +824,15 @@ class BulkCommandRun(QObject):
     async def _send(self, row: int, uid: str, requests: asyncio.Semaphore, baseline: Any) -> bool:
         """POST the command once; True when it is known to have arrived."""
         spec = self.spec
+        params = self.params
+        if params is None:
+            self._set(row, State.CANCELLED, "Not sent: the parameters were forgotten")
+            return False
         try:
-            await self._call(requests, lambda: self.admin.command(uid, spec.name, self.params))
+            if spec.name == SUPPORT_PASSWORD:
+                await self._call(requests, lambda: self.admin.change_support_password(uid, params))
+            else:
+                await self._call(requests, lambda: self.admin.command(uid, spec.name, params))
         except APIConnectionError as exc:
             if not exc.maybe_applied:
                 self._set(row, State.FAILED, f"Not sent: {user_message(exc)}")

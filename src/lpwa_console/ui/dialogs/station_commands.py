@@ -13,6 +13,7 @@ progress bar, Stop, and Retry failed. The support password has a dialog of its o
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
@@ -38,6 +39,7 @@ from PySide6.QtWidgets import (
 
 from ...models.forms import (
     NESTED_KINDS,
+    FormField,
     Raw,
     form_data,
     form_fields,
@@ -92,6 +94,15 @@ def action_of(spec: CommandSpec) -> str:
 # --- the parameters of one command ----------------------------------------------------------
 
 
+def as_choice(spec: FormField) -> FormField:
+    """A number whose values have words (the location source 1 or 2, the trace level 0 to
+    3) is picked by its words: what is sent is still the number."""
+    words = spec.about.choices
+    if spec.kind == "int" and words:
+        return replace(spec, kind="choice", choices=tuple(words))
+    return spec
+
+
 class ParametersForm(QWidget):
     """A command's parameters: flat fields in a form, nested ones in a group each; every
     edit is checked by the command's request model and errors show next to their field."""
@@ -100,7 +111,7 @@ class ParametersForm(QWidget):
         super().__init__(parent)
         self.spec = spec
         fields, _skipped = form_fields(spec.parameters)
-        self.fields = typed_fields(fields)
+        self.fields = [as_choice(f) for f in typed_fields(fields)]
         self.fields.sort(key=lambda f: (f.kind in NESTED_KINDS, not f.required))
         self.editors: dict[str, Editor] = {}
         column = QVBoxLayout(self)

@@ -40,7 +40,7 @@ from ...models.station_commands import (
 )
 from ...models.tasks import TaskRunner
 from ...schema.labels import field_words
-from ...schema.station_commands import SupportPasswordParameters
+from ...schema.station_admin import SupportPasswordChange
 from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line, required_legend
@@ -138,7 +138,7 @@ class SupportPasswordDialog(QDialog):
         self.excluded_label.setObjectName("excludedStations")
         self.excluded_label.setWordWrap(True)
         self.excluded_label.setStyleSheet(f"color: {severity_color(5).name()}")
-        words = field_words("password", SupportPasswordParameters)
+        words = field_words("password", SupportPasswordChange)
         self.password = QLineEdit()
         self.password.setObjectName("password")
         self.password.setEchoMode(QLineEdit.EchoMode.Password)
@@ -256,12 +256,12 @@ class SupportPasswordDialog(QDialog):
             self.error.setText(verdict.reason)
             self.stack.setCurrentIndex(0)
             return
-        params = {"password": self.password.text()}
+        change = SupportPasswordChange.model_validate({"password": self.password.text()})
         self.clear_secrets()
-        self.run = BulkCommandRun(self.admin, SPEC.name, self.stations, params, runner=self.runner)
-        params.clear()
+        self.run = BulkCommandRun(self.admin, SPEC.name, self.stations, change, runner=self.runner)
+        del change
         self.run.setParent(self)
-        # The run holds the only copy while it sends; it is dropped when the run ends.
+        # The run holds the only copy (a SecretStr) while it sends; dropped when it ends.
         self.run.finished.connect(self._forget)
         view = RunView(self.run, allow_retry=False)
         close = QPushButton("Close")
@@ -274,7 +274,7 @@ class SupportPasswordDialog(QDialog):
 
     def _forget(self, _summary: str) -> None:
         if self.run is not None:
-            self.run.params.clear()
+            self.run.forget()
 
     def clear_secrets(self) -> None:
         for field in (self.password, self.again):

@@ -22,6 +22,8 @@ from .routes import (
     frames,
     multicast,
     network,
+    partners,
+    stations,
     subscription,
     token,
 )
@@ -64,6 +66,8 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(multicast.router)
     api.include_router(app_servers.router)
     api.include_router(network.router)
+    api.include_router(partners.router)
+    api.include_router(stations.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
     install_openapi(app)

@@ -143,7 +143,7 @@ def test_a_dropped_post_is_said_and_sent_again_only_on_purpose(qtbot: Any, qloop
     click(qtbot, dialog, "sendCommand")
     line = dialog.findChild(QLabel, "runLine")
     qtbot.waitUntil(lambda: not dialog.run.running, timeout=10_000)
-    assert line.text().startswith("Not known whether it was received: The connection dropped")
+    assert line.text().startswith("Not known if received: The connection dropped")
     assert not dialog.findChild(QPushButton, "retryFailed").isVisibleTo(dialog)
     again = dialog.findChild(QPushButton, "sendAgainUnknown")
     assert again.isVisibleTo(dialog)

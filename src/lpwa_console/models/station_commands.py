@@ -493,7 +493,7 @@ class State(Enum):
     ACCEPTED = "Accepted"
     FAILED = "Failed"
     TIMED_OUT = "No outcome in time"
-    UNKNOWN = "Not known whether it was received"
+    UNKNOWN = "Not known if received"
     CANCELLED = "Not sent"
     LEFT = "Sent, no longer followed"
 

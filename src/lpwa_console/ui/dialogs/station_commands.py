@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -192,7 +192,7 @@ def results_table(model: StationResultsModel) -> QTableView:
     header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
     width = table.fontMetrics().horizontalAdvance("M")
     table.setColumnWidth(StationResultsModel.STATION, width * 18)
-    table.setColumnWidth(StationResultsModel.STATE, width * 14)
+    table.setColumnWidth(StationResultsModel.STATE, width * 19)
     table.setColumnWidth(StationResultsModel.DURATION, width * 7)
     table.setItemDelegateForColumn(StationResultsModel.STATE, StateDelegate(table))
     return table
@@ -229,6 +229,7 @@ class RunView(QWidget):
         self.summary = message_line("runSummary", error=False)
         self.table = results_table(run.model)
         self.table.setVisible(not single)
+        self.line.setVisible(single)
         self.stop_button = QPushButton("Stop")
         self.stop_button.setObjectName("stopRun")
         self.stop_button.setToolTip("Send no more and stop following; what was sent stays sent")
@@ -246,6 +247,7 @@ class RunView(QWidget):
         buttons.addStretch(1)
         buttons.addWidget(self.again_button)
         buttons.addWidget(self.retry_button)
+        self.buttons = buttons  # the dialog adds its Close here
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(title)
@@ -373,8 +375,11 @@ class StationCommandDialog(QDialog):
                 self.picker.addItem(FAMILIES[name], None)
                 item = self.picker.model().index(self.picker.count() - 1, 0)
                 self.picker.model().setData(item, 0, Qt.ItemDataRole.UserRole - 1)  # disabled
+                bold = self.picker.font()
+                bold.setBold(True)
+                self.picker.model().setData(item, bold, Qt.ItemDataRole.FontRole)
             for spec in specs:
-                self.picker.addItem(("    " if not family else "") + spec.title, spec.name)
+                self.picker.addItem(spec.title, spec.name)
         index = self.picker.findData(command) if command else 1 if not family else 0
         self.picker.setCurrentIndex(max(index, 0))
         self.help = QLabel()
@@ -451,6 +456,8 @@ class StationCommandDialog(QDialog):
         )
         self.gate.bind(self.send_button, action_of(spec))
         self._check()
+        if self.isVisible():  # another form: as tall as it needs, once it is laid out
+            QTimer.singleShot(0, self.fit)
 
     def _edited(self) -> None:
         assert self.form is not None
@@ -541,9 +548,17 @@ class StationCommandDialog(QDialog):
         close = QPushButton("Close")
         close.setObjectName("closeRun")
         close.clicked.connect(self.accept)
-        self.run_view.layout().addWidget(close)  # type: ignore[union-attr]
+        self.run_view.buttons.addWidget(close)
         self.stack.addWidget(self.run_view)
         self.stack.setCurrentWidget(self.run_view)
+        if len(self.stations) > 1:  # room for the table, within the screen
+            area = screen_area(self)
+            self.setMaximumHeight(area.height() - 40)
+            self.resize(min(960, area.width() - 40), min(640, area.height() - 40))
+            # grown: keep it on the screen
+            x = min(max(area.left(), self.x()), area.right() - self.width() - 20)
+            y = min(max(area.top(), self.y()), area.bottom() - self.height() - 30)
+            self.move(max(area.left(), x), max(area.top(), y))
         self.run.start()
 
     def fit(self) -> None:

@@ -267,7 +267,7 @@ class SupportPasswordDialog(QDialog):
         close = QPushButton("Close")
         close.setObjectName("closeRun")
         close.clicked.connect(self.accept)
-        view.layout().addWidget(close)  # type: ignore[union-attr]
+        view.buttons.addWidget(close)
         self.stack.addWidget(view)
         self.stack.setCurrentWidget(view)
         self.run.start()

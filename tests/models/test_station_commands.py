@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QPersistentModelIndex
 
 from lpwa_console.models.forms import form_fields
 from lpwa_console.models.station_commands import (
@@ -137,6 +138,15 @@ def test_bulk_reboot_follows_every_station_to_its_outcome(
     assert model.data(model.index(6, 1)) == "Failed"
     assert model.data(model.index(0, 3)).endswith(" s")
     qtmodeltester.check(model)
+    # Sorted by state, what needs attention comes first; the run still addresses its rows.
+    kept = QPersistentModelIndex(model.index(0, 0))
+    model.sort(model.STATE)
+    assert [model.data(model.index(r, 0)) for r in range(2)] == [
+        "Tower 7 (0A1B2C06)",
+        "Tower 9 (0A1B2C08)",
+    ]
+    assert kept.row() == 2 and model.data(kept) == "Tower 1 (0A1B2C00)"
+    qtmodeltester.check(model)
 
     # Retry failed: only the two failures are sent again; the refusal holds, 7 succeeds now.
     stations["7"].outcome = "COMPLETED"
@@ -144,6 +154,8 @@ def test_bulk_reboot_follows_every_station_to_its_outcome(
     summary = wait_done(qtbot, run)
     assert summary == "Reboot: 29 done, 1 failed"
     assert stations["7"].posts == 2 and stations["9"].posts == 2 and stations["1"].posts == 1
+    assert model.data(model.index(0, 1)) == "Done"  # Tower 7, still shown first, updated
+    assert model.data(model.index(1, 1)) == "Failed"
 
 
 def test_dropped_post_is_not_sent_again_silently(qtbot: Any, qloop: Any) -> None:

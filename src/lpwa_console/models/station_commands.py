@@ -511,6 +511,11 @@ class State(Enum):
 
 
 _ACTIVE = frozenset({State.WAITING, State.SENDING, State.QUEUED, State.RUNNING})
+# The states in the order a sorted table shows them: what needs attention first.
+ATTENTION = [
+    State.FAILED, State.TIMED_OUT, State.UNKNOWN, State.LEFT, State.CANCELLED, State.RUNNING,
+    State.QUEUED, State.SENDING, State.WAITING, State.ACCEPTED, State.SUCCEEDED,
+]  # fmt: skip
 
 
 @dataclass
@@ -559,6 +564,9 @@ class StationResultsModel(QAbstractTableModel):
     ) -> None:
         super().__init__(parent)
         self.results = [StationResult(s) for s in stations]
+        # Rows as shown (sorted by a column) -> index in `results`, which the run addresses.
+        self._order = list(range(len(self.results)))
+        self._shown_at = list(range(len(self.results)))
         self._clock = clock
         # While rows run, their durations grow: one repaint of that column a second.
         self._ticker = QTimer(self)
@@ -587,7 +595,7 @@ class StationResultsModel(QAbstractTableModel):
     ) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.results):
             return None
-        result = self.results[index.row()]
+        result = self.results[self._order[index.row()]]
         column = index.column()
         if role == STATE_ROLE:
             return result.state.name
@@ -614,25 +622,60 @@ class StationResultsModel(QAbstractTableModel):
         result.state = state
         if message is not None:
             result.message = message
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+        self._changed(row)
         if not state.final and not self._ticker.isActive():
             self._ticker.start()
 
     def reset_rows(self, rows: Sequence[int]) -> None:
         for row in rows:
             self.results[row] = StationResult(self.results[row].station)
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+            self._changed(row)
+
+    def result_at(self, shown_row: int) -> StationResult:
+        """The result a row of the view shows (rows move when sorted)."""
+        return self.results[self._order[shown_row]]
 
     def rows_in(self, *states: State) -> list[int]:
         return [i for i, r in enumerate(self.results) if r.state in states]
 
+    def _changed(self, row: int) -> None:
+        shown = self._shown_at[row]
+        self.dataChanged.emit(self.index(shown, 0), self.index(shown, len(self.COLUMNS) - 1))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """By station, state (what needs attention first), message or duration."""
+        now = self._clock()
+        keys: dict[int, Callable[[StationResult], Any]] = {
+            self.STATION: lambda r: r.station.label.lower(),
+            self.STATE: lambda r: ATTENTION.index(r.state),
+            self.MESSAGE: lambda r: r.message.lower(),
+            self.DURATION: lambda r: r.duration_s(now) or 0.0,
+        }
+        key = keys.get(column)
+        if key is None:
+            return
+        self.layoutAboutToBeChanged.emit()
+        before = list(self._order)
+        self._order.sort(
+            key=lambda i: key(self.results[i]), reverse=order == Qt.SortOrder.DescendingOrder
+        )
+        for shown, row in enumerate(self._order):
+            self._shown_at[row] = shown
+        old = self.persistentIndexList()
+        self.changePersistentIndexList(
+            old, [self.index(self._shown_at[before[i.row()]], i.column()) for i in old]
+        )
+        self.layoutChanged.emit()
+
     def _tick(self) -> None:
-        running = [i for i, r in enumerate(self.results) if r.started and r.ended is None]
+        running = [
+            self._shown_at[i] for i, r in enumerate(self.results) if r.started and r.ended is None
+        ]
         if not running:
             self._ticker.stop()
             return
         self.dataChanged.emit(
-            self.index(running[0], self.DURATION), self.index(running[-1], self.DURATION)
+            self.index(min(running), self.DURATION), self.index(max(running), self.DURATION)
         )
 
 

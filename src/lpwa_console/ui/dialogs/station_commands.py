@@ -189,6 +189,8 @@ def results_table(model: StationResultsModel) -> QTableView:
     vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
     header = table.horizontalHeader()
     header.setStretchLastSection(False)
+    table.setSortingEnabled(True)  # State first: what needs attention on top
+    header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
     header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
     width = table.fontMetrics().horizontalAdvance("M")
     table.setColumnWidth(StationResultsModel.STATION, width * 18)
@@ -271,8 +273,8 @@ class RunView(QWidget):
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(done)
 
-    def _row_changed(self, top: QModelIndex, _bottom: QModelIndex, *_roles: Any) -> None:
-        if len(self.run.stations) == 1 and top.row() == 0:
+    def _row_changed(self, _top: QModelIndex, _bottom: QModelIndex, *_roles: Any) -> None:
+        if len(self.run.stations) == 1:
             self._update_line()
 
     def _update_line(self) -> None:

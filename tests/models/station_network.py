@@ -106,4 +106,10 @@ class StationNetwork:
             return {"rfcellState": 2, "completionStatus": "COMPLETED"}
         if name == "systemUptime":
             return {"lastsystemReboot": 1_700_000_000_000}
+        if name == "logStatus":
+            return {"traceLevel": 2, "completionStatus": "COMPLETED"}
+        if name == "antennasGainAndLossStatus":
+            return {"chains": [{"index": 0, "name": "A1", "gain": 3.0, "cableLoss": 0.5}]}
+        if name == "availableLrrVersions":
+            return {"briefs": [{"version": "2.4.18"}, {"version": "2.10.1"}]}
         return {}

@@ -225,3 +225,22 @@ def test_support_password_disabled_for_other_software(qtbot: Any, qloop: Any) ->
         "Basic (0A1B2C02) runs BASIC_STATION_LINUX: the support password is for stations "
         "running the LRR software (LRR_LINUX)"
     )
+
+
+def test_one_stations_form_starts_from_what_it_has_now(qtbot: Any, qloop: Any) -> None:
+    dialog = open_station_command(None, Client(network(1)), refs(1), "updateLog")
+    qtbot.addWidget(dialog)
+    level = lambda: dialog.findChild(QComboBox, "traceLevel")  # noqa: E731 (rebuilt)
+    qtbot.waitUntil(lambda: level().currentText() == "Level 2", timeout=5000)
+    picker = dialog.findChild(QComboBox, "commandPicker")
+    picker.setCurrentIndex(picker.findData("updateAntennasGainAndLoss"))
+    qtbot.waitUntil(lambda: "gain" in str(dialog.form.data()), timeout=5000)
+    assert dialog.form.data() == {"chains": [{"index": 0, "gain": 3.0, "cableLoss": 0.5}]}
+
+    software = open_station_command(None, Client(network(1)), refs(1), "upgrade")
+    qtbot.addWidget(software)
+    versions = software.findChild(QLabel, "currentValues")
+    qtbot.waitUntil(lambda: versions.text().startswith("Versions this"), timeout=5000)
+    assert versions.text() == "Versions this station may take: 2.10.1, 2.4.18"
+    line = software.findChild(QLineEdit, "version")
+    assert line.placeholderText() == "2.10.1" and line.completer() is not None

@@ -51,6 +51,7 @@ from ..schema.station_admin import (
 )
 from .devices import validate
 from .errors import user_message
+from .forms import Rows
 from .tasks import TaskRunner
 
 # --- the stations a command goes to ---------------------------------------------------------
@@ -464,6 +465,113 @@ def result_words(status_name: str, status: Any) -> str:
         boards = get(status, "fpgaBoards") or []
         return f"Keys of {count_words(len(boards), 'FPGA board', 'FPGA boards')} in place"
     return ""
+
+
+# --- what a station has now, to start the form from -----------------------------------------
+
+# The status endpoint whose answer fills a command's form for one station.
+CURRENT_STATUS = {
+    "updateLog": "logStatus",
+    "updateRfRegion": "rfRegionStatus",
+    "updateLocation": "locationStatus",
+    "updateAntennasGainAndLoss": "antennasGainAndLossStatus",
+    "upgrade": "availableLrrVersions",
+    "downloadLrrVersion": "availableLrrVersions",
+}
+
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def values_from_status(command: str, status: Any) -> dict[str, Any]:
+    """What a command's form starts from, read from the station's current status (the form's
+    raw values: texts, or rows for a table). Secrets (fine-timestamp keys) never."""
+    get = value_of
+    if command == "updateLog":
+        level = get(status, "traceLevel")
+        return {"traceLevel": str(level)} if isinstance(level, int) else {}
+    if command == "updateRfRegion":
+        ident = get(get(status, "rfRegion"), "ID")
+        return {"rfRegionID": ident} if ident else {}
+    if command == "updateLocation":
+        where = get(status, "location")
+        kind = get(where, "type")
+        values = {
+            "adminLat": _number_text(get(where, "latitude")),
+            "adminLon": _number_text(get(where, "longitude")),
+            "adminAlt": _number_text(get(where, "altitude")),
+        }
+        if kind in (1, 2):
+            values["locationType"] = str(kind)
+        return {k: v for k, v in values.items() if v}
+    if command == "updateAntennasGainAndLoss":
+        rows = [
+            {
+                "index": _number_text(get(c, "index")),
+                "gain": _number_text(get(c, "gain")),
+                "cableLoss": _number_text(get(c, "cableLoss")),
+            }
+            for c in get(status, "chains") or []
+        ]
+        return {"chains": Rows(rows)} if rows else {}
+    return {}
+
+
+def versions_from_status(status: Any) -> list[str]:
+    """The LRR versions a station may take (availableLrrVersions), newest first."""
+    briefs = value_of(status, "briefs") or []
+    versions = {str(v) for b in briefs if (v := value_of(b, "version"))}
+    return sorted(versions, key=_version_key, reverse=True)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    parts = []
+    for part in version.replace("-", ".").split("."):
+        if not part.isdigit():
+            break
+        parts.append(int(part))
+    return tuple(parts)
+
+
+class CurrentValues(QObject):
+    """Reads what one station has now for the command a dialog shows (its log level, RF
+    region, location, antennas, the versions it may take): `loaded(command, values,
+    versions)`. A newer question drops the older one's answer."""
+
+    loaded = Signal(str, dict, list)
+
+    def __init__(self, admin: Any, bs_uid: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.admin = admin
+        self.bs_uid = bs_uid
+        self._task: asyncio.Future[Any] | None = None
+
+    def ask(self, command: str) -> bool:
+        """Start reading for `command`; False when it has nothing to read."""
+        self.cancel()
+        status = CURRENT_STATUS.get(command)
+        if status is None or self.admin is None:
+            return False
+        self._task = asyncio.ensure_future(self._read(command, status))
+        return True
+
+    async def _read(self, command: str, status_name: str) -> None:
+        try:
+            status = await self.admin.status(self.bs_uid, status_name)
+        except APIError:
+            return  # the form starts empty; sending says what is wrong, if anything
+        if status_name == "availableLrrVersions":
+            self.loaded.emit(command, {}, versions_from_status(status))
+        else:
+            self.loaded.emit(command, values_from_status(command, status), [])
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
 
 
 # --- who sends the commands -----------------------------------------------------------------

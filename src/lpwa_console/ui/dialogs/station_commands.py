@@ -17,15 +17,18 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QCompleter,
     QDialog,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -54,6 +57,7 @@ from ...models.station_commands import (
     STATE_ROLE,
     BulkCommandRun,
     CommandSpec,
+    CurrentValues,
     State,
     StationCommandClient,
     StationRef,
@@ -107,9 +111,16 @@ class ParametersForm(QWidget):
     """A command's parameters: flat fields in a form, nested ones in a group each; every
     edit is checked by the command's request model and errors show next to their field."""
 
-    def __init__(self, spec: CommandSpec, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        spec: CommandSpec,
+        parent: QWidget | None = None,
+        *,
+        initial: dict[str, Raw] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.spec = spec
+        initial = initial or {}
         fields, _skipped = form_fields(spec.parameters)
         self.fields = [as_choice(f) for f in typed_fields(fields)]
         self.fields.sort(key=lambda f: (f.kind in NESTED_KINDS, not f.required))
@@ -122,7 +133,8 @@ class ParametersForm(QWidget):
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         column.addLayout(form)
         for spec_field in self.fields:
-            editor = editor_for(spec_field, raw_of(spec_field, None))
+            start = initial.get(spec_field.name, raw_of(spec_field, None))
+            editor = editor_for(spec_field, start)
             self.editors[spec_field.name] = editor
             if spec_field.kind in NESTED_KINDS:
                 group = QGroupBox(spec_field.marked_label)
@@ -345,6 +357,14 @@ class StationCommandDialog(QDialog):
         self.gate = RightsGate(rights, self)
         self.run: BulkCommandRun | None = None
         self.run_view: RunView | None = None
+        # One station: its forms start from what it has now (log level, RF region, ...).
+        self.current = (
+            CurrentValues(admin, self.stations[0].uid, self)
+            if admin is not None and len(self.stations) == 1
+            else None
+        )
+        if self.current is not None:
+            self.current.loaded.connect(self._current_loaded)
         family = command_spec(command).family if command else None
         self.setWindowTitle(
             f"{FAMILIES[family]}: {count_words(len(self.stations))}"
@@ -391,6 +411,10 @@ class StationCommandDialog(QDialog):
         self.warning.setObjectName("disruptiveWarning")
         self.warning.setWordWrap(True)
         self.warning.setStyleSheet(f"color: {severity_color(5).name()}")
+        self.versions = QLabel()
+        self.versions.setObjectName("currentValues")
+        self.versions.setWordWrap(True)
+        self.versions.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.form_holder = QVBoxLayout()
         self.form: ParametersForm | None = None
         body = QWidget()
@@ -398,6 +422,7 @@ class StationCommandDialog(QDialog):
         column.addWidget(self.help)
         column.addWidget(self.warning)
         column.addLayout(self.form_holder)
+        column.addWidget(self.versions)
         column.addStretch(1)
         self.scroll_area = QScrollArea()
         self.scroll_area.setWidgetResizable(True)
@@ -435,6 +460,31 @@ class StationCommandDialog(QDialog):
     def _pick(self) -> None:
         """Another command: its help, its warning, its parameters."""
         spec = self.spec
+        self._show_form(spec, {})
+        self.versions.setText("")
+        if self.current is not None and self.current.ask(spec.name):
+            self.versions.setText("Reading what the station has now…")
+
+    def _current_loaded(self, command: str, values: dict[str, Raw], versions: list[str]) -> None:
+        if command != self.spec.name or self.form is None:
+            return
+        self.versions.setText("")
+        if values and not self.form.dirty:
+            self._show_form(self.spec, values)
+        if versions:
+            self.versions.setText("Versions this station may take: " + ", ".join(versions[:8]))
+            editor = self.form.editors.get("version")
+            line = getattr(editor, "input", None)
+            if isinstance(line, QLineEdit):
+                completer = QCompleter(versions, line)
+                completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+                line.setCompleter(completer)
+                if not line.text():
+                    line.setPlaceholderText(versions[0])
+        elif command in ("upgrade", "downloadLrrVersion"):
+            self.versions.setText("No newer version is available for this station")
+
+    def _show_form(self, spec: CommandSpec, initial: dict[str, Raw]) -> None:
         self.help.setText(spec.help)
         self.warning.setText(
             f"Disrupts service: {spec.disruptive}. You will be asked to confirm."
@@ -445,7 +495,7 @@ class StationCommandDialog(QDialog):
         if self.form is not None:
             self.form.setParent(None)
             self.form.deleteLater()
-        self.form = ParametersForm(spec)
+        self.form = ParametersForm(spec, initial=initial)
         self.form_holder.addWidget(self.form)
         for editor in self.form.editors.values():
             editor.edited.connect(self._edited)
@@ -568,6 +618,8 @@ class StationCommandDialog(QDialog):
 
     def done(self, result: int) -> None:
         # Closing stops sending and following; what was sent stays sent.
+        if self.current is not None:
+            self.current.cancel()
         if self.run is not None and self.run.running:
             self.run.cancel()
         super().done(result)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QPushButton
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListWidget, QPushButton
 
 from lpwa_console.models.rights import AccountRights, Grants
 from lpwa_console.models.station_commands import State, StationRef
@@ -82,6 +82,7 @@ def test_bulk_reboot_confirms_then_shows_each_outcome_and_retries(
     assert confirm.startswith("Reboot 5 stations: Tower 1 (0A1B2C00), Tower 2 (0A1B2C01)")
     assert dialog.findChild(QPushButton, "confirmCommand").text() == "Reboot 5 stations"
     assert net.posts == []  # nothing sent before the confirmation
+    assert not dialog.findChild(QListWidget, "confirmStations").isVisibleTo(dialog)
     click(qtbot, dialog, "confirmCommand")
     run = dialog.run
     qtmodeltester.check(run.model)
@@ -244,3 +245,23 @@ def test_one_stations_form_starts_from_what_it_has_now(qtbot: Any, qloop: Any) -
     assert versions.text() == "Versions this station may take: 2.10.1, 2.4.18"
     line = software.findChild(QLineEdit, "version")
     assert line.placeholderText() == "2.10.1" and line.completer() is not None
+
+
+def test_many_stations_listed_and_other_software_warned(qtbot: Any, qloop: Any) -> None:
+    stations = [*refs(11), StationRef("12", "0A1B2C0B", "Basic", "BASIC_STATION_LINUX")]
+    dialog = open_station_command(None, Client(network(12)), stations, "restart")
+    qtbot.addWidget(dialog)
+    warning = dialog.findChild(QLabel, "disruptiveWarning").text()
+    assert warning.endswith(
+        "For stations running the LRR software: Basic (0A1B2C0B) runs other software, and "
+        "the platform will refuse it there."
+    )
+    click(qtbot, dialog, "sendCommand")
+    text = dialog.findChild(QLabel, "confirmText").text()
+    assert text.startswith("Restart the LRR software of 12 stations: Tower 1 (0A1B2C00)")
+    assert text.endswith("and 4 more")
+    listed = dialog.findChild(QListWidget, "confirmStations")
+    assert listed.isVisibleTo(dialog) and listed.count() == 12
+    assert listed.item(11).text() == "Basic (0A1B2C0B)"
+    click(qtbot, dialog, "backToForm")
+    assert dialog.stack.currentIndex() == 0

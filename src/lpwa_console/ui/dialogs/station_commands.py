@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
+    QListWidget,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -486,12 +487,18 @@ class StationCommandDialog(QDialog):
 
     def _show_form(self, spec: CommandSpec, initial: dict[str, Raw]) -> None:
         self.help.setText(spec.help)
-        self.warning.setText(
-            f"Disrupts service: {spec.disruptive}. You will be asked to confirm."
-            if spec.disruptive
-            else ""
-        )
-        self.warning.setVisible(bool(spec.disruptive))
+        warnings = []
+        if spec.disruptive:
+            warnings.append(f"Disrupts service: {spec.disruptive}. You will be asked to confirm.")
+        other = [s for s in self.stations if s.software_type not in (None, "LRR_LINUX")]
+        if spec.lrr_only and other:
+            warnings.append(
+                f"For stations running the LRR software: {stations_in_words(other, 3)} "
+                f"{'runs' if len(other) == 1 else 'run'} other software, and the platform "
+                "will refuse it there."
+            )
+        self.warning.setText(" ".join(warnings))
+        self.warning.setVisible(bool(warnings))
         if self.form is not None:
             self.form.setParent(None)
             self.form.deleteLater()
@@ -552,6 +559,10 @@ class StationCommandDialog(QDialog):
         self.confirm_effect = QLabel()
         self.confirm_effect.setObjectName("confirmEffect")
         self.confirm_effect.setWordWrap(True)
+        # Every station, when the sentence cannot name them all.
+        self.confirm_list = QListWidget()
+        self.confirm_list.setObjectName("confirmStations")
+        self.confirm_list.setUniformItemSizes(True)
         self.back_button = QPushButton("Back")
         self.back_button.setObjectName("backToForm")
         self.confirm_button = QPushButton()
@@ -566,6 +577,7 @@ class StationCommandDialog(QDialog):
         layout = QVBoxLayout(page)
         layout.addWidget(self.confirm_text)
         layout.addWidget(self.confirm_effect)
+        layout.addWidget(self.confirm_list, 1)
         layout.addStretch(1)
         layout.addLayout(buttons)
         return page
@@ -577,6 +589,11 @@ class StationCommandDialog(QDialog):
         self.confirm_effect.setText(
             f"For {'each of these stations' if many else 'this station'}: {spec.disruptive}."
         )
+        many_names = len(self.stations) > 8
+        self.confirm_list.clear()
+        if many_names:
+            self.confirm_list.addItems([station.label for station in self.stations])
+        self.confirm_list.setVisible(many_names)
         label = confirmation_text(spec, self.stations).split(":", 1)[0]
         self.confirm_button.setText(label)
         self.stack.setCurrentIndex(1)

@@ -3,6 +3,7 @@ bounded concurrency, refusals, a dropped POST never sent again on its own, cance
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -198,3 +199,45 @@ def test_timeout_and_cancel(qtbot: Any, qloop: Any) -> None:
     assert "not sent" in summary
     # a command that was sent stays sent: nothing but the unsent ones is "not sent"
     assert sum(s.posts for s in many.values()) == run.counts()[State.LEFT]
+
+
+def test_the_real_client_after_a_dropped_post(qtbot: Any, qloop: Any) -> None:
+    """Fault injection (respx) on the real client: the connection drops after the reboot was
+    sent. The run reads lastCmdStatus once: station 1 has it (followed to its outcome),
+    station 2 does not (said, and never sent again on its own)."""
+    import httpx
+    import respx
+
+    from lpwa_console.api import LpwaClient
+
+    base = "https://platform.test/rest"
+    bss = f"{base}/partners/mine/bss"
+    before = {"now": 1, "lastCmdID": 7, "lastCmdType": "RESTART", "lastCmdRequestDate": 100,
+              "lastCmdCompletionStatus": "COMPLETED"}  # fmt: skip
+    arrived = {**before, "lastCmdID": 8, "lastCmdType": "REBOOT", "lastCmdRequestDate": 200}
+    with respx.mock(assert_all_called=False) as mock:
+        posts = [
+            mock.post(f"{bss}/{uid}/admins/reboot").mock(side_effect=httpx.ReadError("reset"))
+            for uid in ("1", "2")
+        ]
+        mock.get(f"{bss}/1/admins/lastCmdStatus").mock(
+            side_effect=[httpx.Response(200, json=before)]
+            + [httpx.Response(200, json=arrived)] * 20
+        )
+        mock.get(f"{bss}/2/admins/lastCmdStatus").mock(
+            return_value=httpx.Response(200, json=before)
+        )
+        mock.get(f"{bss}/1/admins/systemUptime").mock(
+            return_value=httpx.Response(200, json={"lastsystemReboot": 1_700_000_000_000})
+        )
+        client = LpwaClient(base, None, max_retries=3, backoff_s=0.001)
+        run = BulkCommandRun(client.station_admin, "reboot", refs(2), poll_s=0.005)
+        run.start()
+        summary = wait_done(qtbot, run)
+        assert [p.call_count for p in posts] == [1, 1]  # never sent again on its own
+        closing = asyncio.ensure_future(client.aclose())
+        qtbot.waitUntil(closing.done, timeout=5000)
+    first, second = run.model.results
+    assert first.state is State.SUCCEEDED and first.message.startswith("Rebooted. Up since")
+    assert second.state is State.UNKNOWN
+    assert summary == "Reboot: 1 done, 1 not known whether received"

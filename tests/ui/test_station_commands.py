@@ -265,3 +265,26 @@ def test_many_stations_listed_and_other_software_warned(qtbot: Any, qloop: Any) 
     assert listed.item(11).text() == "Basic (0A1B2C0B)"
     click(qtbot, dialog, "backToForm")
     assert dialog.stack.currentIndex() == 0
+
+
+class Stations:
+    """`client.stations.get`: what a station runs, as the platform answers it."""
+
+    async def get(self, station: str) -> Any:
+        software = "BASIC_STATION_LINUX" if station == "2" else "LRR_LINUX"
+        return {"lrrID": station, "model": {"ID": "M", "softwareType": software}}
+
+
+@dataclass
+class ClientWithStations:
+    station_admin: StationNetwork
+    stations: Stations
+
+
+def test_support_password_reads_what_unknown_stations_run(qtbot: Any, qloop: Any) -> None:
+    client = ClientWithStations(network(2), Stations())
+    dialog = open_station_command(None, client, refs(2, software=None), "changeSupportPassword")
+    qtbot.addWidget(dialog)
+    excluded = dialog.findChild(QLabel, "excludedStations")
+    qtbot.waitUntil(lambda: excluded.text().startswith("Left out: Tower 2"), timeout=5000)
+    assert dialog.findChild(QLabel, "stationsLabel").text() == "Stations: Tower 1 (0A1B2C00)"

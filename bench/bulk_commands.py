@@ -74,17 +74,22 @@ class Counting:
         return await self.admin.last_command_status(bs_uid)
 
 
-async def lrr_stations(client: Any, count: int) -> list[Any]:
+async def lrr_stations(client: Any, count: int) -> tuple[list[Any], int]:
+    """`count` LRR stations, connected ones first (a disconnected one keeps its command
+    PENDING until the platform gives up after 10 minutes); how many of them are connected."""
     from lpwa_console.models.station_commands import StationRef
 
-    found: list[StationRef] = []
+    connected: list[StationRef] = []
+    others: list[StationRef] = []
     async for brief in client.stations.iterate(page_size=500):
         software = getattr(getattr(brief, "model", None), "softwareType", None)
         if software in (None, "LRR_LINUX"):
-            found.append(StationRef(brief.path_ref, brief.lrrID, brief.name, software))
-        if len(found) >= count:
+            ref = StationRef(brief.path_ref, brief.lrrID, brief.name, software)
+            (connected if brief.cnxState == "CNX" else others).append(ref)
+        if len(connected) >= count:
             break
-    return found
+    chosen = (connected + others)[:count]
+    return chosen, min(len(connected), count)
 
 
 async def bench(server: Server, args: argparse.Namespace) -> None:
@@ -95,8 +100,11 @@ async def bench(server: Server, args: argparse.Namespace) -> None:
     from lpwa_console.ui.dialogs.station_commands import StationCommandDialog
 
     client = await signed_in_client(server)
-    stations = await lrr_stations(client, args.stations)
-    print(f"stations: {len(stations)} LRR_LINUX stations of the demo partner")
+    stations, connected = await lrr_stations(client, args.stations)
+    print(
+        f"stations: {len(stations)} LRR_LINUX stations of the demo partner, "
+        f"{connected} of them connected"
+    )
     if len(stations) < args.stations:
         print(f"  (fewer than {args.stations}: the sandbox seeded fewer)")
     counting = Counting(client.station_admin)

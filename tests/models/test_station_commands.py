@@ -123,6 +123,7 @@ def test_bulk_reboot_follows_every_station_to_its_outcome(
     assert [t.name for t in runner.running] == ["Reboot: 30 stations"]
     summary = wait_done(qtbot, run)
     assert summary == "Reboot: 28 done, 2 failed"
+    assert [(f.name, f.message) for f in runner.failures] == [("Reboot: 30 stations", summary)]
     assert network.most_in_flight <= 4
     assert progress[0] == (0, 30) and progress[-1] == (30, 30)
     results = run.model.results

@@ -925,8 +925,12 @@ class BulkCommandRun(QObject):
             await asyncio.gather(*(self._one(row, slots, requests) for row in rows))
         finally:
             self._task = None
+            summary = self.summary()
             self.running_changed.emit(False)
-            self.finished.emit(self.summary())
+            self.finished.emit(summary)
+            unsettled = self.failed_rows(include_unknown=True)
+            if self.runner is not None and unsettled:  # listed in the activity panel's errors
+                self.runner.report(f"{self.spec.title}: {count_words(len(rows))}", summary)
 
     # --- one station ----------------------------------------------------------------------
 

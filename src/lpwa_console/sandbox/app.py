@@ -22,6 +22,9 @@ from .routes import (
     frames,
     multicast,
     network,
+    station_admin,
+    station_monitoring,
+    station_radio,
     subscription,
     token,
 )
@@ -64,6 +67,9 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(multicast.router)
     api.include_router(app_servers.router)
     api.include_router(network.router)
+    api.include_router(station_admin.router)
+    api.include_router(station_monitoring.router)
+    api.include_router(station_radio.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
     install_openapi(app)

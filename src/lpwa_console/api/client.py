@@ -18,9 +18,11 @@ from .resources.network import (
     NetworkContextsResource,
     NetworkSubscriptionsResource,
 )
+from .resources.partners import PartnersResource
 from .resources.station_admin import StationAdminResource
 from .resources.station_monitoring import StationMonitoringResource
 from .resources.station_radio import StationRadioResource
+from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
 
 
@@ -34,6 +36,14 @@ class LpwaClient(BaseClient):
     @cached_property
     def subscription(self) -> SubscriptionResource:
         return SubscriptionResource(self)
+
+    @cached_property
+    def partners(self) -> PartnersResource:
+        return PartnersResource(self)
+
+    @cached_property
+    def stations(self) -> StationsResource:
+        return StationsResource(self)
 
     @cached_property
     def devices(self) -> DevicesResource:

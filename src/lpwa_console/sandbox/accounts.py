@@ -32,6 +32,8 @@ class Account:
     permissions: tuple[str, ...] = ()
     rights: tuple[str, ...] = ()
     restrictions: DomainRestrictions | None = field(default=None, compare=False)
+    # The network partner the account acts for (`/partners/mine`), None when none.
+    partner_uid: int | None = None
 
     @property
     def restricted(self) -> bool:
@@ -119,6 +121,7 @@ def _account(row: sqlite3.Row) -> Account:
         permissions=tuple(json.loads(row["permissions"])),
         rights=tuple(json.loads(row["rights"])),
         restrictions=restrictions,
+        partner_uid=row["partner_uid"],
     )
 
 

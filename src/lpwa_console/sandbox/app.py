@@ -22,9 +22,11 @@ from .routes import (
     frames,
     multicast,
     network,
+    partners,
     station_admin,
     station_monitoring,
     station_radio,
+    stations,
     subscription,
     token,
 )
@@ -67,6 +69,8 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(multicast.router)
     api.include_router(app_servers.router)
     api.include_router(network.router)
+    api.include_router(partners.router)
+    api.include_router(stations.router)
     api.include_router(station_admin.router)
     api.include_router(station_monitoring.router)
     api.include_router(station_radio.router)

@@ -737,6 +737,267 @@ ALTER TABLE alarms ADD COLUMN domain_set INTEGER NOT NULL DEFAULT 0;
     ]
 )
 
+# --- network partners and base stations (Document 2 §2.4, §4.3) ------------------------------
+#
+# A partner is a subscription that also runs stations (type SUBSCRIBER, `subscription_id`) or
+# a supplier (type SUPPLIER). An account acts for one partner (`accounts.partner_uid`).
+# Stations reuse the devices' machinery: `domain_set` (their set of domains, in the shared
+# `domain_sets`), kept by triggers on `station_domains`, so a restriction is one column test;
+# `station_tiles` counts them per level-14 map tile and domain set for the clusters.
+
+
+def _station_domain_set_of(uid: str) -> str:
+    key = f"(SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = {uid})"
+    return f"""
+    INSERT OR IGNORE INTO domain_sets (key) SELECT {key} WHERE {key} IS NOT NULL;
+    INSERT OR IGNORE INTO domain_set_members SELECT s.id, l.domain_id
+        FROM domain_sets s, station_domains l WHERE s.key = {key} AND l.station_uid = {uid};
+    UPDATE stations SET domain_set = coalesce((SELECT id FROM domain_sets WHERE key = {key}), 0)
+    WHERE uid = {uid};"""
+
+
+def _recompute_station_tile(prefix: str) -> str:
+    key = (
+        f"partner_uid = {prefix}.partner_uid AND tile_y = {prefix}.tile_y"
+        f" AND tile_x = {prefix}.tile_x AND domain_set = {prefix}.domain_set"
+    )
+    return f"""
+    DELETE FROM station_tiles WHERE {key};
+    INSERT INTO station_tiles SELECT {prefix}.partner_uid, {prefix}.tile_y, {prefix}.tile_x,
+        {prefix}.domain_set, count(*), sum(lat), sum(lon), min(lat), max(lat), min(lon),
+        max(lon), min(uid)
+    FROM stations WHERE {key} HAVING count(*) > 0;"""
+
+
+STATION_TRIGGERS: dict[str, str] = {
+    "tr_station_domain_set_added": "AFTER INSERT ON station_domains BEGIN"
+    f"{_station_domain_set_of('new.station_uid')}\nEND",
+    "tr_station_domain_set_removed": "AFTER DELETE ON station_domains BEGIN"
+    f"{_station_domain_set_of('old.station_uid')}\nEND",
+    "tr_station_tile_added": "AFTER INSERT ON stations"
+    " WHEN new.tile_y IS NOT NULL AND new.tile_x IS NOT NULL"
+    f" BEGIN{_recompute_station_tile('new')}\nEND",
+    "tr_station_tile_removed": "AFTER DELETE ON stations"
+    " WHEN old.tile_y IS NOT NULL AND old.tile_x IS NOT NULL"
+    f" BEGIN{_recompute_station_tile('old')}\nEND",
+    "tr_station_tile_moved": "AFTER UPDATE OF lat, lon, domain_set, partner_uid ON stations"
+    " WHEN old.lat IS NOT new.lat OR old.lon IS NOT new.lon"
+    " OR old.domain_set IS NOT new.domain_set OR old.partner_uid IS NOT new.partner_uid"
+    f" BEGIN{_recompute_station_tile('old')}{_recompute_station_tile('new')}\nEND",
+}
+
+
+def create_station_triggers_sql() -> list[str]:
+    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in STATION_TRIGGERS.items()]
+
+
+def drop_station_triggers_sql() -> list[str]:
+    return [f"DROP TRIGGER IF EXISTS {name};" for name in STATION_TRIGGERS]
+
+
+# Secondary indexes of stations (bulk seeding drops and rebuilds them).
+STATION_INDEXES: dict[str, str] = {
+    "ix_stations_name": "stations(partner_uid, name, uid)",
+    "ix_stations_created": "stations(partner_uid, creation_date, uid)",
+    "ix_stations_lastup": "stations(partner_uid, last_up, uid)",
+    "ix_stations_lastdw": "stations(partner_uid, last_dw, uid)",
+    "ix_stations_version": "stations(partner_uid, sw_version, uid)",
+    "ix_stations_reboot": "stations(partner_uid, last_reboot, uid)",
+    "ix_stations_lrr": "stations(partner_uid, lrr_id)",
+    "ix_stations_uuid": "stations(partner_uid, lrr_uuid)",
+    "ix_stations_health_ds": "stations(partner_uid, health_state, domain_set)",
+    "ix_stations_alarm_ds": "stations(partner_uid, alarm_level, domain_set)",
+    "ix_stations_domain_set": "stations(partner_uid, domain_set)",
+    "ix_stations_tile": "stations(partner_uid, tile_y, tile_x, domain_set, lat, lon)",
+    "ix_station_tags_rev": "station_tags(tag_id, station_uid)",
+    "ix_station_domains_rev": "station_domains(domain_id, station_uid)",
+}
+
+
+def create_station_indexes_sql() -> list[str]:
+    return [f"CREATE INDEX IF NOT EXISTS {n} ON {t};" for n, t in STATION_INDEXES.items()]
+
+
+def drop_station_indexes_sql() -> list[str]:
+    return [f"DROP INDEX IF EXISTS {name};" for name in STATION_INDEXES]
+
+
+def rebuild_station_sets_sql() -> list[str]:
+    """Statements setting every station's `domain_set` and the tiles (after bulk seeding)."""
+    return [
+        "CREATE TEMP TABLE IF NOT EXISTS station_domain_keys (uid INTEGER PRIMARY KEY, key TEXT)",
+        "DELETE FROM temp.station_domain_keys",
+        "INSERT INTO temp.station_domain_keys SELECT station_uid, group_concat(domain_id)"
+        " FROM (SELECT station_uid, domain_id FROM station_domains"
+        " ORDER BY station_uid, domain_id) GROUP BY station_uid",
+        "INSERT OR IGNORE INTO domain_sets (key) SELECT DISTINCT key FROM temp.station_domain_keys",
+        "INSERT OR IGNORE INTO domain_set_members SELECT s.id, l.domain_id FROM"
+        " (SELECT key, min(uid) AS uid FROM temp.station_domain_keys GROUP BY key) k"
+        " JOIN domain_sets s ON s.key = k.key JOIN station_domains l ON l.station_uid = k.uid",
+        "UPDATE stations SET domain_set = k.id FROM (SELECT t.uid, s.id FROM"
+        " temp.station_domain_keys t JOIN domain_sets s ON s.key = t.key) k"
+        " WHERE stations.uid = k.uid AND stations.domain_set IS NOT k.id",
+        "DROP TABLE temp.station_domain_keys",
+        "DELETE FROM station_tiles",
+        "INSERT INTO station_tiles SELECT partner_uid, tile_y, tile_x, domain_set, count(*),"
+        " sum(lat), sum(lon), min(lat), max(lat), min(lon), max(lon), min(uid) FROM stations"
+        " WHERE tile_y IS NOT NULL AND tile_x IS NOT NULL"
+        " GROUP BY partner_uid, tile_y, tile_x, domain_set",
+    ]
+
+
+_STATION_TILE_Y = TILE_Y_SQL
+_STATION_TILE_X = TILE_X_SQL
+
+_V_STATIONS = "\n".join(
+    [
+        """
+CREATE TABLE partners (
+    uid INTEGER PRIMARY KEY,
+    type TEXT NOT NULL CHECK (type IN ('SUBSCRIBER', 'SUPPLIER')),
+    ref TEXT NOT NULL,                   -- subscriber or supplier ID (id:sub:, id:sup:)
+    name TEXT NOT NULL,
+    subscription_id INTEGER REFERENCES subscriptions(id),  -- SUBSCRIBER partners
+    total_granted INTEGER,               -- NULL: no limit
+    show_tag_suggestions INTEGER NOT NULL DEFAULT 1,
+    alarm_state_notifications TEXT,
+    state TEXT NOT NULL DEFAULT 'ACTIVE',
+    creation_ts INTEGER NOT NULL,
+    state_ts INTEGER NOT NULL,
+    UNIQUE (type, ref)
+);
+ALTER TABLE accounts ADD COLUMN partner_uid INTEGER REFERENCES partners(uid);
+CREATE TABLE stations (
+    uid INTEGER PRIMARY KEY,
+    partner_uid INTEGER NOT NULL REFERENCES partners(uid),
+    lrr_id TEXT NOT NULL UNIQUE,
+    lrr_uuid TEXT,
+    name TEXT NOT NULL COLLATE NOCASE,
+    model TEXT NOT NULL,                 -- base station profile ID
+    state TEXT NOT NULL DEFAULT 'ACTIVE',
+    state_since INTEGER NOT NULL,
+    health_state TEXT NOT NULL DEFAULT 'INIT',
+    cnx_state TEXT NOT NULL DEFAULT 'NEVERCNX',
+    cnx_since INTEGER,
+    creation_date INTEGER NOT NULL,
+    last_up INTEGER,
+    last_dw INTEGER,
+    last_reboot INTEGER,
+    last_report INTEGER,
+    sw_version TEXT,
+    custom_version TEXT,
+    min_rc INTEGER,
+    rf_region_id TEXT,
+    ism_band TEXT,
+    lat REAL,
+    lon REAL,
+    alt INTEGER,
+    security_type TEXT NOT NULL DEFAULT 'DISABLE',
+    security_expiration INTEGER,
+    security_generation INTEGER,
+    gps_receiver TEXT,
+    rf_probe INTEGER NOT NULL DEFAULT 0,
+    alarm102 TEXT NOT NULL DEFAULT '[]',  -- JSON thresholds
+    alarm103 TEXT NOT NULL DEFAULT '[]',
+    contact_info TEXT,
+    customer_admin_data TEXT,
+    static_address TEXT,
+    smn TEXT,
+    rf_coverage_type TEXT,
+    rf_hardware_config TEXT,
+    cpu INTEGER,
+    ram INTEGER,
+    version INTEGER NOT NULL DEFAULT 0,   -- optimistic concurrency
+    last_update INTEGER,
+    who TEXT,
+    alarm1 INTEGER NOT NULL DEFAULT 0,
+    alarm2 INTEGER NOT NULL DEFAULT 0,
+    alarm3 INTEGER NOT NULL DEFAULT 0,
+    alarm4 INTEGER NOT NULL DEFAULT 0,
+    alarm5 INTEGER NOT NULL DEFAULT 0,
+    alarm6 INTEGER NOT NULL DEFAULT 0,
+    alarm_level INTEGER NOT NULL DEFAULT 0,
+    domain_set INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE station_domains (
+    station_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    domain_id INTEGER NOT NULL REFERENCES domains(id) ON DELETE CASCADE,
+    PRIMARY KEY (station_uid, domain_id)
+) WITHOUT ROWID;
+CREATE TABLE station_app_servers (
+    station_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    app_server_id INTEGER NOT NULL REFERENCES app_servers(id) ON DELETE CASCADE,
+    PRIMARY KEY (station_uid, app_server_id)
+) WITHOUT ROWID;
+CREATE TABLE station_tag_names (
+    id INTEGER PRIMARY KEY,
+    partner_uid INTEGER NOT NULL REFERENCES partners(uid),
+    name TEXT NOT NULL,
+    multicast_visibility INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (partner_uid, name)
+);
+CREATE TABLE station_tags (
+    station_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    tag_id INTEGER NOT NULL REFERENCES station_tag_names(id) ON DELETE CASCADE,
+    PRIMARY KEY (station_uid, tag_id)
+) WITHOUT ROWID;
+CREATE TABLE station_tiles (
+    partner_uid INTEGER NOT NULL,
+    tile_y INTEGER NOT NULL,
+    tile_x INTEGER NOT NULL,
+    domain_set INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    lat_sum REAL NOT NULL,
+    lon_sum REAL NOT NULL,
+    lat_min REAL NOT NULL,
+    lat_max REAL NOT NULL,
+    lon_min REAL NOT NULL,
+    lon_max REAL NOT NULL,
+    uid_min INTEGER NOT NULL,
+    PRIMARY KEY (partner_uid, tile_y, tile_x, domain_set)
+) WITHOUT ROWID;
+CREATE TABLE station_alarms (
+    id INTEGER PRIMARY KEY,              -- alarmUid is its 16-digit hex form
+    partner_uid INTEGER NOT NULL REFERENCES partners(uid),
+    bs_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    alarm_id INTEGER NOT NULL,           -- 102..111 (Document 2 §6)
+    state INTEGER NOT NULL,              -- 1 CLEARED .. 6 CRITICAL
+    level INTEGER NOT NULL,              -- the highest severity reached
+    occurrence INTEGER NOT NULL DEFAULT 1,
+    acked INTEGER NOT NULL DEFAULT 0,
+    acked_info TEXT,
+    acked_ts INTEGER,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL,
+    cleared INTEGER,
+    add_info TEXT,
+    add_info2 TEXT
+);
+CREATE INDEX ix_station_alarms_partner ON station_alarms(partner_uid, updated);
+CREATE INDEX ix_station_alarms_state ON station_alarms(partner_uid, state, updated);
+CREATE INDEX ix_station_alarms_acked ON station_alarms(partner_uid, acked, updated);
+CREATE INDEX ix_station_alarms_bs ON station_alarms(bs_uid, alarm_id, state);
+CREATE INDEX ix_station_alarms_cleared ON station_alarms(partner_uid, cleared)
+    WHERE cleared IS NOT NULL;
+CREATE TABLE station_credit_transactions (
+    id INTEGER PRIMARY KEY,
+    partner_uid INTEGER NOT NULL REFERENCES partners(uid),
+    ts INTEGER NOT NULL,
+    type TEXT NOT NULL,                  -- STATION_CREATED, GRANT_CHANGED
+    amount INTEGER NOT NULL,
+    balance INTEGER,
+    lrr_id TEXT,
+    who TEXT
+);
+CREATE INDEX ix_station_credits ON station_credit_transactions(partner_uid, id);
+""",
+        f"ALTER TABLE stations ADD COLUMN tile_y INTEGER GENERATED ALWAYS AS ({_STATION_TILE_Y});",
+        f"ALTER TABLE stations ADD COLUMN tile_x INTEGER GENERATED ALWAYS AS ({_STATION_TILE_X});",
+        *create_station_indexes_sql(),
+        *create_station_triggers_sql(),
+    ]
+)
+
 # --- base station operations (issue 9): commands, runtime state, hourly health, receptions --
 #
 # `station_commands` is the command queue (the operator's cmdqueues read it too);
@@ -840,7 +1101,7 @@ CREATE TABLE station_antennas (
 
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
-    _V_STATION_OPS,
+    _V_STATIONS, _V_STATION_OPS,
 ]  # fmt: skip
 
 

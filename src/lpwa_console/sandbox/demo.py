@@ -32,6 +32,7 @@ from .db import (
     rebuild_domain_sets_sql,
 )
 from .demo_catalog import seed_device_catalog
+from .demo_stations import seed_demo_partners
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -640,6 +641,7 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
+    "stations",
 )  # fmt: skip
 
 
@@ -684,6 +686,8 @@ def prepare(settings: SandboxSettings) -> Database:
             seed_routing_profiles(conn, sub)
         if "device-catalog" not in done:
             seed_device_catalog(conn)
+        if "stations" not in done:
+            seed_demo_partners(conn, sub, seed=settings.seed, now=now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -96,7 +96,9 @@ class StationSimulator:
         return cpu, ram, disk
 
     def crc_rate(self, uid: int) -> float:
-        return 0.35 if _unit(self.seed, uid, 17) < 0.0125 else 0.02 + 0.06 * _unit(self.seed, uid, 18)
+        return (
+            0.35 if _unit(self.seed, uid, 17) < 0.0125 else 0.02 + 0.06 * _unit(self.seed, uid, 18)
+        )
 
     def drop_rate(self, uid: int) -> float:
         return 0.15 if _unit(self.seed, uid, 19) < 0.01 else 0.01
@@ -150,9 +152,12 @@ class StationSimulator:
             uid = cmd["bs_uid"]
             connected = cmd["cnx_state"] == "CNX"
             roll = _unit(self.seed, cmd["id"], 23)
-            if cmd["command"] == "restore" and cmd["status"] == "PROCESSING":
-                if station_ops.runtime(conn, uid)["backup_version"] is None:
-                    roll = 0.0  # nothing to restore: it fails
+            if (
+                cmd["command"] == "restore"
+                and cmd["status"] == "PROCESSING"
+                and station_ops.runtime(conn, uid)["backup_version"] is None
+            ):
+                roll = 0.0  # nothing to restore: it fails
             step = radio.advance_command(
                 cmd["command"], cmd["status"], cmd["requested"], cmd["due"], t1, connected,
                 roll, cmd["run_ms"],
@@ -163,7 +168,9 @@ class StationSimulator:
             text = None
             if step.status == radio.PROCESSING:
                 data = self._start(conn, cmd, step.at_ms)
-                station_ops.set_command(conn, cmd["id"], step.status, step.at_ms, step.due_ms, data=data)
+                station_ops.set_command(
+                    conn, cmd["id"], step.status, step.at_ms, step.due_ms, data=data
+                )
                 continue
             if step.status == radio.COMPLETED:
                 text = self._complete(conn, cmd, step.at_ms, report)
@@ -200,6 +207,7 @@ class StationSimulator:
             " health_state = 'BACKHAUL_CNX_ERROR' WHERE uid = ? AND cnx_state = 'CNX'",
             (at, uid),
         )
+        self._count(conn, uid, "wan", "disc")
         self._away.add(uid)
         # Look again when alarm 102 is due.
         conn.execute(
@@ -317,7 +325,7 @@ class StationSimulator:
         open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
         for uid, code, state in conn.execute(
             "SELECT bs_uid, alarm_id, state FROM station_alarms WHERE bs_uid IN"
-            f" (SELECT value FROM json_each(?)) AND state > 1",
+            " (SELECT value FROM json_each(?)) AND state > 1",
             (json.dumps(uids),),
         ):
             open_alarms[uid][code] = state
@@ -326,7 +334,7 @@ class StationSimulator:
         hours = []
         for row in due:
             (uid, ts, offline_until, outage_until, disk, cpu_min, cpu_max, ram_min, ram_max,
-             disk_min, disk_max, rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
+             disk_min, disk_max, _rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
              last_up) = row  # fmt: skip
             report.reports += 1
             regular = ts + REPORT_MS
@@ -351,7 +359,11 @@ class StationSimulator:
                 if severity is not None and alarms.get(CONNECTION_ALARM) != severity:
                     alarm_store.raise_alarm(conn, uid, CONNECTION_ALARM, severity, None, ts)
                     report.raised.add((uid, CONNECTION_ALARM))
-                later = [(cnx_since or ts) + span for _sev, span in rules if (cnx_since or ts) + span > ts]
+                later = [
+                    (cnx_since or ts) + span
+                    for _sev, span in rules
+                    if (cnx_since or ts) + span > ts
+                ]
                 wake = min([regular, away_until, *later])
                 runtime_updates.append(_runtime_row(uid, wake, offline_until, outage_until))
                 continue
@@ -398,13 +410,14 @@ class StationSimulator:
         conn.executemany(
             "INSERT INTO station_hours (bs_uid, ts, n, cpu_sum, cpu_sq, cpu_max, ram_sum,"
             " ram_max, disk_sum, disk_max, rtt_sum, rtt_sq, rtt_max)"
-            " VALUES (?1, ?2, 1, ?3, ?4, ?3, ?5, ?5, ?6, ?6, ?7, ?8, ?7)"
-            " ON CONFLICT (bs_uid, ts) DO UPDATE SET n = n + 1, cpu_sum = cpu_sum + ?3,"
-            " cpu_sq = cpu_sq + ?4, cpu_max = max(cpu_max, ?3), ram_sum = ram_sum + ?5,"
-            " ram_max = max(ram_max, ?5), disk_sum = disk_sum + ?6,"
-            " disk_max = max(disk_max, ?6), rtt_sum = rtt_sum + ?7, rtt_sq = rtt_sq + ?8,"
-            " rtt_max = max(rtt_max, ?7)",
-            hours,
+            " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (bs_uid, ts) DO UPDATE SET n = n + 1,"
+            " cpu_sum = cpu_sum + excluded.cpu_sum, cpu_sq = cpu_sq + excluded.cpu_sq,"
+            " cpu_max = max(cpu_max, excluded.cpu_max), ram_sum = ram_sum + excluded.ram_sum,"
+            " ram_max = max(ram_max, excluded.ram_max), disk_sum = disk_sum + excluded.disk_sum,"
+            " disk_max = max(disk_max, excluded.disk_max), rtt_sum = rtt_sum + excluded.rtt_sum,"
+            " rtt_sq = rtt_sq + excluded.rtt_sq, rtt_max = max(rtt_max, excluded.rtt_max)",
+            [(u, h, c, c2, c, r, r, d, d, t, t2, t) for u, h, c, c2, r, d, t, t2 in hours],
         )
         conn.executemany(
             "UPDATE stations SET cpu = ?, ram = ?, last_report = ? WHERE uid = ?", station_updates
@@ -459,7 +472,9 @@ class StationSimulator:
             rule = radio.USAGE_RULES[code]
             verdict = radio.usage_verdict(rule, percent, code in alarms)
             if verdict is True:
-                alarm_store.raise_alarm(conn, uid, code, rule.severity, radio.add_info2(percent), ts)
+                alarm_store.raise_alarm(
+                    conn, uid, code, rule.severity, radio.add_info2(percent), ts
+                )
                 report.raised.add((uid, code))
             elif verdict is False:
                 alarm_store.clear_alarm(conn, uid, code, ts)
@@ -561,7 +576,12 @@ def _edge(low: int | None, high: int | None, value: int) -> tuple[int | None, ..
     """(new min, its ts marker, new max, its ts marker): None where unchanged."""
     new_low = value if low is None or value < low else None
     new_high = value if high is None or value > high else None
-    return (new_low, 1 if new_low is not None else None, new_high, 1 if new_high is not None else None)
+    return (
+        new_low,
+        1 if new_low is not None else None,
+        new_high,
+        1 if new_high is not None else None,
+    )
 
 
 def _with_ts(row: tuple[Any, ...]) -> tuple[Any, ...]:

@@ -102,7 +102,9 @@ def put_settings(
             "activateRX2Optimization": body.activateRX2Optimization,
             "activateSupportFor802_15_4": body.activateSupportFor802_15_4,
         }
-        store.save_settings(conn, uid, _clock(conn), {k: v for k, v in values.items() if v is not None})
+        store.save_settings(
+            conn, uid, _clock(conn), {k: v for k, v in values.items() if v is not None}
+        )
         return store.settings_answer(conn, uid)
 
 
@@ -162,7 +164,7 @@ def run_command(
         data = _check_version(conn, uid, name, wire)
         run_ms = None
         if name == "scanRadio":
-            frequency = wire.get("frequency") or {}
+            frequency: dict[str, Any] = wire.get("frequency") or {}  # type: ignore[assignment]
             run_ms = radio.scan_run_ms(frequency.get("start"), frequency.get("stop"),
                                        frequency.get("step"))  # fmt: skip
         store.create_command(

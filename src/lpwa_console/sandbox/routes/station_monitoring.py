@@ -117,13 +117,13 @@ def disk_history(
 @router.get("/rfcell/indicators", response_model=Indicators, response_model_exclude_none=True)
 def rfcell_indicators(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
-    return store.indicators(conn, _station(conn, scope, bsUid), "rfcell")
+    return store.indicators(conn, _station(conn, scope, bsUid), "rfcell", frame_clock(conn))
 
 
 @router.get("/wans/indicators", response_model=Indicators, response_model_exclude_none=True)
 def wan_indicators(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
-    return store.indicators(conn, _station(conn, scope, bsUid), "wan")
+    return store.indicators(conn, _station(conn, scope, bsUid), "wan", frame_clock(conn))
 
 
 def _interface(index: int) -> None:

@@ -58,7 +58,9 @@ def history(
     """sys/*/histories and wans/ints/*/roundTrips: one sample per step with reports in it."""
     out = []
     if what in ("cpu", "rtt"):
-        for ts, rows in _buckets(conn, uid, start, end, step, f"n, {what}_sum, {what}_sq, {what}_max"):
+        for ts, rows in _buckets(
+            conn, uid, start, end, step, f"n, {what}_sum, {what}_sq, {what}_max"
+        ):
             n = sum(r[0] for r in rows)
             if not n:
                 continue
@@ -118,17 +120,31 @@ def window_percent(
     return 100.0 * part / total, total
 
 
-def indicators(conn: sqlite3.Connection, uid: int, kind: str) -> dict[str, Any]:
-    """rfcell/indicators or wans/indicators from the counters the station reported."""
+def indicators(conn: sqlite3.Connection, uid: int, kind: str, now_ms: int) -> dict[str, Any]:
+    """rfcell/indicators or wans/indicators since recordedSince: the radio counters from the
+    hourly traffic, the start and link counts the simulator kept."""
     r = station_ops.runtime(conn, uid)
-    counters = json.loads(r["counters"] or "{}").get(kind, {})
-    inds = []
-    for ident, value in sorted(counters.items()):
-        item: dict[str, Any] = {"ID": ident, "current": value[0]}
-        if len(value) > 1:
-            item |= {"max": value[1], "maxRecordedDate": value[2]}
-        inds.append(item)
-    return {"recordedSince": r["recorded_since"] or 0, "inds": inds}
+    since = r["recorded_since"] or now_ms
+    counted = json.loads(r["counters"] or "{}")
+    row = conn.execute(
+        "SELECT sum(up), sum(up_crc), sum(dw), sum(dw_dropped), sum(n), sum(rtt_sum)"
+        " FROM station_hours WHERE bs_uid = ? AND ts >= ?",
+        (uid, since - since % HOUR_MS),
+    ).fetchone()
+    up, crc, dw, dropped, n, rtt = (v or 0 for v in row)
+    if kind == "rfcell":
+        beacons = (now_ms - since) // 128_000 if r["beacon"] else 0
+        values = {
+            "urcv": up, "ucrc": crc, "usz": 0, "udly": 0, "uder": 0, "unwf": 0,
+            "dsnd": dw - dropped, "dwai": 0, "dbsy": dropped,
+            "cok": 1 + counted.get("rfcell", {}).get("cok", [0])[0], "cerr": 0, "conf": 0,
+            "clnk": counted.get("wan", {}).get("disc", [0])[0], "breq": beacons, "bsnd": beacons,
+        }  # fmt: skip
+    else:
+        wan = counted.get("wan", {})
+        values = {"cnx": wan.get("cnx", [0])[0], "disc": wan.get("disc", [0])[0],
+                  "rtt": round(rtt / n) if n else 0}  # fmt: skip
+    return {"recordedSince": since, "inds": [{"ID": k, "current": v} for k, v in values.items()]}
 
 
 def interface(conn: sqlite3.Connection, uid: int, now_ms: int) -> dict[str, Any]:

@@ -13,8 +13,7 @@ from typing import Any
 from ...schema.station_admin import version_key
 
 # The LRR software versions the sandbox's repository offers (all UPTODATE).
-LRR_VERSIONS = ("2.2.17", "2.4.18", "2.6.3", "2.8.0")
-DEFAULT_VERSION = "2.4.18"
+LRR_VERSIONS = ("2.4.60", "2.6.15", "2.8.2", "3.0.1")
 RF_REGION_NAMES = {"EU868": "Europe 863-870 MHz", "US915": "US 902-928 MHz",
                    "AS923": "Asia 923 MHz", "AU915": "Australia 915-928 MHz",
                    "IN865": "India 865-867 MHz", "KR920": "Korea 920-923 MHz"}  # fmt: skip
@@ -27,6 +26,8 @@ _RUNTIME_DEFAULTS: dict[str, Any] = {
     "last_system_reboot": None, "ssh_port": None, "beacon": 0, "rx2": 0, "ieee802154": 0,
     "support_pw_hash": None, "support_pw_changed": None, "chains": None, "fpga_keys": None,
     "rf_region_version": 1, "power_status": None, "battery": None, "counters": "{}",
+    **{f"{what}_{edge}{ts}": None for what in ("cpu", "ram", "disk", "rtt")
+       for edge in ("min", "max") for ts in ("", "_ts")},
 }  # fmt: skip
 
 
@@ -219,9 +220,11 @@ def status_answer(conn: sqlite3.Connection, uid: int, name: str) -> dict[str, An
     if not connected:
         return out
     if name == "antennasGainAndLossStatus":
-        chains = json.loads(r["chains"]) if r["chains"] else [
-            {"index": 0, "gain": 2.0, "cableLoss": 0.5}
-        ]
+        chains = (
+            json.loads(r["chains"])
+            if r["chains"]
+            else [{"index": 0, "gain": 2.0, "cableLoss": 0.5}]
+        )
         out["chains"] = [c | {"name": f"Antenna {c['index']}"} for c in chains]
     elif name == "backupSwVersion":
         if r["backup_version"]:

@@ -1,0 +1,191 @@
+"""Base stations of a network partner: `/partners/{partnerUid}/bss` (Document 2 §4.3).
+
+`station` arguments are a UID, `i` + lrrID (BaseStationBrief.path_ref) or `u` + lrrUUID;
+`partner` is `mine` by default (the operator names one: UID, `id:sub:...`, `id:sup:...`).
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from ...schema.common import ListEnvelope, path_segment
+from ...schema.stations import (
+    BaseStation,
+    BaseStationBrief,
+    BaseStationClusters,
+    BaseStationCounters,
+    BaseStationCreate,
+    BaseStationFilter,
+    BaseStationPage,
+    BaseStationUpdate,
+    StationsDomainsRequest,
+    StationsTagRequest,
+    StationTag,
+    StationTagCreate,
+    StationTagResult,
+    StationTags,
+    StationTagSuggestions,
+    TagAction,
+)
+from ..pagination import CursorPaginator, IndexPaginator
+from ._resource import APIResource
+from .partners import MINE, partner_path
+
+
+def _sort(sort: str | None, descending: bool) -> list[tuple[str, str]]:
+    return [("sort", f"{sort},{'desc' if descending else 'asc'}")] if sort else []
+
+
+class StationsResource(APIResource):
+    def _base(self, partner: str) -> str:
+        return f"{partner_path(partner)}/bss"
+
+    def _one(self, station: str, partner: str) -> str:
+        return f"{self._base(partner)}/{path_segment(station)}"
+
+    async def list(
+        self,
+        page_index: int = 1,
+        page_size: int = 100,
+        *,
+        filters: BaseStationFilter | None = None,
+        sort: str | None = None,
+        descending: bool = False,
+        page_after: str | None = None,
+        partner: str = MINE,
+    ) -> BaseStationPage:
+        """One page; `page_after` (a `cursors.last`) works only with sort="lrrID"."""
+        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        params += (filters or BaseStationFilter()).to_params() + _sort(sort, descending)
+        if page_after is not None:
+            params.append(("pageAfter", page_after))
+        return await self._client.get(self._base(partner), BaseStationPage, params=params)
+
+    def iterate(
+        self,
+        *,
+        filters: BaseStationFilter | None = None,
+        sort: str | None = None,
+        descending: bool = False,
+        page_size: int = 500,
+        partner: str = MINE,
+    ) -> IndexPaginator[BaseStationBrief]:
+        async def fetch(index: int, size: int) -> ListEnvelope[BaseStationBrief]:
+            return await self.list(
+                index, size, filters=filters, sort=sort, descending=descending, partner=partner
+            )
+
+        return IndexPaginator(fetch, page_size)
+
+    def iterate_by_cursor(
+        self,
+        *,
+        filters: BaseStationFilter | None = None,
+        page_size: int = 500,
+        partner: str = MINE,
+    ) -> CursorPaginator[BaseStationBrief]:
+        """Every station exactly once, by lrrID, even while others are created."""
+
+        async def fetch(cursor: str | None, size: int) -> ListEnvelope[BaseStationBrief]:
+            return await self.list(
+                1, size, filters=filters, sort="lrrID", page_after=cursor, partner=partner
+            )
+
+        return CursorPaginator(fetch, page_size)
+
+    async def get(self, station: str, *, partner: str = MINE) -> BaseStation:
+        return await self._client.get(self._one(station, partner), BaseStation)
+
+    async def create(self, station: BaseStationCreate, *, partner: str = MINE) -> BaseStation:
+        """POST (201); the lrrID is allocated when not given."""
+        return await self._client.post(self._base(partner), BaseStation, json=station.to_wire())
+
+    async def update(
+        self, station: str, update: BaseStationUpdate, *, partner: str = MINE
+    ) -> BaseStation:
+        return await self._client.put(
+            self._one(station, partner), BaseStation, json=update.to_wire()
+        )
+
+    async def clusters(
+        self,
+        min_lat: float,
+        min_lon: float,
+        max_lat: float,
+        max_lon: float,
+        *,
+        filters: BaseStationFilter | None = None,
+        partner: str = MINE,
+    ) -> BaseStationClusters:
+        params = [
+            ("minLat", str(min_lat)),
+            ("minLon", str(min_lon)),
+            ("maxLat", str(max_lat)),
+            ("maxLon", str(max_lon)),
+        ]
+        params += (filters or BaseStationFilter()).without_box().to_params()
+        return await self._client.get(
+            f"{self._base(partner)}/clusters", BaseStationClusters, params=params
+        )
+
+    async def counters(self, *, partner: str = MINE) -> BaseStationCounters:
+        return await self._client.get(f"{self._base(partner)}/counters", BaseStationCounters)
+
+    async def tag(
+        self,
+        name: str,
+        lrr_ids: builtins.list[str],
+        action: TagAction = "TAG",
+        *,
+        multicast_visibility: bool | None = None,
+        partner: str = MINE,
+    ) -> StationTagResult:
+        """TAG or UNTAG these stations (UNTAG of a missing tag is no error)."""
+        body = StationsTagRequest(
+            name=name, action=action, LRRIDs=lrr_ids, multicastVisibility=multicast_visibility
+        )
+        return await self._client.post(
+            f"{self._base(partner)}/tags",
+            StationTagResult,
+            json=body.to_wire(),
+            params={"action": action},
+        )
+
+    async def untag(
+        self, name: str, lrr_ids: builtins.list[str], *, partner: str = MINE
+    ) -> StationTagResult:
+        return await self.tag(name, lrr_ids, "UNTAG", partner=partner)
+
+    async def tag_suggestions(
+        self, query: str = "", *, exclude: builtins.list[str] | None = None, partner: str = MINE
+    ) -> StationTagSuggestions:
+        params = [("query", query)] + [("exclude", e) for e in exclude or []]
+        return await self._client.get(
+            f"{self._base(partner)}/tags/suggestions", StationTagSuggestions, params=params
+        )
+
+    async def tags_of(self, station: str, *, partner: str = MINE) -> StationTags:
+        return await self._client.get(f"{self._one(station, partner)}/tags", StationTags)
+
+    async def add_tag(
+        self, station: str, tag: StationTagCreate, *, partner: str = MINE
+    ) -> StationTag:
+        return await self._client.post(
+            f"{self._one(station, partner)}/tags", StationTag, json=tag.to_wire()
+        )
+
+    async def update_tag(
+        self, station: str, tag_uid: str, tag: StationTagCreate, *, partner: str = MINE
+    ) -> StationTag:
+        return await self._client.put(
+            f"{self._one(station, partner)}/tags/{path_segment(tag_uid)}",
+            StationTag,
+            json=tag.to_wire(),
+        )
+
+    async def remove_tag(self, station: str, tag_uid: str, *, partner: str = MINE) -> None:
+        await self._client.delete(f"{self._one(station, partner)}/tags/{path_segment(tag_uid)}")
+
+    async def set_domains(self, request: StationsDomainsRequest, *, partner: str = MINE) -> None:
+        """POST /bss/domains (204): add (replacing the same group's) and remove domains."""
+        await self._client.request("POST", f"{self._base(partner)}/domains", json=request.to_wire())

@@ -26,6 +26,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from ..schema.durations import parse_duration
 from . import radio
 from .store import station_alarms as alarm_store
@@ -79,29 +81,28 @@ class StationStepReport:
 class StationSimulator:
     def __init__(self, seed: int) -> None:
         self.seed = seed
-        self._grid: dict[tuple[int, int], list[tuple[int, float, float]]] = {}
+        self._grid = radio.StationGrid([])
         self._grid_key: tuple[int, int] | None = None
         self._grid_at = -GRID_REFRESH_MS
         self._away: set[int] = set()
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
+        self._levels: dict[int, tuple[float, float, float]] = {}
 
     # --- per-station character ----------------------------------------------------------
 
     def levels(self, uid: int) -> tuple[float, float, float]:
         """The CPU, RAM and disk levels the station's load drifts around (a few run hot)."""
+        found = self._levels.get(uid)
+        if found is None:
+            found = self._levels[uid] = self._new_levels(uid)
+        return found
+
+    def _new_levels(self, uid: int) -> tuple[float, float, float]:
         s = self.seed
         cpu = 93.0 if _unit(s, uid, 11) < 0.02 else 10 + 50 * _unit(s, uid, 12)
         ram = 95.0 if _unit(s, uid, 13) < 0.015 else 25 + 45 * _unit(s, uid, 14)
         disk = 94.0 if _unit(s, uid, 15) < 0.01 else 15 + 50 * _unit(s, uid, 16)
         return cpu, ram, disk
-
-    def crc_rate(self, uid: int) -> float:
-        return (
-            0.35 if _unit(self.seed, uid, 17) < 0.0125 else 0.02 + 0.06 * _unit(self.seed, uid, 18)
-        )
-
-    def drop_rate(self, uid: int) -> float:
-        return 0.15 if _unit(self.seed, uid, 19) < 0.01 else 0.01
 
     def _thr(self, text: str | None) -> list[tuple[int, int]]:
         if text not in self._thresholds:
@@ -332,21 +333,30 @@ class StationSimulator:
         runtime_updates = []
         station_updates = []
         hours = []
-        for row in due:
+        # The dice of every due report at once (vectorised: a _unit call costs microseconds).
+        due_uid = np.array(uids, dtype=np.int64)
+        due_ts = np.array([row[1] for row in due], dtype=np.int64)
+        dice = {k: radio.hash_units(self.seed, due_uid, due_ts, k).tolist()
+                for k in (29, 31, 41, 42, 43, 45)}  # fmt: skip
+        base_rtt = radio.hash_units(self.seed, due_uid, 44).tolist()
+        phases = (radio.hash_units(self.seed, due_uid, 1) * REPORT_MS).astype(np.int64).tolist()
+        for i, row in enumerate(due):
             (uid, ts, offline_until, outage_until, disk, cpu_min, cpu_max, ram_min, ram_max,
              disk_min, disk_max, _rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
              last_up) = row  # fmt: skip
             report.reports += 1
-            regular = ts + REPORT_MS
+            # Reports come at the station's own phase of the 5 minutes (spread evenly).
+            phase = phases[i]
+            regular = phase + ((ts - phase) // REPORT_MS + 1) * REPORT_MS
             if state != "ACTIVE":
                 runtime_updates.append(_runtime_row(uid, regular, None, None))
                 continue
             if (
                 cnx == "CNX"
                 and not (outage_until and outage_until > ts)
-                and _unit(self.seed, uid, ts, 29) < OUTAGE_CHANCE
+                and dice[29][i] < OUTAGE_CHANCE
             ):
-                outage_until = ts + 60_000 + _mix(self.seed, uid, ts, 31) % (19 * 60_000)
+                outage_until = ts + 60_000 + int(dice[31][i] * 19 * 60_000)
             away_until = max(offline_until or 0, outage_until or 0)
             alarms = open_alarms.get(uid, {})
             if away_until > ts:
@@ -377,19 +387,19 @@ class StationSimulator:
             # Load drift.
             cpu_level, ram_level, disk_level = self.levels(uid)
             new_cpu = round(radio.drift(cpu if cpu is not None else cpu_level, cpu_level,
-                                        _unit(self.seed, uid, ts, 41)))  # fmt: skip
+                                        dice[41][i]))  # fmt: skip
             new_ram = round(radio.drift(ram if ram is not None else ram_level, ram_level,
-                                        _unit(self.seed, uid, ts, 42), spread=2))  # fmt: skip
+                                        dice[42][i], spread=2))  # fmt: skip
             new_disk = round(radio.drift(disk if disk is not None else disk_level, disk_level,
-                                         _unit(self.seed, uid, ts, 43), pull=0.05, spread=1))  # fmt: skip
-            rtt = round(20 + 60 * _unit(self.seed, uid, 44) + 15 * _unit(self.seed, uid, ts, 45))
+                                         dice[43][i], pull=0.05, spread=1))  # fmt: skip
+            rtt = round(20 + 60 * base_rtt[i] + 15 * dice[45][i])
             hour = ts - ts % HOUR_MS
             hours.append((uid, hour, new_cpu, new_cpu * new_cpu, new_ram, new_disk, rtt, rtt * rtt))
             station_updates.append((new_cpu, new_ram, ts, uid))
             runtime_updates.append((
                 regular, offline_until, outage_until, new_disk,
-                *_edge(cpu_min, cpu_max, new_cpu), *_edge(ram_min, ram_max, new_ram),
-                *_edge(disk_min, disk_max, new_disk), rtt, uid,
+                *_edge(cpu_min, cpu_max, new_cpu, ts), *_edge(ram_min, ram_max, new_ram, ts),
+                *_edge(disk_min, disk_max, new_disk, ts), rtt, rtt, ts, uid,
             ))  # fmt: skip
             if hour != (ts - REPORT_MS) - (ts - REPORT_MS) % HOUR_MS:
                 conn.execute(
@@ -436,9 +446,9 @@ class StationSimulator:
             " disk_min = coalesce(?, disk_min), disk_min_ts = coalesce(?, disk_min_ts),"
             " disk_max = coalesce(?, disk_max), disk_max_ts = coalesce(?, disk_max_ts),"
             " rtt_max = max(coalesce(rtt_max, 0), ?),"
-            " rtt_max_ts = CASE WHEN ? > coalesce(rtt_max, 0) THEN next_report ELSE rtt_max_ts END"
+            " rtt_max_ts = CASE WHEN ? > coalesce(rtt_max, 0) THEN ? ELSE rtt_max_ts END"
             " WHERE bs_uid = ?",
-            [_with_ts(r) for r in runtime_updates if len(r) != 4],
+            [r for r in runtime_updates if len(r) != 4],
         )
 
     def _usage_alarms(
@@ -486,84 +496,120 @@ class StationSimulator:
         key = tuple(conn.execute("SELECT count(*), coalesce(max(uid), 0) FROM stations").fetchone())
         if key == self._grid_key and t1 - self._grid_at < GRID_REFRESH_MS:
             return
-        grid: dict[tuple[int, int], list[tuple[int, float, float]]] = defaultdict(list)
+        stations = []
         away = set()
         for uid, lat, lon, cnx in conn.execute(
             "SELECT uid, lat, lon, cnx_state FROM stations WHERE lat IS NOT NULL"
             " AND lon IS NOT NULL AND state = 'ACTIVE'"
         ):
-            grid[radio.cell_of(lat, lon)].append((uid, lat, lon))
+            stations.append((uid, lat, lon))
             if cnx != "CNX":
                 away.add(uid)
-        self._grid, self._grid_key, self._grid_at = dict(grid), (key[0], key[1]), t1
+        self._grid = radio.StationGrid(stations)
+        self._grid_key, self._grid_at = (key[0], key[1]), t1
         self._away = away
 
     def _receptions(
         self, conn: sqlite3.Connection, t1: int, heard: set[int], report: StationStepReport
     ) -> None:
         self._load_grid(conn, t1)
-        if not self._grid:
+        if not self._grid.coarse:
             return
         rows = conn.execute(
             "SELECT uid, lat, lon, last_up FROM devices WHERE uid IN"
             " (SELECT value FROM json_each(?)) AND lat IS NOT NULL AND lon IS NOT NULL",
             (json.dumps(sorted(heard)),),
         ).fetchall()
-        gone = []
-        kept = []
-        devices = []
+        # One row per (device, candidate station); the rule runs on them all at once.
+        pairs_dev: list[int] = []
+        pairs_ts: list[int] = []
+        pairs_lat: list[float] = []
+        pairs_lon: list[float] = []
+        candidates: list[radio.Station] = []
+        away = self._away
+        for dev, lat, lon, ts in rows:
+            near = [s for s in self._grid.near(lat, lon) if s[0] not in away]
+            n = len(near)
+            if n:
+                candidates += near
+                pairs_dev += [dev] * n
+                pairs_ts += [ts] * n
+                pairs_lat += [lat] * n
+                pairs_lon += [lon] * n
+        if not candidates:
+            return
+        seed = self.seed
+        dev = np.array(pairs_dev, dtype=np.int64)
+        ts_all = np.array(pairs_ts, dtype=np.int64)
+        st = np.array([c[0] for c in candidates], dtype=np.int64)
+        # Fading: a stable part per link and a part per uplink.
+        fading = 0.7 * (2 * radio.hash_units(seed, dev, st, 61) - 1) + 0.3 * (
+            2 * radio.hash_units(seed, dev, st, ts_all, 62) - 1
+        )
+        ts_of = dict(zip(pairs_dev, pairs_ts, strict=True))
+        got = radio.best_receptions(
+            dev, np.array(pairs_lat), np.array(pairs_lon), st,
+            np.array([c[1] for c in candidates]), np.array([c[2] for c in candidates]), fading,
+        )  # fmt: skip
+        g_dev, g_rank, g_st, g_rssi, g_snr, g_esp = got
+        if not len(g_dev):
+            return
+        g_ts = np.array([ts_of[d] for d in g_dev.tolist()], dtype=np.int64)
+        report.receptions += len(g_dev)
+        # Each reception: its size, a CRC failure at the station's rate; the best station
+        # answers every 8th uplink, dropping some at its rate.
+        size = 12 + (radio.hash_units(seed, g_dev, g_ts, 63) * 40).astype(np.int64)
+        crc_rate = np.where(radio.hash_units(seed, g_st, 17) < 0.0125, 0.35,
+                            0.02 + 0.06 * radio.hash_units(seed, g_st, 18))  # fmt: skip
+        crc = radio.hash_units(seed, g_dev, g_st, g_ts, 51) < crc_rate
+        answered = (g_rank == 1) & (radio.hash_units(seed, g_dev, g_ts, 52) < 1 / DOWNLINK_EVERY)
+        drop_rate = np.where(radio.hash_units(seed, g_st, 19) < 0.01, 0.15, 0.01)
+        dropped = answered & (radio.hash_units(seed, g_dev, g_ts, 53) < drop_rate)
+        hour = g_ts - g_ts % HOUR_MS
         traffic: dict[tuple[int, int], list[int]] = {}
         station_last: dict[int, int] = {}
-        seed = self.seed
-        for dev, lat, lon, ts in rows:
-            near = [
-                s for cell in radio.neighbour_cells(lat, lon)
-                for s in self._grid.get(cell, ()) if s[0] not in self._away
-            ]  # fmt: skip
-            if not near:
-                continue
-            fading = [
-                0.7 * (2 * _unit(seed, dev, s[0]) - 1) + 0.3 * (2 * _unit(seed, dev, s[0], ts) - 1)
-                for s in near
-            ]
-            got = radio.receptions(lat, lon, near, fading)
-            if not got:
-                continue
-            report.receptions += len(got)
-            gone.append((dev,))
-            for rank, r in enumerate(got, start=1):
-                kept.append((dev, rank, r.bs_uid, ts, r.rssi, r.snr, r.esp))
-                hour = ts - ts % HOUR_MS
-                t = traffic.setdefault((r.bs_uid, hour), [0, 0, 0, 0, 0, 0])
-                size = 12 + _mix(seed, dev, ts) % 40
-                t[0] += 1
-                t[1] += size
-                t[2] += _unit(seed, dev, r.bs_uid, ts, 51) < self.crc_rate(r.bs_uid)
-                if rank == 1 and _mix(seed, dev, ts, 52) % radio_downlink_every == 0:
-                    t[3] += 1
-                    t[4] += 8
-                    t[5] += _unit(seed, dev, ts, 53) < self.drop_rate(r.bs_uid)
-                station_last[r.bs_uid] = max(station_last.get(r.bs_uid, 0), ts)
-            best = got[0]
-            devices.append((best.rssi, best.snr, dev))
-        conn.executemany("DELETE FROM device_receptions WHERE device_uid = ?", gone)
+        kept = []
+        best = []
+        for i, (d, rank, s, rssi, snr, esp, t, h) in enumerate(
+            zip(g_dev.tolist(), g_rank.tolist(), g_st.tolist(), g_rssi.tolist(),
+                g_snr.tolist(), g_esp.tolist(), g_ts.tolist(), hour.tolist(), strict=True)
+        ):  # fmt: skip
+            kept.append((d, rank, s, t, rssi, snr, esp))
+            if rank == 1:
+                best.append((rssi, snr, d))
+            row = traffic.setdefault((s, h), [0, 0, 0, 0, 0, 0])
+            row[0] += 1
+            row[1] += int(size[i])
+            row[2] += bool(crc[i])
+            if answered[i]:
+                row[3] += 1
+                row[4] += 8
+                row[5] += bool(dropped[i])
+            if t > station_last.get(s, 0):
+                station_last[s] = t
+        conn.executemany(
+            "DELETE FROM device_receptions WHERE device_uid = ?", [(d,) for _r, _s, d in best]
+        )
         conn.executemany("INSERT INTO device_receptions VALUES (?, ?, ?, ?, ?, ?, ?)", kept)
-        conn.executemany("UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?", devices)
+        conn.executemany("UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?", best)
         conn.executemany(
             "UPDATE stations SET last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?",
-            [(ts, uid) for uid, ts in station_last.items()],
+            [(t, s) for s, t in station_last.items()],
         )
+        # A station deleted since the grid was built is skipped (its hours would dangle).
         conn.executemany(
             "INSERT INTO station_hours (bs_uid, ts, up, up_size, up_crc, dw, dw_size, dw_dropped)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bs_uid, ts) DO UPDATE SET"
+            " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+            " (SELECT 1 FROM stations WHERE uid = ?)"
+            " ON CONFLICT (bs_uid, ts) DO UPDATE SET"
             " up = up + excluded.up, up_size = up_size + excluded.up_size,"
             " up_crc = up_crc + excluded.up_crc, dw = dw + excluded.dw,"
             " dw_size = dw_size + excluded.dw_size, dw_dropped = dw_dropped + excluded.dw_dropped",
-            [(uid, hour, *t) for (uid, hour), t in traffic.items()],
+            [(s, h, *t, s) for (s, h), t in traffic.items()],
         )
 
 
-radio_downlink_every = 8  # every 8th uplink is answered (the device simulator's rate)
+DOWNLINK_EVERY = 8  # every 8th uplink is answered (the device simulator's rate)
 
 
 def _runtime_row(
@@ -572,23 +618,8 @@ def _runtime_row(
     return (wake, offline_until, outage_until, uid)
 
 
-def _edge(low: int | None, high: int | None, value: int) -> tuple[int | None, ...]:
-    """(new min, its ts marker, new max, its ts marker): None where unchanged."""
+def _edge(low: int | None, high: int | None, value: int, ts: int) -> tuple[int | None, ...]:
+    """(new min, when, new max, when): None where the record stands."""
     new_low = value if low is None or value < low else None
     new_high = value if high is None or value > high else None
-    return (
-        new_low,
-        1 if new_low is not None else None,
-        new_high,
-        1 if new_high is not None else None,
-    )
-
-
-def _with_ts(row: tuple[Any, ...]) -> tuple[Any, ...]:
-    """Replace the ts markers of _edge by the report time (the row's next_report - 5 min)."""
-    ts = row[0] - REPORT_MS
-    out = list(row)
-    for i in (5, 7, 9, 11, 13, 15):
-        out[i] = ts if out[i] is not None else None
-    rtt = out[16]
-    return (*out[:17], rtt, out[17])
+    return (new_low, None if new_low is None else ts, new_high, None if new_high is None else ts)

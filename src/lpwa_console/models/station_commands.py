@@ -655,6 +655,7 @@ def seconds_in_words(seconds: float | None) -> str:
 
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's State, for a view to colour
+_SERVED_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, STATE_ROLE})
 
 
 class StationResultsModel(QAbstractTableModel):
@@ -662,7 +663,7 @@ class StationResultsModel(QAbstractTableModel):
 
     COLUMNS = ("Station", "State", "Message", "Duration")
     STATION, STATE, MESSAGE, DURATION = range(4)
-    FLUSH_MS = 50
+    FLUSH_MS = 150
 
     flushed = Signal()  # the changes of the last FLUSH_MS were told to the views
 
@@ -683,8 +684,8 @@ class StationResultsModel(QAbstractTableModel):
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)
-        # Changes are told to the view at most every FLUSH_MS, as one range: 500 stations
-        # answering in one burst make one repaint, not 500 (the UI thread stays free).
+        # Changes are told to the views at most every FLUSH_MS, as one range: 500 stations
+        # answering in a burst make one repaint, not 500 (the UI thread stays free).
         self._dirty: set[int] = set()
         self._flusher = QTimer(self)
         self._flusher.setSingleShot(True)
@@ -711,12 +712,14 @@ class StationResultsModel(QAbstractTableModel):
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.results):
+        # A view asks for a dozen roles per cell: the ones not served leave at once.
+        if role not in _SERVED_ROLES:
             return None
-        result = self.results[self._order[index.row()]]
+        row = index.row()
+        if not 0 <= row < len(self._order) or not index.isValid():
+            return None
+        result = self.results[self._order[row]]
         column = index.column()
-        if role == STATE_ROLE:
-            return result.state.name
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.STATION:
                 return result.station.label
@@ -726,7 +729,10 @@ class StationResultsModel(QAbstractTableModel):
                 return result.message
             if column == self.DURATION:
                 return seconds_in_words(result.duration_s(self._clock()))
-        if role == Qt.ItemDataRole.ToolTipRole and column in (self.MESSAGE, self.STATE):
+            return None
+        if role == STATE_ROLE:
+            return result.state.name
+        if column in (self.MESSAGE, self.STATE):  # the tooltip: the whole message
             return result.message or result.state.words
         return None
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -140,7 +141,7 @@ async def bench(server: Server, args: argparse.Namespace) -> None:
         f" {beat.worst_cpu_ms:.1f} ms of it; busiest gap between two beats:"
         f" {beat.worst_busy_ms:.1f} ms of UI-thread CPU"
     )
-    print(f"  {cpu.text()}")
+    print(f"  {cpu.text()}; load average {os.getloadavg()[0]:.1f}")
     if args.stall_stacks:
         for stack, hits in beat.top_stacks():
             print(f"  {hits:4d}  {stack}")

@@ -278,6 +278,11 @@ class RunView(QWidget):
         self.stop_button.clicked.connect(run.cancel)
         self.retry_button.clicked.connect(self._retry)
         self.again_button.clicked.connect(self._again)
+        self._shown_progress = (0, len(run.stations))
+        self._bar_timer = QTimer(self)
+        self._bar_timer.setSingleShot(True)
+        self._bar_timer.setInterval(250)
+        self._bar_timer.timeout.connect(self._show_progress)
         run.progress.connect(self._progress)
         run.model.dataChanged.connect(self._row_changed)
         run.running_changed.connect(lambda _r: self._update())
@@ -285,6 +290,17 @@ class RunView(QWidget):
         self._update()
 
     def _progress(self, done: int, total: int) -> None:
+        # QProgressBar repaints the window at once on a new value: at most 4 times a second,
+        # and the end or a new run at once.
+        self._shown_progress = (done, total)
+        if done == total or done == 0:
+            self._show_progress()
+        elif not self._bar_timer.isActive():
+            self._bar_timer.start()
+
+    def _show_progress(self) -> None:
+        self._bar_timer.stop()
+        done, total = self._shown_progress
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(done)
 

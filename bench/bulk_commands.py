@@ -142,6 +142,16 @@ async def bench(server: Server, args: argparse.Namespace) -> None:
         f" {beat.worst_busy_ms:.1f} ms of UI-thread CPU"
     )
     print(f"  {cpu.text()}; load average {os.getloadavg()[0]:.1f}")
+    ended = started + elapsed
+    phases = (
+        ("opening the progress view (first 2 s)", started, started + 2),
+        ("following (the rest)", started + 2, ended),
+    )
+    for name, start, end in phases:
+        print(f"  worst stall over {beat.log_over_ms:.0f} ms {name}: "
+              f"{beat.worst_between(start, end):.1f} ms")  # fmt: skip
+    slow = sum(1 for at, ms in beat.stalls if started <= at <= ended)
+    print(f"  beats later than {beat.log_over_ms:.0f} ms: {slow} in {elapsed:.0f} s")
     if args.stall_stacks:
         for stack, hits in beat.top_stacks():
             print(f"  {hits:4d}  {stack}")

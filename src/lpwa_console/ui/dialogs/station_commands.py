@@ -204,8 +204,9 @@ def results_table(model: StationResultsModel) -> QTableView:
     vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
     header = table.horizontalHeader()
     header.setStretchLastSection(False)
-    table.setSortingEnabled(True)  # State first: what needs attention on top
+    # In the stations' order until a header is clicked (State: what needs attention first).
     header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+    table.setSortingEnabled(True)
     header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
     width = table.fontMetrics().horizontalAdvance("M")
     table.setColumnWidth(StationResultsModel.STATION, width * 18)

@@ -304,6 +304,8 @@ class RunView(QWidget):
         done, total = self._shown_progress
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(done)
+        if self.run.running:
+            self.summary.setText(self.run.summary())
 
     def _row_changed(self, _top: QModelIndex, _bottom: QModelIndex, *_roles: Any) -> None:
         if len(self.run.stations) == 1:

@@ -329,7 +329,7 @@ def test_usage_alarms_carry_the_percentage(
         return (97.0, 96.0, 95.0) if bs == uid else normal(self, bs)
 
     monkeypatch.setattr(station_sim.StationSimulator, "levels", hot)
-    _run(sim, 3 * 3600, step=300)
+    _run(sim, 5 * 3600, step=300)  # the load climbs from its usual level
     alarms = _open_alarms(sb, uid)
     assert {106, 107} <= set(alarms)
     _run(sim, 6 * 3600, step=600)  # a disk fills slowly

@@ -18,8 +18,9 @@ from .resources.network import (
     NetworkContextsResource,
     NetworkSubscriptionsResource,
 )
-from .resources.partners import PartnersResource
+from .resources.partners import OperatorPartnersResource, PartnersResource
 from .resources.station_admin import StationAdminResource
+from .resources.station_alarms import StationAlarmsResource
 from .resources.station_monitoring import StationMonitoringResource
 from .resources.station_radio import StationRadioResource
 from .resources.stations import StationsResource
@@ -42,8 +43,16 @@ class LpwaClient(BaseClient):
         return PartnersResource(self)
 
     @cached_property
+    def operator_partners(self) -> OperatorPartnersResource:
+        return OperatorPartnersResource(self)
+
+    @cached_property
     def stations(self) -> StationsResource:
         return StationsResource(self)
+
+    @cached_property
+    def station_alarms(self) -> StationAlarmsResource:
+        return StationAlarmsResource(self)
 
     @cached_property
     def devices(self) -> DevicesResource:

@@ -22,6 +22,7 @@ from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
 from ..api import LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
+from ..schema.station_alarms import STATION_ALARMS
 from .devices import format_time
 from .errors import user_message
 from .paged_table import Column, PagedTableModel
@@ -56,6 +57,10 @@ ALARM_TYPES: dict[int, tuple[str, str]] = {
         "A multicast downlink could not be delivered by some of the group's base stations",
     ),
 }
+
+
+# Base station alarms (Document 2 §6): 102-111, their words in schema/station_alarms.py.
+ALARM_TYPES.update({code: (w.title, w.help) for code, w in STATION_ALARMS.items()})
 
 
 def alarm_name(alarm_id: int) -> str:

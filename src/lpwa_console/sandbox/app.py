@@ -22,8 +22,10 @@ from .routes import (
     frames,
     multicast,
     network,
+    operator_partners,
     partners,
     station_admin,
+    station_alarms,
     station_monitoring,
     station_radio,
     stations,
@@ -70,6 +72,9 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(app_servers.router)
     api.include_router(network.router)
     api.include_router(partners.router)
+    api.include_router(operator_partners.router)
+    # /bss/alarms... before /bss/{bsUid}.
+    api.include_router(station_alarms.router)
     api.include_router(stations.router)
     api.include_router(station_admin.router)
     api.include_router(station_monitoring.router)

@@ -28,6 +28,7 @@ from .db import (
     rebuild_station_sets_sql,
 )
 from .store import partners as partner_store
+from .store import station_alarms as alarm_store
 from .store.stations import STATION_MODELS
 
 DAY_MS = 86_400_000
@@ -180,6 +181,7 @@ def seed_stations(
             flush()
     flush()
     if bulk:
+        _bulk_alarms(conn, first, seed=seed, now=now)
         for statement in [
             *rebuild_station_sets_sql(),
             *create_station_indexes_sql(),
@@ -189,6 +191,74 @@ def seed_stations(
         conn.execute("PRAGMA analysis_limit=1000")
         conn.execute("ANALYZE")
     return added
+
+
+def _bulk_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, now: int) -> None:
+    """Bulk seeding's alarms, inserted at once (the per-station raise would take minutes):
+    102 on the disconnected stations, 103 on those in RF error, a CPU alarm on a few; then
+    every station's counters once. Their domain sets come with the rebuild that follows."""
+    rng = random.Random(seed * 7_907 + first_uid)
+    rows: list[tuple[object, ...]] = []
+    for uid, partner, cnx, health, since in conn.execute(
+        "SELECT uid, partner_uid, cnx_state, health_state, cnx_since FROM stations WHERE uid >= ?",
+        (first_uid,),
+    ):
+        if cnx == "DISC":
+            ts = (since or now) + 30_000
+            rows.append((partner, uid, 102, 6, 6, ts, ts, None))
+        if health == "RF_ERROR":
+            ts = now - int(rng.random() * DAY_MS)
+            rows.append((partner, uid, 103, 4, 4, ts, ts, None))
+        if rng.random() < 0.06:
+            ts = now - int(rng.random() * DAY_MS)
+            rows.append((partner, uid, 106, 4, 4, ts, ts, str(85 + int(rng.random() * 14))))
+    rows.sort(key=lambda r: r[5])  # type: ignore[arg-type,return-value]  # by creation
+    conn.executemany(
+        "INSERT INTO station_alarms (partner_uid, bs_uid, alarm_id, state, level, created,"
+        " updated, add_info2) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        rows,
+    )
+    alarm_store.refresh_counters(conn, None)
+
+
+def seed_station_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, now: int) -> int:
+    """Alarms of stations first_uid..: 102 (connection lost) on the disconnected ones, a
+    CPU, RAM or disk alarm on a few, 103 on stations in RF error, and some cleared history.
+    Through the store's raise/clear, as the simulator does. Returns how many were raised."""
+    rng = random.Random(seed * 31_337 + first_uid)
+    raised = 0
+    for uid, health, cnx, since, cpu, ram in conn.execute(
+        "SELECT uid, health_state, cnx_state, cnx_since, cpu, ram FROM stations WHERE uid >= ?"
+        " ORDER BY uid",
+        (first_uid,),
+    ).fetchall():
+        if rng.random() < 0.25:  # an old outage, over (before any current one)
+            start = now - int((4 + rng.random() * 20) * DAY_MS)
+            alarm_store.raise_alarm(conn, uid, 102, 6, None, start)
+            alarm_store.clear_alarm(conn, uid, 102, start + int(rng.random() * 3_600_000))
+        if cnx == "DISC":
+            alarm_store.raise_alarm(conn, uid, 102, 6, None, (since or now) + 30_000)
+            raised += 1
+        if health == "RF_ERROR":
+            alarm_store.raise_alarm(conn, uid, 103, 4, None, now - int(rng.random() * DAY_MS))
+            raised += 1
+        roll = rng.random()
+        if roll < 0.08 and cpu is not None:
+            alarm_store.raise_alarm(
+                conn, uid, 106, 4, str(85 + int(rng.random() * 14)), now - 3_600_000
+            )
+            raised += 1
+        elif roll < 0.12 and ram is not None:
+            alarm_store.raise_alarm(
+                conn, uid, 107, 3, str(80 + int(rng.random() * 15)), now - 7_200_000
+            )
+            raised += 1
+        elif roll < 0.15:
+            alarm_store.raise_alarm(
+                conn, uid, 108, 5, str(90 + int(rng.random() * 9)), now - 5_400_000
+            )
+            raised += 1
+    return raised
 
 
 def _account(
@@ -238,8 +308,10 @@ def seed_demo_partners(
         acme, ["x", "a"], accounts.FRANCE_ONLY,
     )  # fmt: skip
     who = accounts.DEMO_ACCOUNTS[0][2]
+    first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM stations").fetchone()[0])
     seed_stations(conn, acme, stations, seed=seed, now=now, who=who)
     seed_stations(conn, other, 12, seed=seed + 1, now=now, who="Demo Network Partner")
+    seed_station_alarms(conn, first, seed=seed, now=now)
     for uid, lrr in conn.execute(
         "SELECT partner_uid, lrr_id FROM stations ORDER BY uid"
     ).fetchall():
@@ -260,4 +332,8 @@ def seed_more_stations(db: Database, n: int, *, seed: int = 1, now: int) -> int:
         partner = partner_store.of_subscription(conn, sub)
         if partner is None:
             partner, _ = seed_demo_partners(conn, sub, seed=seed, now=now, stations=0)
-        return seed_stations(conn, partner, n, seed=seed, now=now)
+        first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM stations").fetchone()[0])
+        added = seed_stations(conn, partner, n, seed=seed, now=now)
+        if n < BULK_THRESHOLD:  # (bulk seeding made its alarms already)
+            seed_station_alarms(conn, first, seed=seed, now=now)
+        return added

@@ -241,6 +241,56 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         # --- alarm 004 ----------------------------------------------------------------------
         "level": FieldWords("Severity", choices=SEVERITY_WORDS),
         "duration": FieldWords("After no uplink for", duration=True),
+        # --- base stations and partners (Document 2 §2.4) --------------------------------------
+        "lrrID": FieldWords(
+            "LRR ID",
+            "The base station's identifier; given by the platform when left empty",
+            expected="8 hexadecimal digits, not 00000000, FFFE... or FFFF...",
+        ),
+        "lrrUUID": FieldWords("LRR UUID", expected="6 hexadecimal digits, '-', 2 to 48 more"),
+        "cnxState": FieldWords(
+            "Connection",
+            choices=_choices(
+                NEVERCNX="Never connected", CNX="Connected", DISC="Disconnected", UNKNOWN="Unknown"
+            ),
+        ),
+        "cnxStateSince": FieldWords("Connection state since"),
+        "rfProbe": FieldWords("RF probe", "Records the radio traffic the station hears"),
+        "enabled": FieldWords("Enabled"),
+        "ismBand": FieldWords("ISM band"),
+        "rfRegionID": FieldWords("RF region"),
+        "bsSecurity": FieldWords("Backhaul security"),
+        "contactInfo": FieldWords("Site contact"),
+        "staticAddress": FieldWords("Static IP address"),
+        "smn": FieldWords("Serial number (SMN)"),
+        "rfCoverageType": FieldWords(
+            "Coverage",
+            choices=_choices(
+                PERMANENT="Permanent",
+                TEMPORARY_MOBILE="Temporary, mobile",
+                TEMPORARY_STATIONARY="Temporary, stationary",
+            ),
+        ),
+        "rfHardwareConfig": FieldWords("RF hardware configuration"),
+        "gpsReceiverConfig": FieldWords(
+            "GPS receiver", choices=_choices(PRESENT="Present", ABSENT="Absent")
+        ),
+        "alarm102": FieldWords(
+            "Connection lost (alarm 102)",
+            "At most one threshold; CRITICAL after 30 seconds by default",
+        ),
+        "alarm103": FieldWords(
+            "No uplink (alarm 103)",
+            "At most two thresholds; the second one longer and more severe",
+        ),
+        "severity": FieldWords("Severity", choices=SEVERITY_WORDS),
+        "minRC": FieldWords("Lowest remaining capacity", unit="%"),
+        "lastReboot": FieldWords("Last reboot"),
+        "lastUpFrameDate": FieldWords("Last uplink"),
+        "lastDwFrameDate": FieldWords("Last downlink"),
+        "customVersion": FieldWords("Custom version"),
+        "totalBaseStationsUsed": FieldWords("Base stations used"),
+        "totalBaseStationsGranted": FieldWords("Base stations granted", "Empty: no limit"),
         # --- internals ----------------------------------------------------------------------
         "occContext": FieldWords("Version", hidden=True),
         "href": FieldWords("Address", hidden=True),
@@ -263,6 +313,22 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("Domain", "name"): FieldWords("Domain", "Parts separated by /, e.g. France/Paris"),
         ("CustomHttpHeaderRequest", "name"): FieldWords("Header"),
         ("AppServerCreate", "name"): FieldWords("Name", "Required"),
+        ("ModelRef", "ID"): FieldWords("Base station model"),
+        ("_StationWritable", "name"): FieldWords("Name", "The LRR ID stands for it when empty"),
+        ("_StationFields", "model"): FieldWords("Base station model"),
+        ("_StationFields", "healthState"): FieldWords(
+            "Health",
+            choices=_choices(
+                INIT="Not connected yet",
+                ACTIVE="Active",
+                BACKHAUL_CNX_ERROR="Backhaul connection error",
+                RF_ERROR="Radio error",
+                SUSPENDED="Suspended",
+            ),
+        ),
+        ("_StationFields", "version"): FieldWords("Software version"),
+        ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
+        ("AlarmThresholdView", "duration"): FieldWords("After", duration=True),
     }
 )
 

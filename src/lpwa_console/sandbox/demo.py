@@ -650,6 +650,7 @@ DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
     "stations",
     "key-manager",
+    "stations", "station-health",
 )  # fmt: skip
 
 
@@ -708,6 +709,12 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
         if "key-manager" not in done:
             demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
+        if "station-health" not in done:
+            # A past day of station reports and the stations that heard each device (numpy
+            # is imported only here: a database that has its demo starts without it).
+            from .station_sim import StationSimulator
+
+            StationSimulator(settings.seed).backfill(conn, now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -31,6 +31,7 @@ from datetime import timedelta
 
 from ..schema.durations import parse_duration
 from .db import Database
+from .station_sim import StationSimulator, StationStepReport
 from .store import alarms as alarm_store
 from .store import km_devices as km_store
 
@@ -72,6 +73,7 @@ class StepReport:
     cleared: int = 0
     touched: set[int] = field(default_factory=set)
     heard: set[int] = field(default_factory=set)  # devices that sent uplinks
+    stations: StationStepReport | None = None
 
 
 class Simulator:
@@ -88,6 +90,7 @@ class Simulator:
         self._thread: threading.Thread | None = None
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
         self._seen_configs: set[str | None] = set()
+        self.stations = StationSimulator(seed)
         with db.write() as conn:
             state = dict(conn.execute("SELECT key, value FROM sim_state").fetchall())
             if "initialized" not in state:
@@ -137,6 +140,8 @@ class Simulator:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+        with self._lock, self.db.write() as conn:
+            self.stations.flush(conn)  # the stations' traffic counted since their last report
 
     # --- one step ---------------------------------------------------------------------------
 
@@ -150,6 +155,7 @@ class Simulator:
                 self._uplinks(conn, report)
                 self._no_uplink_alarms(conn, report)
                 self._multicast(conn, report)
+                report.stations = self.stations.step(conn, start, end, report.heard)
                 alarm_store.refresh_counters(conn, "D", report.touched)
             self.now_ms = end
             self._save_clock(conn)

@@ -349,6 +349,54 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("Domain", "name"): FieldWords("Domain", "Parts separated by /, e.g. France/Paris"),
         ("CustomHttpHeaderRequest", "name"): FieldWords("Header"),
         ("AppServerCreate", "name"): FieldWords("Name", "Required"),
+        # --- base station commands (schema/station_admin.py) --------------------------
+        ("VersionCommand", "version"): FieldWords(
+            "LRR software version", "The version to fetch or install, e.g. 2.2.64"
+        ),
+        ("ScanRadioCommand", "frequency"): FieldWords(
+            "Frequencies to scan", "Leave empty to scan the station's whole band"
+        ),
+        ("FrequencyRange", "start"): FieldWords("From", "First frequency scanned", unit="MHz"),
+        ("FrequencyRange", "stop"): FieldWords("To", "Last frequency scanned", unit="MHz"),
+        ("FrequencyRange", "step"): FieldWords("Step", "Width of each step", unit="kHz"),
+        ("UpdateRfRegionCommand", "rfRegionID"): FieldWords(
+            "RF region", "The RF region's provisioning ID: letters, digits, . _ -, at most 32"
+        ),
+        ("AntennasGainAndLossCommand", "chains"): FieldWords(
+            "Antenna chains", "Gain and cable loss of each antenna chain"
+        ),
+        ("AntennaChain", "index"): FieldWords("Chain", "Antenna chain index, from 0"),
+        ("AntennaChain", "gain"): FieldWords("Gain", unit="dBi"),
+        ("AntennaChain", "cableLoss"): FieldWords("Cable loss", unit="dB"),
+        ("FineTimestampKeysCommand", "fpgaBoards"): FieldWords(
+            "FPGA boards", "The fine-timestamp decryption key of each board"
+        ),
+        ("FpgaBoardKey", "index"): FieldWords("Board", "FPGA board index, from 0"),
+        ("FpgaBoardKey", "key"): FieldWords(
+            "Decryption key", "AES 128 key: secret, never shown again", expected=_HEX32
+        ),
+        ("UpdateLocationCommand", "locationType"): FieldWords(
+            "Location source",
+            "Where the station takes its position from",
+            choices=_choices(**{"1": "Administrative (typed here)", "2": "GPS"}),
+        ),
+        ("UpdateLocationCommand", "adminLat"): FieldWords(
+            "Latitude", "Required for an administrative location", unit="°"
+        ),
+        ("UpdateLocationCommand", "adminLon"): FieldWords(
+            "Longitude", "Required for an administrative location", unit="°"
+        ),
+        ("UpdateLocationCommand", "adminAlt"): FieldWords("Altitude", unit="m"),
+        ("UpdateLogCommand", "traceLevel"): FieldWords(
+            "Trace level",
+            "How much the LRR software writes to its log",
+            choices=_choices(
+                **{"0": "No trace", "1": "Level 1", "2": "Level 2", "3": "Level 3 (most)"}
+            ),
+        ),
+        ("SupportPasswordChange", "password"): FieldWords(
+            "New support password", "Secret: never shown, logged or kept"
+        ),
         ("ModelRef", "ID"): FieldWords("Base station model"),
         ("_StationWritable", "name"): FieldWords("Name", "The LRR ID stands for it when empty"),
         ("_StationFields", "model"): FieldWords("Base station model"),

@@ -49,6 +49,7 @@ from ..errors import (
 )
 from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
+from ..store import station_ops as ops_store
 from ..store import stations as store
 from ..store.devices import now_ms
 from ..store.frames import clock
@@ -124,7 +125,10 @@ def _where(conn: sqlite3.Connection, scope: PartnerScope, f: BaseStationFilter) 
 
 
 def _station(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    return store.briefs(conn, [uid], full=True)[0] | {"now": _now(conn)}
+    item = store.briefs(conn, [uid], full=True)[0]
+    # The hardware description, settings and support password (bs-ops's station_ops).
+    item |= ops_store.hardware(conn, uid, item["model"].get("softwareType"))
+    return item | {"now": _now(conn)}
 
 
 # --- list and create ----------------------------------------------------------------------------

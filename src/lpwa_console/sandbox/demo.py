@@ -648,9 +648,7 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations",
-    "key-manager",
-    "stations", "station-health",
+    "stations", "key-manager",
 )  # fmt: skip
 
 
@@ -709,12 +707,6 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
         if "key-manager" not in done:
             demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
-        if "station-health" not in done:
-            # A past day of station reports and the stations that heard each device (numpy
-            # is imported only here: a database that has its demo starts without it).
-            from .station_sim import StationSimulator
-
-            StationSimulator(settings.seed).backfill(conn, now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )
@@ -732,9 +724,12 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
 HISTORY_PART = "traffic-history"
 
 
+HEALTH_PART = "station-health"
+
+
 def history_pending(db: Database) -> bool:
-    """The demo devices' traffic history is still to be made (`fill_history`)."""
-    return HISTORY_PART not in done_parts(db)
+    """The demo's traffic or station history is still to be made (`fill_history`)."""
+    return not {HISTORY_PART, HEALTH_PART} <= done_parts(db)
 
 
 def fill_history(db: Database, settings: SandboxSettings) -> None:
@@ -742,13 +737,21 @@ def fill_history(db: Database, settings: SandboxSettings) -> None:
     a new data folder shows its devices without waiting for these ~100,000 rows. A demo of
     bench size has none, as a bulk seeding never makes it."""
     started = time.perf_counter()
+    now = int(time.time() * 1000)
     with db.write() as conn:
-        if HISTORY_PART in done_parts(db):
-            return
-        if settings.demo_devices < BULK_THRESHOLD:
-            sub = conn.execute(
-                "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
-            ).fetchone()[0]
-            seed_frames(conn, sub, 1, seed=settings.seed, now=int(time.time() * 1000))
-        conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
-    log.info("demo traffic history made in %.1f s", time.perf_counter() - started)
+        done = done_parts(db)
+        if HISTORY_PART not in done:
+            if settings.demo_devices < BULK_THRESHOLD:
+                sub = conn.execute(
+                    "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
+                ).fetchone()[0]
+                seed_frames(conn, sub, 1, seed=settings.seed, now=now)
+            conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
+        if HEALTH_PART not in done:
+            # A past day of station reports and the stations that heard each device, from
+            # the traffic above (numpy is imported only here).
+            from .station_sim import StationSimulator
+
+            StationSimulator(settings.seed).backfill(conn, now)
+            conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HEALTH_PART,))
+    log.info("demo traffic and station history made in %.1f s", time.perf_counter() - started)

@@ -25,6 +25,7 @@ from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
+from .models.partners import PartnerViewModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.resources import (
     ResourceViewModel,
@@ -34,6 +35,9 @@ from .models.resources import (
 )
 from .models.rights import AccountRights
 from .models.session import Session
+from .models.station_detail import StationDetailViewModel
+from .models.station_map import StationMapViewModel
+from .models.stations import StationsViewModel
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
 from .models.tiles import TileLayerViewModel
@@ -44,6 +48,7 @@ from .ui.panes.alarms import AlarmsPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
 from .ui.panes.resources import ResourcesPane
+from .ui.panes.stations import StationsPane
 from .ui.theme import apply_theme
 
 log = logging.getLogger("lpwa_console")
@@ -110,11 +115,19 @@ def build(
     session.client_changed.connect(device_map.set_client)
     alarms = AlarmsViewModel(runner)
     session.client_changed.connect(alarms.set_client)
+    station_map = StationMapViewModel(runner)
+    session.client_changed.connect(station_map.set_client)
     tiles = TileLayerViewModel(settings, (options.data_dir or default_data_dir()) / "tiles")
     tiles.restore()
+    stations = StationsViewModel(runner)
+    session.client_changed.connect(stations.set_client)
+    station_detail = StationDetailViewModel(runner)
+    session.client_changed.connect(station_detail.set_client)
+    partner = PartnerViewModel(runner)
+    session.client_changed.connect(partner.set_client)
     panes: dict[str, QWidget] = {
         "devices": devices_pane,
-        "map": DeviceMapPane(device_map, tiles),
+        "map": DeviceMapPane(device_map, tiles, stations=station_map),
         "alarms": AlarmsPane(alarms, rights=rights),
     }
     resource_panes = {
@@ -127,6 +140,9 @@ def build(
         for vm in vms:
             session.client_changed.connect(vm.set_client)
         panes[key] = ResourcesPane(title, vms, rights=rights)
+    panes["stations"] = StationsPane(
+        stations, detail_vm=station_detail, rights=rights, partner=partner
+    )
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)
@@ -255,7 +271,7 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
         return await load_devices(console)
     if isinstance(pane, DeviceMapPane):
         return await load_map(name, pane)
-    if isinstance(pane, AlarmsPane):
+    if isinstance(pane, AlarmsPane | StationsPane):
         return await load_first_page(name, pane.vm.model)
     if isinstance(pane, ResourcesPane):
         sections: dict[str, Any] = {}

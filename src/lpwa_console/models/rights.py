@@ -110,6 +110,11 @@ ACTIONS: dict[str, Requirement] = {
     "network_subscriptions.create": _subscription("create network subscriptions"),
     "network_subscriptions.edit": _subscription("change network subscriptions"),
     "network_subscriptions.delete": _subscription("delete network subscriptions"),
+    # base stations (Document 2 §4.3): the partner's write permission
+    "station.edit": _subscription("change base stations"),
+    "station.tag": _subscription("tag or untag base stations"),
+    "station.command": _subscription("send commands to base stations"),
+    "station.alarm_acknowledge": _subscription("acknowledge base station alarms"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox
     # refuses them to a domain-restricted account.
     "subscription.edit": Requirement(

@@ -252,6 +252,49 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
 # Where one wire name means something else in one model: (model class name, wire name).
 MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
     {
+        # --- base station configuration (schema/stations.py) -----------------------------
+        ("_StationWritable", "name"): FieldWords("Name", "What people call the station"),
+        ("_StationWritable", "rfProbe"): FieldWords(
+            "RF probe", "Whether the station records the radio traffic it hears"
+        ),
+        ("RfProbeSetting", "enabled"): FieldWords("RF probe on"),
+        ("_StationWritable", "ismBand"): FieldWords("ISM band", "e.g. eu868"),
+        ("_StationWritable", "contactInfo"): FieldWords(
+            "Contact", "Who to call about the station (site owner, installer)"
+        ),
+        ("_StationWritable", "customerAdminData"): FieldWords("Notes"),
+        ("_StationWritable", "staticAddress"): FieldWords("Static IP address"),
+        ("_StationWritable", "smn"): FieldWords(
+            "Serial number (SMN)", "The manufacturer's serial number"
+        ),
+        ("_StationWritable", "rfCoverageType"): FieldWords(
+            "Coverage",
+            choices=_choices(
+                PERMANENT="Permanent",
+                TEMPORARY_MOBILE="Temporary, mobile",
+                TEMPORARY_STATIONARY="Temporary, stationary",
+            ),
+        ),
+        ("_StationWritable", "rfHardwareConfig"): FieldWords("RF hardware configuration"),
+        ("_StationWritable", "gpsReceiverConfig"): FieldWords(
+            "GPS receiver", choices=_choices(PRESENT="Present", ABSENT="Absent")
+        ),
+        ("_StationWritable", "state"): FieldWords(
+            "Admin state",
+            choices=_choices(
+                INIT="Init", VALIDATING="Validating", ACTIVE="Active", SUSPENDED="Suspended"
+            ),
+        ),
+        ("_StationWritable", "alarmsConfiguration"): FieldWords(
+            "Alarm thresholds",
+            "Connection lost (102): at most 1; no uplink activity (103): at most 2, the"
+            " second longer and more severe",
+        ),
+        ("_StationWritable", "bsSecurity"): FieldWords("Backhaul security"),
+        ("AlarmsConfiguration", "alarm102"): FieldWords("Connection lost (alarm 102)"),
+        ("AlarmsConfiguration", "alarm103"): FieldWords("No uplink activity (alarm 103)"),
+        ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
+        ("AlarmThreshold", "severity"): FieldWords("Severity", choices=SEVERITY_WORDS),
         ("MulticastGroupCreate", "EUI"): FieldWords(
             "Group EUI", "The multicast group's identifier", expected=_HEX16
         ),

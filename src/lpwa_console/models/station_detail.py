@@ -1,0 +1,365 @@
+"""What the detail of one base station loads on demand: its alarms, its command history,
+the devices it serves, its antennas (lists, each a lazy `PagedTableModel`) and its health and
+RF probe histories (series for the charts). Each section is read when its tab is first shown
+for this station, and again on `refresh`; a newer station drops the older answers."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QObject, Qt, Signal
+
+from ..api import LpwaClient
+from ..schema.common import ListEnvelope, Severity
+from .alarms import add_info2_words, alarm_meaning, alarm_name
+from .devices import format_time
+from .errors import UserError
+from .paged_table import Column, PagedTableModel
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+# fetch(client, station uid, page from 1, size) -> one page
+SectionFetch = Callable[[LpwaClient, str, int, int], Awaitable[ListEnvelope[Any]]]
+
+
+def _alarm_severity(alarm: Any) -> int | None:
+    return None if getattr(alarm, "acked", False) else int(alarm.state)
+
+
+def station_alarm_columns() -> list[Column[Any]]:
+    return [
+        Column(
+            "Severity",
+            lambda a: Severity(a.state).label,
+            severity=_alarm_severity,
+            width=90,
+        ),
+        Column(
+            "Alarm",
+            lambda a: alarm_name(a.ID),
+            tooltip=lambda a: alarm_meaning(a.ID),
+            severity=_alarm_severity,
+            width=170,
+        ),
+        Column(
+            "What",
+            lambda a: add_info2_words(a.ID, a.addInfo2),
+            tooltip=lambda a: add_info2_words(a.ID, a.addInfo2) or None,
+            width=230,
+        ),
+        Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
+        Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
+        Column("Acked", lambda a: "yes" if a.acked else "", width=50),
+    ]
+
+
+def _field(item: Any, *names: str) -> Any:
+    """The first of these fields the item has a value for (shapes differ by release)."""
+    for name in names:
+        value = getattr(item, name, None)
+        if value is None and isinstance(item, dict):
+            value = item.get(name)
+        if value is not None:
+            return value
+    return None
+
+
+def command_columns() -> list[Column[Any]]:
+    return [
+        Column(
+            "Command", lambda c: _field(c, "command", "cmdType", "lastCmdType") or "", width=150
+        ),
+        Column("Status", lambda c: _field(c, "status", "lastCmdStatus", "state") or "", width=100),
+        Column(
+            "Sent",
+            lambda c: format_time(_field(c, "creationTimestamp", "sentTimestamp", "timestamp")),
+            width=120,
+        ),
+        Column(
+            "Finished",
+            lambda c: format_time(_field(c, "endTimestamp", "updateTimestamp", "doneTimestamp")),
+            width=120,
+        ),
+        Column("Result", lambda c: _field(c, "message", "result", "error") or ""),
+    ]
+
+
+def _number(value: Any, fmt: str = "{:.1f}") -> str:
+    return "" if value is None else fmt.format(value)
+
+
+def served_device_columns() -> list[Column[Any]]:
+    return [
+        Column("DevEUI", lambda d: _field(d, "devEUI", "EUI", "DevEUI") or "", width=150),
+        Column("Name", lambda d: _field(d, "name") or "", width=150),
+        Column(
+            "RSSI",
+            lambda d: _number(_field(d, "rssi", "lastRSSI", "RSSI"), "{:.1f} dBm"),
+            alignment=RIGHT,
+            width=90,
+        ),
+        Column(
+            "SNR",
+            lambda d: _number(_field(d, "snr", "lastSNR", "SNR"), "{:.1f} dB"),
+            alignment=RIGHT,
+            width=80,
+        ),
+        Column(
+            "Last heard",
+            lambda d: format_time(_field(d, "lastTimestamp", "timestamp", "lastUpTimestamp")),
+        ),
+    ]
+
+
+def antenna_columns() -> list[Column[Any]]:
+    return [
+        Column("Antenna", lambda a: _field(a, "antID", "ID", "uid", "antUid") or "", width=70),
+        Column("Gain", lambda a: _number(_field(a, "gain"), "{:g} dBi"), alignment=RIGHT),
+        Column(
+            "Loss", lambda a: _number(_field(a, "cableLoss", "loss"), "{:g} dB"), alignment=RIGHT
+        ),
+        Column(
+            "Above ground",
+            lambda a: _number(_field(a, "altitudeAboveGround"), "{:g} m"),
+            alignment=RIGHT,
+        ),
+        Column("Azimuth", lambda a: _number(_field(a, "azimuth"), "{:g}°"), alignment=RIGHT),
+        Column("Model", lambda a: _field(a, "model", "antModel") or ""),
+    ]
+
+
+@dataclass(frozen=True)
+class Section:
+    """One list of the detail: its columns and how its pages are read."""
+
+    key: str
+    noun: str  # "alarms": "Could not load alarms: ..."
+    columns: Callable[[], list[Column[Any]]]
+    fetch: SectionFetch
+
+
+def _one_page(items: list[Any]) -> ListEnvelope[Any]:
+    return ListEnvelope[Any](briefs=list(items), count=len(items), more=False)
+
+
+def _resource(client: LpwaClient, name: str, words: str) -> Any:
+    """One of the client's station resources; a client without it (a platform connection
+    that does not offer it) says so in words."""
+    resource = getattr(client, name, None)
+    if resource is None:
+        raise UserError(f"{words} are not offered by this connection")
+    return resource
+
+
+async def _alarms(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
+    alarms = _resource(client, "station_alarms", "Base station alarms")
+    return await alarms.of_station(uid, page, size)  # type: ignore[no-any-return]
+
+
+async def _commands(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
+    admin = _resource(client, "station_admin", "Base station commands")
+    return await admin.history(uid, page, size)  # type: ignore[no-any-return]
+
+
+async def _served(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
+    monitoring = _resource(client, "station_monitoring", "Served devices")
+    answer = await monitoring.served_devices(uid)
+    items = getattr(answer, "briefs", None) or getattr(answer, "devices", None) or []
+    return _one_page(items)
+
+
+async def _antennas(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
+    admin = _resource(client, "station_admin", "Antennas")
+    answer = await admin.antennas(uid)
+    items = getattr(answer, "briefs", None) or getattr(answer, "ants", None) or answer
+    return _one_page(list(items))
+
+
+SECTIONS: tuple[Section, ...] = (
+    Section("alarms", "alarms", station_alarm_columns, _alarms),
+    Section("commands", "command history", command_columns, _commands),
+    Section("served", "served devices", served_device_columns, _served),
+    Section("antennas", "antennas", antenna_columns, _antennas),
+)
+
+
+class StationDetailViewModel(QObject):
+    """The lists and charts of the station shown, loaded when their tab is shown."""
+
+    section_error = Signal(str, str)  # section key, message in words
+    section_loaded = Signal(str)  # section key: its first page arrived
+    health_changed = Signal(object)  # HealthSeries | None
+    health_error = Signal(str)
+    probe_changed = Signal(object)  # ProbeSeries | None
+    probe_error = Signal(str)
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        client: LpwaClient | None = None,
+        *,
+        page_size: int = 50,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self.station: Any = None
+        self.models: dict[str, PagedTableModel[Any]] = {}
+        self.sections = {section.key: section for section in SECTIONS}
+        for section in SECTIONS:
+            model: PagedTableModel[Any] = PagedTableModel(
+                section.columns(), None, page_size=page_size, parent=self
+            )
+            model.error.connect(lambda message, key=section.key: self._failed(key, message))
+            model.first_page_loaded.connect(lambda key=section.key: self.section_loaded.emit(key))
+            self.models[section.key] = model
+        self.errors: dict[str, str] = {}
+        self.health: Any = None
+        self.probe: Any = None
+        self._generation = 0
+        self._tasks: dict[str, int] = {}
+
+    @property
+    def uid(self) -> str:
+        return str(self.station.path_ref) if self.station is not None else ""
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.client = client
+        self.set_station(None)
+
+    def set_station(self, station: Any) -> None:
+        """Another station (or none): what was loaded belongs to the previous one. The same
+        station read again keeps its lists."""
+        same = (
+            station is not None and self.station is not None and station.lrrID == self.station.lrrID
+        )
+        self.station = station
+        if same:
+            return
+        self._generation += 1
+        for task in self._tasks.values():
+            self.runner.cancel(task)
+        self._tasks.clear()
+        self.errors.clear()
+        for model in self.models.values():
+            model.clear()
+        self.health = self.probe = None
+        self.health_changed.emit(None)
+        self.probe_changed.emit(None)
+
+    def loaded(self, key: str) -> bool:
+        return self.models[key].has_fetcher
+
+    def load(self, key: str) -> None:
+        """Read this section of the station shown (again)."""
+        self.errors.pop(key, None)
+        if key == "health":
+            self.load_health()
+            return
+        if key == "probe":
+            self.load_probe()
+            return
+        model = self.models[key]
+        if self.client is None or self.station is None:
+            model.clear()
+            return
+        section, client, uid = self.sections[key], self.client, self.uid
+
+        async def fetch(page: int, size: int, _sort: str | None, _desc: bool) -> Any:
+            return await self.runner.track(
+                f"Base station {uid} {section.noun}", section.fetch(client, uid, page, size)
+            )
+
+        model.set_fetcher(fetch)
+
+    def ensure(self, key: str) -> None:
+        """Load this section unless it is loaded (or failed) for the station shown."""
+        if key in ("health", "probe"):
+            if getattr(self, key) is None and key not in self._tasks and key not in self.errors:
+                self.load(key)
+        elif not self.loaded(key) and key not in self.errors:
+            self.load(key)
+
+    def _failed(self, key: str, message: str) -> None:
+        self.errors[key] = message
+        self.section_error.emit(key, message)
+
+    # --- health and RF probe ------------------------------------------------------------
+
+    def load_health(self) -> None:
+        if self.client is None or self.station is None:
+            return
+        self._run(
+            "health",
+            f"Base station {self.uid} health",
+            load_health(self.client, self.uid),
+            self.health_changed,
+            self.health_error,
+        )
+
+    def load_probe(self) -> None:
+        if self.client is None or self.station is None:
+            return
+        self._run(
+            "probe",
+            f"Base station {self.uid} RF probe traffic",
+            load_probe(self.client, self.uid),
+            self.probe_changed,
+            self.probe_error,
+        )
+
+    def _run(self, key: str, name: str, coro: Any, changed: Any, failed_signal: Any) -> None:
+        if key in self._tasks:
+            self.runner.cancel(self._tasks.pop(key))
+        generation = self._generation
+
+        def done(result: Any) -> None:
+            if generation != self._generation:
+                return
+            self._tasks.pop(key, None)
+            setattr(self, key, result)
+            changed.emit(result)
+
+        def failed(_exc: BaseException, message: str) -> None:
+            if generation != self._generation:
+                return
+            self._tasks.pop(key, None)
+            self.errors[key] = message
+            failed_signal.emit(message)
+
+        self._tasks[key] = self.runner.run(name, coro, on_done=done, on_error=failed, quiet=True)
+
+
+@dataclass(frozen=True)
+class HealthSeries:
+    """CPU, RAM and disk use over time: percentages at epoch milliseconds."""
+
+    times_ms: list[int]
+    cpu: list[float]
+    ram: list[float]
+    disk: list[float]
+
+
+@dataclass(frozen=True)
+class ProbeSeries:
+    """Frames heard by the station's RF probe per time bucket."""
+
+    times_ms: list[int]
+    uplinks: list[int]
+    downlinks: list[int]
+
+
+async def load_health(client: LpwaClient, uid: str) -> HealthSeries:
+    monitoring = _resource(client, "station_monitoring", "Health histories")
+    return await monitoring.health_series(uid)  # type: ignore[no-any-return]
+
+
+async def load_probe(client: LpwaClient, uid: str) -> ProbeSeries:
+    radio = _resource(client, "station_admin", "RF probe histories")
+    return await radio.rf_probe_frames(uid)  # type: ignore[no-any-return]

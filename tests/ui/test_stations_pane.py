@@ -14,6 +14,7 @@ from lpwa_console.models.station_detail import StationDetailViewModel
 from lpwa_console.models.stations import StationsViewModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.ui.panes.stations import StationFormDialog, StationsPane
+from lpwa_console.ui.widgets.station_detail import SHOW_ON_MAP
 from tests.helpers import shot
 
 
@@ -68,6 +69,11 @@ def test_list_detail_and_filters(qtbot: Any, client: LpwaClient, qtmodeltester: 
     assert "Alarm thresholds" in pane.detail.config_label.text()
     assert pane.current_item() == (station.lrrID, None)
     shot(pane, "stations-pane.png")
+    # Its position opens the map there.
+    assert "Show on map" in pane.detail.overview.text()
+    with qtbot.waitSignal(pane.navigate) as went:
+        pane.detail.follow(SHOW_ON_MAP)
+    assert went.args[0].pane == "map"
 
     # The alarms tab loads the station's alarms when shown.
     pane.show_section("alarms")

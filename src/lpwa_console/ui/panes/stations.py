@@ -512,7 +512,7 @@ class StationsPane(QWidget):
 
     def _partner_changed(self) -> None:
         text = self.partner.usage_text() if self.partner is not None else ""
-        self.partner_label.setText(text)
+        self.partner_label.setText(f"·  partner: {text}" if text else "")
         self.partner_label.setToolTip(self.partner.usage_tooltip() if self.partner else "")
 
     def _detail_changed(self, station: BaseStation | None) -> None:

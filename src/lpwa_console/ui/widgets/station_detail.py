@@ -47,9 +47,18 @@ def _when(ms: Any) -> str | None:
     return format_time(int(ms)) if ms else None
 
 
+def station_position(station: Any) -> tuple[float, float] | None:
+    """Where the station is: a list item's lat/lon, a full answer's lastGeoLat/lastGeoLon."""
+    for lat_name, lon_name in (("lat", "lon"), ("lastGeoLat", "lastGeoLon")):
+        lat, lon = getattr(station, lat_name, None), getattr(station, lon_name, None)
+        if lat is not None and lon is not None:
+            return float(lat), float(lon)
+    return None
+
+
 def _position(station: Any) -> str | None:
-    lat, lon = getattr(station, "lat", None), getattr(station, "lon", None)
-    return f"{lat:.5f}, {lon:.5f}" if lat is not None and lon is not None else None
+    where = station_position(station)
+    return f"{where[0]:.5f}, {where[1]:.5f}" if where is not None else None
 
 
 def _get(obj: Any, name: str) -> Any:
@@ -90,11 +99,11 @@ def overview_html(station: Any) -> str:
         _field("RAM", _percent(_get(station, "ram"))),
     ]
     links = [("Show on map", SHOW_ON_MAP)] if _position(station) else []
+    altitude = _get(station, "alt")
+    altitude = _get(station, "lastGeoAlt") if altitude is None else altitude
     place = [
         _field("Position", _position(station)),
-        _field(
-            "Altitude", f"{_get(station, 'alt')} m" if _get(station, "alt") is not None else None
-        ),
+        _field("Altitude", f"{altitude} m" if altitude is not None else None),
         _linked("Map", links) if links else "",
     ]
     organisation = [
@@ -391,9 +400,9 @@ class StationDetail(QWidget):
         return self.stack.currentWidget() is self.tabs
 
     def follow(self, href: str) -> None:
-        if href == SHOW_ON_MAP and self.station is not None:
-            lat, lon = _get(self.station, "lat"), _get(self.station, "lon")
-            self.navigate.emit(Location("map", f"{lat},{lon}"))
+        where = station_position(self.station) if self.station is not None else None
+        if href == SHOW_ON_MAP and where is not None:
+            self.navigate.emit(Location("map", f"{where[0]},{where[1]}"))
             return
         location = location_of(href)
         if location is not None:

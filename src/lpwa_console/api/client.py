@@ -18,7 +18,7 @@ from .resources.network import (
     NetworkContextsResource,
     NetworkSubscriptionsResource,
 )
-from .resources.partners import PartnersResource
+from .resources.partners import OperatorPartnersResource, PartnersResource
 from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
 
@@ -37,6 +37,10 @@ class LpwaClient(BaseClient):
     @cached_property
     def partners(self) -> PartnersResource:
         return PartnersResource(self)
+
+    @cached_property
+    def operator_partners(self) -> OperatorPartnersResource:
+        return OperatorPartnersResource(self)
 
     @cached_property
     def stations(self) -> StationsResource:

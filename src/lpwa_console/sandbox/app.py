@@ -22,7 +22,9 @@ from .routes import (
     frames,
     multicast,
     network,
+    operator_partners,
     partners,
+    station_alarms,
     stations,
     subscription,
     token,
@@ -67,6 +69,9 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     api.include_router(app_servers.router)
     api.include_router(network.router)
     api.include_router(partners.router)
+    api.include_router(operator_partners.router)
+    # /bss/alarms... before /bss/{bsUid}.
+    api.include_router(station_alarms.router)
     api.include_router(stations.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))

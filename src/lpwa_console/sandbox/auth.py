@@ -134,11 +134,22 @@ async def _device_writer(account: Annotated[Account, Depends(_writer)]) -> Accou
     return account
 
 
+OPERATOR_ADMIN = "OPERATOR::ADMIN"
+
+
+async def _operator(account: CurrentAccount) -> Account:
+    # The operator interface (/admins/operators/...) is the operator's alone.
+    if not account.can(OPERATOR_ADMIN):
+        raise forbidden(f"the operator interface needs {OPERATOR_ADMIN}")
+    return account
+
+
 SubscriptionReader = Annotated[Account, Depends(_reader)]
 SubscriptionWriter = Annotated[Account, Depends(_writer)]
 SettingsWriter = Annotated[Account, Depends(_settings_writer)]
 DeviceReader = Annotated[Account, Depends(_device_reader)]
 DeviceWriter = Annotated[Account, Depends(_device_writer)]
+OperatorAccount = Annotated[Account, Depends(_operator)]
 
 
 async def client_bodies() -> None:

@@ -28,6 +28,7 @@ from .db import (
     rebuild_station_sets_sql,
 )
 from .store import partners as partner_store
+from .store import station_alarms as alarm_store
 from .store.stations import STATION_MODELS
 
 DAY_MS = 86_400_000
@@ -191,6 +192,46 @@ def seed_stations(
     return added
 
 
+def seed_station_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, now: int) -> int:
+    """Alarms of stations first_uid..: 102 (connection lost) on the disconnected ones, a
+    CPU, RAM or disk alarm on a few, 103 on stations in RF error, and some cleared history.
+    Through the store's raise/clear, as the simulator does. Returns how many were raised."""
+    rng = random.Random(seed * 31_337 + first_uid)
+    raised = 0
+    for uid, health, cnx, since, cpu, ram in conn.execute(
+        "SELECT uid, health_state, cnx_state, cnx_since, cpu, ram FROM stations WHERE uid >= ?"
+        " ORDER BY uid",
+        (first_uid,),
+    ).fetchall():
+        if rng.random() < 0.25:  # an old outage, over (before any current one)
+            start = now - int((4 + rng.random() * 20) * DAY_MS)
+            alarm_store.raise_alarm(conn, uid, 102, 6, None, start)
+            alarm_store.clear_alarm(conn, uid, 102, start + int(rng.random() * 3_600_000))
+        if cnx == "DISC":
+            alarm_store.raise_alarm(conn, uid, 102, 6, None, (since or now) + 30_000)
+            raised += 1
+        if health == "RF_ERROR":
+            alarm_store.raise_alarm(conn, uid, 103, 4, None, now - int(rng.random() * DAY_MS))
+            raised += 1
+        roll = rng.random()
+        if roll < 0.08 and cpu is not None:
+            alarm_store.raise_alarm(
+                conn, uid, 106, 4, str(85 + int(rng.random() * 14)), now - 3_600_000
+            )
+            raised += 1
+        elif roll < 0.12 and ram is not None:
+            alarm_store.raise_alarm(
+                conn, uid, 107, 3, str(80 + int(rng.random() * 15)), now - 7_200_000
+            )
+            raised += 1
+        elif roll < 0.15:
+            alarm_store.raise_alarm(
+                conn, uid, 108, 5, str(90 + int(rng.random() * 9)), now - 5_400_000
+            )
+            raised += 1
+    return raised
+
+
 def _account(
     conn: sqlite3.Connection,
     role: str,
@@ -238,8 +279,10 @@ def seed_demo_partners(
         acme, ["x", "a"], accounts.FRANCE_ONLY,
     )  # fmt: skip
     who = accounts.DEMO_ACCOUNTS[0][2]
+    first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM stations").fetchone()[0])
     seed_stations(conn, acme, stations, seed=seed, now=now, who=who)
     seed_stations(conn, other, 12, seed=seed + 1, now=now, who="Demo Network Partner")
+    seed_station_alarms(conn, first, seed=seed, now=now)
     for uid, lrr in conn.execute(
         "SELECT partner_uid, lrr_id FROM stations ORDER BY uid"
     ).fetchall():

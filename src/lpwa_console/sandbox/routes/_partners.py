@@ -19,12 +19,10 @@ from ...schema.common import parse_identifier
 from ...schema.domains import DomainRestrictions, domain_matches
 from ...schema.stations import normalise_lrr_id, normalise_lrr_uuid
 from ..accounts import Account
-from ..auth import AppServices, CurrentAccount
+from ..auth import OPERATOR_ADMIN, AppServices, CurrentAccount
 from ..errors import OUT_OF_DOMAIN, bad_request, forbidden, not_found
 from ..store import partners as partner_store
 from ..store import stations as station_store
-
-OPERATOR_ADMIN = "OPERATOR::ADMIN"
 
 
 def is_operator(account: Account) -> bool:

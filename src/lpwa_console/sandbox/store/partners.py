@@ -158,3 +158,9 @@ def credit_count(conn: sqlite3.Connection, uid: int) -> int:
             "SELECT count(*) FROM station_credit_transactions WHERE partner_uid = ?", (uid,)
         ).fetchone()[0]
     )
+
+
+def subscription_by_ref(conn: sqlite3.Connection, ref: str) -> int | None:
+    """The subscription whose subscriber ID is `ref` (a subscriber partner's own)."""
+    row = conn.execute("SELECT id FROM subscriptions WHERE ref = ?", (ref,)).fetchone()
+    return None if row is None else int(row[0])

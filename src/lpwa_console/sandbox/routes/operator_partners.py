@@ -1,0 +1,212 @@
+"""The operator's view of network partners (Document 2 §4.1), under
+`/admins/operators/{operatorUid}`: the partners with their stations used of granted, a new
+partner, one partner (PUT: the grant and the name), a partner's station in the operator
+view (without alarm103settings, diskConfig, gpsReceiverConfig, lrcConfig and powerConfig),
+and the partner's station credit transactions (one per station created, one per grant
+change).
+
+The sandbox has one operator: `mine`, its UID 1 or `id:` + OPERATOR_ID.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from typing import Any
+
+from fastapi import APIRouter
+
+from ...schema.common import parse_identifier
+from ...schema.partners import (
+    OperatorPartnerUpdate,
+    Partner,
+    PartnerCreate,
+    PartnerPage,
+    StationCreditTransactions,
+)
+from ...schema.stations import BaseStation, BaseStationUpdate
+from ..auth import AppServices, ClientBodies, OperatorAccount
+from ..errors import DUPLICATE, ApiError, bad_request, not_found
+from ..store import partners as store
+from ..store import stations as station_store
+from ..store.devices import now_ms
+from ._common import PageParams, list_answer
+from ._partners import PartnerScope, resolve_partner, visible_station_uid
+
+router = APIRouter(
+    prefix="/admins/operators/{operatorUid}", tags=["operator"], dependencies=[ClientBodies]
+)
+OPERATOR_ID = "demo-operator"
+# Deleted from a station in the operator view (Document 2 §2.2).
+HIDDEN_FROM_OPERATOR = ("alarm103settings", "diskConfig", "gpsReceiverConfig", "lrcConfig",
+                        "powerConfig")  # fmt: skip
+
+
+def _check_operator(operator_uid: str) -> None:
+    ident = parse_identifier(operator_uid)
+    known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
+    if not (known or (ident.kind == "id" and ident.value == OPERATOR_ID)):
+        raise not_found(f"operator {operator_uid} not found")
+
+
+def _partner(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
+    return store.answer(conn, uid)
+
+
+def _scope(conn: sqlite3.Connection, account: Any, operator_uid: str, partner: str) -> PartnerScope:
+    _check_operator(operator_uid)
+    uid = resolve_partner(conn, account, partner)
+    return PartnerScope(uid, store.subscription_of(conn, uid), account)
+
+
+@router.get("/partners", response_model=PartnerPage, response_model_exclude_none=True)
+def list_partners(
+    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams
+) -> dict[str, Any]:
+    _check_operator(operatorUid)
+    conn = svc.db.conn()
+    uids, more = store.uids(conn, paging.offset, paging.size)
+    items = [_partner(conn, uid) for uid in uids]
+    return list_answer(items, more, first=paging.first, count=lambda: store.count(conn))
+
+
+@router.post("/partners", status_code=201, response_model=Partner, response_model_exclude_none=True)
+def create_partner(
+    operatorUid: str, body: PartnerCreate, account: OperatorAccount, svc: AppServices
+) -> dict[str, Any]:
+    """A subscriber partner whose ID is a subscription's runs that subscription's stations
+    (its accounts act for it)."""
+    _check_operator(operatorUid)
+    with svc.db.write() as conn:
+        if store.find(conn, body.type, body.ID) is not None:
+            raise ApiError(409, DUPLICATE, f"ID: a {body.type.lower()} partner {body.ID} exists")
+        sub = store.subscription_by_ref(conn, body.ID) if body.type == "SUBSCRIBER" else None
+        if sub is not None and store.of_subscription(conn, sub) is not None:
+            raise ApiError(409, DUPLICATE, f"ID: subscription {body.ID} is a partner already")
+        now = now_ms()
+        uid = store.create(
+            conn, body.type, body.ID, body.name, now=now,
+            granted=body.totalBaseStationsGranted, subscription_id=sub,
+        )  # fmt: skip
+        if sub is not None:
+            store.link_accounts(conn, uid, subscription_id=sub)
+        if body.totalBaseStationsGranted is not None:
+            store.record_credit(
+                conn, uid, "GRANT_CHANGED", body.totalBaseStationsGranted, now=now,
+                who=account.name,
+            )  # fmt: skip
+    return _partner(svc.db.conn(), uid)
+
+
+@router.get(
+    "/partners/{networkPartnerUid}", response_model=Partner, response_model_exclude_none=True
+)
+def get_partner(
+    operatorUid: str, networkPartnerUid: str, account: OperatorAccount, svc: AppServices
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    return _partner(conn, _scope(conn, account, operatorUid, networkPartnerUid).uid)
+
+
+@router.put(
+    "/partners/{networkPartnerUid}", response_model=Partner, response_model_exclude_none=True
+)
+def update_partner(
+    operatorUid: str,
+    networkPartnerUid: str,
+    body: OperatorPartnerUpdate,
+    account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:
+    """The name and `totalBaseStationsGranted` (null: no limit; below the stations the
+    partner has is allowed, it then creates none until it is under)."""
+    with svc.db.write() as conn:
+        uid = _scope(conn, account, operatorUid, networkPartnerUid).uid
+        row = store.get(conn, uid)
+        assert row is not None
+        values: dict[str, Any] = {}
+        if "name" in body.model_fields_set and body.name:
+            values["name"] = body.name
+        if "totalBaseStationsGranted" in body.model_fields_set:
+            values["total_granted"] = body.totalBaseStationsGranted
+        store.update(conn, uid, values)
+        if "total_granted" in values and values["total_granted"] != row["total_granted"]:
+            change = (values["total_granted"] or 0) - (row["total_granted"] or 0)
+            store.record_credit(conn, uid, "GRANT_CHANGED", change, now=now_ms(), who=account.name)
+    return _partner(svc.db.conn(), uid)
+
+
+def _operator_view(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
+    station = station_store.briefs(conn, [uid], full=True)[0] | {"now": now_ms()}
+    for name in HIDDEN_FROM_OPERATOR:
+        station.pop(name, None)
+    return station
+
+
+@router.get(
+    "/partners/{networkPartnerUid}/stations/{baseStationUid}",
+    response_model=BaseStation,
+    response_model_exclude_none=True,
+)
+def get_partner_station(
+    operatorUid: str,
+    networkPartnerUid: str,
+    baseStationUid: str,
+    account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:
+    conn = svc.db.conn()
+    scope = _scope(conn, account, operatorUid, networkPartnerUid)
+    return _operator_view(conn, visible_station_uid(conn, scope, baseStationUid))
+
+
+@router.put(
+    "/partners/{networkPartnerUid}/stations/{baseStationUid}",
+    response_model=BaseStation,
+    response_model_exclude_none=True,
+)
+def update_partner_station(
+    operatorUid: str,
+    networkPartnerUid: str,
+    baseStationUid: str,
+    body: BaseStationUpdate,
+    account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:
+    with svc.db.write() as conn:
+        scope = _scope(conn, account, operatorUid, networkPartnerUid)
+        uid = visible_station_uid(conn, scope, baseStationUid)
+        given = body.model_fields_set
+        pairs = [(d.group.name, d.name) for d in body.domains or []] if "domains" in given else None
+        fixed = body.fixed_values()
+        current = station_store.briefs(conn, [uid], full=True)[0]
+        for name, value in fixed.items():
+            sent = value.get("ID") if isinstance(value, dict) else value
+            now_value = current["model"]["ID"] if name == "model" else current.get(name)
+            if (sent.upper() if isinstance(sent, str) else sent) != now_value:
+                raise bad_request(f"{name}: cannot change after creation (it is {now_value})")
+        if pairs and scope.subscription_id is None:
+            raise bad_request("domains: only a subscriber partner's stations have domains")
+        station_store.update(
+            conn, uid, body, now=now_ms(), who=account.name, domains=pairs,
+            subscription_id=scope.subscription_id,
+        )  # fmt: skip
+    return _operator_view(svc.db.conn(), uid)
+
+
+@router.get(
+    "/partners/{networkPartnerUid}/stationCreditTransactions",
+    response_model=StationCreditTransactions,
+    response_model_exclude_none=True,
+)
+def credit_transactions(
+    operatorUid: str,
+    networkPartnerUid: str,
+    account: OperatorAccount,
+    svc: AppServices,
+    paging: PageParams,
+) -> dict[str, Any]:
+    """Newest first."""
+    conn = svc.db.conn()
+    uid = _scope(conn, account, operatorUid, networkPartnerUid).uid
+    items, more = store.credits(conn, uid, paging.offset, paging.size)
+    return list_answer(items, more, first=paging.first, count=lambda: store.credit_count(conn, uid))

@@ -23,6 +23,7 @@ from .models.device_import import DeviceImportViewModel
 from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
+from .models.operator_partners import OperatorPartnersViewModel
 from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
 from .models.partners import PartnerViewModel
@@ -47,6 +48,7 @@ from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
+from .ui.panes.partners import PartnersPane
 from .ui.panes.resources import ResourcesPane
 from .ui.panes.stations import StationsPane
 from .ui.theme import apply_theme
@@ -143,6 +145,9 @@ def build(
     panes["stations"] = StationsPane(
         stations, detail_vm=station_detail, rights=rights, partner=partner
     )
+    operator_partners = OperatorPartnersViewModel(runner)
+    session.client_changed.connect(operator_partners.set_client)
+    panes["partners"] = PartnersPane(operator_partners)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)

@@ -19,6 +19,7 @@ from .resources.network import (
     NetworkSubscriptionsResource,
 )
 from .resources.partners import OperatorPartnersResource, PartnersResource
+from .resources.station_alarms import StationAlarmsResource
 from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
 
@@ -45,6 +46,10 @@ class LpwaClient(BaseClient):
     @cached_property
     def stations(self) -> StationsResource:
         return StationsResource(self)
+
+    @cached_property
+    def station_alarms(self) -> StationAlarmsResource:
+        return StationAlarmsResource(self)
 
     @cached_property
     def devices(self) -> DevicesResource:

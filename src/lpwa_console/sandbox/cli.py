@@ -8,7 +8,7 @@ Contract relied on by the console and the tests:
             with --with-accounts the ready line also holds "accounts" (as `accounts --json`),
             which spares its parent a second process.
   accounts  --json prints a JSON list of {"role", "client_id", "client_secret", ...}.
-  seed      adds N devices and prints one JSON line of figures.
+  seed      adds N devices (and base stations) and prints one JSON line of figures.
 A user error (a bad option, a database that cannot be served, a busy port) prints one line
 on stderr and exits 2, without a traceback.
 """
@@ -32,6 +32,7 @@ from typing import Any, NoReturn
 
 from . import accounts, demo
 from .db import Database, DatabaseRefused
+from .demo_stations import seed_more_stations
 from .settings import SandboxSettings
 
 log = logging.getLogger("lpwa_console.sandbox")
@@ -110,6 +111,8 @@ def _parser() -> argparse.ArgumentParser:
     seed = commands.add_parser("seed", help="add realistic devices")
     seed.add_argument("--db", type=Path, required=True)
     seed.add_argument("--devices", type=_count, required=True)
+    seed.add_argument("--stations", type=_count, default=None, metavar="N",
+                      help="base stations to add (default: one per 100 devices)")  # fmt: skip
     seed.add_argument("--random-seed", type=int, default=1)
     return parser
 
@@ -146,10 +149,15 @@ def _seed(args: argparse.Namespace) -> int:
     db = demo.prepare(SandboxSettings(db_path=args.db, demo_devices=0))
     started = time.perf_counter()
     added = demo.seed_devices(db, args.devices, seed=args.random_seed)
+    wanted = args.devices // 100 if args.stations is None else args.stations
+    stations = seed_more_stations(db, wanted, seed=args.random_seed, now=int(time.time() * 1000))
     seconds = time.perf_counter() - started
     total = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
+    total_stations = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
     db.close()
-    print(json.dumps({"added": added, "seconds": round(seconds, 2), "devices": total}), flush=True)
+    figures = {"added": added, "seconds": round(seconds, 2), "devices": total,
+               "stationsAdded": stations, "stations": total_stations}  # fmt: skip
+    print(json.dumps(figures), flush=True)
     return 0
 
 

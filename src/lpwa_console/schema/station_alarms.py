@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from pydantic import Field
 
-from .alarms import AlarmBrief
+from .alarms import AlarmBrief, AlarmFilter
 from .common import ApiModel, ListEnvelope
 from .domains import Domain
 
@@ -114,3 +114,10 @@ class StationAlarmStateDistributions(ApiModel):
 
     briefs: list[StateCount] = Field(default_factory=list)
     totalCount: int = 0
+
+
+class StationAlarmFilter(AlarmFilter):
+    """The filters of `/bss/alarms` (AlarmFilter's, with `lrrID`: repeatable prefixes of the
+    stations' lrrIDs, in place of devEUI)."""
+
+    lrrID: list[str] = Field(default_factory=list)

@@ -41,7 +41,7 @@ def brief(n: int, **fields: Any) -> BaseStationBrief:
 def test_station_alarm_names_and_add_info2_in_words() -> None:
     assert set(STATION_ALARM_TYPES) == {102, 103, 104, 105, 106, 107, 108, 111}
     assert alarm_name(106) == "106 High CPU usage"
-    assert "not connected" in alarm_meaning(102)
+    assert "disconnected" in alarm_meaning(102)
     assert add_info2_words(106, "93") == "CPU 93 % average over the last hour"
     assert add_info2_words(107, "81.5%") == "RAM 81.5 % average over the last hour"
     assert add_info2_words(104, "12") == (
@@ -49,7 +49,7 @@ def test_station_alarm_names_and_add_info2_in_words() -> None:
     )
     assert add_info2_words(102, None) == ""
     # A value that is not a number still says which alarm it belongs to.
-    assert add_info2_words(108, "n/a") == "High disk usage: n/a"
+    assert add_info2_words(108, "n/a") == "File system nearly full: n/a"
     assert add_info2_words(4, "whatever") == "whatever"
 
 

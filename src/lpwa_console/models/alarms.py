@@ -22,6 +22,7 @@ from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
 from ..api import LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
+from ..schema.station_alarms import STATION_ALARMS
 from .devices import format_time
 from .errors import user_message
 from .paged_table import Column, PagedTableModel
@@ -60,45 +61,19 @@ ALARM_TYPES: dict[int, tuple[str, str]] = {
 }
 
 
-# Base station alarms (Document 2 §6): name, meaning, and how addInfo2 reads in words
-# ("{}" is its value). 102 and 103 carry no addInfo2.
+# Base station alarms (Document 2 §6): their names and meanings are the schema's; addInfo2
+# reads as a sentence ("{}" is its value). 102 and 103 carry no addInfo2.
+ADD_INFO2_SENTENCES: dict[int, str] = {
+    104: "{} % of uplink frames with an invalid CRC over the last 4 hours",
+    105: "{} % of downlink frames dropped over the last hour",
+    106: "CPU {} % average over the last hour",
+    107: "RAM {} % average over the last hour",
+    108: "File system {} % used on average over the last hour",
+    111: "{} % of beacons failed over the last hour",
+}
 STATION_ALARM_TYPES: dict[int, tuple[str, str, str]] = {
-    102: ("Connection lost", "The base station is not connected to the network server", ""),
-    103: (
-        "No uplink activity",
-        "The base station has forwarded no uplink for longer than a threshold of its alarm 103",
-        "",
-    ),
-    104: (
-        "Invalid uplink CRC",
-        "An unusually high share of the uplinks it received had an invalid physical CRC",
-        "{} % of uplink frames with an invalid CRC over the last 4 hours",
-    ),
-    105: (
-        "Downlink over capacity",
-        "The downlink frame rate exceeds what the RF cell can send: frames are dropped",
-        "{} % of downlink frames dropped over the last hour",
-    ),
-    106: (
-        "High CPU usage",
-        "The base station's processor has been unusually busy",
-        "CPU {} % average over the last hour",
-    ),
-    107: (
-        "High RAM usage",
-        "The base station's memory has been unusually full",
-        "RAM {} % average over the last hour",
-    ),
-    108: (
-        "High disk usage",
-        "The base station's file system has been unusually full",
-        "File system {} % used on average over the last hour",
-    ),
-    111: (
-        "Beacon failures",
-        "Class B beacons could not be transmitted",
-        "{} % of beacons failed over the last hour",
-    ),
+    code: (words.title, words.help.rstrip("."), ADD_INFO2_SENTENCES.get(code, ""))
+    for code, words in STATION_ALARMS.items()
 }
 for _code, (_name, _meaning, _words) in STATION_ALARM_TYPES.items():
     ALARM_TYPES[_code] = (_name, _meaning)
@@ -584,18 +559,16 @@ class AlarmsViewModel(QObject):
                 )
                 return await runner.track(f"Multicast alarms page {page}", call)
 
-            # A client without base station alarms (an older platform) lists the others.
-            station_alarms = getattr(client, "station_alarms", None)
+            station_alarms = client.station_alarms
 
             async def stations(
                 page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
             ) -> ListEnvelope[Any]:
-                assert station_alarms is not None
                 call = station_alarms.list(
                     page,
                     size,
                     filters=filters,
-                    sort=sort,
+                    sort=sort,  # type: ignore[arg-type]
                     descending=desc,
                 )
                 return await runner.track(f"Base station alarms page {page}", call)
@@ -659,9 +632,7 @@ class AlarmsViewModel(QObject):
             for start in range(0, len(group_uids), ACK_BATCH):
                 await client.multicast_alarms.acknowledge(group_uids[start : start + ACK_BATCH])
             for start in range(0, len(station_uids), ACK_BATCH):
-                await client.station_alarms.acknowledge(  # type: ignore[attr-defined]
-                    station_uids[start : start + ACK_BATCH]
-                )
+                await client.station_alarms.acknowledge(station_uids[start : start + ACK_BATCH])
             return len(alarms)
 
         keys = {alarm_key(a) for a in alarms}

@@ -14,6 +14,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
+from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
 from .devices import format_time
 from .errors import UserError
@@ -157,8 +158,10 @@ def _resource(client: LpwaClient, name: str, words: str) -> Any:
 
 
 async def _alarms(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
-    alarms = _resource(client, "station_alarms", "Base station alarms")
-    return await alarms.of_station(uid, page, size)  # type: ignore[no-any-return]
+    # The collection's list filtered by the station (its lrrID as the whole prefix): it
+    # pages by the size asked, as the table does.
+    filters = StationAlarmFilter(lrrID=[uid.removeprefix("i")])
+    return await client.station_alarms.list(page, size, filters=filters)
 
 
 async def _commands(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:

@@ -21,9 +21,9 @@ from PySide6.QtWidgets import (
 from ...models.operator_partners import OperatorPartnersViewModel
 from ...schema.partners import Partner
 from ..connections import SignalConnections
-from ..widgets.device_detail import _muted, _scrolled_label
+from ..widgets.device_detail import _muted
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
-from ..widgets.station_detail import configuration_html, overview_html
+from ..widgets.station_detail import HtmlView, configuration_html, overview_html
 
 
 class PartnersPane(QWidget):
@@ -62,7 +62,7 @@ class PartnersPane(QWidget):
         open_row = QHBoxLayout()
         open_row.addWidget(self.lrr_input, 1)
         open_row.addWidget(self.open_button)
-        self.station_area, self.station_label = _scrolled_label("operatorStation")
+        self.station_label = HtmlView("operatorStation")
         right = QWidget()
         column = QVBoxLayout(right)
         column.setContentsMargins(0, 0, 0, 0)
@@ -70,7 +70,7 @@ class PartnersPane(QWidget):
         column.addWidget(QLabel("Station credit transactions"))
         column.addWidget(self.transactions, 1)
         column.addLayout(open_row)
-        column.addWidget(self.station_area, 2)
+        column.addWidget(self.station_label, 2)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(right)

@@ -60,6 +60,7 @@ def test_station_row_words() -> None:
     assert worst_alarm_text(disconnected) == "Major"
     assert worst_alarm(brief(2, alarmLevel=6)) == 6
     assert worst_alarm(brief(3)) is None
+    assert worst_alarm(brief(5, alarmLevel=1)) is None  # cleared, not acknowledged yet
     ref = station_ref(brief(4, model={"ID": "M1", "softwareType": "LRR_LINUX"}))
     assert (ref.uid, ref.lrr_id, ref.name, ref.software_type) == (
         "i0A000004",

@@ -64,9 +64,10 @@ def connection_text(station: Any) -> str:
 
 
 def worst_alarm(station: Any) -> int | None:
-    """The highest severity of the station's open alarms (2..6), None when it has none."""
+    """The highest severity of the station's open alarms (2..6), None when it has none (a
+    cleared alarm waiting for its acknowledgement, level 1, is not open)."""
     level = getattr(station, "alarmLevel", None)
-    if level:
+    if level and int(level) >= 2:
         return int(level)
     for severity in range(6, 1, -1):
         if getattr(station, f"alarm{severity}", 0):

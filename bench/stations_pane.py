@@ -24,7 +24,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import Heartbeat, paint_watch, run_on_qt_loop, signed_in_client, wait_for
 from _sandbox import OUT, Server, percentile
 
-
 STACKS = "--stacks" in sys.argv  # sample the UI thread's stack during stalls
 
 

@@ -176,9 +176,10 @@ DEVICE = DeviceCreate(EUI="70B3D5E75E000001", nwAddress="01020304", appSKey="00"
 async def test_post_not_retried_when_it_may_have_arrived(client: LpwaClient) -> None:
     respx.post(TOKEN_URL).mock(return_value=token_reply())
     route = respx.post(f"{SUB}/devices").mock(side_effect=httpx.ReadError("reset"))
-    with pytest.raises(APIConnectionError, match="may or may not"):
+    with pytest.raises(APIConnectionError, match="may or may not") as raised:
         await client.devices.create(DEVICE)
     assert route.call_count == 1
+    assert raised.value.maybe_applied  # what a caller tests before anything else
 
 
 @respx.mock
@@ -209,9 +210,10 @@ async def test_connection_refused_everywhere(sleeps: Sleeps) -> None:
     async with httpx.AsyncClient() as http:
         client = LpwaClient(BASE, None, http=http, sleep=sleeps, max_retries=2)
         respx.get(SUB).mock(side_effect=httpx.ConnectError("refused"))
-        with pytest.raises(APIConnectionError, match="Cannot connect"):
+        with pytest.raises(APIConnectionError, match="Cannot connect") as raised:
             await client.subscription.get()
     assert len(sleeps.calls) == 2
+    assert not raised.value.maybe_applied  # nothing reached the server
 
 
 @pytest.mark.parametrize(
@@ -341,9 +343,10 @@ async def test_token_refusal_not_retried(client: LpwaClient, sleeps: Sleeps) -> 
 async def test_post_timeout_says_it_may_have_been_applied(client: LpwaClient) -> None:
     respx.post(TOKEN_URL).mock(return_value=token_reply())
     route = respx.post(f"{SUB}/devices").mock(side_effect=httpx.ReadTimeout("slow"))
-    with pytest.raises(APITimeoutError, match="may or may not have been applied"):
+    with pytest.raises(APITimeoutError, match="may or may not have been applied") as raised:
         await client.devices.create(DEVICE)
     assert route.call_count == 1
+    assert raised.value.maybe_applied
 
 
 @respx.mock

@@ -104,3 +104,15 @@ def test_a_restricted_account_may_not_change_subscription_settings() -> None:
     assert restricted.check("app_servers.create").allowed  # only the settings
     unrestricted = Grants.of(subscription(["x", "a"], [READ_NODE, WRITE_NODE]))
     assert unrestricted.check("subscription.edit").allowed
+
+
+def test_station_commands_need_the_partners_write_permission() -> None:
+    viewer = Grants(permissions=frozenset({"x"}))
+    verdict = viewer.check("station.command.disruptive")
+    assert verdict.reason == (
+        "Your account may not reboot, restart, restore or upgrade base stations: it lacks the"
+        " network partner's write permission ('a')"
+    )
+    assert not viewer.check("station.support_password").allowed
+    administrator = Grants(permissions=frozenset({"x", "a"}))
+    assert all(administrator.check(name).allowed for name in ACTIONS if name.startswith("station."))

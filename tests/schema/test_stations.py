@@ -9,6 +9,7 @@ from lpwa_console.schema.partners import Partner, PartnerUpdate
 from lpwa_console.schema.stations import (
     AlarmsConfiguration,
     BaseStation,
+    BaseStationBrief,
     BaseStationCreate,
     BaseStationFilter,
     BaseStationUpdate,
@@ -167,3 +168,51 @@ def test_partner_answer_and_update() -> None:
         "showTagSuggestionsWhenDomainRestrictions": False,
         "occContext": {"version": 1},
     }
+
+
+# The property names of the reference's Bs and BsBrief (network-manager 7.3), and of Partner.
+REFERENCE_BS = {
+    "activateBeaconTransmission", "activateRX2Optimization", "activateSupportFor802_15_4",
+    "adminAltGround", "alarm1", "alarm103", "alarm2", "alarm3", "alarm4", "alarm5", "alarm6",
+    "alarmCount", "alarmLevel", "allowClassB", "alt", "antennasConfig", "ants", "appServers",
+    "backup", "beacons", "bsSecurity", "classBState", "cnxState", "cnxStateSince",
+    "contactInfo", "cpu", "creationDate", "customerAdminData", "customs", "diskConfig",
+    "domains", "dwFrame", "fpgaBoards", "gpsAntennaConfig", "gpsReceiverConfig", "gpsSync",
+    "healthState", "host", "href", "identificationMode", "ints", "ismBand", "lastGeoAlt",
+    "lastGeoLat", "lastGeoLon", "lastReboot", "lastRebootCause", "lastReport",
+    "lastSystemReboot", "lat", "locationType", "log", "logicalChannels", "lon", "lrcConfig",
+    "lrcs", "lrrID", "lrrUUID", "mfs", "model", "name", "now", "occContext", "owner", "power",
+    "powerConfig", "publicKey", "ram", "reverseSshState", "rfCoverageType", "rfHardwareConfig",
+    "rfRegionHref", "rfRegionID", "rfRegionIDVersion", "rfRegionName", "rfScanState",
+    "rfcellState", "smn", "state", "stateSince", "staticAddress", "tags", "temp", "timeSync",
+    "upFrame", "upgradePolicy", "vendor", "version", "wanConfig",
+    # Document 2 §2.4 (release 8.1)
+    "alarmsConfiguration", "rfProbe", "supportPassword",
+}  # fmt: skip
+REFERENCE_PARTNER = {
+    "alarmStateNotifications", "allowedAdministration", "allowedBsTagging",
+    "baseStationTagsNamespace", "baseStationsNetID", "creationTimestamp", "defaultBsSecurity",
+    "defaultIsmBand", "defaultIsmBands", "delegateAdministration", "delegateBsTagging",
+    "delegateBsValidation", "installationID", "keyInstallerPubkeyAuthentication", "occContext",
+    "operator", "options", "partner", "segregationID", "state", "supplier",
+    "totalBaseStationsGranted", "totalBaseStationsUsed", "type",
+    "showTagSuggestionsWhenDomainRestrictions", "href",
+}  # fmt: skip
+
+
+def _accepted(model: type) -> set[str]:
+    fields = {info.alias or name for name, info in model.model_fields.items()}  # type: ignore[attr-defined]
+    return fields | model._declared  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("model", [BaseStationCreate, BaseStationUpdate])
+def test_every_reference_station_property_is_accepted(model: type) -> None:
+    missing = REFERENCE_BS - _accepted(model)
+    assert not missing, f"{model.__name__} refuses {sorted(missing)}"
+    answers = set(BaseStation.model_fields) | set(BaseStationBrief.model_fields)
+    assert not (answers - _accepted(model)), sorted(answers - _accepted(model))
+
+
+def test_every_reference_partner_property_is_accepted() -> None:
+    missing = REFERENCE_PARTNER - _accepted(PartnerUpdate)
+    assert not missing, sorted(missing)

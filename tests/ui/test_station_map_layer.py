@@ -53,8 +53,14 @@ def test_station_layer(qtbot: Any, client: LpwaClient) -> None:
         GeoBox(station.lat - 1e-4, station.lon - 1e-4, station.lat + 1e-4, station.lon + 1e-4),
         keep=False,
     )
-    qtbot.waitUntil(lambda: vm.requests > requests and vm.settled, timeout=10000)
-    one = next(c for c in vm.clusters if c.item is not None and c.item.lrrID == station.lrrID)
+
+    def alone() -> Any:
+        return next(
+            (c for c in vm.clusters if c.item is not None and c.item.lrrID == station.lrrID), None
+        )
+
+    qtbot.waitUntil(lambda: vm.requests > requests and vm.settled and alone(), timeout=10000)
+    one = alone()
     item = next(i for i in pane.view.station_items if i.cluster is one)  # type: ignore[attr-defined]
     where = pane.view.mapFromScene(item.pos())
     with qtbot.waitSignal(pane.navigate) as opened:

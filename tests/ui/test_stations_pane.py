@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.paged_table import PLACEHOLDER
@@ -113,6 +113,26 @@ def test_configuration_form_checks_and_saves(qtbot: Any, client: LpwaClient) -> 
     assert vm.detail is not None and vm.detail.customerAdminData == "roof, north side"
     dialog.reject()
 
+    # The alarm thresholds are edited in the configuration tab, with their rules, and saved.
+    pane.show_section("configuration")
+    editor = pane.detail.thresholds
+    first = editor.inputs["alarm103"][0]
+    first.enabled.setChecked(not first.enabled.isChecked())
+    assert editor.dirty
+    if editor.configuration() is None:  # that left it invalid: the rules said why
+        assert editor.problem()
+        assert not pane.detail.save_thresholds.isEnabled()
+        first.enabled.setChecked(not first.enabled.isChecked())
+        editor.inputs["alarm102"][0].severity.setCurrentIndex(0)
+    qtbot.waitUntil(pane.detail.save_thresholds.isEnabled)
+    wanted = editor.configuration()
+    assert wanted is not None
+    with qtbot.waitSignal(vm.saved, timeout=10000):
+        pane.detail.save_thresholds.click()
+    assert vm.detail is not None
+    assert vm.detail.alarmsConfiguration.to_request().to_wire() == wanted.to_wire()
+    assert not editor.dirty
+
 
 def test_open_item_by_lrr_id(qtbot: Any, client: LpwaClient) -> None:
     pane = make(qtbot, client)
@@ -122,3 +142,23 @@ def test_open_item_by_lrr_id(qtbot: Any, client: LpwaClient) -> None:
         pane.open_item(first.lrrID.lower(), "commands")
     assert pane.vm.detail is not None and pane.vm.detail.lrrID == first.lrrID
     assert pane.detail.tabs.currentWidget() is pane.detail.commands_tab
+
+
+def test_commands_go_to_the_selected_stations(qtbot: Any, client: LpwaClient) -> None:
+    pane = make(qtbot, client)
+    model = pane.vm.model
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    for row in (0, 2):
+        pane.table.selectionModel().select(model.index(row, 0), flags)
+    pane.send_command("reboot")
+    dialog = pane.command_dialog
+    assert dialog is not None
+    qtbot.addWidget(dialog)
+    wanted = [model.item(0), model.item(2)]
+    assert [s.lrr_id for s in dialog.stations] == [s.lrrID for s in wanted if s is not None]
+    dialog.reject()
+    # The row menu offers the commands too, for the stations selected.
+    menu = pane.row_menu(0)
+    texts = [a.text() for a in menu.actions()]
+    assert any(t.startswith("Reboot 2 stations") for t in texts)
+    menu.close()

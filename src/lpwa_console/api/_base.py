@@ -182,7 +182,9 @@ class BaseClient:
                     raise APITimeoutError(request, maybe_applied=not idempotent) from exc
                 hint = "" if idempotent else " (it may or may not have been applied)"
                 raise APIConnectionError(
-                    f"Connection lost during {method} {path}{hint}", request=request
+                    f"Connection lost during {method} {path}{hint}",
+                    request=request,
+                    maybe_applied=not idempotent,
                 ) from exc
             log.debug(
                 "%s %s -> %d in %.0f ms",

@@ -19,7 +19,10 @@ from .resources.network import (
     NetworkSubscriptionsResource,
 )
 from .resources.partners import OperatorPartnersResource, PartnersResource
+from .resources.station_admin import StationAdminResource
 from .resources.station_alarms import StationAlarmsResource
+from .resources.station_monitoring import StationMonitoringResource
+from .resources.station_radio import StationRadioResource
 from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
 
@@ -102,3 +105,15 @@ class LpwaClient(BaseClient):
     @cached_property
     def network_subscriptions(self) -> NetworkSubscriptionsResource:
         return NetworkSubscriptionsResource(self)
+
+    @cached_property
+    def station_admin(self) -> StationAdminResource:
+        return StationAdminResource(self)
+
+    @cached_property
+    def station_monitoring(self) -> StationMonitoringResource:
+        return StationMonitoringResource(self)
+
+    @cached_property
+    def station_radio(self) -> StationRadioResource:
+        return StationRadioResource(self)

@@ -15,10 +15,21 @@ class APIError(Exception):
 
 
 class APIConnectionError(APIError):
-    """No usable answer from the server: refused, reset, DNS, TLS."""
+    """No usable answer from the server: refused, reset, DNS, TLS.
 
-    def __init__(self, message: str = "Connection error", *, request: httpx.Request | None = None):
+    `maybe_applied`: the request was sent and the connection dropped before the answer, so a
+    request that changes something (a POST) may or may not have been applied; the caller
+    must find out before sending it again."""
+
+    def __init__(
+        self,
+        message: str = "Connection error",
+        *,
+        request: httpx.Request | None = None,
+        maybe_applied: bool = False,
+    ):
         super().__init__(message, request=request)
+        self.maybe_applied = maybe_applied
 
 
 class APITimeoutError(APIConnectionError):
@@ -28,7 +39,9 @@ class APITimeoutError(APIConnectionError):
         # A POST that timed out after sending may have been applied: the user must check
         # before trying again.
         hint = " (it may or may not have been applied)" if maybe_applied else ""
-        super().__init__(f"The server did not answer in time{hint}", request=request)
+        super().__init__(
+            f"The server did not answer in time{hint}", request=request, maybe_applied=maybe_applied
+        )
 
 
 class APIResponseValidationError(APIError):

@@ -52,6 +52,7 @@ class Requirement:
     rights: tuple[str, ...] = ()
     note: str = ""  # said after the missing right, e.g. why WRITE_NODE is not enough
     unrestricted: bool = False  # only for an account without domain restrictions
+    owner: str = "subscription"  # whose permission letters: "subscription", "network partner"
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,10 @@ def _device(verb: str) -> Requirement:
 
 def _subscription(verb: str) -> Requirement:
     return Requirement(verb, *_SUB_WRITE)
+
+
+def _partner(verb: str) -> Requirement:
+    return Requirement(verb, ("a",), owner="network partner")
 
 
 ACTIONS: dict[str, Requirement] = {
@@ -111,15 +116,19 @@ ACTIONS: dict[str, Requirement] = {
     "network_subscriptions.edit": _subscription("change network subscriptions"),
     "network_subscriptions.delete": _subscription("delete network subscriptions"),
     # base stations (Document 2 §4.3): the partner's write permission
-    "station.edit": _subscription("change base stations"),
-    "station.tag": _subscription("tag or untag base stations"),
-    "station.command": _subscription("send commands to base stations"),
-    "station.alarm_acknowledge": _subscription("acknowledge base station alarms"),
+    "station.edit": _partner("change base stations"),
+    "station.tag": _partner("tag or untag base stations"),
+    "station.alarm_acknowledge": _partner("acknowledge base station alarms"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox
     # refuses them to a domain-restricted account.
     "subscription.edit": Requirement(
         "change the subscription's settings", *_SUB_WRITE, unrestricted=True
     ),
+    # base station admin commands (Document 2 §4.3): the reference asks the network
+    # partner's permission a for every command and for lastCmdStatus, which follows them
+    "station.command": _partner("send commands to base stations"),
+    "station.command.disruptive": _partner("reboot, restart, restore or upgrade base stations"),
+    "station.support_password": _partner("change a base station's support password"),
 }
 
 
@@ -129,9 +138,9 @@ def requirement(action: str) -> Requirement:
     return ACTIONS[action]
 
 
-def _permission_name(letter: str) -> str:
+def _permission_name(letter: str, owner: str = "subscription") -> str:
     name = PERMISSION_NAMES.get(letter)
-    return f"the subscription's {name} ('{letter}')" if name else f"the permission '{letter}'"
+    return f"the {owner}'s {name} ('{letter}')" if name else f"the permission '{letter}'"
 
 
 @dataclass(frozen=True)
@@ -164,7 +173,11 @@ class Grants:
         need = requirement(action)
         lacking: list[str] = []
         if self.permissions is not None:
-            lacking += [_permission_name(p) for p in need.permissions if p not in self.permissions]
+            lacking += [
+                _permission_name(p, need.owner)
+                for p in need.permissions
+                if p not in self.permissions
+            ]
         if self.rights is not None:
             lacking += [f"the access right {r}" for r in need.rights if r not in self.rights]
         restricted = self.restrictions is not None and bool(self.restrictions.and_)

@@ -1,16 +1,1139 @@
-"""Base stations as the targets of admin commands."""
+"""Base station admin commands (Document 2 §4.3): the catalogue, and a run that sends one
+command to N stations and follows each to its outcome.
+
+The catalogue says, for each command, its family (one dialog per family), its parameters
+(a request model of schema/station_commands.py, so a form checks the schema's rules), whether
+it disrupts the station's service (a confirmation names the stations), which `lastCmdType`
+values report it and which status endpoint describes its result.
+
+`BulkCommandRun` sends with bounded concurrency on the running asyncio (qasync) loop, so the
+UI thread only ever handles small signals. It follows each station through
+`lastCmdStatus` (PENDING, PROCESSING, then COMPLETED or an ERR_ status) until an outcome or a
+timeout, or through the command's status endpoint for the commands `lastCmdStatus` does not
+report. A POST whose connection dropped after sending is never sent again on its own: the
+station's last command says whether it arrived; when it cannot tell, the row says it is not
+known and only an explicit "send again" sends it.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any, Literal, Protocol
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+    Signal,
+)
+
+from ..api import APIConnectionError, APIError, APIStatusError, NotFoundError
+from ..schema.common import RequestModel
+from ..schema.station_admin import (
+    AntennasGainAndLossCommand,
+    CommandBody,
+    FineTimestampKeysCommand,
+    ScanRadioCommand,
+    SupportPasswordChange,
+    UpdateLocationCommand,
+    UpdateLogCommand,
+    UpdateRfRegionCommand,
+    VersionCommand,
+)
+from .devices import validate
+from .errors import user_message
+from .forms import Rows
+from .tasks import TaskRunner
+
+# --- the stations a command goes to ---------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class StationRef:
-    """One station a command goes to: its UID (paths), LRR ID and name (what people read);
-    `software_type` (model.softwareType) when known."""
+    """A base station as the command dialogs name it: "North Tower (0A1B2C3D)".
+
+    `software_type` (model.softwareType) when the caller knows it: the support password is
+    for LRR_LINUX stations only. None: not known (the dialog reads the station)."""
 
     uid: str
     lrr_id: str
     name: str
     software_type: str | None = field(default=None, compare=False)
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.lrr_id})" if self.name else self.lrr_id
+
+
+def stations_in_words(stations: Sequence[StationRef], limit: int = 8) -> str:
+    """ "North Tower (0A1B2C3D), Harbour (0A1B2C3E) and 3 more"."""
+    names = [s.label for s in stations[:limit]]
+    more = len(stations) - len(names)
+    if more > 0:
+        return ", ".join(names) + f" and {more} more"
+    return ", ".join(names)
+
+
+def count_words(count: int, one: str = "station", many: str = "stations") -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+# --- the catalogue --------------------------------------------------------------------------
+
+FAMILIES: dict[str, str] = {
+    "power": "Restart, reboot and backup",
+    "software": "Software",
+    "radio": "Radio",
+    "remote": "Remote access",
+    "configuration": "Configuration updates",
+    "support": "Support password",
+}
+
+# How an outcome is followed: through lastCmdStatus, through the command's own status
+# endpoint, or not at all (the platform reports nothing more than its 201).
+Follow = Literal["last_command", "status", "accepted"]
+
+
+@dataclass(frozen=True)
+class CommandSpec:
+    name: str  # the path segment: /admins/{name}
+    title: str  # "Reboot"
+    family: str  # a key of FAMILIES
+    help: str  # one sentence: what it does
+    parameters: type[RequestModel] = CommandBody
+    disruptive: str = ""  # what the station's users lose, for the confirmation ('' if nothing)
+    command_types: tuple[str, ...] = ()  # lastCmdType values that report it
+    follow: Follow = "last_command"
+    status: str = ""  # the status endpoint that describes the result ('' none)
+    done_words: str = "Done"  # the outcome in words when the status says nothing more
+    timeout_s: float = 300.0
+    lrr_only: bool = True  # LRR_LINUX stations only (the reference's condition)
+    confirm: str = ""  # the confirmation's words, "{stations}" the count: "Reboot {stations}"
+
+    @property
+    def family_title(self) -> str:
+        return FAMILIES[self.family]
+
+    @property
+    def has_parameters(self) -> bool:
+        return bool(self.parameters.model_fields)
+
+
+_MIN = 60.0
+SUPPORT_PASSWORD = "changeSupportPassword"  # its own client method and dialog
+COMMANDS: dict[str, CommandSpec] = {
+    spec.name: spec
+    for spec in (
+        # --- restart, reboot, backup, restore ---------------------------------------------
+        CommandSpec(
+            "restart",
+            "Restart the LRR software",
+            "power",
+            "Restarts the station's LRR software; the radio stops for a minute or so.",
+            disruptive="its devices are not heard while the software restarts",
+            command_types=("RESTART",),
+            status="softwareUptime",
+            done_words="Software restarted",
+            confirm="Restart the LRR software of {stations}",
+        ),
+        CommandSpec(
+            "reboot",
+            "Reboot",
+            "power",
+            "Reboots the whole station; it disconnects and comes back after a few minutes.",
+            disruptive="it disconnects and its devices are not heard until it is back",
+            command_types=("REBOOT",),
+            status="systemUptime",
+            done_words="Rebooted",
+            timeout_s=15 * _MIN,
+            confirm="Reboot {stations}",
+        ),
+        CommandSpec(
+            "backup",
+            "Back up the configuration",
+            "power",
+            "Saves the current LRR software configuration, replacing the previous backup.",
+            command_types=("BACKUP",),
+            status="backupSwVersion",
+            done_words="Configuration backed up",
+        ),
+        CommandSpec(
+            "restore",
+            "Restore the backup",
+            "power",
+            "Replaces the current LRR software configuration by the backup.",
+            disruptive="its current configuration is replaced and the software restarts",
+            command_types=("RESTORE",),
+            status="backupSwVersion",
+            done_words="Backup restored",
+            timeout_s=15 * _MIN,
+            confirm="Restore the backup on {stations}",
+        ),
+        # --- software -------------------------------------------------------------------
+        CommandSpec(
+            "downloadLrrVersion",
+            "Download an LRR version",
+            "software",
+            "Fetches an LRR software package onto the station, ready for an upgrade.",
+            VersionCommand,
+            follow="accepted",
+            done_words="Download requested",
+        ),
+        CommandSpec(
+            "upgrade",
+            "Upgrade the LRR software",
+            "software",
+            "Installs another LRR software version; the station restarts its software.",
+            VersionCommand,
+            disruptive="its software is replaced and restarts; an upgrade can fail",
+            command_types=("UPGRADE",),
+            status="swVersion",
+            done_words="Upgraded",
+            timeout_s=30 * _MIN,
+            confirm="Upgrade the LRR software of {stations}",
+        ),
+        # --- radio ----------------------------------------------------------------------
+        CommandSpec(
+            "scanRadio",
+            "Scan the radio spectrum",
+            "radio",
+            "Analyses the radio spectrum; a scan takes several minutes.",
+            ScanRadioCommand,
+            command_types=("RF_SCAN",),
+            status="scanRadioStatus",
+            done_words="Scan finished",
+            timeout_s=60 * _MIN,
+        ),
+        CommandSpec(
+            "cancelRadioScan",
+            "Cancel the radio scan",
+            "radio",
+            "Stops a radio scan in progress; no report is made.",
+            follow="status",
+            status="scanRadioStatus",
+            done_words="No scan in progress",
+            timeout_s=5 * _MIN,
+        ),
+        CommandSpec(
+            "rfcStart",
+            "Start the RF cell",
+            "radio",
+            "Starts the radio cell: uplinks and downlinks.",
+            command_types=("RF_START",),
+            status="rfcStatus",
+            done_words="RF cell started",
+        ),
+        CommandSpec(
+            "rfcStop",
+            "Stop the RF cell",
+            "radio",
+            "Stops the radio cell: no uplink and no downlink.",
+            disruptive="its devices are neither heard nor reached until the cell starts again",
+            command_types=("RF_STOP",),
+            status="rfcStatus",
+            done_words="RF cell stopped",
+            confirm="Stop the RF cell of {stations}",
+        ),
+        CommandSpec(
+            "rfcDownlinkStop",
+            "Stop the downlinks",
+            "radio",
+            "Stops sending downlinks; uplinks are still received.",
+            disruptive="its devices get no downlink until the cell starts again",
+            command_types=("RF_DWSTOP",),
+            status="rfcStatus",
+            done_words="Downlinks stopped",
+            confirm="Stop the downlinks of {stations}",
+        ),
+        CommandSpec(
+            "updateRfRegion",
+            "Change the RF region",
+            "radio",
+            "Applies another RF region (channels, power, duty cycle) to the station.",
+            UpdateRfRegionCommand,
+            disruptive="its radio restarts with other channels; devices may lose it",
+            command_types=("UPDATE_RF_REGION",),
+            status="rfRegionStatus",
+            done_words="RF region applied",
+            lrr_only=False,
+            confirm="Change the RF region of {stations}",
+        ),
+        # --- remote access --------------------------------------------------------------
+        CommandSpec(
+            "openSsh",
+            "Open a reverse SSH tunnel",
+            "remote",
+            "Opens a reverse SSH tunnel from the station for a remote session.",
+            command_types=("SSH_OPEN",),
+            done_words="Tunnel open",
+        ),
+        CommandSpec(
+            "closeSsh",
+            "Close the reverse SSH tunnel",
+            "remote",
+            "Closes the station's reverse SSH tunnel.",
+            command_types=("SSH_CLOSE",),
+            done_words="Tunnel closed",
+        ),
+        CommandSpec(
+            "openTerminal",
+            "Open a terminal session",
+            "remote",
+            "Opens a terminal session on the station (the platform issues an access token).",
+            follow="accepted",
+            done_words="Terminal session granted",
+        ),
+        # --- configuration updates ------------------------------------------------------
+        CommandSpec(
+            "updateAntennasGainAndLoss",
+            "Update antenna gain and cable loss",
+            "configuration",
+            "Sends the gain and cable loss of each antenna chain to the station.",
+            AntennasGainAndLossCommand,
+            command_types=("UPDATE_ANTENNA_GAIN_AND_LOSS",),
+            status="antennasGainAndLossStatus",
+            done_words="Antennas updated",
+        ),
+        CommandSpec(
+            "updateFineTimestampKeys",
+            "Update fine-timestamp keys",
+            "configuration",
+            "Sends the fine-timestamp decryption key of each FPGA board to the station.",
+            FineTimestampKeysCommand,
+            command_types=("UPDATE_FINE_TS_KEYS",),
+            status="fineTimestampKeysStatus",
+            done_words="Keys updated",
+        ),
+        CommandSpec(
+            "updateLocation",
+            "Update the location",
+            "configuration",
+            "Sets where the station takes its position from: typed here, or its GPS.",
+            UpdateLocationCommand,
+            command_types=("LOCATION_ADMIN", "LOCATION_GPS"),
+            status="locationStatus",
+            done_words="Location updated",
+            lrr_only=False,
+        ),
+        CommandSpec(
+            "updateLog",
+            "Change the log level",
+            "configuration",
+            "Sets how much the LRR software writes to its log.",
+            UpdateLogCommand,
+            command_types=("UPDATE_LOG",),
+            status="logStatus",
+            done_words="Log level changed",
+        ),
+        # --- support password -----------------------------------------------------------
+        CommandSpec(
+            "changeSupportPassword",
+            "Change the support password",
+            "support",
+            "Sets the password of the support account used for remote sessions.",
+            SupportPasswordChange,
+            command_types=("CHANGE_SUPPORT_PASSWORD",),
+            done_words="Support password changed",
+        ),
+    )
+}
+
+
+def command_spec(name: str) -> CommandSpec:
+    """The spec of a command; KeyError for a name not in §4.3."""
+    return COMMANDS[name]
+
+
+def family_commands(family: str) -> list[CommandSpec]:
+    return [spec for spec in COMMANDS.values() if spec.family == family]
+
+
+def check_parameters(spec: CommandSpec, data: dict[str, Any]) -> dict[str, str]:
+    """The schema's errors for a command's form data, by field ('' for the form as a
+    whole), in words that name the field by its label."""
+    _request, errors = validate(spec.parameters, data)
+    return errors
+
+
+def request_body(spec: CommandSpec, data: dict[str, Any]) -> RequestModel:
+    """The validated request of a command for the form's data (ValueError otherwise): what
+    a run sends to every station (a password stays a SecretStr inside it)."""
+    return spec.parameters.model_validate(data)
+
+
+def admin_of(client: Any) -> StationCommandClient | None:
+    """The client's admin commands (`client.station_admin`), None when it has none."""
+    return getattr(client, "station_admin", None) if client is not None else None
+
+
+def confirmation_text(spec: CommandSpec, stations: Sequence[StationRef]) -> str:
+    """ "Reboot 3 stations: North Tower (0A1B2C3D), ..."."""
+    template = spec.confirm or spec.title + " on {stations}"
+    return template.format(stations=count_words(len(stations))) + f": {stations_in_words(stations)}"
+
+
+# --- what the platform answers, in words ----------------------------------------------------
+
+COMPLETION_WORDS = {
+    "PENDING": "Waiting for the station to take it",
+    "PROCESSING": "The station is carrying it out",
+    "COMPLETED": "Completed",
+    "ERR_NOSTART": "The station did not start the command",
+    "ERR_EXEC": "The command failed on the station",
+    "ERR_NOEND": "The station did not report the end (no answer within 10 minutes)",
+}
+FAILED_COMPLETIONS = frozenset({"ERR_NOSTART", "ERR_EXEC", "ERR_NOEND"})
+RF_CELL_WORDS = {
+    0: "RF cell stopped",
+    1: "Downlinks stopped, uplinks received",
+    2: "RF cell started",
+}
+
+
+def value_of(obj: Any, name: str) -> Any:
+    """A field of an answer: a mapping's key, a model's attribute (by its wire name or its
+    snake_case name)."""
+    if obj is None:
+        return None
+    if isinstance(obj, dict):
+        return obj.get(name)
+    found = getattr(obj, name, None)
+    if found is None:
+        snake = "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
+        found = getattr(obj, snake, None)
+    return found
+
+
+def _when(ms: Any) -> str:
+    if not isinstance(ms, int | float):
+        return ""
+    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+
+
+def result_words(status_name: str, status: Any) -> str:
+    """What a status endpoint says, in a short sentence ('' when nothing useful). Secrets
+    (fine-timestamp keys) are counted, never shown."""
+    get = value_of
+    if status_name == "rfcStatus":
+        state = get(status, "rfcellState")
+        return RF_CELL_WORDS.get(state, "RF cell state unknown (station disconnected)")
+    if status_name == "scanRadioStatus":
+        state = get(status, "rfScanState")
+        return "A scan is in progress" if isinstance(state, int) and state > 0 else "No scan"
+    if status_name == "swVersion":
+        version = get(get(status, "version"), "version")
+        return f"Running LRR {version}" if version else ""
+    if status_name == "backupSwVersion":
+        backup = get(status, "backup")
+        version, date = get(backup, "version"), _when(get(backup, "date"))
+        return f"Backup: LRR {version} of {date}" if version else ""
+    if status_name == "systemUptime":
+        since = _when(get(status, "lastsystemReboot"))
+        return f"Up since {since}" if since else ""
+    if status_name == "softwareUptime":
+        since = _when(get(status, "lastReboot"))
+        return f"Software running since {since}" if since else ""
+    if status_name == "rfRegionStatus":
+        region = get(status, "rfRegion")
+        ident, version = get(region, "ID"), get(region, "version")
+        return f"RF region {ident}, version {version}" if ident else ""
+    if status_name == "locationStatus":
+        where = get(status, "location")
+        lat, lon = get(where, "latitude"), get(where, "longitude")
+        kind = {1: "administrative", 2: "GPS"}.get(get(where, "type"), "unknown source")
+        return f"Position {lat:.5f}, {lon:.5f} ({kind})" if lat is not None and lon else ""
+    if status_name == "logStatus":
+        level = get(status, "traceLevel")
+        return "No trace" if level == 0 else f"Trace level {level}" if level is not None else ""
+    if status_name == "antennasGainAndLossStatus":
+        chains = get(status, "chains") or []
+        parts = [
+            f"{get(c, 'name') or get(c, 'index')}: {get(c, 'gain')} dBi, {get(c, 'cableLoss')} dB"
+            for c in chains
+        ]
+        return "; ".join(parts)
+    if status_name == "fineTimestampKeysStatus":
+        boards = get(status, "fpgaBoards") or []
+        return f"Keys of {count_words(len(boards), 'FPGA board', 'FPGA boards')} in place"
+    return ""
+
+
+# --- what a station has now, to start the form from -----------------------------------------
+
+# The status endpoint whose answer fills a command's form for one station.
+CURRENT_STATUS = {
+    "updateLog": "logStatus",
+    "updateRfRegion": "rfRegionStatus",
+    "updateLocation": "locationStatus",
+    "updateAntennasGainAndLoss": "antennasGainAndLossStatus",
+    "upgrade": "availableLrrVersions",
+    "downloadLrrVersion": "availableLrrVersions",
+}
+
+
+def _number_text(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return "" if value is None else str(value)
+
+
+def values_from_status(command: str, status: Any) -> dict[str, Any]:
+    """What a command's form starts from, read from the station's current status (the form's
+    raw values: texts, or rows for a table). Secrets (fine-timestamp keys) never."""
+    get = value_of
+    if command == "updateLog":
+        level = get(status, "traceLevel")
+        return {"traceLevel": str(level)} if isinstance(level, int) else {}
+    if command == "updateRfRegion":
+        ident = get(get(status, "rfRegion"), "ID")
+        return {"rfRegionID": ident} if ident else {}
+    if command == "updateLocation":
+        where = get(status, "location")
+        kind = get(where, "type")
+        values = {
+            "adminLat": _number_text(get(where, "latitude")),
+            "adminLon": _number_text(get(where, "longitude")),
+            "adminAlt": _number_text(get(where, "altitude")),
+        }
+        if kind in (1, 2):
+            values["locationType"] = str(kind)
+        return {k: v for k, v in values.items() if v}
+    if command == "updateAntennasGainAndLoss":
+        rows = [
+            {
+                "index": _number_text(get(c, "index")),
+                "gain": _number_text(get(c, "gain")),
+                "cableLoss": _number_text(get(c, "cableLoss")),
+            }
+            for c in get(status, "chains") or []
+        ]
+        return {"chains": Rows(rows)} if rows else {}
+    return {}
+
+
+def versions_from_status(status: Any) -> list[str]:
+    """The LRR versions a station may take (availableLrrVersions), newest first."""
+    briefs = value_of(status, "briefs") or []
+    versions = {str(v) for b in briefs if (v := value_of(b, "version"))}
+    return sorted(versions, key=_version_key, reverse=True)
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    parts = []
+    for part in version.replace("-", ".").split("."):
+        if not part.isdigit():
+            break
+        parts.append(int(part))
+    return tuple(parts)
+
+
+class CurrentValues(QObject):
+    """Reads what one station has now for the command a dialog shows (its log level, RF
+    region, location, antennas, the versions it may take): `loaded(command, values,
+    versions)`. A newer question drops the older one's answer."""
+
+    loaded = Signal(str, dict, list)
+
+    def __init__(self, admin: Any, bs_uid: str, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.admin = admin
+        self.bs_uid = bs_uid
+        self._task: asyncio.Future[Any] | None = None
+
+    def ask(self, command: str) -> bool:
+        """Start reading for `command`; False when it has nothing to read."""
+        self.cancel()
+        status = CURRENT_STATUS.get(command)
+        if status is None or self.admin is None:
+            return False
+        self._task = asyncio.ensure_future(self._read(command, status))
+        return True
+
+    async def _read(self, command: str, status_name: str) -> None:
+        try:
+            status = await self.admin.status(self.bs_uid, status_name)
+        except APIError:
+            return  # the form starts empty; sending says what is wrong, if anything
+        if status_name == "availableLrrVersions":
+            self.loaded.emit(command, {}, versions_from_status(status))
+        else:
+            self.loaded.emit(command, values_from_status(command, status), [])
+
+    def cancel(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+        self._task = None
+
+
+# --- who sends the commands -----------------------------------------------------------------
+
+
+class StationCommandClient(Protocol):
+    """What a run needs of the client (`client.station_admin`)."""
+
+    async def command(self, bs_uid: str, name: str, params: Any) -> Any: ...
+
+    async def change_support_password(self, bs_uid: str, change: Any) -> Any: ...
+
+    async def status(self, bs_uid: str, name: str) -> Any: ...
+
+    async def last_command_status(self, bs_uid: str) -> Any: ...
+
+
+# --- one station's outcome ------------------------------------------------------------------
+
+
+class State(Enum):
+    WAITING = "Waiting"
+    SENDING = "Sending"
+    QUEUED = "Queued on the station"
+    RUNNING = "Running"
+    SUCCEEDED = "Done"
+    ACCEPTED = "Accepted"
+    FAILED = "Failed"
+    TIMED_OUT = "No outcome in time"
+    UNKNOWN = "Not known if received"
+    CANCELLED = "Not sent"
+    LEFT = "Sent, no longer followed"
+
+    @property
+    def words(self) -> str:
+        return self.value
+
+    @property
+    def final(self) -> bool:
+        return self not in _ACTIVE
+
+    @property
+    def failed(self) -> bool:
+        return self in (State.FAILED, State.TIMED_OUT)
+
+
+_ACTIVE = frozenset({State.WAITING, State.SENDING, State.QUEUED, State.RUNNING})
+# The states in the order a sorted table shows them: what needs attention first.
+ATTENTION = [
+    State.FAILED, State.TIMED_OUT, State.UNKNOWN, State.LEFT, State.CANCELLED, State.RUNNING,
+    State.QUEUED, State.SENDING, State.WAITING, State.ACCEPTED, State.SUCCEEDED,
+]  # fmt: skip
+
+
+@dataclass
+class StationResult:
+    station: StationRef
+    state: State = State.WAITING
+    message: str = ""
+    started: float | None = None
+    ended: float | None = None
+
+    def duration_s(self, now: float) -> float | None:
+        if self.started is None:
+            return None
+        return (self.ended if self.ended is not None else now) - self.started
+
+
+def seconds_in_words(seconds: float | None) -> str:
+    """ "4 s", "2 min 5 s", "1 h 3 min"."""
+    if seconds is None:
+        return ""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs} s" if secs else f"{minutes} min"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if minutes else f"{hours} h"
+
+
+STATE_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's State, for a view to colour
+
+
+class StationResultsModel(QAbstractTableModel):
+    """One row per station: Station "name (lrrID)", State, Message, Duration."""
+
+    COLUMNS = ("Station", "State", "Message", "Duration")
+    STATION, STATE, MESSAGE, DURATION = range(4)
+
+    def __init__(
+        self,
+        stations: Sequence[StationRef],
+        parent: QObject | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        super().__init__(parent)
+        self.results = [StationResult(s) for s in stations]
+        # Rows as shown (sorted by a column) -> index in `results`, which the run addresses.
+        self._order = list(range(len(self.results)))
+        self._shown_at = list(range(len(self.results)))
+        self._clock = clock
+        # While rows run, their durations grow: one repaint of that column a second.
+        self._ticker = QTimer(self)
+        self._ticker.setInterval(1000)
+        self._ticker.timeout.connect(self._tick)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.results)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(
+        self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and orientation == Qt.Orientation.Horizontal
+            and 0 <= section < len(self.COLUMNS)
+        ):
+            return self.COLUMNS[section]
+        return None
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self.results):
+            return None
+        result = self.results[self._order[index.row()]]
+        column = index.column()
+        if role == STATE_ROLE:
+            return result.state.name
+        if role == Qt.ItemDataRole.DisplayRole:
+            if column == self.STATION:
+                return result.station.label
+            if column == self.STATE:
+                return result.state.words
+            if column == self.MESSAGE:
+                return result.message
+            if column == self.DURATION:
+                return seconds_in_words(result.duration_s(self._clock()))
+        if role == Qt.ItemDataRole.ToolTipRole and column in (self.MESSAGE, self.STATE):
+            return result.message or result.state.words
+        return None
+
+    def update(self, row: int, state: State, message: str | None = None) -> None:
+        result = self.results[row]
+        now = self._clock()
+        if state in (State.SENDING,) and result.started is None:
+            result.started = now
+        if state.final and result.ended is None and result.started is not None:
+            result.ended = now
+        result.state = state
+        if message is not None:
+            result.message = message
+        self._changed(row)
+        if not state.final and not self._ticker.isActive():
+            self._ticker.start()
+
+    def reset_rows(self, rows: Sequence[int]) -> None:
+        for row in rows:
+            self.results[row] = StationResult(self.results[row].station)
+            self._changed(row)
+
+    def result_at(self, shown_row: int) -> StationResult:
+        """The result a row of the view shows (rows move when sorted)."""
+        return self.results[self._order[shown_row]]
+
+    def rows_in(self, *states: State) -> list[int]:
+        return [i for i, r in enumerate(self.results) if r.state in states]
+
+    def _changed(self, row: int) -> None:
+        shown = self._shown_at[row]
+        self.dataChanged.emit(self.index(shown, 0), self.index(shown, len(self.COLUMNS) - 1))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        """By station, state (what needs attention first), message or duration."""
+        now = self._clock()
+        keys: dict[int, Callable[[StationResult], Any]] = {
+            self.STATION: lambda r: r.station.label.lower(),
+            self.STATE: lambda r: ATTENTION.index(r.state),
+            self.MESSAGE: lambda r: r.message.lower(),
+            self.DURATION: lambda r: r.duration_s(now) or 0.0,
+        }
+        key = keys.get(column)
+        if key is None:
+            return
+        self.layoutAboutToBeChanged.emit()
+        before = list(self._order)
+        self._order.sort(
+            key=lambda i: key(self.results[i]), reverse=order == Qt.SortOrder.DescendingOrder
+        )
+        for shown, row in enumerate(self._order):
+            self._shown_at[row] = shown
+        old = self.persistentIndexList()
+        self.changePersistentIndexList(
+            old, [self.index(self._shown_at[before[i.row()]], i.column()) for i in old]
+        )
+        self.layoutChanged.emit()
+
+    def _tick(self) -> None:
+        running = [
+            self._shown_at[i] for i, r in enumerate(self.results) if r.started and r.ended is None
+        ]
+        if not running:
+            self._ticker.stop()
+            return
+        self.dataChanged.emit(
+            self.index(min(running), self.DURATION), self.index(max(running), self.DURATION)
+        )
+
+
+# --- the run --------------------------------------------------------------------------------
+
+
+class BulkCommandRun(QObject):
+    """One command, N stations: send, follow, report per station.
+
+    `concurrency` bounds both the stations being sent to at once and the requests in flight
+    (sends and status reads); status reads slow down as more stations are followed (about
+    `polls_per_s` a second in all), so 500 stations never flood the server."""
+
+    progress = Signal(int, int)  # stations with an outcome, stations in this run
+    finished = Signal(str)  # the summary in words
+    running_changed = Signal(bool)
+
+    def __init__(
+        self,
+        admin: StationCommandClient,
+        command: str,
+        stations: Sequence[StationRef],
+        params: RequestModel | dict[str, Any] | None = None,
+        *,
+        runner: TaskRunner | None = None,
+        concurrency: int = 8,
+        poll_s: float = 1.0,
+        max_poll_s: float = 15.0,
+        polls_per_s: float = 20.0,
+        timeout_s: float | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.admin = admin
+        self.spec = command_spec(command)
+        self.stations = list(stations)
+        # The request every station gets; None once forgotten (forget()).
+        self.params: RequestModel | None = (
+            params
+            if isinstance(params, RequestModel)
+            else self.spec.parameters.model_validate(params or {})
+        )
+        self.runner = runner
+        self.concurrency = max(1, concurrency)
+        self.poll_s = poll_s
+        self.max_poll_s = max(poll_s, max_poll_s)
+        self.polls_per_s = polls_per_s
+        self.timeout_s = timeout_s if timeout_s is not None else self.spec.timeout_s
+        self.model = StationResultsModel(self.stations, self)
+        self._task: asyncio.Future[Any] | None = None
+        self._stop: asyncio.Event | None = None
+        self._rows: list[int] = []
+        self._following = 0
+
+    # --- what the dialog reads ------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def counts(self) -> dict[State, int]:
+        out: dict[State, int] = {}
+        for result in self.model.results:
+            out[result.state] = out.get(result.state, 0) + 1
+        return out
+
+    def done_count(self) -> int:
+        return sum(1 for r in self._rows if self.model.results[r].state.final)
+
+    def failed_rows(self, *, include_unknown: bool = False) -> list[int]:
+        states = [State.FAILED, State.TIMED_OUT] + ([State.UNKNOWN] if include_unknown else [])
+        return self.model.rows_in(*states)
+
+    def summary(self) -> str:
+        """ "Reboot: 497 done, 2 failed, 1 not known whether it was received"."""
+        counts = self.counts()
+        parts = []
+        good = counts.get(State.SUCCEEDED, 0) + counts.get(State.ACCEPTED, 0)
+        if good:
+            parts.append(f"{good} done")
+        failed = counts.get(State.FAILED, 0) + counts.get(State.TIMED_OUT, 0)
+        if failed:
+            parts.append(f"{failed} failed")
+        for state, words in (
+            (State.UNKNOWN, "not known whether received"),
+            (State.LEFT, "sent, no longer followed"),
+            (State.CANCELLED, "not sent"),
+        ):
+            if counts.get(state):
+                parts.append(f"{counts[state]} {words}")
+        active = sum(counts.get(s, 0) for s in _ACTIVE)
+        if active:
+            parts.append(f"{active} in progress")
+        return f"{self.spec.title}: " + (", ".join(parts) or "nothing sent")
+
+    # --- control --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._launch(list(range(len(self.stations))))
+
+    def retry_failed(self, *, include_unknown: bool = False) -> int:
+        """Send again to the stations that failed (and, only when asked, to those where it
+        is not known whether the first one arrived). Returns how many."""
+        if self.running or self.params is None:
+            return 0
+        rows = self.failed_rows(include_unknown=include_unknown)
+        if rows:
+            self.model.reset_rows(rows)
+            self._launch(rows)
+        return len(rows)
+
+    def forget(self) -> None:
+        """Drop the request (a password): no retry is possible after."""
+        self.params = None
+
+    def cancel(self) -> None:
+        """Send no more; stop following what was sent (a command already sent stays sent)."""
+        if self._stop is not None:
+            self._stop.set()
+
+    def _launch(self, rows: list[int]) -> None:
+        if self.running:
+            return
+        self._rows = rows
+        self._stop = asyncio.Event()
+        self.progress.emit(0, len(rows))
+        name = f"{self.spec.title}: {count_words(len(rows))}"
+        if self.runner is not None:  # listed in the activity panel while it runs
+            task_id = self.runner.run(name, self._run(rows), quiet=True)
+            self._task = next((i.task for i in self.runner.running if i.id == task_id), None)
+        else:
+            self._task = asyncio.ensure_future(self._run(rows))
+        self.running_changed.emit(True)
+
+    async def _run(self, rows: list[int]) -> None:
+        slots = asyncio.Semaphore(self.concurrency)
+        requests = asyncio.Semaphore(self.concurrency)
+        try:
+            await asyncio.gather(*(self._one(row, slots, requests) for row in rows))
+        finally:
+            self._task = None
+            summary = self.summary()
+            self.running_changed.emit(False)
+            self.finished.emit(summary)
+            unsettled = self.failed_rows(include_unknown=True)
+            if self.runner is not None and unsettled:  # listed in the activity panel's errors
+                self.runner.report(f"{self.spec.title}: {count_words(len(rows))}", summary)
+
+    # --- one station ----------------------------------------------------------------------
+
+    @property
+    def _stopped(self) -> bool:
+        return self._stop is not None and self._stop.is_set()
+
+    def _set(self, row: int, state: State, message: str | None = None) -> None:
+        was_final = self.model.results[row].state.final
+        self.model.update(row, state, message)
+        if state.final and not was_final:
+            self.progress.emit(self.done_count(), len(self._rows))
+
+    async def _call(self, requests: asyncio.Semaphore, make: Callable[[], Awaitable[Any]]) -> Any:
+        async with requests:
+            return await make()
+
+    async def _one(self, row: int, slots: asyncio.Semaphore, requests: asyncio.Semaphore) -> None:
+        uid = self.stations[row].uid
+        spec = self.spec
+        try:
+            async with slots:
+                if self._stopped:
+                    self._set(row, State.CANCELLED, "Cancelled before sending")
+                    return
+                self._set(row, State.SENDING, "")
+                baseline = None
+                if spec.follow == "last_command":
+                    # What the station reported last before ours: ours is the next one.
+                    try:
+                        baseline = await self._call(
+                            requests, lambda: self.admin.last_command_status(uid)
+                        )
+                    except APIError:
+                        baseline = None
+                sent = await self._send(row, uid, requests, baseline)
+            if sent:
+                await self._follow(row, uid, requests, baseline)
+        except asyncio.CancelledError:
+            if not self.model.results[row].state.final:
+                self._set(row, State.LEFT, "The console stopped following it")
+            raise
+        except Exception as exc:  # one station's surprise must not end the others
+            self._set(row, State.FAILED, user_message(exc))
+
+    async def _send(self, row: int, uid: str, requests: asyncio.Semaphore, baseline: Any) -> bool:
+        """POST the command once; True when it is known to have arrived."""
+        spec = self.spec
+        params = self.params
+        if params is None:
+            self._set(row, State.CANCELLED, "Not sent: the parameters were forgotten")
+            return False
+        try:
+            if spec.name == SUPPORT_PASSWORD:
+                await self._call(requests, lambda: self.admin.change_support_password(uid, params))
+            else:
+                await self._call(requests, lambda: self.admin.command(uid, spec.name, params))
+        except APIConnectionError as exc:
+            if not exc.maybe_applied:
+                self._set(row, State.FAILED, f"Not sent: {user_message(exc)}")
+                return False
+            # Sent, but the answer never came: never send it again on our own.
+            if spec.follow == "last_command" and baseline is not None:
+                try:
+                    latest = await self._call(requests, lambda: self.admin.last_command_status(uid))
+                except APIError:
+                    latest = None
+                if latest is not None and self._ours(latest, baseline):
+                    self._set(row, State.QUEUED, "The connection dropped, but the station has it")
+                    return True
+            self._set(
+                row,
+                State.UNKNOWN,
+                "The connection dropped after sending: not known whether the station "
+                "received it. Check the station before sending again.",
+            )
+            return False
+        except APIStatusError as exc:
+            self._set(row, State.FAILED, f"Refused: {user_message(exc)}")
+            return False
+        except APIError as exc:
+            self._set(row, State.FAILED, user_message(exc))
+            return False
+        if spec.follow == "accepted":
+            self._set(row, State.ACCEPTED, spec.done_words)
+            return False
+        self._set(row, State.QUEUED, "Sent; waiting for the station")
+        return True
+
+    def _ours(self, status: Any, baseline: Any) -> bool:
+        kind = value_of(status, "lastCmdType")
+        if kind not in self.spec.command_types:
+            return False
+        return baseline is None or _identity(status) != _identity(baseline)
+
+    def _poll_interval(self, current: float) -> float:
+        # Slower as more stations are followed: about polls_per_s reads a second in all.
+        floor = self._following / self.polls_per_s if self.polls_per_s > 0 else 0.0
+        return min(max(current * 1.5, floor, self.poll_s), max(self.max_poll_s, floor))
+
+    async def _pause(self, seconds: float) -> None:
+        stop = self._stop
+        if stop is None:
+            await asyncio.sleep(seconds)
+            return
+        with contextlib.suppress(TimeoutError):  # the pause ended, not the run
+            await asyncio.wait_for(stop.wait(), seconds)
+
+    async def _follow(self, row: int, uid: str, requests: asyncio.Semaphore, baseline: Any) -> None:
+        spec = self.spec
+        deadline = time.monotonic() + self.timeout_s
+        interval = self.poll_s
+        self._following += 1
+        try:
+            while True:
+                await self._pause(interval)
+                if self._stopped:
+                    self._set(row, State.LEFT, "Sent; the console stopped following it")
+                    return
+                if time.monotonic() >= deadline:
+                    self._set(
+                        row,
+                        State.TIMED_OUT,
+                        f"No outcome after {seconds_in_words(self.timeout_s)}: the station "
+                        "may still carry it out",
+                    )
+                    return
+                interval = self._poll_interval(interval)
+                if spec.follow == "status":
+                    if await self._status_settled(row, uid, requests):
+                        return
+                    continue
+                try:
+                    status = await self._call(requests, lambda: self.admin.last_command_status(uid))
+                except NotFoundError as exc:
+                    self._set(
+                        row, State.ACCEPTED, f"Sent; its outcome cannot be read: {exc.message}"
+                    )
+                    return
+                except APIError as exc:
+                    current = self.model.results[row].state
+                    self._set(row, current, f"Status not readable for now: {user_message(exc)}")
+                    continue
+                if not self._ours(status, baseline):
+                    continue
+                if await self._settled(row, uid, requests, status):
+                    return
+        finally:
+            self._following -= 1
+
+    async def _settled(self, row: int, uid: str, requests: asyncio.Semaphore, status: Any) -> bool:
+        completion = value_of(status, "lastCmdCompletionStatus")
+        if completion == "PENDING":
+            self._set(row, State.QUEUED, COMPLETION_WORDS["PENDING"])
+            return False
+        if completion == "PROCESSING" or completion is None:
+            self._set(row, State.RUNNING, COMPLETION_WORDS["PROCESSING"])
+            return False
+        if completion in FAILED_COMPLETIONS:
+            words = COMPLETION_WORDS[completion]
+            log = _first_line(value_of(status, "lastCmdCompletionData"))
+            self._set(row, State.FAILED, f"{words}: {log}" if log else words)
+            return True
+        message = self.spec.done_words
+        if self.spec.status:
+            try:
+                detail = await self._call(
+                    requests, lambda: self.admin.status(uid, self.spec.status)
+                )
+                extra = result_words(self.spec.status, detail)
+                message = f"{message}. {extra}" if extra else message
+            except APIError:
+                pass  # the outcome is known; the detail is a bonus
+        self._set(row, State.SUCCEEDED, message)
+        return True
+
+    async def _status_settled(self, row: int, uid: str, requests: asyncio.Semaphore) -> bool:
+        """Commands lastCmdStatus does not report (cancelRadioScan): done when the status
+        endpoint shows the effect."""
+        try:
+            status = await self._call(requests, lambda: self.admin.status(uid, self.spec.status))
+        except APIError as exc:
+            self._set(row, State.RUNNING, f"Status not readable for now: {user_message(exc)}")
+            return False
+        if self.spec.status == "scanRadioStatus":
+            state = value_of(status, "rfScanState")
+            if isinstance(state, int) and state > 0:
+                self._set(row, State.RUNNING, "The scan is still running")
+                return False
+        self._set(row, State.SUCCEEDED, self.spec.done_words)
+        return True
+
+
+def _identity(status: Any) -> tuple[Any, Any, Any]:
+    return (
+        value_of(status, "lastCmdID"),
+        value_of(status, "lastCmdRequestDate"),
+        value_of(status, "lastCmdType"),
+    )
+
+
+def _first_line(text: Any, limit: int = 200) -> str:
+    if not isinstance(text, str):
+        return ""
+    line = next((part.strip() for part in text.splitlines() if part.strip()), "")
+    return line[:limit]

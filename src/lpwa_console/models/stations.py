@@ -24,7 +24,7 @@ from ..schema.stations import (
 from .devices import field_named_in, format_time, validate
 from .forms import automatic_data, check_only_data
 from .paged_table import Column, PagedTableModel
-from .station_commands import StationRef
+from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -384,25 +384,24 @@ class StationsViewModel(QObject):
         self.saving_changed.emit(saving)
 
 
-# The admin commands of Document 2 §4.3 as menus name them, most used first.
+# The admin commands of Document 2 §4.3 in menu order (most used first), and the support
+# password's change; their titles and rules are the command dialogs' (COMMANDS).
+COMMAND_ORDER = (
+    "reboot", "restart", "upgrade", "downloadLrrVersion", "backup", "restore", "scanRadio",
+    "cancelRadioScan", "updateRfRegion", "updateAntennasGainAndLoss", "updateFineTimestampKeys",
+    "updateLocation", "updateLog", "rfcStart", "rfcStop", "rfcDownlinkStop", "openSsh",
+    "closeSsh", "openTerminal",
+)  # fmt: skip
 STATION_COMMANDS: list[tuple[str, str]] = [
-    ("reboot", "Reboot"),
-    ("restart", "Restart the LRR software"),
-    ("upgrade", "Upgrade software"),
-    ("downloadLrrVersion", "Download a software version"),
-    ("backup", "Back up"),
-    ("restore", "Restore"),
-    ("scanRadio", "Scan the radio"),
-    ("cancelRadioScan", "Cancel the radio scan"),
-    ("updateRfRegion", "Update the RF region"),
-    ("updateAntennasGainAndLoss", "Update antenna gains and losses"),
-    ("updateFineTimestampKeys", "Update fine timestamp keys"),
-    ("updateLocation", "Update the location"),
-    ("updateLog", "Update logging"),
-    ("rfcStart", "Start RF cell"),
-    ("rfcStop", "Stop RF cell"),
-    ("rfcDownlinkStop", "Stop RF cell downlinks"),
-    ("openSsh", "Open SSH"),
-    ("closeSsh", "Close SSH"),
-    ("openTerminal", "Open a terminal"),
-]
+    (name, COMMANDS[name].title) for name in COMMAND_ORDER if name in COMMANDS
+] + [(name, spec.title) for name, spec in COMMANDS.items() if name not in COMMAND_ORDER]
+
+
+def command_action(name: str | None) -> str:
+    """The rights action guarding this command: the disruptive ones have their own."""
+    spec = COMMANDS.get(name or "")
+    if name == SUPPORT_PASSWORD:
+        return "station.support_password"
+    return (
+        "station.command.disruptive" if spec is not None and spec.disruptive else "station.command"
+    )

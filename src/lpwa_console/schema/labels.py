@@ -241,6 +241,56 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         # --- alarm 004 ----------------------------------------------------------------------
         "level": FieldWords("Severity", choices=SEVERITY_WORDS),
         "duration": FieldWords("After no uplink for", duration=True),
+        # --- base stations and partners (Document 2 §2.4) --------------------------------------
+        "lrrID": FieldWords(
+            "LRR ID",
+            "The base station's identifier; given by the platform when left empty",
+            expected="8 hexadecimal digits, not 00000000, FFFE... or FFFF...",
+        ),
+        "lrrUUID": FieldWords("LRR UUID", expected="6 hexadecimal digits, '-', 2 to 48 more"),
+        "cnxState": FieldWords(
+            "Connection",
+            choices=_choices(
+                NEVERCNX="Never connected", CNX="Connected", DISC="Disconnected", UNKNOWN="Unknown"
+            ),
+        ),
+        "cnxStateSince": FieldWords("Connection state since"),
+        "rfProbe": FieldWords("RF probe", "Records the radio traffic the station hears"),
+        "enabled": FieldWords("Enabled"),
+        "ismBand": FieldWords("ISM band"),
+        "rfRegionID": FieldWords("RF region"),
+        "bsSecurity": FieldWords("Backhaul security"),
+        "contactInfo": FieldWords("Site contact"),
+        "staticAddress": FieldWords("Static IP address"),
+        "smn": FieldWords("Serial number (SMN)"),
+        "rfCoverageType": FieldWords(
+            "Coverage",
+            choices=_choices(
+                PERMANENT="Permanent",
+                TEMPORARY_MOBILE="Temporary, mobile",
+                TEMPORARY_STATIONARY="Temporary, stationary",
+            ),
+        ),
+        "rfHardwareConfig": FieldWords("RF hardware configuration"),
+        "gpsReceiverConfig": FieldWords(
+            "GPS receiver", choices=_choices(PRESENT="Present", ABSENT="Absent")
+        ),
+        "alarm102": FieldWords(
+            "Connection lost (alarm 102)",
+            "At most one threshold; CRITICAL after 30 seconds by default",
+        ),
+        "alarm103": FieldWords(
+            "No uplink (alarm 103)",
+            "At most two thresholds; the second one longer and more severe",
+        ),
+        "severity": FieldWords("Severity", choices=SEVERITY_WORDS),
+        "minRC": FieldWords("Lowest remaining capacity", unit="%"),
+        "lastReboot": FieldWords("Last reboot"),
+        "lastUpFrameDate": FieldWords("Last uplink"),
+        "lastDwFrameDate": FieldWords("Last downlink"),
+        "customVersion": FieldWords("Custom version"),
+        "totalBaseStationsUsed": FieldWords("Base stations used"),
+        "totalBaseStationsGranted": FieldWords("Base stations granted", "Empty: no limit"),
         # --- internals ----------------------------------------------------------------------
         "occContext": FieldWords("Version", hidden=True),
         "href": FieldWords("Address", hidden=True),
@@ -253,32 +303,7 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
 MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
     {
         # --- base station configuration (schema/stations.py) -----------------------------
-        ("_StationWritable", "name"): FieldWords("Name", "What people call the station"),
-        ("_StationWritable", "rfProbe"): FieldWords(
-            "RF probe", "Whether the station records the radio traffic it hears"
-        ),
         ("RfProbeSetting", "enabled"): FieldWords("RF probe on"),
-        ("_StationWritable", "ismBand"): FieldWords("ISM band", "e.g. eu868"),
-        ("_StationWritable", "contactInfo"): FieldWords(
-            "Contact", "Who to call about the station (site owner, installer)"
-        ),
-        ("_StationWritable", "customerAdminData"): FieldWords("Notes"),
-        ("_StationWritable", "staticAddress"): FieldWords("Static IP address"),
-        ("_StationWritable", "smn"): FieldWords(
-            "Serial number (SMN)", "The manufacturer's serial number"
-        ),
-        ("_StationWritable", "rfCoverageType"): FieldWords(
-            "Coverage",
-            choices=_choices(
-                PERMANENT="Permanent",
-                TEMPORARY_MOBILE="Temporary, mobile",
-                TEMPORARY_STATIONARY="Temporary, stationary",
-            ),
-        ),
-        ("_StationWritable", "rfHardwareConfig"): FieldWords("RF hardware configuration"),
-        ("_StationWritable", "gpsReceiverConfig"): FieldWords(
-            "GPS receiver", choices=_choices(PRESENT="Present", ABSENT="Absent")
-        ),
         ("_StationWritable", "state"): FieldWords(
             "Admin state",
             choices=_choices(
@@ -290,11 +315,6 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
             "Connection lost (102): at most 1; no uplink activity (103): at most 2, the"
             " second longer and more severe",
         ),
-        ("_StationWritable", "bsSecurity"): FieldWords("Backhaul security"),
-        ("AlarmsConfiguration", "alarm102"): FieldWords("Connection lost (alarm 102)"),
-        ("AlarmsConfiguration", "alarm103"): FieldWords("No uplink activity (alarm 103)"),
-        ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
-        ("AlarmThreshold", "severity"): FieldWords("Severity", choices=SEVERITY_WORDS),
         ("MulticastGroupCreate", "EUI"): FieldWords(
             "Group EUI", "The multicast group's identifier", expected=_HEX16
         ),
@@ -306,6 +326,70 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("Domain", "name"): FieldWords("Domain", "Parts separated by /, e.g. France/Paris"),
         ("CustomHttpHeaderRequest", "name"): FieldWords("Header"),
         ("AppServerCreate", "name"): FieldWords("Name", "Required"),
+        # --- base station commands (schema/station_admin.py) --------------------------
+        ("VersionCommand", "version"): FieldWords(
+            "LRR software version", "The version to fetch or install, e.g. 2.2.64"
+        ),
+        ("ScanRadioCommand", "frequency"): FieldWords(
+            "Frequencies to scan", "Leave empty to scan the station's whole band"
+        ),
+        ("FrequencyRange", "start"): FieldWords("From", "First frequency scanned", unit="MHz"),
+        ("FrequencyRange", "stop"): FieldWords("To", "Last frequency scanned", unit="MHz"),
+        ("FrequencyRange", "step"): FieldWords("Step", "Width of each step", unit="kHz"),
+        ("UpdateRfRegionCommand", "rfRegionID"): FieldWords(
+            "RF region", "The RF region's provisioning ID: letters, digits, . _ -, at most 32"
+        ),
+        ("AntennasGainAndLossCommand", "chains"): FieldWords(
+            "Antenna chains", "Gain and cable loss of each antenna chain"
+        ),
+        ("AntennaChain", "index"): FieldWords("Chain", "Antenna chain index, from 0"),
+        ("AntennaChain", "gain"): FieldWords("Gain", unit="dBi"),
+        ("AntennaChain", "cableLoss"): FieldWords("Cable loss", unit="dB"),
+        ("FineTimestampKeysCommand", "fpgaBoards"): FieldWords(
+            "FPGA boards", "The fine-timestamp decryption key of each board"
+        ),
+        ("FpgaBoardKey", "index"): FieldWords("Board", "FPGA board index, from 0"),
+        ("FpgaBoardKey", "key"): FieldWords(
+            "Decryption key", "AES 128 key: secret, never shown again", expected=_HEX32
+        ),
+        ("UpdateLocationCommand", "locationType"): FieldWords(
+            "Location source",
+            "Where the station takes its position from",
+            choices=_choices(**{"1": "Administrative (typed here)", "2": "GPS"}),
+        ),
+        ("UpdateLocationCommand", "adminLat"): FieldWords(
+            "Latitude", "Required for an administrative location", unit="°"
+        ),
+        ("UpdateLocationCommand", "adminLon"): FieldWords(
+            "Longitude", "Required for an administrative location", unit="°"
+        ),
+        ("UpdateLocationCommand", "adminAlt"): FieldWords("Altitude", unit="m"),
+        ("UpdateLogCommand", "traceLevel"): FieldWords(
+            "Trace level",
+            "How much the LRR software writes to its log",
+            choices=_choices(
+                **{"0": "No trace", "1": "Level 1", "2": "Level 2", "3": "Level 3 (most)"}
+            ),
+        ),
+        ("SupportPasswordChange", "password"): FieldWords(
+            "New support password", "Secret: never shown, logged or kept"
+        ),
+        ("ModelRef", "ID"): FieldWords("Base station model"),
+        ("_StationWritable", "name"): FieldWords("Name", "The LRR ID stands for it when empty"),
+        ("_StationFields", "model"): FieldWords("Base station model"),
+        ("_StationFields", "healthState"): FieldWords(
+            "Health",
+            choices=_choices(
+                INIT="Not connected yet",
+                ACTIVE="Active",
+                BACKHAUL_CNX_ERROR="Backhaul connection error",
+                RF_ERROR="Radio error",
+                SUSPENDED="Suspended",
+            ),
+        ),
+        ("_StationFields", "version"): FieldWords("Software version"),
+        ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
+        ("AlarmThresholdView", "duration"): FieldWords("After", duration=True),
     }
 )
 

@@ -141,9 +141,9 @@ class StationsResource(APIResource):
         partner: str = MINE,
     ) -> StationTagResult:
         """TAG or UNTAG these stations (UNTAG of a missing tag is no error)."""
-        body = StationsTagRequest(
-            name=name, action=action, LRRIDs=lrr_ids, multicastVisibility=multicast_visibility
-        )
+        body = StationsTagRequest(name=name, action=action, LRRIDs=lrr_ids)
+        if multicast_visibility is not None:
+            body.multicastVisibility = multicast_visibility
         return await self._client.post(
             f"{self._base(partner)}/tags",
             StationTagResult,

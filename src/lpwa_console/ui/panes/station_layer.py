@@ -4,16 +4,15 @@ from its square (double-click), and Shift+drag to send a command to the stations
 
 from __future__ import annotations
 
-import importlib
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
+    QDialog,
     QGraphicsItem,
-    QMessageBox,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -23,6 +22,7 @@ from ...models.station_commands import StationRef
 from ...models.station_map import StationMapViewModel, cluster_box, cluster_point
 from ...models.stations import CONNECTION_WORDS
 from ...schema.stations import BaseStationCluster
+from ..dialogs.station_commands import open_station_command
 from ..navigator import Location
 from .device_map import compact_count, project
 
@@ -113,6 +113,7 @@ class StationLayer:
 
     def __init__(self, pane: DeviceMapPane, vm: StationMapViewModel) -> None:
         self.pane, self.vm, self.view = pane, vm, pane.view
+        self.dialog: QDialog | None = None  # the last command dialog opened
         self.toggle = QCheckBox("Base stations")
         self.toggle.setObjectName("mapStationsLayer")
         self.toggle.setChecked(vm.enabled)
@@ -165,19 +166,6 @@ class StationLayer:
         if not stations:
             self.pane.message.show_message("No base station in that box")
             return
-        open_station_command(self.pane, self.vm.client, stations, None)
-
-
-def open_station_command(
-    parent: QWidget, client: Any, stations: list[StationRef], command: str | None
-) -> None:
-    """The command dialogs' entry point (ui/dialogs/station_commands.py)."""
-    try:
-        dialogs = importlib.import_module("lpwa_console.ui.dialogs.station_commands")
-    except ImportError:
-        box = QMessageBox(parent)
-        box.setWindowTitle("Commands")
-        box.setText(f"{len(stations):,} base stations selected; the command dialogs are missing")
-        box.open()
-        return
-    dialogs.open_station_command(parent, client, stations, command)
+        self.dialog = open_station_command(
+            self.pane, self.vm.client, stations, None, runner=self.vm.runner
+        )

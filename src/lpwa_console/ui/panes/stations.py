@@ -4,7 +4,6 @@ commands on the selection (toolbar, row menu, Enter opens the detail's first tab
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
@@ -13,6 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
+    QDialog,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -27,11 +27,17 @@ from ...models.partners import PartnerViewModel
 from ...models.rights import AccountRights
 from ...models.station_commands import StationRef
 from ...models.station_detail import StationDetailViewModel
-from ...models.stations import CONNECTION_FILTERS, STATION_COMMANDS, StationsViewModel
+from ...models.stations import (
+    CONNECTION_FILTERS,
+    STATION_COMMANDS,
+    StationsViewModel,
+    command_action,
+)
 from ...schema.domains import parse_domain_filter
 from ...schema.stations import BaseStation
 from ..connections import SignalConnections
 from ..dialogs.resource_form import SchemaFormDialog
+from ..dialogs.station_commands import open_station_command
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
@@ -84,6 +90,7 @@ class StationsPane(QWidget):
         self.partner = partner
         self.gate = RightsGate(rights, self)
         self.dialog: SchemaFormDialog | None = None
+        self.command_dialog: QDialog | None = None  # the last command dialog opened
 
         # --- filter bar ---
         self.search = QLineEdit()
@@ -136,7 +143,7 @@ class StationsPane(QWidget):
         self.copy_button = QPushButton("Copy LRR ID")
         self.refresh_button = QPushButton("Refresh")
         for control, action in (
-            (self.reboot_button, "station.command"),
+            (self.reboot_button, "station.command.disruptive"),
             (self.command_button, "station.command"),
             (self.edit_button, "station.edit"),
         ):
@@ -210,6 +217,7 @@ class StationsPane(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.detail.navigate.connect(self.navigate)
         self.detail.edit_requested.connect(self.edit_station)
+        self.detail.save_requested.connect(self._save_detail)
         self.detail.command_requested.connect(self._detail_command)
         tab_order(
             self.search,
@@ -235,6 +243,7 @@ class StationsPane(QWidget):
             (view_model.detail_loading, self._detail_loading),
             (view_model.detail_failed, self.detail.show_error),
             (view_model.saved, self._saved),
+            (view_model.save_failed, self._save_failed),
         )
         if partner is not None:
             self._connections.connect(partner.changed, self._partner_changed)
@@ -295,9 +304,9 @@ class StationsPane(QWidget):
             self.show_section(section)
 
     def show_section(self, section: str) -> None:
-        for tab, key in self.detail.tab_keys.items():
-            if key == section:
-                self.detail.tabs.setCurrentWidget(tab)
+        tab = self.detail.sections.get(section)
+        if tab is not None:
+            self.detail.tabs.setCurrentWidget(tab)
 
     def current_item(self) -> tuple[str | None, str | None]:
         detail = self.vm.detail
@@ -372,8 +381,9 @@ class StationsPane(QWidget):
         return sorted(set(rows))
 
     def send_command(self, command: str | None, rows: list[int] | None = None) -> None:
-        """Open the command dialog for the selected stations (or these rows)."""
-        verdict = self.gate.check("station.command")
+        """Open the command dialog for the selected stations (or these rows; with nothing
+        selected, the station shown)."""
+        verdict = self.gate.check(command_action(command))
         if not verdict.allowed:
             self._show_message(verdict.reason)
             return
@@ -387,15 +397,26 @@ class StationsPane(QWidget):
         if not stations or self.vm.client is None:
             self._show_message("Select the stations to send the command to")
             return
-        open_station_command(self, self.vm.client, stations, command)
+        self._open_command(stations, command)
 
     def _detail_command(self, command: str | None) -> None:
         if self.vm.detail is None or self.vm.client is None:
             return
-        if not self.gate.check("station.command").allowed:
-            self._show_message(self.gate.check("station.command").reason)
+        verdict = self.gate.check(command_action(command))
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
             return
-        open_station_command(self, self.vm.client, self.vm.refs_of([self.vm.detail]), command)
+        self._open_command(self.vm.refs_of([self.vm.detail]), command)
+
+    def _open_command(self, stations: list[StationRef], command: str | None) -> None:
+        self.command_dialog = open_station_command(
+            self,
+            self.vm.client,
+            stations,
+            command,
+            rights=self.gate.rights,
+            runner=self.vm.runner,
+        )
 
     def edit_station(self) -> None:
         station = self.vm.detail
@@ -411,6 +432,17 @@ class StationsPane(QWidget):
         self.dialog = StationFormDialog(self.vm, station, self)
         self.dialog.finished.connect(self._dialog_closed)
         self.dialog.open()
+
+    def _save_detail(self, data: dict[str, Any]) -> None:
+        """A part of the configuration edited in the detail (the alarm thresholds)."""
+        if self.vm.detail is not None and self.allowed("station.edit"):
+            self.vm.update(self.vm.detail, data)
+
+    def allowed(self, action: str) -> bool:
+        verdict = self.gate.check(action)
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+        return verdict.allowed
 
     def _dialog_closed(self, _result: int) -> None:
         if self.dialog is not None:
@@ -437,9 +469,10 @@ class StationsPane(QWidget):
         connected = self.vm.has_client
         for name, words in STATION_COMMANDS[:7]:
             action = menu.addAction(f"{words}{plural}…", self._sender(name))
-            action.setEnabled(connected and verdict.allowed)
-            if not verdict.allowed:
-                action.setToolTip(verdict.reason)
+            allowed = self.gate.check(command_action(name))
+            action.setEnabled(connected and allowed.allowed)
+            if not allowed.allowed:
+                action.setToolTip(allowed.reason)
         more = menu.addMenu("More commands")
         for name, words in STATION_COMMANDS[7:]:
             more.addAction(f"{words}…", self._sender(name))
@@ -526,6 +559,10 @@ class StationsPane(QWidget):
     def _saved(self, station: BaseStation) -> None:
         self._show_message(f"Saved {station.name}")
 
+    def _save_failed(self, message: str, _field: str) -> None:
+        if self.dialog is None:  # the form says it itself, next to the field
+            self._show_message(f"Could not save: {message}")
+
     def _update_actions(self) -> None:
         connected = self.vm.has_client
         selected = self.table.selectionModel().hasSelection()
@@ -539,14 +576,6 @@ class StationsPane(QWidget):
     def closeEvent(self, event: Any) -> None:
         self._connections.disconnect_all()
         super().closeEvent(event)
-
-
-def open_station_command(
-    parent: QWidget, client: Any, stations: list[StationRef], command: str | None
-) -> None:
-    """The command dialogs' entry point (ui/dialogs/station_commands.py)."""
-    dialogs = importlib.import_module("lpwa_console.ui.dialogs.station_commands")
-    dialogs.open_station_command(parent, client, stations, command)
 
 
 def _map_location(lat: float | None, lon: float | None) -> Any:

@@ -9,8 +9,10 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSpinBox, QWidget
 
 from ...schema.durations import DURATION_UNITS, join_duration, split_duration
 
-# The units a form offers: minutes to weeks (seconds are never useful for these fields).
+# The units a form offers: minutes to weeks (seconds are never useful for these fields)...
 UNITS = [(unit, many) for unit, _size, _one, many in DURATION_UNITS if unit != "S"][::-1]
+# ...except where the platform counts in seconds (a station disconnected for 30 s).
+UNITS_WITH_SECONDS = [(unit, many) for unit, _size, _one, many in DURATION_UNITS][::-1]
 
 
 class DurationInput(QWidget):
@@ -19,15 +21,18 @@ class DurationInput(QWidget):
 
     changed = Signal()
 
-    def __init__(self, text: str = "", parent: QWidget | None = None) -> None:
+    def __init__(
+        self, text: str = "", parent: QWidget | None = None, *, seconds: bool = False
+    ) -> None:
         super().__init__(parent)
+        self.seconds = seconds
         self.number = QSpinBox()
         self.number.setRange(0, 9999)
         self.number.setSpecialValueText(" ")  # 0 reads as empty: nothing given
         self.number.setAccessibleName("Number")
         self.unit = QComboBox()
         self.unit.setAccessibleName("Unit")
-        for unit, words in UNITS:
+        for unit, words in UNITS_WITH_SECONDS if seconds else UNITS:
             self.unit.addItem(words, unit)
         row = QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
@@ -45,7 +50,7 @@ class DurationInput(QWidget):
                 number, unit = split_duration(text)
             except ValueError:
                 number = 0
-        if unit == "S":  # seconds only: shown in minutes, rounded
+        if unit == "S" and not self.seconds:  # seconds only: shown in minutes, rounded
             number, unit = max(1, round(number / 60)), "M"
         self.number.setValue(number)
         self.unit.setCurrentIndex(max(0, self.unit.findData(unit)))

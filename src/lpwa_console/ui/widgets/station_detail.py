@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QTabWidget,
     QTextBrowser,
@@ -38,6 +39,7 @@ from ...schema.labels import label_of
 from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
+from .alarm_thresholds_editor import AlarmThresholdsEditor
 from .device_detail import _field, _linked, _muted, _section
 from .health_chart import HealthChart, ProbeChart
 from .pane_parts import TableOrEmpty, data_table
@@ -211,6 +213,12 @@ def hardware_html(station: Any) -> str:
     return html or _muted("The station describes no hardware.")
 
 
+def _wire_of(config: Any) -> dict[str, Any]:
+    """A station's alarmsConfiguration as a request sends it (to compare with one typed)."""
+    to_request = getattr(config, "to_request", None)
+    return to_request().to_wire() if callable(to_request) else dict(config or {})
+
+
 class HtmlView(QTextBrowser):
     """Read-only rich text whose links are followed by the owner (`link_activated`). A
     browser lays its text out once per change; a word-wrapped QLabel in a scroll area laid
@@ -292,6 +300,7 @@ class StationDetail(QWidget):
 
     navigate = Signal(object)  # Location
     edit_requested = Signal()
+    save_requested = Signal(dict)  # configuration changes for the station shown
     command_requested = Signal(object)  # str | None
 
     def __init__(
@@ -317,12 +326,31 @@ class StationDetail(QWidget):
         self.edit_button = QPushButton("Edit configuration…")
         self.edit_button.setObjectName("editStation")
         self.gate.bind(self.edit_button, "station.edit")
+        # The alarm thresholds, edited in place with their rules said while typing.
+        self.thresholds = AlarmThresholdsEditor()
+        self.save_thresholds = QPushButton("Save thresholds")
+        self.save_thresholds.setObjectName("saveThresholds")
+        self.gate.bind(self.save_thresholds, "station.edit")
+        self.revert_thresholds = QPushButton("Revert")
+        self.revert_thresholds.setObjectName("revertThresholds")
         config_row = QHBoxLayout()
+        config_row.addWidget(self.revert_thresholds)
+        config_row.addWidget(self.save_thresholds)
         config_row.addStretch(1)
         config_row.addWidget(self.edit_button)
+        inner = QWidget()
+        inner_layout = QVBoxLayout(inner)
+        inner_layout.setContentsMargins(0, 0, 0, 0)
+        inner_layout.addWidget(self.config_label, 1)
+        inner_layout.addWidget(self.thresholds)
+        self.config_label.setMinimumHeight(140)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        scroll.setWidget(inner)
         config_layout = QVBoxLayout(config)
         config_layout.setContentsMargins(0, 0, 0, 4)
-        config_layout.addWidget(self.config_label, 1)
+        config_layout.addWidget(scroll, 1)
         config_layout.addLayout(config_row)
         self.tabs.addTab(config, "Configuration")
 
@@ -354,13 +382,21 @@ class StationDetail(QWidget):
             vm, "served", "stationServedDevices", "No device heard by this station lately"
         )
         self.tabs.addTab(self.served_tab, "Served devices")
-        self.tab_keys = {
+        self.config_tab = config
+        self.tab_keys: dict[QWidget, str] = {
             self.alarms_tab: "alarms",
             self.commands_tab: "commands",
             self.health_tab: "health",
             self.probe_tab: "probe",
             self.antennas_tab: "antennas",
             self.served_tab: "served",
+        }
+        # Every tab by the name links and the navigator use ("alarms", "configuration"...).
+        self.sections: dict[str, QWidget] = {
+            "overview": self.overview,
+            "configuration": config,
+            "hardware": self.hardware,
+            **{key: tab for tab, key in self.tab_keys.items()},
         }
 
         self.empty = QWidget()
@@ -391,6 +427,9 @@ class StationDetail(QWidget):
         for view in (self.overview, self.config_label):
             view.link_activated.connect(self.follow)
         self.edit_button.clicked.connect(self.edit_requested)
+        self.thresholds.changed.connect(self._thresholds_edited)
+        self.save_thresholds.clicked.connect(self._save_thresholds)
+        self.revert_thresholds.clicked.connect(self._revert_thresholds)
         self.send_button.clicked.connect(lambda: self.command_requested.emit(None))
         self.tabs.currentChanged.connect(lambda _i: self.load_current_tab())
         vm.health_changed.connect(self.health_chart.set_health)
@@ -433,7 +472,44 @@ class StationDetail(QWidget):
         if location is not None:
             self.navigate.emit(location)
 
+    def _thresholds_edited(self) -> None:
+        dirty = self.thresholds.dirty and self.station is not None
+        self.gate.enable(
+            self.save_thresholds, dirty and self.thresholds.configuration() is not None
+        )
+        self.revert_thresholds.setEnabled(dirty)
+
+    def _save_thresholds(self) -> None:
+        configuration = self.thresholds.configuration()
+        if configuration is not None and self.station is not None:
+            self.save_requested.emit({"alarmsConfiguration": configuration.to_wire()})
+
+    def _revert_thresholds(self) -> None:
+        config = _get(self.station, "alarmsConfiguration") if self.station is not None else None
+        self.thresholds.set_configuration(config)
+        self._thresholds_edited()
+
+    def _show_thresholds(self, previous: Any, station: Any) -> None:
+        """The same station read again keeps thresholds edited and not saved, unless they are
+        the station's now (they were saved)."""
+        same = previous is not None and station is not None and previous.lrrID == station.lrrID
+        config = _get(station, "alarmsConfiguration") if station is not None else None
+        if same and self.thresholds.dirty:
+            typed = self.thresholds.configuration()
+            saved = (
+                typed is not None and config is not None and (typed.to_wire() == _wire_of(config))
+            )
+            if not saved:
+                return
+        self.thresholds.set_configuration(config)
+        self.thresholds.set_editable(
+            station is not None and self.gate.check("station.edit").allowed
+        )
+        self._thresholds_edited()
+
     def show_station(self, station: Any) -> None:
+        previous = self.station
+        self._show_thresholds(previous, station)
         self.station = station
         self.vm.set_station(station)
         if station is None:

@@ -1,0 +1,69 @@
+"""A base station's antennas (`/bss/{bsUid}/ants`) and RF probe (`/bss/{bsUid}/rfProbe`, with
+the traffic it heard, `/rfProbe/frames`)."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from ...schema.alarms import wire_time
+from ...schema.frames import DEFAULT_STEP, normalise_duration, normalise_step
+from ...schema.station_radio import (
+    Antenna,
+    Antennas,
+    AntennaUpdate,
+    RfProbe,
+    RfProbeUpdate,
+    StationFrames,
+)
+from ._resource import APIResource
+from ._stations_path import station_path
+
+
+def window_params(
+    begin: datetime | None, duration: str | timedelta | None, step: str | timedelta | None
+) -> list[tuple[str, str]]:
+    params: list[tuple[str, str]] = []
+    if begin is not None:
+        params.append(("begin", wire_time(begin)))
+    if duration is not None:
+        params.append(("duration", normalise_duration(duration)))
+    if step is not None:
+        params.append(("step", normalise_step(step)))
+    return params
+
+
+class StationRadioResource(APIResource):
+    async def antennas(self, bs_uid: str | int, *, partner: str = "mine") -> Antennas:
+        return await self._client.get(f"{station_path(bs_uid, partner)}/ants", Antennas)
+
+    async def antenna(self, bs_uid: str | int, ant_uid: int, *, partner: str = "mine") -> Antenna:
+        return await self._client.get(f"{station_path(bs_uid, partner)}/ants/{ant_uid}", Antenna)
+
+    async def update_antenna(
+        self, bs_uid: str | int, ant_uid: int, update: AntennaUpdate, *, partner: str = "mine"
+    ) -> Antenna:
+        path = f"{station_path(bs_uid, partner)}/ants/{ant_uid}"
+        return await self._client.put(path, Antenna, json=update.to_wire())
+
+    async def rf_probe(self, bs_uid: str | int, *, partner: str = "mine") -> RfProbe:
+        return await self._client.get(f"{station_path(bs_uid, partner)}/rfProbe", RfProbe)
+
+    async def update_rf_probe(
+        self, bs_uid: str | int, update: RfProbeUpdate, *, partner: str = "mine"
+    ) -> RfProbe:
+        path = f"{station_path(bs_uid, partner)}/rfProbe"
+        return await self._client.put(path, RfProbe, json=update.to_wire())
+
+    async def rf_probe_frames(
+        self,
+        bs_uid: str | int,
+        *,
+        begin: datetime | None = None,
+        duration: str | timedelta | None = None,
+        step: str | timedelta = DEFAULT_STEP,
+        partner: str = "mine",
+    ) -> StationFrames:
+        """Radio traffic the probe heard, one bucket per `step` (default an hour)."""
+        path = f"{station_path(bs_uid, partner)}/rfProbe/frames"
+        params = window_params(begin, duration, step)
+        return await self._client.get(path, StationFrames, params=params)

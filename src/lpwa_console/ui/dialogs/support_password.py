@@ -1,0 +1,290 @@
+"""Change the support password of base stations (LRR_LINUX stations only, Document 2 §2.4).
+
+Masked, typed twice, checked while typing (the schema's rules and the two must match),
+confirmed with the stations named, then sent and followed like any command. The password is
+never logged (no request body is) and not kept: the fields are cleared when it is sent and
+when the dialog closes, and the run forgets its parameters once it ends. A station known to
+run other software is left out, and the reason said; when none remain, the form is disabled
+with that reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.rights import AccountRights
+from ...models.station_commands import (
+    BulkCommandRun,
+    StationRef,
+    admin_of,
+    check_parameters,
+    command_spec,
+    confirmation_text,
+    count_words,
+    stations_in_words,
+    value_of,
+)
+from ...models.tasks import TaskRunner
+from ...schema.labels import field_words
+from ...schema.station_admin import SupportPasswordChange
+from ..rights import RightsGate
+from ..theme import severity_color
+from ..widgets.form_parts import message_line, required_legend
+from .station_commands import RunView
+
+LRR_LINUX = "LRR_LINUX"
+SPEC = command_spec("changeSupportPassword")
+
+
+def not_lrr_reason(station: StationRef) -> str:
+    return (
+        f"{station.label} runs {station.software_type}: the support password is for "
+        "stations running the LRR software (LRR_LINUX)"
+    )
+
+
+class SupportPasswordDialog(QDialog):
+    def __init__(
+        self,
+        parent: QWidget | None,
+        client: Any,
+        stations: Sequence[StationRef],
+        *,
+        rights: AccountRights | None = None,
+        runner: TaskRunner | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.setObjectName("supportPasswordDialog")
+        self.setWindowTitle("Support password")
+        self.client = client
+        self.admin = admin_of(client)
+        self.runner = runner
+        self.gate = RightsGate(rights, self)
+        self.run: BulkCommandRun | None = None
+        self.all_stations = list(stations)
+        self.excluded: list[StationRef] = []
+        self.stations: list[StationRef] = []
+        self._lookup: asyncio.Future[Any] | None = None
+        self.stack = QStackedWidget()
+        self.stack.addWidget(self._form_page())
+        self.stack.addWidget(self._confirm_page())
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.stack, 1)
+        self._sort_stations(self.all_stations)
+        self.resize(560, 360)
+        unknown = [s for s in self.all_stations if s.software_type is None]
+        if unknown and getattr(client, "stations", None) is not None:
+            self._lookup = asyncio.ensure_future(self._read_software(unknown))
+
+    # --- which stations -------------------------------------------------------------------
+
+    def _sort_stations(self, stations: Sequence[StationRef]) -> None:
+        self.excluded = [s for s in stations if s.software_type not in (None, LRR_LINUX)]
+        self.stations = [s for s in stations if s not in self.excluded]
+        self.to_label.setText(
+            f"Stations: {stations_in_words(self.stations)}" if self.stations else ""
+        )
+        reasons = [not_lrr_reason(s) for s in self.excluded[:3]]
+        if len(self.excluded) > 3:
+            reasons.append(f"and {len(self.excluded) - 3} more not running the LRR software")
+        self.excluded_label.setText(("Left out: " if self.stations else "") + "; ".join(reasons))
+        self.excluded_label.setVisible(bool(self.excluded))
+        for widget in (self.password, self.again):
+            widget.setEnabled(bool(self.stations))
+        self._check()
+
+    async def _read_software(self, unknown: list[StationRef]) -> None:
+        """Ask the platform what the stations whose software is not known run."""
+        found: dict[str, str] = {}
+        for station in unknown:
+            try:
+                item = await self.client.stations.get(station.uid)
+            except Exception:  # the server judges at sending time
+                continue
+            kind = value_of(value_of(item, "model"), "softwareType")
+            if isinstance(kind, str):
+                found[station.uid] = kind
+        if found:
+            updated = [
+                StationRef(s.uid, s.lrr_id, s.name, found.get(s.uid, s.software_type))
+                for s in self.all_stations
+            ]
+            self.all_stations = updated
+            self._sort_stations(updated)
+
+    # --- page 1: the password, twice -------------------------------------------------------
+
+    def _form_page(self) -> QWidget:
+        page = QWidget()
+        page.setObjectName("formPage")
+        self.to_label = QLabel()
+        self.to_label.setObjectName("stationsLabel")
+        self.to_label.setWordWrap(True)
+        self.excluded_label = QLabel()
+        self.excluded_label.setObjectName("excludedStations")
+        self.excluded_label.setWordWrap(True)
+        self.excluded_label.setStyleSheet(f"color: {severity_color(5).name()}")
+        words = field_words("password", SupportPasswordChange)
+        self.password = QLineEdit()
+        self.password.setObjectName("password")
+        self.password.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password.setAccessibleName(words.label)
+        self.password.setToolTip(words.help)
+        self.again = QLineEdit()
+        self.again.setObjectName("passwordAgain")
+        self.again.setEchoMode(QLineEdit.EchoMode.Password)
+        self.again.setAccessibleName("The same password again")
+        self.error = message_line("passwordError")
+        form = QFormLayout()
+        form.addRow(f"{words.label} *", self.password)
+        form.addRow("Type it again *", self.again)
+        hint = QLabel(
+            "The support account is used for remote sessions on the station. The password is "
+            "masked, never shown again, and not kept by the console."
+        )
+        hint.setWordWrap(True)
+        self.send_button = QPushButton("Change…")
+        self.send_button.setObjectName("sendCommand")
+        self.send_button.setDefault(True)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.send_button)
+        layout = QVBoxLayout(page)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.to_label)
+        layout.addWidget(self.excluded_label)
+        layout.addWidget(hint)
+        layout.addWidget(required_legend())
+        layout.addLayout(form)
+        layout.addWidget(self.error)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        self.gate.bind(self.send_button, "station.support_password")
+        self._typed = False
+        self.password.textEdited.connect(self._edited)
+        self.again.textEdited.connect(self._edited)
+        self.send_button.clicked.connect(self._confirm)
+        return page
+
+    def _edited(self, _text: str) -> None:
+        self._typed = True
+        self._check()
+
+    def problem(self) -> str:
+        """What is wrong with what is typed, in words ('' when it may be sent)."""
+        if not self.stations:
+            return self.excluded_label.text() or "No station selected"
+        if self.admin is None:
+            return "Not connected to a platform that takes station commands"
+        errors = check_parameters(SPEC, {"password": self.password.text()})
+        if errors:
+            return next(iter(errors.values()))
+        if self.again.text() != self.password.text():
+            return "The two passwords differ: type the same one twice"
+        return ""
+
+    def _check(self) -> None:
+        problem = self.problem()
+        typed = self._typed and bool(self.stations) and self.admin is not None
+        self.error.setText(problem if typed or not self.stations else "")
+        self.gate.enable(self.send_button, not problem)
+
+    # --- page 2: the confirmation ---------------------------------------------------------
+
+    def _confirm_page(self) -> QWidget:
+        page = QWidget()
+        page.setObjectName("confirmPage")
+        self.confirm_text = QLabel()
+        self.confirm_text.setObjectName("confirmText")
+        self.confirm_text.setWordWrap(True)
+        effect = QLabel(
+            "Remote sessions that use the support account need the new password from then on."
+        )
+        effect.setWordWrap(True)
+        self.back_button = QPushButton("Back")
+        self.back_button.setObjectName("backToForm")
+        self.confirm_button = QPushButton("Change the password")
+        self.confirm_button.setObjectName("confirmCommand")
+        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
+        self.confirm_button.clicked.connect(self.start)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.back_button)
+        buttons.addWidget(self.confirm_button)
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.confirm_text)
+        layout.addWidget(effect)
+        layout.addStretch(1)
+        layout.addLayout(buttons)
+        return page
+
+    def _confirm(self) -> None:
+        self._typed = True
+        self._check()
+        if self.problem():
+            return
+        self.confirm_text.setText(confirmation_text(SPEC, self.stations))
+        self.confirm_button.setText(f"Change the password of {count_words(len(self.stations))}")
+        self.stack.setCurrentIndex(1)
+        self.back_button.setFocus()
+
+    # --- page 3: sending and following ----------------------------------------------------
+
+    def start(self) -> None:
+        if self.problem() or self.admin is None:
+            self.stack.setCurrentIndex(0)
+            return
+        verdict = self.gate.check("station.support_password")
+        if not verdict.allowed:
+            self.error.setText(verdict.reason)
+            self.stack.setCurrentIndex(0)
+            return
+        change = SupportPasswordChange.model_validate({"password": self.password.text()})
+        self.clear_secrets()
+        self.run = BulkCommandRun(self.admin, SPEC.name, self.stations, change, runner=self.runner)
+        del change
+        self.run.setParent(self)
+        # The run holds the only copy (a SecretStr) while it sends; dropped when it ends.
+        self.run.finished.connect(self._forget)
+        view = RunView(self.run, allow_retry=False)
+        close = QPushButton("Close")
+        close.setObjectName("closeRun")
+        close.clicked.connect(self.accept)
+        view.buttons.addWidget(close)
+        self.stack.addWidget(view)
+        self.stack.setCurrentWidget(view)
+        self.run.start()
+
+    def _forget(self, _summary: str) -> None:
+        if self.run is not None:
+            self.run.forget()
+
+    def clear_secrets(self) -> None:
+        for field in (self.password, self.again):
+            field.clear()
+            field.setModified(False)
+
+    def done(self, result: int) -> None:
+        self.clear_secrets()
+        if self._lookup is not None:
+            self._lookup.cancel()
+        if self.run is not None and self.run.running:
+            self.run.cancel()
+        super().done(result)

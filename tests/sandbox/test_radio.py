@@ -1,0 +1,70 @@
+from lpwa_console.sandbox import radio
+
+
+def test_signal_falls_with_distance() -> None:
+    near, far = radio.rssi_dbm(100), radio.rssi_dbm(2000)
+    assert near > far
+    assert radio.snr_db(near) >= radio.snr_db(far)
+    assert radio.esp_dbm(near, radio.snr_db(near)) <= near
+    assert radio.heard(radio.rssi_dbm(500)) and not radio.heard(radio.rssi_dbm(50_000))
+
+
+def test_reach_fits_in_the_neighbour_cells() -> None:
+    reach = radio.reach_m()
+    assert 1000 < reach < radio.CELL_DEG * 111_000 * 0.5  # one cell at 60 degrees latitude
+    assert not radio.heard(radio.rssi_dbm(reach * 1.01, fading=1.0))
+
+
+def test_receptions_best_first_at_most_three() -> None:
+    stations = [(i, 48.85 + i * 0.002, 2.35) for i in range(1, 6)] + [(9, 49.5, 2.35)]
+    got = radio.receptions(48.85, 2.35, stations, [0.0] * len(stations))
+    assert [r.bs_uid for r in got] == [1, 2, 3]
+    assert got[0].snr >= got[1].snr >= got[2].snr
+
+
+def test_drift_reverts_to_its_level_and_stays_in_bounds() -> None:
+    value = 95.0
+    for i in range(200):
+        value = radio.drift(value, 30.0, (i * 0.618) % 1)
+        assert 0 <= value <= 100
+    assert abs(value - 30) < 20
+
+
+def test_threshold_severity() -> None:
+    thresholds = [(3, 60_000), (5, 600_000)]
+    assert radio.crossed_severity(59_999, thresholds) is None
+    assert radio.crossed_severity(60_000, thresholds) == 3
+    assert radio.crossed_severity(700_000, thresholds) == 5
+
+
+def test_usage_rule_hysteresis() -> None:
+    cpu = radio.USAGE_RULES[106]
+    assert radio.usage_verdict(cpu, 91, raised=False) is True
+    assert radio.usage_verdict(cpu, 85, raised=True) is None
+    assert radio.usage_verdict(cpu, 79, raised=True) is False
+    assert radio.usage_verdict(cpu, 50, raised=False) is None
+
+
+def test_command_state_machine() -> None:
+    t = 1_000_000
+    assert radio.advance_command("reboot", "PENDING", t, t + 2000, t + 1000, True, 0.5) is None
+    start = radio.advance_command("reboot", "PENDING", t, t + 2000, t + 3000, True, 0.5)
+    assert start is not None and start.status == "PROCESSING" and start.due_ms == t + 2000 + 120_000
+    # a reboot ends while its station is away: that is the reboot
+    end = radio.advance_command("reboot", "PROCESSING", t, start.due_ms, start.due_ms, False, 0.5)
+    assert end is not None and end.status == "COMPLETED"
+    # an upgrade can fail
+    up = radio.advance_command("upgrade", "PROCESSING", t, t, t, True, 0.1)
+    assert up is not None and up.status == "ERR_EXEC"
+    # a disconnected station never takes it: ERR_NOSTART after 10 minutes
+    assert radio.advance_command("backup", "PENDING", t, t + 2000, t + 60_000, False, 0) is None
+    late = radio.advance_command("backup", "PENDING", t, t + 2000, t + 600_000, False, 0)
+    assert late is not None and late.status == "ERR_NOSTART" and late.due_ms is None
+    # still running and unreachable for 10 minutes after its end: ERR_NOEND
+    noend = radio.advance_command("backup", "PROCESSING", t, t, t + 600_000, False, 0)
+    assert noend is not None and noend.status == "ERR_NOEND"
+
+
+def test_scan_takes_minutes() -> None:
+    assert radio.scan_run_ms(None, None, None) >= 5 * radio.MINUTE
+    assert radio.scan_run_ms(863, 870, 25) >= 2 * radio.MINUTE

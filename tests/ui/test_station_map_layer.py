@@ -59,7 +59,9 @@ def test_station_layer(qtbot: Any, client: LpwaClient) -> None:
             (c for c in vm.clusters if c.item is not None and c.item.lrrID == station.lrrID), None
         )
 
-    qtbot.waitUntil(lambda: vm.requests > requests and vm.settled and alone(), timeout=10000)
+    qtbot.waitUntil(
+        lambda: vm.requests > requests and vm.settled and alone() is not None, timeout=10000
+    )
     one = alone()
     item = next(i for i in pane.view.station_items if i.cluster is one)  # type: ignore[attr-defined]
     where = pane.view.mapFromScene(item.pos())

@@ -5,6 +5,7 @@ for this station, and again on `refresh`; a newer station drops the older answer
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -17,13 +18,15 @@ from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
 from .devices import format_time
-from .errors import UserError
 from .paged_table import Column, PagedTableModel
+from .station_commands import COMMANDS, COMPLETION_WORDS, FAILED_COMPLETIONS
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+HEALTH_WINDOW, HEALTH_STEP = "P7D", "PT1H"  # a week, hour by hour
+PROBE_WINDOW = "P2D"
 # fetch(client, station uid, page from 1, size) -> one page
 SectionFetch = Callable[[LpwaClient, str, int, int], Awaitable[ListEnvelope[Any]]]
 
@@ -70,23 +73,29 @@ def _field(item: Any, *names: str) -> Any:
     return None
 
 
+def _command_title(status: Any) -> str:
+    kind = getattr(status, "lastCmdType", None) or ""
+    for spec in COMMANDS.values():
+        if kind in spec.command_types or kind == spec.name:
+            return spec.title
+    return kind.replace("_", " ").capitalize()
+
+
 def command_columns() -> list[Column[Any]]:
+    """The station's last command (lastCmdStatus: the platform keeps no longer history)."""
     return [
+        Column("Command", _command_title, width=150),
         Column(
-            "Command", lambda c: _field(c, "command", "cmdType", "lastCmdType") or "", width=150
+            "Status",
+            lambda c: COMPLETION_WORDS.get(
+                c.lastCmdCompletionStatus or "", c.lastCmdCompletionStatus or ""
+            ),
+            severity=lambda c: 6 if c.lastCmdCompletionStatus in FAILED_COMPLETIONS else None,
+            width=200,
         ),
-        Column("Status", lambda c: _field(c, "status", "lastCmdStatus", "state") or "", width=100),
-        Column(
-            "Sent",
-            lambda c: format_time(_field(c, "creationTimestamp", "sentTimestamp", "timestamp")),
-            width=120,
-        ),
-        Column(
-            "Finished",
-            lambda c: format_time(_field(c, "endTimestamp", "updateTimestamp", "doneTimestamp")),
-            width=120,
-        ),
-        Column("Result", lambda c: _field(c, "message", "result", "error") or ""),
+        Column("Sent", lambda c: format_time(c.lastCmdRequestDate), width=120),
+        Column("Finished", lambda c: format_time(c.lastCmdCompletionDate), width=120),
+        Column("Result", lambda c: c.lastCmdCompletionData or c.lastCmdData or ""),
     ]
 
 
@@ -96,41 +105,28 @@ def _number(value: Any, fmt: str = "{:.1f}") -> str:
 
 def served_device_columns() -> list[Column[Any]]:
     return [
-        Column("DevEUI", lambda d: _field(d, "devEUI", "EUI", "DevEUI") or "", width=150),
-        Column("Name", lambda d: _field(d, "name") or "", width=150),
+        Column("DevEUI", lambda d: d.devEUI, width=150),
+        Column("Name", lambda d: d.name or "", width=150),
+        Column("RSSI", lambda d: f"{d.rssi:.1f} dBm", alignment=RIGHT, width=90),
+        Column("SNR", lambda d: f"{d.snr:.1f} dB", alignment=RIGHT, width=75),
         Column(
-            "RSSI",
-            lambda d: _number(_field(d, "rssi", "lastRSSI", "RSSI"), "{:.1f} dBm"),
-            alignment=RIGHT,
-            width=90,
+            "Best station",
+            lambda d: d.lrrID,
+            tooltip=lambda d: "The station that heard its last uplink best",
+            width=100,
         ),
-        Column(
-            "SNR",
-            lambda d: _number(_field(d, "snr", "lastSNR", "SNR"), "{:.1f} dB"),
-            alignment=RIGHT,
-            width=80,
-        ),
-        Column(
-            "Last heard",
-            lambda d: format_time(_field(d, "lastTimestamp", "timestamp", "lastUpTimestamp")),
-        ),
+        Column("Last heard", lambda d: format_time(d.lastUpTimestamp)),
     ]
 
 
 def antenna_columns() -> list[Column[Any]]:
     return [
-        Column("Antenna", lambda a: _field(a, "antID", "ID", "uid", "antUid") or "", width=70),
-        Column("Gain", lambda a: _number(_field(a, "gain"), "{:g} dBi"), alignment=RIGHT),
-        Column(
-            "Loss", lambda a: _number(_field(a, "cableLoss", "loss"), "{:g} dB"), alignment=RIGHT
-        ),
-        Column(
-            "Above ground",
-            lambda a: _number(_field(a, "altitudeAboveGround"), "{:g} m"),
-            alignment=RIGHT,
-        ),
-        Column("Azimuth", lambda a: _number(_field(a, "azimuth"), "{:g}°"), alignment=RIGHT),
-        Column("Model", lambda a: _field(a, "model", "antModel") or ""),
+        Column("Antenna", lambda a: a.name or str(a.index), width=110),
+        Column("In use", lambda a: "yes" if a.used else "", width=55),
+        Column("Gain", lambda a: _number(a.gain, "{:g} dBi"), alignment=RIGHT, width=75),
+        Column("Cable loss", lambda a: _number(a.cableLoss, "{:g} dB"), alignment=RIGHT),
+        Column("Azimuth", lambda a: _number(a.azimuth, "{:g}°"), alignment=RIGHT),
+        Column("Type", lambda a: a.type or ""),
     ]
 
 
@@ -148,15 +144,6 @@ def _one_page(items: list[Any]) -> ListEnvelope[Any]:
     return ListEnvelope[Any](briefs=list(items), count=len(items), more=False)
 
 
-def _resource(client: LpwaClient, name: str, words: str) -> Any:
-    """One of the client's station resources; a client without it (a platform connection
-    that does not offer it) says so in words."""
-    resource = getattr(client, name, None)
-    if resource is None:
-        raise UserError(f"{words} are not offered by this connection")
-    return resource
-
-
 async def _alarms(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
     # The collection's list filtered by the station (its lrrID as the whole prefix): it
     # pages by the size asked, as the table does.
@@ -165,22 +152,19 @@ async def _alarms(client: LpwaClient, uid: str, page: int, size: int) -> ListEnv
 
 
 async def _commands(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
-    admin = _resource(client, "station_admin", "Base station commands")
-    return await admin.history(uid, page, size)  # type: ignore[no-any-return]
+    status = await client.station_admin.last_command_status(uid)
+    return _one_page([status] if status.lastCmdType else [])
 
 
 async def _served(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
-    monitoring = _resource(client, "station_monitoring", "Served devices")
-    answer = await monitoring.served_devices(uid)
-    items = getattr(answer, "briefs", None) or getattr(answer, "devices", None) or []
-    return _one_page(items)
+    answer = await client.station_monitoring.served_devices(uid, page, size)
+    count = answer.count if page == 1 else None
+    return ListEnvelope[Any](briefs=list(answer.devices), count=count, more=answer.more)
 
 
 async def _antennas(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
-    admin = _resource(client, "station_admin", "Antennas")
-    answer = await admin.antennas(uid)
-    items = getattr(answer, "briefs", None) or getattr(answer, "ants", None) or answer
-    return _one_page(list(items))
+    answer = await client.station_radio.antennas(uid)
+    return _one_page(list(answer.briefs))
 
 
 SECTIONS: tuple[Section, ...] = (
@@ -359,10 +343,32 @@ class ProbeSeries:
 
 
 async def load_health(client: LpwaClient, uid: str) -> HealthSeries:
-    monitoring = _resource(client, "station_monitoring", "Health histories")
-    return await monitoring.health_series(uid)  # type: ignore[no-any-return]
+    """CPU, RAM and disk averages over the last week, hour by hour, on common times."""
+    monitoring = client.station_monitoring
+    cpu, ram, disk = await asyncio.gather(
+        monitoring.cpu_history(uid, duration=HEALTH_WINDOW, step=HEALTH_STEP),
+        monitoring.ram_history(uid, duration=HEALTH_WINDOW, step=HEALTH_STEP),
+        monitoring.disk_history(uid, duration=HEALTH_WINDOW, step=HEALTH_STEP),
+    )
+    return health_series(
+        {b.timestamp: float(b.avgCPU) for b in cpu.briefs},
+        {b.timestamp: float(b.avgRAM) for b in ram.briefs},
+        {b.timestamp: float(b.avgDisk) for b in disk.briefs},
+    )
+
+
+def health_series(
+    cpu: dict[int, float], ram: dict[int, float], disk: dict[int, float]
+) -> HealthSeries:
+    """The three histories on the times they share (a report missing one figure is left
+    out rather than drawn as 0 %)."""
+    times = sorted(set(cpu) & set(ram) & set(disk))
+    return HealthSeries(
+        times, [cpu[t] for t in times], [ram[t] for t in times], [disk[t] for t in times]
+    )
 
 
 async def load_probe(client: LpwaClient, uid: str) -> ProbeSeries:
-    radio = _resource(client, "station_admin", "RF probe histories")
-    return await radio.rf_probe_frames(uid)  # type: ignore[no-any-return]
+    frames = await client.station_radio.rf_probe_frames(uid, duration=PROBE_WINDOW)
+    times, up, down = frames.series()
+    return ProbeSeries(times, up, down)

@@ -68,3 +68,43 @@ def test_command_state_machine() -> None:
 def test_scan_takes_minutes() -> None:
     assert radio.scan_run_ms(None, None, None) >= 5 * radio.MINUTE
     assert radio.scan_run_ms(863, 870, 25) >= 2 * radio.MINUTE
+
+
+def test_grid_finds_all_stations_around_when_sparse_and_the_nearest_when_dense() -> None:
+    sparse = radio.StationGrid([(1, 48.85, 2.35), (2, 48.87, 2.36), (3, 50.0, 2.35)])
+    assert {s[0] for s in sparse.near(48.851, 2.351)} == {1, 2}
+    dense_stations = [(i, 48.80 + (i % 40) * 0.003, 2.30 + (i // 40) * 0.003) for i in range(1600)]
+    dense = radio.StationGrid(dense_stations)
+    near = dense.near(48.86, 2.36)
+    assert radio.NEAREST <= len(near) < 200
+    closest = min(dense_stations, key=lambda s: radio.distance_m(48.86, 2.36, s[1], s[2]))
+    assert closest in near
+
+
+def test_batch_receptions_match_the_scalar_rule() -> None:
+    import numpy as np
+
+    stations = [(i, 48.85 + i * 0.004, 2.35 - i * 0.003) for i in range(1, 9)]
+    devices = [(100, 48.851, 2.349), (101, 48.87, 2.33), (102, 60.0, 10.0)]
+    rows = [(d, dl, dn, s, sl, sn) for d, dl, dn in devices for s, sl, sn in stations]
+    cols = list(zip(*rows, strict=True))
+    fading = radio.hash_units(np.array(cols[0]), np.array(cols[3]), 7) * 2 - 1
+    got = radio.best_receptions(
+        *(np.array(c) for c in cols[:3]), *(np.array(c) for c in cols[3:]), fading
+    )
+    for dev, lat, lon in devices:
+        pairs = [i for i, r in enumerate(rows) if r[0] == dev]
+        expected = radio.receptions(lat, lon, [stations[i % 8] for i in pairs],
+                                    [float(fading[i]) for i in pairs])  # fmt: skip
+        mine = [(int(s), float(r), float(n)) for d, s, r, n in
+                zip(got[0], got[2], got[3], got[4], strict=True) if d == dev]  # fmt: skip
+        assert mine == [(e.bs_uid, e.rssi, e.snr) for e in expected]
+    assert set(got[1].tolist()) <= {1, 2, 3}
+
+
+def test_hash_units_are_deterministic_and_uniform() -> None:
+    import numpy as np
+
+    a = radio.hash_units(np.arange(10_000), 3)
+    assert (a == radio.hash_units(np.arange(10_000), 3)).all()
+    assert a.min() >= 0 and a.max() < 1 and abs(a.mean() - 0.5) < 0.02

@@ -24,7 +24,10 @@ from .routes import (
     network,
     operator_partners,
     partners,
+    station_admin,
     station_alarms,
+    station_monitoring,
+    station_radio,
     stations,
     subscription,
     token,
@@ -73,6 +76,9 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
     # /bss/alarms... before /bss/{bsUid}.
     api.include_router(station_alarms.router)
     api.include_router(stations.router)
+    api.include_router(station_admin.router)
+    api.include_router(station_monitoring.router)
+    api.include_router(station_radio.router)
     app.include_router(api)
     app.include_router(token.install(settings.token_path))
     install_openapi(app)

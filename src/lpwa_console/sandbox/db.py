@@ -998,9 +998,110 @@ CREATE INDEX ix_station_credits ON station_credit_transactions(partner_uid, id);
     ]
 )
 
+# --- base station operations (issue 9): commands, runtime state, hourly health, receptions --
+#
+# `station_commands` is the command queue (the operator's cmdqueues read it too);
+# `station_runtime` what a station reports beyond the `stations` row, with the simulator's
+# schedule (`next_report`, indexed: a step reads only the stations due); `station_hours`
+# hourly health and traffic samples, at most a week per station (older rows are pruned when
+# a station reports); `device_receptions` the stations (at most 3, best first) that heard
+# each device's last uplink.
+_V_STATION_OPS = """
+CREATE TABLE station_commands (
+    id INTEGER PRIMARY KEY,
+    bs_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    command TEXT NOT NULL,               -- the API name: reboot, upgrade, ...
+    cmd_type TEXT NOT NULL,              -- lastCmdType: REBOOT, UPGRADE, ...
+    params TEXT NOT NULL DEFAULT '{}',   -- JSON (never a password)
+    status TEXT NOT NULL,                -- PENDING, PROCESSING, COMPLETED, ERR_*
+    requested INTEGER NOT NULL,
+    started INTEGER,
+    completed INTEGER,
+    due INTEGER,                         -- when the simulator looks at it again; NULL: done
+    run_ms INTEGER,
+    data TEXT,                           -- lastCmdData (version, port)
+    completion_data TEXT,
+    who TEXT
+);
+CREATE INDEX ix_station_commands_bs ON station_commands(bs_uid, id);
+CREATE INDEX ix_station_commands_due ON station_commands(due) WHERE due IS NOT NULL;
+CREATE TABLE station_runtime (
+    bs_uid INTEGER PRIMARY KEY REFERENCES stations(uid) ON DELETE CASCADE,
+    next_report INTEGER NOT NULL,
+    offline_until INTEGER,               -- away for a command (reboot, upgrade ...)
+    outage_until INTEGER,                -- away for a backhaul outage
+    disk INTEGER,
+    recorded_since INTEGER NOT NULL,
+    cpu_min INTEGER, cpu_min_ts INTEGER, cpu_max INTEGER, cpu_max_ts INTEGER,
+    ram_min INTEGER, ram_min_ts INTEGER, ram_max INTEGER, ram_max_ts INTEGER,
+    disk_min INTEGER, disk_min_ts INTEGER, disk_max INTEGER, disk_max_ts INTEGER,
+    rtt_max INTEGER, rtt_max_ts INTEGER,
+    rfcell_state INTEGER NOT NULL DEFAULT 2,
+    rf_scan_state INTEGER NOT NULL DEFAULT 0,
+    trace_level INTEGER NOT NULL DEFAULT 0,
+    trace_since INTEGER,
+    location_type INTEGER NOT NULL DEFAULT 1,
+    backup_version TEXT,
+    backup_date INTEGER,
+    last_system_reboot INTEGER,
+    ssh_port INTEGER,
+    beacon INTEGER NOT NULL DEFAULT 0,
+    rx2 INTEGER NOT NULL DEFAULT 0,
+    ieee802154 INTEGER NOT NULL DEFAULT 0,
+    support_pw_hash TEXT,                -- scrypt, never the password
+    support_pw_changed INTEGER,
+    chains TEXT,                         -- JSON [{index, gain, cableLoss}]
+    fpga_keys TEXT,                      -- JSON [{index, key}]
+    rf_region_version INTEGER NOT NULL DEFAULT 1,
+    power_status INTEGER,
+    battery INTEGER,
+    counters TEXT NOT NULL DEFAULT '{}'  -- JSON of the RF cell and WAN counters
+);
+CREATE INDEX ix_station_runtime_next ON station_runtime(next_report);
+CREATE TABLE station_hours (
+    bs_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    ts INTEGER NOT NULL,                 -- start of the hour, epoch ms
+    n INTEGER NOT NULL DEFAULT 0,        -- reports in the hour
+    cpu_sum INTEGER NOT NULL DEFAULT 0, cpu_sq INTEGER NOT NULL DEFAULT 0,
+    cpu_max INTEGER NOT NULL DEFAULT 0,
+    ram_sum INTEGER NOT NULL DEFAULT 0, ram_max INTEGER NOT NULL DEFAULT 0,
+    disk_sum INTEGER NOT NULL DEFAULT 0, disk_max INTEGER NOT NULL DEFAULT 0,
+    rtt_sum INTEGER NOT NULL DEFAULT 0, rtt_sq INTEGER NOT NULL DEFAULT 0,
+    rtt_max INTEGER NOT NULL DEFAULT 0,
+    up INTEGER NOT NULL DEFAULT 0, up_size INTEGER NOT NULL DEFAULT 0,
+    up_crc INTEGER NOT NULL DEFAULT 0,
+    dw INTEGER NOT NULL DEFAULT 0, dw_size INTEGER NOT NULL DEFAULT 0,
+    dw_dropped INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (bs_uid, ts)
+) WITHOUT ROWID;
+CREATE TABLE device_receptions (
+    device_uid INTEGER NOT NULL,
+    rank INTEGER NOT NULL,               -- 1: the best station of the uplink
+    bs_uid INTEGER NOT NULL,
+    ts INTEGER NOT NULL,
+    rssi REAL NOT NULL,
+    snr REAL NOT NULL,
+    esp REAL NOT NULL,
+    PRIMARY KEY (device_uid, rank)
+) WITHOUT ROWID;
+CREATE INDEX ix_device_receptions_bs ON device_receptions(bs_uid, ts);
+CREATE TRIGGER tr_device_receptions_gone AFTER DELETE ON devices BEGIN
+    DELETE FROM device_receptions WHERE device_uid = old.uid;
+END;
+CREATE TRIGGER tr_station_receptions_gone AFTER DELETE ON stations BEGIN
+    DELETE FROM device_receptions WHERE bs_uid = old.uid;
+END;
+CREATE TABLE station_antennas (
+    bs_uid INTEGER NOT NULL REFERENCES stations(uid) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    fields TEXT NOT NULL DEFAULT '{}',   -- JSON of the antenna's writable fields
+    PRIMARY KEY (bs_uid, idx)
+) WITHOUT ROWID;
+"""
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
-    _V_STATIONS,
+    _V_STATIONS, _V_STATION_OPS,
 ]  # fmt: skip
 
 

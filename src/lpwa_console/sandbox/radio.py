@@ -18,6 +18,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
+import numpy.typing as npt
+
 # --- link budget --------------------------------------------------------------------------------
 
 TX_POWER_DBM = 14.0
@@ -90,9 +93,62 @@ def receptions(
     return out[:MAX_RANK]
 
 
-# A grid for finding the stations near a point: a cell is wider than `reach_m()` up to 60
-# degrees of latitude, so the 3 x 3 cells around a device hold every station that hears it.
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
+_S31, _S29, _S11 = np.uint64(31), np.uint64(29), np.uint64(11)
+
+
+def hash_units(*columns: npt.ArrayLike) -> Floats:
+    """Deterministic numbers in [0, 1) from integer columns (splitmix64 steps, vectorised):
+    the simulator's dice, the same for the same inputs."""
+    arrays = [np.asarray(c).astype(np.uint64) for c in columns]
+    x = np.full(np.broadcast(*arrays).shape, _GOLDEN, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for v in arrays:
+            x = (x ^ v) * _M1
+            x ^= x >> _S31
+            x = x * _M2
+            x ^= x >> _S29
+    return (x >> _S11).astype(np.float64) / float(1 << 53)
+
+
+def best_receptions(
+    dev: Ints, lat: Floats, lon: Floats, st: Ints, s_lat: Floats, s_lon: Floats, fading: Floats
+) -> tuple[Ints, Ints, Ints, Floats, Floats, Floats]:
+    """`receptions` for many (device, station) candidate pairs at once: (device, rank,
+    station, rssi, snr, esp) of the pairs heard, the best MAX_RANK per device, best first."""
+    x = np.radians(s_lon - lon) * np.cos(np.radians((lat + s_lat) / 2))
+    y = np.radians(s_lat - lat)
+    dist = EARTH_RADIUS_M * np.hypot(x, y)
+    rssi = (
+        TX_POWER_DBM + ANTENNA_GAIN_DBI - PL_1M_DB
+        - 10 * PATH_LOSS_EXPONENT * np.log10(np.maximum(dist, 1.0)) + FADING_DB * fading
+    )  # fmt: skip
+    keep = rssi >= SENSITIVITY_DBM
+    dev, st, rssi = dev[keep], st[keep], rssi[keep]
+    snr = np.clip(rssi - NOISE_FLOOR_DBM, -20.0, 10.0)
+    esp = rssi + snr - 10 * np.log10(1 + 10 ** (snr / 10))
+    rssi, snr, esp = np.round(rssi, 1), np.round(snr, 1), np.round(esp, 1)
+    order = np.lexsort((st, -rssi, -snr, dev))
+    dev, st, rssi, snr, esp = dev[order], st[order], rssi[order], snr[order], esp[order]
+    index = np.arange(len(dev))
+    first = np.r_[True, dev[1:] != dev[:-1]] if len(dev) else np.zeros(0, dtype=bool)
+    rank = index - np.maximum.accumulate(np.where(first, index, 0)) + 1
+    top = rank <= MAX_RANK
+    return dev[top], rank[top], st[top], rssi[top], snr[top], esp[top]
+
+
+# Finding the stations near a point: a coarse grid whose 3 x 3 cells around a device hold
+# every station that can hear it (a cell is wider than `reach_m()` up to 60 degrees of
+# latitude); where those hold many stations (a dense city), a fine grid searched ring by ring
+# from the device's cell keeps the nearest few, since only the best three are kept anyway.
 CELL_DEG = 0.1
+FINE_DEG = 0.005
+DENSE = 48  # more stations than this around a device: search the fine grid
+NEAREST = 12  # how many stations a ring search gathers at least
 
 
 def cell_of(lat: float, lon: float) -> tuple[int, int]:
@@ -100,9 +156,55 @@ def cell_of(lat: float, lon: float) -> tuple[int, int]:
 
 
 def neighbour_cells(lat: float, lon: float) -> list[tuple[int, int]]:
-    """The cells whose stations may hear a device at (lat, lon) (reach < one cell)."""
+    """The coarse cells whose stations may hear a device at (lat, lon)."""
     r, c = cell_of(lat, lon)
     return [(r + i, c + j) for i in (-1, 0, 1) for j in (-1, 0, 1)]
+
+
+Station = tuple[int, float, float]
+
+
+class StationGrid:
+    """Stations (uid, lat, lon) by coarse and fine cell."""
+
+    def __init__(self, stations: list[Station]) -> None:
+        self.coarse: dict[tuple[int, int], list[Station]] = {}
+        self.fine: dict[tuple[int, int], list[Station]] = {}
+        for s in stations:
+            self.coarse.setdefault(cell_of(s[1], s[2]), []).append(s)
+            key = (math.floor(s[1] / FINE_DEG), math.floor(s[2] / FINE_DEG))
+            self.fine.setdefault(key, []).append(s)
+        self._around: dict[tuple[int, int], list[Station]] = {}
+        self._dense: dict[tuple[int, int], list[Station]] = {}
+        self._rings = int(reach_m() / (FINE_DEG * 111_000 * 0.5)) + 1
+
+    def __len__(self) -> int:
+        return sum(len(v) for v in self.coarse.values())
+
+    def near(self, lat: float, lon: float) -> list[Station]:
+        """The stations that may hear a device at (lat, lon): all of them around it, or the
+        nearest NEAREST or so where it is dense."""
+        key = cell_of(lat, lon)
+        around = self._around.get(key)
+        if around is None:
+            around = [s for cell in neighbour_cells(lat, lon) for s in self.coarse.get(cell, ())]
+            self._around[key] = around
+        if len(around) <= DENSE:
+            return around
+        r0, c0 = math.floor(lat / FINE_DEG), math.floor(lon / FINE_DEG)
+        cached = self._dense.get((r0, c0))
+        if cached is not None:
+            return cached
+        found: list[Station] = list(self.fine.get((r0, c0), ()))
+        for ring in range(1, self._rings + 1):
+            if len(found) >= NEAREST:
+                break
+            for i in range(-ring, ring + 1):
+                step = 1 if abs(i) == ring else 2 * ring
+                for j in range(-ring, ring + 1, step):
+                    found += self.fine.get((r0 + i, c0 + j), ())
+        self._dense[(r0, c0)] = found
+        return found
 
 
 # --- load drift -------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from datetime import timedelta
 
 from ..schema.durations import parse_duration
 from .db import Database
+from .station_sim import StationSimulator, StationStepReport
 from .store import alarms as alarm_store
 
 log = logging.getLogger("lpwa_console.sandbox.simulator")
@@ -71,6 +72,7 @@ class StepReport:
     cleared: int = 0
     touched: set[int] = field(default_factory=set)
     heard: set[int] = field(default_factory=set)  # devices that sent uplinks
+    stations: StationStepReport | None = None
 
 
 class Simulator:
@@ -87,6 +89,7 @@ class Simulator:
         self._thread: threading.Thread | None = None
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
         self._seen_configs: set[str | None] = set()
+        self.stations = StationSimulator(seed)
         with db.write() as conn:
             state = dict(conn.execute("SELECT key, value FROM sim_state").fetchall())
             if "initialized" not in state:
@@ -149,6 +152,7 @@ class Simulator:
                 self._uplinks(conn, report)
                 self._no_uplink_alarms(conn, report)
                 self._multicast(conn, report)
+                report.stations = self.stations.step(conn, start, end, report.heard)
                 alarm_store.refresh_counters(conn, "D", report.touched)
             self.now_ms = end
             self._save_clock(conn)

@@ -92,7 +92,7 @@ class Indicators(ApiModel):
 # The RF cell counters the sandbox keeps (IDs of the reference).
 RFCELL_INDICATORS = ("urcv", "ucrc", "usz", "udly", "uder", "unwf", "dsnd", "dwai", "dbsy",
                      "cok", "cerr", "conf", "clnk", "breq", "bsnd")  # fmt: skip
-WAN_INDICATORS = ("cnx", "disc", "rtt")
+WAN_INDICATORS = ("cnx", "disc", "rtt")  # connections, disconnections, round trip (ms)
 
 
 class BackhaulInterface(ApiModel):

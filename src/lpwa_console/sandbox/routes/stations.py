@@ -41,6 +41,7 @@ from ..auth import AppServices, ClientBodies
 from ..errors import BAD_PAGING, DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, not_found
 from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
+from ..store import station_ops as ops_store
 from ..store import stations as store
 from ..store.devices import now_ms
 from ..store.frames import clock
@@ -115,7 +116,10 @@ def _where(conn: sqlite3.Connection, scope: PartnerScope, f: BaseStationFilter) 
 
 
 def _station(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    return store.briefs(conn, [uid], full=True)[0] | {"now": _now(conn)}
+    item = store.briefs(conn, [uid], full=True)[0]
+    # The hardware description, settings and support password (bs-ops's station_ops).
+    item |= ops_store.hardware(conn, uid, item["model"].get("softwareType"))
+    return item | {"now": _now(conn)}
 
 
 # --- list and create ----------------------------------------------------------------------------

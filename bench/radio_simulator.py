@@ -1,0 +1,92 @@
+"""One 1-second step of the living network at 100,000 base stations and 1,000,000 devices.
+
+The database (bench/out/radio_simulator.db, kept between runs) is seeded once through the
+sandbox's `seed` command (devices) and its station seeding (stations). The first steps
+schedule every device and station (a one-off after a restart); then each 1-second step is
+timed: device uplinks, their receptions by the stations around them, station health reports,
+commands, alarms. Prints one JSON line (target: p50 <= 100 ms).
+
+    PYTHONPATH=src python bench/radio_simulator.py [--devices N] [--stations N] [--steps N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _sandbox import OUT, ensure_seeded
+from lpwa_console.sandbox.db import Database
+from lpwa_console.sandbox.demo_stations import seed_more_stations
+from lpwa_console.sandbox.simulator import Simulator
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--devices", type=int, default=1_000_000)
+    parser.add_argument("--stations", type=int, default=100_000)
+    parser.add_argument("--steps", type=int, default=60)
+    parser.add_argument("--db", type=Path, default=OUT / "radio_simulator.db")
+    args = parser.parse_args()
+
+    seeded_devices_s = ensure_seeded(args.db, args.devices)
+    db = Database(args.db)
+    have = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
+    seeded_stations_s = None
+    if have < args.stations:
+        started = time.perf_counter()
+        seed_more_stations(db, args.stations - have, now=int(time.time() * 1000))
+        seeded_stations_s = round(time.perf_counter() - started, 1)
+    devices = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
+    stations = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
+
+    sim = Simulator(db, seed=1)
+    started = time.perf_counter()
+    for _ in range(3):  # schedules every device and station once
+        sim.step(1.0)
+    warm_up_s = time.perf_counter() - started
+
+    times: list[float] = []
+    uplinks = receptions = reports = commands = 0
+    for _ in range(args.steps):
+        started = time.perf_counter()
+        report = sim.step(1.0)
+        times.append((time.perf_counter() - started) * 1000)
+        uplinks += report.uplinks
+        if report.stations is not None:
+            receptions += report.stations.receptions
+            reports += report.stations.reports
+            commands += report.stations.commands
+    db.close()
+    times.sort()
+    print(
+        json.dumps(
+            {
+                "bench": "radio_simulator_step_1s",
+                "devices": devices,
+                "stations": stations,
+                "steps": args.steps,
+                "p50_ms": round(statistics.median(times), 1),
+                "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
+                "max_ms": round(times[-1], 1),
+                "uplinks_per_step": round(uplinks / args.steps, 1),
+                "receptions_per_step": round(receptions / args.steps, 1),
+                "station_reports_per_step": round(reports / args.steps, 1),
+                "warm_up_s": round(warm_up_s, 1),
+                "seeded_devices_s": None
+                if seeded_devices_s is None
+                else round(seeded_devices_s, 1),
+                "seeded_stations_s": seeded_stations_s,
+            }
+        ),
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

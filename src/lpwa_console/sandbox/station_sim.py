@@ -1,0 +1,625 @@
+"""The living radio network of base stations, one part of the simulator's step.
+
+- Every station reports every 5 minutes at its own phase (`station_runtime.next_report`, an
+  index: a step reads only the stations due): CPU, RAM and disk drift (radio.drift), the
+  backhaul round trip, min/max records, and an hourly sample in `station_hours` (a week
+  kept). Now and then (about once a fortnight) its backhaul drops for 1-20 minutes.
+- Connection: a station away (an outage, or a command that takes it down: reboot, restart,
+  upgrade ...) is DISC with alarm 102 raised per its alarm102 thresholds, cleared when it is
+  back; alarm 103 follows the silence of its uplinks per alarm103; 104-108 the percentages
+  of Document 2 §6 (radio.USAGE_RULES).
+- Commands (`station_commands`) move PENDING -> PROCESSING -> an outcome with the delays
+  and failure rates of radio.TIMINGS, and change the station as they complete.
+- Receptions: the devices heard in the step are heard by the stations around them (3 x 3
+  grid cells), RSSI/SNR by distance; the best three are kept per device
+  (`device_receptions`), the stations' traffic counted per hour, and the device's RSSI/SNR
+  become its best station's.
+
+Everything is a function of the seed and the clock: the same steps give the same database.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..schema.durations import parse_duration
+from . import radio
+from .store import station_alarms as alarm_store
+from .store import station_ops
+
+HOUR_MS = 3_600_000
+KEEP_MS = 7 * 24 * HOUR_MS
+REPORT_MS = station_ops.REPORT_EVERY_MS
+OUTAGE_CHANCE = 1 / 4000  # per report: about one outage a fortnight
+GRID_REFRESH_MS = 600_000
+CONNECTION_ALARM, NO_UPLINK_ALARM = 102, 103
+USAGE_WINDOWS = {104: ("crc", 4 * HOUR_MS), 105: ("dropped", HOUR_MS), 106: ("cpu", HOUR_MS),
+                 107: ("ram", HOUR_MS), 108: ("disk", HOUR_MS)}  # fmt: skip
+
+
+def _mix(*values: int) -> int:
+    x = 0x9E3779B97F4A7C15
+    for v in values:
+        x = (x ^ (v & 0xFFFFFFFFFFFFFFFF)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 31
+        x = x * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
+        x ^= x >> 29
+    return x
+
+
+def _unit(*values: int) -> float:
+    return (_mix(*values) >> 11) / float(1 << 53)
+
+
+def thresholds(text: str | None) -> list[tuple[int, int]]:
+    """(severity, ms) of a station's alarm102/alarm103 JSON thresholds."""
+    out = []
+    try:
+        for t in json.loads(text or "[]"):
+            span = parse_duration(t["duration"])
+            out.append((int(t["severity"]), int(span.total_seconds() * 1000)))
+    except (ValueError, KeyError, TypeError):
+        return []
+    return out
+
+
+@dataclass
+class StationStepReport:
+    reports: int = 0
+    commands: int = 0
+    receptions: int = 0
+    raised: set[tuple[int, int]] = field(default_factory=set)  # (bs_uid, code)
+    cleared: set[tuple[int, int]] = field(default_factory=set)
+
+
+class StationSimulator:
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._grid = radio.StationGrid([])
+        self._grid_key: tuple[int, int] | None = None
+        self._grid_at = -GRID_REFRESH_MS
+        self._away: set[int] = set()
+        self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
+        self._levels: dict[int, tuple[float, float, float]] = {}
+
+    # --- per-station character ----------------------------------------------------------
+
+    def levels(self, uid: int) -> tuple[float, float, float]:
+        """The CPU, RAM and disk levels the station's load drifts around (a few run hot)."""
+        found = self._levels.get(uid)
+        if found is None:
+            found = self._levels[uid] = self._new_levels(uid)
+        return found
+
+    def _new_levels(self, uid: int) -> tuple[float, float, float]:
+        s = self.seed
+        cpu = 93.0 if _unit(s, uid, 11) < 0.02 else 10 + 50 * _unit(s, uid, 12)
+        ram = 95.0 if _unit(s, uid, 13) < 0.015 else 25 + 45 * _unit(s, uid, 14)
+        disk = 94.0 if _unit(s, uid, 15) < 0.01 else 15 + 50 * _unit(s, uid, 16)
+        return cpu, ram, disk
+
+    def _thr(self, text: str | None) -> list[tuple[int, int]]:
+        if text not in self._thresholds:
+            self._thresholds[text] = thresholds(text)
+        return self._thresholds[text]
+
+    # --- the step ---------------------------------------------------------------------------
+
+    def step(
+        self, conn: sqlite3.Connection, t0: int, t1: int, heard: set[int]
+    ) -> StationStepReport:
+        report = StationStepReport()
+        self._new_stations(conn, t0)
+        self._commands(conn, t1, report)
+        self._reports(conn, t1, report)
+        if heard:
+            self._receptions(conn, t1, heard, report)
+        return report
+
+    def _new_stations(self, conn: sqlite3.Connection, t0: int) -> None:
+        known = conn.execute("SELECT value FROM sim_state WHERE key = 'known_bs_uid'").fetchone()
+        last = int(known[0]) if known else 0
+        top = conn.execute("SELECT max(uid) FROM stations").fetchone()[0]
+        if top is None or top <= last:
+            return
+        rows = conn.execute(
+            "SELECT uid, last_reboot FROM stations WHERE uid > ? AND uid NOT IN"
+            " (SELECT bs_uid FROM station_runtime WHERE bs_uid > ?)",
+            (last, last),
+        ).fetchall()
+        new = []
+        for uid, last_reboot in rows:
+            phase = _mix(self.seed, uid, 1) % REPORT_MS
+            disk = round(self.levels(uid)[2])
+            booted = last_reboot if last_reboot is not None else t0 - phase * 97
+            new.append((uid, t0 + phase % 30_000 + 1, t0, disk, booted))
+        conn.executemany(
+            "INSERT OR IGNORE INTO station_runtime (bs_uid, next_report, recorded_since, disk,"
+            " last_system_reboot) VALUES (?, ?, ?, ?, ?)",
+            new,
+        )
+        conn.execute("INSERT OR REPLACE INTO sim_state VALUES ('known_bs_uid', ?)", (str(top),))
+
+    # --- commands ---------------------------------------------------------------------------
+
+    def _commands(self, conn: sqlite3.Connection, t1: int, report: StationStepReport) -> None:
+        for cmd in station_ops.due_commands(conn, t1):
+            uid = cmd["bs_uid"]
+            connected = cmd["cnx_state"] == "CNX"
+            roll = _unit(self.seed, cmd["id"], 23)
+            if (
+                cmd["command"] == "restore"
+                and cmd["status"] == "PROCESSING"
+                and station_ops.runtime(conn, uid)["backup_version"] is None
+            ):
+                roll = 0.0  # nothing to restore: it fails
+            step = radio.advance_command(
+                cmd["command"], cmd["status"], cmd["requested"], cmd["due"], t1, connected,
+                roll, cmd["run_ms"],
+            )  # fmt: skip
+            if step is None:
+                continue
+            report.commands += 1
+            text = None
+            if step.status == radio.PROCESSING:
+                data = self._start(conn, cmd, step.at_ms)
+                station_ops.set_command(
+                    conn, cmd["id"], step.status, step.at_ms, step.due_ms, data=data
+                )
+                continue
+            if step.status == radio.COMPLETED:
+                text = self._complete(conn, cmd, step.at_ms, report)
+            elif step.status == radio.ERR_EXEC:
+                text = radio.FAILURE_TEXT.get(cmd["command"], "the station reported an error")
+                self._failed(conn, cmd, step.at_ms, report)
+            elif step.status == radio.ERR_NOSTART:
+                text = "the base station did not take the command (not connected)"
+            else:
+                text = "no completion report from the base station"
+            status = step.status
+            if status == radio.COMPLETED and text is not None and text.startswith("!"):
+                status, text = radio.ERR_EXEC, text[1:]
+            station_ops.set_command(conn, cmd["id"], status, step.at_ms, None, text)
+
+    def _start(self, conn: sqlite3.Connection, cmd: dict[str, Any], at: int) -> str | None:
+        """A command the station takes: a reboot-like one takes it away; a scan starts."""
+        uid, name = cmd["bs_uid"], cmd["command"]
+        timing = radio.TIMINGS[name]
+        if timing.offline_ms:
+            station_ops.set_runtime(conn, uid, at, offline_until=at + timing.offline_ms)
+            self._disconnect(conn, uid, at)
+        if name == "scanRadio":
+            station_ops.set_runtime(conn, uid, at, rf_scan_state=1)
+        if name in ("openSsh", "openTerminal"):
+            port = 20_000 + _mix(self.seed, cmd["id"]) % 10_000
+            station_ops.set_runtime(conn, uid, at, ssh_port=port)
+            return str(port)
+        return None
+
+    def _disconnect(self, conn: sqlite3.Connection, uid: int, at: int) -> None:
+        conn.execute(
+            "UPDATE stations SET cnx_state = 'DISC', cnx_since = ?,"
+            " health_state = 'BACKHAUL_CNX_ERROR' WHERE uid = ? AND cnx_state = 'CNX'",
+            (at, uid),
+        )
+        self._count(conn, uid, "wan", "disc")
+        self._away.add(uid)
+        # Look again when alarm 102 is due.
+        conn.execute(
+            "UPDATE station_runtime SET next_report = min(next_report, ?) WHERE bs_uid = ?",
+            (at + 1000, uid),
+        )
+
+    def _connect(
+        self, conn: sqlite3.Connection, uid: int, at: int, report: StationStepReport
+    ) -> None:
+        changed = conn.execute(
+            "UPDATE stations SET cnx_state = 'CNX', cnx_since = ?, health_state = 'ACTIVE'"
+            " WHERE uid = ? AND cnx_state != 'CNX' AND state = 'ACTIVE'",
+            (at, uid),
+        ).rowcount
+        self._away.discard(uid)
+        if changed:
+            self._count(conn, uid, "wan", "cnx")
+            alarm_store.clear_alarm(conn, uid, CONNECTION_ALARM, at)
+            report.cleared.add((uid, CONNECTION_ALARM))
+
+    def _count(self, conn: sqlite3.Connection, uid: int, kind: str, ident: str) -> None:
+        counters = json.loads(station_ops.runtime(conn, uid)["counters"] or "{}")
+        entry = counters.setdefault(kind, {}).setdefault(ident, [0])
+        entry[0] += 1
+        conn.execute(
+            "UPDATE station_runtime SET counters = ? WHERE bs_uid = ?", (json.dumps(counters), uid)
+        )
+
+    def _complete(
+        self, conn: sqlite3.Connection, cmd: dict[str, Any], at: int, report: StationStepReport
+    ) -> str | None:
+        """Apply a command's effect; a text starting with "!" turns it into a failure."""
+        uid, name = cmd["bs_uid"], cmd["command"]
+        params = json.loads(cmd["params"] or "{}")
+        s = station_ops.station(conn, uid)
+        r = station_ops.runtime(conn, uid)
+        put = station_ops.set_runtime
+        if radio.TIMINGS[name].offline_ms:
+            put(conn, uid, at, offline_until=None)
+            self._connect(conn, uid, at, report)
+            self._count(conn, uid, "rfcell", "cok")
+        if name == "reboot":
+            station_ops.set_station(conn, uid, last_reboot=at)
+            put(conn, uid, at, last_system_reboot=at, ssh_port=None, rf_scan_state=0)
+        elif name in ("restart", "restore"):
+            station_ops.set_station(conn, uid, last_reboot=at)
+        elif name == "upgrade":
+            station_ops.set_station(conn, uid, sw_version=params.get("version"), last_reboot=at)
+        elif name == "backup":
+            put(conn, uid, at, backup_version=s["sw_version"], backup_date=at)
+        elif name == "rfcStart":
+            put(conn, uid, at, rfcell_state=2)
+        elif name == "rfcStop":
+            put(conn, uid, at, rfcell_state=0)
+        elif name == "rfcDownlinkStop":
+            put(conn, uid, at, rfcell_state=1)
+        elif name == "scanRadio":
+            put(conn, uid, at, rf_scan_state=0)
+            return "radio scan report available on the station"
+        elif name == "cancelRadioScan":
+            scan = station_ops.running_command(conn, uid, "scanRadio")
+            if scan is None or r["rf_scan_state"] == 0:
+                return "!no radio scan in progress"
+            station_ops.set_command(conn, scan["id"], radio.ERR_EXEC, at, None, "cancelled")
+            put(conn, uid, at, rf_scan_state=0)
+        elif name == "closeSsh":
+            put(conn, uid, at, ssh_port=None)
+        elif name == "updateAntennasGainAndLoss":
+            put(conn, uid, at, chains=json.dumps(params.get("chains", [])))
+        elif name == "updateFineTimestampKeys":
+            put(conn, uid, at, fpga_keys=json.dumps(params.get("fpgaBoards", [])))
+        elif name == "updateLocation":
+            put(conn, uid, at, location_type=params.get("locationType", 1))
+            if params.get("locationType") == 1:
+                station_ops.set_station(
+                    conn, uid, lat=params["adminLat"], lon=params["adminLon"],
+                    alt=params.get("adminAlt", s["alt"]),
+                )  # fmt: skip
+                self._grid_at = -GRID_REFRESH_MS  # it moved: rebuild the grid
+        elif name == "updateLog":
+            put(conn, uid, at, trace_level=params["traceLevel"], trace_since=at)
+        elif name == "updateRfRegion":
+            same = s["rf_region_id"] == params["rfRegionID"]
+            station_ops.set_station(conn, uid, rf_region_id=params["rfRegionID"])
+            put(conn, uid, at, rf_region_version=r["rf_region_version"] + 1 if same else 1)
+        elif name == "changeSupportPassword":
+            put(conn, uid, at, support_pw_changed=at)
+        return None
+
+    def _failed(
+        self, conn: sqlite3.Connection, cmd: dict[str, Any], at: int, report: StationStepReport
+    ) -> None:
+        uid, name = cmd["bs_uid"], cmd["command"]
+        if radio.TIMINGS[name].offline_ms:  # it comes back on its previous software
+            station_ops.set_runtime(conn, uid, at, offline_until=None)
+            self._connect(conn, uid, at, report)
+        if name == "changeSupportPassword":
+            station_ops.set_runtime(conn, uid, at, support_pw_hash=None)
+
+    # --- health reports ---------------------------------------------------------------------
+
+    def _reports(self, conn: sqlite3.Connection, t1: int, report: StationStepReport) -> None:
+        due = conn.execute(
+            "SELECT r.bs_uid, r.next_report, r.offline_until, r.outage_until, r.disk,"
+            " r.cpu_min, r.cpu_max, r.ram_min, r.ram_max, r.disk_min, r.disk_max, r.rtt_max,"
+            " s.cpu, s.ram, s.cnx_state, s.cnx_since, s.state, s.alarm102, s.alarm103, s.last_up"
+            " FROM station_runtime r JOIN stations s ON s.uid = r.bs_uid"
+            " WHERE r.next_report <= ? ORDER BY r.next_report",
+            (t1,),
+        ).fetchall()
+        if not due:
+            return
+        uids = [row[0] for row in due]
+        open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
+        for uid, code, state in conn.execute(
+            "SELECT bs_uid, alarm_id, state FROM station_alarms WHERE bs_uid IN"
+            " (SELECT value FROM json_each(?)) AND state > 1",
+            (json.dumps(uids),),
+        ):
+            open_alarms[uid][code] = state
+        runtime_updates = []
+        station_updates = []
+        hours = []
+        # The dice of every due report at once (vectorised: a _unit call costs microseconds).
+        due_uid = np.array(uids, dtype=np.int64)
+        due_ts = np.array([row[1] for row in due], dtype=np.int64)
+        dice = {k: radio.hash_units(self.seed, due_uid, due_ts, k).tolist()
+                for k in (29, 31, 41, 42, 43, 45)}  # fmt: skip
+        base_rtt = radio.hash_units(self.seed, due_uid, 44).tolist()
+        phases = (radio.hash_units(self.seed, due_uid, 1) * REPORT_MS).astype(np.int64).tolist()
+        for i, row in enumerate(due):
+            (uid, ts, offline_until, outage_until, disk, cpu_min, cpu_max, ram_min, ram_max,
+             disk_min, disk_max, _rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
+             last_up) = row  # fmt: skip
+            report.reports += 1
+            # Reports come at the station's own phase of the 5 minutes (spread evenly).
+            phase = phases[i]
+            regular = phase + ((ts - phase) // REPORT_MS + 1) * REPORT_MS
+            if state != "ACTIVE":
+                runtime_updates.append(_runtime_row(uid, regular, None, None))
+                continue
+            if (
+                cnx == "CNX"
+                and not (outage_until and outage_until > ts)
+                and dice[29][i] < OUTAGE_CHANCE
+            ):
+                outage_until = ts + 60_000 + int(dice[31][i] * 19 * 60_000)
+            away_until = max(offline_until or 0, outage_until or 0)
+            alarms = open_alarms.get(uid, {})
+            if away_until > ts:
+                if cnx == "CNX":
+                    self._disconnect(conn, uid, ts)
+                    cnx_since = ts
+                elapsed = ts - (cnx_since or ts)
+                rules = self._thr(a102)
+                severity = radio.crossed_severity(elapsed, rules)
+                if severity is not None and alarms.get(CONNECTION_ALARM) != severity:
+                    alarm_store.raise_alarm(conn, uid, CONNECTION_ALARM, severity, None, ts)
+                    report.raised.add((uid, CONNECTION_ALARM))
+                later = [
+                    (cnx_since or ts) + span
+                    for _sev, span in rules
+                    if (cnx_since or ts) + span > ts
+                ]
+                wake = min([regular, away_until, *later])
+                runtime_updates.append(_runtime_row(uid, wake, offline_until, outage_until))
+                continue
+            if cnx != "CNX":
+                self._connect(conn, uid, ts, report)
+            if outage_until and outage_until <= ts:
+                outage_until = None
+            if CONNECTION_ALARM in alarms and cnx == "CNX":
+                alarm_store.clear_alarm(conn, uid, CONNECTION_ALARM, ts)
+                report.cleared.add((uid, CONNECTION_ALARM))
+            # Load drift.
+            cpu_level, ram_level, disk_level = self.levels(uid)
+            new_cpu = round(radio.drift(cpu if cpu is not None else cpu_level, cpu_level,
+                                        dice[41][i]))  # fmt: skip
+            new_ram = round(radio.drift(ram if ram is not None else ram_level, ram_level,
+                                        dice[42][i], spread=2))  # fmt: skip
+            new_disk = round(radio.drift(disk if disk is not None else disk_level, disk_level,
+                                         dice[43][i], pull=0.05, spread=1))  # fmt: skip
+            rtt = round(20 + 60 * base_rtt[i] + 15 * dice[45][i])
+            hour = ts - ts % HOUR_MS
+            hours.append((uid, hour, new_cpu, new_cpu * new_cpu, new_ram, new_disk, rtt, rtt * rtt))
+            station_updates.append((new_cpu, new_ram, ts, uid))
+            runtime_updates.append((
+                regular, offline_until, outage_until, new_disk,
+                *_edge(cpu_min, cpu_max, new_cpu, ts), *_edge(ram_min, ram_max, new_ram, ts),
+                *_edge(disk_min, disk_max, new_disk, ts), rtt, rtt, ts, uid,
+            ))  # fmt: skip
+            if hour != (ts - REPORT_MS) - (ts - REPORT_MS) % HOUR_MS:
+                conn.execute(
+                    "DELETE FROM station_hours WHERE bs_uid = ? AND ts < ?", (uid, hour - KEEP_MS)
+                )
+            self._usage_alarms(conn, uid, ts, alarms, report)
+            # Alarm 103: silence of the uplinks.
+            rules = self._thr(a103)
+            if rules:
+                quiet = ts - max(last_up or 0, cnx_since or 0)
+                severity = radio.crossed_severity(quiet, rules)
+                if severity is not None and alarms.get(NO_UPLINK_ALARM) != severity:
+                    alarm_store.raise_alarm(conn, uid, NO_UPLINK_ALARM, severity, None, ts)
+                    report.raised.add((uid, NO_UPLINK_ALARM))
+                elif severity is None and NO_UPLINK_ALARM in alarms:
+                    alarm_store.clear_alarm(conn, uid, NO_UPLINK_ALARM, ts)
+                    report.cleared.add((uid, NO_UPLINK_ALARM))
+        conn.executemany(
+            "INSERT INTO station_hours (bs_uid, ts, n, cpu_sum, cpu_sq, cpu_max, ram_sum,"
+            " ram_max, disk_sum, disk_max, rtt_sum, rtt_sq, rtt_max)"
+            " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (bs_uid, ts) DO UPDATE SET n = n + 1,"
+            " cpu_sum = cpu_sum + excluded.cpu_sum, cpu_sq = cpu_sq + excluded.cpu_sq,"
+            " cpu_max = max(cpu_max, excluded.cpu_max), ram_sum = ram_sum + excluded.ram_sum,"
+            " ram_max = max(ram_max, excluded.ram_max), disk_sum = disk_sum + excluded.disk_sum,"
+            " disk_max = max(disk_max, excluded.disk_max), rtt_sum = rtt_sum + excluded.rtt_sum,"
+            " rtt_sq = rtt_sq + excluded.rtt_sq, rtt_max = max(rtt_max, excluded.rtt_max)",
+            [(u, h, c, c2, c, r, r, d, d, t, t2, t) for u, h, c, c2, r, d, t, t2 in hours],
+        )
+        conn.executemany(
+            "UPDATE stations SET cpu = ?, ram = ?, last_report = ? WHERE uid = ?", station_updates
+        )
+        conn.executemany(
+            "UPDATE station_runtime SET next_report = ?, offline_until = ?, outage_until = ?"
+            " WHERE bs_uid = ?",
+            [r for r in runtime_updates if len(r) == 4],
+        )
+        conn.executemany(
+            "UPDATE station_runtime SET next_report = ?, offline_until = ?, outage_until = ?,"
+            " disk = ?, cpu_min = coalesce(?, cpu_min), cpu_min_ts = coalesce(?, cpu_min_ts),"
+            " cpu_max = coalesce(?, cpu_max), cpu_max_ts = coalesce(?, cpu_max_ts),"
+            " ram_min = coalesce(?, ram_min), ram_min_ts = coalesce(?, ram_min_ts),"
+            " ram_max = coalesce(?, ram_max), ram_max_ts = coalesce(?, ram_max_ts),"
+            " disk_min = coalesce(?, disk_min), disk_min_ts = coalesce(?, disk_min_ts),"
+            " disk_max = coalesce(?, disk_max), disk_max_ts = coalesce(?, disk_max_ts),"
+            " rtt_max = max(coalesce(rtt_max, 0), ?),"
+            " rtt_max_ts = CASE WHEN ? > coalesce(rtt_max, 0) THEN ? ELSE rtt_max_ts END"
+            " WHERE bs_uid = ?",
+            [r for r in runtime_updates if len(r) != 4],
+        )
+
+    def _usage_alarms(
+        self,
+        conn: sqlite3.Connection,
+        uid: int,
+        ts: int,
+        alarms: dict[int, int],
+        report: StationStepReport,
+    ) -> None:
+        """104-108 from the hourly samples (Document 2 §6: addInfo2 is the percentage)."""
+        rows = conn.execute(
+            "SELECT ts, n, cpu_sum, ram_sum, disk_sum, up, up_crc, dw, dw_dropped"
+            " FROM station_hours WHERE bs_uid = ? AND ts >= ?",
+            (uid, ts - ts % HOUR_MS - 4 * HOUR_MS),
+        ).fetchall()
+        for code, (what, span) in USAGE_WINDOWS.items():
+            since = ts - span
+            window = [r for r in rows if r[0] + HOUR_MS > since]
+            if what in ("cpu", "ram", "disk"):
+                col = {"cpu": 2, "ram": 3, "disk": 4}[what]
+                total, part = sum(r[1] for r in window), sum(r[col] for r in window)
+                percent = part / total if total else None
+            else:
+                a, b = (5, 6) if what == "crc" else (7, 8)
+                total, part = sum(r[a] for r in window), sum(r[b] for r in window)
+                # A percentage of a handful of frames says nothing.
+                percent = 100.0 * part / total if total >= 20 else None
+            if percent is None:
+                continue
+            rule = radio.USAGE_RULES[code]
+            verdict = radio.usage_verdict(rule, percent, code in alarms)
+            if verdict is True:
+                alarm_store.raise_alarm(
+                    conn, uid, code, rule.severity, radio.add_info2(percent), ts
+                )
+                report.raised.add((uid, code))
+            elif verdict is False:
+                alarm_store.clear_alarm(conn, uid, code, ts)
+                report.cleared.add((uid, code))
+
+    # --- receptions ---------------------------------------------------------------------------
+
+    def _load_grid(self, conn: sqlite3.Connection, t1: int) -> None:
+        key = tuple(conn.execute("SELECT count(*), coalesce(max(uid), 0) FROM stations").fetchone())
+        if key == self._grid_key and t1 - self._grid_at < GRID_REFRESH_MS:
+            return
+        stations = []
+        away = set()
+        for uid, lat, lon, cnx in conn.execute(
+            "SELECT uid, lat, lon, cnx_state FROM stations WHERE lat IS NOT NULL"
+            " AND lon IS NOT NULL AND state = 'ACTIVE'"
+        ):
+            stations.append((uid, lat, lon))
+            if cnx != "CNX":
+                away.add(uid)
+        self._grid = radio.StationGrid(stations)
+        self._grid_key, self._grid_at = (key[0], key[1]), t1
+        self._away = away
+
+    def _receptions(
+        self, conn: sqlite3.Connection, t1: int, heard: set[int], report: StationStepReport
+    ) -> None:
+        self._load_grid(conn, t1)
+        if not self._grid.coarse:
+            return
+        rows = conn.execute(
+            "SELECT uid, lat, lon, last_up FROM devices WHERE uid IN"
+            " (SELECT value FROM json_each(?)) AND lat IS NOT NULL AND lon IS NOT NULL",
+            (json.dumps(sorted(heard)),),
+        ).fetchall()
+        # One row per (device, candidate station); the rule runs on them all at once.
+        pairs_dev: list[int] = []
+        pairs_ts: list[int] = []
+        pairs_lat: list[float] = []
+        pairs_lon: list[float] = []
+        candidates: list[radio.Station] = []
+        away = self._away
+        for dev, lat, lon, ts in rows:
+            near = [s for s in self._grid.near(lat, lon) if s[0] not in away]
+            n = len(near)
+            if n:
+                candidates += near
+                pairs_dev += [dev] * n
+                pairs_ts += [ts] * n
+                pairs_lat += [lat] * n
+                pairs_lon += [lon] * n
+        if not candidates:
+            return
+        seed = self.seed
+        dev = np.array(pairs_dev, dtype=np.int64)
+        ts_all = np.array(pairs_ts, dtype=np.int64)
+        st = np.array([c[0] for c in candidates], dtype=np.int64)
+        # Fading: a stable part per link and a part per uplink.
+        fading = 0.7 * (2 * radio.hash_units(seed, dev, st, 61) - 1) + 0.3 * (
+            2 * radio.hash_units(seed, dev, st, ts_all, 62) - 1
+        )
+        ts_of = dict(zip(pairs_dev, pairs_ts, strict=True))
+        got = radio.best_receptions(
+            dev, np.array(pairs_lat), np.array(pairs_lon), st,
+            np.array([c[1] for c in candidates]), np.array([c[2] for c in candidates]), fading,
+        )  # fmt: skip
+        g_dev, g_rank, g_st, g_rssi, g_snr, g_esp = got
+        if not len(g_dev):
+            return
+        g_ts = np.array([ts_of[d] for d in g_dev.tolist()], dtype=np.int64)
+        report.receptions += len(g_dev)
+        # Each reception: its size, a CRC failure at the station's rate; the best station
+        # answers every 8th uplink, dropping some at its rate.
+        size = 12 + (radio.hash_units(seed, g_dev, g_ts, 63) * 40).astype(np.int64)
+        crc_rate = np.where(radio.hash_units(seed, g_st, 17) < 0.0125, 0.35,
+                            0.02 + 0.06 * radio.hash_units(seed, g_st, 18))  # fmt: skip
+        crc = radio.hash_units(seed, g_dev, g_st, g_ts, 51) < crc_rate
+        answered = (g_rank == 1) & (radio.hash_units(seed, g_dev, g_ts, 52) < 1 / DOWNLINK_EVERY)
+        drop_rate = np.where(radio.hash_units(seed, g_st, 19) < 0.01, 0.15, 0.01)
+        dropped = answered & (radio.hash_units(seed, g_dev, g_ts, 53) < drop_rate)
+        hour = g_ts - g_ts % HOUR_MS
+        traffic: dict[tuple[int, int], list[int]] = {}
+        station_last: dict[int, int] = {}
+        kept = []
+        best = []
+        for i, (d, rank, s, rssi, snr, esp, t, h) in enumerate(
+            zip(g_dev.tolist(), g_rank.tolist(), g_st.tolist(), g_rssi.tolist(),
+                g_snr.tolist(), g_esp.tolist(), g_ts.tolist(), hour.tolist(), strict=True)
+        ):  # fmt: skip
+            kept.append((d, rank, s, t, rssi, snr, esp))
+            if rank == 1:
+                best.append((rssi, snr, d))
+            row = traffic.setdefault((s, h), [0, 0, 0, 0, 0, 0])
+            row[0] += 1
+            row[1] += int(size[i])
+            row[2] += bool(crc[i])
+            if answered[i]:
+                row[3] += 1
+                row[4] += 8
+                row[5] += bool(dropped[i])
+            if t > station_last.get(s, 0):
+                station_last[s] = t
+        conn.executemany(
+            "DELETE FROM device_receptions WHERE device_uid = ?", [(d,) for _r, _s, d in best]
+        )
+        conn.executemany("INSERT INTO device_receptions VALUES (?, ?, ?, ?, ?, ?, ?)", kept)
+        conn.executemany("UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?", best)
+        conn.executemany(
+            "UPDATE stations SET last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?",
+            [(t, s) for s, t in station_last.items()],
+        )
+        # A station deleted since the grid was built is skipped (its hours would dangle).
+        conn.executemany(
+            "INSERT INTO station_hours (bs_uid, ts, up, up_size, up_crc, dw, dw_size, dw_dropped)"
+            " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+            " (SELECT 1 FROM stations WHERE uid = ?)"
+            " ON CONFLICT (bs_uid, ts) DO UPDATE SET"
+            " up = up + excluded.up, up_size = up_size + excluded.up_size,"
+            " up_crc = up_crc + excluded.up_crc, dw = dw + excluded.dw,"
+            " dw_size = dw_size + excluded.dw_size, dw_dropped = dw_dropped + excluded.dw_dropped",
+            [(s, h, *t, s) for (s, h), t in traffic.items()],
+        )
+
+
+DOWNLINK_EVERY = 8  # every 8th uplink is answered (the device simulator's rate)
+
+
+def _runtime_row(
+    uid: int, wake: int, offline_until: int | None, outage_until: int | None
+) -> tuple[int, int | None, int | None, int]:
+    return (wake, offline_until, outage_until, uid)
+
+
+def _edge(low: int | None, high: int | None, value: int, ts: int) -> tuple[int | None, ...]:
+    """(new min, when, new max, when): None where the record stands."""
+    new_low = value if low is None or value < low else None
+    new_high = value if high is None or value > high else None
+    return (new_low, None if new_low is None else ts, new_high, None if new_high is None else ts)

@@ -162,3 +162,36 @@ def test_commands_go_to_the_selected_stations(qtbot: Any, client: LpwaClient) ->
     texts = [a.text() for a in menu.actions()]
     assert any(t.startswith("Reboot 2 stations") for t in texts)
     menu.close()
+
+
+def test_detail_sections_load_when_shown(qtbot: Any, client: LpwaClient) -> None:
+    pane = make(qtbot, client)
+    vm, detail = pane.vm, pane.detail
+    connected = next(
+        row
+        for row in range(vm.model.rowCount())
+        if (s := vm.model.item(row)) is not None and s.cnxState == "CNX"
+    )
+    with qtbot.waitSignal(vm.detail_changed, timeout=10000):
+        vm.select_row(connected)
+    dvm = pane.detail_vm
+    for key in ("antennas", "served", "commands"):
+        pane.show_section(key)
+        model = dvm.models[key]
+        qtbot.waitUntil(lambda m=model, k=key: 0 in m.loaded_pages() or k in dvm.errors)
+        assert key not in dvm.errors, dvm.errors.get(key)
+    assert dvm.models["antennas"].rowCount() >= 1  # every station has an antenna
+    # Health: CPU, RAM and disk over time, drawn once loaded.
+    pane.show_section("health")
+    qtbot.waitUntil(lambda: dvm.health is not None or "health" in dvm.errors, timeout=15000)
+    assert "health" not in dvm.errors, dvm.errors.get("health")
+    health = dvm.health
+    assert health is not None and len(health.times_ms) == len(health.cpu) == len(health.disk)
+    assert all(0 <= v <= 100 for v in health.cpu + health.ram + health.disk)
+    if health.times_ms:
+        assert detail.health_chart.stack.currentWidget() is detail.health_chart.plot_widget
+    shot(pane, "stations-health.png")
+    pane.show_section("probe")
+    qtbot.waitUntil(lambda: dvm.probe is not None or "probe" in dvm.errors, timeout=15000)
+    assert "probe" not in dvm.errors, dvm.errors.get("probe")
+    shot(pane, "stations-probe.png")

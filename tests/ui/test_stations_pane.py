@@ -77,7 +77,10 @@ def test_list_detail_and_filters(qtbot: Any, client: LpwaClient, qtmodeltester: 
 
     # The alarms tab loads the station's alarms when shown.
     pane.show_section("alarms")
-    qtbot.waitUntil(lambda: pane.detail.alarms_tab.model.has_fetcher)
+    alarms = pane.detail.alarms_tab.model
+    qtbot.waitUntil(lambda: 0 in alarms.loaded_pages() or "alarms" in pane.detail_vm.errors)
+    assert "alarms" not in pane.detail_vm.errors
+    qtmodeltester.check(alarms)
 
     # A filter by LRR ID prefix finds that station; an impossible one empties the list.
     with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
@@ -164,7 +167,9 @@ def test_commands_go_to_the_selected_stations(qtbot: Any, client: LpwaClient) ->
     menu.close()
 
 
-def test_detail_sections_load_when_shown(qtbot: Any, client: LpwaClient) -> None:
+def test_detail_sections_load_when_shown(
+    qtbot: Any, client: LpwaClient, qtmodeltester: Any
+) -> None:
     pane = make(qtbot, client)
     vm, detail = pane.vm, pane.detail
     connected = next(
@@ -180,6 +185,7 @@ def test_detail_sections_load_when_shown(qtbot: Any, client: LpwaClient) -> None
         model = dvm.models[key]
         qtbot.waitUntil(lambda m=model, k=key: 0 in m.loaded_pages() or k in dvm.errors)
         assert key not in dvm.errors, dvm.errors.get(key)
+        qtmodeltester.check(model)
     assert dvm.models["antennas"].rowCount() >= 1  # every station has an antenna
     # Health: CPU, RAM and disk over time, drawn once loaded.
     pane.show_section("health")

@@ -262,6 +262,15 @@ async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
         if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
             raise RuntimeError(f"{name}: no clusters after {FIRST_PAGE_TIMEOUT_S:.0f} s")
         await asyncio.sleep(0.02)
+    layer = pane.station_layer
+    while (
+        layer is not None
+        and layer.vm.enabled
+        and not (layer.vm.settled and layer.vm.answered_box is not None)
+    ):
+        if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+            raise RuntimeError(f"{name}: no base stations after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+        await asyncio.sleep(0.02)
     return {
         "first_clusters_ms": round(vm.first_clusters_ms or 0.0, 1),
         "requests": vm.requests,
@@ -335,6 +344,11 @@ async def screenshots(
             pane = console.panes[name]
             if isinstance(pane, DeviceMapPane):
                 await load_map(name, pane)
+            if isinstance(pane, StationsPane):
+                await load_first_page(name, pane.vm.model)
+                if pane.vm.model.rowCount():
+                    pane.table.selectRow(0)
+                    await wait_signal(pane.vm.detail_changed, FIRST_PAGE_TIMEOUT_S)
             await asyncio.sleep(0.05)
             for theme in ("light", "dark"):
                 apply_theme(app, theme)

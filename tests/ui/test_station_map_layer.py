@@ -64,7 +64,8 @@ def test_station_layer(qtbot: Any, client: LpwaClient) -> None:
     )
     one = alone()
     item = next(i for i in pane.view.station_items if i.cluster is one)  # type: ignore[attr-defined]
-    where = pane.view.mapFromScene(item.pos())
+    # The square stands up and right of its place (pixels: it ignores the view's scale).
+    where = pane.view.mapFromScene(item.pos()) + item.square().center().toPoint()  # type: ignore[attr-defined]
     with qtbot.waitSignal(pane.navigate) as opened:
         QTest.mouseDClick(pane.view.viewport(), Qt.MouseButton.LeftButton, pos=where)
     assert opened.args == [Location("stations", station.lrrID)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -36,7 +36,8 @@ STATE_COLORS = {
     "NEVERCNX": ("#757575", "#bdbdbd"),
     "UNKNOWN": ("#757575", "#bdbdbd"),
 }
-CLUSTER_COLOR = ("#5d4037", "#bcaaa4")  # stations, apart from the devices' blue
+CLUSTER_COLOR = ("#5d4037", "#8d6e63")  # stations, apart from the devices' blue
+POLE = 6.0  # px between a station's place and its square
 
 
 def station_half_size(count: int) -> float:
@@ -81,31 +82,38 @@ class StationItem(QGraphicsItem):
             return QColor(STATE_COLORS.get(item.cnxState, STATE_COLORS["UNKNOWN"])[dark])
         return QColor(CLUSTER_COLOR[dark])
 
+    def square(self) -> QRectF:
+        """The square, up and right of the place it stands for (a flag on a short pole), so
+        that a town's device cluster under it stays readable."""
+        h = self.half
+        return QRectF(POLE, -POLE - 2 * h, 2 * h, 2 * h)
+
     def boundingRect(self) -> QRectF:
-        h = self.half + 1.5
-        return QRectF(-h, -h, 2 * h, 2 * h)
+        return self.square().united(QRectF(-3, -3, 6, 6)).adjusted(-1.5, -1.5, 1.5, 1.5)
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()
-        h = max(self.half, 7.0)
-        path.addRect(QRectF(-h, -h, 2 * h, 2 * h))
+        path.addRect(self.square().adjusted(-2, -2, 2, 2))
         return path
 
     def paint(
         self, painter: QPainter, _option: QStyleOptionGraphicsItem, _widget: QWidget | None = None
     ) -> None:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fill = self.fill()
+        square = self.square()
+        painter.setPen(QPen(fill, 1.0))
+        painter.drawLine(QPointF(0, 0), square.bottomLeft())
+        painter.setBrush(QBrush(fill))
         painter.setPen(QPen(self.colors.outline, 1.5))
-        painter.setBrush(QBrush(self.fill()))
-        h = self.half
-        painter.drawRoundedRect(QRectF(-h, -h, 2 * h, 2 * h), 2.5, 2.5)
+        painter.drawRoundedRect(square, 2.5, 2.5)
         if self.label:
             font = QFont(painter.font())
             font.setBold(True)
-            font.setPixelSize(max(9, min(13, int(h * 0.8))))
+            font.setPixelSize(max(9, min(13, int(self.half * 0.8))))
             painter.setFont(font)
             painter.setPen(QColor("white"))
-            painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
+            painter.drawText(square, Qt.AlignmentFlag.AlignCenter, self.label)
 
 
 class StationLayer:

@@ -3,9 +3,11 @@ its configuration form, rights, navigation, and the map's station layer."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtWidgets import QLabel
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.paged_table import PLACEHOLDER
@@ -201,3 +203,31 @@ def test_detail_sections_load_when_shown(
     qtbot.waitUntil(lambda: dvm.probe is not None or "probe" in dvm.errors, timeout=15000)
     assert "probe" not in dvm.errors, dvm.errors.get("probe")
     shot(pane, "stations-probe.png")
+
+
+def test_tag_and_untag_the_selection(qtbot: Any, client: LpwaClient) -> None:
+    pane = make(qtbot, client)
+    vm, model = pane.vm, pane.vm.model
+    flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+    for row in (1, 3):
+        pane.table.selectionModel().select(model.index(row, 0), flags)
+    name = f"survey-{uuid.uuid4().hex[:6]}"
+    pane.tag_selection(untag=False)
+    dialog = pane.tag_dialog
+    assert dialog is not None and "2 selected stations" in dialog.findChild(QLabel).text()
+    dialog.edit.setText(name)
+    with qtbot.waitSignal(vm.tags_applied, timeout=10000) as applied:
+        dialog.accept()
+    assert applied.args[0] == f"Tag “{name}” added to 2 stations"
+    assert all(name in [t.name for t in model.item(r).tags] for r in (1, 3))  # type: ignore[union-attr]
+    # The platform has it too: the list filtered by the tag holds those two.
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
+        pane.tag_filter.setText(name)
+        pane.apply_filters()
+    assert model.rowCount() == 2
+    pane.table.selectAll()
+    with qtbot.waitSignal(vm.tags_applied, timeout=10000):
+        assert vm.tag(name, [0, 1], untag=True)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
+        pane.refresh()
+    assert model.rowCount() == 0

@@ -118,7 +118,6 @@ ACTIONS: dict[str, Requirement] = {
     # base stations (Document 2 §4.3): the partner's write permission
     "station.edit": _partner("change base stations"),
     "station.tag": _partner("tag or untag base stations"),
-    "station.alarm_acknowledge": _partner("acknowledge base station alarms"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox
     # refuses them to a domain-restricted account.
     "subscription.edit": Requirement(

@@ -20,6 +20,7 @@ from ..schema.stations import (
     BaseStationBrief,
     BaseStationFilter,
     BaseStationUpdate,
+    StationTag,
 )
 from .devices import field_named_in, format_time, validate
 from .forms import automatic_data, check_only_data
@@ -155,6 +156,8 @@ class StationsViewModel(QObject):
     detail_failed = Signal(str)
     saving_changed = Signal(bool)
     saved = Signal(object)  # BaseStation
+    suggestions_changed = Signal(list)  # tag names
+    tags_applied = Signal(str)  # what happened, in words
     save_failed = Signal(str, str)  # message, field ('' for the form)
 
     def __init__(
@@ -265,6 +268,47 @@ class StationsViewModel(QObject):
     @staticmethod
     def refs_of(stations: list[Any]) -> list[StationRef]:
         return [station_ref(s) for s in stations]
+
+    # --- tags -------------------------------------------------------------------------
+
+    def suggest_tags(self, query: str = "") -> None:
+        if self.client is None:
+            return
+        self.runner.run(
+            "Base station tag suggestions",
+            self.client.stations.tag_suggestions(query),
+            on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
+            quiet=True,
+        )
+
+    def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
+        """Tag (or untag) the stations of these rows; the rows show it without a reload."""
+        refs = self.refs(rows)
+        name = name.strip()
+        if not refs or not name or self.client is None:
+            return False
+        lrr_ids = [r.lrr_id for r in refs]
+        stations = self.client.stations
+        call = stations.untag(name, lrr_ids) if untag else stations.tag(name, lrr_ids)
+
+        def done(_result: object) -> None:
+            for row in rows:
+                brief = self.model.item(row)
+                if brief is None:
+                    continue
+                tags = [t for t in brief.tags if t.name != name]
+                if not untag:
+                    tags.append(StationTag(name=name))
+                self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
+            what = "removed from" if untag else "added to"
+            noun = "station" if len(refs) == 1 else "stations"
+            self.tags_applied.emit(f"Tag “{name}” {what} {len(refs):,} {noun}")
+            if self.detail is not None and self.detail.lrrID in lrr_ids:
+                self.reload_detail()
+
+        verb = "Untag" if untag else "Tag"
+        self.runner.run(f"{verb} {len(refs):,} base stations “{name}”", call, on_done=done)
+        return True
 
     # --- detail -------------------------------------------------------------------------
 

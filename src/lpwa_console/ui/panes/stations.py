@@ -38,6 +38,7 @@ from ...schema.stations import BaseStation
 from ..connections import SignalConnections
 from ..dialogs.resource_form import SchemaFormDialog
 from ..dialogs.station_commands import open_station_command
+from ..dialogs.tag import TagDialog
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
@@ -91,6 +92,7 @@ class StationsPane(QWidget):
         self.gate = RightsGate(rights, self)
         self.dialog: SchemaFormDialog | None = None
         self.command_dialog: QDialog | None = None  # the last command dialog opened
+        self.tag_dialog: TagDialog | None = None
 
         # --- filter bar ---
         self.search = QLineEdit()
@@ -140,12 +142,18 @@ class StationsPane(QWidget):
         self.edit_button = QPushButton("Edit…")
         self.edit_button.setObjectName("editStationButton")
         self.edit_button.setToolTip("Change the configuration of the station shown")
+        self.tag_button = QPushButton("Tag…")
+        self.tag_button.setObjectName("tagStations")
+        self.untag_button = QPushButton("Untag…")
+        self.untag_button.setObjectName("untagStations")
         self.copy_button = QPushButton("Copy LRR ID")
         self.refresh_button = QPushButton("Refresh")
         for control, action in (
             (self.reboot_button, "station.command.disruptive"),
             (self.command_button, "station.command"),
             (self.edit_button, "station.edit"),
+            (self.tag_button, "station.tag"),
+            (self.untag_button, "station.tag"),
         ):
             self.gate.bind(control, action)
         actions = QHBoxLayout()
@@ -158,6 +166,8 @@ class StationsPane(QWidget):
             self.reboot_button,
             self.command_button,
             self.edit_button,
+            self.tag_button,
+            self.untag_button,
             self.copy_button,
             self.refresh_button,
         ):
@@ -214,6 +224,8 @@ class StationsPane(QWidget):
         self.reboot_button.clicked.connect(lambda: self.send_command("reboot"))
         self.edit_button.clicked.connect(self.edit_station)
         self.copy_button.clicked.connect(self.copy_lrr_ids)
+        self.tag_button.clicked.connect(lambda: self.tag_selection(untag=False))
+        self.untag_button.clicked.connect(lambda: self.tag_selection(untag=True))
         self.refresh_button.clicked.connect(self.refresh)
         self.detail.navigate.connect(self.navigate)
         self.detail.edit_requested.connect(self.edit_station)
@@ -228,6 +240,8 @@ class StationsPane(QWidget):
             self.reboot_button,
             self.command_button,
             self.edit_button,
+            self.tag_button,
+            self.untag_button,
             self.copy_button,
             self.refresh_button,
             self.table,
@@ -244,6 +258,7 @@ class StationsPane(QWidget):
             (view_model.detail_failed, self.detail.show_error),
             (view_model.saved, self._saved),
             (view_model.save_failed, self._save_failed),
+            (view_model.tags_applied, self._tags_applied),
         )
         if partner is not None:
             self._connections.connect(partner.changed, self._partner_changed)
@@ -449,6 +464,34 @@ class StationsPane(QWidget):
             self.dialog.deleteLater()
         self.dialog = None
 
+    def tag_selection(self, *, untag: bool) -> None:
+        rows = self.selected_rows()
+        if not rows or not self.allowed("station.tag"):
+            return
+        if len(rows) > MAX_SELECTION:
+            self._show_message(f"Select at most {MAX_SELECTION:,} stations to tag at once")
+            return
+        dialog = TagDialog(
+            self.vm, len(rows), untag=untag, parent=self, nouns=("station", "stations")
+        )
+        dialog.setObjectName("stationTagDialog")
+        self.tag_dialog = dialog
+
+        def done(result: int) -> None:
+            if result == TagDialog.DialogCode.Accepted:
+                self.vm.tag(dialog.tag_name, rows, untag=untag)
+            dialog.deleteLater()
+            self.tag_dialog = None
+
+        dialog.finished.connect(done)
+        dialog.open()
+
+    def _tagger(self, untag: bool) -> Callable[[], None]:
+        return lambda: self.tag_selection(untag=untag)
+
+    def _tags_applied(self, text: str) -> None:
+        self._show_message(text)
+
     def copy_lrr_ids(self) -> None:
         refs = self.vm.refs(self.selected_rows())
         if refs:
@@ -478,6 +521,12 @@ class StationsPane(QWidget):
             more.addAction(f"{words}…", self._sender(name))
         more.setEnabled(connected and verdict.allowed)
         menu.addSeparator()
+        tag_verdict = self.gate.check("station.tag")
+        for text, untag in ((f"Tag{plural}…", False), (f"Untag{plural}…", True)):
+            action = menu.addAction(text, self._tagger(untag))
+            action.setEnabled(connected and tag_verdict.allowed)
+            if not tag_verdict.allowed:
+                action.setToolTip(tag_verdict.reason)
         menu.addAction(f"Copy LRR ID{'s' if count > 1 else ''}", self.copy_lrr_ids)
         station = self.vm.model.item(row)
         located = station is not None and station.lat is not None and station.lon is not None
@@ -571,6 +620,8 @@ class StationsPane(QWidget):
         self.gate.enable(self.command_button, connected and target)
         self.gate.enable(self.edit_button, connected and self.vm.detail is not None)
         self.copy_button.setEnabled(connected and selected)
+        self.gate.enable(self.tag_button, connected and selected)
+        self.gate.enable(self.untag_button, connected and selected)
         self.refresh_button.setEnabled(connected)
 
     def closeEvent(self, event: Any) -> None:

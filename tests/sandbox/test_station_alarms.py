@@ -157,3 +157,15 @@ def test_restricted_accounts_see_alarms_of_their_stations_only(sb: Sandbox) -> N
     assert not all_alarms(sb, alarmUid=outside["alarmUid"])[0]["acked"]
     lrr = outside["bs"]["lrrID"]
     assert sb.get(f"{BSS}/i{lrr}/alarms", "partner-restricted").status_code == 404
+
+
+def test_alarms_follow_their_station_out_of_the_domains(sb: Sandbox) -> None:
+    seen = all_alarms(sb, "partner-restricted")
+    lrr = seen[0]["bs"]["lrrID"]
+    mine = {a["alarmUid"] for a in seen if a["bs"]["lrrID"] == lrr}
+    berlin = {"name": "Germany/Berlin", "group": {"name": "Site"}}
+    moved = sb.post(f"{BSS}/domains", json={"addedDomains": [berlin], "LRRIDs": [lrr]})
+    assert moved.status_code == 204
+    after = {a["alarmUid"] for a in all_alarms(sb, "partner-restricted")}
+    assert not mine & after and len(after) == len(seen) - len(mine)
+    assert mine <= {a["alarmUid"] for a in all_alarms(sb)}

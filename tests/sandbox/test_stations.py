@@ -208,6 +208,7 @@ def test_grant_is_enforced_and_recorded(sb: Sandbox) -> None:
         assert sb.post(BSS, "partner", json={"model": MODEL}).status_code == 201
     refused = sb.post(BSS, "partner", json={"model": MODEL})
     assert refused.status_code == 403 and "totalBaseStationsGranted" in refused.json()["message"]
+    assert refused.json()["code"] == 40303
     after = sb.get(f"{API}/partners/mine", "partner").json()
     assert after["totalBaseStationsUsed"] == after["totalBaseStationsGranted"]
 
@@ -317,6 +318,10 @@ def test_domains_added_replace_their_group_and_removed(sb: Sandbox) -> None:
     )
     assert [d["name"] for d in sb.get(f"{BSS}/i{lrr}").json()["domains"]] == ["France/Lyon"]
     assert lrr in {b["lrrID"] for b in all_stations(sb, "partner-restricted")}
+    # The unfiltered count (kept by triggers per domain set) follows the change.
+    for role in ("subscriber", "partner-restricted"):
+        first = sb.get(BSS, role, params={"pageSize": 10}).json()
+        assert first["count"] == len(all_stations(sb, role))
     moved = sb.post(
         f"{BSS}/domains", "partner-restricted",
         json={"addedDomains": [{"name": "Spain/Madrid", "group": {"name": "Site"}}], "LRRIDs": [lrr]},

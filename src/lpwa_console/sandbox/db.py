@@ -774,6 +774,26 @@ STATION_TRIGGERS: dict[str, str] = {
     f"{_station_domain_set_of('new.station_uid')}\nEND",
     "tr_station_domain_set_removed": "AFTER DELETE ON station_domains BEGIN"
     f"{_station_domain_set_of('old.station_uid')}\nEND",
+    # Stations per partner and domain set: the total of an unfiltered list.
+    "tr_station_count_added": "AFTER INSERT ON stations BEGIN"
+    " INSERT INTO station_counts VALUES (new.partner_uid, new.domain_set, 1)"
+    " ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+    "tr_station_count_removed": "AFTER DELETE ON stations BEGIN"
+    " UPDATE station_counts SET n = n - 1"
+    " WHERE partner_uid = old.partner_uid AND domain_set = old.domain_set;\nEND",
+    "tr_station_count_moved": "AFTER UPDATE OF domain_set, partner_uid ON stations"
+    " WHEN old.domain_set IS NOT new.domain_set OR old.partner_uid IS NOT new.partner_uid"
+    " BEGIN UPDATE station_counts SET n = n - 1"
+    " WHERE partner_uid = old.partner_uid AND domain_set = old.domain_set;"
+    " INSERT INTO station_counts VALUES (new.partner_uid, new.domain_set, 1)"
+    " ON CONFLICT DO UPDATE SET n = n + 1;\nEND",
+    # An alarm carries its station's domain set, so restricted alarm lists read alarms alone.
+    "tr_station_alarm_domain_set": "AFTER INSERT ON station_alarms BEGIN"
+    " UPDATE station_alarms SET domain_set = coalesce((SELECT domain_set FROM stations"
+    " WHERE uid = new.bs_uid), 0) WHERE id = new.id;\nEND",
+    "tr_station_alarms_follow": "AFTER UPDATE OF domain_set ON stations"
+    " WHEN old.domain_set IS NOT new.domain_set BEGIN"
+    " UPDATE station_alarms SET domain_set = new.domain_set WHERE bs_uid = new.uid;\nEND",
     "tr_station_tile_added": "AFTER INSERT ON stations"
     " WHEN new.tile_y IS NOT NULL AND new.tile_x IS NOT NULL"
     f" BEGIN{_recompute_station_tile('new')}\nEND",
@@ -797,13 +817,14 @@ def drop_station_triggers_sql() -> list[str]:
 
 # Secondary indexes of stations (bulk seeding drops and rebuilds them).
 STATION_INDEXES: dict[str, str] = {
-    "ix_stations_name": "stations(partner_uid, name, uid)",
-    "ix_stations_created": "stations(partner_uid, creation_date, uid)",
-    "ix_stations_lastup": "stations(partner_uid, last_up, uid)",
-    "ix_stations_lastdw": "stations(partner_uid, last_dw, uid)",
-    "ix_stations_version": "stations(partner_uid, sw_version, uid)",
-    "ix_stations_reboot": "stations(partner_uid, last_reboot, uid)",
-    "ix_stations_lrr": "stations(partner_uid, lrr_id)",
+    # The sorts, the domain set last: a restricted page reads the index alone.
+    "ix_stations_name": "stations(partner_uid, name, uid, domain_set)",
+    "ix_stations_created": "stations(partner_uid, creation_date, uid, domain_set)",
+    "ix_stations_lastup": "stations(partner_uid, last_up, uid, domain_set)",
+    "ix_stations_lastdw": "stations(partner_uid, last_dw, uid, domain_set)",
+    "ix_stations_version": "stations(partner_uid, sw_version, uid, domain_set)",
+    "ix_stations_reboot": "stations(partner_uid, last_reboot, uid, domain_set)",
+    "ix_stations_lrr": "stations(partner_uid, lrr_id, domain_set)",
     "ix_stations_uuid": "stations(partner_uid, lrr_uuid)",
     "ix_stations_health_ds": "stations(partner_uid, health_state, domain_set)",
     "ix_stations_alarm_ds": "stations(partner_uid, alarm_level, domain_set)",
@@ -838,6 +859,11 @@ def rebuild_station_sets_sql() -> list[str]:
         " temp.station_domain_keys t JOIN domain_sets s ON s.key = t.key) k"
         " WHERE stations.uid = k.uid AND stations.domain_set IS NOT k.id",
         "DROP TABLE temp.station_domain_keys",
+        "UPDATE station_alarms SET domain_set = s.domain_set FROM stations s"
+        " WHERE s.uid = station_alarms.bs_uid AND station_alarms.domain_set <> s.domain_set",
+        "DELETE FROM station_counts",
+        "INSERT INTO station_counts SELECT partner_uid, domain_set, count(*) FROM stations"
+        " GROUP BY partner_uid, domain_set",
         "DELETE FROM station_tiles",
         "INSERT INTO station_tiles SELECT partner_uid, tile_y, tile_x, domain_set, count(*),"
         " sum(lat), sum(lon), min(lat), max(lat), min(lon), max(lon), min(uid) FROM stations"
@@ -941,6 +967,12 @@ CREATE TABLE station_tags (
     tag_id INTEGER NOT NULL REFERENCES station_tag_names(id) ON DELETE CASCADE,
     PRIMARY KEY (station_uid, tag_id)
 ) WITHOUT ROWID;
+CREATE TABLE station_counts (
+    partner_uid INTEGER NOT NULL,
+    domain_set INTEGER NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (partner_uid, domain_set)
+) WITHOUT ROWID;
 CREATE TABLE station_tiles (
     partner_uid INTEGER NOT NULL,
     tile_y INTEGER NOT NULL,
@@ -971,7 +1003,8 @@ CREATE TABLE station_alarms (
     updated INTEGER NOT NULL,
     cleared INTEGER,
     add_info TEXT,
-    add_info2 TEXT
+    add_info2 TEXT,
+    domain_set INTEGER NOT NULL DEFAULT 0   -- its station's (triggers): restricted lists
 );
 CREATE INDEX ix_station_alarms_partner ON station_alarms(partner_uid, updated);
 CREATE INDEX ix_station_alarms_state ON station_alarms(partner_uid, state, updated);

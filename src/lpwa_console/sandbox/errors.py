@@ -10,6 +10,7 @@
 | 40300 | 403    | the account has no subscription                             |
 | 40301 | 403    | a permission or access right is missing                     |
 | 40302 | 403    | the resource would fall outside the domain restrictions     |
+| 40303 | 403    | a network partner's granted base stations are all used      |
 | 40400 | 404    | no such resource (or not visible to the caller)             |
 | 40401 | 404    | no such path                                                |
 | 40500 | 405    | method not allowed                                          |
@@ -48,6 +49,7 @@ BAD_TOKEN = 40101
 NO_SUBSCRIPTION = 40300
 NO_PERMISSION = 40301
 OUT_OF_DOMAIN = 40302
+GRANT_REACHED = 40303
 NOT_FOUND = 40400
 NO_ROUTE = 40401
 METHOD_NOT_ALLOWED = 40500

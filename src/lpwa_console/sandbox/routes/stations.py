@@ -38,7 +38,15 @@ from ...schema.stations import (
     TagAction,
 )
 from ..auth import AppServices, ClientBodies
-from ..errors import BAD_PAGING, DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, not_found
+from ..errors import (
+    BAD_PAGING,
+    DUPLICATE,
+    GRANT_REACHED,
+    UNKNOWN_REFERENCE,
+    ApiError,
+    bad_request,
+    not_found,
+)
 from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
 from ..store import station_ops as ops_store
@@ -57,7 +65,6 @@ from ._partners import (
 router = APIRouter(prefix="/partners/{partnerUid}/bss", tags=["base stations"],
                    dependencies=[ClientBodies])  # fmt: skip
 DEFAULT_SORT = ("creationDate", False)
-GRANT_REACHED = 40303
 
 
 def _now(conn: sqlite3.Connection) -> int:
@@ -151,9 +158,12 @@ def list_stations(
     w = _where(conn, scope, f)
     uids, more = store.page(conn, w, criterion, descending, paging.offset, paging.size, after=after)
     items = store.briefs(conn, uids)
-    out = list_answer(
-        items, more, first=after is None and paging.first, count=lambda: store.count(conn, w)
+    count = (
+        (lambda: store.total(conn, scope.uid, scope.restrictions))
+        if f.is_empty()
+        else (lambda: store.count(conn, w))
     )
+    out = list_answer(items, more, first=after is None and paging.first, count=count)
     if criterion == BS_CURSOR_SORT and more and items:
         out["cursors"] = {"last": encode_cursor(items[-1]["lrrID"])}
     return out | {"now": _now(conn)}

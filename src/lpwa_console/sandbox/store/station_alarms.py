@@ -210,13 +210,9 @@ def where(
             group,
             *names,
         )
-    sql, params = restriction_sql(restrictions)
+    sql, params = restriction_sql(restrictions, "a.domain_set")
     if params:
-        w.add(
-            f"a.bs_uid IN (SELECT s.uid FROM stations s WHERE s.partner_uid = ? AND {sql})",
-            partner_uid,
-            *params,
-        )
+        w.add(sql, *params)
     return w
 
 

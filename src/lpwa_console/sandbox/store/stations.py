@@ -252,6 +252,19 @@ def count(conn: sqlite3.Connection, w: Where) -> int:
     return int(row[0])
 
 
+def total(
+    conn: sqlite3.Connection, partner_uid: int, restrictions: DomainRestrictions | None
+) -> int:
+    """The count of an unfiltered list: the partner's stations in the sets the caller sees
+    (`station_counts`, kept by triggers)."""
+    sql, params = restriction_sql(restrictions, "domain_set")
+    row = conn.execute(
+        f"SELECT coalesce(sum(n), 0) FROM station_counts WHERE partner_uid = ? AND {sql}",
+        [partner_uid, *params],
+    ).fetchone()
+    return int(row[0])
+
+
 def lrr_id_of(conn: sqlite3.Connection, uid: int) -> str:
     return str(conn.execute("SELECT lrr_id FROM stations WHERE uid = ?", (uid,)).fetchone()[0])
 

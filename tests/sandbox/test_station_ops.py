@@ -304,6 +304,15 @@ def test_an_hour_of_reports_and_radio_traffic(sb: Sandbox, sim: Simulator) -> No
     assert any(lrr.lrrID == device.lrrID for lrr in served.lrrs)
     best = sb.get(f"{BSS}/{uid}/rfcell/servedDevices", params={"bsRank": 1}).json()
     assert best["count"] <= served.count
+    # The device says which stations heard it, best first, as the served list does.
+    served_uid = device.href.rsplit("/", 1)[1]  # type: ignore[union-attr]
+    lrrs = sb.get(f"{API}/subscriptions/mine/devices/{served_uid}").json()["LRRs"]
+    assert (
+        lrrs
+        and len(lrrs) <= 3
+        and [x["SNR"] for x in lrrs] == sorted((x["SNR"] for x in lrrs), reverse=True)
+    )
+    assert lrrs[0]["ID"] == device.lrrID
     frames = StationFrames.model_validate(
         sb.get(f"{BSS}/{uid}/rfProbe/frames", params={"duration": "PT2H"}).json()
     )

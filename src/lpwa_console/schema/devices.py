@@ -383,6 +383,17 @@ class DeviceBrief(ApiModel):
         return self.ref or ("e" + self.EUI)
 
 
+class DeviceLrr(ApiModel):
+    """A base station that received the device's last uplink (the best first)."""
+
+    ID: str
+    RSSI: float
+    SNR: float
+    ESP: float | None = None
+    lat: float | None = None
+    lon: float | None = None
+
+
 class Device(DeviceBrief):
     """A single device, with its configuration."""
 
@@ -394,6 +405,7 @@ class Device(DeviceBrief):
     adminLat: float | None = None
     adminLon: float | None = None
     eid: str | None = None
+    LRRs: list[DeviceLrr] = Field(default_factory=list)  # stations that heard the last uplink
     now: int | None = None  # the server's time (ms) when it answered
 
 

@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Response
 from ...schema.frames import DEFAULT_STEP, DeviceFrames, FramesAggregation
 from ..auth import AppServices, ClientBodies, DeviceReader
 from ..store import frames as store
+from ..store import station_monitoring as station_monitoring_store
 from ._common import visible_device_uid
 from ._windows import aggregation_window, raw_window
 
@@ -75,4 +76,5 @@ def device_frames(
     window = raw_window(conn, begin, duration, 24 * store.HOUR_MS)
     response.headers["Deprecation"] = "true"
     items = store.frames(conn, uid, window.start, window.end, set(type or (0, 1)), MAX_FRAMES)
-    return {"briefs": items, "lrrs": [], "now": window.now}
+    lrrs = [{"lrrID": lrr["ID"]} for lrr in station_monitoring_store.device_lrrs(conn, uid)]
+    return {"briefs": items, "lrrs": lrrs, "now": window.now}

@@ -28,6 +28,7 @@ from ..db import TILE_LEVEL, TILES
 from . import domains as domain_store
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
+from .station_monitoring import device_lrrs
 
 BASE_HREF = "/subscriptions/mine/devices"
 
@@ -229,6 +230,9 @@ def _details(conn: sqlite3.Connection, row: Mapping[str, Any]) -> dict[str, Any]
             "alarm004": json.loads(row["alarm004"]) if row["alarm004"] else None
         },
     }
+    lrrs = device_lrrs(conn, row["uid"])
+    if lrrs:
+        out["LRRs"] = lrrs
     sub = row["subscription_id"]
     if row["as_transport_key"]:
         out["asTransportKey"] = _named(conn, "as_transport_keys", sub, row["as_transport_key"])

@@ -228,3 +228,18 @@ def served_devices(
             entry["loc"] = {"lat": lat, "lon": lon}
         lrrs.append(entry)
     return items, len(rows) > limit, count, lrrs
+
+
+def device_lrrs(conn: sqlite3.Connection, device_uid: int) -> list[dict[str, Any]]:
+    """The stations that heard the device's last uplink, best first (a device's `LRRs`)."""
+    out = []
+    for lrr_id, rssi, snr, esp, lat, lon in conn.execute(
+        "SELECT s.lrr_id, r.rssi, r.snr, r.esp, s.lat, s.lon FROM device_receptions r"
+        " JOIN stations s ON s.uid = r.bs_uid WHERE r.device_uid = ? ORDER BY r.rank",
+        (device_uid,),
+    ):
+        item: dict[str, Any] = {"ID": lrr_id, "RSSI": rssi, "SNR": snr, "ESP": esp}
+        if lat is not None and lon is not None:
+            item |= {"lat": lat, "lon": lon}
+        out.append(item)
+    return out

@@ -4,12 +4,16 @@ with Retry failed, rights, and the support password (masked, twice, confirmed, n
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListWidget, QPushButton
 
+from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.models.rights import AccountRights, Grants
 from lpwa_console.models.station_commands import State, StationRef
 from lpwa_console.models.tasks import TaskRunner
@@ -18,7 +22,8 @@ from lpwa_console.ui.dialogs.station_commands import (
     open_station_command,
 )
 from lpwa_console.ui.dialogs.support_password import SupportPasswordDialog
-from tests.helpers import shot
+from tests.conftest import SandboxProcess
+from tests.helpers import run, shot
 
 from ..models.station_network import Station, StationNetwork
 
@@ -288,3 +293,76 @@ def test_support_password_reads_what_unknown_stations_run(qtbot: Any, qloop: Any
     excluded = dialog.findChild(QLabel, "excludedStations")
     qtbot.waitUntil(lambda: excluded.text().startswith("Left out: Tower 2"), timeout=5000)
     assert dialog.findChild(QLabel, "stationsLabel").text() == "Stations: Tower 1 (0A1B2C00)"
+
+
+# --- against a real sandbox whose simulator runs the command queue ----------------------------
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:
+    """A sandbox of its own with the living network running 30 times faster (a reboot's
+    two minutes take four seconds)."""
+    server = SandboxProcess(
+        tmp_path_factory.mktemp("commands") / "sandbox.db", "--simulate", "--speed", "30"
+    )
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def live_client(live: SandboxProcess, qloop: Any, qtbot: Any) -> Iterator[LpwaClient]:
+    account = live.account("subscriber")
+    client = LpwaClient(
+        live.base_url,
+        Credentials(live.token_url, account["client_id"], account["client_secret"]),
+    )
+    yield client
+    closing = asyncio.ensure_future(client.aclose())
+    qtbot.waitUntil(closing.done, timeout=5000)
+
+
+async def connected_lrr(client: LpwaClient, count: int) -> list[StationRef]:
+    found = []
+    async for brief in client.stations.iterate(page_size=200):
+        software = brief.model.softwareType if brief.model else None
+        if software == "LRR_LINUX" and brief.cnxState == "CNX":
+            found.append(StationRef(brief.path_ref, brief.lrrID, brief.name, software))
+        if len(found) == count:
+            break
+    return found
+
+
+def test_reboot_and_support_password_on_a_real_sandbox(
+    qtbot: Any, qloop: Any, live_client: LpwaClient, qtmodeltester: Any
+) -> None:
+    stations = run(qtbot, connected_lrr(live_client, 3))
+    assert len(stations) == 3, "the demo network has connected LRR stations"
+    dialog = open_station_command(None, live_client, stations, "reboot")
+    qtbot.addWidget(dialog)
+    click(qtbot, dialog, "sendCommand")
+    assert dialog.findChild(QLabel, "confirmText").text().startswith("Reboot 3 stations: ")
+    click(qtbot, dialog, "confirmCommand")
+    dialog.run.poll_s = 0.2
+    qtmodeltester.check(dialog.run.model)
+    qtbot.waitUntil(lambda: not dialog.run.running, timeout=60_000)
+    results = dialog.run.model.results
+    assert {r.state for r in results} == {State.SUCCEEDED}, [r.message for r in results]
+    assert all(r.message.startswith("Rebooted. Up since") for r in results)
+    assert dialog.findChild(QLabel, "runSummary").text() == "Reboot: 3 done"
+
+    # the support password of the first one: masked, twice, confirmed, followed, not kept
+    support = open_station_command(None, live_client, stations[:1], "changeSupportPassword")
+    qtbot.addWidget(support)
+    for name in ("password", "passwordAgain"):
+        qtbot.keyClicks(support.findChild(QLineEdit, name), "Field-Engineer7")
+    click(qtbot, support, "sendCommand")
+    click(qtbot, support, "confirmCommand")
+    support.run.poll_s = 0.2
+    line = support.findChild(QLabel, "runLine")
+    qtbot.waitUntil(lambda: not support.run.running, timeout=60_000)
+    assert line.text() == "Done: Support password changed"
+    assert support.run.params is None
+    station = run(qtbot, live_client.stations.get(stations[0].uid))
+    changed = (station.model_extra or {}).get("supportPassword") or {}
+    assert changed.get("lastChanged"), "the station says when it was changed"
+    assert "Field-Engineer7" not in station.model_dump_json()

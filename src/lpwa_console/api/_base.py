@@ -6,7 +6,9 @@ Resources (resources/*.py) only say a path, parameters and a response type.
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
+import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
@@ -25,6 +27,13 @@ from .errors import (
 )
 
 log = logging.getLogger(__name__)
+
+# httpcore asks sniffio which async library runs, several times a request. anyio 4 no longer
+# installs sniffio, and then each ask is a failed import that searches sys.path (0.5 ms, on
+# the UI thread, measured by bench/bulk_commands.py). A None entry fails it at once, and
+# httpcore then takes asyncio, which is what runs.
+if importlib.util.find_spec("sniffio") is None:
+    sys.modules.setdefault("sniffio", None)  # type: ignore[arg-type]
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -655,6 +655,7 @@ def seconds_in_words(seconds: float | None) -> str:
 
 
 STATE_ROLE = Qt.ItemDataRole.UserRole + 1  # the row's State, for a view to colour
+_SERVED_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, STATE_ROLE})
 
 
 class StationResultsModel(QAbstractTableModel):
@@ -662,6 +663,9 @@ class StationResultsModel(QAbstractTableModel):
 
     COLUMNS = ("Station", "State", "Message", "Duration")
     STATION, STATE, MESSAGE, DURATION = range(4)
+    FLUSH_MS = 150
+
+    flushed = Signal()  # the changes of the last FLUSH_MS were told to the views
 
     def __init__(
         self,
@@ -680,6 +684,13 @@ class StationResultsModel(QAbstractTableModel):
         self._ticker = QTimer(self)
         self._ticker.setInterval(1000)
         self._ticker.timeout.connect(self._tick)
+        # Changes are told to the views at most every FLUSH_MS, as one range: 500 stations
+        # answering in a burst make one repaint, not 500 (the UI thread stays free).
+        self._dirty: set[int] = set()
+        self._flusher = QTimer(self)
+        self._flusher.setSingleShot(True)
+        self._flusher.setInterval(self.FLUSH_MS)
+        self._flusher.timeout.connect(self.flush)
 
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.results)
@@ -701,12 +712,14 @@ class StationResultsModel(QAbstractTableModel):
     def data(
         self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
     ) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self.results):
+        # A view asks for a dozen roles per cell: the ones not served leave at once.
+        if role not in _SERVED_ROLES:
             return None
-        result = self.results[self._order[index.row()]]
+        row = index.row()
+        if not 0 <= row < len(self._order) or not index.isValid():
+            return None
+        result = self.results[self._order[row]]
         column = index.column()
-        if role == STATE_ROLE:
-            return result.state.name
         if role == Qt.ItemDataRole.DisplayRole:
             if column == self.STATION:
                 return result.station.label
@@ -716,7 +729,10 @@ class StationResultsModel(QAbstractTableModel):
                 return result.message
             if column == self.DURATION:
                 return seconds_in_words(result.duration_s(self._clock()))
-        if role == Qt.ItemDataRole.ToolTipRole and column in (self.MESSAGE, self.STATE):
+            return None
+        if role == STATE_ROLE:
+            return result.state.name
+        if column in (self.MESSAGE, self.STATE):  # the tooltip: the whole message
             return result.message or result.state.words
         return None
 
@@ -747,8 +763,18 @@ class StationResultsModel(QAbstractTableModel):
         return [i for i, r in enumerate(self.results) if r.state in states]
 
     def _changed(self, row: int) -> None:
-        shown = self._shown_at[row]
-        self.dataChanged.emit(self.index(shown, 0), self.index(shown, len(self.COLUMNS) - 1))
+        self._dirty.add(self._shown_at[row])
+        if not self._flusher.isActive():
+            self._flusher.start()
+
+    def flush(self) -> None:
+        """Tell the views what changed since the last time, now."""
+        self._flusher.stop()
+        if self._dirty:
+            top, bottom = min(self._dirty), max(self._dirty)
+            self._dirty.clear()
+            self.dataChanged.emit(self.index(top, 0), self.index(bottom, len(self.COLUMNS) - 1))
+        self.flushed.emit()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """By station, state (what needs attention first), message or duration."""
@@ -762,6 +788,7 @@ class StationResultsModel(QAbstractTableModel):
         key = keys.get(column)
         if key is None:
             return
+        self.flush()  # pending changes name rows as shown before the sort
         self.layoutAboutToBeChanged.emit()
         before = list(self._order)
         self._order.sort(
@@ -833,6 +860,9 @@ class BulkCommandRun(QObject):
         self.polls_per_s = polls_per_s
         self.timeout_s = timeout_s if timeout_s is not None else self.spec.timeout_s
         self.model = StationResultsModel(self.stations, self)
+        self.model.flushed.connect(self._flushed)
+        self._done = 0
+        self._progress_due = False
         self._task: asyncio.Future[Any] | None = None
         self._stop: asyncio.Event | None = None
         self._rows: list[int] = []
@@ -851,7 +881,7 @@ class BulkCommandRun(QObject):
         return out
 
     def done_count(self) -> int:
-        return sum(1 for r in self._rows if self.model.results[r].state.final)
+        return self._done
 
     def failed_rows(self, *, include_unknown: bool = False) -> list[int]:
         states = [State.FAILED, State.TIMED_OUT] + ([State.UNKNOWN] if include_unknown else [])
@@ -908,6 +938,7 @@ class BulkCommandRun(QObject):
         if self.running:
             return
         self._rows = rows
+        self._done = 0
         self._stop = asyncio.Event()
         self.progress.emit(0, len(rows))
         name = f"{self.spec.title}: {count_words(len(rows))}"
@@ -925,6 +956,7 @@ class BulkCommandRun(QObject):
             await asyncio.gather(*(self._one(row, slots, requests) for row in rows))
         finally:
             self._task = None
+            self.model.flush()  # every outcome shown before the end is said
             summary = self.summary()
             self.running_changed.emit(False)
             self.finished.emit(summary)
@@ -942,7 +974,13 @@ class BulkCommandRun(QObject):
         was_final = self.model.results[row].state.final
         self.model.update(row, state, message)
         if state.final and not was_final:
-            self.progress.emit(self.done_count(), len(self._rows))
+            self._done += 1
+            self._progress_due = True  # told with the model's next flush
+
+    def _flushed(self) -> None:
+        if self._progress_due:
+            self._progress_due = False
+            self.progress.emit(self._done, len(self._rows))
 
     async def _call(self, requests: asyncio.Semaphore, make: Callable[[], Awaitable[Any]]) -> Any:
         async with requests:

@@ -55,7 +55,6 @@ from ...models.rights import AccountRights
 from ...models.station_commands import (
     COMMANDS,
     FAMILIES,
-    STATE_ROLE,
     BulkCommandRun,
     CommandSpec,
     CurrentValues,
@@ -87,6 +86,9 @@ STATE_SEVERITY = {
     State.LEFT.name: 2,
     State.CANCELLED.name: 2,
 }
+
+
+SEVERITY_BY_WORDS = {State[name].words: level for name, level in STATE_SEVERITY.items()}
 
 
 def action_of(spec: CommandSpec) -> str:
@@ -181,7 +183,7 @@ class StateDelegate(QStyledItemDelegate):
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        level = STATE_SEVERITY.get(str(index.data(STATE_ROLE)), 0)
+        level = SEVERITY_BY_WORDS.get(option.text, 0)  # the state's words are its name
         if level:
             option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
 

@@ -74,6 +74,7 @@ class PartnersPane(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(right)
+        self.right = right
         self.splitter.setSizes([560, 600])
         self.message = PaneMessage()
         layout = QVBoxLayout(self)
@@ -174,6 +175,7 @@ class PartnersPane(QWidget):
             empty, count = "", f"{rows:,} partner{'' if rows == 1 else 's'}"
         self.count_label.setText(count)
         self.stack.show_empty(empty)
+        self.right.setVisible(not empty)  # no partner to pick: nothing to show beside
         self.refresh_button.setEnabled(self.vm.has_client)
 
     def closeEvent(self, event: Any) -> None:

@@ -25,6 +25,7 @@ DEMO_ROLES = (
     "operator",
     "supplier",
     "partner",
+    "partner-restricted",
 )
 KEYRING_SERVICE = "lpwa-console"
 

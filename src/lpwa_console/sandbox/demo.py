@@ -641,7 +641,7 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations",
+    "stations", "station-health",
 )  # fmt: skip
 
 
@@ -688,6 +688,12 @@ def prepare(settings: SandboxSettings) -> Database:
             seed_device_catalog(conn)
         if "stations" not in done:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
+        if "station-health" not in done:
+            # A past day of station reports and the stations that heard each device (numpy
+            # is imported only here: a database that has its demo starts without it).
+            from .station_sim import StationSimulator
+
+            StationSimulator(settings.seed).backfill(conn, now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -139,6 +139,8 @@ class Simulator:
         if self._thread is not None:
             self._thread.join(timeout=10)
             self._thread = None
+        with self._lock, self.db.write() as conn:
+            self.stations.flush(conn)  # the stations' traffic counted since their last report
 
     # --- one step ---------------------------------------------------------------------------
 

@@ -38,6 +38,7 @@ KEEP_MS = 7 * 24 * HOUR_MS
 REPORT_MS = station_ops.REPORT_EVERY_MS
 OUTAGE_CHANCE = 1 / 4000  # per report: about one outage a fortnight
 GRID_REFRESH_MS = 600_000
+BACKFILL_MAX_STATIONS, BACKFILL_MAX_DEVICES = 2_000, 100_000
 CONNECTION_ALARM, NO_UPLINK_ALARM = 102, 103
 USAGE_WINDOWS = {104: ("crc", 4 * HOUR_MS), 105: ("dropped", HOUR_MS), 106: ("cpu", HOUR_MS),
                  107: ("ram", HOUR_MS), 108: ("disk", HOUR_MS)}  # fmt: skip
@@ -87,6 +88,10 @@ class StationSimulator:
         self._away: set[int] = set()
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
         self._levels: dict[int, tuple[float, float, float]] = {}
+        # Radio traffic and last uplink per station, written when the station reports (every
+        # 5 minutes) rather than at each reception: far fewer scattered page writes a step.
+        self._pending: dict[int, dict[int, list[int]]] = {}
+        self._pending_up: dict[int, int] = {}
 
     # --- per-station character ----------------------------------------------------------
 
@@ -134,17 +139,117 @@ class StationSimulator:
             (last, last),
         ).fetchall()
         new = []
-        for uid, last_reboot in rows:
-            phase = _mix(self.seed, uid, 1) % REPORT_MS
+        uids = [uid for uid, _ in rows]
+        phases = radio.hash_units(self.seed, np.array(uids, dtype=np.int64), 1) * REPORT_MS
+        for (uid, last_reboot), phase in zip(rows, phases.astype(np.int64).tolist(), strict=True):
+            # The first report at the station's own phase of the 5 minutes, as all after it.
+            first = phase + ((t0 - phase) // REPORT_MS + 1) * REPORT_MS
             disk = round(self.levels(uid)[2])
             booted = last_reboot if last_reboot is not None else t0 - phase * 97
-            new.append((uid, t0 + phase % 30_000 + 1, t0, disk, booted))
+            new.append((uid, first, t0, disk, booted))
         conn.executemany(
             "INSERT OR IGNORE INTO station_runtime (bs_uid, next_report, recorded_since, disk,"
             " last_system_reboot) VALUES (?, ?, ?, ?, ?)",
             new,
         )
         conn.execute("INSERT OR REPLACE INTO sim_state VALUES ('known_bs_uid', ?)", (str(top),))
+
+    # --- the demo's past day -----------------------------------------------------------------
+
+    def backfill(self, conn: sqlite3.Connection, now_ms: int, hours: int = 24) -> int:
+        """Give the stations a past (`hours` of 5-minute reports ending at `now_ms`) and the
+        demo devices their receiving stations, so a new demo shows health charts, served
+        devices and RF probe traffic before the simulator has run. Returns the stations."""
+        start = now_ms - hours * HOUR_MS
+        self._new_stations(conn, start)
+        (stations_n,) = conn.execute("SELECT count(*) FROM stations").fetchone()
+        (devices_n,) = conn.execute("SELECT count(*) FROM devices").fetchone()
+        if stations_n > BACKFILL_MAX_STATIONS or devices_n > BACKFILL_MAX_DEVICES:
+            return 0  # a big seeded network gets its history from the simulator as it runs
+        heard = [
+            uid for (uid,) in conn.execute("SELECT uid FROM devices WHERE last_up IS NOT NULL")
+        ]
+        if heard:
+            self._receptions(conn, now_ms, set(heard), StationStepReport())
+            self.flush(conn)
+        # Their traffic of the past day, counted by the stations that heard them.
+        conn.execute(
+            "INSERT INTO station_hours (bs_uid, ts, up, up_size, dw, dw_size)"
+            " SELECT r.bs_uid, f.ts, sum(f.up), sum(f.up_size), sum(f.dw * (r.rank = 1)),"
+            " sum(f.dw_size * (r.rank = 1)) FROM frame_buckets f"
+            " JOIN device_receptions r ON r.device_uid = f.device_uid"
+            " WHERE f.ts >= ? GROUP BY r.bs_uid, f.ts ORDER BY 1, 2"
+            " ON CONFLICT (bs_uid, ts) DO UPDATE SET up = up + excluded.up,"
+            " up_size = up_size + excluded.up_size, dw = dw + excluded.dw,"
+            " dw_size = dw_size + excluded.dw_size",
+            (start - start % HOUR_MS,),
+        )
+        stations = conn.execute(
+            "SELECT uid, cnx_state FROM stations WHERE state = 'ACTIVE'"
+        ).fetchall()
+        times = np.arange(start - start % REPORT_MS + REPORT_MS, now_ms, REPORT_MS, dtype=np.int64)
+        for uid, cnx in stations:
+            if cnx != "CNX":
+                continue
+            self._backfill_station(conn, uid, times)
+        return len(stations)
+
+    def _backfill_station(self, conn: sqlite3.Connection, uid: int, times: Any) -> None:
+        levels = self.levels(uid)
+        series = []
+        for k, (level, pull, spread) in enumerate(
+            zip(levels, (0.1, 0.1, 0.05), (4, 2, 1), strict=True)
+        ):
+            units = radio.hash_units(self.seed, uid, times, 41 + k).tolist()
+            value, values = level, []
+            for u in units:
+                value = radio.drift(value, level, u, pull=pull, spread=spread)
+                values.append(round(value))
+            series.append(values)
+        rtt = (20 + 60 * radio.hash_units(self.seed, uid, 44)
+               + 15 * radio.hash_units(self.seed, uid, times, 45)).round().astype(int).tolist()  # fmt: skip
+        hours: dict[int, list[int]] = {}
+        for i, ts in enumerate(times.tolist()):
+            cpu, ram, disk = series[0][i], series[1][i], series[2][i]
+            h = hours.setdefault(ts - ts % HOUR_MS, [0] * 11)
+            for j, v in enumerate((1, cpu, cpu * cpu, ram, disk, rtt[i], rtt[i] * rtt[i])):
+                h[(0, 1, 2, 4, 6, 8, 9)[j]] += v
+            h[3], h[5], h[7], h[10] = (
+                max(h[3], cpu),
+                max(h[5], ram),
+                max(h[7], disk),
+                max(h[10], rtt[i]),
+            )
+        conn.executemany(
+            "INSERT INTO station_hours (bs_uid, ts, n, cpu_sum, cpu_sq, cpu_max, ram_sum,"
+            " ram_max, disk_sum, disk_max, rtt_sum, rtt_sq, rtt_max)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (bs_uid, ts) DO UPDATE SET n = excluded.n, cpu_sum = excluded.cpu_sum,"
+            " cpu_sq = excluded.cpu_sq, cpu_max = excluded.cpu_max, ram_sum = excluded.ram_sum,"
+            " ram_max = excluded.ram_max, disk_sum = excluded.disk_sum,"
+            " disk_max = excluded.disk_max, rtt_sum = excluded.rtt_sum,"
+            " rtt_sq = excluded.rtt_sq, rtt_max = excluded.rtt_max",
+            [(uid, ts, *h) for ts, h in hours.items()],
+        )
+        ts_list = times.tolist()
+
+        def edge(values: list[int], pick: Any) -> tuple[int, int]:
+            i = pick(range(len(values)), key=values.__getitem__)
+            return values[i], ts_list[i]
+
+        cpus, rams, disks = series
+        conn.execute(
+            "UPDATE station_runtime SET recorded_since = ?, disk = ?, cpu_min = ?, cpu_min_ts = ?,"
+            " cpu_max = ?, cpu_max_ts = ?, ram_min = ?, ram_min_ts = ?, ram_max = ?,"
+            " ram_max_ts = ?, disk_min = ?, disk_min_ts = ?, disk_max = ?, disk_max_ts = ?,"
+            " rtt_max = ?, rtt_max_ts = ? WHERE bs_uid = ?",
+            (ts_list[0], disks[-1], *edge(cpus, min), *edge(cpus, max), *edge(rams, min),
+             *edge(rams, max), *edge(disks, min), *edge(disks, max), *edge(rtt, max), uid),
+        )  # fmt: skip
+        conn.execute(
+            "UPDATE stations SET cpu = ?, ram = ?, last_report = ? WHERE uid = ?",
+            (cpus[-1], rams[-1], ts_list[-1], uid),
+        )
 
     # --- commands ---------------------------------------------------------------------------
 
@@ -323,6 +428,16 @@ class StationSimulator:
         if not due:
             return
         uids = [row[0] for row in due]
+        heard_at = {uid: self._pending_up.get(uid, 0) for uid in uids}
+        self.flush(conn, uids)
+        since = t1 - t1 % HOUR_MS - 5 * HOUR_MS
+        recent: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+        for row in conn.execute(
+            "SELECT bs_uid, ts, n, cpu_sum, ram_sum, disk_sum, up, up_crc, dw, dw_dropped"
+            " FROM station_hours WHERE bs_uid IN (SELECT value FROM json_each(?)) AND ts >= ?",
+            (json.dumps(uids), since),
+        ):
+            recent[row[0]].append(tuple(row[1:]))
         open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
         for uid, code, state in conn.execute(
             "SELECT bs_uid, alarm_id, state FROM station_alarms WHERE bs_uid IN"
@@ -345,8 +460,11 @@ class StationSimulator:
              disk_min, disk_max, _rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
              last_up) = row  # fmt: skip
             report.reports += 1
-            # Reports come at the station's own phase of the 5 minutes (spread evenly).
+            # Reports come at the station's own phase of the 5 minutes (spread evenly). One
+            # missed for longer (the sandbox was stopped) is not replayed: the latest counts.
             phase = phases[i]
+            if t1 - ts > REPORT_MS:
+                ts = t1 - (t1 - phase) % REPORT_MS
             regular = phase + ((ts - phase) // REPORT_MS + 1) * REPORT_MS
             if state != "ACTIVE":
                 runtime_updates.append(_runtime_row(uid, regular, None, None))
@@ -405,11 +523,11 @@ class StationSimulator:
                 conn.execute(
                     "DELETE FROM station_hours WHERE bs_uid = ? AND ts < ?", (uid, hour - KEEP_MS)
                 )
-            self._usage_alarms(conn, uid, ts, alarms, report)
+            self._usage_alarms(conn, uid, ts, alarms, report, recent.get(uid, []))
             # Alarm 103: silence of the uplinks.
             rules = self._thr(a103)
             if rules:
-                quiet = ts - max(last_up or 0, cnx_since or 0)
+                quiet = ts - max(last_up or 0, heard_at.get(uid, 0), cnx_since or 0)
                 severity = radio.crossed_severity(quiet, rules)
                 if severity is not None and alarms.get(NO_UPLINK_ALARM) != severity:
                     alarm_store.raise_alarm(conn, uid, NO_UPLINK_ALARM, severity, None, ts)
@@ -458,13 +576,10 @@ class StationSimulator:
         ts: int,
         alarms: dict[int, int],
         report: StationStepReport,
+        rows: list[tuple[int, ...]],
     ) -> None:
-        """104-108 from the hourly samples (Document 2 §6: addInfo2 is the percentage)."""
-        rows = conn.execute(
-            "SELECT ts, n, cpu_sum, ram_sum, disk_sum, up, up_crc, dw, dw_dropped"
-            " FROM station_hours WHERE bs_uid = ? AND ts >= ?",
-            (uid, ts - ts % HOUR_MS - 4 * HOUR_MS),
-        ).fetchall()
+        """104-108 from the hourly samples (Document 2 §6: addInfo2 is the percentage); the
+        rows of this report are not in `rows` yet: the last hour is the samples before it."""
         for code, (what, span) in USAGE_WINDOWS.items():
             since = ts - span
             window = [r for r in rows if r[0] + HOUR_MS > since]
@@ -493,7 +608,9 @@ class StationSimulator:
     # --- receptions ---------------------------------------------------------------------------
 
     def _load_grid(self, conn: sqlite3.Connection, t1: int) -> None:
-        key = tuple(conn.execute("SELECT count(*), coalesce(max(uid), 0) FROM stations").fetchone())
+        # max(uid) is one index probe (count(*) read 100k rows each step): a new station is
+        # seen at once, a moved or deleted one at the next refresh.
+        key = (0, conn.execute("SELECT coalesce(max(uid), 0) FROM stations").fetchone()[0])
         if key == self._grid_key and t1 - self._grid_at < GRID_REFRESH_MS:
             return
         stations = []
@@ -592,11 +709,30 @@ class StationSimulator:
         )
         conn.executemany("INSERT INTO device_receptions VALUES (?, ?, ?, ?, ?, ?, ?)", kept)
         conn.executemany("UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?", best)
+        pending, pending_up = self._pending, self._pending_up
+        for (station, hour_ts), counts in traffic.items():
+            row = pending.setdefault(station, {}).setdefault(hour_ts, [0, 0, 0, 0, 0, 0])
+            for k, v in enumerate(counts):
+                row[k] += v
+        for station, t in station_last.items():
+            if t > pending_up.get(station, 0):
+                pending_up[station] = t
+
+    def flush(self, conn: sqlite3.Connection, uids: list[int] | None = None) -> None:
+        """Write the pending traffic and last uplinks (of `uids`, else of every station)."""
+        chosen = list(self._pending_up) if uids is None else uids
+        traffic = []
+        ups = []
+        for uid in chosen:
+            for hour_ts, counts in self._pending.pop(uid, {}).items():
+                traffic.append((uid, hour_ts, *counts, uid))
+            t = self._pending_up.pop(uid, None)
+            if t is not None:
+                ups.append((t, uid))
         conn.executemany(
-            "UPDATE stations SET last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?",
-            [(t, s) for s, t in station_last.items()],
+            "UPDATE stations SET last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?", ups
         )
-        # A station deleted since the grid was built is skipped (its hours would dangle).
+        # A station deleted meanwhile is skipped (its hours would dangle).
         conn.executemany(
             "INSERT INTO station_hours (bs_uid, ts, up, up_size, up_crc, dw, dw_size, dw_dropped)"
             " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
@@ -605,7 +741,7 @@ class StationSimulator:
             " up = up + excluded.up, up_size = up_size + excluded.up_size,"
             " up_crc = up_crc + excluded.up_crc, dw = dw + excluded.dw,"
             " dw_size = dw_size + excluded.dw_size, dw_dropped = dw_dropped + excluded.dw_dropped",
-            [(s, h, *t, s) for (s, h), t in traffic.items()],
+            traffic,
         )
 
 

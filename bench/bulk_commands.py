@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import subprocess
 import sys
 import tempfile
@@ -119,7 +120,9 @@ async def bench(server: Server, args: argparse.Namespace) -> None:
     cpu = CpuShare(server.process.pid)
     beat.start()
     cpu.start()
+    asked = time.perf_counter()
     dialog.findChild(QPushButton, "sendCommand").click()
+    await asyncio.sleep(1.0)  # the user reads the confirmation naming the stations
     started = time.perf_counter()
     dialog.findChild(QPushButton, "confirmCommand").click()
     run = dialog.run
@@ -140,7 +143,18 @@ async def bench(server: Server, args: argparse.Namespace) -> None:
         f" {beat.worst_cpu_ms:.1f} ms of it; busiest gap between two beats:"
         f" {beat.worst_busy_ms:.1f} ms of UI-thread CPU"
     )
-    print(f"  {cpu.text()}")
+    print(f"  {cpu.text()}; load average {os.getloadavg()[0]:.1f}")
+    ended = started + elapsed
+    phases = (
+        (f"showing the confirmation of {len(stations)} names", asked, started),
+        ("opening the progress view (first 2 s)", started, started + 2),
+        ("following (the rest)", started + 2, ended),
+    )
+    for name, start, end in phases:
+        print(f"  worst stall over {beat.log_over_ms:.0f} ms {name}: "
+              f"{beat.worst_between(start, end):.1f} ms")  # fmt: skip
+    slow = sum(1 for at, _ms in beat.stalls if started <= at <= ended)
+    print(f"  beats later than {beat.log_over_ms:.0f} ms: {slow} in {elapsed:.0f} s")
     if args.stall_stacks:
         for stack, hits in beat.top_stacks():
             print(f"  {hits:4d}  {stack}")

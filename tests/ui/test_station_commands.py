@@ -11,7 +11,14 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListWidget, QPushButton
+from PySide6.QtWidgets import (
+    QComboBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QPushButton,
+    QTableView,
+)
 
 from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.models.rights import AccountRights, Grants
@@ -93,6 +100,10 @@ def test_bulk_reboot_confirms_then_shows_each_outcome_and_retries(
     qtmodeltester.check(run.model)
     qtbot.waitUntil(lambda: not run.running, timeout=10_000)
     assert len(net.posts) == 5
+    table = dialog.findChild(QTableView, "stationResults")
+    assert table.model().data(table.model().index(0, 0)) == "Tower 1 (0A1B2C00)"  # as given
+    table.sortByColumn(1, Qt.SortOrder.AscendingOrder)  # a click on State
+    assert table.model().data(table.model().index(0, 1)) == "Failed"
     summary = dialog.findChild(QLabel, "runSummary").text()
     assert summary == "Reboot: 4 done, 1 failed"
     assert run.model.results[3].message == "The station did not start the command"

@@ -664,6 +664,7 @@ class StationResultsModel(QAbstractTableModel):
     COLUMNS = ("Station", "State", "Message", "Duration")
     STATION, STATE, MESSAGE, DURATION = range(4)
     FLUSH_MS = 150
+    ROW_BY_ROW = 40  # fewer changed rows than this are told one by one
 
     flushed = Signal()  # the changes of the last FLUSH_MS were told to the views
 
@@ -770,10 +771,15 @@ class StationResultsModel(QAbstractTableModel):
     def flush(self) -> None:
         """Tell the views what changed since the last time, now."""
         self._flusher.stop()
-        if self._dirty:
+        last = len(self.COLUMNS) - 1
+        if len(self._dirty) <= self.ROW_BY_ROW:
+            # a view repaints only these rows (a range repaints all it spans)
+            for row in sorted(self._dirty):
+                self.dataChanged.emit(self.index(row, 0), self.index(row, last))
+        else:
             top, bottom = min(self._dirty), max(self._dirty)
-            self._dirty.clear()
-            self.dataChanged.emit(self.index(top, 0), self.index(bottom, len(self.COLUMNS) - 1))
+            self.dataChanged.emit(self.index(top, 0), self.index(bottom, last))
+        self._dirty.clear()
         self.flushed.emit()
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:

@@ -204,8 +204,9 @@ def results_table(model: StationResultsModel) -> QTableView:
     vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
     header = table.horizontalHeader()
     header.setStretchLastSection(False)
-    table.setSortingEnabled(True)  # State first: what needs attention on top
+    # In the stations' order until a header is clicked (State: what needs attention first).
     header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+    table.setSortingEnabled(True)
     header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
     width = table.fontMetrics().horizontalAdvance("M")
     table.setColumnWidth(StationResultsModel.STATION, width * 18)
@@ -278,6 +279,11 @@ class RunView(QWidget):
         self.stop_button.clicked.connect(run.cancel)
         self.retry_button.clicked.connect(self._retry)
         self.again_button.clicked.connect(self._again)
+        self._shown_progress = (0, len(run.stations))
+        self._bar_timer = QTimer(self)
+        self._bar_timer.setSingleShot(True)
+        self._bar_timer.setInterval(250)
+        self._bar_timer.timeout.connect(self._show_progress)
         run.progress.connect(self._progress)
         run.model.dataChanged.connect(self._row_changed)
         run.running_changed.connect(lambda _r: self._update())
@@ -285,8 +291,21 @@ class RunView(QWidget):
         self._update()
 
     def _progress(self, done: int, total: int) -> None:
+        # QProgressBar repaints the window at once on a new value: at most 4 times a second,
+        # and the end or a new run at once.
+        self._shown_progress = (done, total)
+        if done == total or done == 0:
+            self._show_progress()
+        elif not self._bar_timer.isActive():
+            self._bar_timer.start()
+
+    def _show_progress(self) -> None:
+        self._bar_timer.stop()
+        done, total = self._shown_progress
         self.bar.setRange(0, max(total, 1))
         self.bar.setValue(done)
+        if self.run.running:
+            self.summary.setText(self.run.summary())
 
     def _row_changed(self, _top: QModelIndex, _bottom: QModelIndex, *_roles: Any) -> None:
         if len(self.run.stations) == 1:

@@ -24,8 +24,10 @@ from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_manager_kinds
+from .models.operator_partners import OperatorPartnersViewModel
 from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
+from .models.partners import PartnerViewModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.resources import (
     ResourceViewModel,
@@ -35,6 +37,9 @@ from .models.resources import (
 )
 from .models.rights import AccountRights
 from .models.session import Session
+from .models.station_detail import StationDetailViewModel
+from .models.station_map import StationMapViewModel
+from .models.stations import StationsViewModel
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
 from .models.tiles import TileLayerViewModel
@@ -47,7 +52,9 @@ from .ui.panes.alarms import AlarmsPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
 from .ui.panes.key_manager import KeyManagerPane
+from .ui.panes.partners import PartnersPane
 from .ui.panes.resources import ResourcesPane
+from .ui.panes.stations import StationsPane
 from .ui.theme import apply_theme
 
 log = logging.getLogger("lpwa_console")
@@ -114,11 +121,19 @@ def build(
     session.client_changed.connect(device_map.set_client)
     alarms = AlarmsViewModel(runner)
     session.client_changed.connect(alarms.set_client)
+    station_map = StationMapViewModel(runner)
+    session.client_changed.connect(station_map.set_client)
     tiles = TileLayerViewModel(settings, (options.data_dir or default_data_dir()) / "tiles")
     tiles.restore()
+    stations = StationsViewModel(runner)
+    session.client_changed.connect(stations.set_client)
+    station_detail = StationDetailViewModel(runner)
+    session.client_changed.connect(station_detail.set_client)
+    partner = PartnerViewModel(runner)
+    session.client_changed.connect(partner.set_client)
     panes: dict[str, QWidget] = {
         "devices": devices_pane,
-        "map": DeviceMapPane(device_map, tiles),
+        "map": DeviceMapPane(device_map, tiles, stations=station_map),
         "alarms": AlarmsPane(alarms, rights=rights),
     }
     resource_panes = {
@@ -131,6 +146,12 @@ def build(
         for vm in vms:
             session.client_changed.connect(vm.set_client)
         panes[key] = ResourcesPane(title, vms, rights=rights)
+    panes["stations"] = StationsPane(
+        stations, detail_vm=station_detail, rights=rights, partner=partner
+    )
+    operator_partners = OperatorPartnersViewModel(runner)
+    session.client_changed.connect(operator_partners.set_client)
+    panes["partners"] = PartnersPane(operator_partners)
     km_vms = [ResourceViewModel(runner, kind) for kind in key_manager_kinds()]
     for vm in km_vms:
         session.client_changed.connect(vm.set_client)
@@ -253,6 +274,15 @@ async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
         if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
             raise RuntimeError(f"{name}: no clusters after {FIRST_PAGE_TIMEOUT_S:.0f} s")
         await asyncio.sleep(0.02)
+    layer = pane.station_layer
+    while (
+        layer is not None
+        and layer.vm.enabled
+        and not (layer.vm.settled and layer.vm.answered_box is not None)
+    ):
+        if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+            raise RuntimeError(f"{name}: no base stations after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+        await asyncio.sleep(0.02)
     return {
         "first_clusters_ms": round(vm.first_clusters_ms or 0.0, 1),
         "requests": vm.requests,
@@ -267,7 +297,7 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
         return await load_devices(console)
     if isinstance(pane, DeviceMapPane):
         return await load_map(name, pane)
-    if isinstance(pane, AlarmsPane):
+    if isinstance(pane, AlarmsPane | StationsPane):
         return await load_first_page(name, pane.vm.model)
     if isinstance(pane, KeyManagerPane):
         pane = pane.lists
@@ -328,6 +358,11 @@ async def screenshots(
             pane = console.panes[name]
             if isinstance(pane, DeviceMapPane):
                 await load_map(name, pane)
+            if isinstance(pane, StationsPane):
+                await load_first_page(name, pane.vm.model)
+                if pane.vm.model.rowCount():
+                    pane.table.selectRow(0)
+                    await wait_signal(pane.vm.detail_changed, FIRST_PAGE_TIMEOUT_S)
             await asyncio.sleep(0.05)
             for theme in ("light", "dark"):
                 apply_theme(app, theme)

@@ -47,8 +47,11 @@ class FakeList:
         )
 
 
-def fake_client(devices: FakeList | None, groups: FakeList | None) -> Any:
-    """The two alarm lists of a client, served by FakeLists (none: an empty list)."""
+def fake_client(
+    devices: FakeList | None, groups: FakeList | None, stations: FakeList | None = None
+) -> Any:
+    """The alarm lists of a client (devices, groups, base stations), served by FakeLists
+    (none: an empty list)."""
 
     def resource(fake: FakeList | None) -> SimpleNamespace:
         source = fake or FakeList([])
@@ -60,7 +63,11 @@ def fake_client(devices: FakeList | None, groups: FakeList | None) -> Any:
 
         return SimpleNamespace(list=list_page)
 
-    return SimpleNamespace(device_alarms=resource(devices), multicast_alarms=resource(groups))
+    return SimpleNamespace(
+        device_alarms=resource(devices),
+        multicast_alarms=resource(groups),
+        station_alarms=resource(stations),
+    )
 
 
 def gather(qtbot: Any, *coros: Any) -> list[Any]:

@@ -393,7 +393,9 @@ NOT_IN_INFORMATION = {
     "alarmCount", "alarm1", "alarm2", "alarm3", "alarm4", "alarm5", "alarm6",
     "now",  # the server's clock, not the device's
 }  # fmt: skip
-LORAWAN_ONLY = {"activation", "nwAddress", "appEUI", "asTransportKey", "hsmGroupID", "lastSF"}
+LORAWAN_ONLY = {
+    "activation", "nwAddress", "appEUI", "asTransportKey", "hsmGroupID", "lastSF", "LRRs"
+}  # fmt: skip
 CELLULAR_ONLY = {"imsi", "iccid", "eid", "lastIMEI", "networkContextID"}
 
 
@@ -423,6 +425,7 @@ def full_device(connectivity: str) -> Device:
         adminLon=4.8357,
         nwAddress="26011BDA",
         customerAdminData="north wall",
+        LRRs=[{"ID": "1000000F", "RSSI": -97.5, "SNR": 6.0}] if lorawan else [],
         networkContextID="nc-orange-fr",
         lastIMEI="35693803564381",
         imsi="208011234567890",
@@ -460,6 +463,8 @@ def expected_text(d: Device, field: str) -> str:
         return f"{value:.1f}"
     if field == "lastBatLevel":
         return f"{value}%"
+    if field == "LRRs":  # the station that heard it, opening the station
+        return f"{value[0].ID} ({value[0].RSSI:.1f} dBm, SNR {value[0].SNR:.1f} dB)"
     return str(value)
 
 

@@ -41,10 +41,11 @@ def test_each_pane_shortcut_and_menu_item_goes_to_its_own_pane(
     window = console.window
     keys = list(console.panes)
     assert keys == [
-        "devices", "map", "alarms", "multicast", "app_servers", "network", "key_manager"
+        "devices", "map", "alarms", "multicast", "app_servers", "network", "stations",
+        "partners", "key_manager",
     ]  # fmt: skip
     # The keys themselves, in an order that never leaves the pane where it already is.
-    for index in [5, 0, 3, 6, 1, 4, 2]:
+    for index in [5, 0, 6, 3, 8, 7, 1, 4, 2]:
         QTest.keyClick(window, Qt.Key(Qt.Key.Key_1 + index), CTRL)
         assert shown(window) == keys[index]
         assert window.stack.currentWidget() is console.panes[keys[index]]

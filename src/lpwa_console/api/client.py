@@ -111,6 +111,7 @@ class LpwaClient(BaseClient):
     def key_manager(self) -> KeyManagerResource:
         return KeyManagerResource(self)
 
+    @cached_property
     def station_admin(self) -> StationAdminResource:
         return StationAdminResource(self)
 

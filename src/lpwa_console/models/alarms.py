@@ -31,7 +31,9 @@ from .tasks import TaskRunner
 log = logging.getLogger(__name__)
 
 AlarmItem = DeviceAlarmBrief | MulticastAlarmBrief
-Source = Literal["all", "devices", "multicast"]
+Source = Literal["all", "devices", "multicast", "stations"]
+Kind = Literal["device", "multicast", "station"]
+KIND_RANK = {"device": 0, "multicast": 1, "station": 2}  # ties: devices, groups, stations
 # fetch(page_index from 1, page_size, sort, descending, filters) -> one server page
 ListFetch = Callable[[int, int, str | None, bool, AlarmFilter], Awaitable[ListEnvelope[Any]]]
 
@@ -59,8 +61,39 @@ ALARM_TYPES: dict[int, tuple[str, str]] = {
 }
 
 
-# Base station alarms (Document 2 §6): 102-111, their words in schema/station_alarms.py.
-ALARM_TYPES.update({code: (w.title, w.help) for code, w in STATION_ALARMS.items()})
+# Base station alarms (Document 2 §6): their names and meanings are the schema's; addInfo2
+# reads as a sentence ("{}" is its value). 102 and 103 carry no addInfo2.
+ADD_INFO2_SENTENCES: dict[int, str] = {
+    104: "{} % of uplink frames with an invalid CRC over the last 4 hours",
+    105: "{} % of downlink frames dropped over the last hour",
+    106: "CPU {} % average over the last hour",
+    107: "RAM {} % average over the last hour",
+    108: "File system {} % used on average over the last hour",
+    111: "{} % of beacons failed over the last hour",
+}
+STATION_ALARM_TYPES: dict[int, tuple[str, str, str]] = {
+    code: (words.title, words.help.rstrip("."), ADD_INFO2_SENTENCES.get(code, ""))
+    for code, words in STATION_ALARMS.items()
+}
+for _code, (_name, _meaning, _words) in STATION_ALARM_TYPES.items():
+    ALARM_TYPES[_code] = (_name, _meaning)
+
+
+def add_info2_words(alarm_id: int, add_info2: str | None) -> str:
+    """A base station alarm's addInfo2 in words ("CPU 93 % average over the last hour");
+    the value as it came for other alarms, "" when there is none."""
+    if not add_info2:
+        return ""
+    known = STATION_ALARM_TYPES.get(alarm_id)
+    if known is None or not known[2]:
+        return add_info2
+    value = add_info2.strip().removesuffix("%").strip()
+    try:
+        number = float(value)
+    except ValueError:
+        return f"{known[0]}: {add_info2}"
+    shown = f"{number:.0f}" if number == int(number) else f"{number:.1f}"
+    return known[2].format(shown)
 
 
 def alarm_name(alarm_id: int) -> str:
@@ -76,12 +109,49 @@ def alarm_meaning(alarm_id: int) -> str:
     return f"Alarm {alarm_id:03d}, {known[0].lower()}: {known[1]}"
 
 
-def kind_of(alarm: AlarmItem) -> Literal["device", "multicast"]:
-    return "multicast" if isinstance(alarm, MulticastAlarmBrief) else "device"
+def kind_of(alarm: Any) -> Kind:
+    if isinstance(alarm, MulticastAlarmBrief):
+        return "multicast"
+    if isinstance(alarm, DeviceAlarmBrief):
+        return "device"
+    return "station"  # a base station alarm (Document 2 §6)
 
 
-def owner_of(alarm: AlarmItem) -> Any:
-    return alarm.multicastGroup if isinstance(alarm, MulticastAlarmBrief) else alarm.device
+def owner_of(alarm: Any) -> Any:
+    """The device, multicast group or base station the alarm belongs to."""
+    kind = kind_of(alarm)
+    if kind == "multicast":
+        return alarm.multicastGroup
+    if kind == "device":
+        return alarm.device
+    return station_of(alarm)
+
+
+def station_of(alarm: Any) -> Any:
+    return getattr(alarm, "baseStation", None) or getattr(alarm, "bs", None)
+
+
+def owner_id(alarm: Any) -> str:
+    """The EUI of a device or group, the LRR ID of a station."""
+    owner = owner_of(alarm)
+    if kind_of(alarm) == "station":
+        return str(getattr(owner, "lrrID", "") or getattr(alarm, "lrrID", "") or "")
+    return str(owner.EUI)
+
+
+def owner_name(alarm: Any) -> str:
+    owner = owner_of(alarm)
+    return str(getattr(owner, "name", None) or "") if owner is not None else ""
+
+
+SOURCE_WORDS = {"device": "Device", "multicast": "Multicast group", "station": "Base station"}
+
+
+def alarm_info(alarm: Any) -> str:
+    """What the alarm says beyond its name: a station alarm's addInfo2 in words."""
+    if kind_of(alarm) == "station":
+        return add_info2_words(alarm.ID, alarm.addInfo2) or (alarm.addInfo or "")
+    return alarm.addInfo or ""
 
 
 def _severity(alarm: AlarmItem) -> int | None:
@@ -106,18 +176,18 @@ def alarm_columns() -> list[Column[AlarmItem]]:
         ),
         Column(
             "Source",
-            lambda a: "Multicast group" if kind_of(a) == "multicast" else "Device",
+            lambda a: SOURCE_WORDS[kind_of(a)],
             width=110,
         ),
-        Column("Name", lambda a: owner_of(a).name or "", width=200),
-        Column("EUI", lambda a: owner_of(a).EUI, width=150),
+        Column("Name", owner_name, width=200),
+        Column("EUI / LRR ID", owner_id, width=150),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
         # The platform sorts alarms by state, acked or alarmUid only; with no sort it lists
         # the latest update first, which is the table's order until a header is clicked.
         Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
         Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
         Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=60),
-        Column("Info", lambda a: a.addInfo or "", tooltip=lambda a: a.addInfo, width=200),
+        Column("Info", alarm_info, tooltip=lambda a: alarm_info(a) or None, width=200),
         Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120),
     ]
 
@@ -143,7 +213,7 @@ def comes_before(a: AlarmItem, b: AlarmItem, sort: str | None, descending: bool)
     ua, ub = _sort_value(a, "updateTimestamp"), _sort_value(b, "updateTimestamp")
     if ua != ub:
         return ua > ub
-    return kind_of(a) == "device" and kind_of(b) == "multicast"
+    return KIND_RANK[kind_of(a)] < KIND_RANK[kind_of(b)]
 
 
 def combined_fetcher(
@@ -258,7 +328,25 @@ def combined_fetcher(
             else:
                 merged.append(grps[b])
                 b += 1
-        return ListEnvelope[AlarmItem](briefs=merged, count=total, more=stop < total)
+        # Any: the station alarms (their own schema) pass as they are.
+        return ListEnvelope[Any](briefs=merged, count=total, more=stop < total)
+
+    return fetch
+
+
+def merged_list(
+    first: ListFetch | None, second: ListFetch | None, filters: AlarmFilter
+) -> ListFetch | None:
+    """Two lists merged in the platform's order, as one list (the alarms centre merges the
+    device alarms with the group and station alarms merged this way)."""
+    if first is None or second is None:
+        return first or second
+    inner = combined_fetcher(first, second, filters)
+
+    async def fetch(
+        page: int, size: int, sort: str | None, desc: bool, _filters: AlarmFilter
+    ) -> ListEnvelope[Any]:
+        return await inner(page, size, sort, desc)
 
     return fetch
 
@@ -443,7 +531,7 @@ class AlarmsViewModel(QObject):
         self.filters_changed.emit()
         self.reload()
 
-    def _lists(self) -> tuple[ListFetch | None, ListFetch | None]:
+    def _lists(self) -> tuple[ListFetch | None, ListFetch | None, ListFetch | None]:
         if self.client is not None:
             client, runner = self.client, self.runner
 
@@ -471,22 +559,38 @@ class AlarmsViewModel(QObject):
                 )
                 return await runner.track(f"Multicast alarms page {page}", call)
 
+            station_alarms = client.station_alarms
+
+            async def stations(
+                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+            ) -> ListEnvelope[Any]:
+                call = station_alarms.list(
+                    page,
+                    size,
+                    filters=filters,
+                    sort=sort,  # type: ignore[arg-type]
+                    descending=desc,
+                )
+                return await runner.track(f"Base station alarms page {page}", call)
+
         else:
-            return None, None
+            return None, None, None
         return (
             devices if self.source in ("all", "devices") else None,
             multicast if self.source in ("all", "multicast") else None,
+            stations if station_alarms is not None and self.source in ("all", "stations") else None,
         )
 
     def reload(self) -> None:
         self._t0 = time.perf_counter()
         self.first_page_ms = None
-        devices, multicast = self._lists()
-        if devices is None and multicast is None:
+        devices, multicast, stations = self._lists()
+        if devices is None and multicast is None and stations is None:
             self.timer.stop()
             self.model.set_fetcher(None)
             return
-        self.model.set_fetcher(combined_fetcher(devices, multicast, self.filters))
+        others = merged_list(multicast, stations, self.filters)
+        self.model.set_fetcher(combined_fetcher(devices, others, self.filters))
         self.set_live(self.live)
 
     def set_live(self, live: bool) -> None:
@@ -520,12 +624,15 @@ class AlarmsViewModel(QObject):
         client = self.client
         device_uids = [a.alarmUid for a in alarms if kind_of(a) == "device"]
         group_uids = [a.alarmUid for a in alarms if kind_of(a) == "multicast"]
+        station_uids = [a.alarmUid for a in alarms if kind_of(a) == "station"]
 
         async def ack() -> int:
             for start in range(0, len(device_uids), ACK_BATCH):
                 await client.device_alarms.acknowledge(device_uids[start : start + ACK_BATCH])
             for start in range(0, len(group_uids), ACK_BATCH):
                 await client.multicast_alarms.acknowledge(group_uids[start : start + ACK_BATCH])
+            for start in range(0, len(station_uids), ACK_BATCH):
+                await client.station_alarms.acknowledge(station_uids[start : start + ACK_BATCH])
             return len(alarms)
 
         keys = {alarm_key(a) for a in alarms}

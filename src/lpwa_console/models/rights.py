@@ -124,6 +124,9 @@ ACTIONS: dict[str, Requirement] = {
     "km_as_keys.create": _subscription("create AS keys"),
     "km_as_keys.edit": _subscription("change AS keys"),
     "km.generate_keys": _subscription("generate AppKeys and NwkKeys"),
+    # base stations (Document 2 §4.3): the partner's write permission
+    "station.edit": _partner("change base stations"),
+    "station.tag": _partner("tag or untag base stations"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox
     # refuses them to a domain-restricted account.
     "subscription.edit": Requirement(

@@ -338,6 +338,19 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
 # Where one wire name means something else in one model: (model class name, wire name).
 MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
     {
+        # --- base station configuration (schema/stations.py) -----------------------------
+        ("RfProbeSetting", "enabled"): FieldWords("RF probe on"),
+        ("_StationWritable", "state"): FieldWords(
+            "Admin state",
+            choices=_choices(
+                INIT="Init", VALIDATING="Validating", ACTIVE="Active", SUSPENDED="Suspended"
+            ),
+        ),
+        ("_StationWritable", "alarmsConfiguration"): FieldWords(
+            "Alarm thresholds",
+            "Connection lost (102): at most 1; no uplink activity (103): at most 2, the"
+            " second longer and more severe",
+        ),
         ("MulticastGroupCreate", "EUI"): FieldWords(
             "Group EUI", "The multicast group's identifier", expected=_HEX16
         ),

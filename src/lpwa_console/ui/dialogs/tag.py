@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 from PySide6.QtCore import QStringListModel, QTimer
 from PySide6.QtWidgets import (
     QCompleter,
@@ -13,23 +15,32 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.devices import DevicesViewModel, validate
+from ...models.devices import validate
 from ...schema.common import TagRef
 from ..connections import SignalConnections
+
+
+class TagSource(Protocol):
+    """What the dialog needs of a list's view-model (devices, base stations)."""
+
+    suggestions_changed: Any  # Signal(list[str])
+
+    def suggest_tags(self, query: str = "") -> None: ...
 
 
 class TagDialog(QDialog):
     def __init__(
         self,
-        view_model: DevicesViewModel,
+        view_model: TagSource,
         count: int,
         *,
         untag: bool,
         parent: QWidget | None = None,
+        nouns: tuple[str, str] = ("device", "devices"),
     ) -> None:
         super().__init__(parent)
         self.vm = view_model
-        noun = "device" if count == 1 else "devices"
+        noun = nouns[0] if count == 1 else nouns[1]
         self.setWindowTitle("Remove a tag" if untag else "Add a tag")
         prompt = QLabel(
             f"{'Remove from' if untag else 'Add to'} {count:,} selected {noun}, the tag:"

@@ -1,4 +1,4 @@
-"""The alarms centre: device and multicast group alarms in one lazy table, coloured by
+"""The alarms centre: device, multicast group and base station alarms in one lazy table, coloured by
 severity, filtered (source, minimum severity, acknowledged or not), acknowledged in bulk, and
 refreshed live without losing the selection or the scroll position. An alarm opens its device
 or multicast group (double-click, Enter)."""
@@ -16,7 +16,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.alarms import AlarmsViewModel, kind_of, owner_of
+from ...models.alarms import AlarmsViewModel, kind_of, owner_id
 from ...models.rights import AccountRights
 from ...schema.common import Severity
 from ..connections import SignalConnections
@@ -44,9 +44,10 @@ class AlarmsPane(QWidget):
         self.source = QComboBox()
         self.source.setObjectName("alarmSource")
         for label, value in (
-            ("Devices and groups", "all"),
+            ("Devices, groups and stations", "all"),
             ("Devices", "devices"),
             ("Multicast groups", "multicast"),
+            ("Base stations", "stations"),
         ):
             self.source.addItem(label, value)
         self.severity = QComboBox()
@@ -181,8 +182,9 @@ class AlarmsPane(QWidget):
         alarm = self.vm.model.item(row) if row >= 0 else None
         if alarm is None:
             return None
-        pane = "multicast" if kind_of(alarm) == "multicast" else "devices"
-        return Location(pane, owner_of(alarm).EUI)
+        pane = {"multicast": "multicast", "station": "stations"}.get(kind_of(alarm), "devices")
+        section = "alarms" if pane == "stations" else None
+        return Location(pane, owner_id(alarm), section)
 
     def open_owner(self, index: QModelIndex) -> None:
         location = self.owner_location(index.row() if index.isValid() else -1)

@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -49,6 +50,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.device_map import DeviceMapViewModel, GeoBox, merged
+from ...models.station_map import StationMapViewModel
 from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_for_scale
 from ...schema.common import Severity
 from ...schema.devices import DeviceCluster
@@ -57,6 +59,9 @@ from ..navigator import Location
 from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
 from .map_tiles import BasemapButton, TileLayerItem
+
+if TYPE_CHECKING:
+    from .station_layer import StationLayer
 
 MAX_LAT = 85.05112878  # Web Mercator's square world
 WORLD = QRectF(-180.0, -180.0, 360.0, 360.0)
@@ -285,6 +290,8 @@ class MapView(QGraphicsView):
 
     box_changed = Signal(object)  # GeoBox | None
     device_activated = Signal(str)  # the EUI of a one-device marker double-clicked
+    station_activated = Signal(str)  # the LRR ID of a one-station marker double-clicked
+    box_selected = Signal(object)  # GeoBox: drawn with Shift+drag
     clusters_laid_out = Signal()  # markers drawn anew (new clusters, or a new scale)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -318,6 +325,9 @@ class MapView(QGraphicsView):
         self.colors = MapColors(self.palette())
         self.fit_target: GeoBox | None = GeoBox.world()  # kept fitted until the user moves
         self._emitting = True
+        self.station_items: list[QGraphicsItem] = []
+        self._band: tuple[QPointF, QPointF] | None = None
+        self.rubberBandChanged.connect(self._band_changed)
         self.apply_colors()
 
     # --- colours and clusters -----------------------------------------------------------
@@ -336,6 +346,33 @@ class MapView(QGraphicsView):
         self.borders.setPen(border)
         for item in self.cluster_items:
             item.set_colors(colors)
+        for station in self.station_items:
+            station.update()
+
+    def set_station_items(self, items: list[QGraphicsItem]) -> None:
+        """The base station layer's markers (made by the pane), drawn above the devices."""
+        for item in self.station_items:
+            self.map_scene.removeItem(item)
+        self.station_items = items
+        for item in items:
+            self.map_scene.addItem(item)
+
+    def _band_changed(self, rect: QRect, start: QPointF, end: QPointF) -> None:
+        if not rect.isNull():
+            self._band = (QPointF(start), QPointF(end))
+            return
+        band, self._band = self._band, None
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        if band is not None:
+            first, second = (unproject(p) for p in band)
+            box = GeoBox(
+                min(first[0], second[0]),
+                min(first[1], second[1]),
+                max(first[0], second[0]),
+                max(first[1], second[1]),
+            )
+            if not box.empty:
+                self.box_selected.emit(box.clamped())
 
     def set_clusters(self, clusters: list[DeviceCluster]) -> None:
         self.clusters = list(clusters)
@@ -351,6 +388,13 @@ class MapView(QGraphicsView):
         for item in self.cluster_items:
             self.map_scene.addItem(item)
         self.clusters_laid_out.emit()
+
+    def station_at(self, pos: QPoint) -> Any:
+        """The base station marker under this viewport position, if any."""
+        for item in self.items(pos):
+            if item in self.station_items:
+                return item
+        return None
 
     def cluster_at(self, pos: QPoint) -> ClusterItem | None:
         """The cluster under this viewport position (the smallest when they overlap)."""
@@ -523,7 +567,11 @@ class MapView(QGraphicsView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            self.mark_moved()
+            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+                # Shift+drag draws a box: its base stations can receive a command.
+                self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+            else:
+                self.mark_moved()
         super().mousePressEvent(event)
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
@@ -531,6 +579,15 @@ class MapView(QGraphicsView):
             super().mouseDoubleClickEvent(event)
             return
         self.mark_moved()
+        station = self.station_at(event.position().toPoint())
+        if station is not None:
+            lrr_id = station.lrr_id()
+            if lrr_id:
+                self.station_activated.emit(lrr_id)
+            else:
+                self.fit_box(station.box(), keep=False)
+            event.accept()
+            return
         item = self.cluster_at(event.position().toPoint())
         device = item.cluster.item if item is not None and item.cluster.count == 1 else None
         if device is not None:
@@ -559,6 +616,8 @@ class DeviceMapPane(QWidget):
         view_model: DeviceMapViewModel,
         tiles: TileLayerViewModel | None = None,
         parent: QWidget | None = None,
+        *,
+        stations: StationMapViewModel | None = None,
     ) -> None:
         super().__init__(parent)
         self.vm = view_model
@@ -592,6 +651,7 @@ class DeviceMapPane(QWidget):
             "cannot be drawn; find them in the Devices pane"
         )
         bar = QHBoxLayout()
+        self.bar = bar
         bar.addWidget(self.connectivity)
         bar.addStretch(1)
         bar.addWidget(self.busy)
@@ -647,7 +707,16 @@ class DeviceMapPane(QWidget):
             self._connections.connect(tiles.tile_ready, self._tile_ready)
             self._connections.connect(tiles.source_changed, self._tile_source_changed)
             self._connections.connect(tiles.status_changed, lambda _t: self._update_state())
+        self.connections = self._connections
+        self.station_layer: StationLayer | None = None
+        if stations is not None:
+            from .station_layer import StationLayer
+
+            self.station_layer = StationLayer(self, stations)
         self._clusters_changed()
+        self._update_state()
+
+    def refresh_status(self) -> None:
         self._update_state()
 
     # --- actions ------------------------------------------------------------------------
@@ -715,6 +784,8 @@ class DeviceMapPane(QWidget):
     def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self.vm.set_box(self.view.visible_box())
+        if self.station_layer is not None:
+            self.station_layer.shown()
         self.request_tiles()
         if self._needs_fit and self.vm.has_client:
             self._needs_fit = False
@@ -761,7 +832,9 @@ class DeviceMapPane(QWidget):
         else:
             text = self.vm.summary(len(self.view.cluster_items)) if connected else ""
         tiles = self.tiles_vm.status if self.tiles_vm is not None else ""
-        self.status.setText("  ·  ".join(t for t in (text, tiles) if t))
+        layer = self.station_layer
+        stations = layer.vm.summary() if layer is not None and connected else ""
+        self.status.setText("  ·  ".join(t for t in (text, stations, tiles) if t))
         unplaced = self.vm.unplaced if connected else None
         self.unplaced.setText(
             f"{unplaced:,} device{'' if unplaced == 1 else 's'} without a position"
@@ -772,6 +845,8 @@ class DeviceMapPane(QWidget):
     def closeEvent(self, event: QCloseEvent) -> None:
         self._connections.disconnect_all()
         self.vm.close()
+        if self.station_layer is not None:
+            self.station_layer.vm.close()
         if self.tiles_vm is not None:
             self.tiles_vm.close()
         super().closeEvent(event)

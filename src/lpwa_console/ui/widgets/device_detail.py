@@ -195,6 +195,15 @@ def device_html(device: Device, names: Names | None = None) -> str:
         _field("RSSI", f"{device.lastRSSI:.1f} dBm" if device.lastRSSI is not None else None),
         _field("SNR (last / avg)", _snr(device)),
         _field("Battery", f"{device.lastBatLevel}%" if device.lastBatLevel is not None else None),
+        _linked(
+            "Heard by",
+            [
+                (f"{lrr.ID} ({lrr.RSSI:.1f} dBm, SNR {lrr.SNR:.1f} dB)", link("stations", lrr.ID))
+                for lrr in device.LRRs
+            ],
+        )
+        if lorawan
+        else "",
     ]
     alarms = []
     for level in range(6, 0, -1):

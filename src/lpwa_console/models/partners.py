@@ -1,0 +1,78 @@
+"""The network partner of the account: how many base stations it uses of those granted
+(`GET /partners/mine`), read once per session and again on refresh."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+from ..api import LpwaClient
+from ..schema.partners import Partner
+from .tasks import TaskRunner
+
+
+class PartnerViewModel(QObject):
+    changed = Signal()  # `partner` or `error` changed
+
+    def __init__(
+        self, runner: TaskRunner, client: LpwaClient | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self.partner: Partner | None = None
+        self.error = ""
+        self._generation = 0
+        if client is not None:
+            self.load()
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.client = client
+        self.partner = None
+        self.error = ""
+        self._generation += 1
+        self.changed.emit()
+        if client is not None:
+            self.load()
+
+    def load(self) -> None:
+        if self.client is None:
+            return
+        self._generation += 1
+        generation = self._generation
+
+        def done(partner: Partner) -> None:
+            if generation == self._generation:
+                self.partner, self.error = partner, ""
+                self.changed.emit()
+
+        def failed(_exc: BaseException, message: str) -> None:
+            if generation == self._generation:
+                self.partner, self.error = None, message
+                self.changed.emit()
+
+        self.runner.run(
+            "Read the network partner",
+            self.client.partners.get("mine"),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
+
+    def usage_text(self) -> str:
+        """ "12 of 50 stations used", "12 stations (no limit)", or ''."""
+        partner = self.partner
+        if partner is None:
+            return ""
+        used = partner.totalBaseStationsUsed
+        granted = partner.totalBaseStationsGranted
+        if granted is None:
+            return f"{used:,} station{'' if used == 1 else 's'} used (no limit)"
+        return f"{used:,} of {granted:,} stations used"
+
+    def usage_tooltip(self) -> str:
+        partner = self.partner
+        if partner is None:
+            return self.error and f"Partner not readable: {self.error}"
+        left = partner.stations_left
+        more = "no limit on new stations" if left is None else f"{left:,} more may be created"
+        return f"Network partner {partner.name} ({partner.ID}): {more}"

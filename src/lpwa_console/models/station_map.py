@@ -1,0 +1,192 @@
+"""The base station layer of the map: the platform's clusters of stations in the visible box
+(`GET /partners/mine/bss/clusters`), and the stations inside a box the user drew, as command
+targets. Requests wait for the view to settle; a newer box makes an older answer stale."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+
+from ..api import LpwaClient
+from ..schema.stations import BaseStationBrief, BaseStationCluster, BaseStationFilter
+from .device_map import GeoBox
+from .station_commands import StationRef
+from .stations import station_ref
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+DEBOUNCE_MS = 200
+MAX_BOX_STATIONS = 1000  # one page: a bulk command is for a selection, not a continent
+
+
+def cluster_box(cluster: BaseStationCluster) -> GeoBox:
+    sw, ne = cluster.bbox.get("southwest", {}), cluster.bbox.get("northeast", {})
+    return GeoBox(sw.get("lat", 0.0), sw.get("lng", 0.0), ne.get("lat", 0.0), ne.get("lng", 0.0))
+
+
+def cluster_point(cluster: BaseStationCluster) -> tuple[float, float]:
+    return cluster.location.get("lat", 0.0), cluster.location.get("lng", 0.0)
+
+
+class StationMapViewModel(QObject):
+    clusters_changed = Signal()
+    error = Signal(str)
+    selection_ready = Signal(object, object)  # list[StationRef], GeoBox
+    selection_failed = Signal(str)
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        client: LpwaClient | None = None,
+        *,
+        debounce_ms: int = DEBOUNCE_MS,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self.enabled = True
+        self.box: GeoBox | None = None
+        self.clusters: list[BaseStationCluster] = []
+        self.total = 0
+        self.answered_box: GeoBox | None = None
+        self.error_message = ""
+        self.requests = 0
+        self._generation = 0
+        self._task: int | None = None
+        self._select_task: int | None = None
+        self.timer = QTimer(self)
+        self.timer.setSingleShot(True)
+        self.timer.setInterval(debounce_ms)
+        self.timer.timeout.connect(self._request)
+
+    @property
+    def has_client(self) -> bool:
+        return self.client is not None
+
+    @property
+    def settled(self) -> bool:
+        return not self.timer.isActive() and self._task is None
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.client = client
+        self._cancel()
+        self._set_answer(None, [], 0)
+        self.error_message = ""
+        if client is not None and self.box is not None:
+            self._request()
+
+    def set_enabled(self, enabled: bool) -> None:
+        """The layer toggle: off asks nothing and shows nothing."""
+        self.enabled = enabled
+        if enabled:
+            self.refresh()
+        else:
+            self._cancel()
+            self._set_answer(None, [], 0)
+
+    def set_box(self, box: GeoBox | None, *, now: bool = False) -> None:
+        box = box.clamped() if box is not None else None
+        if box == self.box and not now:
+            return
+        self.box = box
+        if now:
+            self._request()
+        else:
+            self.timer.start()
+
+    def refresh(self) -> None:
+        self.timer.stop()
+        self._request()
+
+    def _cancel(self) -> None:
+        self._generation += 1
+        self.timer.stop()
+        if self._task is not None:
+            self.runner.cancel(self._task)
+            self._task = None
+
+    def _request(self) -> None:
+        self._cancel()
+        box, client = self.box, self.client
+        if not self.enabled or client is None or box is None or box.empty:
+            return
+        generation = self._generation
+        self.requests += 1
+        self._task = self.runner.run(
+            "Base station clusters",
+            client.stations.clusters(box.min_lat, box.min_lon, box.max_lat, box.max_lon),
+            on_done=lambda answer: self._answered(generation, box, answer),
+            on_error=lambda _exc, message: self._failed(generation, message),
+            quiet=True,
+        )
+
+    def _answered(self, generation: int, box: GeoBox, answer: Any) -> None:
+        if generation != self._generation:
+            return
+        self._task = None
+        self.error_message = ""
+        clusters = list(answer.clusters)
+        self._set_answer(box, clusters, answer.count or sum(c.count for c in clusters))
+
+    def _failed(self, generation: int, message: str) -> None:
+        if generation != self._generation:
+            return
+        self._task = None
+        self.error_message = message or "no answer"
+        self.error.emit(self.error_message)
+
+    def _set_answer(
+        self, box: GeoBox | None, clusters: list[BaseStationCluster], total: int
+    ) -> None:
+        self.answered_box = box
+        self.clusters = clusters
+        self.total = total
+        self.clusters_changed.emit()
+
+    # --- box selection ------------------------------------------------------------------
+
+    def select_box(self, box: GeoBox) -> None:
+        """The stations inside this box (at most one page), as `selection_ready`."""
+        if self._select_task is not None:
+            self.runner.cancel(self._select_task)
+            self._select_task = None
+        if self.client is None:
+            return
+        box = box.clamped()
+        filters = BaseStationFilter(
+            minLat=box.min_lat, minLon=box.min_lon, maxLat=box.max_lat, maxLon=box.max_lon
+        )
+
+        def done(page: Any) -> None:
+            self._select_task = None
+            briefs: list[BaseStationBrief] = list(page.briefs)
+            refs: list[StationRef] = [station_ref(s) for s in briefs]
+            self.selection_ready.emit(refs, box)
+
+        def failed(_exc: BaseException, message: str) -> None:
+            self._select_task = None
+            self.selection_failed.emit(message)
+
+        self._select_task = self.runner.run(
+            "Base stations in the box",
+            self.client.stations.list(1, MAX_BOX_STATIONS, filters=filters),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
+
+    def summary(self) -> str:
+        if not self.enabled or self.client is None or self.answered_box is None:
+            return ""
+        n = self.total
+        return f"{n:,} base station{'' if n == 1 else 's'} in view"
+
+    def close(self) -> None:
+        self._cancel()
+        if self._select_task is not None:
+            self.runner.cancel(self._select_task)
+            self._select_task = None

@@ -1,0 +1,451 @@
+"""The base stations view-model: filters, the server's sort, the lazy list, the station shown,
+configuration edits checked by the schema, and the selection as command targets.
+
+Like the devices list, the table reports the platform's `count` and fetches only the pages the
+view asks for; the detail is read when a row becomes current (the last of a held arrow key)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from pydantic import BaseModel
+from PySide6.QtCore import QObject, Qt, Signal
+
+from ..api import APIStatusError, LpwaClient
+from ..schema.common import ListEnvelope, Severity
+from ..schema.stations import (
+    BaseStation,
+    BaseStationBrief,
+    BaseStationFilter,
+    BaseStationUpdate,
+    StationTag,
+)
+from .devices import field_named_in, format_time, validate
+from .forms import automatic_data, check_only_data
+from .paged_table import Column, PagedTableModel
+from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
+from .tasks import TaskRunner
+
+log = logging.getLogger(__name__)
+
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+
+# Connection state (cnxState) in words, and the colour its cell takes (a severity).
+CONNECTION_WORDS = {
+    "CNX": "Connected",
+    "DISC": "Disconnected",
+    "NEVERCNX": "Never connected",
+    "UNKNOWN": "Unknown",
+}
+CONNECTION_SEVERITY = {"DISC": 6, "NEVERCNX": 3, "UNKNOWN": 2}
+HEALTH_WORDS = {
+    "INIT": "Never communicated",
+    "ACTIVE": "Active",
+    "BACKHAUL_CNX_ERROR": "Backhaul error",
+    "RF_ERROR": "RF error",
+    "SUSPENDED": "Suspended",
+}
+# The list's connection filter: the platform filters by health state (no cnxState filter).
+CONNECTION_FILTERS: list[tuple[str, list[str]]] = [
+    ("Any state", []),
+    ("Active", ["ACTIVE"]),
+    ("Backhaul error (disconnected)", ["BACKHAUL_CNX_ERROR"]),
+    ("RF error", ["RF_ERROR"]),
+    ("Never communicated", ["INIT"]),
+    ("Suspended", ["SUSPENDED"]),
+    ("Any problem", ["BACKHAUL_CNX_ERROR", "RF_ERROR"]),
+]
+
+
+def connection_text(station: Any) -> str:
+    state = getattr(station, "cnxState", None)
+    return CONNECTION_WORDS.get(state, state or "") if state else ""
+
+
+def worst_alarm(station: Any) -> int | None:
+    """The highest severity of the station's open alarms (2..6), None when it has none (a
+    cleared alarm waiting for its acknowledgement, level 1, is not open)."""
+    level = getattr(station, "alarmLevel", None)
+    if level and int(level) >= 2:
+        return int(level)
+    for severity in range(6, 1, -1):
+        if getattr(station, f"alarm{severity}", 0):
+            return severity
+    return None
+
+
+def worst_alarm_text(station: Any) -> str:
+    level = worst_alarm(station)
+    if level is None:
+        return ""
+    try:
+        return Severity(level).label
+    except ValueError:
+        return str(level)
+
+
+def model_text(station: Any) -> str:
+    model = getattr(station, "model", None)
+    if model is None:
+        return ""
+    return str(getattr(model, "commercialName", None) or getattr(model, "ID", "") or "")
+
+
+def last_seen(station: Any) -> int | None:
+    """When the station was last heard of: its last report, else its last frame."""
+    for name in ("lastReport", "lastUpFrameDate", "cnxStateSince"):
+        value = getattr(station, name, None)
+        if value:
+            return int(value)
+    return None
+
+
+def tags_text(station: Any) -> str:
+    return ", ".join(str(getattr(t, "name", t)) for t in (getattr(station, "tags", None) or []))
+
+
+def station_ref(station: Any) -> StationRef:
+    """The station as a command target; its path form (`i` + lrrID) is its UID in paths."""
+    model = getattr(station, "model", None)
+    software = getattr(model, "softwareType", None) if model is not None else None
+    return StationRef(station.path_ref, str(station.lrrID), str(station.name or ""), software)
+
+
+def station_columns() -> list[Column[BaseStationBrief]]:
+    return [
+        Column("Name", lambda s: s.name or "", sort_key="name", width=200),
+        Column("LRR ID", lambda s: s.lrrID, sort_key="lrrID", width=90),
+        Column(
+            "Connection",
+            connection_text,
+            severity=lambda s: CONNECTION_SEVERITY.get(s.cnxState or ""),
+            tooltip=lambda s: f"Since {format_time(s.cnxStateSince)}" if s.cnxStateSince else None,
+            width=120,
+        ),
+        Column(
+            "Worst alarm",
+            worst_alarm_text,
+            severity=worst_alarm,
+            width=100,
+        ),
+        Column("Health", lambda s: HEALTH_WORDS.get(s.healthState or "", s.healthState or "")),
+        Column("Tags", tags_text, width=150),
+        Column("Model", model_text, width=150),
+        Column("Software", lambda s: s.version or "", sort_key="version", width=110),
+        Column(
+            "Last seen",
+            lambda s: format_time(last_seen(s)),
+            sort_key="lastUpFrameDate",
+            width=125,
+        ),
+        Column("Created", lambda s: format_time(s.creationDate), sort_key="creationDate"),
+    ]
+
+
+class StationsViewModel(QObject):
+    count_changed = Signal(int)
+    loading_changed = Signal(bool)
+    error = Signal(str)
+    first_page_loaded = Signal(float)  # ms since the reload
+    client_changed = Signal(bool)
+    filters_changed = Signal(object)
+    detail_changed = Signal(object)  # BaseStation | None
+    detail_loading = Signal(bool)
+    detail_failed = Signal(str)
+    saving_changed = Signal(bool)
+    saved = Signal(object)  # BaseStation
+    suggestions_changed = Signal(list)  # tag names
+    tags_applied = Signal(str)  # what happened, in words
+    save_failed = Signal(str, str)  # message, field ('' for the form)
+
+    def __init__(
+        self,
+        runner: TaskRunner,
+        client: LpwaClient | None = None,
+        *,
+        page_size: int = 100,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.client = client
+        self.filters = BaseStationFilter()
+        self.model: PagedTableModel[BaseStationBrief] = PagedTableModel(
+            station_columns(), None, page_size=page_size, parent=self
+        )
+        self.model.count_changed.connect(self.count_changed)
+        self.model.loading_changed.connect(self.loading_changed)
+        self.model.error.connect(self.error)
+        self.model.first_page_loaded.connect(self._first_page)
+        self.detail: BaseStation | None = None
+        self.first_page_ms: float | None = None
+        self._reload_t0 = 0.0
+        self._detail_uid = ""
+        self._detail_task: int | None = None
+        self._saving = False
+        if client is not None:
+            self.reload()
+
+    # --- list ---------------------------------------------------------------------------
+
+    @property
+    def has_client(self) -> bool:
+        return self.client is not None
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.client = client
+        self.select(None)
+        self.client_changed.emit(client is not None)
+        self.reload()
+
+    def reload(self) -> None:
+        self._reload_t0 = time.perf_counter()
+        self.first_page_ms = None
+        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
+
+    def set_filters(self, filters: BaseStationFilter) -> None:
+        if filters == self.filters:
+            return
+        self.filters = filters
+        self.filters_changed.emit(filters)
+        self.reload()
+
+    def update_filters(self, **changes: Any) -> None:
+        data = self.filters.model_dump()
+        data.update(changes)
+        self.set_filters(BaseStationFilter.model_validate(data))
+
+    def clear_filters(self) -> None:
+        self.set_filters(BaseStationFilter())
+
+    def _fetcher(self) -> Any:
+        client, filters, runner = self.client, self.filters, self.runner
+        assert client is not None
+
+        async def fetch(
+            page: int, size: int, sort: str | None, descending: bool
+        ) -> ListEnvelope[BaseStationBrief]:
+            call = client.stations.list(
+                page,
+                size,
+                filters=filters,
+                sort=sort,
+                descending=descending,
+            )
+            return await runner.track(f"Base stations page {page}", call)
+
+        return fetch
+
+    def _first_page(self) -> None:
+        self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
+        self.first_page_loaded.emit(self.first_page_ms)
+        if self._detail_uid and self.row_of(self._detail_uid) < 0 and self.list_complete():
+            self.select(None)  # the station shown left the list
+
+    def row_of(self, uid: str) -> int:
+        """The row of this station among the rows loaded, or -1."""
+        size, rows = self.model.page_size, self.model.rowCount()
+        for page in sorted(self.model.loaded_pages()):
+            for row in range(page * size, min((page + 1) * size, rows)):
+                item = self.model.item(row)
+                if item is not None and item.path_ref == uid:
+                    return row
+        return -1
+
+    def list_complete(self) -> bool:
+        if not self.model.count_known:
+            return False
+        pages = -(-self.model.rowCount() // self.model.page_size)
+        return set(range(pages)) <= set(self.model.loaded_pages())
+
+    def refs(self, rows: list[int]) -> list[StationRef]:
+        """The stations of these rows (those loaded), as command targets."""
+        items = (self.model.item(r) for r in rows)
+        return [station_ref(s) for s in items if s is not None]
+
+    @staticmethod
+    def refs_of(stations: list[Any]) -> list[StationRef]:
+        return [station_ref(s) for s in stations]
+
+    # --- tags -------------------------------------------------------------------------
+
+    def suggest_tags(self, query: str = "") -> None:
+        if self.client is None:
+            return
+        self.runner.run(
+            "Base station tag suggestions",
+            self.client.stations.tag_suggestions(query),
+            on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
+            quiet=True,
+        )
+
+    def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
+        """Tag (or untag) the stations of these rows; the rows show it without a reload."""
+        refs = self.refs(rows)
+        name = name.strip()
+        if not refs or not name or self.client is None:
+            return False
+        lrr_ids = [r.lrr_id for r in refs]
+        stations = self.client.stations
+        call = stations.untag(name, lrr_ids) if untag else stations.tag(name, lrr_ids)
+
+        def done(_result: object) -> None:
+            for row in rows:
+                brief = self.model.item(row)
+                if brief is None:
+                    continue
+                tags = [t for t in brief.tags if t.name != name]
+                if not untag:
+                    tags.append(StationTag(name=name))
+                self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
+            what = "removed from" if untag else "added to"
+            noun = "station" if len(refs) == 1 else "stations"
+            self.tags_applied.emit(f"Tag “{name}” {what} {len(refs):,} {noun}")
+            if self.detail is not None and self.detail.lrrID in lrr_ids:
+                self.reload_detail()
+
+        verb = "Untag" if untag else "Tag"
+        self.runner.run(f"{verb} {len(refs):,} base stations “{name}”", call, on_done=done)
+        return True
+
+    # --- detail -------------------------------------------------------------------------
+
+    def select_row(self, row: int) -> None:
+        brief = self.model.item(row) if row >= 0 else None
+        if brief is None:
+            self.select(None)
+        elif not self.showing(brief.path_ref):
+            self.select(brief.path_ref)
+
+    def showing(self, uid: str) -> bool:
+        if not uid or uid != self._detail_uid:
+            return False
+        return self._detail_task is not None or (
+            self.detail is not None and self.detail.path_ref == uid
+        )
+
+    def select(self, uid: str | None) -> None:
+        """Show this station (its path form, `i` + lrrID, or any UID form; None: none)."""
+        if self._detail_task is not None:
+            self.runner.cancel(self._detail_task)
+            self._detail_task = None
+        self._detail_uid = uid or ""
+        if not uid or self.client is None:
+            self._set_detail(None)
+            return
+        self.detail_loading.emit(True)
+        self._detail_task = self.runner.run(
+            f"Load base station {uid}",
+            self.client.stations.get(uid),
+            on_done=lambda station: self._detail_done(uid, station),
+            on_error=lambda _exc, msg: self._detail_error(uid, msg),
+        )
+
+    def reload_detail(self) -> None:
+        if self._detail_uid:
+            self.select(self._detail_uid)
+
+    def _detail_done(self, uid: str, station: BaseStation) -> None:
+        if uid != self._detail_uid:
+            return
+        self._detail_task = None
+        self.detail_loading.emit(False)
+        self._set_detail(station)
+
+    def _detail_error(self, uid: str, message: str) -> None:
+        if uid != self._detail_uid:
+            return
+        self._detail_task = None
+        self.detail_loading.emit(False)
+        self._set_detail(None)
+        self.detail_failed.emit(message)
+
+    def _set_detail(self, station: BaseStation | None) -> None:
+        self.detail = station
+        self.detail_changed.emit(station)
+
+    # --- configuration ------------------------------------------------------------------
+
+    @property
+    def saving(self) -> bool:
+        return self._saving
+
+    def check_update(self, data: dict[str, Any], station: Any) -> dict[str, str]:
+        """The schema's errors for this configuration, by field ('' for the whole form)."""
+        fixed = check_only_data(BaseStationUpdate, station) if station is not None else {}
+        _request, errors = validate(BaseStationUpdate, {**data, **fixed})
+        return errors
+
+    def update(self, station: Any, data: dict[str, Any]) -> bool:
+        """PUT the configuration edited in a form; False (and `save_failed`) when the schema
+        refuses it, naming the field."""
+        occ = automatic_data(BaseStationUpdate, station)
+        fixed = check_only_data(BaseStationUpdate, station)
+        request, errors = validate(BaseStationUpdate, {**data, **fixed, **occ})
+        if request is None:
+            for name, message in errors.items():
+                self.save_failed.emit(message, name)
+            return False
+        if self.client is None:
+            self.save_failed.emit("Not connected", "")
+            return False
+        assert isinstance(request, BaseModel)
+        uid = station.path_ref
+        self._set_saving(True)
+        fields = set(BaseStationUpdate.model_fields)
+
+        def failed(exc: BaseException, message: str) -> None:
+            self._set_saving(False)
+            name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
+            self.save_failed.emit(message, name)
+
+        self.runner.run(
+            f"Update base station {station.name or uid}",
+            self.client.stations.update(uid, request),  # type: ignore[arg-type]
+            on_done=self._saved,
+            on_error=failed,
+            quiet=True,
+        )
+        return True
+
+    def _saved(self, station: BaseStation) -> None:
+        self._set_saving(False)
+        self.saved.emit(station)
+        if station.path_ref == self._detail_uid:
+            self._set_detail(station)
+        row = self.row_of(station.path_ref)
+        brief = self.model.item(row) if row >= 0 else None
+        if brief is not None:
+            # The row shows what changed (name, tags...) without a reload that moves the view.
+            fields = set(type(brief).model_fields)
+            update = {k: v for k, v in station.__dict__.items() if k in fields}
+            self.model.replace_item(row, brief.model_copy(update=update))
+
+    def _set_saving(self, saving: bool) -> None:
+        self._saving = saving
+        self.saving_changed.emit(saving)
+
+
+# The admin commands of Document 2 §4.3 in menu order (most used first), and the support
+# password's change; their titles and rules are the command dialogs' (COMMANDS).
+COMMAND_ORDER = (
+    "reboot", "restart", "upgrade", "downloadLrrVersion", "backup", "restore", "scanRadio",
+    "cancelRadioScan", "updateRfRegion", "updateAntennasGainAndLoss", "updateFineTimestampKeys",
+    "updateLocation", "updateLog", "rfcStart", "rfcStop", "rfcDownlinkStop", "openSsh",
+    "closeSsh", "openTerminal",
+)  # fmt: skip
+STATION_COMMANDS: list[tuple[str, str]] = [
+    (name, COMMANDS[name].title) for name in COMMAND_ORDER if name in COMMANDS
+] + [(name, spec.title) for name, spec in COMMANDS.items() if name not in COMMAND_ORDER]
+
+
+def command_action(name: str | None) -> str:
+    """The rights action guarding this command: the disruptive ones have their own."""
+    spec = COMMANDS.get(name or "")
+    if name == SUPPORT_PASSWORD:
+        return "station.support_password"
+    return (
+        "station.command.disruptive" if spec is not None and spec.disruptive else "station.command"
+    )

@@ -1,0 +1,179 @@
+"""The base station layer of the map pane: the platform's clusters of stations drawn as
+squares (a single station in its connection state's colour), a toggle, a station's detail
+from its square (double-click), and Shift+drag to send a command to the stations of a box."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QGraphicsItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
+
+from ...models.device_map import GeoBox
+from ...models.station_commands import StationRef
+from ...models.station_map import StationMapViewModel, cluster_box, cluster_point
+from ...models.stations import CONNECTION_WORDS
+from ...schema.stations import BaseStationCluster
+from ..dialogs.station_commands import open_station_command
+from ..navigator import Location
+from .device_map import compact_count, project
+
+if TYPE_CHECKING:
+    from .device_map import DeviceMapPane, MapColors
+
+# Connection state -> colour (light, dark): green connected, red disconnected, grey never.
+STATE_COLORS = {
+    "CNX": ("#2e7d32", "#81c784"),
+    "DISC": ("#c62828", "#ef5350"),
+    "NEVERCNX": ("#757575", "#bdbdbd"),
+    "UNKNOWN": ("#757575", "#bdbdbd"),
+}
+CLUSTER_COLOR = ("#5d4037", "#8d6e63")  # stations, apart from the devices' blue
+POLE = 6.0  # px between a station's place and its square
+
+
+def station_half_size(count: int) -> float:
+    return 6.0 if count <= 1 else 9.0 + 4.5 * math.log10(count)
+
+
+def station_tooltip(cluster: BaseStationCluster) -> str:
+    item = cluster.item
+    if cluster.count == 1 and item is not None:
+        state = CONNECTION_WORDS.get(item.cnxState, item.cnxState)
+        return f"{item.name} ({item.lrrID})\n{state}\nDouble-click to open"
+    return f"{cluster.count:,} base stations\nDouble-click to zoom in"
+
+
+class StationItem(QGraphicsItem):
+    """One cluster of stations: a square whose size says how many; one station is a small
+    square in its connection state's colour."""
+
+    def __init__(self, cluster: BaseStationCluster, colors: MapColors) -> None:
+        super().__init__()
+        self.cluster = cluster
+        self.colors = colors
+        self.half = station_half_size(cluster.count)
+        self.label = compact_count(cluster.count) if cluster.count > 1 else ""
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        lat, lon = cluster_point(cluster)
+        self.setPos(project(lat, lon))
+        self.setToolTip(station_tooltip(cluster))
+        self.setZValue(20 + 1 / (1 + cluster.count))
+
+    def lrr_id(self) -> str:
+        item = self.cluster.item
+        return item.lrrID if self.cluster.count == 1 and item is not None else ""
+
+    def box(self) -> GeoBox:
+        return cluster_box(self.cluster)
+
+    def fill(self) -> QColor:
+        dark = 1 if self.colors.dark else 0
+        item = self.cluster.item
+        if self.cluster.count == 1 and item is not None:
+            return QColor(STATE_COLORS.get(item.cnxState, STATE_COLORS["UNKNOWN"])[dark])
+        return QColor(CLUSTER_COLOR[dark])
+
+    def square(self) -> QRectF:
+        """The square, up and right of the place it stands for (a flag on a short pole), so
+        that a town's device cluster under it stays readable."""
+        h = self.half
+        return QRectF(POLE, -POLE - 2 * h, 2 * h, 2 * h)
+
+    def boundingRect(self) -> QRectF:
+        return self.square().united(QRectF(-3, -3, 6, 6)).adjusted(-1.5, -1.5, 1.5, 1.5)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addRect(self.square().adjusted(-2, -2, 2, 2))
+        return path
+
+    def paint(
+        self, painter: QPainter, _option: QStyleOptionGraphicsItem, _widget: QWidget | None = None
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fill = self.fill()
+        square = self.square()
+        painter.setPen(QPen(fill, 1.0))
+        painter.drawLine(QPointF(0, 0), square.bottomLeft())
+        painter.setBrush(QBrush(fill))
+        painter.setPen(QPen(self.colors.outline, 1.5))
+        painter.drawRoundedRect(square, 2.5, 2.5)
+        if self.label:
+            font = QFont(painter.font())
+            font.setBold(True)
+            font.setPixelSize(max(9, min(13, int(self.half * 0.8))))
+            painter.setFont(font)
+            painter.setPen(QColor("white"))
+            painter.drawText(square, Qt.AlignmentFlag.AlignCenter, self.label)
+
+
+class StationLayer:
+    """Binds a `StationMapViewModel` to a map pane."""
+
+    def __init__(self, pane: DeviceMapPane, vm: StationMapViewModel) -> None:
+        self.pane, self.vm, self.view = pane, vm, pane.view
+        self.dialog: QDialog | None = None  # the last command dialog opened
+        self.toggle = QCheckBox("Base stations")
+        self.toggle.setObjectName("mapStationsLayer")
+        self.toggle.setChecked(vm.enabled)
+        self.toggle.setToolTip(
+            "Show the base stations (squares: green connected, red disconnected)."
+            " Shift+drag a box to send a command to its stations."
+        )
+        pane.bar.insertWidget(1, self.toggle)
+        self.toggle.toggled.connect(self._toggled)
+        self.view.box_changed.connect(self._box_changed)
+        self.view.station_activated.connect(
+            lambda lrr: pane.navigate.emit(Location("stations", lrr))
+        )
+        self.view.box_selected.connect(self._box_selected)
+        pane.connections.connect_all(
+            (vm.clusters_changed, self._clusters_changed),
+            (vm.selection_ready, self._selection_ready),
+            (vm.selection_failed, self._selection_failed),
+            (vm.error, lambda m: pane.message.show_message(f"Base stations: {m}")),
+        )
+
+    def _toggled(self, on: bool) -> None:
+        self.vm.set_enabled(on)
+        if on:
+            self.vm.set_box(self.view.visible_box(), now=True)
+
+    def _box_changed(self, box: GeoBox | None) -> None:
+        if self.pane.isVisible():
+            self.vm.set_box(box)
+
+    def shown(self) -> None:
+        self.vm.set_box(self.view.visible_box())
+
+    def _clusters_changed(self) -> None:
+        colors = self.view.colors
+        items: list[QGraphicsItem] = [StationItem(c, colors) for c in self.vm.clusters]
+        self.view.set_station_items(items)
+        self.pane.refresh_status()
+
+    def _box_selected(self, box: GeoBox) -> None:
+        if not self.vm.enabled:
+            self.pane.message.show_message("Turn the base station layer on to select stations")
+            return
+        self.vm.select_box(box)
+
+    def _selection_failed(self, message: str) -> None:
+        self.pane.message.show_message(f"Could not list the stations of the box: {message}")
+
+    def _selection_ready(self, stations: list[StationRef], _box: GeoBox) -> None:
+        if not stations:
+            self.pane.message.show_message("No base station in that box")
+            return
+        self.dialog = open_station_command(
+            self.pane, self.vm.client, stations, None, runner=self.vm.runner
+        )

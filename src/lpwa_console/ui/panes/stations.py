@@ -1,0 +1,655 @@
+"""The base stations pane: filters, the lazy list (connection, worst alarm, tags, model,
+software, last seen), the partner's stations used of granted, a detail panel, and admin
+commands on the selection (toolbar, row menu, Enter opens the detail's first tab)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPushButton,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.partners import PartnerViewModel
+from ...models.rights import AccountRights
+from ...models.station_commands import StationRef
+from ...models.station_detail import StationDetailViewModel
+from ...models.stations import (
+    CONNECTION_FILTERS,
+    STATION_COMMANDS,
+    StationsViewModel,
+    command_action,
+)
+from ...schema.domains import parse_domain_filter
+from ...schema.stations import BaseStation
+from ..connections import SignalConnections
+from ..dialogs.resource_form import SchemaFormDialog
+from ..dialogs.station_commands import open_station_command
+from ..dialogs.tag import TagDialog
+from ..rights import RightsGate
+from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
+from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
+from ..widgets.station_detail import StationDetail
+
+FILTER_DEBOUNCE_MS = 250
+MAX_SELECTION = 1000
+EXTRA_FILTERS = [
+    TextFilter("name", "Name", "starts with", "Stations whose name starts with this"),
+    TextFilter(
+        "LRRID", "LRR ID", "starts with, e.g. 0A01", "Stations whose LRR ID starts with this"
+    ),
+    TextFilter("version", "Software", "version starts with", "Software version prefix"),
+    TextFilter(
+        "domain",
+        "Domain",
+        "group:domain, exact, e.g. Site:France/Lyon",
+        "Stations in this domain: its group, a colon, then the whole domain name",
+    ),
+]
+DOMAIN_TIP = EXTRA_FILTERS[-1].tip
+ALARM_FILTERS: list[tuple[str, int | None]] = [
+    ("Any alarm", None),
+    ("Critical alarm", 6),
+    ("Major or worse", 5),
+    ("Minor or worse", 4),
+    ("Warning or worse", 3),
+]
+
+
+class StationsPane(QWidget):
+    title = "Base stations"
+    navigate = Signal(object)  # Location
+
+    def __init__(
+        self,
+        view_model: StationsViewModel,
+        parent: QWidget | None = None,
+        *,
+        detail_vm: StationDetailViewModel | None = None,
+        rights: AccountRights | None = None,
+        partner: PartnerViewModel | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.vm = view_model
+        if detail_vm is None:
+            detail_vm = StationDetailViewModel(view_model.runner, view_model.client, parent=self)
+            view_model.client_changed.connect(lambda _h: detail_vm.set_client(self.vm.client))
+        self.detail_vm = detail_vm
+        self.partner = partner
+        self.gate = RightsGate(rights, self)
+        self.dialog: SchemaFormDialog | None = None
+        self.command_dialog: QDialog | None = None  # the last command dialog opened
+        self.tag_dialog: TagDialog | None = None
+
+        # --- filter bar ---
+        self.search = QLineEdit()
+        self.search.setObjectName("stationSearch")
+        self.search.setPlaceholderText("Name, LRR ID or UUID starting with…  (Ctrl+F)")
+        self.search.setToolTip("Stations whose name, LRR ID or LRR UUID starts with this text")
+        self.search.setClearButtonEnabled(True)
+        self.connection = QComboBox()
+        self.connection.setObjectName("stationConnectionFilter")
+        self.connection.setToolTip("Stations in this health state (connection and radio)")
+        for label, states in CONNECTION_FILTERS:
+            self.connection.addItem(label, states)
+        self.alarm = QComboBox()
+        self.alarm.setObjectName("stationAlarmFilter")
+        self.alarm.setToolTip("Stations with an unacknowledged alarm at least this severe")
+        for label, level in ALARM_FILTERS:
+            self.alarm.addItem(label, level)
+        self.tag_filter = QLineEdit()
+        self.tag_filter.setObjectName("stationTagFilter")
+        self.tag_filter.setPlaceholderText("Tag")
+        self.tag_filter.setToolTip("Stations with this tag (exact name)")
+        self.tag_filter.setClearButtonEnabled(True)
+        self.more_filters = MoreFiltersButton(EXTRA_FILTERS, self)
+        self.extra_filters = self.more_filters.edits
+        filters = QHBoxLayout()
+        filters.setSpacing(4)
+        filters.addWidget(self.search, 3)
+        filters.addWidget(self.connection)
+        filters.addWidget(self.alarm)
+        filters.addWidget(self.tag_filter, 1)
+        filters.addWidget(self.more_filters)
+
+        # --- actions ---
+        self.count_label = QLabel()
+        self.count_label.setObjectName("stationCount")
+        self.partner_label = QLabel()
+        self.partner_label.setObjectName("partnerUsage")
+        self.busy = busy_bar()
+        self.reboot_button = QPushButton("Reboot…")
+        self.reboot_button.setObjectName("rebootStations")
+        self.reboot_button.setToolTip("Reboot the selected stations (asks first)")
+        self.command_button = QPushButton("Commands")
+        self.command_button.setObjectName("stationCommands")
+        self.command_button.setToolTip("Send an admin command to the selected stations")
+        self.command_menu = self._command_menu(self.command_button)
+        self.command_button.setMenu(self.command_menu)
+        self.edit_button = QPushButton("Edit…")
+        self.edit_button.setObjectName("editStationButton")
+        self.edit_button.setToolTip("Change the configuration of the station shown")
+        self.tag_button = QPushButton("Tag…")
+        self.tag_button.setObjectName("tagStations")
+        self.untag_button = QPushButton("Untag…")
+        self.untag_button.setObjectName("untagStations")
+        self.copy_button = QPushButton("Copy LRR ID")
+        self.refresh_button = QPushButton("Refresh")
+        for control, action in (
+            (self.reboot_button, "station.command.disruptive"),
+            (self.command_button, "station.command"),
+            (self.edit_button, "station.edit"),
+            (self.tag_button, "station.tag"),
+            (self.untag_button, "station.tag"),
+        ):
+            self.gate.bind(control, action)
+        actions = QHBoxLayout()
+        actions.setSpacing(4)
+        actions.addWidget(self.count_label)
+        actions.addWidget(self.busy)
+        actions.addWidget(self.partner_label)
+        actions.addStretch(1)
+        for button in (
+            self.reboot_button,
+            self.command_button,
+            self.edit_button,
+            self.tag_button,
+            self.untag_button,
+            self.copy_button,
+            self.refresh_button,
+        ):
+            actions.addWidget(button)
+
+        # --- table and detail ---
+        self.table = data_table(view_model.model, "stationsTable", multi_select=True)
+        self.table.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
+        self.table.horizontalHeader().setSectionsMovable(True)
+        self.stack = TableOrEmpty(self.table)
+        self.empty = self.stack.empty
+        self.detail = StationDetail(detail_vm, rights)
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(self.stack)
+        self.splitter.addWidget(self.detail)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([700, 460])
+        self.message = PaneMessage()
+        self._show_message = self.message.show_message
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(8, 8, 8, 4)
+        layout.addLayout(filters)
+        layout.addLayout(actions)
+        layout.addWidget(self.message)
+        layout.addWidget(self.splitter, 1)
+
+        # --- wiring ---
+        self._filter_timer = QTimer(self)
+        self._filter_timer.setSingleShot(True)
+        self._filter_timer.setInterval(FILTER_DEBOUNCE_MS)
+        self._filter_timer.timeout.connect(self.apply_filters)
+        self._clearing = False
+        text_filters = [self.search, self.tag_filter, *self.extra_filters.values()]
+        for edit in text_filters:
+            edit.textChanged.connect(lambda _t: self._filter_timer.start())
+            edit.returnPressed.connect(self.apply_filters)
+        self.search.returnPressed.connect(self.focus_results)
+        self.connection.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.alarm.currentIndexChanged.connect(lambda _i: self.apply_filters())
+        self.escape_clears = EscapeClears(self.apply_filters, self)
+        self.escape_clears.watch(*text_filters, self.connection, self.alarm)
+        self.more_filters.panel.clear_requested.connect(self.clear_filters)
+        self._select_timer = QTimer(self)
+        self._select_timer.setSingleShot(True)
+        self._select_timer.setInterval(120)  # arrow keys held down: read the last one only
+        self._select_timer.timeout.connect(self._load_current)
+        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
+        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        self.table.activated.connect(lambda _i: self.detail.tabs.setFocus())
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._row_menu)
+        self.reboot_button.clicked.connect(lambda: self.send_command("reboot"))
+        self.edit_button.clicked.connect(self.edit_station)
+        self.copy_button.clicked.connect(self.copy_lrr_ids)
+        self.tag_button.clicked.connect(lambda: self.tag_selection(untag=False))
+        self.untag_button.clicked.connect(lambda: self.tag_selection(untag=True))
+        self.refresh_button.clicked.connect(self.refresh)
+        self.detail.navigate.connect(self.navigate)
+        self.detail.edit_requested.connect(self.edit_station)
+        self.detail.save_requested.connect(self._save_detail)
+        self.detail.command_requested.connect(self._detail_command)
+        tab_order(
+            self.search,
+            self.connection,
+            self.alarm,
+            self.tag_filter,
+            self.more_filters,
+            self.reboot_button,
+            self.command_button,
+            self.edit_button,
+            self.tag_button,
+            self.untag_button,
+            self.copy_button,
+            self.refresh_button,
+            self.table,
+            self.detail.tabs,
+        )
+        self._connections = SignalConnections(
+            (view_model.count_changed, self._update_count),
+            (view_model.loading_changed, self.busy.setVisible),
+            (view_model.error, self._error),
+            (view_model.first_page_loaded, self._first_page),
+            (view_model.client_changed, self._client_changed),
+            (view_model.detail_changed, self._detail_changed),
+            (view_model.detail_loading, self._detail_loading),
+            (view_model.detail_failed, self.detail.show_error),
+            (view_model.saved, self._saved),
+            (view_model.save_failed, self._save_failed),
+            (view_model.tags_applied, self._tags_applied),
+        )
+        if partner is not None:
+            self._connections.connect(partner.changed, self._partner_changed)
+            self._partner_changed()
+        self._first_loaded = view_model.first_page_ms is not None
+        self._last_error = ""
+        self._update_count(view_model.model.rowCount())
+        self._update_actions()
+
+    def _sender(self, command: str) -> Callable[[], None]:
+        return lambda: self.send_command(command)
+
+    def _command_menu(self, parent: QWidget) -> QMenu:
+        menu = QMenu(parent)
+        menu.setObjectName("stationCommandMenu")
+        for name, words in STATION_COMMANDS:
+            action = menu.addAction(f"{words}…", self._sender(name))
+            action.setObjectName(f"command_{name}")
+        menu.addSeparator()
+        menu.addAction("Other…", lambda: self.send_command(None))
+        return menu
+
+    # --- public actions (and the window's shortcuts) ----------------------------------
+
+    def focus_filter(self) -> None:
+        self.search.setFocus()
+        self.search.selectAll()
+
+    def focus_results(self) -> None:
+        self.table.setFocus()
+        if not self.table.currentIndex().isValid() and self.vm.model.rowCount() > 0:
+            self.table.setCurrentIndex(self.vm.model.index(0, 0))
+
+    def open_item(self, item: str | None, section: str | None = None) -> None:
+        """Show this station: its LRR ID (or any UID form: `i`+lrrID, a UID), selected in
+        the list when loaded there; `section` names a tab ("alarms", "commands"...)."""
+        if not item:
+            return
+        text = item.strip()
+        ref = "i" + text.upper() if len(text) == 8 and not text.startswith("i") else text
+        row = self.vm.row_of(ref)
+        if row >= 0:
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            index = self.vm.model.index(row, 0)
+            self.table.selectionModel().setCurrentIndex(index, flags)
+            self.table.scrollTo(index)
+            self._select_timer.stop()
+            self.vm.select_row(row)
+        else:
+            self.table.selectionModel().clearSelection()
+            self._select_timer.stop()
+            if not self.vm.showing(ref):
+                self.vm.select(ref)
+        if section:
+            self.show_section(section)
+
+    def show_section(self, section: str) -> None:
+        tab = self.detail.sections.get(section)
+        if tab is not None:
+            self.detail.tabs.setCurrentWidget(tab)
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        detail = self.vm.detail
+        return (detail.lrrID if detail is not None else None), None
+
+    def refresh(self) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self.vm.reload()
+        self.vm.reload_detail()
+        if self.partner is not None:
+            self.partner.load()
+        self._update_count(0)
+
+    def apply_filters(self) -> None:
+        self._filter_timer.stop()
+        if self._clearing:
+            return
+        tag = self.tag_filter.text().strip()
+        extra = self.more_filters.values()
+        lrr = (extra.get("LRRID") or "").upper()
+        changes: dict[str, Any] = {
+            "query": self.search.text().strip() or None,
+            "healthState": list(self.connection.currentData() or []),
+            "alarmLevel": self.alarm.currentData(),
+            "tag": [tag] if tag else [],
+            "name": extra.get("name"),
+            "LRRID": [lrr] if lrr else [],
+            "version": extra.get("version"),
+            "domain": self._domain_filter(extra.get("domain")),
+        }
+        if all(getattr(self.vm.filters, k) == v for k, v in changes.items()):
+            return
+        self._first_loaded = False
+        self._last_error = ""
+        self.vm.update_filters(**changes)
+
+    def _domain_filter(self, text: str | None) -> list[str]:
+        edit = self.extra_filters["domain"]
+        problem = ""
+        if text:
+            try:
+                parse_domain_filter(text)
+            except ValueError:
+                problem = "Type the group, a colon, then the domain, e.g. Site:France/Lyon"
+        edit.setStyleSheet("QLineEdit { color: #c0392b; }" if problem else "")
+        edit.setToolTip(problem or DOMAIN_TIP)
+        return [text] if text and not problem else []
+
+    def clear_filters(self) -> None:
+        self._clearing = True
+        try:
+            for edit in (self.search, self.tag_filter, *self.extra_filters.values()):
+                edit.clear()
+            self.connection.setCurrentIndex(0)
+            self.alarm.setCurrentIndex(0)
+        finally:
+            self._clearing = False
+        self._filter_timer.stop()
+        if not self.vm.filters.is_empty():
+            self._first_loaded = False
+            self._last_error = ""
+            self.vm.clear_filters()
+
+    def selected_rows(self) -> list[int]:
+        rows: list[int] = []
+        ranges = self.table.selectionModel().selection()
+        for selection in (ranges.at(i) for i in range(ranges.count())):
+            rows.extend(range(selection.top(), selection.bottom() + 1))
+            if len(rows) > MAX_SELECTION:
+                break
+        return sorted(set(rows))
+
+    def send_command(self, command: str | None, rows: list[int] | None = None) -> None:
+        """Open the command dialog for the selected stations (or these rows; with nothing
+        selected, the station shown)."""
+        verdict = self.gate.check(command_action(command))
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+            return
+        chosen = self.selected_rows() if rows is None else rows
+        if len(chosen) > MAX_SELECTION:
+            self._show_message(f"Select at most {MAX_SELECTION:,} stations for one command")
+            return
+        stations = self.vm.refs(chosen)
+        if not stations and self.vm.detail is not None and rows is None:
+            stations = self.vm.refs_of([self.vm.detail])
+        if not stations or self.vm.client is None:
+            self._show_message("Select the stations to send the command to")
+            return
+        self._open_command(stations, command)
+
+    def _detail_command(self, command: str | None) -> None:
+        if self.vm.detail is None or self.vm.client is None:
+            return
+        verdict = self.gate.check(command_action(command))
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+            return
+        self._open_command(self.vm.refs_of([self.vm.detail]), command)
+
+    def _open_command(self, stations: list[StationRef], command: str | None) -> None:
+        self.command_dialog = open_station_command(
+            self,
+            self.vm.client,
+            stations,
+            command,
+            rights=self.gate.rights,
+            runner=self.vm.runner,
+        )
+
+    def edit_station(self) -> None:
+        station = self.vm.detail
+        verdict = self.gate.check("station.edit")
+        if station is None:
+            return
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+            return
+        if self.dialog is not None:
+            self.dialog.raise_()
+            return
+        self.dialog = StationFormDialog(self.vm, station, self)
+        self.dialog.finished.connect(self._dialog_closed)
+        self.dialog.open()
+
+    def _save_detail(self, data: dict[str, Any]) -> None:
+        """A part of the configuration edited in the detail (the alarm thresholds)."""
+        if self.vm.detail is not None and self.allowed("station.edit"):
+            self.vm.update(self.vm.detail, data)
+
+    def allowed(self, action: str) -> bool:
+        verdict = self.gate.check(action)
+        if not verdict.allowed:
+            self._show_message(verdict.reason)
+        return verdict.allowed
+
+    def _dialog_closed(self, _result: int) -> None:
+        if self.dialog is not None:
+            self.dialog.deleteLater()
+        self.dialog = None
+
+    def tag_selection(self, *, untag: bool) -> None:
+        rows = self.selected_rows()
+        if not rows or not self.allowed("station.tag"):
+            return
+        if len(rows) > MAX_SELECTION:
+            self._show_message(f"Select at most {MAX_SELECTION:,} stations to tag at once")
+            return
+        dialog = TagDialog(
+            self.vm, len(rows), untag=untag, parent=self, nouns=("station", "stations")
+        )
+        dialog.setObjectName("stationTagDialog")
+        self.tag_dialog = dialog
+
+        def done(result: int) -> None:
+            if result == TagDialog.DialogCode.Accepted:
+                self.vm.tag(dialog.tag_name, rows, untag=untag)
+            dialog.deleteLater()
+            self.tag_dialog = None
+
+        dialog.finished.connect(done)
+        dialog.open()
+
+    def _tagger(self, untag: bool) -> Callable[[], None]:
+        return lambda: self.tag_selection(untag=untag)
+
+    def _tags_applied(self, text: str) -> None:
+        self._show_message(text)
+
+    def copy_lrr_ids(self) -> None:
+        refs = self.vm.refs(self.selected_rows())
+        if refs:
+            QGuiApplication.clipboard().setText("\n".join(r.lrr_id for r in refs))
+            self._show_message(f"Copied {len(refs):,} LRR ID{'s' if len(refs) > 1 else ''}")
+
+    def row_menu(self, row: int) -> QMenu:
+        selection = self.table.selectionModel()
+        if not selection.isRowSelected(row):
+            self.table.selectRow(row)
+        menu = QMenu(self)
+        menu.setObjectName("stationRowMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.setToolTipsVisible(True)
+        count = len(self.selected_rows())
+        plural = f" {count:,} stations" if count > 1 else ""
+        verdict = self.gate.check("station.command")
+        connected = self.vm.has_client
+        for name, words in STATION_COMMANDS[:7]:
+            action = menu.addAction(f"{words}{plural}…", self._sender(name))
+            allowed = self.gate.check(command_action(name))
+            action.setEnabled(connected and allowed.allowed)
+            if not allowed.allowed:
+                action.setToolTip(allowed.reason)
+        more = menu.addMenu("More commands")
+        for name, words in STATION_COMMANDS[7:]:
+            more.addAction(f"{words}…", self._sender(name))
+        more.setEnabled(connected and verdict.allowed)
+        menu.addSeparator()
+        tag_verdict = self.gate.check("station.tag")
+        for text, untag in ((f"Tag{plural}…", False), (f"Untag{plural}…", True)):
+            action = menu.addAction(text, self._tagger(untag))
+            action.setEnabled(connected and tag_verdict.allowed)
+            if not tag_verdict.allowed:
+                action.setToolTip(tag_verdict.reason)
+        menu.addAction(f"Copy LRR ID{'s' if count > 1 else ''}", self.copy_lrr_ids)
+        station = self.vm.model.item(row)
+        located = station is not None and station.lat is not None and station.lon is not None
+        show = menu.addAction(
+            "Show on map",
+            lambda: self.navigate.emit(
+                _map_location(station.lat, station.lon) if station is not None else None
+            ),
+        )
+        show.setEnabled(located)
+        if not located:
+            show.setToolTip("This station has no position")
+        return menu
+
+    def _row_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if index.isValid():
+            self.row_menu(index.row()).popup(self.table.viewport().mapToGlobal(pos))
+
+    # --- view-model signals -------------------------------------------------------------
+
+    def _load_current(self) -> None:
+        self.vm.select_row(self.table.currentIndex().row())
+        self._update_actions()
+
+    def _first_page(self, _ms: float) -> None:
+        self._first_loaded = True
+        self._update_count(self.vm.model.rowCount())
+
+    def _update_count(self, count: int) -> None:
+        if not self.vm.has_client:
+            text = ""
+        elif not self._first_loaded:
+            text = "Loading…"
+        else:
+            plus = "" if self.vm.model.count_known else "+"
+            text = f"{count:,}{plus} station{'' if count == 1 else 's'}"
+        self.count_label.setText(text)
+        empty = ""
+        rows = self.vm.model.rowCount()
+        if not self.vm.has_client:
+            empty = "Not connected"
+        elif self._last_error and rows == 0:
+            empty = f"Could not load base stations: {self._last_error}"
+        elif self._first_loaded and rows == 0:
+            empty = (
+                "No base station yet: this partner has none, or none you may see"
+                if self.vm.filters.is_empty()
+                else "No base station matches these filters"
+            )
+        self.stack.show_empty(empty)
+
+    def _error(self, message: str) -> None:
+        self._last_error = message
+        self._show_message(f"Could not load base stations: {message}")
+        self._update_count(self.vm.model.rowCount())
+
+    def _client_changed(self, has_client: bool) -> None:
+        self._first_loaded = False
+        self._last_error = ""
+        self._update_count(0)
+        self._update_actions()
+        if self.partner is not None and not has_client:
+            self._partner_changed()
+
+    def _partner_changed(self) -> None:
+        text = self.partner.usage_text() if self.partner is not None else ""
+        self.partner_label.setText(f"·  partner: {text}" if text else "")
+        self.partner_label.setToolTip(self.partner.usage_tooltip() if self.partner else "")
+
+    def _detail_changed(self, station: BaseStation | None) -> None:
+        self.detail.show_station(station)
+        self._update_actions()
+
+    def _detail_loading(self, loading: bool) -> None:
+        if loading:
+            self.detail.show_loading()
+
+    def _saved(self, station: BaseStation) -> None:
+        self._show_message(f"Saved {station.name}")
+
+    def _save_failed(self, message: str, _field: str) -> None:
+        if self.dialog is None:  # the form says it itself, next to the field
+            self._show_message(f"Could not save: {message}")
+
+    def _update_actions(self) -> None:
+        connected = self.vm.has_client
+        selected = self.table.selectionModel().hasSelection()
+        target = selected or self.vm.detail is not None
+        self.gate.enable(self.reboot_button, connected and target)
+        self.gate.enable(self.command_button, connected and target)
+        self.gate.enable(self.edit_button, connected and self.vm.detail is not None)
+        self.copy_button.setEnabled(connected and selected)
+        self.gate.enable(self.tag_button, connected and selected)
+        self.gate.enable(self.untag_button, connected and selected)
+        self.refresh_button.setEnabled(connected)
+
+    def closeEvent(self, event: Any) -> None:
+        self._connections.disconnect_all()
+        super().closeEvent(event)
+
+
+def _map_location(lat: float | None, lon: float | None) -> Any:
+    from ..navigator import Location
+
+    return Location("map", f"{lat},{lon}")
+
+
+class StationFormDialog(SchemaFormDialog):
+    """The station's configuration, from `BaseStationUpdate`: checked as typed (the §2.4
+    threshold rules included), refused fields named, what was typed kept."""
+
+    def __init__(self, vm: StationsViewModel, station: BaseStation, parent: QWidget) -> None:
+        from ...schema.stations import BaseStationUpdate
+
+        super().__init__(
+            BaseStationUpdate,
+            station,
+            title=f"Configure {station.name} ({station.lrrID})",
+            checker=lambda data: vm.check_update(data, station),
+            submit=lambda data: vm.update(station, data),
+            changes_only=True,
+            parent=parent,
+        )
+        self.setObjectName("stationForm")
+        self.connect_signals((vm.saved, self.saved), (vm.save_failed, self.failed))

@@ -1,0 +1,146 @@
+"""A base station's health (CPU, RAM and disk use in % over time) and its RF probe traffic
+(frames per bucket, a count chart).
+
+pyqtgraph is imported when the first data arrives (PITFALLS: clip-to-view and downsampling on
+the PlotItem, pens 1 px wide)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+
+from ...models.station_detail import HealthSeries, ProbeSeries
+from ..theme import is_dark
+from .count_chart import CountChart, bucket_label
+
+if TYPE_CHECKING:
+    import pyqtgraph as pg
+
+HEALTH_SERIES = (("CPU", "#2f6fbf"), ("RAM", "#8e24aa"), ("Disk", "#ef6c00"))
+PROBE_SERIES = (("Uplink", "#2f6fbf"), ("Downlink", "#ef6c00"))
+
+
+class HealthChart(QWidget):
+    """CPU, RAM and disk use (0-100 %) over time; hovering names the time and each value."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._plot: pg.PlotWidget | None = None
+        self.curves: list[Any] = []
+        self._times: Any = ()
+        self._values: list[Any] = []
+        legend = QHBoxLayout()
+        legend.setContentsMargins(4, 0, 4, 0)
+        for name, colour in HEALTH_SERIES:
+            swatch = QLabel(f'<span style="color:{colour}">&#9632;</span> {name}')
+            swatch.setObjectName("chartLegend")
+            legend.addWidget(swatch)
+        legend.addStretch(1)
+        self.hover = QLabel()
+        self.hover.setObjectName("chartHover")
+        legend.addWidget(self.hover)
+        self.empty = QLabel()
+        self.empty.setObjectName("healthEmpty")
+        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty.setWordWrap(True)
+        self.stack = QStackedWidget()
+        self.stack.setMinimumHeight(160)
+        self.stack.addWidget(self.empty)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(legend)
+        layout.addWidget(self.stack, 1)
+        self.show_message("Nothing loaded yet")
+
+    @property
+    def plot_widget(self) -> pg.PlotWidget:
+        if self._plot is None:
+            self._plot = self._make_plot()
+        return self._plot
+
+    def _make_plot(self) -> pg.PlotWidget:
+        import pyqtgraph as pg
+
+        plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()})
+        plot.setObjectName("healthPlot")
+        item = plot.getPlotItem()
+        item.setClipToView(True)
+        item.setDownsampling(auto=True, mode="peak")
+        item.showGrid(x=True, y=True, alpha=0.2)
+        item.setLabel("left", "%")
+        item.setMenuEnabled(False)
+        box = item.getViewBox()
+        box.setLimits(yMin=0, yMax=100)
+        box.setMouseEnabled(x=True, y=False)
+        self.curves = [item.plot(name=n, pen=pg.mkPen(c, width=1)) for n, c in HEALTH_SERIES]
+        item.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        self.stack.addWidget(plot)
+        return plot
+
+    def show_message(self, text: str) -> None:
+        self.empty.setText(text)
+        self.hover.clear()
+        self.stack.setCurrentWidget(self.empty)
+
+    def set_health(self, health: HealthSeries | None) -> None:
+        if health is None:
+            self.show_message("Nothing loaded yet")
+            return
+        if not health.times_ms:
+            self.show_message("The station has reported no figures in this period")
+            return
+        import numpy as np
+
+        plot = self.plot_widget
+        self._times = np.asarray(health.times_ms, dtype=float) / 1000.0
+        self._values = [np.asarray(v, dtype=float) for v in (health.cpu, health.ram, health.disk)]
+        for curve, ys in zip(self.curves, self._values, strict=True):
+            curve.setData(self._times[: len(ys)], ys)
+        plot.setBackground("#17191d" if is_dark() else "w")
+        item = plot.getPlotItem()
+        item.enableAutoRange(axis="x")
+        item.setYRange(0, 100, padding=0)
+        self.stack.setCurrentWidget(plot)
+
+    def value_at(self, seconds: float) -> str | None:
+        """The hover text of the report nearest `seconds`, None outside the data."""
+        if len(self._times) == 0 or not self._times[0] <= seconds <= self._times[-1]:
+            return None
+        import numpy as np
+
+        index = int(np.abs(self._times - seconds).argmin())
+        parts = [
+            f"{name} {values[index]:.0f} %"
+            for (name, _c), values in zip(HEALTH_SERIES, self._values, strict=True)
+            if index < len(values)
+        ]
+        return f"{bucket_label(float(self._times[index]))}  ·  " + "  ·  ".join(parts)
+
+    def _on_mouse_moved(self, pos: QPointF) -> None:
+        box = self.plot_widget.getPlotItem().getViewBox()
+        if not box.sceneBoundingRect().contains(pos):
+            self.hover.clear()
+            return
+        self.hover.setText(self.value_at(box.mapSceneToView(pos).x()) or "")
+
+
+class ProbeChart(CountChart):
+    """Frames the RF probe heard per bucket."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(list(PROBE_SERIES), "frames", parent)
+        self.plot_name = "probePlot"
+        self.empty.setObjectName("probeEmpty")
+        self.show_message("Nothing loaded yet")
+
+    def set_probe(self, probe: ProbeSeries | None) -> None:
+        if probe is None:
+            self.show_message("Nothing loaded yet")
+            return
+        self.set_series(
+            probe.times_ms,
+            [probe.uplinks, probe.downlinks],
+            empty_text="The RF probe heard no frame in this period",
+        )

@@ -1,0 +1,51 @@
+"""Base station alarms in the alarms centre against the live sandbox: listed with their
+names and addInfo2 in words, merged with the others, and opening their station."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from lpwa_console.api import LpwaClient
+from lpwa_console.models.alarms import AlarmsViewModel, kind_of
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.ui.navigator import Location
+from lpwa_console.ui.panes.alarms import AlarmsPane
+
+
+def test_station_alarms_in_the_centre(qtbot: Any, client: LpwaClient, qtmodeltester: Any) -> None:
+    vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    pane = AlarmsPane(vm)
+    qtbot.addWidget(pane)
+    pane.resize(1200, 600)
+    pane.show()
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=15000):
+        vm.set_client(client)
+    everything = vm.model.rowCount()
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=15000):
+        pane.source.setCurrentIndex(pane.source.findData("stations"))
+    model = vm.model
+    stations = model.rowCount()
+    assert stations > 0  # the demo stations have open alarms
+    assert everything > stations  # merged with the device and group alarms
+    qtmodeltester.check(model)
+    alarm = model.item(0)
+    assert alarm is not None and kind_of(alarm) == "station"
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    assert model.index(0, headers.index("Source")).data() == "Base station"
+    name = model.index(0, headers.index("Alarm")).data()
+    assert name.startswith(str(alarm.ID)) and len(name) > 4  # "106 High CPU usage"
+    assert model.index(0, headers.index("EUI / LRR ID")).data() == alarm.bs.lrrID
+    with_info = [
+        model.index(r, headers.index("Info")).data()
+        for r in range(min(stations, 50))
+        if model.item(r) is not None and model.item(r).addInfo2
+    ]
+    assert with_info and all("%" in text for text in with_info)
+    # Enter opens its station on its alarms.
+    pane.table.setFocus()
+    pane.table.setCurrentIndex(model.index(0, 0))
+    with qtbot.waitSignal(pane.navigate) as went:
+        qtbot.keyClick(pane.table, Qt.Key.Key_Return)
+    assert went.args == [Location("stations", alarm.bs.lrrID, "alarms")]

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from lpwa_console.sandbox import demo
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # Keep the real user's keyring and settings out of every test.
@@ -64,6 +69,19 @@ class SandboxProcess:
             timeout=SANDBOX_START_TIMEOUT_S,
         )
         self.accounts: list[dict[str, Any]] = json.loads(accounts.stdout)
+        self.wait_for_history()
+
+    def wait_for_history(self) -> None:
+        """Until the demo's traffic and station history exist: a sandbox makes them just
+        after it starts listening (demo.fill_history), and tests read a settled demo."""
+        deadline = time.monotonic() + SANDBOX_START_TIMEOUT_S
+        with contextlib.closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)) as conn:
+            while time.monotonic() < deadline:
+                parts = {r[0] for r in conn.execute("SELECT name FROM demo_parts")}
+                if {demo.HISTORY_PART, demo.HEALTH_PART} <= parts:
+                    return
+                time.sleep(0.05)
+        raise RuntimeError("the sandbox did not make its demo history")
 
     def account(self, role: str) -> dict[str, Any]:
         return next(a for a in self.accounts if a["role"] == role)

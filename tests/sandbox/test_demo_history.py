@@ -57,3 +57,16 @@ def test_a_database_older_than_the_part_keeps_its_history(tmp_path: Path) -> Non
         assert _buckets(db) == made
     finally:
         db.close()
+
+
+def test_opening_again_before_the_history_leaves_it_owed(tmp_path: Path) -> None:
+    # `lpwa-sandbox accounts` opens the database while the server has not made it yet.
+    settings = SandboxSettings(db_path=tmp_path / "s.db", demo_devices=60)
+    demo.prepare(settings, history=False).close()
+    db = demo.prepare(settings, history=False)
+    try:
+        assert demo.history_pending(db) and _buckets(db) == 0
+        demo.fill_history(db, settings)
+        assert _buckets(db) > 0 and not demo.history_pending(db)
+    finally:
+        db.close()

@@ -134,7 +134,8 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _accounts(args: argparse.Namespace) -> int:
-    db = demo.prepare(SandboxSettings(db_path=args.db))
+    # Only to read: a new database's history is the server's to make.
+    db = demo.prepare(SandboxSettings(db_path=args.db), history=False)
     rows = accounts.listing(db.conn())
     db.close()
     if args.json:
@@ -146,7 +147,7 @@ def _accounts(args: argparse.Namespace) -> int:
 
 
 def _seed(args: argparse.Namespace) -> int:
-    db = demo.prepare(SandboxSettings(db_path=args.db, demo_devices=0))
+    db = demo.prepare(SandboxSettings(db_path=args.db, demo_devices=0), history=False)
     started = time.perf_counter()
     added = demo.seed_devices(db, args.devices, seed=args.random_seed)
     wanted = args.devices // 100 if args.stations is None else args.stations

@@ -670,7 +670,7 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
     is False: the server then calls `fill_history` once it listens."""
     db = Database(settings.db_path)
     done = done_parts(db)
-    if "devices" in done and HISTORY_PART not in done:
+    if "devices" in done and not {HISTORY_PART, HISTORY_PENDING} & done:
         # Made before the history was a part of its own: its devices have theirs already.
         with db.write() as conn:
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
@@ -689,6 +689,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         km_crypto.make_rsa_pairs_ahead(1 + len(HSM_GROUPS))
     if "devices" not in done:
         # The traffic history (half of a new demo's time) follows once the sandbox listens.
+        with db.write() as conn:  # first: the devices' history is owed (fill_history)
+            conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PENDING,))
         seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices", history=False)
     with db.write() as conn:
         sub = conn.execute(
@@ -722,6 +724,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
 
 
 HISTORY_PART = "traffic-history"
+# Recorded with demo devices whose traffic history is still to be made.
+HISTORY_PENDING = "traffic-history-pending"
 
 
 HEALTH_PART = "station-health"
@@ -747,6 +751,7 @@ def fill_history(db: Database, settings: SandboxSettings) -> None:
                 ).fetchone()[0]
                 seed_frames(conn, sub, 1, seed=settings.seed, now=now)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
+            conn.execute("DELETE FROM demo_parts WHERE name = ?", (HISTORY_PENDING,))
         if HEALTH_PART not in done:
             # A past day of station reports and the stations that heard each device, from
             # the traffic above (numpy is imported only here).

@@ -4,6 +4,7 @@ path, parameter or body the two sides read differently fails here."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -100,3 +101,37 @@ async def test_antennas_and_rf_probe(client: LpwaClient) -> None:
     assert (await radio.rf_probe(bs)).enabled
     frames = await radio.rf_probe_frames(bs, duration="PT6H")
     assert len(frames.briefs) == 6
+
+
+@pytest.fixture(scope="module")
+def living_sandbox(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    """A sandbox whose simulator runs 30 times faster than real time."""
+    from tests.conftest import SandboxProcess
+
+    server = SandboxProcess(
+        tmp_path_factory.mktemp("living") / "sandbox.db", "--simulate", "--speed", "30"
+    )
+    yield server
+    server.stop()
+
+
+async def test_a_reboot_followed_to_its_outcome(living_sandbox) -> None:  # type: ignore[no-untyped-def]
+    """What a command dialog does: send, then follow lastCmdStatus until it is finished."""
+    account = living_sandbox.account("subscriber")
+    creds = Credentials(living_sandbox.token_url, account["client_id"], account["client_secret"])
+    async with LpwaClient(living_sandbox.base_url, creds) as client:
+        bs = await _lrr_linux_station(client)
+        await client.station_admin.command(bs, "reboot")
+        seen = []
+        for _ in range(3000):  # bounded; each turn waits a little for the simulator
+            last = await client.station_admin.last_command_status(bs)
+            if not seen or seen[-1] != last.lastCmdCompletionStatus:
+                seen.append(last.lastCmdCompletionStatus)
+            if last.finished:
+                break
+            await asyncio.sleep(0.05)
+        assert seen[-1] in ("COMPLETED", "ERR_NOSTART"), seen
+        if seen[-1] == "COMPLETED":
+            assert "PROCESSING" in seen
+            station = await client.stations.get(bs)
+            assert station.lastReboot == last.lastCmdCompletionDate

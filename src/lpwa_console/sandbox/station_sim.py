@@ -134,22 +134,26 @@ class StationSimulator:
         if top is None or top <= last:
             return
         rows = conn.execute(
-            "SELECT uid, last_reboot FROM stations WHERE uid > ? AND uid NOT IN"
+            "SELECT uid, last_reboot, cnx_state FROM stations WHERE uid > ? AND uid NOT IN"
             " (SELECT bs_uid FROM station_runtime WHERE bs_uid > ?)",
             (last, last),
         ).fetchall()
         new = []
-        uids = [uid for uid, _ in rows]
+        uids = [row[0] for row in rows]
         phases = radio.hash_units(self.seed, np.array(uids, dtype=np.int64), 1) * REPORT_MS
-        for (uid, last_reboot), phase in zip(rows, phases.astype(np.int64).tolist(), strict=True):
+        for (uid, last_reboot, cnx), phase in zip(
+            rows, phases.astype(np.int64).tolist(), strict=True
+        ):
             # The first report at the station's own phase of the 5 minutes, as all after it.
             first = phase + ((t0 - phase) // REPORT_MS + 1) * REPORT_MS
             disk = round(self.levels(uid)[2])
             booted = last_reboot if last_reboot is not None else t0 - phase * 97
-            new.append((uid, first, t0, disk, booted))
+            # One found disconnected (the demo's) stays away for 1 to 6 hours more.
+            away = t0 + HOUR_MS + phase * 60 if cnx == "DISC" else None
+            new.append((uid, first, t0, disk, booted, away))
         conn.executemany(
             "INSERT OR IGNORE INTO station_runtime (bs_uid, next_report, recorded_since, disk,"
-            " last_system_reboot) VALUES (?, ?, ?, ?, ?)",
+            " last_system_reboot, outage_until) VALUES (?, ?, ?, ?, ?, ?)",
             new,
         )
         conn.execute("INSERT OR REPLACE INTO sim_state VALUES ('known_bs_uid', ?)", (str(top),))

@@ -291,8 +291,9 @@ class Monkey:
 async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
-    from lpwa_console.app import Options, build, connect, install_crash_handling
+    from lpwa_console.app import Options, build, connect
     from lpwa_console.models.profiles import MemorySecretStore
+    from lpwa_console.startup import install_crash_handling
 
     hook = install_crash_handling(data_dir)
     asyncio.get_running_loop().set_exception_handler(hook.loop_exception)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import atexit
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -9,7 +12,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from lpwa_console.sandbox import SandboxSettings, create_app
+from lpwa_console.sandbox import SandboxSettings, create_app, demo
 from lpwa_console.sandbox.accounts import listing
 
 API = "/thingpark/wireless/rest"
@@ -69,7 +72,27 @@ class Sandbox:
             index += 1
 
 
+# Demo databases made once per session and settings: a new test database is a copy (a new
+# demo costs most of a second: its key pairs, stations and histories; a copy, milliseconds).
+_TEMPLATES: dict[tuple[tuple[str, Any], ...], Path] = {}
+
+
+def _template(settings: dict[str, Any]) -> Path:
+    key = tuple(sorted(settings.items()))
+    if key not in _TEMPLATES:
+        folder = Path(tempfile.mkdtemp(prefix="lpwa-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        path = folder / "template.db"
+        db = demo.prepare(SandboxSettings(db_path=path, **settings))
+        db.conn().execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db.close()
+        _TEMPLATES[key] = path
+    return _TEMPLATES[key]
+
+
 def make_sandbox(path: Path, **settings: Any) -> Iterator[Sandbox]:
+    if not path.exists():
+        shutil.copyfile(_template(settings), path)
     app = create_app(SandboxSettings(db_path=path, **settings))
     db = app.state.services.db
     with TestClient(app) as client:

@@ -244,7 +244,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
-REQUEST_THREADS = 2
+REQUEST_THREADS = 1
 # The demo's traffic history waits this long after the sandbox listens: a console's first
 # requests come at once, and are served before the history's ~1 s of work starts.
 HISTORY_DELAY_S = 2.0
@@ -311,9 +311,9 @@ def _serve(args: argparse.Namespace) -> int:
 
     async def run() -> None:
         loop = asyncio.get_running_loop()
-        # Few request threads: the requests' Python work takes turns on the GIL anyway, and
-        # 40 threads (anyio's default) switching at every SQLite step served 20 clients at
-        # half the rate of one. SQLite releases the GIL, so a few still overlap their SQL.
+        # One request thread: the requests' Python work takes turns on the GIL anyway, and
+        # each thread more (anyio's default is 40) switching at every SQLite step cost CPU
+        # per request: with two, 20 clients got 80% of one client's rate, with one 100%.
         anyio.to_thread.current_default_thread_limiter().total_tokens = REQUEST_THREADS
 
         def stop(*_: object) -> None:

@@ -370,6 +370,21 @@ def request_body(spec: CommandSpec, data: dict[str, Any]) -> RequestModel:
     return spec.parameters.model_validate(data)
 
 
+async def software_types(client: Any, stations: Sequence[StationRef]) -> dict[str, str]:
+    """The software (model.softwareType) each of `stations` runs, asked of the platform;
+    a station it cannot tell is left out (the server judges at sending time)."""
+    found: dict[str, str] = {}
+    for station in stations:
+        try:
+            item = await client.stations.get(station.uid)
+        except Exception:
+            continue
+        kind = value_of(value_of(item, "model"), "softwareType")
+        if isinstance(kind, str):
+            found[station.uid] = kind
+    return found
+
+
 def admin_of(client: Any) -> StationCommandClient | None:
     """The client's admin commands (`client.station_admin`), None when it has none."""
     return getattr(client, "station_admin", None) if client is not None else None

@@ -35,8 +35,8 @@ from ...models.station_commands import (
     command_spec,
     confirmation_text,
     count_words,
+    software_types,
     stations_in_words,
-    value_of,
 )
 from ...models.tasks import TaskRunner
 from ...schema.labels import field_words
@@ -109,15 +109,7 @@ class SupportPasswordDialog(QDialog):
 
     async def _read_software(self, unknown: list[StationRef]) -> None:
         """Ask the platform what the stations whose software is not known run."""
-        found: dict[str, str] = {}
-        for station in unknown:
-            try:
-                item = await self.client.stations.get(station.uid)
-            except Exception:  # the server judges at sending time
-                continue
-            kind = value_of(value_of(item, "model"), "softwareType")
-            if isinstance(kind, str):
-                found[station.uid] = kind
+        found = await software_types(self.client, unknown)
         if found:
             updated = [
                 StationRef(s.uid, s.lrr_id, s.name, found.get(s.uid, s.software_type))

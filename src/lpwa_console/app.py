@@ -8,54 +8,38 @@ import logging
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
-from .models.alarms import AlarmsViewModel
 from .models.crash_log import CrashHook
 from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
-from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
-from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_manager_kinds
-from .models.operator_partners import OperatorPartnersViewModel
-from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
-from .models.partners import PartnerViewModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
-from .models.resources import (
-    ResourceViewModel,
-    app_servers_kind,
-    multicast_kind,
-    network_kinds,
-)
 from .models.rights import AccountRights
 from .models.session import Session
-from .models.station_detail import StationDetailViewModel
-from .models.station_map import StationMapViewModel
-from .models.stations import StationsViewModel
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
-from .models.tiles import TileLayerViewModel
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
 from .startup import Options, main, make_settings, parse_args
 from .ui.crash_dialog import CrashReporter
+from .ui.lazy_pane import LazyPane, real_pane
 from .ui.main_window import MainWindow
-from .ui.panes.alarms import AlarmsPane
-from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
-from .ui.panes.key_manager import KeyManagerPane
-from .ui.panes.partners import PartnersPane
-from .ui.panes.resources import ResourcesPane
-from .ui.panes.stations import StationsPane
 from .ui.theme import apply_theme
+
+if TYPE_CHECKING:
+    from .models.paged_table import PagedTableModel
+    from .ui.panes.device_map import DeviceMapPane
 
 log = logging.getLogger("lpwa_console")
 
@@ -74,7 +58,7 @@ class Console:
     session: Session
     devices: DevicesViewModel
     window: MainWindow
-    panes: dict[str, QWidget] = field(default_factory=dict)
+    panes: Panes
     subscription: SubscriptionSettingsViewModel | None = None
 
     async def aclose(self) -> None:
@@ -117,49 +101,13 @@ def build(
     devices_pane = DevicesPane(
         devices, detail_vm=detail, rights=rights, exporter=exporter, import_vm=importer
     )
-    device_map = DeviceMapViewModel(runner)
-    session.client_changed.connect(device_map.set_client)
-    alarms = AlarmsViewModel(runner)
-    session.client_changed.connect(alarms.set_client)
-    station_map = StationMapViewModel(runner)
-    session.client_changed.connect(station_map.set_client)
-    tiles = TileLayerViewModel(settings, (options.data_dir or default_data_dir()) / "tiles")
-    tiles.restore()
-    stations = StationsViewModel(runner)
-    session.client_changed.connect(stations.set_client)
-    station_detail = StationDetailViewModel(runner)
-    session.client_changed.connect(station_detail.set_client)
-    partner = PartnerViewModel(runner)
-    session.client_changed.connect(partner.set_client)
-    panes: dict[str, QWidget] = {
-        "devices": devices_pane,
-        "map": DeviceMapPane(device_map, tiles, stations=station_map),
-        "alarms": AlarmsPane(alarms, rights=rights),
-    }
-    resource_panes = {
-        "multicast": ("Multicast groups", [multicast_kind()]),
-        "app_servers": ("App servers", [app_servers_kind()]),
-        "network": ("Network", network_kinds()),
-    }
-    for key, (title, kinds) in resource_panes.items():
-        vms = [ResourceViewModel(runner, kind) for kind in kinds]
-        for vm in vms:
-            session.client_changed.connect(vm.set_client)
-        panes[key] = ResourcesPane(title, vms, rights=rights)
-    panes["stations"] = StationsPane(
-        stations, detail_vm=station_detail, rights=rights, partner=partner
-    )
-    operator_partners = OperatorPartnersViewModel(runner)
-    session.client_changed.connect(operator_partners.set_client)
-    panes["partners"] = PartnersPane(operator_partners)
-    km_vms = [ResourceViewModel(runner, kind) for kind in key_manager_kinds()]
-    for vm in km_vms:
-        session.client_changed.connect(vm.set_client)
-    km = KeyManagerViewModel(runner)
-    session.client_changed.connect(km.set_client)
-    km_importer = KmImportViewModel(runner)
-    session.client_changed.connect(km_importer.set_client)
-    panes["key_manager"] = KeyManagerPane(km_vms, km, km_importer, rights=rights)
+    tiles_dir = (options.data_dir or default_data_dir()) / "tiles"
+    # The other panes are made when first shown (ui/lazy_pane.py): their imports and
+    # view-models are most of a start otherwise.
+    panes = Panes({"devices": devices_pane})
+    factories = pane_factories(session, runner, rights, settings, tiles_dir)
+    for key, (title, factory) in factories.items():
+        panes.add(LazyPane(key, title, factory))
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)
@@ -168,17 +116,128 @@ def build(
         session,
         runner,
         profiles,
-        list(panes.values()),
+        panes.hosts(),
         settings,
         subscription=subscription,
         rights=rights,
-        pane_keys=list(panes),
+        pane_keys=list(panes.keys()),
         device_search=device_search,
         data_dir=embedded.data_dir,
     )
     return Console(
         settings, runner, profiles, embedded, session, devices, window, panes, subscription
     )
+
+
+def pane_factories(
+    session: Session,
+    runner: TaskRunner,
+    rights: AccountRights,
+    settings: QSettings,
+    tiles_dir: Path,
+) -> dict[str, tuple[str, Callable[[], QWidget]]]:
+    """Each pane after the first: its title, and how to make it (imports included)."""
+
+    def follow(vm: Any) -> Any:
+        """`vm` follows the session's client from now on, starting with the current one."""
+        session.client_changed.connect(vm.set_client)
+        if session.client is not None:
+            vm.set_client(session.client)
+        return vm
+
+    def device_map() -> QWidget:
+        from .models.device_map import DeviceMapViewModel
+        from .models.station_map import StationMapViewModel
+        from .models.tiles import TileLayerViewModel
+        from .ui.panes.device_map import DeviceMapPane
+
+        tiles = TileLayerViewModel(settings, tiles_dir)
+        tiles.restore()
+        return DeviceMapPane(
+            follow(DeviceMapViewModel(runner)),
+            tiles,
+            stations=follow(StationMapViewModel(runner)),
+        )
+
+    def alarms() -> QWidget:
+        from .models.alarms import AlarmsViewModel
+        from .ui.panes.alarms import AlarmsPane
+
+        return AlarmsPane(follow(AlarmsViewModel(runner)), rights=rights)
+
+    def resources(title: str, kinds: str) -> Callable[[], QWidget]:
+        def make() -> QWidget:
+            from .models import resources as kinds_of
+            from .ui.panes.resources import ResourcesPane
+
+            made = getattr(kinds_of, kinds)()
+            made = made if isinstance(made, list) else [made]
+            vms = [follow(kinds_of.ResourceViewModel(runner, kind)) for kind in made]
+            return ResourcesPane(title, vms, rights=rights)
+
+        return make
+
+    def stations() -> QWidget:
+        from .models.partners import PartnerViewModel
+        from .models.station_detail import StationDetailViewModel
+        from .models.stations import StationsViewModel
+        from .ui.panes.stations import StationsPane
+
+        return StationsPane(
+            follow(StationsViewModel(runner)),
+            detail_vm=follow(StationDetailViewModel(runner)),
+            rights=rights,
+            partner=follow(PartnerViewModel(runner)),
+        )
+
+    def partners() -> QWidget:
+        from .models.operator_partners import OperatorPartnersViewModel
+        from .ui.panes.partners import PartnersPane
+
+        return PartnersPane(follow(OperatorPartnersViewModel(runner)))
+
+    def key_manager() -> QWidget:
+        from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_manager_kinds
+        from .models.resources import ResourceViewModel
+        from .ui.panes.key_manager import KeyManagerPane
+
+        vms = [follow(ResourceViewModel(runner, kind)) for kind in key_manager_kinds()]
+        km = follow(KeyManagerViewModel(runner))
+        return KeyManagerPane(vms, km, follow(KmImportViewModel(runner)), rights=rights)
+
+    return {
+        "map": ("Map", device_map),
+        "alarms": ("Alarms", alarms),
+        "multicast": ("Multicast groups", resources("Multicast groups", "multicast_kind")),
+        "app_servers": ("App servers", resources("App servers", "app_servers_kind")),
+        "network": ("Network", resources("Network", "network_kinds")),
+        "stations": ("Base stations", stations),
+        "partners": ("Partners", partners),
+        "key_manager": ("Key manager", key_manager),
+    }
+
+
+class Panes(Mapping[str, QWidget]):
+    """The window's panes by key. Reading one gives the pane itself (made now if it was
+    not yet); `hosts()` gives what the window's stack holds."""
+
+    def __init__(self, made: dict[str, QWidget]) -> None:
+        self._widgets: dict[str, QWidget] = dict(made)
+
+    def add(self, host: LazyPane) -> None:
+        self._widgets[host.key] = host
+
+    def hosts(self) -> list[QWidget]:
+        return list(self._widgets.values())
+
+    def __getitem__(self, key: str) -> QWidget:
+        return real_pane(self._widgets[key])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._widgets)
+
+    def __len__(self) -> int:
+        return len(self._widgets)
 
 
 def choose_profile(console: Console, name: str | None) -> Profile:
@@ -292,6 +351,12 @@ async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
 
 
 async def load_pane(console: Console, name: str) -> dict[str, Any]:
+    from .ui.panes.alarms import AlarmsPane
+    from .ui.panes.device_map import DeviceMapPane
+    from .ui.panes.key_manager import KeyManagerPane
+    from .ui.panes.resources import ResourcesPane
+    from .ui.panes.stations import StationsPane
+
     pane = console.panes[name]
     if name == "devices":
         return await load_devices(console)
@@ -339,6 +404,9 @@ async def screenshots(
     directory: Path,
     size: tuple[int, int] | None = None,
 ) -> int:
+    from .ui.panes.device_map import DeviceMapPane
+    from .ui.panes.stations import StationsPane
+
     directory.mkdir(parents=True, exist_ok=True)
     app = QApplication.instance()
     assert isinstance(app, QApplication)

@@ -195,21 +195,23 @@ def _prepare_and_import(settings: SandboxSettings, *, phases: bool) -> Any:
         worker.join()
     if "error" in prepared:
         raise prepared["error"]
-    return create_app(settings, db=prepared["db"])
+    return create_app(settings, db=prepared["db"], staged=True)
 
 
 async def warm_routes(app: Any) -> None:
     """FastAPI prepares each route on its first match (~0.3 s for all of ours on a busy
     machine): one request for a path no route has, before listening, prepares them all
     here, so the console's first sign-in does not wait for it."""
+    from .app import WARM_UP_PATH
+
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
         "method": "GET",
         "scheme": "http",
-        "path": "/-warm-up-",
-        "raw_path": b"/-warm-up-",
+        "path": WARM_UP_PATH,
+        "raw_path": WARM_UP_PATH.encode(),
         "query_string": b"",
         "root_path": "",
         "headers": [(b"host", b"localhost")],
@@ -287,13 +289,15 @@ def _serve(args: argparse.Namespace) -> int:
     except BaseException:
         sock.close()
         raise
-    if args.simulate:
+
+    def simulate() -> None:
         from .simulator import Simulator
 
         seed = args.random_seed if args.sim_seed is None else args.sim_seed
         app.state.simulator = Simulator(app.state.services.db, seed=seed, speed=args.speed)
         app.state.simulator.start()
         log.info("simulator running: seed %d, speed x%g", seed, args.speed)
+
     import uvicorn
 
     port = sock.getsockname()[1]
@@ -355,6 +359,13 @@ def _serve(args: argparse.Namespace) -> int:
             if args.with_accounts:
                 line["accounts"] = accounts.listing(app.state.services.db.conn())
             _say(line)
+            # The rest of the routes, then the living network, after the first screen's.
+            from .app import finish_routes
+
+            await asyncio.to_thread(finish_routes, app, settings)
+            await warm_routes(app)
+            if args.simulate:
+                simulate()
             later_history(app.state.services.db, settings)
         await task
 

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
-from . import accounts, demo_km, km_crypto
+from . import accounts
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -33,8 +33,6 @@ from .db import (
     drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
-from .demo_catalog import seed_device_catalog
-from .demo_stations import seed_demo_partners
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -135,6 +133,8 @@ def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
         "INSERT OR IGNORE INTO device_models (ref, commercial_name, connectivity) VALUES (?, ?, ?)",
         MODELS,
     )
+    from .demo_catalog import seed_device_catalog
+
     seed_device_catalog(conn)  # vendors, MAC layers and bands of those models, and others
     conn.executemany(
         "INSERT OR IGNORE INTO app_servers (subscription_id, ref, name) VALUES (?, ?, ?)",
@@ -679,6 +679,11 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             fill_history(db, settings)
         return db
     started = time.perf_counter()
+    # Imported only when a part is missing: a warm start needs none of them.
+    from . import demo_km, km_crypto
+    from .demo_catalog import seed_device_catalog
+    from .demo_stations import seed_demo_partners
+
     # Each part commits with its record: a first start interrupted half-way (a large demo
     # takes minutes) resumes on the next start instead of failing on what it already made.
     if "accounts" not in done:

@@ -7,6 +7,7 @@ from functools import cached_property
 from ._base import BaseClient
 from .resources.alarms import DeviceAlarmsResource, MulticastAlarmsResource
 from .resources.app_servers import AppServersResource
+from .resources.applications import ApplicationsResource
 from .resources.device_import import DeviceImportResource
 from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
 from .resources.devices import DevicesResource
@@ -122,3 +123,7 @@ class LpwaClient(BaseClient):
     @cached_property
     def station_radio(self) -> StationRadioResource:
         return StationRadioResource(self)
+
+    @cached_property
+    def applications(self) -> ApplicationsResource:
+        return ApplicationsResource(self)

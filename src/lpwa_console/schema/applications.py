@@ -108,4 +108,3 @@ class UserContexts(ApiModel):
     @property
     def items(self) -> list[UserContext]:
         return self.briefs.brief
-

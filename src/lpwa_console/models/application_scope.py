@@ -9,6 +9,7 @@ or 403 on the application) is said in one line, not as an error.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Signal
@@ -82,7 +83,7 @@ async def read_scope(
     return out
 
 
-def permissions_in_words(letters: list[str]) -> list[str]:
+def permissions_in_words(letters: Sequence[str]) -> list[str]:
     if not letters:
         return ["None"]
     return [f"{p}: {PERMISSION_WORDS.get(p, 'meaning not published')}" for p in letters]

@@ -85,6 +85,24 @@ def test_preview_marks_invalid_cells(qtbot: Any, qtmodeltester: Any) -> None:
     assert model.index(1, 0).data() == "3"  # the file's line number (after the comment)
 
 
+def test_valid_rows_follow_the_rows_and_errors_are_worded_when_asked(qtbot: Any) -> None:
+    vm = DeviceImportViewModel(TaskRunner())
+    first = parse_import_csv(import_text(4, bad_every=2))
+    vm.rows = first
+    assert len(vm.valid_rows) == 2 and vm.invalid_count == 2
+    assert vm.valid_rows is vm.valid_rows  # found once per file
+    vm.rows = parse_import_csv(import_text(3))
+    assert len(vm.valid_rows) == 3 and vm.invalid_count == 0
+    model = vm.preview
+    model.set_rows(first)
+    assert model._errors == {}  # nothing worded before a cell is painted
+    f_column = 3 + 5
+    tip = model.index(1, f_column).data(Qt.ItemDataRole.ToolTipRole)
+    assert tip and tip == model.index(1, f_column).data(CellErrorRole)
+    assert list(model._errors) == [1]
+    assert model.index(0, f_column).data(Qt.ItemDataRole.BackgroundRole) is None
+
+
 def test_load_upload_report_and_failed_rows(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
     path = tmp_path / "devices.csv"
     path.write_text(import_text(25, bad_every=10), encoding="utf-8")

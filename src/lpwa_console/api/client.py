@@ -13,6 +13,7 @@ from ._base import BaseClient
 if TYPE_CHECKING:
     from .resources.alarms import DeviceAlarmsResource, MulticastAlarmsResource
     from .resources.app_servers import AppServersResource
+    from .resources.applications import ApplicationsResource
     from .resources.device_import import DeviceImportResource
     from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
     from .resources.devices import DevicesResource
@@ -172,3 +173,9 @@ class LpwaClient(BaseClient):
         from .resources.station_radio import StationRadioResource
 
         return StationRadioResource(self)
+
+    @cached_property
+    def applications(self) -> ApplicationsResource:
+        from .resources.applications import ApplicationsResource
+
+        return ApplicationsResource(self)

@@ -64,6 +64,11 @@ RowStatusRole = int(Qt.ItemDataRole.UserRole) + 11
 BATCH_SIZE = 500
 RESULT_STATUS = {"OK": "Imported", "ERROR": "Refused", "UNKNOWN": "Unknown", "NOT_SENT": "Not sent"}
 MAX_PREVIEW_LETTERS = 29  # A..AC: the columns people fill; further cells stay in the file
+_NO_ERRORS: dict[str, str] = {}
+_ROLES = frozenset(
+    {int(Qt.ItemDataRole.DisplayRole), int(Qt.ItemDataRole.ToolTipRole), CellErrorRole}
+    | {RowStatusRole}
+)
 
 
 _interval_lock = threading.Lock()
@@ -110,17 +115,29 @@ class ImportPreviewModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list[ImportRow] = []
         self.letters: list[str] = []
-        self._errors: list[dict[str, str]] = []
+        self._errors: dict[int, dict[str, str]] = {}  # by row, worded when first painted
         self.results: dict[int, ImportRowResult] = {}
 
     def set_rows(self, rows: list[ImportRow]) -> None:
+        """Show `rows`. Runs on the UI thread once the file is read: nothing here walks the
+        rows but one `max` (the cells' errors are worded when a cell is painted), so 10,000
+        rows cost the event loop a few milliseconds."""
         self.beginResetModel()
         self.rows = rows
-        width = max((len(r.cells) for r in rows), default=1)
+        width = max(map(len, (r.cells for r in rows)), default=1)
         self.letters = [column_letter(i) for i in range(min(width, MAX_PREVIEW_LETTERS))]
-        self._errors = [self._cell_errors(r) for r in rows]
+        self._errors = {}
         self.results = {}
         self.endResetModel()
+
+    def _errors_of(self, row: int) -> dict[str, str]:
+        item = self.rows[row]
+        if not item.errors:
+            return _NO_ERRORS
+        found = self._errors.get(row)
+        if found is None:
+            found = self._errors[row] = self._cell_errors(item)
+        return found
 
     def set_results(self, report: DeviceImportReport) -> None:
         self.results = {r.row: r for r in report.results}
@@ -182,7 +199,9 @@ class ImportPreviewModel(QAbstractTableModel):
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or index.row() >= len(self.rows):
+        # A painted cell asks for some ten roles; the four answered are checked first, as
+        # a frame of the preview calls this a couple of thousand times on the UI thread.
+        if role not in _ROLES or not index.isValid() or index.row() >= len(self.rows):
             return None
         row, col = index.row(), index.column()
         item = self.rows[row]
@@ -197,10 +216,10 @@ class ImportPreviewModel(QAbstractTableModel):
                 return self.problems(row)
             return item.cell(letter) if letter is not None else None
         if role == CellErrorRole:
-            return self._errors[row].get(letter) if letter is not None else None
+            return self._errors_of(row).get(letter) if letter is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:
             if letter is not None:
-                return self._errors[row].get(letter)
+                return self._errors_of(row).get(letter)
             return self.problems(row) or None if col in (1, 2) else None
         if role == RowStatusRole:
             return self.status(row)
@@ -233,7 +252,7 @@ class DeviceImportViewModel(QObject):
         self._uploader = uploader
         self.batch_size = batch_size
         self.preview = ImportPreviewModel(self)
-        self.rows: list[ImportRow] = []
+        self.rows = []
         self.path: Path | None = None
         self.report: DeviceImportReport | None = None
         self.state = "idle"
@@ -246,12 +265,25 @@ class DeviceImportViewModel(QObject):
     # --- state ------------------------------------------------------------------------
 
     @property
+    def rows(self) -> list[ImportRow]:
+        return self._rows
+
+    @rows.setter
+    def rows(self, rows: list[ImportRow]) -> None:
+        self._rows = rows
+        self._valid: list[ImportRow] | None = None
+
+    @property
     def valid_rows(self) -> list[ImportRow]:
-        return [r for r in self.rows if r.ok]
+        """The rows without errors, found once per file (the wizard asks at every change of
+        state: a walk over 10,000 rows each time added up on the UI thread)."""
+        if self._valid is None:
+            self._valid = [r for r in self._rows if r.ok]
+        return self._valid
 
     @property
     def invalid_count(self) -> int:
-        return sum(1 for r in self.rows if not r.ok)
+        return len(self._rows) - len(self.valid_rows)
 
     @property
     def busy(self) -> bool:

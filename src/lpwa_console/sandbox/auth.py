@@ -144,6 +144,9 @@ async def _operator(account: CurrentAccount) -> Account:
     return account
 
 
+# A user of a subscription, whatever its permissions (the application scope authenticates
+# subscription users, Document 1 §5.2).
+SubscriptionMember = Annotated[Account, Depends(_subscriber)]
 SubscriptionReader = Annotated[Account, Depends(_reader)]
 SubscriptionWriter = Annotated[Account, Depends(_writer)]
 SettingsWriter = Annotated[Account, Depends(_settings_writer)]

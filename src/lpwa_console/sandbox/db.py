@@ -1253,9 +1253,33 @@ CREATE TABLE station_antennas (
 ) WITHOUT ROWID;
 """
 
+# --- application scope (issue 10): applications and the users behind the accounts ---------
+#
+# `applications` are the platform's (every signed-in user reads them), `ref` the application
+# ID (it may hold `/`). `users` gives each account a platform user: its platform ID and the
+# OpenID `sub` of its ID tokens, each unique, so a user is found by UID, platform ID or sub.
+_V_APPLICATIONS = """
+CREATE TABLE applications (
+    uid INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT,
+    publisher TEXT,
+    created INTEGER NOT NULL
+);
+CREATE TABLE users (
+    uid INTEGER PRIMARY KEY,
+    account_id INTEGER NOT NULL UNIQUE REFERENCES accounts(id) ON DELETE CASCADE,
+    platform_id TEXT NOT NULL UNIQUE,
+    oidc_sub TEXT NOT NULL UNIQUE,
+    email TEXT,
+    created INTEGER NOT NULL
+);
+"""
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
-    _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS,
+    _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS,
 ]  # fmt: skip
 
 

@@ -643,12 +643,31 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
     )
 
 
+# The application scope's demo: the console itself (an ID with a slash, as real ones have)
+# and a web portal, and a platform user (platform ID, OpenID sub) for every demo account.
+DEMO_APPLICATIONS = (
+    ("lpwa/console", "LPWA Console",
+     "Desktop console for devices, base stations, keys and alarms", "LPWA Console project"),
+    ("acme/metering-portal", "Metering portal",
+     "Acme Utilities' web portal for meter readings", "Acme Utilities"),
+)  # fmt: skip
+
+
+def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
+    from .store import applications as application_store  # only when the part is missing
+
+    for ref, name, description, publisher in DEMO_APPLICATIONS:
+        if application_store.find_application(conn, ref=ref) is None:
+            application_store.create_application(conn, ref, name, description, publisher, now)
+    application_store.create_missing_users(conn, now, "demo.lpwa.example")
+
+
 # The parts of the demo, as recorded in `demo_parts` (db.py step 5): a database made before a
 # part existed gets it on its next start, once. "routing-cellular": the cellular AS routing
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations", "key-manager",
+    "stations", "key-manager", "applications",
 )  # fmt: skip
 
 
@@ -714,6 +733,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
         if "key-manager" not in done:
             demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
+        if "applications" not in done:
+            seed_applications(conn, now=now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -16,6 +16,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..models.application_scope import (
+    ApplicationScopeViewModel,
+    context_in_words,
+    permissions_in_words,
+)
 from ..models.rights import (
     PERMISSION_WORDS,
     RIGHT_WORDS,
@@ -42,7 +47,63 @@ def _list(items: list[str]) -> str:
     return "<ul style='margin:0 0 0 -24px'>" + "".join(f"<li>{i}</li>" for i in items) + "</ul>"
 
 
-def account_html(session: Session, rights: AccountRights | None) -> str:
+def _heading(text: str) -> str:
+    return f"<h4 style='margin:10px 0 2px 0'>{escape(text)}</h4>"
+
+
+def scope_html(vm: ApplicationScopeViewModel | None) -> str:
+    """What the application scope says: the console's application, the user's identity,
+    the permissions and restrictions authenticate gives, the user's contexts."""
+    heading = _heading("On the platform (application scope)")
+    if vm is None or vm.state == "idle":
+        return heading + _list(["Not connected"])
+    if vm.state == "loading":
+        return heading + _list(["Asking the platform…"])
+    if vm.state == "failed" or vm.scope is None:
+        return heading + _list([escape(f"Could not ask the platform: {vm.message}")])
+    scope = vm.scope
+    if scope.unavailable:
+        return heading + _list([escape(scope.unavailable)])
+    parts = [heading]
+    lines: list[str] = []
+    app = scope.application
+    if app is not None:
+        label = f"{app.name} ({app.ID})" if app.name else app.ID
+        uid = f", UID {app.UID}" if app.UID is not None else ""
+        lines.append(f"<b>Application</b>: {escape(label + uid)}")
+    user = scope.user
+    if user is not None:
+        who = [f"UID {user.UID}"]
+        who.append(f"platform ID {user.platformID}" if user.platformID else "no platform ID")
+        who.append(f"OpenID sub {user.oidcSub}" if user.oidcSub else "no OpenID sub")
+        name = f"{user.name}: " if user.name else ""
+        lines.append(f"<b>User</b>: {escape(name + ', '.join(who))}")
+        if user.email:
+            lines.append(f"<b>E-mail</b>: {escape(user.email)}")
+    parts.append(_list(lines or ["Nothing"]))
+    auth = scope.authentication
+    if auth is not None:
+        parts.append(_heading("Permissions granted for this application"))
+        parts.append(
+            _list([escape(p) for p in permissions_in_words(auth.grantedPermissions.permission)])
+        )
+        parts.append(_heading("Domain restrictions for this application"))
+        parts.append(
+            _list([escape(line) for line in restrictions_in_words(auth.domainRestrictions)])
+        )
+    if scope.contexts:
+        parts.append(_heading("Contexts (where this user acts)"))
+        parts.append(_list([escape(context_in_words(c)) for c in scope.contexts]))
+    if scope.notes:
+        parts.append(_list([escape(note) for note in scope.notes]))
+    return "".join(parts)
+
+
+def account_html(
+    session: Session,
+    rights: AccountRights | None,
+    scope: ApplicationScopeViewModel | None = None,
+) -> str:
     name = session.account_name or "Nobody (not connected)"
     rows = [
         ("Signed in as", escape(name)),
@@ -64,6 +125,7 @@ def account_html(session: Session, rights: AccountRights | None) -> str:
     grants = rights.grants if rights is not None else None
     if grants is None or subscription is None:
         parts.append(f"<p>{escape('Not known yet' if session.client else 'Not connected')}</p>")
+        parts.append(scope_html(scope))
         return "".join(parts)
     if grants.permissions is None:
         permissions = [escape(UNKNOWN)]
@@ -93,6 +155,7 @@ def account_html(session: Session, rights: AccountRights | None) -> str:
         parts.append(_list(["Nothing: every action of the console is open to it"]))
     else:
         parts.append(_list(denied_in_words(denied)))
+    parts.append(scope_html(scope))
     return "".join(parts)
 
 
@@ -132,12 +195,25 @@ class AccountView(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(buttons)
-        self.resize(560, 560)
+        self.resize(560, 640)
+        # The application scope is asked each time the view opens, on the loop.
+        self.scope = ApplicationScopeViewModel(session.runner, session.client, parent=self)
+        self.scope.changed.connect(self._refresh)
         session.account_changed.connect(self._refresh)
         session.state_changed.connect(self._refresh)
+        session.client_changed.connect(self._client_changed)
         if rights is not None:
             rights.changed.connect(self._refresh)
         self._refresh()
+        self.scope.load()
+
+    def _client_changed(self, client: object) -> None:
+        self.scope.set_client(self.session.client)
+        self.scope.load()
 
     def _refresh(self, *_args: object) -> None:
-        self.text.setText(account_html(self.session, self.rights))
+        self.text.setText(account_html(self.session, self.rights, self.scope))
+
+    def done(self, result: int) -> None:
+        self.scope.close()
+        super().done(result)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ...schema.common import path_segment
-from ...schema.device_import import DeviceImportReport, sent_lines_in
+from ...schema.device_import import DeviceImportReport, SentLine, sent_lines_in
 from ...schema.key_manager import (
     GeneratedKeys,
     KeyGenRequest,
@@ -158,15 +158,22 @@ class KeyManagerResource(APIResource):
         )
 
     async def import_devices(
-        self, csv: str | bytes | Iterable[KmImportRow], *, filename: str = "km-devices.csv"
+        self,
+        csv: str | bytes | Iterable[KmImportRow],
+        *,
+        filename: str = "km-devices.csv",
+        sent: list[SentLine] | None = None,
     ) -> DeviceImportReport:
         """POST /devices/import (Document 1 §2.11): the file as text or bytes (results
         numbered by its own lines) or parsed rows (each result carries its row's number),
-        reported per device line as the device import is."""
+        reported per device line as the device import is. `sent`, with a text, is where
+        each row landed in it (`write_km_import_file`, which a caller may run in a worker
+        thread): the results then carry the rows' numbers."""
         if isinstance(csv, str | bytes):
             content = csv.encode("utf-8") if isinstance(csv, str) else csv
-            text = csv if isinstance(csv, str) else csv.decode("utf-8-sig", errors="replace")
-            sent = sent_lines_in(text)
+            if sent is None:
+                text = csv if isinstance(csv, str) else csv.decode("utf-8-sig", errors="replace")
+                sent = sent_lines_in(text)
         else:
             text, sent = write_km_import_file(list(csv))
             content = text.encode("utf-8")

@@ -24,12 +24,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.device_import import CellErrorRole, DeviceImportViewModel, RowStatusRole
+from ...models.device_import import (
+    CellErrorRole,
+    DeviceImportViewModel,
+    ImportPreviewModel,
+    RowStatusRole,
+)
 from ...schema.device_import import DeviceImportReport
 from ..connections import SignalConnections
 from ..theme import is_dark, severity_color
 from ..widgets.import_format import ImportFormatGuide
 
+FIXED_COLUMNS = len(ImportPreviewModel.FIXED)
 STATUS_LEVEL = {
     "Invalid": 6, "Refused": 5, "Unknown": 4, "Warning": 3, "Imported": 1, "Valid": 0,
 }  # fmt: skip
@@ -42,10 +48,13 @@ class ImportCellDelegate(QStyledItemDelegate):
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        if index.data(CellErrorRole):
+        column = index.column()
+        # Only the file's cells (after Line, Status, Problems) can be refused: the others
+        # are not asked, a few hundred calls less per frame.
+        if column >= FIXED_COLUMNS and index.data(CellErrorRole):
             color = QColor("#5c1f1f") if is_dark() else QColor("#fbd5d5")
             option.backgroundBrush = QBrush(color)
-        if index.column() == 1:
+        if column == 1:
             level = STATUS_LEVEL.get(str(index.data(RowStatusRole)), 0)
             if level:
                 option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))

@@ -25,6 +25,7 @@ from .routes import (
     km_import,
     multicast,
     network,
+    operations,
     operator_partners,
     partners,
     station_admin,
@@ -86,6 +87,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         key_manager,
         km_import,
         km_devices,
+        operations,
     ):
         module.router.add_to(app, settings.api_prefix)
     app.include_router(token.install(settings.token_path))

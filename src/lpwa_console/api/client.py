@@ -19,6 +19,7 @@ from .resources.network import (
     NetworkContextsResource,
     NetworkSubscriptionsResource,
 )
+from .resources.operations import OperationsResource
 from .resources.partners import OperatorPartnersResource, PartnersResource
 from .resources.station_admin import StationAdminResource
 from .resources.station_alarms import StationAlarmsResource
@@ -46,6 +47,11 @@ class LpwaClient(BaseClient):
     @cached_property
     def operator_partners(self) -> OperatorPartnersResource:
         return OperatorPartnersResource(self)
+
+    @cached_property
+    def operations(self) -> OperationsResource:
+        """The operator's HSM groups, provisioning and command queues, SIM cards, devices."""
+        return OperationsResource(self)
 
     @cached_property
     def stations(self) -> StationsResource:

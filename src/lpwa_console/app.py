@@ -24,6 +24,7 @@ from .models.device_map import DeviceMapViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_manager_kinds
+from .models.operations import OperationsAccess, operations_view_models
 from .models.operator_partners import OperatorPartnersViewModel
 from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
@@ -52,6 +53,7 @@ from .ui.panes.alarms import AlarmsPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
 from .ui.panes.key_manager import KeyManagerPane
+from .ui.panes.operations import OperationsPane
 from .ui.panes.partners import PartnersPane
 from .ui.panes.resources import ResourcesPane
 from .ui.panes.stations import StationsPane
@@ -160,6 +162,12 @@ def build(
     km_importer = KmImportViewModel(runner)
     session.client_changed.connect(km_importer.set_client)
     panes["key_manager"] = KeyManagerPane(km_vms, km, km_importer, rights=rights)
+    operations_vms = operations_view_models(runner)
+    operations_access = OperationsAccess(runner)
+    for vm in operations_vms:
+        session.client_changed.connect(vm.set_client)
+    session.client_changed.connect(operations_access.set_client)
+    panes["operations"] = OperationsPane(operations_vms, operations_access, rights=rights)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)

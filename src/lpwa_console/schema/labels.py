@@ -362,6 +362,21 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("Domain", "name"): FieldWords("Domain", "Parts separated by /, e.g. France/Paris"),
         ("CustomHttpHeaderRequest", "name"): FieldWords("Header"),
         ("AppServerCreate", "name"): FieldWords("Name", "Required"),
+        # --- operator operations (schema/operations.py) --------------------------------
+        ("OperatorHsmGroupCreate", "ID"): FieldWords(
+            "HSM group ID", "Letters, digits, . _ -, at most 40; it cannot change later"
+        ),
+        ("OperatorHsmGroupCreate", "subscriberID"): FieldWords(
+            "Subscriber ID", "The subscription whose devices' keys this group protects"
+        ),
+        ("OperatorHsmGroupCreate", "hsmNwkKeyVersion"): FieldWords(
+            "First network key version", "Leave empty for <ID>-nwk-v1"
+        ),
+        ("OperatorHsmGroupUpdate", "hsmNwkKeyVersion"): FieldWords(
+            "Network key version",
+            "A version the group has becomes current again; a new one makes the HSM generate"
+            " a new network key",
+        ),
         # --- base station commands (schema/station_admin.py) --------------------------
         ("VersionCommand", "version"): FieldWords(
             "LRR software version", "The version to fetch or install, e.g. 2.2.64"

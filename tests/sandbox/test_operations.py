@@ -183,3 +183,23 @@ def test_hsm_groups_create_read_rotate(sb: Sandbox) -> None:
     assert {i["action"] for i in queued} >= {"CREATION", "UPDATE"}
     assert all(i["entityID"] == "hsm-ops-1" for i in queued[:3])
     assert sb.get(f"{OPS}/hsmGroups/99999", "operator").status_code == 404
+
+
+def test_wire_json_lists_equal_their_validated_form(sb: Sandbox) -> None:
+    """The queues and the device list skip FastAPI's response validation (`wire_json`)."""
+    bss = f"{API}/partners/mine/bss"
+    lrr = sb.get(bss, params={"pageSize": 10}).json()["briefs"][0]["lrrID"]
+    sb.post(f"{bss}/i{lrr}/admins/reboot", json={}, params={"force": "true"})
+    sb.post(DEVICES, json={"EUI": IMEI, "connectivity": "CELLULAR", "imsi": "208019999000002"})
+    for path, page_type, params in (
+        ("provqueues", ProvisioningQueuePage, {"pageSize": 50}),
+        ("provqueues", ProvisioningQueuePage, {"pageSize": 10, "subSystem": "PGW"}),
+        ("cmdqueues", CommandQueuePage, {}),
+        ("devices", OperatorDevicePage, {"pageSize": 200}),
+        ("devices", OperatorDevicePage, {"imei": IMEI}),
+        ("devices", OperatorDevicePage, {"lorawanDebug": "true"}),
+    ):
+        sent = sb.get(f"{OPS}/{path}", "operator", params=params).json()
+        assert sent["briefs"], (path, params)
+        validated = page_type.model_validate(sent).model_dump(mode="json", exclude_none=True)
+        assert sent == validated, (path, params)

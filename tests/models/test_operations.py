@@ -185,3 +185,36 @@ def test_the_pane_lists() -> None:
     assert [isinstance(vm, LiveResourceViewModel) for vm in vms] == [True, True, False, False,
                                                                     False]  # fmt: skip
     assert vms[4].can_create and command_kind().create is None
+
+
+def test_hsm_group_create_and_rotate_through_the_view_model(
+    qtbot: Any, qloop: Any, runner: Any
+) -> None:
+    from lpwa_console.models.operations import operator_hsm_kind
+    from lpwa_console.schema.operations import OperatorHsmGroup, OperatorHsmGroupPage
+
+    sent: list[Any] = []
+
+    async def create(request: Any) -> OperatorHsmGroup:
+        sent.append(request)
+        return OperatorHsmGroup(UID="5", ID=request.ID, name=request.name,
+                                hsmNwkKeyVersion=f"{request.ID}-nwk-v1")  # fmt: skip
+
+    async def update(uid: str, request: Any) -> OperatorHsmGroup:
+        sent.append((uid, request))
+        return OperatorHsmGroup(UID=uid, ID="g", hsmNwkKeyVersion=request.hsmNwkKeyVersion)
+
+    async def groups(page: int, size: int) -> OperatorHsmGroupPage:
+        return OperatorHsmGroupPage(briefs=[], count=0)
+
+    ops = SimpleNamespace(create_hsm_group=create, update_hsm_group=update, hsm_groups=groups)
+    vm = OperationsViewModel(runner, operator_hsm_kind())
+    vm.set_client(SimpleNamespace(operations=ops))  # type: ignore[arg-type]
+    assert vm.check({"ID": "bad id", "name": "G", "subscriberID": "100"}, creating=True)
+    with qtbot.waitSignal(vm.saved):
+        assert vm.save({"ID": "g", "name": "G", "subscriberID": "100"})
+    assert sent[0].ID == "g" and sent[0].subscriberID == "100"
+    group = OperatorHsmGroup(UID="5", ID="g", name="G", hsmNwkKeyVersion="g-nwk-v1")
+    with qtbot.waitSignal(vm.saved) as saved:
+        assert vm.save({"hsmNwkKeyVersion": "g-nwk-v2"}, group)
+    assert sent[1][0] == "5" and saved.args[0].hsmNwkKeyVersion == "g-nwk-v2"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
@@ -21,6 +21,12 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.common import ListEnvelope
+from ..schema.labels import (
+    PROV_ACTION_WORDS,
+    PROV_STATE_WORDS,
+    PROV_TYPE_WORDS,
+    SUB_SYSTEM_WORDS,
+)
 from ..schema.operations import (
     PROV_TYPES,
     SUB_SYSTEMS,
@@ -44,24 +50,8 @@ REFRESH_MS = 3000  # how often a shown queue re-reads its visible page
 PANE = "operations"
 QUEUE_KEYS = frozenset({"provisioning_queue", "command_queue"})
 
-TYPE_WORDS = {
-    "DEVICE": "Device", "BASE_STATION": "Base station", "ROUTING_PROFILE": "Routing profile",
-    "SERVICE_PROFILE": "Service profile", "DEVICE_PROFILE": "Device profile",
-    "HSM_GROUP": "HSM group", "BASE_STATION_GROUP": "Base station group", "FLEET": "Fleet",
-    "NETWORK_CONTEXT": "Network context", "ENFORCEMENT_PROFILE": "Enforcement profile",
-    "MICROFLOW_PROFILE": "Microflow profile", "RF_REGION": "RF region",
-}  # fmt: skip
-ACTION_WORDS = {
-    "CREATION": "Creation", "UPDATE": "Update", "DELETION": "Deletion",
-    "ACTIVATION": "Activation", "DEACTIVATION": "Deactivation",
-}  # fmt: skip
-SUB_SYSTEM_WORDS = {
-    "LRC": "LRC (LoRaWAN network core)",
-    "SPR": "SPR (subscriber profiles)",
-    "HSS_SPR": "HSS/SPR (cellular subscribers)",
-    "PGW": "PGW (packet gateway)",
-}
-PROV_STATE_WORDS = {"PENDING": "Waiting", "DONE": "Done"}
+TYPE_WORDS = PROV_TYPE_WORDS
+ACTION_WORDS = PROV_ACTION_WORDS
 CMD_STATE_WORDS = {"PENDING": "Waiting", "PROCESSING": "Running", "COMPLETED": "Completed"}
 NOT_OPERATOR = (
     "Operations are the operator's: the provisioning and command queues, SIM cards and "
@@ -69,7 +59,7 @@ NOT_OPERATOR = (
 )
 
 
-def words(code: str | None, table: dict[str, str]) -> str:
+def words(code: str | None, table: Mapping[str, str]) -> str:
     """A code in words; an unknown one as words made from it ("SOME_TYPE" -> "Some type")."""
     if not code:
         return ""
@@ -101,7 +91,7 @@ def _uid_label(prefix: str) -> Callable[[Any], str]:
     return lambda item: f"{prefix} {item.UID}"
 
 
-def _choice(values: Sequence[str], table: dict[str, str], everything: str) -> Any:
+def _choice(values: Sequence[str], table: Mapping[str, str], everything: str) -> Any:
     return ((everything, None), *((words(v, table), v) for v in values))
 
 

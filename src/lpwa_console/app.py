@@ -205,6 +205,13 @@ def pane_factories(
         km = follow(KeyManagerViewModel(runner))
         return KeyManagerPane(vms, km, follow(KmImportViewModel(runner)), rights=rights)
 
+    def operations() -> QWidget:
+        from .models.operations import OperationsAccess, operations_view_models
+        from .ui.panes.operations import OperationsPane
+
+        vms = [follow(vm) for vm in operations_view_models(runner)]
+        return OperationsPane(vms, follow(OperationsAccess(runner)), rights=rights)
+
     return {
         "map": ("Map", device_map),
         "alarms": ("Alarms", alarms),
@@ -214,6 +221,7 @@ def pane_factories(
         "stations": ("Base stations", stations),
         "partners": ("Partners", partners),
         "key_manager": ("Key manager", key_manager),
+        "operations": ("Operations", operations),
     }
 
 

@@ -104,3 +104,13 @@ def test_operator_view_of_a_station(sb: Sandbox) -> None:
     assert sb.get(f"{OPS}/{partner}/stations/i{lrr}", "subscriber").status_code == 403
     acme_credits = sb.get(f"{OPS}/id:sub:100/stationCreditTransactions", "operator").json()
     assert acme_credits["count"] == 36
+
+
+def test_operator_put_takes_the_deprecated_delegation_flags_at_1(sb: Sandbox) -> None:
+    """§4.1: the operator's PUT was for the delegation flags, deprecated and always 1 (§2.2)."""
+    path = f"{OPS}/id:sup:demo-networks"
+    flags = {"delegateAdministration": 1, "delegateBsTagging": 1, "delegateBsValidation": 1}
+    assert sb.put(path, "operator", json=flags).status_code == 200
+    refused = sb.put(path, "operator", json={"delegateBsValidation": 0})
+    assert refused.status_code == 400
+    assert refused.json()["message"].startswith("delegateBsValidation")

@@ -85,3 +85,37 @@ def test_operator_opens_a_partners_station(
 def test_subscriber_is_told_partners_are_the_operators(qtbot: Any, client: LpwaClient) -> None:
     pane = make(qtbot, client)
     qtbot.waitUntil(lambda: "operator" in pane.empty.text(), timeout=10000)
+
+
+def test_a_station_named_by_the_navigator_opens_once_its_partner_is_listed(
+    qtbot: Any, operator: LpwaClient
+) -> None:
+    """What a queue item of the operations pane asks: Location("partners", partner, lrrID),
+    possibly before the partners' first page has arrived."""
+    vm = OperatorPartnersViewModel(TaskRunner())
+    pane = PartnersPane(vm)
+    qtbot.addWidget(pane)
+    pane.resize(1200, 640)
+    pane.show()
+    vm.set_client(operator)
+    lrr = ""
+
+    async def first_station() -> str:
+        page = await operator.operations.command_queue(1, 10)
+        if page.briefs and page.briefs[0].lrrID:
+            return page.briefs[0].lrrID
+        partner = await operator.operator_partners.get("id:sub:100")
+        assert partner.totalBaseStationsUsed
+        credits = await operator.operator_partners.credit_transactions("id:sub:100")
+        return next(t.lrrID for t in credits.briefs if t.lrrID)
+
+    task = asyncio.ensure_future(first_station())
+    qtbot.waitUntil(task.done, timeout=10000)
+    lrr = task.result()
+    with qtbot.waitSignal(
+        vm.station_changed, timeout=10000, check_params_cb=lambda s: s is not None
+    ) as opened:
+        pane.open_item("100", lrr)  # asked while the list may still be loading
+    assert vm.partner is not None and vm.partner.ID == "100"
+    assert opened.args[0] is not None and opened.args[0].lrrID == lrr
+    assert pane.lrr_input.text() == lrr

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
         NetworkContextsResource,
         NetworkSubscriptionsResource,
     )
+    from .resources.operations import OperationsResource
     from .resources.partners import OperatorPartnersResource, PartnersResource
     from .resources.station_admin import StationAdminResource
     from .resources.station_alarms import StationAlarmsResource
@@ -59,6 +60,13 @@ class LpwaClient(BaseClient):
         from .resources.partners import OperatorPartnersResource
 
         return OperatorPartnersResource(self)
+
+    @cached_property
+    def operations(self) -> OperationsResource:
+        """The operator's HSM groups, provisioning and command queues, SIM cards, devices."""
+        from .resources.operations import OperationsResource
+
+        return OperationsResource(self)
 
     @cached_property
     def stations(self) -> StationsResource:

@@ -401,9 +401,7 @@ class ResourceViewModel(QObject):
         self.kind = kind
         self.client = client
         self.filters: Any = kind.filters
-        self.model: PagedTableModel[Any] = PagedTableModel(
-            kind.columns, None, page_size=page_size, parent=self
-        )
+        self.model: PagedTableModel[Any] = self._make_model(page_size)
         self.model.count_changed.connect(self.count_changed)
         self.model.loading_changed.connect(self.loading_changed)
         self.model.error.connect(self.error)
@@ -413,6 +411,10 @@ class ResourceViewModel(QObject):
         self.loaded = False
         self._detail_task: int | None = None
         self._detail_key: object = None
+
+    def _make_model(self, page_size: int) -> PagedTableModel[Any]:
+        """The table model (a subclass may make one that refreshes in place)."""
+        return PagedTableModel(self.kind.columns, None, page_size=page_size, parent=self)
 
     @property
     def has_client(self) -> bool:

@@ -137,6 +137,10 @@ ACTIONS: dict[str, Requirement] = {
     "station.command": _partner("send commands to base stations"),
     "station.command.disruptive": _partner("reboot, restart, restore or upgrade base stations"),
     "station.support_password": _partner("change a base station's support password"),
+    # operator operations (Document 2 §4.1): the operator's account, judged by the server
+    # (the platform lists no permission letters or rights for an operator)
+    "operator_hsm_groups.create": Requirement("create HSM groups", owner="operator"),
+    "operator_hsm_groups.edit": Requirement("change HSM groups", owner="operator"),
 }
 
 

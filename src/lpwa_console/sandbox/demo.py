@@ -26,10 +26,12 @@ from .db import (
     create_derived_triggers_sql,
     create_device_indexes_sql,
     create_link_count_triggers,
+    create_prov_queue_triggers,
     create_tag_count_triggers,
     drop_derived_triggers_sql,
     drop_device_indexes_sql,
     drop_link_count_triggers,
+    drop_prov_queue_triggers,
     drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
@@ -339,6 +341,7 @@ def seed_devices(
                 *drop_derived_triggers_sql(),
                 *drop_link_count_triggers(),
                 *drop_tag_count_triggers(),
+                *drop_prov_queue_triggers(),  # seeding provisions nothing
             ]:
                 conn.execute(statement)
         added = 0
@@ -374,6 +377,7 @@ def seed_devices(
                 *create_device_indexes_sql().splitlines(),
                 *REBUILD_SUMMARIES_SQL,
                 *create_derived_triggers_sql(),
+                *create_prov_queue_triggers(),
             ]:
                 conn.execute(statement)
             # The servers' device counts once from the links, not a trigger per row.
@@ -667,8 +671,19 @@ def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations", "key-manager", "applications",
+    "stations", "key-manager", "applications", "operations",
 )  # fmt: skip
+
+
+def seed_operations(conn: sqlite3.Connection, *, now: int) -> None:
+    """LoRaWAN debugging on for one LoRaWAN device in fifty (the operator's `lorawanDebug`
+    filter has something to find), since an hour to two days ago."""
+    conn.execute(
+        "UPDATE devices SET lorawan_debug = 1,"
+        " lorawan_debug_since = ? - 3600000 - (uid % 48) * 3600000"
+        " WHERE uid % 50 = 7 AND connectivity = 'LORAWAN'",
+        (now,),
+    )
 
 
 def done_parts(db: Database) -> set[str]:
@@ -735,6 +750,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
         if "applications" not in done:
             seed_applications(conn, now=now)
+        if "operations" not in done:
+            seed_operations(conn, now=now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

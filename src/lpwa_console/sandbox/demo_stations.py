@@ -21,8 +21,10 @@ from collections.abc import Iterator
 from . import accounts
 from .db import (
     Database,
+    create_prov_queue_triggers,
     create_station_indexes_sql,
     create_station_triggers_sql,
+    drop_prov_queue_triggers,
     drop_station_indexes_sql,
     drop_station_triggers_sql,
     rebuild_station_sets_sql,
@@ -133,7 +135,11 @@ def seed_stations(
     first = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM stations").fetchone()[0])
     bulk = n >= BULK_THRESHOLD
     if bulk:
-        for statement in [*drop_station_indexes_sql(), *drop_station_triggers_sql()]:
+        for statement in [
+            *drop_station_indexes_sql(),
+            *drop_station_triggers_sql(),
+            *drop_prov_queue_triggers(),  # seeding provisions nothing
+        ]:
             conn.execute(statement)
     domain_ids: dict[str, int] = {}
     tag_ids: dict[str, int] = {}
@@ -186,6 +192,7 @@ def seed_stations(
             *rebuild_station_sets_sql(),
             *create_station_indexes_sql(),
             *create_station_triggers_sql(),
+            *create_prov_queue_triggers(),
         ]:
             conn.execute(statement)
         conn.execute("PRAGMA analysis_limit=1000")

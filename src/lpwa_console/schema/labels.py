@@ -67,6 +67,30 @@ def _choices(**pairs: str) -> Mapping[str, str]:
     return MappingProxyType(dict(pairs))
 
 
+# The operator's queues (schema/operations.py) in words.
+PROV_TYPE_WORDS = _choices(
+    DEVICE="Device", BASE_STATION="Base station", ROUTING_PROFILE="Routing profile",
+    SERVICE_PROFILE="Service profile", DEVICE_PROFILE="Device profile", HSM_GROUP="HSM group",
+    BASE_STATION_GROUP="Base station group", FLEET="Fleet", NETWORK_CONTEXT="Network context",
+    ENFORCEMENT_PROFILE="Enforcement profile", MICROFLOW_PROFILE="Microflow profile",
+    RF_REGION="RF region",
+)  # fmt: skip
+PROV_ACTION_WORDS = _choices(
+    CREATION="Creation", UPDATE="Update", DELETION="Deletion", ACTIVATION="Activation",
+    DEACTIVATION="Deactivation",
+)  # fmt: skip
+SUB_SYSTEM_WORDS = _choices(
+    LRC="LRC (LoRaWAN network core)", SPR="SPR (subscriber profiles)",
+    HSS_SPR="HSS/SPR (cellular subscribers)", PGW="PGW (packet gateway)",
+)  # fmt: skip
+PROV_STATE_WORDS = _choices(PENDING="Waiting", DONE="Done")
+COMMAND_STATE_WORDS = _choices(
+    PENDING="Waiting", PROCESSING="Running", COMPLETED="Completed",
+    ERR_NOSTART="Failed (not started)", ERR_EXEC="Failed (on the station)",
+    ERR_NOEND="Failed (no end reported)",
+)  # fmt: skip
+
+
 _HEX16 = "16 hexadecimal digits"
 _HEX32 = "32 hexadecimal digits"
 
@@ -362,6 +386,46 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("Domain", "name"): FieldWords("Domain", "Parts separated by /, e.g. France/Paris"),
         ("CustomHttpHeaderRequest", "name"): FieldWords("Header"),
         ("AppServerCreate", "name"): FieldWords("Name", "Required"),
+        # --- operator operations (schema/operations.py) --------------------------------
+        ("ProvisioningQueueItem", "type"): FieldWords("What", choices=PROV_TYPE_WORDS),
+        ("ProvisioningQueueItem", "action"): FieldWords("Action", choices=PROV_ACTION_WORDS),
+        ("ProvisioningQueueItem", "subSystem"): FieldWords("Subsystem", choices=SUB_SYSTEM_WORDS),
+        ("ProvisioningQueueItem", "state"): FieldWords("State", choices=PROV_STATE_WORDS),
+        ("ProvisioningQueueItem", "entityID"): FieldWords(
+            "Concerns", "The DevEUI or IMEI, LRR ID, or profile or group ID"
+        ),
+        ("ProvisioningQueueItem", "entityUID"): FieldWords("Its UID"),
+        ("ProvisioningQueueItem", "lastUpdateTimestamp"): FieldWords("Last change"),
+        ("ProvisioningQueueItem", "creationTimestamp"): FieldWords("Queued"),
+        ("CommandQueueItem", "type"): FieldWords("Command type"),
+        ("CommandQueueItem", "command"): FieldWords("Sent as"),
+        ("CommandQueueItem", "state"): FieldWords("State", choices=COMMAND_STATE_WORDS),
+        ("CommandQueueItem", "creationTimestamp"): FieldWords("Queued"),
+        ("CommandQueueItem", "startTimestamp"): FieldWords("Started"),
+        ("CommandQueueItem", "endTimestamp"): FieldWords("Ended"),
+        ("CommandQueueItem", "data"): FieldWords("Command data"),
+        ("CommandQueueItem", "completionData"): FieldWords("Result data"),
+        ("CommandQueueItem", "who"): FieldWords("Sent by"),
+        ("OperatorDevice", "imei"): FieldWords("IMEI (first 14 digits)"),
+        ("OperatorDevice", "devAddr"): FieldWords("Address", "LoRaWAN DevAddr or cellular IP"),
+        ("OperatorDevice", "lorawanDebug"): FieldWords("LoRaWAN debugging"),
+        ("OperatorDevice", "lorawanDebugSince"): FieldWords("LoRaWAN debugging changed"),
+        ("SimCard", "creationTimestamp"): FieldWords("Since"),
+        ("SimCard", "IMEI"): FieldWords("Device IMEI"),
+        ("OperatorHsmGroupCreate", "ID"): FieldWords(
+            "HSM group ID", "Letters, digits, . _ -, at most 40; it cannot change later"
+        ),
+        ("OperatorHsmGroupCreate", "subscriberID"): FieldWords(
+            "Subscriber ID", "The subscription whose devices' keys this group protects"
+        ),
+        ("OperatorHsmGroupCreate", "hsmNwkKeyVersion"): FieldWords(
+            "First network key version", "Leave empty for <ID>-nwk-v1"
+        ),
+        ("OperatorHsmGroupUpdate", "hsmNwkKeyVersion"): FieldWords(
+            "Network key version",
+            "A version the group has becomes current again; a new one makes the HSM generate"
+            " a new network key",
+        ),
         # --- base station commands (schema/station_admin.py) --------------------------
         ("VersionCommand", "version"): FieldWords(
             "LRR software version", "The version to fetch or install, e.g. 2.2.64"

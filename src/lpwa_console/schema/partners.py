@@ -100,11 +100,16 @@ class PartnerCreate(RequestModel):
     totalBaseStationsGranted: int | None = Field(default=None, ge=0, le=10_000_000)
 
 
+DELEGATION_FLAGS = frozenset(
+    {"delegateAdministration", "delegateBsTagging", "delegateBsValidation"}
+)
+
+
 class OperatorPartnerUpdate(RequestModel):
     """PUT /admins/operators/{operatorUid}/partners/{networkPartnerUid} (deprecated by the
     reference for its delegation flags): the operator changes the grant and the name."""
 
-    read_only_fields = PARTNER_READ_ONLY - {"totalBaseStationsGranted"} | {
+    read_only_fields = PARTNER_READ_ONLY - {"totalBaseStationsGranted"} - DELEGATION_FLAGS | {
         "showTagSuggestionsWhenDomainRestrictions",
         "alarmStateNotifications",
         "occContext",
@@ -113,6 +118,11 @@ class OperatorPartnerUpdate(RequestModel):
 
     name: str | None = Field(default=None, min_length=1, max_length=128)
     totalBaseStationsGranted: int | None = Field(default=None, ge=0, le=10_000_000)
+    # What this PUT was for (§4.1, deprecated): the delegation flags, always 1 (§2.2). 1 is
+    # accepted and changes nothing; another value is refused.
+    delegateAdministration: Literal[1] | None = Field(default=None, deprecated="always 1")
+    delegateBsTagging: Literal[1] | None = Field(default=None, deprecated="always 1")
+    delegateBsValidation: Literal[1] | None = Field(default=None, deprecated="always 1")
 
 
 class StationCreditTransaction(ApiModel):

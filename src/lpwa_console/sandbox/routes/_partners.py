@@ -24,6 +24,17 @@ from ..errors import OUT_OF_DOMAIN, bad_request, forbidden, not_found
 from ..store import partners as partner_store
 from ..store import stations as station_store
 
+# The sandbox has one operator: `mine`, its UID 1 or `id:` + OPERATOR_ID.
+OPERATOR_ID = "demo-operator"
+
+
+def check_operator(operator_uid: str) -> None:
+    """404 unless `{operatorUid}` names the sandbox's operator."""
+    ident = parse_identifier(operator_uid)
+    known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
+    if not (known or (ident.kind == "id" and ident.value == OPERATOR_ID)):
+        raise not_found(f"operator {operator_uid} not found")
+
 
 def is_operator(account: Account) -> bool:
     return account.can(OPERATOR_ADMIN)

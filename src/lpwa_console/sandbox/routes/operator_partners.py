@@ -13,7 +13,6 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ...schema.common import parse_identifier
 from ...schema.partners import (
     OperatorPartnerUpdate,
     Partner,
@@ -23,28 +22,20 @@ from ...schema.partners import (
 )
 from ...schema.stations import BaseStation, BaseStationUpdate
 from ..auth import AppServices, ClientBodies, OperatorAccount
-from ..errors import DUPLICATE, ApiError, bad_request, not_found
+from ..errors import DUPLICATE, ApiError, bad_request
 from ..store import partners as store
 from ..store import stations as station_store
 from ..store.devices import now_ms
 from ._common import PageParams, list_answer
-from ._partners import PartnerScope, resolve_partner, visible_station_uid
+from ._partners import PartnerScope, check_operator, resolve_partner, visible_station_uid
 from ._router import RecordedRouter
 
 router = RecordedRouter(
     prefix="/admins/operators/{operatorUid}", tags=["operator"], dependencies=[ClientBodies]
 )
-OPERATOR_ID = "demo-operator"
 # Deleted from a station in the operator view (Document 2 §2.2).
 HIDDEN_FROM_OPERATOR = ("alarm103settings", "diskConfig", "gpsReceiverConfig", "lrcConfig",
                         "powerConfig")  # fmt: skip
-
-
-def _check_operator(operator_uid: str) -> None:
-    ident = parse_identifier(operator_uid)
-    known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
-    if not (known or (ident.kind == "id" and ident.value == OPERATOR_ID)):
-        raise not_found(f"operator {operator_uid} not found")
 
 
 def _partner(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
@@ -52,7 +43,7 @@ def _partner(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
 
 
 def _scope(conn: sqlite3.Connection, account: Any, operator_uid: str, partner: str) -> PartnerScope:
-    _check_operator(operator_uid)
+    check_operator(operator_uid)
     uid = resolve_partner(conn, account, partner)
     return PartnerScope(uid, store.subscription_of(conn, uid), account)
 
@@ -61,7 +52,7 @@ def _scope(conn: sqlite3.Connection, account: Any, operator_uid: str, partner: s
 def list_partners(
     operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
-    _check_operator(operatorUid)
+    check_operator(operatorUid)
     conn = svc.db.conn()
     uids, more = store.uids(conn, paging.offset, paging.size)
     items = [_partner(conn, uid) for uid in uids]
@@ -74,7 +65,7 @@ def create_partner(
 ) -> dict[str, Any]:
     """A subscriber partner whose ID is a subscription's runs that subscription's stations
     (its accounts act for it)."""
-    _check_operator(operatorUid)
+    check_operator(operatorUid)
     with svc.db.write() as conn:
         if store.find(conn, body.type, body.ID) is not None:
             raise ApiError(409, DUPLICATE, f"ID: a {body.type.lower()} partner {body.ID} exists")

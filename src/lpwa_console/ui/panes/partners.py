@@ -92,6 +92,7 @@ class PartnersPane(QWidget):
         self._connections = SignalConnections(
             (view_model.model.count_changed, lambda _n: self._update()),
             (view_model.model.first_page_loaded, self._update),
+            (view_model.model.first_page_loaded, self._open_pending),
             (view_model.model.loading_changed, self.busy.setVisible),
             (view_model.error, self._error),
             (view_model.client_changed, lambda _h: self._update()),
@@ -100,6 +101,7 @@ class PartnersPane(QWidget):
             (view_model.station_failed, self._station_failed),
         )
         self._error_text = ""
+        self._pending: tuple[str, str | None] | None = None  # an item asked before it loaded
         self._partner_changed(None)
         self._update()
 
@@ -110,14 +112,26 @@ class PartnersPane(QWidget):
         self.vm.reload()
         self._update()
 
-    def open_item(self, item: str | None, _section: str | None = None) -> None:
-        """`item`: a partner ID; selected when listed."""
+    def open_item(self, item: str | None, section: str | None = None) -> None:
+        """`item`: a partner ID; selected when listed (else once its page arrives).
+        `section`: an LRR ID of the partner's, opened in the operator view."""
+        self._pending = None
         model = self.vm.model
         for row in range(model.rowCount()):
             partner = model.item(row)
             if partner is not None and item == partner.ID:
                 self.table.selectRow(row)
+                if section:
+                    self.lrr_input.setText(section)
+                    self.vm.open_station(section)
                 return
+        if item and (model.loading or model.rowCount() == 0):
+            self._pending = (item, section)
+
+    def _open_pending(self) -> None:
+        pending = self._pending
+        if pending is not None:
+            self.open_item(*pending)
 
     def current_item(self) -> tuple[str | None, str | None]:
         return (self.vm.partner.ID if self.vm.partner is not None else None), None

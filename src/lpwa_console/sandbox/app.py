@@ -33,6 +33,7 @@ from .routes import (
     station_radio,
     stations,
     subscription,
+    suppliers,
     token,
 )
 from .settings import SandboxSettings
@@ -86,6 +87,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         key_manager,
         km_import,
         km_devices,
+        suppliers,
     ):
         module.router.add_to(app, settings.api_prefix)
     app.include_router(token.install(settings.token_path))

@@ -144,12 +144,24 @@ async def _operator(account: CurrentAccount) -> Account:
     return account
 
 
+SUPPLIER_ADMIN = "SUPPLIER::ADMIN"
+
+
+async def _supplier(account: CurrentAccount) -> Account:
+    # The supplier interface (/suppliers/...): a supplier's accounts for their own supplier,
+    # the operator for any (it controls the validation state, PUT /restricted).
+    if not (account.can(SUPPLIER_ADMIN) or account.can(OPERATOR_ADMIN)):
+        raise forbidden(f"the supplier interface needs {SUPPLIER_ADMIN}")
+    return account
+
+
 SubscriptionReader = Annotated[Account, Depends(_reader)]
 SubscriptionWriter = Annotated[Account, Depends(_writer)]
 SettingsWriter = Annotated[Account, Depends(_settings_writer)]
 DeviceReader = Annotated[Account, Depends(_device_reader)]
 DeviceWriter = Annotated[Account, Depends(_device_writer)]
 OperatorAccount = Annotated[Account, Depends(_operator)]
+SupplierAccount = Annotated[Account, Depends(_supplier)]
 
 
 async def client_bodies() -> None:

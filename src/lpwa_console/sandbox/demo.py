@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
-from . import accounts, demo_km, km_crypto
+from . import accounts, demo_km, demo_suppliers, km_crypto
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -648,7 +648,7 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations", "key-manager",
+    "stations", "key-manager", "supplier",
 )  # fmt: skip
 
 
@@ -709,6 +709,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
         if "key-manager" not in done:
             demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
+        if "supplier" not in done:
+            demo_suppliers.seed_supplier(conn, seed=settings.seed, now=now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

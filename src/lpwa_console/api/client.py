@@ -26,6 +26,7 @@ from .resources.station_monitoring import StationMonitoringResource
 from .resources.station_radio import StationRadioResource
 from .resources.stations import StationsResource
 from .resources.subscription import SubscriptionResource
+from .resources.suppliers import SuppliersResource
 
 
 class LpwaClient(BaseClient):
@@ -122,3 +123,8 @@ class LpwaClient(BaseClient):
     @cached_property
     def station_radio(self) -> StationRadioResource:
         return StationRadioResource(self)
+
+    @cached_property
+    def suppliers(self) -> SuppliersResource:
+        """The supplier interface (`/suppliers/mine` unless told another supplier)."""
+        return SuppliersResource(self)

@@ -15,10 +15,11 @@ import sqlite3
 from typing import Annotated, Any
 
 from fastapi import Depends, Query
+from fastapi.responses import Response
 from fastapi.exceptions import RequestValidationError
 from pydantic import ValidationError
 
-from ...schema.common import parse_identifier
+from ...schema.common import deprecated_value, parse_identifier
 from ...schema.suppliers import (
     CUSTOM_FIELD_SET_TARGETS,
     Application,
@@ -66,7 +67,7 @@ from ..auth import OPERATOR_ADMIN, SUPPLIER_ADMIN, AppServices, ClientBodies, Su
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, forbidden, not_found
 from ..store import suppliers as store
 from ..store.devices import now_ms
-from ._common import PageParams, list_answer
+from ._common import PageParams, list_answer, wire_json
 from ._router import RecordedRouter
 
 router = RecordedRouter(
@@ -101,7 +102,7 @@ def _uid(text: str, what: str) -> int:
 
 def _deprecated(body: Any) -> dict[str, Any]:
     """The deprecated fields the client sent, by wire name, as sent."""
-    return {name: getattr(body, name, None) for name in body.deprecated_fields_set()}
+    return {name: deprecated_value(body, name) for name in body.deprecated_fields_set()}
 
 
 def _values(body: Any, skip: set[str] | None = None) -> dict[str, Any]:
@@ -284,14 +285,17 @@ def delete_service_account(
 )
 def new_secret(
     supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    """A new secret, answered this once: the sandbox keeps its scrypt hash only."""
+) -> Response:
+    """A new secret, answered this once: the sandbox keeps its scrypt hash only. (Written
+    as is: the response model's SecretStr would mask it.)"""
     now = now_ms()
     with svc.db.write() as conn:
         sup = supplier_uid(conn, account, supplierUid)
         uid = _service_account(conn, sup, serviceAccountId)
         secret = store.new_secret(conn, uid, now=now)
-    return {"ID": serviceAccountId, "clientSecret": secret, "secretDate": now}
+    answer = wire_json({"ID": serviceAccountId, "clientSecret": secret, "secretDate": now})
+    answer.status_code = 201
+    return answer
 
 
 @router.get("/modules", response_model=SupplierModulePage, **OUT)

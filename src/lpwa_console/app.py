@@ -41,6 +41,7 @@ from .models.station_detail import StationDetailViewModel
 from .models.station_map import StationMapViewModel
 from .models.stations import StationsViewModel
 from .models.subscription_settings import SubscriptionSettingsViewModel
+from .models.suppliers import SecretIssuer, SupplierAccess, supplier_view_models
 from .models.tasks import TaskRunner
 from .models.tiles import TileLayerViewModel
 from .schema.devices import DevicePage
@@ -55,6 +56,7 @@ from .ui.panes.key_manager import KeyManagerPane
 from .ui.panes.partners import PartnersPane
 from .ui.panes.resources import ResourcesPane
 from .ui.panes.stations import StationsPane
+from .ui.panes.suppliers import SuppliersPane
 from .ui.theme import apply_theme
 
 log = logging.getLogger("lpwa_console")
@@ -160,6 +162,14 @@ def build(
     km_importer = KmImportViewModel(runner)
     session.client_changed.connect(km_importer.set_client)
     panes["key_manager"] = KeyManagerPane(km_vms, km, km_importer, rights=rights)
+    supplier_access = SupplierAccess(runner)
+    session.client_changed.connect(supplier_access.set_client)
+    secret_issuer = SecretIssuer(runner)
+    session.client_changed.connect(secret_issuer.set_client)
+    supplier_vms = supplier_view_models(runner, supplier_access)
+    for vm in supplier_vms:
+        session.client_changed.connect(vm.set_client)
+    panes["suppliers"] = SuppliersPane(supplier_vms, supplier_access, secret_issuer, rights=rights)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)

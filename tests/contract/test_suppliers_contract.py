@@ -135,13 +135,20 @@ async def test_applications(supplier: LpwaClient) -> None:
 async def test_products_versions_orders_helpers(supplier: LpwaClient) -> None:
     sup = supplier.suppliers
     product = await sup.create_product(
-        ProductCreate(name="Contract product", SKU="CT-1", upfrontPrice=10, stock=5,
-                      status="IN_STOCK")  # fmt: skip
+        ProductCreate(
+            name="Contract product", SKU="CT-1", upfrontPrice=10, stock=5, status="IN_STOCK"
+        )
     )
     assert product.stock == 5
     hits = await sup.products(
-        filters=ProductFilter(SKU="CT-1", minUpfrontPrice=10, maxUpfrontPrice=10,
-                              status="IN_STOCK", minStock=5, maxStock=5)  # fmt: skip
+        filters=ProductFilter(
+            SKU="CT-1",
+            minUpfrontPrice=10,
+            maxUpfrontPrice=10,
+            status="IN_STOCK",
+            minStock=5,
+            maxStock=5,
+        )
     )
     assert [p.ID for p in hits.briefs] == [product.ID]
     out = await sup.products(filters=ProductFilter(status="OUT_STOCK", SKU="CT-1"))

@@ -75,7 +75,9 @@ def test_admins(sb: Sandbox) -> None:
     assert made.status_code == 201 and made.json()["email"] == "ops@supplier.example"
     again = sb.post(f"{SUP}/admins", "supplier", json={"email": "OPS@supplier.example"})
     assert again.status_code == 409
-    deprecated = sb.post(f"{SUP}/admins", "supplier", json={"email": "b@x.example", "apiOnly": True})
+    deprecated = sb.post(
+        f"{SUP}/admins", "supplier", json={"email": "b@x.example", "apiOnly": True}
+    )
     assert deprecated.status_code == 201 and deprecated.json()["apiOnly"] is True
     assert sb.post(f"{SUP}/admins", "supplier", json={"email": "nope"}).status_code == 400
 
@@ -270,9 +272,7 @@ def test_orders(sb: Sandbox) -> None:
 def test_helpers(sb: Sandbox) -> None:
     selling = _all(sb, f"{SUP}/helpers/categories")
     assert selling and {c["type"] for c in selling} == {"SELLING"}
-    assert [c["ID"] for c in _all(sb, f"{SUP}/helpers/categories", type="INTERNAL")] == [
-        "internal"
-    ]
+    assert [c["ID"] for c in _all(sb, f"{SUP}/helpers/categories", type="INTERNAL")] == ["internal"]
     devices = _all(sb, f"{SUP}/helpers/devices/customFieldSets")
     assert {s["ID"] for s in devices} == {"radio", "metering"}
     assert devices[0]["fields"]

@@ -123,8 +123,9 @@ def seed_supplier(conn: sqlite3.Connection, *, seed: int, now: int) -> int:
             "name": f"{family} {code}-{number:02d}",
             "SKU": f"{code}-{number:03d}",
             "description": f"{family}, generation {number}",
-            "validationState": rnd.choice(("VALIDATED", "VALIDATED", "VALIDATED", "VALIDATING",
-                                           "SUSPENDED")),  # fmt: skip
+            "validationState": rnd.choice(
+                ("VALIDATED", "VALIDATED", "VALIDATED", "VALIDATING", "SUSPENDED")
+            ),
             "customFieldSet": "metering" if code in ("WM", "GM", "PC") else "radio",
             "customFields": {"band": "EU868"} if code not in ("WM", "GM", "PC") else {},
             "pricePlan": {"ID": f"PP-{code}", "name": f"{family} plan", "version": 1},
@@ -155,14 +156,23 @@ def seed_supplier(conn: sqlite3.Connection, *, seed: int, now: int) -> int:
         for product in rnd.sample(products, rnd.randrange(1, 4)):
             price = float(product["upfront_price"] or 0)
             lines.append(
-                {"ID": product["id"], "name": product["name"], "SKU": product["sku"],
-                 "quantity": rnd.randrange(1, 50), "upfrontPrice": price,
-                 "upfrontTax": round(price * 0.2, 2), "pricePlanVersion": 1,
-                 "currency": "EUR"}  # fmt: skip
+                {
+                    "ID": product["id"],
+                    "name": product["name"],
+                    "SKU": product["sku"],
+                    "quantity": rnd.randrange(1, 50),
+                    "upfrontPrice": price,
+                    "upfrontTax": round(price * 0.2, 2),
+                    "pricePlanVersion": 1,
+                    "currency": "EUR",
+                }
             )
         context = {
-            "shippingMode": {"ID": "standard", "name": "Standard delivery",
-                             "supplierUpfrontTax": 4.5},  # fmt: skip
+            "shippingMode": {
+                "ID": "standard",
+                "name": "Standard delivery",
+                "supplierUpfrontTax": 4.5,
+            },
             "products": {"product": lines},
         }
         state = rnd.choice(("PENDING", "ACCEPTED", "SHIPPED", "DELIVERED"))

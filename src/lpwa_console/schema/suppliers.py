@@ -474,9 +474,9 @@ class ProductFilter(QueryFilter):
         low, high = self.minUpfrontPrice, self.maxUpfrontPrice
         if low is not None and high is not None and low > high:
             raise ValueError("maxUpfrontPrice: below minUpfrontPrice")
-        if self.minStock is not None and self.maxStock is not None:
-            if self.minStock > self.maxStock:
-                raise ValueError("maxStock: below minStock")
+        low_stock, high_stock = self.minStock, self.maxStock
+        if low_stock is not None and high_stock is not None and low_stock > high_stock:
+            raise ValueError("maxStock: below minStock")
         return self
 
 

@@ -185,9 +185,7 @@ class SuppliersResource(APIResource):
     async def update_application(
         self, app: str, update: ApplicationUpdate, *, supplier: str = MINE
     ) -> Application:
-        return await self._client.put(
-            self._app(supplier, app), Application, json=update.to_wire()
-        )
+        return await self._client.put(self._app(supplier, app), Application, json=update.to_wire())
 
     async def manifest(self, app: str, *, supplier: str = MINE) -> ApplicationManifest:
         return await self._client.get(f"{self._app(supplier, app)}/manifest", ApplicationManifest)

@@ -15,8 +15,8 @@ import sqlite3
 from typing import Annotated, Any
 
 from fastapi import Depends, Query
-from fastapi.responses import Response
 from fastapi.exceptions import RequestValidationError
+from fastapi.responses import Response
 from pydantic import ValidationError
 
 from ...schema.common import deprecated_value, parse_identifier
@@ -73,7 +73,6 @@ from ._router import RecordedRouter
 router = RecordedRouter(
     prefix="/suppliers/{supplierUid}", tags=["supplier"], dependencies=[ClientBodies]
 )
-OUT = {"response_model_exclude_none": True}
 
 
 def supplier_uid(conn: sqlite3.Connection, account: Account, supplier: str) -> int:
@@ -130,7 +129,7 @@ def _check_cfs(conn: sqlite3.Connection, sup: int, target: str, values: dict[str
 # --- the supplier -----------------------------------------------------------------------------
 
 
-@router.get("", response_model=Supplier, **OUT)
+@router.get("", response_model=Supplier, response_model_exclude_none=True)
 def get_supplier(
     supplierUid: str, account: SupplierAccount, svc: AppServices, customFields: str | None = None
 ) -> dict[str, Any]:
@@ -139,7 +138,7 @@ def get_supplier(
     return store.supplier(conn, uid, custom_fields=customFields is not None)
 
 
-@router.put("", response_model=Supplier, **OUT)
+@router.put("", response_model=Supplier, response_model_exclude_none=True)
 def update_supplier(
     supplierUid: str, body: SupplierUpdate, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -152,7 +151,7 @@ def update_supplier(
     return store.supplier(svc.db.conn(), uid, custom_fields="customFields" in values)
 
 
-@router.put("/restricted", response_model=SupplierRestricted, **OUT)
+@router.put("/restricted", response_model=SupplierRestricted, response_model_exclude_none=True)
 def update_restricted(
     supplierUid: str, body: SupplierRestrictedUpdate, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -172,7 +171,9 @@ def update_restricted(
     return {k: answer.get(k) for k in ("validationState", "exclusiveVendor")}
 
 
-@router.post("/admins", status_code=201, response_model=SupplierAdmin, **OUT)
+@router.post(
+    "/admins", status_code=201, response_model=SupplierAdmin, response_model_exclude_none=True
+)
 def create_admin(
     supplierUid: str, body: SupplierAdminCreate, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -187,7 +188,7 @@ def create_admin(
 # --- service accounts ---------------------------------------------------------------------------
 
 
-@router.get("/serviceAccounts", response_model=ServiceAccountPage, **OUT)
+@router.get("/serviceAccounts", response_model=ServiceAccountPage, response_model_exclude_none=True)
 def list_service_accounts(
     supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
@@ -200,7 +201,11 @@ def list_service_accounts(
 
 
 # A collection path: before /serviceAccounts/{serviceAccountId}.
-@router.get("/serviceAccounts/groups", response_model=ServiceAccountGroupPage, **OUT)
+@router.get(
+    "/serviceAccounts/groups",
+    response_model=ServiceAccountGroupPage,
+    response_model_exclude_none=True,
+)
 def list_groups(
     supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
@@ -218,7 +223,12 @@ def _group(conn: sqlite3.Connection, sup: int, values: dict[str, Any]) -> None:
         values["group"] = found
 
 
-@router.post("/serviceAccounts", status_code=201, response_model=ServiceAccount, **OUT)
+@router.post(
+    "/serviceAccounts",
+    status_code=201,
+    response_model=ServiceAccount,
+    response_model_exclude_none=True,
+)
 def create_service_account(
     supplierUid: str, body: ServiceAccountCreate, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -240,7 +250,11 @@ def _service_account(conn: sqlite3.Connection, sup: int, ref: str) -> int:
     return uid
 
 
-@router.get("/serviceAccounts/{serviceAccountId}", response_model=ServiceAccount, **OUT)
+@router.get(
+    "/serviceAccounts/{serviceAccountId}",
+    response_model=ServiceAccount,
+    response_model_exclude_none=True,
+)
 def get_service_account(
     supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -249,7 +263,11 @@ def get_service_account(
     return store.service_account(conn, _service_account(conn, sup, serviceAccountId))
 
 
-@router.put("/serviceAccounts/{serviceAccountId}", response_model=ServiceAccount, **OUT)
+@router.put(
+    "/serviceAccounts/{serviceAccountId}",
+    response_model=ServiceAccount,
+    response_model_exclude_none=True,
+)
 def update_service_account(
     supplierUid: str,
     serviceAccountId: str,
@@ -281,7 +299,7 @@ def delete_service_account(
     "/serviceAccounts/{serviceAccountId}/secret",
     status_code=201,
     response_model=ServiceAccountSecret,
-    **OUT,
+    response_model_exclude_none=True,
 )
 def new_secret(
     supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
@@ -298,7 +316,7 @@ def new_secret(
     return answer
 
 
-@router.get("/modules", response_model=SupplierModulePage, **OUT)
+@router.get("/modules", response_model=SupplierModulePage, response_model_exclude_none=True)
 def list_modules(
     supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
@@ -311,7 +329,7 @@ def list_modules(
 # --- applications ---------------------------------------------------------------------------------
 
 
-@router.get("/applications", response_model=ApplicationPage, **OUT)
+@router.get("/applications", response_model=ApplicationPage, response_model_exclude_none=True)
 def list_applications(
     supplierUid: str,
     account: SupplierAccount,
@@ -327,7 +345,9 @@ def list_applications(
     )
 
 
-@router.post("/applications", status_code=201, response_model=Application, **OUT)
+@router.post(
+    "/applications", status_code=201, response_model=Application, response_model_exclude_none=True
+)
 def create_application(
     supplierUid: str, body: ApplicationCreate, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -347,7 +367,9 @@ def _application(conn: sqlite3.Connection, sup: int, text: str) -> int:
     return uid
 
 
-@router.get("/applications/{applicationUid}", response_model=Application, **OUT)
+@router.get(
+    "/applications/{applicationUid}", response_model=Application, response_model_exclude_none=True
+)
 def get_application(
     supplierUid: str,
     applicationUid: str,
@@ -360,7 +382,9 @@ def get_application(
     return store.application(conn, uid, full=True, custom_fields=customFields is not None)
 
 
-@router.put("/applications/{applicationUid}", response_model=Application, **OUT)
+@router.put(
+    "/applications/{applicationUid}", response_model=Application, response_model_exclude_none=True
+)
 def update_application(
     supplierUid: str,
     applicationUid: str,
@@ -380,7 +404,9 @@ def update_application(
 
 
 @router.get(
-    "/applications/{applicationUid}/manifest", response_model=ApplicationManifest, **OUT
+    "/applications/{applicationUid}/manifest",
+    response_model=ApplicationManifest,
+    response_model_exclude_none=True,
 )
 def get_manifest(
     supplierUid: str, applicationUid: str, account: SupplierAccount, svc: AppServices
@@ -392,7 +418,9 @@ def get_manifest(
 
 
 @router.put(
-    "/applications/{applicationUid}/manifest", response_model=ApplicationManifest, **OUT
+    "/applications/{applicationUid}/manifest",
+    response_model=ApplicationManifest,
+    response_model_exclude_none=True,
 )
 def update_manifest(
     supplierUid: str,
@@ -411,7 +439,7 @@ def update_manifest(
 @router.get(
     "/applications/{applicationUid}/manifest/permissions",
     response_model=ManifestPermissionPage,
-    **OUT,
+    response_model_exclude_none=True,
 )
 def manifest_permissions(
     supplierUid: str, applicationUid: str, account: SupplierAccount, svc: AppServices
@@ -423,7 +451,9 @@ def manifest_permissions(
 
 
 @router.get(
-    "/applications/{applicationUid}/options", response_model=ApplicationOptionPage, **OUT
+    "/applications/{applicationUid}/options",
+    response_model=ApplicationOptionPage,
+    response_model_exclude_none=True,
 )
 def list_options(
     supplierUid: str,
@@ -442,7 +472,7 @@ def list_options(
     "/applications/{applicationUid}/options",
     status_code=201,
     response_model=ApplicationOption,
-    **OUT,
+    response_model_exclude_none=True,
 )
 def create_option(
     supplierUid: str,
@@ -465,7 +495,9 @@ def _option(conn: sqlite3.Connection, app: int, text: str) -> int:
 
 
 @router.get(
-    "/applications/{applicationUid}/options/{optionUid}", response_model=ApplicationOption, **OUT
+    "/applications/{applicationUid}/options/{optionUid}",
+    response_model=ApplicationOption,
+    response_model_exclude_none=True,
 )
 def get_option(
     supplierUid: str, applicationUid: str, optionUid: str, account: SupplierAccount,
@@ -477,7 +509,9 @@ def get_option(
 
 
 @router.put(
-    "/applications/{applicationUid}/options/{optionUid}", response_model=ApplicationOption, **OUT
+    "/applications/{applicationUid}/options/{optionUid}",
+    response_model=ApplicationOption,
+    response_model_exclude_none=True,
 )
 def update_option(
     supplierUid: str, applicationUid: str, optionUid: str, body: ApplicationOptionUpdate,
@@ -516,7 +550,7 @@ def product_filter(
 ProductFilters = Annotated[ProductFilter, Depends(product_filter)]
 
 
-@router.get("/devices", response_model=ProductPage, **OUT)
+@router.get("/devices", response_model=ProductPage, response_model_exclude_none=True)
 def list_products(
     supplierUid: str,
     account: SupplierAccount,
@@ -533,7 +567,7 @@ def list_products(
     )
 
 
-@router.post("/devices", status_code=201, response_model=Product, **OUT)
+@router.post("/devices", status_code=201, response_model=Product, response_model_exclude_none=True)
 def create_product(
     supplierUid: str, body: ProductCreate, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -556,7 +590,7 @@ def _product(conn: sqlite3.Connection, sup: int, text: str) -> int:
     return uid
 
 
-@router.get("/devices/{deviceUid}", response_model=Product, **OUT)
+@router.get("/devices/{deviceUid}", response_model=Product, response_model_exclude_none=True)
 def get_product(
     supplierUid: str,
     deviceUid: str,
@@ -569,7 +603,7 @@ def get_product(
     return store.product(conn, uid, full=True, custom_fields=customFields is not None)
 
 
-@router.put("/devices/{deviceUid}", response_model=Product, **OUT)
+@router.put("/devices/{deviceUid}", response_model=Product, response_model_exclude_none=True)
 def update_product(
     supplierUid: str, deviceUid: str, body: ProductUpdate, account: SupplierAccount,
     svc: AppServices,
@@ -585,7 +619,11 @@ def update_product(
         return store.product(conn, uid, full=True, custom_fields="customFields" in values)
 
 
-@router.get("/devices/{deviceUid}/versions", response_model=ProductVersionPage, **OUT)
+@router.get(
+    "/devices/{deviceUid}/versions",
+    response_model=ProductVersionPage,
+    response_model_exclude_none=True,
+)
 def list_versions(
     supplierUid: str, deviceUid: str, account: SupplierAccount, svc: AppServices,
     paging: PageParams,
@@ -599,7 +637,10 @@ def list_versions(
 
 
 @router.post(
-    "/devices/{deviceUid}/versions", status_code=201, response_model=ProductVersion, **OUT
+    "/devices/{deviceUid}/versions",
+    status_code=201,
+    response_model=ProductVersion,
+    response_model_exclude_none=True,
 )
 def create_version(
     supplierUid: str, deviceUid: str, body: ProductVersionCreate, account: SupplierAccount,
@@ -618,7 +659,11 @@ def _version(conn: sqlite3.Connection, product: int, text: str) -> int:
     return uid
 
 
-@router.get("/devices/{deviceUid}/versions/{versionUid}", response_model=ProductVersion, **OUT)
+@router.get(
+    "/devices/{deviceUid}/versions/{versionUid}",
+    response_model=ProductVersion,
+    response_model_exclude_none=True,
+)
 def get_version(
     supplierUid: str, deviceUid: str, versionUid: str, account: SupplierAccount,
     svc: AppServices,
@@ -628,7 +673,11 @@ def get_version(
     return store.version(conn, _version(conn, product, versionUid))
 
 
-@router.put("/devices/{deviceUid}/versions/{versionUid}", response_model=ProductVersion, **OUT)
+@router.put(
+    "/devices/{deviceUid}/versions/{versionUid}",
+    response_model=ProductVersion,
+    response_model_exclude_none=True,
+)
 def update_version(
     supplierUid: str, deviceUid: str, versionUid: str, body: ProductVersionUpdate,
     account: SupplierAccount, svc: AppServices,
@@ -646,7 +695,9 @@ def update_version(
 # --- orders and helpers ---------------------------------------------------------------------------
 
 
-@router.get("/subscribers/orders/{orderUid}", response_model=Order, **OUT)
+@router.get(
+    "/subscribers/orders/{orderUid}", response_model=Order, response_model_exclude_none=True
+)
 def get_order(
     supplierUid: str, orderUid: str, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -658,7 +709,7 @@ def get_order(
     return found
 
 
-@router.get("/helpers/categories", response_model=CategoryPage, **OUT)
+@router.get("/helpers/categories", response_model=CategoryPage, response_model_exclude_none=True)
 def helper_categories(
     supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams,
     type: str | None = None,
@@ -672,7 +723,11 @@ def helper_categories(
     )
 
 
-@router.get("/helpers/{target}/customFieldSets", response_model=CustomFieldSetPage, **OUT)
+@router.get(
+    "/helpers/{target}/customFieldSets",
+    response_model=CustomFieldSetPage,
+    response_model_exclude_none=True,
+)
 def helper_custom_field_sets(
     supplierUid: str, target: str, account: SupplierAccount, svc: AppServices,
     paging: PageParams,
@@ -690,7 +745,7 @@ def helper_custom_field_sets(
     )  # fmt: skip
 
 
-@router.get("/helpers/vendors", response_model=HelperVendorPage, **OUT)
+@router.get("/helpers/vendors", response_model=HelperVendorPage, response_model_exclude_none=True)
 def helper_vendors(
     supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:

@@ -464,9 +464,7 @@ def application(
         "creationDate": r["creation_ts"],
         "state": r["state"],
         "validationState": r["validation_state"],
-        "customFieldSet": _named(
-            r["cfs_id"], _cfs_name(conn, sup, "applications", r["cfs_id"])
-        ),
+        "customFieldSet": _named(r["cfs_id"], _cfs_name(conn, sup, "applications", r["cfs_id"])),
     }
     if full:
         item.update(_json(r["deprecated"]) or {})
@@ -535,7 +533,9 @@ def _merge_deprecated(
 
 
 def manifest(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    row = conn.execute("SELECT manifest FROM supplier_applications WHERE uid = ?", (uid,)).fetchone()
+    row = conn.execute(
+        "SELECT manifest FROM supplier_applications WHERE uid = ?", (uid,)
+    ).fetchone()
     out = _json(row[0]) or {}
     out.setdefault("permissions", [])
     return dict(out)
@@ -665,8 +665,8 @@ def product(
     conn: sqlite3.Connection, uid: int, *, full: bool, custom_fields: bool = False
 ) -> dict[str, Any]:
     r = conn.execute(
-        f"SELECT p.*, (SELECT count(*) FROM supplier_product_versions v"
-        f" WHERE v.product_uid = p.uid) AS versions FROM supplier_products p WHERE p.uid = ?",
+        "SELECT p.*, (SELECT count(*) FROM supplier_product_versions v"
+        " WHERE v.product_uid = p.uid) AS versions FROM supplier_products p WHERE p.uid = ?",
         (uid,),
     ).fetchone()
     sup = r["supplier_uid"]

@@ -104,8 +104,10 @@ def test_applications_manifest_and_options(
     row = names.index("Water meter reading")
     pane.views[0].setCurrentIndex(pane.vm.model.index(row, 0))
     qtbot.waitUntil(
-        lambda: getattr(pane.vm.detail, "name", None) == "Water meter reading"
-        and "Manifest" in pane.vm.extras,
+        lambda: (
+            getattr(pane.vm.detail, "name", None) == "Water meter reading"
+            and "Manifest" in pane.vm.extras
+        ),
         timeout=15000,
     )
     text = pane.detail.text()
@@ -150,7 +152,9 @@ def test_products_filters_in_words_and_versions(
     for choice, value in (("In stock", "IN_STOCK"), ("Out of stock (any reason)", "OUT_STOCK")):
         with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=15000):
             _choose(status, choice)
-        direct = run(qtbot, supplier.suppliers.products(1, 1000, filters=ProductFilter(status=value)))
+        direct = run(
+            qtbot, supplier.suppliers.products(1, 1000, filters=ProductFilter(status=value))
+        )
         assert sorted(p.ID for p in rows(pane)) == sorted(p.ID for p in direct.briefs)
     low = bar.inputs["minStock"]
     assert isinstance(low, QLineEdit) and low.maximumWidth() <= 100
@@ -180,8 +184,9 @@ def test_products_filters_in_words_and_versions(
     )
     pane.views[1].setCurrentIndex(pane.vm.model.index(row, 0))
     qtbot.waitUntil(
-        lambda: getattr(pane.vm.detail, "ID", None) == versioned.ID
-        and "Versions" in pane.vm.extras,
+        lambda: (
+            getattr(pane.vm.detail, "ID", None) == versioned.ID and "Versions" in pane.vm.extras
+        ),
         timeout=15000,
     )
     text = pane.detail.text()
@@ -216,7 +221,9 @@ def test_service_account_secret_shown_once(
     assert clipboard.text() == secret
     clipboard.clear()
     assert secret not in caplog.text  # never logged
-    assert all(secret not in name for name in runner.failures) if hasattr(runner, "failures") else True
+    assert (
+        all(secret not in name for name in runner.failures) if hasattr(runner, "failures") else True
+    )
     dialog.reject()
     assert dialog.secret.text() == ""  # forgotten when it closes
     qtbot.waitUntil(lambda: pane.secret_dialog is None, timeout=5000)

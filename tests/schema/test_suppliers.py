@@ -64,7 +64,7 @@ def test_product_read_then_sent_back() -> None:
             "stock": 3,
             "status": "P7D",
             "creationDate": 1,
-        }  # fmt: skip
+        }
     )
     update = ProductUpdate.model_validate(read.model_dump(exclude_none=True))
     assert update.customFieldSet is not None and update.customFieldSet.ID == "radio"

@@ -82,7 +82,7 @@ async def test_supplier_admins_and_restricted(supplier: LpwaClient, sandbox) -> 
     assert admin.ID
 
 
-async def test_service_accounts(supplier: LpwaClient) -> None:
+async def test_service_accounts(supplier: LpwaClient, sandbox) -> None:  # type: ignore[no-untyped-def]
     sup = supplier.suppliers
     groups = await sup.service_account_groups()
     assert {g.ID for g in groups.briefs} >= {"integration", "factory"}
@@ -93,6 +93,9 @@ async def test_service_accounts(supplier: LpwaClient) -> None:
     secret = await sup.new_secret(made.ID)
     assert len(secret.clientSecret.get_secret_value()) >= 32
     assert "*" in repr(secret.clientSecret)  # masked in reprs and logs
+    creds = Credentials(sandbox.token_url, made.ID, secret.clientSecret.get_secret_value())
+    async with LpwaClient(sandbox.base_url, creds) as robot:  # it signs in with its secret
+        assert (await robot.suppliers.get()).ID == "demo-supplier"
     again = await sup.service_account(made.ID)
     assert again.secretDate is not None
     renamed = await sup.update_service_account(made.ID, ServiceAccountUpdate(name="Renamed"))

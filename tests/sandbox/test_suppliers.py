@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
+from lpwa_console.sandbox.accounts import listing
 from lpwa_console.sandbox.store import suppliers as store
 from lpwa_console.schema.suppliers import OUT_OF_STOCK
 
-from .conftest import API, Sandbox
+from .conftest import API, TOKEN, Sandbox
 
 SUP = f"{API}/suppliers/mine"
 
@@ -115,6 +116,41 @@ def test_service_accounts_and_their_secret(sb: Sandbox) -> None:
     assert sb.client.delete(path, headers=sb.headers("supplier")).status_code == 200
     assert sb.get(path, "supplier").status_code == 404
     assert sb.post(f"{path}/secret", "supplier").status_code == 404
+
+
+def test_a_service_account_signs_in_with_its_secret(sb: Sandbox) -> None:
+    base = f"{SUP}/serviceAccounts"
+    account = sb.post(base, "supplier", json={"name": "Robot"}).json()
+
+    def sign_in(secret: str) -> Any:
+        return sb.client.post(
+            TOKEN,
+            data={"grant_type": "client_credentials", "client_id": account["ID"],
+                  "client_secret": secret},
+        )  # fmt: skip
+
+    assert sign_in("").status_code == 401  # no secret made yet
+    secret = sb.post(f"{base}/{account['ID']}/secret", "supplier").json()["clientSecret"]
+    assert sign_in("wrong").status_code == 401
+    token = sign_in(secret)
+    assert token.status_code == 200, token.text
+    headers = {"Authorization": f"Bearer {token.json()['access_token']}"}
+    me = sb.client.get(SUP, headers=headers)
+    assert me.status_code == 200 and me.json()["ID"] == "demo-supplier"
+    assert sb.client.get(f"{API}/subscriptions/mine", headers=headers).status_code == 403
+    assert account["ID"] not in {a["client_id"] for a in listing(db_of(sb).conn())}
+    newer = sb.post(f"{base}/{account['ID']}/secret", "supplier").json()["clientSecret"]
+    assert sign_in(secret).status_code == 401 and sign_in(newer).status_code == 200
+    assert (
+        sb.client.delete(f"{base}/{account['ID']}", headers=sb.headers("supplier")).status_code
+        == 200
+    )
+    assert sb.client.get(SUP, headers=headers).status_code == 401  # its tokens went with it
+    assert sign_in(newer).status_code == 401
+
+
+def db_of(sb: Sandbox) -> Any:
+    return sb.client.app.state.services.db  # type: ignore[attr-defined]
 
 
 def test_modules(sb: Sandbox) -> None:

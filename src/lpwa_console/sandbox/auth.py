@@ -39,6 +39,13 @@ class TokenStore:
             self._cache[token] = (account, expires_at)
         return token
 
+    def forget_client(self, client_id: str) -> None:
+        """Drop the cached tokens of this client (its account was deleted: the rows went
+        with it, and the cache must not keep them alive)."""
+        with self._lock:
+            for token in [t for t, (a, _e) in self._cache.items() if a.client_id == client_id]:
+                del self._cache[token]
+
     def resolve(self, token: str) -> Account | None:
         with self._lock:
             hit = self._cache.get(token)

@@ -293,6 +293,7 @@ def delete_service_account(
     with svc.db.write() as conn:
         sup = supplier_uid(conn, account, supplierUid)
         store.delete_service_account(conn, _service_account(conn, sup, serviceAccountId))
+    svc.tokens.forget_client(serviceAccountId)
 
 
 @router.post(

@@ -305,6 +305,14 @@ def create_service_account(
         " group_uid, creation_ts) VALUES (?, ?, ?, ?, ?, ?)",
         (sup, client_id, name, description, group, now),
     )
+    # The account it signs in as (accounts.SERVICE_ACCOUNT): a supplier's rights, acting for
+    # this supplier; no secret in that row (sign-in checks the hash above).
+    login = conn.execute(
+        "INSERT INTO accounts (role, client_id, client_secret, name, subscription_id,"
+        " permissions, rights) VALUES ('service-account', ?, ?, ?, NULL, '[]', ?)",
+        (client_id, "!" + secrets.token_hex(16), name, json.dumps(["SUPPLIER::ADMIN"])),
+    )
+    link_account(conn, int(login.lastrowid or 0), sup)
     return int(cur.lastrowid or 0)
 
 
@@ -314,6 +322,12 @@ def update_service_account(conn: sqlite3.Connection, uid: int, values: Mapping[s
 
 
 def delete_service_account(conn: sqlite3.Connection, uid: int) -> None:
+    """The service account and the account it signs in as (its tokens go with it)."""
+    conn.execute(
+        "DELETE FROM accounts WHERE role = 'service-account' AND client_id ="
+        " (SELECT client_id FROM supplier_service_accounts WHERE uid = ?)",
+        (uid,),
+    )
     conn.execute("DELETE FROM supplier_service_accounts WHERE uid = ?", (uid,))
 
 

@@ -1376,6 +1376,7 @@ CREATE TABLE supplier_products (
 );
 CREATE INDEX ix_supplier_products_sku ON supplier_products (supplier_uid, sku);
 CREATE INDEX ix_supplier_products_price ON supplier_products (supplier_uid, upfront_price);
+CREATE INDEX ix_supplier_products_name ON supplier_products (supplier_uid, name, uid);
 CREATE TABLE supplier_product_versions (
     uid INTEGER PRIMARY KEY,
     product_uid INTEGER NOT NULL REFERENCES supplier_products(uid) ON DELETE CASCADE,

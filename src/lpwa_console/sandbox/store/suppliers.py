@@ -675,16 +675,17 @@ def product_where(sup: int, f: Mapping[str, Any]) -> Where:
     return where
 
 
-def product(
-    conn: sqlite3.Connection, uid: int, *, full: bool, custom_fields: bool = False
-) -> dict[str, Any]:
-    r = conn.execute(
-        "SELECT p.*, (SELECT count(*) FROM supplier_product_versions v"
-        " WHERE v.product_uid = p.uid) AS versions FROM supplier_products p WHERE p.uid = ?",
-        (uid,),
-    ).fetchone()
-    sup = r["supplier_uid"]
-    versions = r["versions"]
+_PRODUCT_SELECT = (
+    "SELECT p.*, (SELECT count(*) FROM supplier_product_versions v"
+    " WHERE v.product_uid = p.uid) AS versions, c.name AS cfs_name, dv.name AS vendor_name"
+    " FROM supplier_products p"
+    " LEFT JOIN supplier_cfs c ON c.supplier_uid = p.supplier_uid AND c.target = 'devices'"
+    " AND c.id = p.cfs_id LEFT JOIN device_vendors dv ON dv.ref = p.vendor"
+)
+
+
+def _product_item(r: sqlite3.Row, *, full: bool, custom_fields: bool) -> dict[str, Any]:
+    uid, sup, versions = r["uid"], r["supplier_uid"], r["versions"]
     item: dict[str, Any] = {
         "ID": str(uid),
         "name": r["name"],
@@ -693,13 +694,13 @@ def product(
         "href": f"/suppliers/{sup}/devices/{uid}",
         "creationDate": r["creation_ts"],
         "validationState": r["validation_state"],
-        "customFieldSet": _named(r["cfs_id"], _cfs_name(conn, sup, "devices", r["cfs_id"])),
+        "customFieldSet": _named(r["cfs_id"], r["cfs_name"]),
         "upfrontPrice": r["upfront_price"],
         # §2.3: stock and status only for a device without versions
         "stock": r["stock"] if not versions else None,
         "status": r["status"] if not versions else None,
         "versionCount": versions,
-        "vendor": _named(r["vendor"], vendor_name(conn, r["vendor"])),
+        "vendor": _named(r["vendor"], r["vendor_name"]),
     }
     if full:
         item["pricePlan"] = _json(r["price_plan"])
@@ -709,14 +710,22 @@ def product(
     return _clean(item)
 
 
+def product(
+    conn: sqlite3.Connection, uid: int, *, full: bool, custom_fields: bool = False
+) -> dict[str, Any]:
+    r = conn.execute(f"{_PRODUCT_SELECT} WHERE p.uid = ?", (uid,)).fetchone()
+    return _product_item(r, full=full, custom_fields=custom_fields)
+
+
 def products(
     conn: sqlite3.Connection, where: Where, offset: int, size: int
 ) -> tuple[list[dict[str, Any]], bool]:
-    page = sql.select_page(
-        conn, "SELECT p.uid FROM supplier_products p", where, "p.name, p.uid",
-        offset=offset, limit=size,
-    )  # fmt: skip
-    return [product(conn, r[0], full=False) for r in page.rows], page.more
+    """One page of briefs, read in one statement, by name. With an exact SKU the few rows
+    are found by its index and then sorted (`+p.name`): the name index would walk them all."""
+    by_sku = any(clause.startswith("p.sku =") for clause in where.clauses)
+    order = "+p.name, p.uid" if by_sku else "p.name, p.uid"
+    page = sql.select_page(conn, _PRODUCT_SELECT, where, order, offset=offset, limit=size)
+    return [_product_item(r, full=False, custom_fields=False) for r in page.rows], page.more
 
 
 def product_count(conn: sqlite3.Connection, where: Where) -> int:

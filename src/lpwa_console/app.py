@@ -311,6 +311,15 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
         return await load_first_page(name, pane.vm.model)
     if isinstance(pane, KeyManagerPane):
         pane = pane.lists
+    if isinstance(pane, SuppliersPane):
+        t0 = time.perf_counter()
+        pane.access.ensure_checked()
+        while pane.access.state in ("unknown", "checking"):
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(f"{name}: the supplier not read after {FIRST_PAGE_TIMEOUT_S} s")
+            await asyncio.sleep(0.02)
+        if not pane.access.is_supplier:  # another account: the pane says so, nothing to load
+            return {"supplier": False, "says": pane.empty.text()}
     if isinstance(pane, ResourcesPane):
         sections: dict[str, Any] = {}
         for index, vm in enumerate(pane.vms):

@@ -99,7 +99,7 @@ class FakeSuppliers:
 
     async def versions(self, product: str, *_a: Any) -> ProductVersionPage:
         return ProductVersionPage.model_validate(
-            {"briefs": [{"ID": "9", "name": "v2", "stock": 3, "status": "IN_STOCK"}]}
+            {"briefs": [{"ID": "9", "name": "v2.1", "stock": 3, "status": "IN_STOCK"}]}
         )
 
 
@@ -155,6 +155,6 @@ def test_order_lookup_and_product_extras(qtbot: Any, qloop: Any) -> None:
     assert [o.ID for o in found.briefs] == ["12"] and found.count == 1
     assert run(qtbot, order_page(client, OrderLookup(order="404"))).count == 0
     extras = run(qtbot, product_extras(client, ProductBrief(ID="1", name="p", versionCount=1)))
-    assert extras["Versions"] == {"v2": "3 in stock · In stock"}
+    assert extras["Versions"] == {"v2\u20241": "3 in stock · In stock"}  # not a path
     alone = run(qtbot, product_extras(client, ProductBrief(ID="1", name="p")))
     assert "own" in next(iter(alone["Versions"].values()))

@@ -104,10 +104,11 @@ VALIDATION_CHOICES: tuple[tuple[str, Any], ...] = (
 
 
 def _listed(items: list[Any], describe: Any) -> dict[str, str]:
-    """{name: words} for a detail section (names made unique)."""
+    """{name: words} for a detail section (names made unique; a dot, which the detail
+    reads as a path, shown as a one-dot leader: "v1.0")."""
     out: dict[str, str] = {}
     for item in items:
-        name = str(item.name or item.ID)
+        name = str(item.name or item.ID).replace(".", "\u2024")
         while name in out:
             name += " "
         out[name] = describe(item)

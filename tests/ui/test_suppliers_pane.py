@@ -130,7 +130,13 @@ def test_applications_manifest_and_options(
     manifest = pane.dialog
     assert isinstance(manifest, SupplierPartDialog)
     assert manifest.inputs["version"].text() == "1.0"  # type: ignore[union-attr]
-    manifest.reject()
+    manifest.inputs["version"].setText("1.1")  # type: ignore[union-attr]
+    with qtbot.waitSignal(pane.vm.part_saved, timeout=15000):
+        manifest.save()
+    qtbot.waitUntil(lambda: getattr(pane.vm.extras.get("Manifest"), "version", "") == "1.1",
+                    timeout=15000)  # fmt: skip
+    kept = run(qtbot, supplier.suppliers.manifest(pane.vm.detail.ID))
+    assert kept.version == "1.1" and [p.ID for p in kept.permissions] == ["readings", "alarms"]
 
 
 def _choose(combo: QComboBox, words: str) -> None:

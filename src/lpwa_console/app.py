@@ -27,6 +27,7 @@ from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretSt
 from .models.rights import AccountRights
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
+from .models.suppliers import SecretIssuer, SupplierAccess, supplier_view_models
 from .models.tasks import TaskRunner
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
@@ -212,6 +213,13 @@ def pane_factories(
         vms = [follow(vm) for vm in operations_view_models(runner)]
         return OperationsPane(vms, follow(OperationsAccess(runner)), rights=rights)
 
+    def suppliers() -> QWidget:
+        from .ui.panes.suppliers import SuppliersPane
+
+        access = follow(SupplierAccess(runner))
+        vms = [follow(vm) for vm in supplier_view_models(runner, access)]
+        return SuppliersPane(vms, access, follow(SecretIssuer(runner)), rights=rights)
+
     return {
         "map": ("Map", device_map),
         "alarms": ("Alarms", alarms),
@@ -222,6 +230,7 @@ def pane_factories(
         "partners": ("Partners", partners),
         "key_manager": ("Key manager", key_manager),
         "operations": ("Operations", operations),
+        "suppliers": ("Suppliers", suppliers),
     }
 
 
@@ -364,6 +373,7 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
     from .ui.panes.key_manager import KeyManagerPane
     from .ui.panes.resources import ResourcesPane
     from .ui.panes.stations import StationsPane
+    from .ui.panes.suppliers import SuppliersPane
 
     pane = console.panes[name]
     if name == "devices":
@@ -374,6 +384,15 @@ async def load_pane(console: Console, name: str) -> dict[str, Any]:
         return await load_first_page(name, pane.vm.model)
     if isinstance(pane, KeyManagerPane):
         pane = pane.lists
+    if isinstance(pane, SuppliersPane):
+        t0 = time.perf_counter()
+        pane.access.ensure_checked()
+        while pane.access.state in ("unknown", "checking"):
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(f"{name}: the supplier not read after {FIRST_PAGE_TIMEOUT_S} s")
+            await asyncio.sleep(0.02)
+        if not pane.access.is_supplier:  # another account: the pane says so, nothing to load
+            return {"supplier": False, "says": pane.empty.text()}
     if isinstance(pane, ResourcesPane):
         sections: dict[str, Any] = {}
         for index, vm in enumerate(pane.vms):

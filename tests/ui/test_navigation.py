@@ -43,7 +43,7 @@ def test_each_pane_shortcut_and_menu_item_goes_to_its_own_pane(
     keys = list(console.panes)
     assert keys == [
         "devices", "map", "alarms", "multicast", "app_servers", "network", "stations",
-        "partners", "key_manager", "operations",
+        "partners", "key_manager", "operations", "suppliers",
     ]  # fmt: skip
     # The keys themselves, in an order that never leaves the pane where it already is.
     for index in [5, 0, 6, 3, 8, 7, 1, 4, 2]:

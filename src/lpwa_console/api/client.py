@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from .resources.station_radio import StationRadioResource
     from .resources.stations import StationsResource
     from .resources.subscription import SubscriptionResource
+    from .resources.suppliers import SuppliersResource
 
 
 class LpwaClient(BaseClient):
@@ -187,3 +188,10 @@ class LpwaClient(BaseClient):
         from .resources.applications import ApplicationsResource
 
         return ApplicationsResource(self)
+
+    @cached_property
+    def suppliers(self) -> SuppliersResource:
+        """The supplier interface (`/suppliers/mine` unless told another supplier)."""
+        from .resources.suppliers import SuppliersResource
+
+        return SuppliersResource(self)

@@ -161,6 +161,13 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
         return _named(await _all_pages(client.hsm_groups.list))
     if kind == "kmAsKeys":
         return _named(await _all_pages(client.key_manager.as_keys))
+    if kind == "serviceAccountGroups":
+        return _named(await _all_pages(client.suppliers.service_account_groups))
+    if kind in ("applicationFieldSets", "deviceFieldSets"):
+        target = "applications" if kind == "applicationFieldSets" else "devices"
+        return _named(
+            await _all_pages(lambda i, n: client.suppliers.custom_field_sets(target, i, n))
+        )
     raise ValueError(f"no list of {kind}")
 
 

@@ -117,6 +117,8 @@ class ResourceKind:
     filters: BaseModel | None = None  # the default filters (None: the list has none)
     filter_controls: tuple[FilterControl, ...] = ()
     parts: tuple[ResourcePart, ...] = ()
+    # What an empty, unfiltered list says ('' : "No <title> yet"); e.g. a lookup, not a list.
+    empty_text: str = ""
 
 
 # --- the kinds ------------------------------------------------------------------------------
@@ -480,7 +482,11 @@ class ResourceViewModel(QObject):
             return
         data = self.filters.model_dump()
         data.update(changes)
-        self.set_filters(type(self.filters).model_validate(data))
+        filters, errors = validate(type(self.filters), data)
+        if filters is None:  # typed in a filter box ("abc" as a price)
+            self.error.emit("Filter not applied: " + "; ".join(errors.values()))
+            return
+        self.set_filters(filters)
 
     # --- detail -----------------------------------------------------------------------
 

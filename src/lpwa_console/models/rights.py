@@ -79,6 +79,10 @@ def _partner(verb: str) -> Requirement:
     return Requirement(verb, ("a",), owner="network partner")
 
 
+def _supplier(verb: str) -> Requirement:
+    return Requirement(verb, owner="supplier")
+
+
 ACTIONS: dict[str, Requirement] = {
     # devices (the sandbox's DeviceWriter: permission a and WRITE_NODE)
     "device.create": _device("create devices"),
@@ -141,6 +145,19 @@ ACTIONS: dict[str, Requirement] = {
     # (the platform lists no permission letters or rights for an operator)
     "operator_hsm_groups.create": Requirement("create HSM groups", owner="operator"),
     "operator_hsm_groups.edit": Requirement("change HSM groups", owner="operator"),
+    # the supplier interface (Document 2 §4.2): the platform conveys no supplier permission
+    # letters, so these are allowed and the server judges (a supplier's own accounts only)
+    "supplier_applications.create": _supplier("create applications"),
+    "supplier_applications.edit": _supplier("change applications"),
+    "supplier_applications.manifest": _supplier("change an application's manifest"),
+    "supplier_applications.option": _supplier("add options to applications"),
+    "supplier_products.create": _supplier("create products"),
+    "supplier_products.edit": _supplier("change products"),
+    "supplier_products.version": _supplier("add versions to products"),
+    "supplier_service_accounts.create": _supplier("create service accounts"),
+    "supplier_service_accounts.edit": _supplier("change service accounts"),
+    "supplier_service_accounts.delete": _supplier("delete service accounts"),
+    "supplier_service_accounts.secret": _supplier("make a service account's secret"),
 }
 
 

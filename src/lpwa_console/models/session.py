@@ -6,11 +6,11 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from ..api import Credentials, LpwaClient
+from ..api import Credentials, LpwaClient, PermissionDeniedError
 from .embedded import EmbeddedSandbox, SandboxInfo
 from .errors import UserError
 from .profiles import Profile, ProfileStore, SecretStoreError
@@ -144,14 +144,21 @@ class Session(QObject):
                     profile.operator_url, credentials, profile.verify_tls
                 )
             name, role = profile.client_id, "subscriber"
+        subscription: Any = None
         try:
             subscription = await client.subscription.get()
+        except PermissionDeniedError:
+            # Signed in (the token was accepted) as an account without a subscription: a
+            # supplier's, an operator's or a network partner's; their panes read their own
+            # interfaces (a supplier's: /suppliers/mine).
+            pass
         except BaseException:
             await client.aclose()
             raise
         self.client = client
         # The sandbox knows its demo accounts by name; a real platform names the subscription.
-        self.account_name = name if profile.is_embedded else (subscription.name or name)
+        named = getattr(subscription, "name", None)
+        self.account_name = name if profile.is_embedded else (named or name)
         self.role = role
         self.connect_ms = (time.perf_counter() - t0) * 1000
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import secrets
 import sqlite3
@@ -125,14 +126,35 @@ def _account(row: sqlite3.Row) -> Account:
     )
 
 
+# A supplier's service account (Document 2 §5.3): its accounts row holds no secret; the
+# secret's scrypt hash is in supplier_service_accounts (store/suppliers.py).
+SERVICE_ACCOUNT = "service-account"
+
+
 def by_credentials(conn: sqlite3.Connection, client_id: str, secret: str) -> Account | None:
     row = conn.execute("SELECT * FROM accounts WHERE client_id = ?", (client_id,)).fetchone()
+    if row is not None and row["role"] == SERVICE_ACCOUNT:
+        found = conn.execute(
+            "SELECT secret_hash FROM supplier_service_accounts WHERE client_id = ?", (client_id,)
+        ).fetchone()
+        stored = found[0] if found else None
+        if not stored or not secret or not _matches(stored, secret):
+            return None
+        return _account(row)
     # Compared as bytes: compare_digest refuses str with non-ASCII characters.
     if row is None or not secrets.compare_digest(
         row["client_secret"].encode(), secret.encode("utf-8", "surrogatepass")
     ):
         return None
     return _account(row)
+
+
+def _matches(stored: str, secret: str) -> bool:
+    _kind, salt, digest = stored.split("$")
+    again = hashlib.scrypt(
+        secret.encode("utf-8", "surrogatepass"), salt=bytes.fromhex(salt), n=2**14, r=8, p=1
+    )
+    return secrets.compare_digest(again.hex(), digest)
 
 
 def by_id(conn: sqlite3.Connection, account_id: int) -> Account | None:
@@ -143,7 +165,9 @@ def by_id(conn: sqlite3.Connection, account_id: int) -> Account | None:
 def listing(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """What `lpwa-sandbox accounts --json` prints."""
     out: list[dict[str, Any]] = []
-    for row in conn.execute("SELECT * FROM accounts ORDER BY id"):
+    for row in conn.execute(
+        "SELECT * FROM accounts WHERE role != ? ORDER BY id", (SERVICE_ACCOUNT,)
+    ):
         account = _account(row)
         out.append(
             {

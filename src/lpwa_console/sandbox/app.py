@@ -46,6 +46,7 @@ ROUTE_MODULES = (
     "km_devices",
     "applications",
     "operations",
+    "suppliers",
 )
 # What a console's first screen asks (the subscription, the first page of devices): a staged
 # app serves these while it imports the other modules (`finish_routes`), half of its start.

@@ -39,6 +39,13 @@ class TokenStore:
             self._cache[token] = (account, expires_at)
         return token
 
+    def forget_client(self, client_id: str) -> None:
+        """Drop the cached tokens of this client (its account was deleted: the rows went
+        with it, and the cache must not keep them alive)."""
+        with self._lock:
+            for token in [t for t, (a, _e) in self._cache.items() if a.client_id == client_id]:
+                del self._cache[token]
+
     def resolve(self, token: str) -> Account | None:
         with self._lock:
             hit = self._cache.get(token)
@@ -147,12 +154,24 @@ async def _operator(account: CurrentAccount) -> Account:
 # A user of a subscription, whatever its permissions (the application scope authenticates
 # subscription users, Document 1 §5.2).
 SubscriptionMember = Annotated[Account, Depends(_subscriber)]
+SUPPLIER_ADMIN = "SUPPLIER::ADMIN"
+
+
+async def _supplier(account: CurrentAccount) -> Account:
+    # The supplier interface (/suppliers/...): a supplier's accounts for their own supplier,
+    # the operator for any (it controls the validation state, PUT /restricted).
+    if not (account.can(SUPPLIER_ADMIN) or account.can(OPERATOR_ADMIN)):
+        raise forbidden(f"the supplier interface needs {SUPPLIER_ADMIN}")
+    return account
+
+
 SubscriptionReader = Annotated[Account, Depends(_reader)]
 SubscriptionWriter = Annotated[Account, Depends(_writer)]
 SettingsWriter = Annotated[Account, Depends(_settings_writer)]
 DeviceReader = Annotated[Account, Depends(_device_reader)]
 DeviceWriter = Annotated[Account, Depends(_device_writer)]
 OperatorAccount = Annotated[Account, Depends(_operator)]
+SupplierAccount = Annotated[Account, Depends(_supplier)]
 
 
 async def client_bodies() -> None:

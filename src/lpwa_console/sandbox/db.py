@@ -1390,9 +1390,158 @@ def drop_prov_queue_triggers() -> list[str]:
 
 _V_OPERATIONS = _V_OPERATIONS_TABLES + "\n".join(create_prov_queue_triggers())
 
+# The supplier interface (Document 2 §4.2): one supplier per supplier account
+# (supplier_accounts), its admins, service accounts (a scrypt hash of the secret, never the
+# secret), groups, modules, custom field sets, categories, applications with their manifest
+# and options, devices sold (products) with versions, and orders (read-only, JSON context).
+_V_SUPPLIERS = """
+CREATE TABLE suppliers (
+    uid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    email TEXT,
+    description TEXT,
+    validation_state TEXT,
+    currency TEXT,
+    cfs_id TEXT,
+    exclusive_vendor TEXT,               -- device_vendors.ref
+    custom_fields TEXT,                  -- JSON object
+    creation_ts INTEGER NOT NULL
+);
+CREATE TABLE supplier_accounts (
+    account_id INTEGER PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE
+);
+CREATE TABLE supplier_admins (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    email TEXT NOT NULL COLLATE NOCASE,
+    name TEXT,
+    api_only INTEGER,
+    creation_ts INTEGER NOT NULL,
+    UNIQUE (supplier_uid, email)
+);
+CREATE TABLE supplier_sa_groups (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    UNIQUE (supplier_uid, id)
+);
+CREATE TABLE supplier_service_accounts (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    client_id TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT,
+    group_uid INTEGER REFERENCES supplier_sa_groups(uid) ON DELETE SET NULL,
+    secret_hash TEXT,                    -- scrypt$salt$digest; NULL until a secret is made
+    secret_ts INTEGER,
+    creation_ts INTEGER NOT NULL
+);
+CREATE INDEX ix_supplier_sa ON supplier_service_accounts (supplier_uid, name, uid);
+CREATE TABLE supplier_modules (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    name TEXT,
+    authentication TEXT NOT NULL,        -- SMP or OIDC
+    url TEXT
+);
+CREATE TABLE supplier_cfs (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    target TEXT NOT NULL,                -- applications, devices, gateways
+    id TEXT NOT NULL,
+    name TEXT,
+    fields TEXT NOT NULL DEFAULT '[]',   -- JSON [{name, label, required}]
+    UNIQUE (supplier_uid, target, id)
+);
+CREATE TABLE supplier_categories (
+    uid INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    name TEXT,
+    type TEXT NOT NULL
+);
+CREATE TABLE supplier_applications (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    sku TEXT,
+    description TEXT,
+    state TEXT NOT NULL DEFAULT 'ACTIVE',
+    validation_state TEXT,
+    cfs_id TEXT,
+    custom_fields TEXT,                  -- JSON object
+    deprecated TEXT,                     -- JSON of the deprecated price fields sent
+    manifest TEXT NOT NULL DEFAULT '{}', -- JSON {version, description, permissions}
+    creation_ts INTEGER NOT NULL,
+    UNIQUE (supplier_uid, id)
+);
+CREATE INDEX ix_supplier_apps_sku ON supplier_applications (supplier_uid, sku);
+CREATE TABLE supplier_app_options (
+    uid INTEGER PRIMARY KEY,
+    app_uid INTEGER NOT NULL REFERENCES supplier_applications(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    sku TEXT,
+    description TEXT,
+    deprecated TEXT,
+    creation_ts INTEGER NOT NULL,
+    UNIQUE (app_uid, id)
+);
+CREATE TABLE supplier_products (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    sku TEXT,
+    description TEXT,
+    validation_state TEXT,
+    cfs_id TEXT,
+    custom_fields TEXT,
+    price_plan TEXT,                     -- JSON
+    upfront_price REAL,
+    stock INTEGER,
+    status TEXT,
+    vendor TEXT,                         -- device_vendors.ref
+    deprecated TEXT,                     -- JSON of weight, width, height, depth
+    creation_ts INTEGER NOT NULL,
+    UNIQUE (supplier_uid, id)
+);
+CREATE INDEX ix_supplier_products_sku ON supplier_products (supplier_uid, sku);
+CREATE INDEX ix_supplier_products_price ON supplier_products (supplier_uid, upfront_price);
+CREATE INDEX ix_supplier_products_name ON supplier_products (supplier_uid, name, uid);
+CREATE TABLE supplier_product_versions (
+    uid INTEGER PRIMARY KEY,
+    product_uid INTEGER NOT NULL REFERENCES supplier_products(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    name TEXT NOT NULL,
+    description TEXT,
+    stock INTEGER,
+    status TEXT,
+    creation_ts INTEGER NOT NULL,
+    UNIQUE (product_uid, id)
+);
+CREATE INDEX ix_supplier_versions_stock ON supplier_product_versions (product_uid, status, stock);
+CREATE TABLE supplier_orders (
+    uid INTEGER PRIMARY KEY,
+    supplier_uid INTEGER NOT NULL REFERENCES suppliers(uid) ON DELETE CASCADE,
+    id TEXT NOT NULL,
+    state TEXT NOT NULL,
+    subscriber_id TEXT,
+    subscriber_name TEXT,
+    context TEXT NOT NULL,               -- JSON orderContext
+    creation_ts INTEGER NOT NULL
+);
+"""
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
+    _V_SUPPLIERS,
 ]  # fmt: skip
 
 

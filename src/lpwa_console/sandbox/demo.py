@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
-from . import accounts
+from . import accounts, demo_km, demo_suppliers, km_crypto
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -671,7 +671,7 @@ def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations", "key-manager", "applications", "operations",
+    "stations", "key-manager", "applications", "operations", "supplier",
 )  # fmt: skip
 
 
@@ -714,7 +714,6 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         return db
     started = time.perf_counter()
     # Imported only when a part is missing: a warm start needs none of them.
-    from . import demo_km, km_crypto
     from .demo_catalog import seed_device_catalog
     from .demo_stations import seed_demo_partners
 
@@ -752,6 +751,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_applications(conn, now=now)
         if "operations" not in done:
             seed_operations(conn, now=now)
+        if "supplier" not in done:
+            demo_suppliers.seed_supplier(conn, seed=settings.seed, now=now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -59,6 +59,9 @@ REFERENCE_NOUNS: Mapping[str, str] = MappingProxyType(
         "hsmGroups": "HSM groups",
         "routingProfiles": "AS routing profiles",
         "kmAsKeys": "AS keys",
+        "serviceAccountGroups": "service account groups",
+        "applicationFieldSets": "custom field sets of applications",
+        "deviceFieldSets": "custom field sets of devices",
     }
 )
 
@@ -241,7 +244,10 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         "flowMatcherTags": FieldWords("Flow matcher tags", "Comma-separated"),
         "state": FieldWords("State", choices=_choices(ACTIVE="Active", DEACTIVATED="Deactivated")),
         "validationState": FieldWords(
-            "Validation", choices=_choices(VALIDATED="Validated", SUSPENDED="Suspended")
+            "Validation",
+            choices=_choices(
+                VALIDATING="Being validated", VALIDATED="Validated", SUSPENDED="Suspended"
+            ),
         ),
         "deviceCount": FieldWords("Devices"),
         "multicastGroupCount": FieldWords("Multicast groups"),
@@ -360,6 +366,88 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
 )
 
 # Where one wire name means something else in one model: (model class name, wire name).
+
+# A product's inventory status (Document 2 §3), in words; OUT_STOCK is a list filter only.
+STOCK_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "IN_STOCK": "In stock",
+        "P7D": "Out of stock for 7 days",
+        "P15D": "Out of stock for 15 days",
+        "P1M": "Out of stock for a month",
+        "RESTOCKING": "Restocking",
+        "SOLD_OUT": "Sold out",
+    }
+)
+_SKU = FieldWords("SKU", "Stock keeping unit: the reference orders and invoices use")
+_STOCK = FieldWords("Stock", "Units available; for a device with versions, set per version")
+_STATUS = FieldWords("Availability", choices=STOCK_WORDS)
+_CFS = FieldWords("Custom field set", "The set of custom fields this item fills")
+_CUSTOM = FieldWords("Custom fields", "Values of the custom field set's fields, by name")
+_SUPPLIER_WORDS: dict[tuple[str, str], FieldWords] = {
+    **{
+        (model, name): words
+        for model in (
+            "_Sellable",
+            "_ApplicationWritable",
+            "_OptionWritable",
+            "_ProductWritable",
+            "_VersionWritable",
+            "ProductVersion",
+            "Supplier",
+            "SupplierUpdate",
+            "OrderProduct",
+        )
+        for name, words in (
+            ("SKU", _SKU),
+            ("stock", _STOCK),
+            ("status", _STATUS),
+            ("customFieldSet", _CFS),
+            ("customFields", _CUSTOM),
+        )
+    },
+    ("ApplicationBrief", "state"): FieldWords("State", choices=_choices(ACTIVE="Active")),
+    ("_Sellable", "upfrontPrice"): FieldWords("Price", "Price per unit, paid once"),
+    ("_ProductWritable", "upfrontPrice"): FieldWords("Price", "Price per unit, paid once"),
+    ("ProductBrief", "versionCount"): FieldWords("Versions"),
+    ("ProductBrief", "vendor"): FieldWords("Vendor"),
+    ("_ProductWritable", "pricePlan"): FieldWords("Price plan"),
+    ("Product", "pricePlan"): FieldWords("Price plan"),
+    ("ServiceAccount", "ID"): FieldWords("Client ID", "What the service account signs in with"),
+    ("ServiceAccount", "secretDate"): FieldWords("Secret made"),
+    ("ServiceAccount", "group"): FieldWords("Group"),
+    ("GroupInput", "ID"): FieldWords("Group ID"),
+    ("CustomFieldSetRef", "ID"): FieldWords("Custom field set ID"),
+    ("SupplierModule", "authentication"): FieldWords(
+        "Authentication", choices=_choices(SMP="SMP", OIDC="OpenID Connect (OIDC)")
+    ),
+    ("ManifestPermissionInput", "mandatory"): FieldWords(
+        "Mandatory", "The application cannot run without it"
+    ),
+    ("OrderShippingMode", "supplierUpfrontTax"): FieldWords("Shipping tax (supplier)"),
+    ("OrderProduct", "upfrontTax"): FieldWords("Tax per unit"),
+    ("OrderProduct", "pricePlanVersion"): FieldWords("Price plan version"),
+    ("ServiceAccountCreate", "group"): FieldWords(
+        "Group", "The service account group it belongs to", reference="serviceAccountGroups"
+    ),
+    ("ServiceAccountUpdate", "group"): FieldWords(
+        "Group", "The service account group it belongs to", reference="serviceAccountGroups"
+    ),
+    ("_ApplicationWritable", "customFieldSet"): FieldWords(
+        "Custom field set",
+        "The set of custom fields this item fills",
+        reference="applicationFieldSets",
+    ),
+    ("_ProductWritable", "customFieldSet"): FieldWords(
+        "Custom field set",
+        "The set of custom fields this item fills",
+        reference="deviceFieldSets",
+    ),
+    ("ProductFilter", "minUpfrontPrice"): FieldWords("Price from"),
+    ("ProductFilter", "maxUpfrontPrice"): FieldWords("Price to"),
+    ("ProductFilter", "minStock"): FieldWords("Stock from"),
+    ("ProductFilter", "maxStock"): FieldWords("Stock to"),
+}
+
 MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
     {
         # --- base station configuration (schema/stations.py) -----------------------------
@@ -508,6 +596,8 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ),
         ("KmAsKeyCreate", "ID"): FieldWords("ID"),
         ("KmClaim", "EUI"): FieldWords("DevEUI", expected=_HEX16),
+        # --- the supplier interface -----------------------------------------------------------
+        **_SUPPLIER_WORDS,
     }
 )
 

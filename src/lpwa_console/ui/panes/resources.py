@@ -579,7 +579,7 @@ class ResourcesPane(QWidget):
         elif rows == 0 and vm.loaded and vm.filtered:
             text, empty = "", f"No {vm.kind.title.lower()} match these filters"
         elif rows == 0 and vm.loaded:
-            text, empty = "", f"No {vm.kind.title.lower()} yet"
+            text, empty = "", vm.kind.empty_text or f"No {vm.kind.title.lower()} yet"
         else:
             text, empty = f"{rows:,} {vm.kind.title.lower() if rows != 1 else vm.kind.noun}", ""
         self.count_label.setText(text)

@@ -20,6 +20,9 @@ def test_serve_simulate_advances_the_network(tmp_path: Path) -> None:
     db = tmp_path / "sim.db"
     process, _ = _start(db, "--simulate", "--speed", "36000", "--sim-seed", "5")
     try:
+        # The simulator starts once every route is in, a moment after the ready line.
+        while not _clock(db):
+            time.sleep(0.05)
         first = _clock(db)
         # An hour of simulated time: about 0.1 s here, however long a loaded machine needs
         # (pytest-timeout bounds the wait).

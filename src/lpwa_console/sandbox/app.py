@@ -14,6 +14,7 @@ from .errors import install_error_handlers
 from .openapi import install_openapi
 from .params import BoundedRequest
 from .routes import (
+    catalogs,
     alarms,
     app_servers,
     device_import,
@@ -78,6 +79,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         network,
         partners,
         operator_partners,
+        catalogs,
         station_alarms,
         stations,
         station_admin,

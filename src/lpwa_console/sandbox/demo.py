@@ -34,6 +34,7 @@ from .db import (
     rebuild_domain_sets_sql,
 )
 from .demo_catalog import seed_device_catalog
+from .demo_operator_catalog import seed_operator_catalogs
 from .demo_stations import seed_demo_partners
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
@@ -648,7 +649,7 @@ def seed_network(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -> 
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations", "key-manager",
+    "stations", "key-manager", "operator-catalogs",
 )  # fmt: skip
 
 
@@ -709,6 +710,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_demo_partners(conn, sub, seed=settings.seed, now=now)
         if "key-manager" not in done:
             demo_km.seed_key_manager(conn, sub, seed=settings.seed, now=now)
+        if "operator-catalogs" not in done:  # after the device catalog it describes
+            seed_operator_catalogs(conn, now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

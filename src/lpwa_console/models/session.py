@@ -6,13 +6,14 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
 from ..api import Credentials, LpwaClient
 from .embedded import EmbeddedSandbox, SandboxInfo
 from .errors import UserError
+from .pane_access import OPERATOR, PARTNER, SUBSCRIBER, account_kind
 from .profiles import Profile, ProfileStore, SecretStoreError
 from .tasks import TaskRunner
 
@@ -145,13 +146,14 @@ class Session(QObject):
                 )
             name, role = profile.client_id, "subscriber"
         try:
-            subscription = await client.subscription.get()
+            subscription = await _signed_in(client, role)
         except BaseException:
             await client.aclose()
             raise
         self.client = client
         # The sandbox knows its demo accounts by name; a real platform names the subscription.
-        self.account_name = name if profile.is_embedded else (subscription.name or name)
+        sub_name = getattr(subscription, "name", None)
+        self.account_name = name if profile.is_embedded else (sub_name or name)
         self.role = role
         self.connect_ms = (time.perf_counter() - t0) * 1000
 
@@ -247,3 +249,21 @@ class Session(QObject):
             if client is not None:
                 await client.aclose()
         self.client = self.operator_client = None
+
+
+async def _signed_in(client: LpwaClient, role: str) -> Any:
+    """Proof that the account may use the interface of its kind: a subscriber's
+    subscription, the operator's operator, a network partner's partner; for another kind
+    (a supplier) a token. The subscription, when it is one; else None."""
+    kind = account_kind(role)
+    if kind == OPERATOR:
+        await client.catalogs.operator()
+    elif kind == PARTNER:
+        await client.partners.get()
+    elif kind != SUBSCRIBER:
+        provider = client.token_provider
+        if provider is not None:
+            await provider.token()
+    else:
+        return await client.subscription.get()
+    return None

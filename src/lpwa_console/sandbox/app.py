@@ -14,9 +14,9 @@ from .errors import install_error_handlers
 from .openapi import install_openapi
 from .params import BoundedRequest
 from .routes import (
-    catalogs,
     alarms,
     app_servers,
+    catalogs,
     device_import,
     device_profiles,
     devices,

@@ -106,7 +106,7 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "downlinkDwellTime": 1,
                 },
             ],
-        },  # fmt: skip
+        },
         "baseStationProfiles": base
         | {
             "catalog": "baseStationProfiles",
@@ -127,7 +127,7 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     ],
                 },
             ],
-        },  # fmt: skip
+        },
         "rfRegions": base
         | {
             "catalog": "rfRegions",
@@ -139,7 +139,7 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "commercialDescription": "Australia, channels 8-15",
                 },
             ],
-        },  # fmt: skip
+        },
     }
 
 

@@ -62,7 +62,6 @@ LORAWAN_FIELDS = (
 CELLULAR_FIELDS = ("mtcLteCategory",)
 
 TxValue = Annotated[float, Field(ge=TX_RANGE[0], le=TX_RANGE[1])]
-Flag = Annotated[int, Field(ge=0, le=1)]
 LanguageTag = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=35)]
 
 
@@ -289,19 +288,19 @@ class _ProfileWritable(ResourceRequest):
     macMinorVersion: int | None = None
     regionalParameterVersion: RegionalParameterVersion | None = None
     loraProfileIDs: list[str] | None = None
-    canOperateAsRelay: Flag | None = None
-    defaultRelayActivation: Flag | None = None
-    macNotifyNewEndDeviceReqExSupport: Flag | None = None
+    canOperateAsRelay: int | None = Field(None, ge=0, le=1)
+    defaultRelayActivation: int | None = Field(None, ge=0, le=1)
+    macNotifyNewEndDeviceReqExSupport: int | None = Field(None, ge=0, le=1)
     macMaxTxEIRP: list[TxValue] | None = None
     macMaxTxPower: list[TxValue] | None = None
     macMinTxEIRP: list[TxValue] | None = None
     macMinTxPower: list[TxValue] | None = None
-    downlinkDwellTime: Flag | None = None
-    uplinkDwellTime: Flag | None = None
-    allowedABPAutomaticReset: Flag | None = None
-    devNonceCounterBased: Flag | None = None
+    downlinkDwellTime: int | None = Field(None, ge=0, le=1)
+    uplinkDwellTime: int | None = Field(None, ge=0, le=1)
+    allowedABPAutomaticReset: int | None = Field(None, ge=0, le=1)
+    devNonceCounterBased: int | None = Field(None, ge=0, le=1)
     maxRedundancyForConfirmedUL: int | None = Field(None, ge=0, le=15)
-    permanentlyListening: Flag | None = None
+    permanentlyListening: int | None = Field(None, ge=0, le=1)
     motionModelIndicator: str | None = Field(None, max_length=40)
     mtcLteCategory: MtcLteCategory | None = None
 
@@ -554,7 +553,7 @@ class FileVendor(RequestModel):
     locals: dict[str, FileTexts] = Field(default_factory=dict)
 
 
-class FileDeviceProfile(RequestModel, _LorawanFields):  # type: ignore[misc]
+class FileDeviceProfile(RequestModel, _LorawanFields):
     model_config = RequestModel.model_config
     ID: str = Field(min_length=1, max_length=MAX_ID_LENGTH)
     commercialName: str = Field(min_length=1, max_length=100)

@@ -22,14 +22,17 @@ from fastapi import Query, Request, Response
 from pydantic import ValidationError
 
 from ...schema.catalogs import (
+    CATALOG_KINDS,
     MAX_CATALOG_BYTES,
     MAX_LOGO_BYTES,
+    BaseStationProfileCreate,
+    BaseStationProfileUpdate,
     CatalogFile,
     CatalogKind,
     CatalogSource,
-    CatalogVersion,
     CatalogVendor,
     CatalogVendorPage,
+    CatalogVersion,
     DeviceProfileCreate,
     DeviceProfileUpdate,
     LocalTexts,
@@ -47,12 +50,9 @@ from ...schema.catalogs import (
     RfRegionLocalUpdate,
     RfRegionPage,
     RfRegionUpdate,
-    BaseStationProfileCreate,
-    BaseStationProfileUpdate,
     VendorCreate,
     VendorUpdate,
     custom_id,
-    id_problem,
     logo_type,
     rule_problems,
 )
@@ -72,7 +72,7 @@ router = RecordedRouter(
 )
 Lang = Annotated[str | None, Query(alias="language-tag", max_length=35)]
 Force = Annotated[bool, Query()]
-X = {"response_model_exclude_none": True}
+X: dict[str, Any] = {"response_model_exclude_none": True}
 _TABLES = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}
 _NOUN = {"deviceProfiles": "device profile", "baseStationProfiles": "base station profile",
          "rfRegions": "RF region"}  # fmt: skip
@@ -136,14 +136,8 @@ def _profile_uid(conn: sqlite3.Connection, kind: str, text: str) -> int:
     uid, ref = _ident(text)
     found = None
     if uid is not None or ref is not None:
-        if kind == "rfRegions":
-            row = conn.execute(
-                "SELECT id FROM rf_regions WHERE " + ("id = ?" if uid is not None else "ref = ?"),
-                (uid if uid is not None else ref,),
-            ).fetchone()
-            found = None if row is None else int(row[0])
-        else:
-            found = store.find_profile(conn, _TABLES[kind], uid=uid, ref=ref)
+        table = _TABLES.get(kind, "rf_regions")
+        found = store.find_profile(conn, table, uid=uid, ref=ref)
     if found is None:
         raise not_found(f"{_NOUN[kind]} {text} not found")
     return found
@@ -286,8 +280,8 @@ _FILE_BODY = {
         }
     }
 }
-for _kind in ("deviceProfiles", "baseStationProfiles", "rfRegions"):
-    _catalog_routes(_kind)  # type: ignore[arg-type]
+for _kind in CATALOG_KINDS:
+    _catalog_routes(_kind)
 
 
 # --- device profiles ------------------------------------------------------------------------
@@ -623,8 +617,7 @@ def create_rf_region(
     values = body.model_dump(exclude_none=True) | {"ID": custom_id(body.ID)}
     with svc.db.write() as conn:
         _operator(conn, operatorUid)
-        exists = conn.execute("SELECT 1 FROM rf_regions WHERE ref = ?", (values["ID"],)).fetchone()
-        if exists:
+        if store.find_rf_region(conn, ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: an RF region {values['ID']} exists")
         uid = store.write_rf_region(conn, values, source="CUSTOM")
     conn = svc.db.conn()
@@ -720,7 +713,7 @@ def update_rf_region(
     with svc.db.write() as conn:
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
-        row = conn.execute("SELECT ref, ism_band FROM rf_regions WHERE id = ?", (uid,)).fetchone()
+        row = store.rf_region_fixed(conn, uid)
         for name, now_value in (("ID", row[0]), ("ismBand", row[1])):
             sent = body.fixed_values().get(name)
             if sent is not None and sent != now_value:
@@ -739,6 +732,3 @@ def delete_rf_region(
         _operator(conn, operatorUid)
         store.delete_rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
     return Response(status_code=204)
-
-
-__all__ = ["router", "id_problem"]

@@ -727,10 +727,13 @@ def import_file(
     _import_vendors(conn, vendor_kind, file.vendors)
     total = file.item_count
     written = 0
-    items: Sequence[FileDeviceProfile | FileBaseStationProfile | FileRfRegion]
-    items = file.profiles if kind == "deviceProfiles" else (
-        file.baseStationProfiles if kind == "baseStationProfiles" else file.rfRegions
-    )  # fmt: skip
+    items: list[FileDeviceProfile | FileBaseStationProfile | FileRfRegion] = []
+    if kind == "deviceProfiles":
+        items.extend(file.profiles)
+    elif kind == "baseStationProfiles":
+        items.extend(file.baseStationProfiles)
+    else:
+        items.extend(file.rfRegions)
     table = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}.get(
         kind, "rf_regions"
     )
@@ -786,3 +789,14 @@ def import_file(
     if progress is not None:
         progress(total, total)
     return written
+
+
+def find_rf_region(conn: sqlite3.Connection, *, uid: int | None = None,
+                   ref: str | None = None) -> int | None:  # fmt: skip
+    return find_profile(conn, "rf_regions", uid=uid, ref=ref)
+
+
+def rf_region_fixed(conn: sqlite3.Connection, uid: int) -> tuple[str, str]:
+    """(ID, ISM band) of an RF region: what cannot change."""
+    row = conn.execute("SELECT ref, ism_band FROM rf_regions WHERE id = ?", (uid,)).fetchone()
+    return str(row[0]), str(row[1])

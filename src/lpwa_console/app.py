@@ -16,6 +16,7 @@ from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.alarms import AlarmsViewModel
+from .models.catalogs import CatalogsViewModel
 from .models.crash_log import CrashHook
 from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
@@ -27,6 +28,7 @@ from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_mana
 from .models.operator_partners import OperatorPartnersViewModel
 from .models.paged_table import PagedTableModel
 from .models.palette import DeviceSearchViewModel
+from .models.pane_access import client_for_pane
 from .models.partners import PartnerViewModel
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.resources import (
@@ -49,6 +51,7 @@ from .startup import Options, main, make_settings, parse_args
 from .ui.crash_dialog import CrashReporter
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
+from .ui.panes.catalogs import CatalogsPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
 from .ui.panes.key_manager import KeyManagerPane
@@ -160,6 +163,11 @@ def build(
     km_importer = KmImportViewModel(runner)
     session.client_changed.connect(km_importer.set_client)
     panes["key_manager"] = KeyManagerPane(km_vms, km, km_importer, rights=rights)
+    catalogs = CatalogsViewModel(runner)
+    session.client_changed.connect(
+        lambda c: catalogs.set_client(client_for_pane("catalogs", session.role, c))
+    )
+    panes["catalogs"] = CatalogsPane(catalogs, rights=rights)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)

@@ -13,6 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
+
+T = TypeVar("T")
 
 SUBSCRIBER, OPERATOR, SUPPLIER, PARTNER = "subscriber", "operator", "supplier", "partner"
 ACCOUNT_KINDS = (SUBSCRIBER, OPERATOR, SUPPLIER, PARTNER)
@@ -79,3 +82,9 @@ def visible_panes(
 ) -> list[str]:
     """The keys of the panes this role sees, in their order."""
     return [key for key in keys if pane_visible(key, role, access)]
+
+
+def client_for_pane(key: str, role: str, client: T | None) -> T | None:
+    """The client a pane's view-model gets: None when the account may not use the pane (its
+    requests would be refused; nothing is asked for a pane not shown)."""
+    return client if client is not None and pane_visible(key, role) else None

@@ -60,6 +60,12 @@ LORAWAN_FIELDS = (
     "loraProfileIDs",
 )  # fmt: skip
 CELLULAR_FIELDS = ("mtcLteCategory",)
+# The profile's parameters in the order a detail view shows them.
+DETAIL_NAMES = (
+    "typeMAC", "macMinorVersion", "regionalParameterVersion", *FORCED_VALUES,
+    "canOperateAsRelay", *RELAY_FIELDS, *TX_FIELDS, *DWELL_FIELDS, "motionModelIndicator",
+    "mtcLteCategory",
+)  # fmt: skip
 
 TxValue = Annotated[float, Field(ge=TX_RANGE[0], le=TX_RANGE[1])]
 LanguageTag = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$", max_length=35)]

@@ -74,7 +74,9 @@ def test_editor_locks_and_forces_as_the_version_changes() -> None:
     states = form.states(raws)
     assert states["allowedABPAutomaticReset"].forced == "0"
     assert states["devNonceCounterBased"].forced == "1"
-    assert states["allowedABPAutomaticReset"].reason.startswith("Locked: forced to 0 by LoRaWAN 1.1")
+    assert states["allowedABPAutomaticReset"].reason.startswith(
+        "Locked: forced to 0 by LoRaWAN 1.1"
+    )
     held = form.apply(raws | {"defaultRelayActivation": "1"})
     assert held["allowedABPAutomaticReset"] == "0" and held["defaultRelayActivation"] == ""
     request, errors = form.request(raws)
@@ -106,7 +108,7 @@ def test_versions_compared_and_files_checked(tmp_path: Path) -> None:
     assert compare_versions(None, "1") == "newer" and compare_versions("1", None) == "none"
     with pytest.raises(UserError, match="not a JSON"):
         read_catalog_file(b"{")
-    with pytest.raises(UserError, match="profiles.0"):
+    with pytest.raises(UserError, match=r"profiles\.0"):
         read_catalog_file(json.dumps({"format": "lpwa-catalog/1", "catalog": "deviceProfiles",
                                       "version": "1", "profiles": [{"ID": "a"}]}).encode())  # fmt: skip
     assert logo_problem(b"\x89PNG\r\n\x1a\n") == ""
@@ -175,7 +177,7 @@ def test_profile_saved_and_catalog_imported_with_progress(
     assert request is not None, errors
     with qtbot.waitSignal(vm.profile_saved, timeout=10_000) as saved:
         vm.save_profile(request)
-    assert saved.args[0].ID == f"CUSTOM/vm-{suffix}" and saved.args[0].devNonceCounterBased == 1
+    assert f"CUSTOM/vm-{suffix}" == saved.args[0].ID and saved.args[0].devNonceCounterBased == 1
     version = f"2099.{suffix}"
     path = tmp_path / "catalog.json"
     path.write_text(json.dumps({

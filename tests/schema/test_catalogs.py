@@ -50,9 +50,10 @@ def test_versions_1_0_4_and_1_1_force_four_fields(minor: int) -> None:
         "permanentlyListening": 0,
     }
     assert all("forced" in rules[n].reason for n in forced)
-    assert apply_forced({"macMinorVersion": minor, "devNonceCounterBased": 0})[
-        "devNonceCounterBased"
-    ] == 1
+    assert (
+        apply_forced({"macMinorVersion": minor, "devNonceCounterBased": 0})["devNonceCounterBased"]
+        == 1
+    )
     for name, value in forced.items():
         assert rule_problems({"macMinorVersion": minor, name: 1 - value if value < 2 else 3})
 
@@ -90,7 +91,12 @@ def test_enumerations_and_ranges() -> None:
             DeviceProfileCreate.model_validate({"ID": "a", "commercialName": "A"} | bad)
     for category in ("CAT_M2", "CAT_NB2"):
         made = DeviceProfileCreate.model_validate(
-            {"ID": "c", "commercialName": "C", "connectivity": "CELLULAR", "mtcLteCategory": category}
+            {
+                "ID": "c",
+                "commercialName": "C",
+                "connectivity": "CELLULAR",
+                "mtcLteCategory": category,
+            }
         )
         assert made.mtcLteCategory == category
 
@@ -121,7 +127,9 @@ def test_catalog_file() -> None:
              "permanentlyListening": 1}
         )  # fmt: skip
     with pytest.raises(ValidationError):
-        FileDeviceProfile.model_validate({"ID": "a", "commercialName": "A", "vendorID": "v", "colour": 1})
+        FileDeviceProfile.model_validate(
+            {"ID": "a", "commercialName": "A", "vendorID": "v", "colour": 1}
+        )
 
 
 def test_versions_order_numbers_as_numbers() -> None:

@@ -9,7 +9,6 @@ No widgets here (ui/panes/catalogs.py shows all this)."""
 
 from __future__ import annotations
 
-import asyncio
 import gzip
 import json
 from collections.abc import Callable
@@ -46,12 +45,18 @@ from ..schema.labels import FieldWords, field_words
 from .errors import UserError
 from .forms import FormField, Raw, error_text, form_data, form_fields, raw_of
 from .paged_table import Column, PagedTableModel
-from .tasks import TaskRunner
+from .tasks import TaskRunner, in_thread
 
 LANGUAGE_NAMES = {"en": "English", "fr": "French", "de": "German", "es": "Spanish"}
 CATALOG_WORDS: dict[str, str] = {
     "deviceProfiles": "Device profiles",
     "baseStationProfiles": "Base station profiles",
+    "rfRegions": "RF regions",
+}
+# The same in a sentence: "the RF regions catalog"
+CATALOG_NOUNS: dict[str, str] = {
+    "deviceProfiles": "device profiles",
+    "baseStationProfiles": "base station profiles",
     "rfRegions": "RF regions",
 }
 SOURCE_WORDS = {"ALL": "All", "CATALOG": "From the catalog", "CUSTOM": "Created by the operator"}
@@ -539,7 +544,7 @@ class CatalogsViewModel(QObject):
             self.read_versions()
             self.reload()
 
-        self.runner.run(f"Update the {CATALOG_WORDS[kind].lower()} catalog",
+        self.runner.run(f"Update the {CATALOG_NOUNS[kind]} catalog",
                         client.catalogs.self_update(kind, force=force), on_done=done,
                         on_error=lambda _e, m: self.update_failed.emit(m))  # fmt: skip
 
@@ -556,9 +561,9 @@ class CatalogsViewModel(QObject):
 
         async def run() -> CatalogVersion | None:
             progress(0, f"Reading {path.name}…")
-            data = await asyncio.to_thread(path.read_bytes)
+            data = await in_thread(path.read_bytes)
             progress(10, "Checking the catalog file…")
-            file = await asyncio.to_thread(read_catalog_file, data)
+            file = await in_thread(read_catalog_file, data)
             progress(40, f"Checked: {file.item_count:,} items, version {file.version}")
             installed = await client.catalogs.catalog(file.catalog)
             if installed.version == file.version and not force:
@@ -609,7 +614,7 @@ class CatalogsViewModel(QObject):
             return
 
         async def send() -> bytes:
-            data = await asyncio.to_thread(path.read_bytes)
+            data = await in_thread(path.read_bytes)
             problem = logo_problem(data)
             if problem:
                 raise UserError(problem)

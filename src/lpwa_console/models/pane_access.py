@@ -30,6 +30,14 @@ ROLE_KINDS: Mapping[str, str] = {
 }
 
 
+ACCOUNT_KIND_WORDS: Mapping[str, str] = {
+    SUBSCRIBER: "Subscriber",
+    OPERATOR: "Operator",
+    SUPPLIER: "Supplier",
+    PARTNER: "Network partner",
+}
+
+
 def account_kind(role: str) -> str:
     """The kind of account of a role; a role nobody declared (or none: not signed in yet)
     is a subscriber, what a remote profile signs in as."""

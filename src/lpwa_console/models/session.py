@@ -144,7 +144,8 @@ class Session(QObject):
                 self.operator_client = self._client_factory(
                     profile.operator_url, credentials, profile.verify_tls
                 )
-            name, role = profile.client_id, "subscriber"
+            # The platform does not say what kind of account this is: the profile does.
+            name, role = profile.client_id, account_kind(profile.role)
         try:
             subscription = await _signed_in(client, role)
         except BaseException:

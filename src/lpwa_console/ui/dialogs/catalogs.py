@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.catalogs import CATALOG_WORDS, CatalogsViewModel, ProfileForm
+from ...models.catalogs import CATALOG_NOUNS, CATALOG_WORDS, CatalogsViewModel, ProfileForm
 from ...models.forms import FormField, Raw
 from ...models.references import ReferenceListModel
 from ...schema.catalogs import CATALOG_KINDS, OperatorDeviceProfile
@@ -296,7 +296,7 @@ class CatalogUpdateDialog(QDialog):
         kind = self.kind()
         comparison = self.vm.comparison(kind)
         if comparison == "newer":
-            self.status.setText(f"Installing the {CATALOG_WORDS[kind].lower()} catalog…")
+            self.status.setText(f"Installing the {CATALOG_NOUNS[kind]} catalog…")
             self.vm.self_update(kind)  # type: ignore[arg-type]
             return
         installed = self.vm.installed.get(kind)
@@ -308,7 +308,7 @@ class CatalogUpdateDialog(QDialog):
         have = installed.version if installed else "?"
         offer = offered.version if offered else "?"
         box.setText(
-            f"The {CATALOG_WORDS[kind].lower()} catalog {have} is installed; the repository"
+            f"The {CATALOG_NOUNS[kind]} catalog {have} is installed; the repository"
             f" offers {offer}. Install {offer} anyway?"
         )
         box.setInformativeText(
@@ -331,7 +331,7 @@ class CatalogUpdateDialog(QDialog):
 
     def _done(self, answer: Any) -> None:
         self.status.setText(
-            f"Installed {CATALOG_WORDS.get(answer.catalog, answer.catalog).lower()}"
+            f"Installed {CATALOG_NOUNS.get(answer.catalog, answer.catalog)}"
             f" {answer.version}: {answer.imported or 0} items written,"
             f" {len(answer.added)} new"
         )

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.catalogs import (
-    CATALOG_WORDS,
+    CATALOG_NOUNS,
     SOURCE_WORDS,
     TABLES,
     TEXT_KINDS,
@@ -522,9 +522,9 @@ class CatalogsPane(QWidget):
 
     def _import_done(self, answer: CatalogVersion) -> None:
         self._import_finished()
-        words = CATALOG_WORDS.get(answer.catalog, answer.catalog)
+        words = CATALOG_NOUNS.get(answer.catalog, answer.catalog)
         self.message.show_message(
-            f"Installed the {words.lower()} catalog {answer.version}:"
+            f"Installed the {words} catalog {answer.version}:"
             f" {answer.imported or 0:,} items written, {len(answer.added):,} new"
         )
 
@@ -540,7 +540,7 @@ class CatalogsPane(QWidget):
         box.setIcon(QMessageBox.Icon.Question)
         box.setWindowTitle("Install again?")
         box.setText(
-            f"Version {version} of the {CATALOG_WORDS.get(kind, kind).lower()} catalog is"
+            f"Version {version} of the {CATALOG_NOUNS.get(kind, kind)} catalog is"
             " installed already. Install this file anyway?"
         )
         force = box.addButton("Install anyway", QMessageBox.ButtonRole.AcceptRole)
@@ -558,8 +558,8 @@ class CatalogsPane(QWidget):
         box.open()
 
     def _update_done(self, answer: CatalogVersion) -> None:
-        words = CATALOG_WORDS.get(answer.catalog, answer.catalog)
-        self.message.show_message(f"Installed the {words.lower()} catalog {answer.version}")
+        words = CATALOG_NOUNS.get(answer.catalog, answer.catalog)
+        self.message.show_message(f"Installed the {words} catalog {answer.version}")
 
     def _error(self, message: str) -> None:
         self._error_text = message
@@ -594,7 +594,8 @@ class CatalogsPane(QWidget):
                     f"Only an operator account reads the catalogs ({self._error_text})"
                 )
             elif model.rowCount() == 0 and not model.loading and model.has_fetcher:
-                stack.show_empty(f"No {TABLES[name][0].lower()} here")
+                noun = CATALOG_NOUNS.get(name) or TABLES[name][0].lower()
+                stack.show_empty(f"No {noun} here")
             else:
                 stack.show_empty("")
         connected = self.vm.has_client

@@ -625,7 +625,7 @@ def create_rf_region(
     return _rf_region(conn, uid, lang, default)
 
 
-@router.get("/rfRegions/{rfRegionUid}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+@router.get("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
 def get_rf_local(
     operatorUid: str, rfRegionUid: str, languageTag: str, account: OperatorAccount,
     svc: AppServices,
@@ -640,7 +640,7 @@ def get_rf_local(
     return {"languageTag": lang, "name": texts[0], "commercialDescription": texts[1]}
 
 
-@router.put("/rfRegions/{rfRegionUid}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+@router.put("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
 def put_rf_local(
     operatorUid: str, rfRegionUid: str, languageTag: str, body: RfRegionLocalUpdate,
     account: OperatorAccount, svc: AppServices,
@@ -658,7 +658,7 @@ def put_rf_local(
             "commercialDescription": item["commercialDescription"]}  # fmt: skip
 
 
-@router.get("/rfRegions/{rfRegionUid}/logo", response_class=Response,
+@router.get("/rfRegions/{rfRegionUid:path}/logo", response_class=Response,
             responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}})  # fmt: skip
 def get_logo(
     operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
@@ -671,7 +671,7 @@ def get_logo(
     return Response(found[0], media_type=found[1])
 
 
-@router.post("/rfRegions/{rfRegionUid}/logo", status_code=201, response_model=RfRegion, **X,
+@router.post("/rfRegions/{rfRegionUid:path}/logo", status_code=201, response_model=RfRegion, **X,
              openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
                  "type": "object", "properties": {"file": {"type": "string",
                                                             "format": "binary"}}}}}}})  # fmt: skip
@@ -694,7 +694,7 @@ async def post_logo(
     return _rf_region(conn, uid, lang, default)
 
 
-@router.get("/rfRegions/{rfRegionUid}", response_model=RfRegion, **X)
+@router.get("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
 def get_rf_region(
     operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices,
     language_tag: Lang = None,
@@ -705,7 +705,7 @@ def get_rf_region(
     return _rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid), lang, default)
 
 
-@router.put("/rfRegions/{rfRegionUid}", response_model=RfRegion, **X)
+@router.put("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
 def update_rf_region(
     operatorUid: str, rfRegionUid: str, body: RfRegionUpdate, account: OperatorAccount,
     svc: AppServices,
@@ -724,7 +724,7 @@ def update_rf_region(
     return _rf_region(conn, uid, lang, default)
 
 
-@router.delete("/rfRegions/{rfRegionUid}", status_code=204)
+@router.delete("/rfRegions/{rfRegionUid:path}", status_code=204)
 def delete_rf_region(
     operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
 ) -> Response:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _measure import Heartbeat, paint_watch, run_on_qt_loop, signed_in_client, wait_for
+from _measure import Heartbeat, paint_watch, run_on_qt_loop, wait_for
 from _sandbox import Server, percentile
 
 LANGUAGES = {"fr": "Capteur", "de": "Sensor", "es": "Sensor"}
@@ -67,11 +67,17 @@ def catalog_file(profiles: int, version: str) -> dict[str, Any]:
 
 
 async def run(server: Server, path: Path, do_import: bool) -> dict[str, Any]:
+    from lpwa_console.api import Credentials, LpwaClient
     from lpwa_console.models.catalogs import CatalogsViewModel
     from lpwa_console.models.tasks import TaskRunner
     from lpwa_console.ui.panes.catalogs import CatalogsPane
 
-    client = await signed_in_client(server, "operator")
+    account = server.account("operator")
+    client = LpwaClient(
+        server.base_url,
+        Credentials(server.token_url, account["client_id"], account["client_secret"]),
+    )
+    await client.catalogs.operator()  # signed in: the figures are the pane's, not the token's
     vm = CatalogsViewModel(TaskRunner())
     pane = CatalogsPane(vm)
     pane.resize(1280, 720)

@@ -329,8 +329,8 @@ async def self_test(console: Console, profile: Profile) -> int:
             result["sandbox_start_ms"] = round(console.embedded.start_ms, 1)
         result["connect_ms"] = round(console.session.connect_ms or 0.0, 1)
         panes: dict[str, Any] = {}
-        for index, name in enumerate(console.panes):
-            console.window.navigation.setCurrentRow(index)
+        for name in console.window.visible_keys:  # the panes this account uses
+            console.window.navigation.setCurrentRow(console.window.pane_keys.index(name))
             panes[name] = await load_pane(console, name)
         result["panes"] = panes
         result["ok"] = True
@@ -355,8 +355,8 @@ async def screenshots(
     window.show()
     try:
         await connect(console, profile)
-        for index, name in enumerate(console.panes):
-            window.navigation.setCurrentRow(index)
+        for name in window.visible_keys:  # the panes this account uses
+            window.navigation.setCurrentRow(window.pane_keys.index(name))
             if name == "devices":
                 await load_devices(console)
                 pane = console.panes[name]

@@ -66,6 +66,14 @@ def catalog_file(profiles: int, version: str) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def _bench_row(model: Any) -> int:
+    for row in range(min(model.rowCount(), 200)):
+        item = model.item(row)
+        if item is not None and item.ID.startswith("BENCH/"):
+            return row
+    return -1
+
+
 async def run(server: Server, path: Path, do_import: bool) -> dict[str, Any]:
     from lpwa_console.api import Credentials, LpwaClient
     from lpwa_console.models.catalogs import CatalogsViewModel
@@ -132,6 +140,10 @@ async def run(server: Server, path: Path, do_import: bool) -> dict[str, Any]:
 
     await wait_for(lambda: model.item(0) is not None and model.count_known, timeout=30)
     out["rows"] = model.rowCount()
+    # The first bench profile (the demo's come first by ID), at the top of the view.
+    await wait_for(lambda: _bench_row(model) >= 0, timeout=30)
+    watched = _bench_row(model)
+    table.scrollTo(model.index(watched, 0), table.ScrollHint.PositionAtTop)
     switches = []
     stalls = []
     for lang in ("fr", "de", "es", "en"):
@@ -143,7 +155,7 @@ async def run(server: Server, path: Path, do_import: bool) -> dict[str, Any]:
         suffix = f"({lang})" if lang != "en" else ""
 
         def repainted(suffix: str = suffix) -> bool:
-            item = model.item(0)
+            item = model.item(watched)
             if item is None or not landed or watch.last_paint <= landed[-1]:
                 return False
             name = str(item.commercialName)

@@ -121,6 +121,9 @@ def test_update_applies_rules_on_the_result(sb: Sandbox) -> None:
     assert bad.status_code == 400
     fixed = _op(sb, "put", f"/deviceProfiles/{uid}", json={"ID": "CUSTOM/other"})
     assert fixed.status_code == 400
+    # a null name keeps the name
+    named = _op(sb, "put", f"/deviceProfiles/{uid}", json={"commercialName": None})
+    assert named.status_code == 200 and named.json()["commercialName"] == "U"
     # what was read goes back
     read = _op(sb, "get", f"/deviceProfiles/{uid}").json()
     assert _op(sb, "put", f"/deviceProfiles/{uid}", json=read).status_code == 200

@@ -361,6 +361,8 @@ def update_device_profile(
                     f"{name}: cannot change after creation (it is {current.get(name)})"
                 )
         sent_values = body.model_dump(exclude_unset=True)
+        if sent_values.get("commercialName", "") is None:  # a name cannot be emptied
+            del sent_values["commercialName"]
         if "vendor" in sent_values:
             sent_values["vendor"] = body.vendor.ID if body.vendor else None
             _check_vendor(conn, store.DEVICE_VENDOR, sent_values["vendor"])

@@ -78,7 +78,11 @@ def test_create_adds_custom_prefix_and_checks_length(sb: Sandbox) -> None:
     assert _op(sb, "post", "/deviceProfiles", json=body | {"ID": "x" * 33}).status_code == 201
     custom = _op(sb, "get", "/deviceProfiles", params={"source": "CUSTOM"}).json()
     assert custom["count"] == 3
-    # one catalog: the subscriber's picker lists it
+    # one catalog: the subscriber's picker lists it, in the operator's languages too
+    fr = sb.get(f"{API}/subscriptions/mine/deviceProfiles",
+                params={"ID": "LORA/GenericA.1.1a_ETSI", "language-tag": "fr"}).json()  # fmt: skip
+    assert fr["briefs"][0]["commercialName"] == "LoRaWAN 1.1 - classe A"
+    assert fr["briefs"][0]["vendor"]["commercialName"] == "Générique"
     picker = sb.get(f"{API}/subscriptions/mine/deviceProfiles", params={"ID": "CUSTOM/acme-sensor"})
     assert [p["ID"] for p in picker.json()["briefs"]] == ["CUSTOM/acme-sensor"]
 

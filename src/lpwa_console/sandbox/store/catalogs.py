@@ -63,7 +63,7 @@ def language(conn: sqlite3.Connection, tag: str | None) -> tuple[str, bool]:
     return default, True
 
 
-def _texts(
+def texts(
     conn: sqlite3.Connection, kind: str, lang: str, default: bool, ids: list[int]
 ) -> dict[int, tuple[str | None, str | None]]:
     if default or not ids:
@@ -218,17 +218,17 @@ def vendor_items(
             ids,
         )
     }
-    texts = _texts(conn, kind, lang, default, ids)
+    found_texts = texts(conn, kind, lang, default, ids)
     out = []
     for uid in ids:
         r = rows[uid]
-        name, description = texts.get(uid, (None, None))
+        name, description = found_texts.get(uid, (None, None))
         item: dict[str, Any] = {
             "ID": r["ref"],
             "commercialName": name or r["name"],
             "commercialDescription": description or r["description"],
             "source": r["source"],
-            "languageTag": lang if uid in texts else None,
+            "languageTag": lang if uid in found_texts else None,
             "profileCount": r["n"],
             "href": f"{BASE}/{_VENDOR_PATH[kind]}/{uid}",
         }
@@ -361,13 +361,13 @@ def device_profile_items(
         ids,
     ):
         lora.setdefault(model_id, []).append(lora_id)
-    texts = _texts(conn, DEVICE_PROFILE, lang, default, ids)
+    found_texts = texts(conn, DEVICE_PROFILE, lang, default, ids)
     vendor_ids = [int(r["v_id"]) for r in rows.values() if r["v_id"] is not None]
-    vendor_texts = _texts(conn, DEVICE_VENDOR, lang, default, sorted(set(vendor_ids)))
+    vendor_texts = texts(conn, DEVICE_VENDOR, lang, default, sorted(set(vendor_ids)))
     out = []
     for uid in ids:
         r = rows[uid]
-        name, description = texts.get(uid, (None, None))
+        name, description = found_texts.get(uid, (None, None))
         v_name, v_description = vendor_texts.get(r["v_id"], (None, None))
         item: dict[str, Any] = {
             "ID": r["ref"],
@@ -385,7 +385,7 @@ def device_profile_items(
                 {"ID": b, "name": ISM_BAND_NAMES.get(b, b)} for b in bands.get(uid, [])
             ],
             "loraProfileIDs": lora.get(uid, []),
-            "languageTag": lang if uid in texts else None,
+            "languageTag": lang if uid in found_texts else None,
             "href": f"{BASE}/deviceProfiles/{uid}",
         }
         if r["connectivity"] == "LORAWAN":
@@ -521,13 +521,13 @@ def bs_profile_items(
             ids,
         )
     }
-    texts = _texts(conn, BS_PROFILE, lang, default, ids)
+    found_texts = texts(conn, BS_PROFILE, lang, default, ids)
     vendor_ids = sorted({int(r["v_id"]) for r in rows.values() if r["v_id"] is not None})
-    vendor_texts = _texts(conn, BS_VENDOR, lang, default, vendor_ids)
+    vendor_texts = texts(conn, BS_VENDOR, lang, default, vendor_ids)
     out = []
     for uid in ids:
         r = rows[uid]
-        name, description = texts.get(uid, (None, None))
+        name, description = found_texts.get(uid, (None, None))
         v_name, v_description = vendor_texts.get(r["v_id"], (None, None))
         out.append(
             {
@@ -543,7 +543,7 @@ def bs_profile_items(
                     "commercialDescription": v_description or r["v_description"],
                 },
                 "lrrSwVersions": lrr_versions(conn, uid),
-                "languageTag": lang if uid in texts else None,
+                "languageTag": lang if uid in found_texts else None,
                 "href": f"{BASE}/baseStationProfiles/{uid}",
             }
         )
@@ -638,11 +638,11 @@ def rf_region_items(
             ids,
         )
     }
-    texts = _texts(conn, RF_REGION, lang, default, ids)
+    found_texts = texts(conn, RF_REGION, lang, default, ids)
     out = []
     for uid in ids:
         r = rows[uid]
-        name, description = texts.get(uid, (None, None))
+        name, description = found_texts.get(uid, (None, None))
         out.append(
             {
                 "ID": r["ref"],
@@ -651,7 +651,7 @@ def rf_region_items(
                 "ismBand": r["ism_band"],
                 "source": r["source"],
                 "logo": f"{BASE}/rfRegions/{uid}/logo" if r["has_logo"] else None,
-                "languageTag": lang if uid in texts else None,
+                "languageTag": lang if uid in found_texts else None,
                 "href": f"{BASE}/rfRegions/{uid}",
             }
         )
@@ -743,7 +743,7 @@ def import_file(
     existing = {
         r[0]: (int(r[1]), r[2]) for r in conn.execute(f"SELECT ref, id, source FROM {table}")
     }
-    texts: list[tuple[object, ...]] = []
+    new_texts: list[tuple[object, ...]] = []
     for index, item in enumerate(items):
         found = existing.get(item.ID)
         if found is not None and found[1] == "CUSTOM":
@@ -771,7 +771,7 @@ def import_file(
                     (item.name, item.commercialDescription, item.ismBand, uid),
                 )
         for lang, t in item.locals.items():
-            texts.append(
+            new_texts.append(
                 (text_kind, lang, uid, t.commercialName or t.name, t.commercialDescription)
             )
         written += 1
@@ -780,7 +780,7 @@ def import_file(
     conn.executemany(
         "INSERT OR REPLACE INTO catalog_texts (kind, lang, item_id, name, description)"
         " VALUES (?, ?, ?, ?, ?)",
-        texts,
+        new_texts,
     )
     conn.execute(
         "INSERT OR REPLACE INTO catalog_versions (catalog, version, installed_at) VALUES (?, ?, ?)",

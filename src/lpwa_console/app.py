@@ -23,6 +23,7 @@ from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.palette import DeviceSearchViewModel
+from .models.pane_access import client_for_pane
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.rights import AccountRights
 from .models.session import Session
@@ -91,14 +92,20 @@ def build(
     embedded = embedded or EmbeddedSandbox(options.data_dir or default_data_dir())
     session = Session(profiles, runner, embedded)
     devices = DevicesViewModel(runner)
-    session.client_changed.connect(devices.set_client)
+
+    def for_devices(set_client: Callable[[Any], None]) -> None:
+        session.client_changed.connect(
+            lambda client: set_client(client_for_pane("devices", session.role, client))
+        )
+
+    for_devices(devices.set_client)
     rights = AccountRights(runner)
     session.client_changed.connect(rights.set_client)
     detail = DeviceDetailViewModel(runner)
-    session.client_changed.connect(detail.set_client)
+    for_devices(detail.set_client)
     exporter = DeviceExporter(runner)
     importer = DeviceImportViewModel(runner)
-    session.client_changed.connect(importer.set_client)
+    for_devices(importer.set_client)
     devices_pane = DevicesPane(
         devices, detail_vm=detail, rights=rights, exporter=exporter, import_vm=importer
     )
@@ -139,14 +146,21 @@ def pane_factories(
 ) -> dict[str, tuple[str, Callable[[], QWidget]]]:
     """Each pane after the first: its title, and how to make it (imports included)."""
 
-    def follow(vm: Any) -> Any:
-        """`vm` follows the session's client from now on, starting with the current one."""
-        session.client_changed.connect(vm.set_client)
-        if session.client is not None:
-            vm.set_client(session.client)
-        return vm
+    def following(key: str) -> Callable[[Any], Any]:
+        def follow(vm: Any) -> Any:
+            """`vm` follows the session's client from now on, starting with the current
+            one, for an account that may use the pane (`client_for_pane`)."""
+            session.client_changed.connect(
+                lambda client: vm.set_client(client_for_pane(key, session.role, client))
+            )
+            if session.client is not None:
+                vm.set_client(client_for_pane(key, session.role, session.client))
+            return vm
+
+        return follow
 
     def device_map() -> QWidget:
+        follow = following("map")
         from .models.device_map import DeviceMapViewModel
         from .models.station_map import StationMapViewModel
         from .models.tiles import TileLayerViewModel
@@ -161,13 +175,15 @@ def pane_factories(
         )
 
     def alarms() -> QWidget:
+        follow = following("alarms")
         from .models.alarms import AlarmsViewModel
         from .ui.panes.alarms import AlarmsPane
 
         return AlarmsPane(follow(AlarmsViewModel(runner)), rights=rights)
 
-    def resources(title: str, kinds: str) -> Callable[[], QWidget]:
+    def resources(key: str, title: str, kinds: str) -> Callable[[], QWidget]:
         def make() -> QWidget:
+            follow = following(key)
             from .models import resources as kinds_of
             from .ui.panes.resources import ResourcesPane
 
@@ -179,6 +195,7 @@ def pane_factories(
         return make
 
     def stations() -> QWidget:
+        follow = following("stations")
         from .models.partners import PartnerViewModel
         from .models.station_detail import StationDetailViewModel
         from .models.stations import StationsViewModel
@@ -192,12 +209,14 @@ def pane_factories(
         )
 
     def partners() -> QWidget:
+        follow = following("partners")
         from .models.operator_partners import OperatorPartnersViewModel
         from .ui.panes.partners import PartnersPane
 
         return PartnersPane(follow(OperatorPartnersViewModel(runner)))
 
     def key_manager() -> QWidget:
+        follow = following("key_manager")
         from .models.key_manager import KeyManagerViewModel, KmImportViewModel, key_manager_kinds
         from .models.resources import ResourceViewModel
         from .ui.panes.key_manager import KeyManagerPane
@@ -207,6 +226,7 @@ def pane_factories(
         return KeyManagerPane(vms, km, follow(KmImportViewModel(runner)), rights=rights)
 
     def operations() -> QWidget:
+        follow = following("operations")
         from .models.operations import OperationsAccess, operations_view_models
         from .ui.panes.operations import OperationsPane
 
@@ -214,23 +234,34 @@ def pane_factories(
         return OperationsPane(vms, follow(OperationsAccess(runner)), rights=rights)
 
     def suppliers() -> QWidget:
+        follow = following("suppliers")
         from .ui.panes.suppliers import SuppliersPane
 
         access = follow(SupplierAccess(runner))
         vms = [follow(vm) for vm in supplier_view_models(runner, access)]
         return SuppliersPane(vms, access, follow(SecretIssuer(runner)), rights=rights)
 
+    def catalogs() -> QWidget:
+        from .models.catalogs import CatalogsViewModel
+        from .ui.panes.catalogs import CatalogsPane
+
+        return CatalogsPane(following("catalogs")(CatalogsViewModel(runner)), rights=rights)
+
     return {
         "map": ("Map", device_map),
         "alarms": ("Alarms", alarms),
-        "multicast": ("Multicast groups", resources("Multicast groups", "multicast_kind")),
-        "app_servers": ("App servers", resources("App servers", "app_servers_kind")),
-        "network": ("Network", resources("Network", "network_kinds")),
+        "multicast": (
+            "Multicast groups",
+            resources("multicast", "Multicast groups", "multicast_kind"),
+        ),
+        "app_servers": ("App servers", resources("app_servers", "App servers", "app_servers_kind")),
+        "network": ("Network", resources("network", "Network", "network_kinds")),
         "stations": ("Base stations", stations),
         "partners": ("Partners", partners),
         "key_manager": ("Key manager", key_manager),
         "operations": ("Operations", operations),
         "suppliers": ("Suppliers", suppliers),
+        "catalogs": ("Catalogs", catalogs),
     }
 
 
@@ -413,8 +444,8 @@ async def self_test(console: Console, profile: Profile) -> int:
             result["sandbox_start_ms"] = round(console.embedded.start_ms, 1)
         result["connect_ms"] = round(console.session.connect_ms or 0.0, 1)
         panes: dict[str, Any] = {}
-        for index, name in enumerate(console.panes):
-            console.window.navigation.setCurrentRow(index)
+        for name in console.window.visible_keys:  # the panes this account uses
+            console.window.navigation.setCurrentRow(console.window.pane_keys.index(name))
             panes[name] = await load_pane(console, name)
         result["panes"] = panes
         result["ok"] = True
@@ -442,8 +473,8 @@ async def screenshots(
     window.show()
     try:
         await connect(console, profile)
-        for index, name in enumerate(console.panes):
-            window.navigation.setCurrentRow(index)
+        for name in window.visible_keys:  # the panes this account uses
+            window.navigation.setCurrentRow(window.pane_keys.index(name))
             if name == "devices":
                 await load_devices(console)
                 pane = console.panes[name]

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QApplication
 from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.app import Console, Options, build
 from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.models.pane_access import SUBSCRIBER, account_kind
 from lpwa_console.models.profiles import MemorySecretStore, Profile
 from lpwa_console.models.tasks import TaskRunner
 
@@ -72,6 +73,7 @@ def open_console(
             subscriber_url=sandbox.base_url,
             token_url=sandbox.token_url,
             client_id=account["client_id"],
+            role=account_kind(role),
         )
         console.profiles.save(profile, account["client_secret"])
         window = console.window  # closed below, after the session (not by qtbot, before it)
@@ -82,7 +84,7 @@ def open_console(
         qtbot.waitUntil(lambda: console.session.state == "connected", timeout=20_000)
         rights = window.rights
         assert rights is not None
-        if account.get("hasSubscription", True):  # a supplier's has none to read rights from
+        if account_kind(role) == SUBSCRIBER:  # the others have no subscription to read
             qtbot.waitUntil(lambda: rights.grants.known, timeout=10_000)
         opened.append(console)
         return console

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from .resources.alarms import DeviceAlarmsResource, MulticastAlarmsResource
     from .resources.app_servers import AppServersResource
     from .resources.applications import ApplicationsResource
+    from .resources.catalogs import CatalogsResource
     from .resources.device_import import DeviceImportResource
     from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
     from .resources.devices import DevicesResource
@@ -68,6 +69,13 @@ class LpwaClient(BaseClient):
         from .resources.operations import OperationsResource
 
         return OperationsResource(self)
+
+    @cached_property
+    def catalogs(self) -> CatalogsResource:
+        """The operator's catalogs (profiles, vendors, RF regions, catalog versions)."""
+        from .resources.catalogs import CatalogsResource
+
+        return CatalogsResource(self)
 
     @cached_property
     def stations(self) -> StationsResource:

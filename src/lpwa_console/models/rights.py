@@ -25,6 +25,7 @@ from .tasks import TaskRunner
 READ_NODE = "LPWA_MGR::READ_NODE"
 WRITE_NODE = "LPWA_MGR::WRITE_NODE"
 ADMIN_NODE = "LPWA_MGR::ADMIN_NODE"
+OPERATOR_ADMIN = "OPERATOR::ADMIN"
 
 # The permission letters in words. The platform does not publish their meaning (§5.7); x and
 # a are read by the sandbox as "read" and "change", as the subscription settings do.
@@ -40,6 +41,7 @@ RIGHT_WORDS = {
     READ_NODE: "read devices, multicast groups and their alarms",
     WRITE_NODE: "create and change devices and multicast groups, acknowledge their alarms",
     ADMIN_NODE: "everything WRITE_NODE allows, and change a device's AS routing profile",
+    OPERATOR_ADMIN: "use the operator interface: catalogs, partners, queues",
 }
 
 
@@ -158,6 +160,15 @@ ACTIONS: dict[str, Requirement] = {
     "supplier_service_accounts.edit": _supplier("change service accounts"),
     "supplier_service_accounts.delete": _supplier("delete service accounts"),
     "supplier_service_accounts.secret": _supplier("make a service account's secret"),
+    # the operator's catalogs (Document 2 §4.1): the operator interface's own right
+    "catalog.edit": Requirement(
+        "change the catalogs' profiles, vendors and RF regions",
+        rights=(OPERATOR_ADMIN,),
+        owner="operator",
+    ),
+    "catalog.update": Requirement(
+        "install catalog versions", rights=(OPERATOR_ADMIN,), owner="operator"
+    ),
 }
 
 

@@ -10,9 +10,10 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
-from ..api import Credentials, LpwaClient, PermissionDeniedError
+from ..api import Credentials, LpwaClient
 from .embedded import EmbeddedSandbox, SandboxInfo
 from .errors import UserError
+from .pane_access import OPERATOR, PARTNER, SUBSCRIBER, account_kind
 from .profiles import Profile, ProfileStore, SecretStoreError
 from .tasks import TaskRunner
 
@@ -143,22 +144,17 @@ class Session(QObject):
                 self.operator_client = self._client_factory(
                     profile.operator_url, credentials, profile.verify_tls
                 )
-            name, role = profile.client_id, "subscriber"
-        subscription: Any = None
+            # The platform does not say what kind of account this is: the profile does.
+            name, role = profile.client_id, account_kind(profile.role)
         try:
-            subscription = await client.subscription.get()
-        except PermissionDeniedError:
-            # Signed in (the token was accepted) as an account without a subscription: a
-            # supplier's, an operator's or a network partner's; their panes read their own
-            # interfaces (a supplier's: /suppliers/mine).
-            pass
+            subscription = await _signed_in(client, role)
         except BaseException:
             await client.aclose()
             raise
         self.client = client
         # The sandbox knows its demo accounts by name; a real platform names the subscription.
-        named = getattr(subscription, "name", None)
-        self.account_name = name if profile.is_embedded else (named or name)
+        sub_name = getattr(subscription, "name", None)
+        self.account_name = name if profile.is_embedded else (sub_name or name)
         self.role = role
         self.connect_ms = (time.perf_counter() - t0) * 1000
 
@@ -254,3 +250,21 @@ class Session(QObject):
             if client is not None:
                 await client.aclose()
         self.client = self.operator_client = None
+
+
+async def _signed_in(client: LpwaClient, role: str) -> Any:
+    """Proof that the account may use the interface of its kind: a subscriber's
+    subscription, the operator's operator, a network partner's partner; for another kind
+    (a supplier) a token. The subscription, when it is one; else None."""
+    kind = account_kind(role)
+    if kind == OPERATOR:
+        await client.catalogs.operator()
+    elif kind == PARTNER:
+        await client.partners.get()
+    elif kind != SUBSCRIBER:
+        provider = client.token_provider
+        if provider is not None:
+            await provider.token()
+    else:
+        return await client.subscription.get()
+    return None

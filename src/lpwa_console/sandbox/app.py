@@ -47,6 +47,7 @@ ROUTE_MODULES = (
     "applications",
     "operations",
     "suppliers",
+    "catalogs",
 )
 # What a console's first screen asks (the subscription, the first page of devices): a staged
 # app serves these while it imports the other modules (`finish_routes`), half of its start.

@@ -1538,10 +1538,95 @@ CREATE TABLE supplier_orders (
 );
 """
 
+# --- the operator's catalogs (Document 2 §2.2, §4.1) -----------------------------------------
+#
+# The device profiles stay `device_models` (the subscriber's picker reads them): one catalog,
+# two views. Added: where a row comes from (CATALOG or CUSTOM), its description, the LoRaWAN
+# parameters as JSON (`details`), the alliance profile IDs it covers; base-station vendors and
+# profiles with their LRR software versions; RF regions with their logo; the texts of every
+# catalog item per language (`catalog_texts`; the item's own columns are in the operator's
+# default language); the installed version of each catalog and the repository of versions the
+# sandbox offers for `selfUpdate`.
+_V_CATALOGS = """
+CREATE TABLE operator_settings (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    ref TEXT NOT NULL,
+    name TEXT NOT NULL,
+    default_language TEXT NOT NULL DEFAULT 'en',
+    languages TEXT NOT NULL DEFAULT '["en", "fr", "de", "es"]',
+    catalog_update_method TEXT NOT NULL DEFAULT 'MANUAL'
+);
+INSERT INTO operator_settings (id, ref, name) VALUES (1, 'demo-operator', 'Demo Operator');
+ALTER TABLE device_models ADD COLUMN source TEXT NOT NULL DEFAULT 'CATALOG';
+ALTER TABLE device_models ADD COLUMN description TEXT;
+ALTER TABLE device_models ADD COLUMN details TEXT;
+ALTER TABLE device_vendors ADD COLUMN lora_vendor_id TEXT;
+ALTER TABLE device_vendors ADD COLUMN source TEXT NOT NULL DEFAULT 'CATALOG';
+CREATE INDEX ix_device_models_source ON device_models (source, ref);
+CREATE TABLE device_model_lora_ids (
+    lora_id TEXT NOT NULL,
+    model_id INTEGER NOT NULL REFERENCES device_models(id) ON DELETE CASCADE,
+    PRIMARY KEY (lora_id, model_id)
+) WITHOUT ROWID;
+CREATE TABLE bs_vendors (
+    id INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT,
+    source TEXT NOT NULL DEFAULT 'CATALOG'
+);
+CREATE TABLE bs_profiles (
+    id INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    commercial_name TEXT NOT NULL,
+    description TEXT,
+    vendor_id INTEGER REFERENCES bs_vendors(id),
+    software_type TEXT NOT NULL,
+    rf_hw_config TEXT,
+    source TEXT NOT NULL DEFAULT 'CATALOG'
+);
+CREATE INDEX ix_bs_profiles_source ON bs_profiles (source, ref);
+CREATE TABLE lrr_sw_versions (
+    profile_id INTEGER NOT NULL REFERENCES bs_profiles(id) ON DELETE CASCADE,
+    version TEXT NOT NULL,
+    compatibilities TEXT NOT NULL DEFAULT '[]',
+    PRIMARY KEY (profile_id, version)
+) WITHOUT ROWID;
+CREATE TABLE rf_regions (
+    id INTEGER PRIMARY KEY,
+    ref TEXT NOT NULL UNIQUE,
+    name TEXT NOT NULL,
+    description TEXT,
+    ism_band TEXT NOT NULL,
+    source TEXT NOT NULL DEFAULT 'CATALOG',
+    logo BLOB,
+    logo_type TEXT
+);
+CREATE TABLE catalog_texts (
+    kind TEXT NOT NULL,
+    lang TEXT NOT NULL,
+    item_id INTEGER NOT NULL,
+    name TEXT,
+    description TEXT,
+    PRIMARY KEY (kind, lang, item_id)
+) WITHOUT ROWID;
+CREATE TABLE catalog_versions (
+    catalog TEXT PRIMARY KEY,
+    version TEXT,
+    installed_at INTEGER
+);
+CREATE TABLE catalog_repository (
+    catalog TEXT NOT NULL,
+    version TEXT NOT NULL,
+    content BLOB NOT NULL,
+    PRIMARY KEY (catalog, version)
+);
+"""
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
-    _V_SUPPLIERS,
+    _V_SUPPLIERS, _V_CATALOGS,
 ]  # fmt: skip
 
 

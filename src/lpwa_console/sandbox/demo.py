@@ -35,6 +35,9 @@ from .db import (
     drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
+from .demo_catalog import seed_device_catalog
+from .demo_operator_catalog import seed_operator_catalogs
+from .demo_stations import seed_demo_partners
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -135,7 +138,6 @@ def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
         "INSERT OR IGNORE INTO device_models (ref, commercial_name, connectivity) VALUES (?, ?, ?)",
         MODELS,
     )
-    from .demo_catalog import seed_device_catalog
 
     seed_device_catalog(conn)  # vendors, MAC layers and bands of those models, and others
     conn.executemany(
@@ -671,7 +673,7 @@ def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
 # profile (a database made before step 8 has the LoRaWAN one only).
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
-    "stations", "key-manager", "applications", "operations", "supplier",
+    "stations", "key-manager", "applications", "operations", "supplier", "operator-catalogs",
 )  # fmt: skip
 
 
@@ -714,8 +716,6 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         return db
     started = time.perf_counter()
     # Imported only when a part is missing: a warm start needs none of them.
-    from .demo_catalog import seed_device_catalog
-    from .demo_stations import seed_demo_partners
 
     # Each part commits with its record: a first start interrupted half-way (a large demo
     # takes minutes) resumes on the next start instead of failing on what it already made.
@@ -753,6 +753,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             seed_operations(conn, now=now)
         if "supplier" not in done:
             demo_suppliers.seed_supplier(conn, seed=settings.seed, now=now)
+        if "operator-catalogs" not in done:  # after the device catalog it describes
+            seed_operator_catalogs(conn, now)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

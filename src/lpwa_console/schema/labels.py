@@ -357,6 +357,108 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         ),
         "hsmSecurity": FieldWords("HSM security"),
         "secureElement": FieldWords("Secure element"),
+        # --- operator catalogs (Document 2 §2.2) --------------------------------------------
+        "commercialName": FieldWords("Name", "The name people read, in the catalog's language"),
+        "commercialDescription": FieldWords("Description"),
+        "loraProfileIDs": FieldWords(
+            "LoRa Alliance profile IDs",
+            "The alliance's identifiers this profile covers",
+            expected="comma-separated IDs",
+        ),
+        "loraVendorID": FieldWords(
+            "LoRa Alliance vendor ID", "The identifier the LoRa Alliance gave the vendor"
+        ),
+        "defaultIsmBands": FieldWords(
+            "ISM bands",
+            "The bands the device works in (AS923 allows dwell times)",
+            expected="band IDs such as eu868, as923",
+        ),
+        "typeMAC": FieldWords("MAC layer", "LoRaMAC for LoRaWAN devices"),
+        "macMinorVersion": FieldWords(
+            "LoRaWAN version",
+            "1.0.4 and 1.1 force the ABP reset, DevNonce, redundancy and listening fields",
+            choices=_choices(
+                **{
+                    "0": "LoRaWAN 0.9",
+                    "3": "LoRaWAN 1.0.0 or 1.0.1",
+                    "4": "LoRaWAN 1.0.2",
+                    "5": "LoRaWAN 1.0.3",
+                    "6": "LoRaWAN 1.0.4",
+                    "10": "LoRaWAN 1.1",
+                }
+            ),
+        ),
+        "regionalParameterVersion": FieldWords(
+            "Regional parameters",
+            choices=_choices(
+                A="Revision A",
+                B="Revision B",
+                C="Revision C",
+                D="RP 2-1.0.1 (D)",
+                E="RP 2-1.0.2 or 2-1.0.3 (E)",
+            ),
+        ),
+        "canOperateAsRelay": FieldWords(
+            "Can act as a relay",
+            "Forwards frames between trusted devices and the network",
+            choices=_choices(**{"0": "No", "1": "Yes"}),
+        ),
+        "defaultRelayActivation": FieldWords(
+            "Relay on at boot", choices=_choices(**{"0": "No", "1": "Yes"})
+        ),
+        "macNotifyNewEndDeviceReqExSupport": FieldWords(
+            "Extended NotifyNewEndDeviceReq",
+            "A proprietary relay MAC command",
+            choices=_choices(**{"0": "No", "1": "Yes"}),
+        ),
+        "macMaxTxEIRP": FieldWords("Max TX EIRP", "Values from 0 to 36", unit="dBm"),
+        "macMaxTxPower": FieldWords("Max TX power", "Values from 0 to 36", unit="dBm"),
+        "macMinTxEIRP": FieldWords("Min TX EIRP", "Values from 0 to 36", unit="dBm"),
+        "macMinTxPower": FieldWords("Min TX power", "Values from 0 to 36", unit="dBm"),
+        "downlinkDwellTime": FieldWords(
+            "Downlink dwell time",
+            "AS923 only",
+            choices=_choices(**{"0": "No limit", "1": "400 ms"}),
+        ),
+        "uplinkDwellTime": FieldWords(
+            "Uplink dwell time", "AS923 only", choices=_choices(**{"0": "No limit", "1": "400 ms"})
+        ),
+        "allowedABPAutomaticReset": FieldWords(
+            "ABP automatic reset allowed", choices=_choices(**{"0": "No", "1": "Yes"})
+        ),
+        "devNonceCounterBased": FieldWords(
+            "DevNonce is a counter",
+            "The network then uses it to detect replayed joins",
+            choices=_choices(**{"0": "No", "1": "Yes"}),
+        ),
+        "maxRedundancyForConfirmedUL": FieldWords(
+            "Max redundancy of confirmed uplinks", "0: as many as for unconfirmed ones"
+        ),
+        "permanentlyListening": FieldWords(
+            "Permanently listening (deprecated)", choices=_choices(**{"0": "No", "1": "Yes"})
+        ),
+        "motionModelIndicator": FieldWords("Motion", "The node's highest speed"),
+        "mtcLteCategory": FieldWords(
+            "LTE-M / NB-IoT category",
+            choices=_choices(
+                CAT_M1="LTE-M (Cat-M1)",
+                CAT_NB1="NB-IoT (Cat-NB1)",
+                CAT_M2="LTE-M (Cat-M2)",
+                CAT_NB2="NB-IoT (Cat-NB2)",
+            ),
+        ),
+        "softwareType": FieldWords(
+            "Software",
+            choices=_choices(
+                LRR_LINUX="LRR on Linux",
+                BASIC_STATION_LINUX="Basic Station on Linux",
+                LRR_FREERTOS="LRR on FreeRTOS",
+            ),
+        ),
+        "catalogVersion": FieldWords("Catalog version"),
+        "source": FieldWords(
+            "Source", choices=_choices(CATALOG="From the catalog", CUSTOM="Created by the operator")
+        ),
         # --- internals ----------------------------------------------------------------------
         "occContext": FieldWords("Version", hidden=True),
         "href": FieldWords("Address", hidden=True),

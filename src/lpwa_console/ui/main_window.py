@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..models.palette import DeviceSearchViewModel, PaletteEntry
+from ..models.pane_access import PANE_ACCESS, PaneRule, visible_panes
 from ..models.profiles import ProfileStore
 from ..models.rights import AccountRights
 from ..models.session import Session
@@ -74,6 +75,7 @@ class MainWindow(QMainWindow):
         pane_keys: list[str] | None = None,
         device_search: DeviceSearchViewModel | None = None,
         data_dir: Path | None = None,
+        pane_access: dict[str, PaneRule] | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
@@ -102,6 +104,12 @@ class MainWindow(QMainWindow):
         self.pane_keys = pane_keys or [
             str(getattr(p, "title", p.objectName())).lower().replace(" ", "_") for p in panes
         ]
+        # Which panes the signed-in account sees (models/pane_access.py): the others stay in
+        # the stack, hidden from the side list, the View menu, the keys and the palette.
+        self.pane_access = PANE_ACCESS if pane_access is None else pane_access
+        self.visible_keys = visible_panes(self.pane_keys, self._access_role(), self.pane_access)
+        for row, key in enumerate(self.pane_keys):
+            self.navigation.item(row).setHidden(key not in self.visible_keys)
         self.navigator = Navigator(dict(zip(self.pane_keys, panes, strict=True)), self.show_pane)
         self.navigation.currentRowChanged.connect(self._pane_picked)
         for pane in panes:
@@ -148,12 +156,13 @@ class MainWindow(QMainWindow):
         session.progress_changed.connect(self._progress_changed)
         session.account_changed.connect(self._account_changed)
         session.profile_changed.connect(lambda _n: self._fill_profile_menu())
+        session.profile_changed.connect(lambda _n: self.apply_pane_access())
         profiles.changed.connect(self._fill_profile_menu)
         runner.busy_changed.connect(self._busy)
         self._state_changed(session.state)
         self._account_changed(session.account_name, session.role)
-        if panes:
-            self.navigation.setCurrentRow(0)
+        if self.visible_keys:
+            self.navigation.setCurrentRow(self.pane_keys.index(self.visible_keys[0]))
         self.restore_layout()
         self.navigator.forget()  # the way starts where the window opens
 
@@ -196,16 +205,10 @@ class MainWindow(QMainWindow):
             view, "Export this view…", "Ctrl+E", self._pane_call("choose_export_file")
         )
         view.addSeparator()
+        self.view_menu = view
         self.pane_actions: list[QAction] = []
-        for index, (key, pane) in enumerate(zip(self.pane_keys[:9], self.panes, strict=False)):
-            title = str(getattr(pane, "title", f"Pane {index + 1}"))
-            # `triggered` passes `checked`: taken by its own parameter, not by `key`.
-            action = self._action(
-                view, title, f"Ctrl+{index + 1}", lambda _c=False, k=key: self.navigator.open(k)
-            )
-            action.setObjectName(f"go_{key}")
-            self.pane_actions.append(action)
-        view.addSeparator()
+        self._after_pane_actions = view.addSeparator()
+        self._build_pane_actions()
         view.addAction(self.activity_dock.toggleViewAction())
         theme = view.addMenu("Theme")
         group = QActionGroup(self)
@@ -237,6 +240,46 @@ class MainWindow(QMainWindow):
         about = help_menu.addAction("About LPWA Console")
         about.setObjectName("aboutAction")
         about.triggered.connect(self.open_about)
+
+    def _build_pane_actions(self) -> None:
+        """One View menu item per visible pane, with Ctrl+1..9 in the order shown."""
+        for action in self.pane_actions:
+            self.view_menu.removeAction(action)
+            action.deleteLater()
+        self.pane_actions = []
+        panes = dict(zip(self.pane_keys, self.panes, strict=False))
+        for index, key in enumerate(self.visible_keys[:9]):
+            title = str(getattr(panes[key], "title", f"Pane {index + 1}"))
+            action = QAction(title, self)
+            action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
+            action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            # `triggered` passes `checked`: taken by its own parameter, not by `key`.
+            action.triggered.connect(lambda _c=False, k=key: self.navigator.open(k))
+            action.setObjectName(f"go_{key}")
+            self.view_menu.insertAction(self._after_pane_actions, action)
+            self.pane_actions.append(action)
+
+    def _access_role(self) -> str:
+        """The role the panes are chosen for: the signed-in account's, else the one the
+        current profile signs in as."""
+        profile = self.session.profile
+        return self.session.role or (profile.role if profile is not None else "")
+
+    def apply_pane_access(self) -> None:
+        """Show the panes the account may use, and only those: the side list, the View
+        menu and its keys, the palette (which reads `visible_keys`). The pane shown stays
+        when it is still visible, else the first visible one is shown."""
+        visible = visible_panes(self.pane_keys, self._access_role(), self.pane_access)
+        if visible == self.visible_keys:
+            return
+        self.visible_keys = visible
+        for row, key in enumerate(self.pane_keys):
+            self.navigation.item(row).setHidden(key not in visible)
+        self._build_pane_actions()
+        row = self.navigation.currentRow()
+        current = self.pane_keys[row] if 0 <= row < len(self.pane_keys) else None
+        if current not in visible and visible:
+            self.navigation.setCurrentRow(self.pane_keys.index(visible[0]))
 
     def _build_toolbar(self) -> None:
         bar = QToolBar("Navigation", self)
@@ -327,7 +370,9 @@ class MainWindow(QMainWindow):
     # --- navigation ---------------------------------------------------------------------
 
     def show_pane(self, key: str) -> None:
-        """The navigator's way of showing a pane."""
+        """The navigator's way of showing a pane (not one this account may not use)."""
+        if key not in self.visible_keys:
+            return
         row = self.pane_keys.index(key)
         if self.navigation.currentRow() != row:
             self.navigation.setCurrentRow(row)
@@ -348,8 +393,9 @@ class MainWindow(QMainWindow):
     def palette_entries(self) -> list[PaletteEntry]:
         """The panes, then every menu action with a name (the profile list excepted)."""
         entries = []
-        for index, (key, pane) in enumerate(zip(self.pane_keys, self.panes, strict=False)):
-            title = str(getattr(pane, "title", key))
+        panes = dict(zip(self.pane_keys, self.panes, strict=False))
+        for index, key in enumerate(self.visible_keys):
+            title = str(getattr(panes[key], "title", key))
             keys = f"Ctrl+{index + 1}" if index < 9 else ""
             entries.append(PaletteEntry("pane", title, key, detail=keys, keywords="pane go"))
         self._palette_actions = {}
@@ -460,6 +506,7 @@ class MainWindow(QMainWindow):
 
     def _account_changed(self, name: str, role: str) -> None:
         self.account_button.setText(f"{name} ({role})" if name else "Not signed in")
+        self.apply_pane_access()
 
     def _busy(self, busy: bool) -> None:
         self.tasks_label.setText("Working…" if busy else "")
@@ -485,12 +532,23 @@ class MainWindow(QMainWindow):
         # By title: an index would point at another pane once a version adds one.
         titles = [self.navigation.item(row).text() for row in range(self.navigation.count())]
         title = self.settings.value("window/pane_title", "")
-        if title in titles:
+        hidden = {
+            self.navigation.item(row).text()
+            for row in range(self.navigation.count())
+            if self.navigation.item(row).isHidden()
+        }
+        if title in hidden:
+            pass
+        elif title in titles:
             self.navigation.setCurrentRow(titles.index(str(title)))
         else:
             pane = self.settings.value("window/pane", 0)  # what older versions saved
             with contextlib.suppress(TypeError, ValueError):
                 self.navigation.setCurrentRow(min(int(str(pane)), max(0, len(self.panes) - 1)))
+        row = self.navigation.currentRow()
+        off_list = 0 <= row < len(self.pane_keys) and self.pane_keys[row] not in self.visible_keys
+        if off_list and self.visible_keys:
+            self.navigation.setCurrentRow(self.pane_keys.index(self.visible_keys[0]))
 
     def save_layout(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())

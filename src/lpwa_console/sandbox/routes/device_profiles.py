@@ -3,7 +3,9 @@
 
 Pages are addressed by `pageIndex` (from 1) and answer `more`; like the other lists of the
 sandbox they also take `pageSize` (default 100, 10..1000). Both lists take the
-`language-tag` parameter and answer in English whatever it says (the only language here)."""
+`language-tag` parameter: the profiles answer with the names the operator's catalog has in
+that language (its default language where it has none; store/catalogs.py); the vendor list
+answers in the default language."""
 
 from __future__ import annotations
 
@@ -61,7 +63,7 @@ def list_profiles(
         }
     )
     offset, size = _window(pageIndex, pageSize)
-    briefs, more = store.profiles(svc.db.conn(), filters, offset, size)
+    briefs, more = store.profiles(svc.db.conn(), filters, offset, size, language=language_tag)
     return {"briefs": briefs, "more": more}
 
 

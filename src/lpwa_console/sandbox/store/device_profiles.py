@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...schema.device_profiles import ISM_BAND_NAMES, DeviceProfileFilter, DeviceVendorFilter
+from . import catalogs
 
 LOGO = "/resources/files/logo/deviceVendor/{}"
 
@@ -107,9 +108,15 @@ _SELECT = (
 
 
 def profiles(
-    conn: sqlite3.Connection, f: DeviceProfileFilter, offset: int, limit: int
+    conn: sqlite3.Connection,
+    f: DeviceProfileFilter,
+    offset: int,
+    limit: int,
+    *,
+    language: str | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:
-    """One page of profiles, by vendor then name, and whether more follow."""
+    """One page of profiles, by vendor then name, and whether more follow; with `language`
+    (a language-tag), names and descriptions in it where the operator's catalog has them."""
     where, params = _profile_where(f)
     rows = conn.execute(
         f"{_SELECT} WHERE {where} ORDER BY coalesce(v.name, 'Generic'), m.commercial_name, m.ref"
@@ -117,7 +124,34 @@ def profiles(
         [*params, limit + 1, offset],
     ).fetchall()
     bands = _bands(conn, [r["id"] for r in rows[:limit]], f.ismBandID)
-    return [_profile(r, bands.get(r["id"], [])) for r in rows[:limit]], len(rows) > limit
+    items = [_profile(r, bands.get(r["id"], [])) for r in rows[:limit]]
+    if language:
+        _localise(conn, items, [r["id"] for r in rows[:limit]],
+                  [r["vendor_id"] for r in rows[:limit]], language)  # fmt: skip
+    return items, len(rows) > limit
+
+
+def _localise(
+    conn: sqlite3.Connection,
+    items: list[dict[str, Any]],
+    ids: list[int],
+    vendor_ids: list[int | None],
+    language: str,
+) -> None:
+    """The operator's texts in this language (store/catalogs.py) over the default ones."""
+    lang, default = catalogs.language(conn, language)
+    profile_texts = catalogs.texts(conn, catalogs.DEVICE_PROFILE, lang, default, ids)
+    known = sorted({v for v in vendor_ids if v is not None})
+    vendor_texts = catalogs.texts(conn, catalogs.DEVICE_VENDOR, lang, default, known)
+    for item, uid, vendor in zip(items, ids, vendor_ids, strict=True):
+        name, _description = profile_texts.get(uid, (None, None))
+        if name:
+            item["commercialName"] = name
+        v_name, v_description = vendor_texts.get(vendor, (None, None)) if vendor else (None, None)
+        if v_name:
+            item["vendor"]["commercialName"] = v_name
+        if v_description:
+            item["vendor"]["commercialDescription"] = v_description
 
 
 def profile(conn: sqlite3.Connection, ref: str) -> dict[str, Any] | None:

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.pane_access import ACCOUNT_KIND_WORDS
 from ...models.profiles import (
     DEMO_ROLES,
     Profile,
@@ -75,6 +76,11 @@ class ProfilesDialog(QDialog):
         self.token_url = QLineEdit()
         self.token_url.setPlaceholderText("https://host/users-auth/protocol/openid-connect/token")
         self.client_id = QLineEdit()
+        self.account_kind = QComboBox()
+        self.account_kind.setObjectName("accountKind")
+        self.account_kind.setToolTip("Which interface the account uses: it chooses the panes")
+        for kind, words in ACCOUNT_KIND_WORDS.items():
+            self.account_kind.addItem(words, kind)
         self.secret = QLineEdit()
         self.secret.setObjectName("clientSecret")
         self.secret.setEchoMode(QLineEdit.EchoMode.Password)
@@ -96,6 +102,7 @@ class ProfilesDialog(QDialog):
         remote_form.addRow("Operator API URL", self.operator_url)
         remote_form.addRow("Token URL", self.token_url)
         remote_form.addRow("Client ID", self.client_id)
+        remote_form.addRow("Account", self.account_kind)
         remote_form.addRow("Client secret", self.secret)
         remote_form.addRow("", self.secret_state)
         remote_form.addRow("", self.verify)
@@ -158,6 +165,7 @@ class ProfilesDialog(QDialog):
         self.operator_url.setText(profile.operator_url)
         self.token_url.setText(profile.token_url)
         self.client_id.setText(profile.client_id)
+        self.account_kind.setCurrentIndex(max(self.account_kind.findData(profile.role), 0))
         self.verify.setChecked(profile.verify_tls)
         self.allow_http.setChecked(profile.allow_plain_http)
         self._plain_http_changed()
@@ -187,6 +195,7 @@ class ProfilesDialog(QDialog):
             operator_url=self.operator_url.text().strip(),
             token_url=self.token_url.text().strip(),
             client_id=self.client_id.text().strip(),
+            role=str(self.account_kind.currentData() or "subscriber"),
             verify_tls=self.verify.isChecked(),
             allow_plain_http=self._plain_http() and self.allow_http.isChecked(),
         )

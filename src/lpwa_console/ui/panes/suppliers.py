@@ -115,6 +115,8 @@ class SuppliersPane(ResourcesPane):
         self.access.ensure_checked()
 
     def _access_changed(self) -> None:
+        if self.isVisible() and self.access.state == "unknown":
+            self.access.ensure_checked()  # a client came while the pane is shown
         text = self.access.heading()
         self.heading.setText(f"<b>{text}</b>" if text else "")
         self.heading.setVisible(bool(text))

@@ -1,0 +1,736 @@
+"""The operator's catalogs (Document 2 §4.1, §2.2, §7, §8) under
+`/admins/operators/{operatorUid}`: the operator; device and base-station profiles (filters
+`source`, `language-tag`, `loraProfileID`; creation adds `CUSTOM/`); LRR software versions;
+device and base-station vendors with their texts per language; RF regions with theirs and a
+logo; and for each catalog its installed version, the import of a catalog file and
+`selfUpdate` from the sandbox's repository (the installed version again only with `force`).
+
+Identifiers: `mine`, `1` or `id:` + the operator's ID for the operator; the UID or `id:` + ID
+for a profile, vendor or RF region (profile IDs hold slashes: sent percent-encoded)."""
+
+from __future__ import annotations
+
+import email.parser
+import email.policy
+import gzip
+import json
+import sqlite3
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from fastapi import Query, Request, Response
+from pydantic import ValidationError
+
+from ...schema.catalogs import (
+    CATALOG_KINDS,
+    MAX_CATALOG_BYTES,
+    MAX_LOGO_BYTES,
+    BaseStationProfileCreate,
+    BaseStationProfileUpdate,
+    CatalogFile,
+    CatalogKind,
+    CatalogSource,
+    CatalogVendor,
+    CatalogVendorPage,
+    CatalogVersion,
+    DeviceProfileCreate,
+    DeviceProfileUpdate,
+    LocalTexts,
+    LocalTextsUpdate,
+    LrrSwVersion,
+    LrrSwVersionUpdate,
+    Operator,
+    OperatorBaseStationProfile,
+    OperatorBaseStationProfilePage,
+    OperatorDeviceProfile,
+    OperatorDeviceProfilePage,
+    RfRegion,
+    RfRegionCreate,
+    RfRegionLocal,
+    RfRegionLocalUpdate,
+    RfRegionPage,
+    RfRegionUpdate,
+    VendorCreate,
+    VendorUpdate,
+    custom_id,
+    logo_type,
+    rule_problems,
+)
+from ...schema.common import parse_identifier
+from ...schema.device_profiles import Connectivity
+from ..auth import AppServices, ClientBodies, OperatorAccount
+from ..errors import DUPLICATE, ApiError, bad_request, not_found, validation_message
+from ..store import catalogs as store
+from ..store.devices import now_ms
+from ._common import PageParams, list_answer
+from ._router import RecordedRouter
+
+router = RecordedRouter(
+    prefix="/admins/operators/{operatorUid}",
+    tags=["operator catalogs"],
+    dependencies=[ClientBodies],
+)
+Lang = Annotated[str | None, Query(alias="language-tag", max_length=35)]
+Force = Annotated[bool, Query()]
+X: dict[str, Any] = {"response_model_exclude_none": True}
+_TABLES = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}
+_NOUN = {"deviceProfiles": "device profile", "baseStationProfiles": "base station profile",
+         "rfRegions": "RF region"}  # fmt: skip
+
+
+def _operator(conn: sqlite3.Connection, operator_uid: str) -> None:
+    ident = parse_identifier(operator_uid)
+    ref = store.operator(conn)["ID"]
+    known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
+    if not (known or (ident.kind == "id" and ident.value == ref)):
+        raise not_found(f"operator {operator_uid} not found")
+
+
+async def _upload(request: Request, limit: int, too_big: str) -> bytes:
+    """The uploaded file: the multipart field `file`, or the raw body; refused as soon as
+    the body passes `limit` (plus room for the multipart framing)."""
+    declared = request.headers.get("content-length", "")
+    room = limit + 16 * 1024
+    if declared.isdigit() and int(declared) > room:
+        raise bad_request(too_big)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > room:
+            raise bad_request(too_big)
+        chunks.append(chunk)
+    body = b"".join(chunks)
+    content_type = request.headers.get("content-type", "")
+    if content_type.lower().startswith("multipart/"):
+        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
+            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body
+        )
+        part = next(
+            (
+                p
+                for p in message.iter_parts()
+                if p.get_param("name", header="content-disposition") == "file"
+            ),
+            None,
+        )
+        if part is None:
+            raise bad_request("file: the multipart body has no field 'file'")
+        payload = part.get_payload(decode=True)
+        body = payload if isinstance(payload, bytes) else b""
+    if len(body) > limit:
+        raise bad_request(too_big)
+    return body
+
+
+def _ident(text: str) -> tuple[int | None, str | None]:
+    ident = parse_identifier(text)
+    if ident.kind == "uid":
+        return ident.uid, None
+    if ident.kind == "id":
+        return None, ident.value
+    return None, None
+
+
+def _profile_uid(conn: sqlite3.Connection, kind: str, text: str) -> int:
+    uid, ref = _ident(text)
+    found = None
+    if uid is not None or ref is not None:
+        table = _TABLES.get(kind, "rf_regions")
+        found = store.find_profile(conn, table, uid=uid, ref=ref)
+    if found is None:
+        raise not_found(f"{_NOUN[kind]} {text} not found")
+    return found
+
+
+def _vendor_uid(conn: sqlite3.Connection, kind: str, text: str) -> int:
+    uid, ref = _ident(text)
+    found = None
+    if uid is not None:
+        found = store.find_vendor(conn, kind, uid=uid)
+    elif ref is not None:
+        found = store.find_vendor(conn, kind, ref=ref)
+    if found is None:
+        raise not_found(f"vendor {text} not found")
+    return found
+
+
+def _page(
+    items: list[dict[str, Any]], more: bool, paging: Any, count: Callable[[], int],
+    catalog: str | None, lang: str, conn: sqlite3.Connection,
+) -> dict[str, Any]:  # fmt: skip
+    out = list_answer(items, more, first=paging.first, count=count)
+    out["languageTag"] = lang
+    if catalog is not None:
+        out["catalogVersion"] = store.installed(conn, catalog)[0]
+    return out
+
+
+@router.get("", response_model=Operator, **X)
+def get_operator(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    return store.operator(conn)
+
+
+# --- catalogs: versions, import, selfUpdate (one set of routes per catalog) -----------------
+
+
+async def _read_file(request: Request) -> CatalogFile:
+    """The catalog file of the body: the multipart field `file` or the raw body; JSON, or
+    gzip-compressed JSON."""
+    too_big = f"file: at most {MAX_CATALOG_BYTES // (1024 * 1024)} MB"
+    body = await _upload(request, MAX_CATALOG_BYTES, too_big)
+    return parse_catalog(body)
+
+
+def parse_catalog(body: bytes) -> CatalogFile:
+    if body[:2] == b"\x1f\x8b":
+        try:
+            body = gzip.decompress(body)
+        except (OSError, EOFError):
+            raise bad_request("file: not a readable gzip file") from None
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise bad_request(f"file: not a JSON catalog file ({exc})") from None
+    try:
+        return CatalogFile.model_validate(data)
+    except ValidationError as exc:
+        raise bad_request("file: " + validation_message(list(exc.errors()))) from None  # type: ignore[arg-type]
+
+
+def _version_answer(conn: sqlite3.Connection, kind: str) -> dict[str, Any]:
+    version, at = store.installed(conn, kind)
+    return {"catalog": kind, "version": version, "installedVersion": version, "installedAt": at,
+            "itemCount": store.item_count(conn, kind)}  # fmt: skip
+
+
+def _install(svc: Any, kind: str, file: CatalogFile, force: bool) -> dict[str, Any]:
+    if file.catalog != kind:
+        raise bad_request(f"catalog: the file is a {file.catalog} catalog, not {kind}")
+    with svc.db.write() as conn:
+        version, _at = store.installed(conn, kind)
+        if version == file.version and not force:
+            raise ApiError(
+                409, DUPLICATE,
+                f"version: {file.version} is the installed version (force to install it again)",
+            )  # fmt: skip
+        added = store.missing_ids(conn, file)
+        written = store.import_file(conn, file, now_ms())
+    answer = _version_answer(svc.db.conn(), kind)
+    return answer | {"imported": written, "added": added}
+
+
+def _catalog_routes(kind: CatalogKind) -> None:
+    base = f"/{kind}/catalog"
+
+    def get_catalog(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
+        conn = svc.db.conn()
+        _operator(conn, operatorUid)
+        return _version_answer(conn, kind)
+
+    async def import_catalog(
+        operatorUid: str, request: Request, account: OperatorAccount, svc: AppServices,
+        force: Force = False,
+    ) -> dict[str, Any]:  # fmt: skip
+        _operator(svc.db.conn(), operatorUid)
+        file = await _read_file(request)
+        return _install(svc, kind, file, force)
+
+    def get_offered(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
+        conn = svc.db.conn()
+        _operator(conn, operatorUid)
+        installed, at = store.installed(conn, kind)
+        found = store.offered(conn, kind)
+        answer: dict[str, Any] = {"catalog": kind, "installedVersion": installed, "installedAt": at}
+        if found is not None:
+            file = parse_catalog(found[1])
+            answer |= {"version": found[0], "itemCount": file.item_count,
+                       "added": store.missing_ids(conn, file)}  # fmt: skip
+        return answer
+
+    def self_update(
+        operatorUid: str, account: OperatorAccount, svc: AppServices, force: Force = False
+    ) -> dict[str, Any]:
+        conn = svc.db.conn()
+        _operator(conn, operatorUid)
+        found = store.offered(conn, kind)
+        if found is None:
+            raise not_found(f"the repository holds no {kind} catalog")
+        return _install(svc, kind, parse_catalog(found[1]), force)
+
+    opts: dict[str, Any] = {"response_model": CatalogVersion, **X}
+    router.get(base, **opts)(get_catalog)
+    router.post(base, status_code=201, openapi_extra=_FILE_BODY, **opts)(import_catalog)
+    router.get(f"{base}/selfUpdate", **opts)(get_offered)
+    router.post(f"{base}/selfUpdate", status_code=201, **opts)(self_update)
+
+
+_FILE_BODY = {
+    "requestBody": {
+        "content": {
+            "application/json": {"schema": {"type": "object"}},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "properties": {"file": {"type": "string", "format": "binary"}},
+                }
+            },
+        }
+    }
+}
+for _kind in CATALOG_KINDS:
+    _catalog_routes(_kind)
+
+
+# --- device profiles ------------------------------------------------------------------------
+
+
+@router.get("/deviceProfiles", response_model=OperatorDeviceProfilePage, **X)
+def list_device_profiles(
+    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+    source: CatalogSource | None = None, loraProfileID: str | None = None,
+    vendorID: str | None = None, connectivity: Connectivity | None = None, language_tag: Lang = None,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    lang, default = store.language(conn, language_tag)
+    filters = {"source": source, "lora_id": loraProfileID, "vendor": vendorID,
+               "connectivity": connectivity}  # fmt: skip
+    items, more = store.device_profiles(conn, lang, default, paging.offset, paging.size, **filters)
+    count = lambda: store.device_profile_count(conn, **filters)  # noqa: E731
+    return _page(items, more, paging, count, "deviceProfiles", lang, conn)
+
+
+def _device_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
+    item = store.device_profile_items(conn, [uid], lang, default)[0]
+    return item | {"catalogVersion": store.installed(conn, "deviceProfiles")[0]}
+
+
+def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
+    if ref and store.find_vendor(conn, kind, ref=ref) is None:
+        raise bad_request(f"vendor.ID: no vendor {ref}")
+
+
+@router.post("/deviceProfiles", status_code=201, response_model=OperatorDeviceProfile, **X)
+def create_device_profile(
+    operatorUid: str, body: DeviceProfileCreate, account: OperatorAccount, svc: AppServices
+) -> dict[str, Any]:
+    """The ID gets `CUSTOM/` when it has not; at most 40 characters with it."""
+    values = body.rule_values()
+    values["ID"] = custom_id(body.ID)
+    values["vendor"] = body.vendor.ID if body.vendor else None
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        if store.find_profile(conn, "device_models", ref=values["ID"]) is not None:
+            raise ApiError(409, DUPLICATE, f"ID: a device profile {values['ID']} exists")
+        _check_vendor(conn, store.DEVICE_VENDOR, values["vendor"])
+        uid = store.write_device_profile(conn, values, source="CUSTOM")
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _device_profile(conn, uid, lang, default)
+
+
+@router.get("/deviceProfiles/{profileUid:path}", response_model=OperatorDeviceProfile, **X)
+def get_device_profile(
+    operatorUid: str, profileUid: str, account: OperatorAccount, svc: AppServices,
+    language_tag: Lang = None,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    lang, default = store.language(conn, language_tag)
+    return _device_profile(conn, _profile_uid(conn, "deviceProfiles", profileUid), lang, default)
+
+
+@router.put("/deviceProfiles/{profileUid:path}", response_model=OperatorDeviceProfile, **X)
+def update_device_profile(
+    operatorUid: str, profileUid: str, body: DeviceProfileUpdate, account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    """The fields sent replace those held; the LoRaWAN rules are checked on the result
+    (a forced value may be left out: it is set)."""
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        uid = _profile_uid(conn, "deviceProfiles", profileUid)
+        current = store.device_profile_values(conn, uid)
+        fixed = body.fixed_values()
+        for name, sent in fixed.items():
+            if sent != current.get(name):
+                raise bad_request(
+                    f"{name}: cannot change after creation (it is {current.get(name)})"
+                )
+        sent_values = body.model_dump(exclude_unset=True)
+        if sent_values.get("commercialName", "") is None:  # a name cannot be emptied
+            del sent_values["commercialName"]
+        if "vendor" in sent_values:
+            sent_values["vendor"] = body.vendor.ID if body.vendor else None
+            _check_vendor(conn, store.DEVICE_VENDOR, sent_values["vendor"])
+        if "defaultIsmBands" in sent_values:
+            sent_values["defaultIsmBands"] = [b.ID for b in body.defaultIsmBands or ()]
+        merged = current | sent_values
+        sent_rules = {k: v for k, v in merged.items() if k in sent_values or k not in _FORCED}
+        problems = rule_problems(sent_rules)
+        if problems:
+            raise bad_request("; ".join(problems))
+        store.write_device_profile(conn, merged, source="", uid=uid)
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _device_profile(conn, uid, lang, default)
+
+
+_FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
+                     "maxRedundancyForConfirmedUL", "permanentlyListening",
+                     "defaultRelayActivation", "macNotifyNewEndDeviceReqExSupport",
+                     "downlinkDwellTime", "uplinkDwellTime"})  # fmt: skip
+
+
+# --- base-station profiles ------------------------------------------------------------------
+
+
+@router.get("/baseStationProfiles", response_model=OperatorBaseStationProfilePage, **X)
+def list_bs_profiles(
+    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+    source: CatalogSource | None = None, language_tag: Lang = None,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    lang, default = store.language(conn, language_tag)
+    items, more = store.bs_profiles(conn, lang, default, paging.offset, paging.size, source=source)
+    count = lambda: store.bs_profile_count(conn, source=source)  # noqa: E731
+    return _page(items, more, paging, count, "baseStationProfiles", lang, conn)
+
+
+def _bs_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
+    item = store.bs_profile_items(conn, [uid], lang, default)[0]
+    return item | {"catalogVersion": store.installed(conn, "baseStationProfiles")[0]}
+
+
+@router.post(
+    "/baseStationProfiles", status_code=201, response_model=OperatorBaseStationProfile, **X
+)
+def create_bs_profile(
+    operatorUid: str, body: BaseStationProfileCreate, account: OperatorAccount, svc: AppServices
+) -> dict[str, Any]:
+    values = body.model_dump(exclude_none=True)
+    values["ID"] = custom_id(body.ID)
+    values["vendor"] = body.vendor.ID
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        if store.find_profile(conn, "bs_profiles", ref=values["ID"]) is not None:
+            raise ApiError(409, DUPLICATE, f"ID: a base station profile {values['ID']} exists")
+        _check_vendor(conn, store.BS_VENDOR, values["vendor"])
+        uid = store.write_bs_profile(conn, values, source="CUSTOM")
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _bs_profile(conn, uid, lang, default)
+
+
+@router.put(
+    "/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}",
+    response_model=LrrSwVersion,
+    **X,
+)
+def put_lrr_version(
+    operatorUid: str, profileUid: str, versionUid: str, body: LrrSwVersionUpdate,
+    account: OperatorAccount, svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    """Creates the version when the profile has not got it, else replaces its
+    compatibilities."""
+    if not versionUid.strip() or len(versionUid) > 40:
+        raise bad_request("versionUid: 1 to 40 characters")
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        uid = _profile_uid(conn, "baseStationProfiles", profileUid)
+        compat = [c.model_dump() for c in body.compatibilities]
+        store.put_lrr_version(conn, uid, versionUid, compat)
+    return next(v for v in store.lrr_versions(svc.db.conn(), uid) if v["ID"] == versionUid)
+
+
+@router.get(
+    "/baseStationProfiles/{profileUid:path}", response_model=OperatorBaseStationProfile, **X
+)
+def get_bs_profile(
+    operatorUid: str, profileUid: str, account: OperatorAccount, svc: AppServices,
+    language_tag: Lang = None,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    lang, default = store.language(conn, language_tag)
+    return _bs_profile(conn, _profile_uid(conn, "baseStationProfiles", profileUid), lang, default)
+
+
+@router.put(
+    "/baseStationProfiles/{profileUid:path}", response_model=OperatorBaseStationProfile, **X
+)
+def update_bs_profile(
+    operatorUid: str, profileUid: str, body: BaseStationProfileUpdate, account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        uid = _profile_uid(conn, "baseStationProfiles", profileUid)
+        current = store.bs_profile_values(conn, uid)
+        if "ID" in body.fixed_values() and body.fixed_values()["ID"] != current["ID"]:
+            raise bad_request(f"ID: cannot change after creation (it is {current['ID']})")
+        sent = body.model_dump(exclude_unset=True)
+        if "vendor" in sent:
+            sent["vendor"] = body.vendor.ID if body.vendor else None
+            _check_vendor(conn, store.BS_VENDOR, sent["vendor"])
+        merged = current | {k: v for k, v in sent.items() if v is not None or k == "vendor"}
+        store.write_bs_profile(conn, merged, source="", uid=uid)
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _bs_profile(conn, uid, lang, default)
+
+
+# --- vendors --------------------------------------------------------------------------------
+
+
+def _vendor_routes(path: str, kind: str) -> None:
+    def list_vendors(
+        operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+        language_tag: Lang = None, loraVendorID: str | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        conn = svc.db.conn()
+        _operator(conn, operatorUid)
+        lang, default = store.language(conn, language_tag)
+        items, more = store.vendors(
+            conn, kind, lang, default, paging.offset, paging.size, lora_vendor_id=loraVendorID
+        )
+        count = lambda: store.vendor_count(conn, kind, loraVendorID)  # noqa: E731
+        return _page(items, more, paging, count, None, lang, conn)
+
+    def create_vendor(
+        operatorUid: str, body: VendorCreate, account: OperatorAccount, svc: AppServices
+    ) -> dict[str, Any]:
+        with svc.db.write() as conn:
+            _operator(conn, operatorUid)
+            if store.find_vendor(conn, kind, ref=body.ID) is not None:
+                raise ApiError(409, DUPLICATE, f"ID: a vendor {body.ID} exists")
+            uid = store.create_vendor(conn, kind, body.model_dump(exclude_none=True))
+        conn = svc.db.conn()
+        lang, default = store.language(conn, None)
+        return store.vendor_items(conn, kind, [uid], lang, default)[0]
+
+    def get_vendor(
+        operatorUid: str, vendorUid: str, account: OperatorAccount, svc: AppServices,
+        language_tag: Lang = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        conn = svc.db.conn()
+        _operator(conn, operatorUid)
+        lang, default = store.language(conn, language_tag)
+        return store.vendor_items(conn, kind, [_vendor_uid(conn, kind, vendorUid)], lang, default)[
+            0
+        ]
+
+    def update_vendor(
+        operatorUid: str, vendorUid: str, body: VendorUpdate, account: OperatorAccount,
+        svc: AppServices,
+    ) -> dict[str, Any]:  # fmt: skip
+        with svc.db.write() as conn:
+            _operator(conn, operatorUid)
+            uid = _vendor_uid(conn, kind, vendorUid)
+            store.update_vendor(conn, kind, uid, body.model_dump(exclude_none=True))
+        conn = svc.db.conn()
+        lang, default = store.language(conn, None)
+        return store.vendor_items(conn, kind, [uid], lang, default)[0]
+
+    def get_local(
+        operatorUid: str, vendorUid: str, languageTag: str, account: OperatorAccount,
+        svc: AppServices,
+    ) -> dict[str, Any]:  # fmt: skip
+        conn = svc.db.conn()
+        _operator(conn, operatorUid)
+        uid = _vendor_uid(conn, kind, vendorUid)
+        lang = _language(conn, languageTag)
+        texts = store.local(conn, kind, uid, lang)
+        if texts is None:
+            raise not_found(f"vendor {vendorUid} has no texts in {languageTag}")
+        return {"languageTag": lang, "commercialName": texts[0], "commercialDescription": texts[1]}
+
+    def put_local(
+        operatorUid: str, vendorUid: str, languageTag: str, body: LocalTextsUpdate,
+        account: OperatorAccount, svc: AppServices,
+    ) -> dict[str, Any]:  # fmt: skip
+        with svc.db.write() as conn:
+            _operator(conn, operatorUid)
+            uid = _vendor_uid(conn, kind, vendorUid)
+            lang = _language(conn, languageTag)
+            if store.operator(conn)["defaultLanguage"] == lang:
+                store.update_vendor(conn, kind, uid, body.model_dump(exclude_none=True))
+            else:
+                store.set_local(conn, kind, uid, lang, body.commercialName,
+                                body.commercialDescription)  # fmt: skip
+        conn = svc.db.conn()
+        item = store.vendor_items(conn, kind, [uid], lang, False)[0]
+        return {"languageTag": lang, "commercialName": item["commercialName"],
+                "commercialDescription": item["commercialDescription"]}  # fmt: skip
+
+    router.get(path, response_model=CatalogVendorPage, **X)(list_vendors)
+    router.post(path, status_code=201, response_model=CatalogVendor, **X)(create_vendor)
+    router.get(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
+        get_local
+    )
+    router.put(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
+        put_local
+    )
+    router.get(f"{path}/{{vendorUid}}", response_model=CatalogVendor, **X)(get_vendor)
+    router.put(f"{path}/{{vendorUid}}", response_model=CatalogVendor, **X)(update_vendor)
+
+
+def _language(conn: sqlite3.Connection, tag: str) -> str:
+    """A language the operator has (its primary subtag), else 404."""
+    lang = tag.split("-", 1)[0].lower()
+    if lang not in store.operator(conn)["languages"]:
+        raise not_found(f"languageTag: the operator has no language {tag}")
+    return lang
+
+
+_vendor_routes("/deviceVendors", store.DEVICE_VENDOR)
+_vendor_routes("/baseStationVendors", store.BS_VENDOR)
+
+
+# --- RF regions -----------------------------------------------------------------------------
+
+
+@router.get("/rfRegions", response_model=RfRegionPage, **X)
+def list_rf_regions(
+    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+    source: CatalogSource | None = None, language_tag: Lang = None,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    lang, default = store.language(conn, language_tag)
+    items, more = store.rf_regions(conn, lang, default, paging.offset, paging.size, source=source)
+    count = lambda: store.rf_region_count(conn, source=source)  # noqa: E731
+    return _page(items, more, paging, count, "rfRegions", lang, conn)
+
+
+def _rf_region(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
+    item = store.rf_region_items(conn, [uid], lang, default)[0]
+    return item | {"catalogVersion": store.installed(conn, "rfRegions")[0]}
+
+
+@router.post("/rfRegions", status_code=201, response_model=RfRegion, **X)
+def create_rf_region(
+    operatorUid: str, body: RfRegionCreate, account: OperatorAccount, svc: AppServices
+) -> dict[str, Any]:
+    values = body.model_dump(exclude_none=True) | {"ID": custom_id(body.ID)}
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        if store.find_rf_region(conn, ref=values["ID"]) is not None:
+            raise ApiError(409, DUPLICATE, f"ID: an RF region {values['ID']} exists")
+        uid = store.write_rf_region(conn, values, source="CUSTOM")
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _rf_region(conn, uid, lang, default)
+
+
+@router.get("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+def get_rf_local(
+    operatorUid: str, rfRegionUid: str, languageTag: str, account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+    lang = _language(conn, languageTag)
+    texts = store.local(conn, store.RF_REGION, uid, lang)
+    if texts is None:
+        raise not_found(f"RF region {rfRegionUid} has no texts in {languageTag}")
+    return {"languageTag": lang, "name": texts[0], "commercialDescription": texts[1]}
+
+
+@router.put("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+def put_rf_local(
+    operatorUid: str, rfRegionUid: str, languageTag: str, body: RfRegionLocalUpdate,
+    account: OperatorAccount, svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+        lang = _language(conn, languageTag)
+        if store.operator(conn)["defaultLanguage"] == lang:
+            store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
+        else:
+            store.set_local(conn, store.RF_REGION, uid, lang, body.name, body.commercialDescription)
+    item = store.rf_region_items(svc.db.conn(), [uid], lang, False)[0]
+    return {"languageTag": lang, "name": item["name"],
+            "commercialDescription": item["commercialDescription"]}  # fmt: skip
+
+
+@router.get("/rfRegions/{rfRegionUid:path}/logo", response_class=Response,
+            responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}})  # fmt: skip
+def get_logo(
+    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
+) -> Response:
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    found = store.logo(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
+    if found is None:
+        raise not_found(f"RF region {rfRegionUid} has no logo")
+    return Response(found[0], media_type=found[1])
+
+
+@router.post("/rfRegions/{rfRegionUid:path}/logo", status_code=201, response_model=RfRegion, **X,
+             openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
+                 "type": "object", "properties": {"file": {"type": "string",
+                                                            "format": "binary"}}}}}}})  # fmt: skip
+async def post_logo(
+    operatorUid: str, rfRegionUid: str, request: Request, account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    """A PNG or JPEG image (told by its bytes, not its name), at most 256 KB: the multipart
+    field `file` or the raw body."""
+    data = await _upload(request, MAX_LOGO_BYTES, f"file: at most {MAX_LOGO_BYTES // 1024} KB")
+    kind = logo_type(data)
+    if not kind:
+        raise bad_request("file: a logo is a PNG or JPEG image")
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+        store.set_logo(conn, uid, data, kind)
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _rf_region(conn, uid, lang, default)
+
+
+@router.get("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
+def get_rf_region(
+    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices,
+    language_tag: Lang = None,
+) -> dict[str, Any]:  # fmt: skip
+    conn = svc.db.conn()
+    _operator(conn, operatorUid)
+    lang, default = store.language(conn, language_tag)
+    return _rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid), lang, default)
+
+
+@router.put("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
+def update_rf_region(
+    operatorUid: str, rfRegionUid: str, body: RfRegionUpdate, account: OperatorAccount,
+    svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+        row = store.rf_region_fixed(conn, uid)
+        for name, now_value in (("ID", row[0]), ("ismBand", row[1])):
+            sent = body.fixed_values().get(name)
+            if sent is not None and sent != now_value:
+                raise bad_request(f"{name}: cannot change after creation (it is {now_value})")
+        store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
+    conn = svc.db.conn()
+    lang, default = store.language(conn, None)
+    return _rf_region(conn, uid, lang, default)
+
+
+@router.delete("/rfRegions/{rfRegionUid:path}", status_code=204)
+def delete_rf_region(
+    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
+) -> Response:
+    with svc.db.write() as conn:
+        _operator(conn, operatorUid)
+        store.delete_rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
+    return Response(status_code=204)

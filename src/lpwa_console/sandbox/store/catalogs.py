@@ -1,0 +1,802 @@
+"""The operator's catalogs (Document 2 §4.1): every SQL statement of device and base-station
+profiles, their vendors, RF regions, texts per language, catalog versions and the repository
+of versions offered for `selfUpdate`. Nothing about HTTP.
+
+Device profiles are `device_models`, the rows the subscriber's picker reads
+(store/device_profiles.py). An item's own columns hold its texts in the operator's default
+language; `catalog_texts` holds the other languages (kind, lang, item id)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from ...schema.catalogs import (
+    LORAWAN_FIELDS,
+    CatalogFile,
+    FileBaseStationProfile,
+    FileDeviceProfile,
+    FileRfRegion,
+    FileVendor,
+    apply_forced,
+    version_key,
+)
+from ...schema.device_profiles import ISM_BAND_NAMES
+
+BASE = "/admins/operators/1"
+# catalog_texts kinds
+DEVICE_PROFILE, BS_PROFILE, DEVICE_VENDOR, BS_VENDOR, RF_REGION = "dp", "bp", "dv", "bv", "rf"
+# The LoRaWAN fields kept in device_models.details (the others have columns of their own).
+_COLUMNS = {"typeMAC", "macMinorVersion", "motionModelIndicator", "loraProfileIDs"}
+DETAIL_FIELDS = tuple(n for n in (*LORAWAN_FIELDS, "mtcLteCategory") if n not in _COLUMNS)
+Progress = Callable[[int, int], None]
+
+
+def _marks(values: Sequence[object]) -> str:
+    return ", ".join("?" * len(values))
+
+
+# --- operator and languages -----------------------------------------------------------------
+
+
+def operator(conn: sqlite3.Connection) -> dict[str, Any]:
+    row = conn.execute("SELECT * FROM operator_settings WHERE id = 1").fetchone()
+    return {
+        "ID": row["ref"],
+        "name": row["name"],
+        "catalogUpdateMethod": row["catalog_update_method"],
+        "defaultLanguage": row["default_language"],
+        "languages": json.loads(row["languages"]),
+    }
+
+
+def language(conn: sqlite3.Connection, tag: str | None) -> tuple[str, bool]:
+    """(the language the answer is in, whether it is the default one): the tag asked when the
+    operator has it (its primary subtag matches: "fr-FR" -> "fr"), else the default."""
+    op = operator(conn)
+    default = str(op["defaultLanguage"])
+    wanted = (tag or "").split("-", 1)[0].lower()
+    if wanted and wanted in op["languages"] and wanted != default:
+        return wanted, False
+    return default, True
+
+
+def texts(
+    conn: sqlite3.Connection, kind: str, lang: str, default: bool, ids: list[int]
+) -> dict[int, tuple[str | None, str | None]]:
+    if default or not ids:
+        return {}
+    rows = conn.execute(
+        "SELECT item_id, name, description FROM catalog_texts WHERE kind = ? AND lang = ?"
+        f" AND item_id IN ({_marks(ids)})",
+        [kind, lang, *ids],
+    )
+    return {r[0]: (r[1], r[2]) for r in rows}
+
+
+def local(conn: sqlite3.Connection, kind: str, item_id: int, lang: str) -> tuple[str, str] | None:
+    """An item's texts in one language as stored (None when it has none there)."""
+    row = conn.execute(
+        "SELECT name, description FROM catalog_texts WHERE kind = ? AND lang = ? AND item_id = ?",
+        (kind, lang, item_id),
+    ).fetchone()
+    return None if row is None else (row[0], row[1])
+
+
+def set_local(
+    conn: sqlite3.Connection,
+    kind: str,
+    item_id: int,
+    lang: str,
+    name: str | None,
+    description: str | None,
+) -> None:
+    conn.execute(
+        "INSERT INTO catalog_texts (kind, lang, item_id, name, description) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (kind, lang, item_id) DO UPDATE SET"
+        " name = coalesce(excluded.name, name), description = coalesce(excluded.description,"
+        " description)",
+        (kind, lang, item_id, name, description),
+    )
+
+
+def _drop_texts(conn: sqlite3.Connection, kind: str, item_id: int) -> None:
+    conn.execute("DELETE FROM catalog_texts WHERE kind = ? AND item_id = ?", (kind, item_id))
+
+
+# --- catalog versions -----------------------------------------------------------------------
+
+
+def installed(conn: sqlite3.Connection, catalog: str) -> tuple[str | None, int | None]:
+    row = conn.execute(
+        "SELECT version, installed_at FROM catalog_versions WHERE catalog = ?", (catalog,)
+    ).fetchone()
+    return (row[0], row[1]) if row else (None, None)
+
+
+def offered(conn: sqlite3.Connection, catalog: str) -> tuple[str, bytes] | None:
+    """The newest version the repository holds for this catalog, with its file."""
+    rows = conn.execute(
+        "SELECT version, content FROM catalog_repository WHERE catalog = ?", (catalog,)
+    ).fetchall()
+    if not rows:
+        return None
+    best = max(rows, key=lambda r: version_key(r[0]))
+    return str(best[0]), bytes(best[1])
+
+
+def offer(conn: sqlite3.Connection, catalog: str, version: str, content: bytes) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO catalog_repository (catalog, version, content) VALUES (?, ?, ?)",
+        (catalog, version, content),
+    )
+
+
+def item_count(conn: sqlite3.Connection, catalog: str) -> int:
+    table = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}.get(
+        catalog, "rf_regions"
+    )
+    return int(conn.execute(f"SELECT count(*) FROM {table} WHERE source = 'CATALOG'").fetchone()[0])
+
+
+def missing_ids(conn: sqlite3.Connection, file: CatalogFile) -> list[str]:
+    """The IDs of the file's items not in the database yet."""
+    ids = [p.ID for p in file.profiles or file.baseStationProfiles or file.rfRegions]
+    table = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}.get(
+        file.catalog, "rf_regions"
+    )
+    have: set[str] = set()
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        have.update(
+            r[0]
+            for r in conn.execute(f"SELECT ref FROM {table} WHERE ref IN ({_marks(chunk)})", chunk)
+        )
+    return [i for i in ids if i not in have]
+
+
+# --- vendors --------------------------------------------------------------------------------
+
+_VENDOR_TABLE = {DEVICE_VENDOR: "device_vendors", BS_VENDOR: "bs_vendors"}
+_PROFILE_TABLE = {DEVICE_VENDOR: "device_models", BS_VENDOR: "bs_profiles"}
+_VENDOR_PATH = {DEVICE_VENDOR: "deviceVendors", BS_VENDOR: "baseStationVendors"}
+
+
+def find_vendor(conn: sqlite3.Connection, kind: str, *, uid: int | None = None,
+                ref: str | None = None) -> int | None:  # fmt: skip
+    table = _VENDOR_TABLE[kind]
+    if uid is not None:
+        row = conn.execute(f"SELECT id FROM {table} WHERE id = ?", (uid,)).fetchone()
+    else:
+        row = conn.execute(f"SELECT id FROM {table} WHERE ref = ?", (ref,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def vendors(
+    conn: sqlite3.Connection,
+    kind: str,
+    lang: str,
+    default: bool,
+    offset: int,
+    limit: int,
+    *,
+    lora_vendor_id: str | None = None,
+) -> tuple[list[dict[str, Any]], bool]:
+    table = _VENDOR_TABLE[kind]
+    clauses, params = ["1"], []
+    if lora_vendor_id and kind == DEVICE_VENDOR:
+        clauses.append("lora_vendor_id = ?")
+        params.append(lora_vendor_id)
+    rows = conn.execute(
+        f"SELECT id FROM {table} WHERE {' AND '.join(clauses)} ORDER BY name, ref LIMIT ? OFFSET ?",
+        [*params, limit + 1, offset],
+    ).fetchall()
+    ids = [int(r[0]) for r in rows[:limit]]
+    return vendor_items(conn, kind, ids, lang, default), len(rows) > limit
+
+
+def vendor_count(conn: sqlite3.Connection, kind: str, lora_vendor_id: str | None = None) -> int:
+    sql = f"SELECT count(*) FROM {_VENDOR_TABLE[kind]}"
+    if lora_vendor_id and kind == DEVICE_VENDOR:
+        return int(conn.execute(sql + " WHERE lora_vendor_id = ?", (lora_vendor_id,)).fetchone()[0])
+    return int(conn.execute(sql).fetchone()[0])
+
+
+def vendor_items(
+    conn: sqlite3.Connection, kind: str, ids: list[int], lang: str, default: bool
+) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    table, profiles = _VENDOR_TABLE[kind], _PROFILE_TABLE[kind]
+    rows = {
+        r["id"]: r
+        for r in conn.execute(
+            f"SELECT v.*, (SELECT count(*) FROM {profiles} p WHERE p.vendor_id = v.id) AS n"
+            f" FROM {table} v WHERE v.id IN ({_marks(ids)})",
+            ids,
+        )
+    }
+    found_texts = texts(conn, kind, lang, default, ids)
+    out = []
+    for uid in ids:
+        r = rows[uid]
+        name, description = found_texts.get(uid, (None, None))
+        item: dict[str, Any] = {
+            "ID": r["ref"],
+            "commercialName": name or r["name"],
+            "commercialDescription": description or r["description"],
+            "source": r["source"],
+            "languageTag": lang if uid in found_texts else None,
+            "profileCount": r["n"],
+            "href": f"{BASE}/{_VENDOR_PATH[kind]}/{uid}",
+        }
+        if kind == DEVICE_VENDOR:
+            item["loraVendorID"] = r["lora_vendor_id"]
+        out.append(item)
+    return out
+
+
+def create_vendor(conn: sqlite3.Connection, kind: str, values: dict[str, Any]) -> int:
+    columns = ["ref", "name", "description", "source"]
+    args = [values["ID"], values["commercialName"], values.get("commercialDescription"), "CUSTOM"]
+    if kind == DEVICE_VENDOR:
+        columns.append("lora_vendor_id")
+        args.append(values.get("loraVendorID"))
+    cur = conn.execute(
+        f"INSERT INTO {_VENDOR_TABLE[kind]} ({', '.join(columns)}) VALUES ({_marks(args)})", args
+    )
+    return int(cur.lastrowid or 0)
+
+
+def update_vendor(conn: sqlite3.Connection, kind: str, uid: int, values: dict[str, Any]) -> None:
+    names = {"commercialName": "name", "commercialDescription": "description"}
+    if kind == DEVICE_VENDOR:
+        names["loraVendorID"] = "lora_vendor_id"
+    sets = {names[k]: v for k, v in values.items() if k in names}
+    if sets:
+        conn.execute(
+            f"UPDATE {_VENDOR_TABLE[kind]} SET {', '.join(f'{c} = ?' for c in sets)} WHERE id = ?",
+            [*sets.values(), uid],
+        )
+
+
+# --- device profiles ------------------------------------------------------------------------
+
+
+def find_profile(conn: sqlite3.Connection, table: str, *, uid: int | None = None,
+                 ref: str | None = None) -> int | None:  # fmt: skip
+    if uid is not None:
+        row = conn.execute(f"SELECT id FROM {table} WHERE id = ?", (uid,)).fetchone()
+    else:
+        row = conn.execute(f"SELECT id FROM {table} WHERE ref = ?", (ref,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def _source_clause(source: str | None, alias: str) -> tuple[str, list[object]]:
+    if source in ("CATALOG", "CUSTOM"):
+        return f"{alias}.source = ?", [source]
+    return "1", []
+
+
+def _profile_where(
+    source: str | None, lora_id: str | None, vendor: str | None, connectivity: str | None
+) -> tuple[str, list[object]]:
+    clause, params = _source_clause(source, "m")
+    clauses = [clause]
+    if lora_id:
+        clauses.append("m.id IN (SELECT model_id FROM device_model_lora_ids WHERE lora_id = ?)")
+        params.append(lora_id)
+    if vendor:
+        clauses.append("m.vendor_id = (SELECT id FROM device_vendors WHERE ref = ?)")
+        params.append(vendor)
+    if connectivity:
+        clauses.append("m.connectivity = ?")
+        params.append(connectivity)
+    return " AND ".join(clauses), params
+
+
+def device_profiles(
+    conn: sqlite3.Connection,
+    lang: str,
+    default: bool,
+    offset: int,
+    limit: int,
+    *,
+    source: str | None = None,
+    lora_id: str | None = None,
+    vendor: str | None = None,
+    connectivity: str | None = None,
+) -> tuple[list[dict[str, Any]], bool]:
+    """One page of profiles by ID, in `lang` where they have texts in it."""
+    where, params = _profile_where(source, lora_id, vendor, connectivity)
+    rows = conn.execute(
+        f"SELECT m.id FROM device_models m WHERE {where} ORDER BY m.ref LIMIT ? OFFSET ?",
+        [*params, limit + 1, offset],
+    ).fetchall()
+    ids = [int(r[0]) for r in rows[:limit]]
+    return device_profile_items(conn, ids, lang, default), len(rows) > limit
+
+
+def device_profile_count(
+    conn: sqlite3.Connection,
+    *,
+    source: str | None = None,
+    lora_id: str | None = None,
+    vendor: str | None = None,
+    connectivity: str | None = None,
+) -> int:
+    where, params = _profile_where(source, lora_id, vendor, connectivity)
+    return int(
+        conn.execute(f"SELECT count(*) FROM device_models m WHERE {where}", params).fetchone()[0]
+    )
+
+
+def device_profile_items(
+    conn: sqlite3.Connection, ids: list[int], lang: str, default: bool
+) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    marks = _marks(ids)
+    rows = {
+        r["id"]: r
+        for r in conn.execute(
+            "SELECT m.*, v.ref AS v_ref, v.name AS v_name, v.description AS v_description,"
+            " v.lora_vendor_id AS v_lora, v.id AS v_id FROM device_models m"
+            f" LEFT JOIN device_vendors v ON v.id = m.vendor_id WHERE m.id IN ({marks})",
+            ids,
+        )
+    }
+    bands: dict[int, list[str]] = {}
+    for model_id, band in conn.execute(
+        f"SELECT model_id, band FROM device_model_bands WHERE model_id IN ({marks}) ORDER BY band",
+        ids,
+    ):
+        bands.setdefault(model_id, []).append(band)
+    lora: dict[int, list[str]] = {}
+    for model_id, lora_id in conn.execute(
+        f"SELECT model_id, lora_id FROM device_model_lora_ids WHERE model_id IN ({marks})"
+        " ORDER BY lora_id",
+        ids,
+    ):
+        lora.setdefault(model_id, []).append(lora_id)
+    found_texts = texts(conn, DEVICE_PROFILE, lang, default, ids)
+    vendor_ids = [int(r["v_id"]) for r in rows.values() if r["v_id"] is not None]
+    vendor_texts = texts(conn, DEVICE_VENDOR, lang, default, sorted(set(vendor_ids)))
+    out = []
+    for uid in ids:
+        r = rows[uid]
+        name, description = found_texts.get(uid, (None, None))
+        v_name, v_description = vendor_texts.get(r["v_id"], (None, None))
+        item: dict[str, Any] = {
+            "ID": r["ref"],
+            "commercialName": name or r["commercial_name"],
+            "commercialDescription": description or r["description"],
+            "connectivity": r["connectivity"],
+            "source": r["source"],
+            "vendor": {
+                "ID": r["v_ref"] or "generic",
+                "commercialName": v_name or r["v_name"] or "Generic",
+                "commercialDescription": v_description or r["v_description"],
+                "loraVendorID": r["v_lora"],
+            },
+            "defaultIsmBands": [
+                {"ID": b, "name": ISM_BAND_NAMES.get(b, b)} for b in bands.get(uid, [])
+            ],
+            "loraProfileIDs": lora.get(uid, []),
+            "languageTag": lang if uid in found_texts else None,
+            "href": f"{BASE}/deviceProfiles/{uid}",
+        }
+        if r["connectivity"] == "LORAWAN":
+            item["typeMAC"] = r["type_mac"] or "LoRaMAC"
+            item["macMajorVersion"] = r["mac_major"] if r["mac_major"] is not None else 0
+            item["macMinorVersion"] = r["mac_minor"]
+        if r["motion"]:
+            item["motionModelIndicator"] = r["motion"]
+        item.update(json.loads(r["details"] or "{}"))
+        out.append(item)
+    return out
+
+
+def _profile_values(values: dict[str, Any]) -> dict[str, Any]:
+    """The values to store: the forced ones applied, the not applicable ones dropped."""
+    return apply_forced({k: v for k, v in values.items() if v is not None})
+
+
+def write_device_profile(
+    conn: sqlite3.Connection, values: dict[str, Any], *, source: str, uid: int | None = None
+) -> int:
+    """Create (uid None) or replace a device profile from its wire values (`vendor` the
+    vendor's ID, `defaultIsmBands` band IDs)."""
+    values = _profile_values(values)
+    vendor_id = (
+        find_vendor(conn, DEVICE_VENDOR, ref=values["vendor"]) if values.get("vendor") else None
+    )
+    lorawan = values.get("connectivity", "LORAWAN") == "LORAWAN"
+    details = {k: values[k] for k in DETAIL_FIELDS if k in values}
+    row = (
+        values["commercialName"],
+        values["connectivity"],
+        values.get("commercialDescription"),
+        vendor_id,
+        values.get("typeMAC") or ("LoRaMAC" if lorawan else None),
+        0 if lorawan else None,
+        values.get("macMinorVersion"),
+        values.get("motionModelIndicator"),
+        json.dumps(details, separators=(",", ":")) if details else None,
+    )
+    if uid is None:
+        cur = conn.execute(
+            "INSERT INTO device_models (commercial_name, connectivity, description, vendor_id,"
+            " type_mac, mac_major, mac_minor, motion, details, ref, source)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*row, values["ID"], source),
+        )
+        uid = int(cur.lastrowid or 0)
+    else:
+        conn.execute(
+            "UPDATE device_models SET commercial_name = ?, connectivity = ?, description = ?,"
+            " vendor_id = ?, type_mac = ?, mac_major = ?, mac_minor = ?, motion = ?, details = ?"
+            " WHERE id = ?",
+            (*row, uid),
+        )
+        conn.execute("DELETE FROM device_model_bands WHERE model_id = ?", (uid,))
+        conn.execute("DELETE FROM device_model_lora_ids WHERE model_id = ?", (uid,))
+    conn.executemany(
+        "INSERT OR IGNORE INTO device_model_bands VALUES (?, ?)",
+        [(uid, b) for b in values.get("defaultIsmBands") or ()],
+    )
+    conn.executemany(
+        "INSERT OR IGNORE INTO device_model_lora_ids (lora_id, model_id) VALUES (?, ?)",
+        [(lid, uid) for lid in values.get("loraProfileIDs") or ()],
+    )
+    return uid
+
+
+def device_profile_values(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
+    """A profile as the values `write_device_profile` takes (default-language texts)."""
+    lang = operator(conn)["defaultLanguage"]
+    item = device_profile_items(conn, [uid], lang, True)[0]
+    item["vendor"] = item["vendor"]["ID"]
+    item["defaultIsmBands"] = [b["ID"] for b in item["defaultIsmBands"]]
+    for name in ("href", "languageTag", "source", "macMajorVersion"):
+        item.pop(name, None)
+    return {k: v for k, v in item.items() if v is not None}
+
+
+# --- base-station profiles ------------------------------------------------------------------
+
+
+def _bs_where(source: str | None) -> tuple[str, list[object]]:
+    return _source_clause(source, "p")
+
+
+def bs_profiles(
+    conn: sqlite3.Connection, lang: str, default: bool, offset: int, limit: int,
+    *, source: str | None = None,
+) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
+    where, params = _bs_where(source)
+    rows = conn.execute(
+        f"SELECT p.id FROM bs_profiles p WHERE {where} ORDER BY p.ref LIMIT ? OFFSET ?",
+        [*params, limit + 1, offset],
+    ).fetchall()
+    ids = [int(r[0]) for r in rows[:limit]]
+    return bs_profile_items(conn, ids, lang, default), len(rows) > limit
+
+
+def bs_profile_count(conn: sqlite3.Connection, *, source: str | None = None) -> int:
+    where, params = _bs_where(source)
+    return int(
+        conn.execute(f"SELECT count(*) FROM bs_profiles p WHERE {where}", params).fetchone()[0]
+    )
+
+
+def lrr_versions(conn: sqlite3.Connection, uid: int) -> list[dict[str, Any]]:
+    return [
+        {
+            "ID": version,
+            "compatibilities": json.loads(compat),
+            "href": f"{BASE}/baseStationProfiles/{uid}/lrrSwVersions/{version}",
+        }
+        for version, compat in conn.execute(
+            "SELECT version, compatibilities FROM lrr_sw_versions WHERE profile_id = ?"
+            " ORDER BY version",
+            (uid,),
+        )
+    ]
+
+
+def bs_profile_items(
+    conn: sqlite3.Connection, ids: list[int], lang: str, default: bool
+) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    rows = {
+        r["id"]: r
+        for r in conn.execute(
+            "SELECT p.*, v.ref AS v_ref, v.name AS v_name, v.description AS v_description,"
+            " v.id AS v_id FROM bs_profiles p LEFT JOIN bs_vendors v ON v.id = p.vendor_id"
+            f" WHERE p.id IN ({_marks(ids)})",
+            ids,
+        )
+    }
+    found_texts = texts(conn, BS_PROFILE, lang, default, ids)
+    vendor_ids = sorted({int(r["v_id"]) for r in rows.values() if r["v_id"] is not None})
+    vendor_texts = texts(conn, BS_VENDOR, lang, default, vendor_ids)
+    out = []
+    for uid in ids:
+        r = rows[uid]
+        name, description = found_texts.get(uid, (None, None))
+        v_name, v_description = vendor_texts.get(r["v_id"], (None, None))
+        out.append(
+            {
+                "ID": r["ref"],
+                "commercialName": name or r["commercial_name"],
+                "commercialDescription": description or r["description"],
+                "softwareType": r["software_type"],
+                "rfHardwareConfig": r["rf_hw_config"],
+                "source": r["source"],
+                "vendor": {
+                    "ID": r["v_ref"] or "unknown",
+                    "commercialName": v_name or r["v_name"],
+                    "commercialDescription": v_description or r["v_description"],
+                },
+                "lrrSwVersions": lrr_versions(conn, uid),
+                "languageTag": lang if uid in found_texts else None,
+                "href": f"{BASE}/baseStationProfiles/{uid}",
+            }
+        )
+    return out
+
+
+def write_bs_profile(
+    conn: sqlite3.Connection, values: dict[str, Any], *, source: str, uid: int | None = None
+) -> int:
+    vendor_id = find_vendor(conn, BS_VENDOR, ref=values["vendor"]) if values.get("vendor") else None
+    row = (
+        values["commercialName"],
+        values.get("commercialDescription"),
+        vendor_id,
+        values["softwareType"],
+        values.get("rfHardwareConfig"),
+    )
+    if uid is None:
+        cur = conn.execute(
+            "INSERT INTO bs_profiles (commercial_name, description, vendor_id, software_type,"
+            " rf_hw_config, ref, source) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (*row, values["ID"], source),
+        )
+        return int(cur.lastrowid or 0)
+    conn.execute(
+        "UPDATE bs_profiles SET commercial_name = ?, description = ?, vendor_id = ?,"
+        " software_type = ?, rf_hw_config = ? WHERE id = ?",
+        (*row, uid),
+    )
+    return uid
+
+
+def bs_profile_values(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
+    r = conn.execute(
+        "SELECT p.*, v.ref AS v_ref FROM bs_profiles p LEFT JOIN bs_vendors v"
+        " ON v.id = p.vendor_id WHERE p.id = ?",
+        (uid,),
+    ).fetchone()
+    return {
+        "ID": r["ref"],
+        "commercialName": r["commercial_name"],
+        "commercialDescription": r["description"],
+        "vendor": r["v_ref"],
+        "softwareType": r["software_type"],
+        "rfHardwareConfig": r["rf_hw_config"],
+    }
+
+
+def put_lrr_version(
+    conn: sqlite3.Connection, uid: int, version: str, compatibilities: list[dict[str, str]]
+) -> None:
+    conn.execute(
+        "INSERT INTO lrr_sw_versions (profile_id, version, compatibilities) VALUES (?, ?, ?)"
+        " ON CONFLICT (profile_id, version) DO UPDATE SET compatibilities = excluded.compatibilities",
+        (uid, version, json.dumps(compatibilities)),
+    )
+
+
+# --- RF regions -----------------------------------------------------------------------------
+
+
+def rf_regions(
+    conn: sqlite3.Connection, lang: str, default: bool, offset: int, limit: int,
+    *, source: str | None = None,
+) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
+    where, params = _source_clause(source, "r")
+    rows = conn.execute(
+        f"SELECT r.id FROM rf_regions r WHERE {where} ORDER BY r.ref LIMIT ? OFFSET ?",
+        [*params, limit + 1, offset],
+    ).fetchall()
+    ids = [int(r[0]) for r in rows[:limit]]
+    return rf_region_items(conn, ids, lang, default), len(rows) > limit
+
+
+def rf_region_count(conn: sqlite3.Connection, *, source: str | None = None) -> int:
+    where, params = _source_clause(source, "r")
+    return int(
+        conn.execute(f"SELECT count(*) FROM rf_regions r WHERE {where}", params).fetchone()[0]
+    )
+
+
+def rf_region_items(
+    conn: sqlite3.Connection, ids: list[int], lang: str, default: bool
+) -> list[dict[str, Any]]:
+    if not ids:
+        return []
+    rows = {
+        r["id"]: r
+        for r in conn.execute(
+            "SELECT id, ref, name, description, ism_band, source, logo IS NOT NULL AS has_logo"
+            f" FROM rf_regions WHERE id IN ({_marks(ids)})",
+            ids,
+        )
+    }
+    found_texts = texts(conn, RF_REGION, lang, default, ids)
+    out = []
+    for uid in ids:
+        r = rows[uid]
+        name, description = found_texts.get(uid, (None, None))
+        out.append(
+            {
+                "ID": r["ref"],
+                "name": name or r["name"],
+                "commercialDescription": description or r["description"],
+                "ismBand": r["ism_band"],
+                "source": r["source"],
+                "logo": f"{BASE}/rfRegions/{uid}/logo" if r["has_logo"] else None,
+                "languageTag": lang if uid in found_texts else None,
+                "href": f"{BASE}/rfRegions/{uid}",
+            }
+        )
+    return out
+
+
+def write_rf_region(
+    conn: sqlite3.Connection, values: dict[str, Any], *, source: str, uid: int | None = None
+) -> int:
+    if uid is None:
+        cur = conn.execute(
+            "INSERT INTO rf_regions (ref, name, description, ism_band, source) VALUES (?, ?, ?, ?, ?)",
+            (values["ID"], values["name"], values.get("commercialDescription"), values["ismBand"],
+             source),
+        )  # fmt: skip
+        return int(cur.lastrowid or 0)
+    sets = {"name": values.get("name"), "description": values.get("commercialDescription")}
+    sets = {k: v for k, v in sets.items() if v is not None}
+    if sets:
+        conn.execute(
+            f"UPDATE rf_regions SET {', '.join(f'{c} = ?' for c in sets)} WHERE id = ?",
+            [*sets.values(), uid],
+        )
+    return uid
+
+
+def delete_rf_region(conn: sqlite3.Connection, uid: int) -> None:
+    conn.execute("DELETE FROM rf_regions WHERE id = ?", (uid,))
+    _drop_texts(conn, RF_REGION, uid)
+
+
+def logo(conn: sqlite3.Connection, uid: int) -> tuple[bytes, str] | None:
+    row = conn.execute("SELECT logo, logo_type FROM rf_regions WHERE id = ?", (uid,)).fetchone()
+    return None if row is None or row[0] is None else (bytes(row[0]), str(row[1]))
+
+
+def set_logo(conn: sqlite3.Connection, uid: int, data: bytes, content_type: str) -> None:
+    conn.execute(
+        "UPDATE rf_regions SET logo = ?, logo_type = ? WHERE id = ?", (data, content_type, uid)
+    )
+
+
+# --- import of a catalog file ---------------------------------------------------------------
+
+
+def _import_vendors(conn: sqlite3.Connection, kind: str, vendors: Iterable[FileVendor]) -> None:
+    table = _VENDOR_TABLE[kind]
+    for v in vendors:
+        extra = ", lora_vendor_id" if kind == DEVICE_VENDOR else ""
+        args: list[object] = [v.ID, v.commercialName, v.commercialDescription]
+        if kind == DEVICE_VENDOR:
+            args.append(v.loraVendorID)
+        conn.execute(
+            f"INSERT INTO {table} (ref, name, description{extra}) VALUES ({_marks(args)})"
+            " ON CONFLICT (ref) DO UPDATE SET name = excluded.name,"
+            " description = excluded.description"
+            + (", lora_vendor_id = excluded.lora_vendor_id" if extra else ""),
+            args,
+        )
+        uid = find_vendor(conn, kind, ref=v.ID)
+        assert uid is not None
+        for lang, t in v.locals.items():
+            set_local(conn, kind, uid, lang, t.commercialName, t.commercialDescription)
+
+
+def import_file(
+    conn: sqlite3.Connection, file: CatalogFile, now: int, progress: Progress | None = None
+) -> int:
+    """Write the file's items (created or replaced, source CATALOG; custom items of the
+    same ID are left alone) and record its version as installed. Returns the items written."""
+    kind = file.catalog
+    vendor_kind = BS_VENDOR if kind == "baseStationProfiles" else DEVICE_VENDOR
+    _import_vendors(conn, vendor_kind, file.vendors)
+    total = file.item_count
+    written = 0
+    items: list[FileDeviceProfile | FileBaseStationProfile | FileRfRegion] = []
+    if kind == "deviceProfiles":
+        items.extend(file.profiles)
+    elif kind == "baseStationProfiles":
+        items.extend(file.baseStationProfiles)
+    else:
+        items.extend(file.rfRegions)
+    table = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}.get(
+        kind, "rf_regions"
+    )
+    text_kind = {"deviceProfiles": DEVICE_PROFILE, "baseStationProfiles": BS_PROFILE}.get(
+        kind, RF_REGION
+    )
+    existing = {
+        r[0]: (int(r[1]), r[2]) for r in conn.execute(f"SELECT ref, id, source FROM {table}")
+    }
+    new_texts: list[tuple[object, ...]] = []
+    for index, item in enumerate(items):
+        found = existing.get(item.ID)
+        if found is not None and found[1] == "CUSTOM":
+            continue
+        uid = found[0] if found else None
+        if isinstance(item, FileDeviceProfile):
+            values = item.model_dump(exclude_none=True, exclude={"locals"})
+            values["vendor"] = values.pop("vendorID")
+            uid = write_device_profile(conn, values, source="CATALOG", uid=uid)
+        elif isinstance(item, FileBaseStationProfile):
+            values = item.model_dump(exclude_none=True, exclude={"locals", "lrrSwVersions"})
+            values["vendor"] = values.pop("vendorID")
+            uid = write_bs_profile(conn, values, source="CATALOG", uid=uid)
+            for version in item.lrrSwVersions:
+                put_lrr_version(
+                    conn, uid, version.ID, [c.model_dump() for c in version.compatibilities]
+                )
+        else:
+            values = item.model_dump(exclude_none=True, exclude={"locals"})
+            if uid is None:
+                uid = write_rf_region(conn, values, source="CATALOG")
+            else:
+                conn.execute(
+                    "UPDATE rf_regions SET name = ?, description = ?, ism_band = ? WHERE id = ?",
+                    (item.name, item.commercialDescription, item.ismBand, uid),
+                )
+        for lang, t in item.locals.items():
+            new_texts.append(
+                (text_kind, lang, uid, t.commercialName or t.name, t.commercialDescription)
+            )
+        written += 1
+        if progress is not None and index % 250 == 0:
+            progress(index, total)
+    conn.executemany(
+        "INSERT OR REPLACE INTO catalog_texts (kind, lang, item_id, name, description)"
+        " VALUES (?, ?, ?, ?, ?)",
+        new_texts,
+    )
+    conn.execute(
+        "INSERT OR REPLACE INTO catalog_versions (catalog, version, installed_at) VALUES (?, ?, ?)",
+        (kind, file.version, now),
+    )
+    if progress is not None:
+        progress(total, total)
+    return written
+
+
+def find_rf_region(conn: sqlite3.Connection, *, uid: int | None = None,
+                   ref: str | None = None) -> int | None:  # fmt: skip
+    return find_profile(conn, "rf_regions", uid=uid, ref=ref)
+
+
+def rf_region_fixed(conn: sqlite3.Connection, uid: int) -> tuple[str, str]:
+    """(ID, ISM band) of an RF region: what cannot change."""
+    row = conn.execute("SELECT ref, ism_band FROM rf_regions WHERE id = ?", (uid,)).fetchone()
+    return str(row[0]), str(row[1])

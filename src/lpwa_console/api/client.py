@@ -7,6 +7,7 @@ from functools import cached_property
 from ._base import BaseClient
 from .resources.alarms import DeviceAlarmsResource, MulticastAlarmsResource
 from .resources.app_servers import AppServersResource
+from .resources.dashboard import DashboardResource
 from .resources.device_import import DeviceImportResource
 from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
 from .resources.devices import DevicesResource
@@ -46,6 +47,10 @@ class LpwaClient(BaseClient):
     @cached_property
     def operator_partners(self) -> OperatorPartnersResource:
         return OperatorPartnersResource(self)
+
+    @cached_property
+    def dashboard(self) -> DashboardResource:
+        return DashboardResource(self)
 
     @cached_property
     def stations(self) -> StationsResource:

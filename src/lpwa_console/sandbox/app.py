@@ -16,6 +16,7 @@ from .params import BoundedRequest
 from .routes import (
     alarms,
     app_servers,
+    dashboard,
     device_import,
     device_profiles,
     devices,
@@ -86,6 +87,7 @@ def create_app(settings: SandboxSettings, db: Database | None = None) -> FastAPI
         key_manager,
         km_import,
         km_devices,
+        dashboard,
     ):
         module.router.add_to(app, settings.api_prefix)
     app.include_router(token.install(settings.token_path))

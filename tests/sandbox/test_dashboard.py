@@ -32,9 +32,9 @@ def test_kpi_metadata_names_colours_styles_and_durations(sb: Sandbox) -> None:
 
 
 def test_only_the_operator_reads_kpis(sb: Sandbox) -> None:
-    for role in ("subscriber", "partner"):
-        if role in sb.accounts:
-            assert sb.get(f"{OPS}/kpis/devices", role).status_code == 403
+    for role in ("subscriber", "partner", "supplier"):
+        assert sb.get(f"{OPS}/kpis/devices", role).status_code == 403
+        assert sb.get(f"{OPS}/dimensions/partner/elements", role).status_code == 403
     assert sb.client.get(f"{OPS}/kpis/devices").status_code == 401
 
 

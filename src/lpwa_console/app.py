@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.alarms import AlarmsViewModel
 from .models.crash_log import CrashHook
+from .models.dashboard import DashboardViewModel
 from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
@@ -49,6 +50,7 @@ from .startup import Options, main, make_settings, parse_args
 from .ui.crash_dialog import CrashReporter
 from .ui.main_window import MainWindow
 from .ui.panes.alarms import AlarmsPane
+from .ui.panes.dashboard import DashboardPane
 from .ui.panes.device_map import DeviceMapPane
 from .ui.panes.devices import DevicesPane
 from .ui.panes.key_manager import KeyManagerPane
@@ -160,6 +162,9 @@ def build(
     km_importer = KmImportViewModel(runner)
     session.client_changed.connect(km_importer.set_client)
     panes["key_manager"] = KeyManagerPane(km_vms, km, km_importer, rights=rights)
+    dashboard = DashboardViewModel(runner)
+    session.client_changed.connect(dashboard.set_client)
+    panes["dashboard"] = DashboardPane(dashboard)
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)

@@ -46,9 +46,14 @@ async def test_last_values_send_the_duration(client: LpwaClient) -> None:
     route = respx.get(f"{OPS}/kpis/traffic/lastValues").mock(
         return_value=httpx.Response(
             200,
-            json={"kpi": "traffic", "duration": "P1D", "since": 1, "until": 2,
-                  "series": [{"key": "uplinks", "values": [{"timestamp": 2, "value": 5.0}]}]},
-        )  # fmt: skip
+            json={
+                "kpi": "traffic",
+                "duration": "P1D",
+                "since": 1,
+                "until": 2,
+                "series": [{"key": "uplinks", "values": [{"timestamp": 2, "value": 5.0}]}],
+            },
+        )
     )
     values = await client.dashboard.last_values("traffic", timedelta(days=1))
     assert route.calls.last.request.url.params["duration"] == "P1D"

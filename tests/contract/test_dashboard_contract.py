@@ -34,7 +34,7 @@ async def operator(sandbox) -> AsyncIterator[LpwaClient]:  # type: ignore[no-unt
 async def test_every_dashboard_kpi_and_its_durations(operator: LpwaClient) -> None:
     for uid in DASHBOARD_KPIS:
         kpi = await operator.dashboard.kpi(uid)
-        assert kpi.ID == uid and kpi.metrics and kpi.durations
+        assert uid == kpi.ID and kpi.metrics and kpi.durations
         for duration in kpi.durations:
             values = await operator.dashboard.last_values(uid, duration)
             assert values.duration == duration and values.series

@@ -65,8 +65,14 @@ KPIS: dict[str, dict[str, Any]] = {
         "metrics": [
             _m("uplinks", "Uplinks", "frames/h", "blue"),
             _m("downlinks", "Downlinks", "frames/h", "orange", "DASHED"),
-            _m("appServerUplinks.*", "Uplinks by application server", "frames/h", "cyan",
-               "DOTTED", "appServer"),  # fmt: skip
+            _m(
+                "appServerUplinks.*",
+                "Uplinks by application server",
+                "frames/h",
+                "cyan",
+                "DOTTED",
+                "appServer",
+            ),
         ],
         "lastValues": {"durations": ["PT6H", "P1D", "P3D"]},
     },
@@ -91,10 +97,22 @@ KPIS: dict[str, dict[str, Any]] = {
         "metrics": [
             _m("availability", "Availability", "%", "green"),
             _m("load", "Average CPU load", "%", "red", "DASHED"),
-            _m("regionAvailability.*", "Availability by RF region", "%", "blue", "DOTTED",
-               "rfRegion"),  # fmt: skip
-            _m("partnerAvailability.*", "Availability by partner", "%", "purple", "DASH_DOT",
-               "partner"),  # fmt: skip
+            _m(
+                "regionAvailability.*",
+                "Availability by RF region",
+                "%",
+                "blue",
+                "DOTTED",
+                "rfRegion",
+            ),
+            _m(
+                "partnerAvailability.*",
+                "Availability by partner",
+                "%",
+                "purple",
+                "DASH_DOT",
+                "partner",
+            ),
         ],
         "lastValues": {"durations": ["PT6H", "P1D"]},
     },
@@ -173,7 +191,7 @@ def snapshot(conn: sqlite3.Connection, uid: str, at: int) -> dict[str, float]:
             (hour,),
         ).fetchone()
         values = {"uplinks": float(up), "downlinks": float(dw)}
-        for ref, n in _app_server_uplinks(conn, hour, hour):
+        for ref, n in _app_server_uplinks(conn, hour):
             values[f"appServerUplinks.{ref}"] = float(n)
     elif uid == "alarms":
         values = dict.fromkeys(SEVERITIES, 0.0)
@@ -198,17 +216,20 @@ def snapshot(conn: sqlite3.Connection, uid: str, at: int) -> dict[str, float]:
     return {key: float(value) for key, value in values.items()}
 
 
-def _app_server_uplinks(
+def _app_server_uplinks(conn: sqlite3.Connection, hour: int) -> list[tuple[str, int]]:
+    """(app server ID, uplinks) of one hour."""
+    return conn.execute(
+        "SELECT a.ref, sum(f.up) FROM frame_buckets f"
+        " JOIN device_app_servers d ON d.device_uid = f.device_uid"
+        " JOIN app_servers a ON a.id = d.app_server_id WHERE f.ts = ? GROUP BY a.ref",
+        (hour,),
+    ).fetchall()
+
+
+def _app_server_hours(
     conn: sqlite3.Connection, first_hour: int, last_hour: int
-) -> list[tuple[str, int]] | list[tuple[str, int, int]]:
-    """(app server ID, uplinks) of one hour, or (ID, hour, uplinks) of several."""
-    if first_hour == last_hour:
-        return conn.execute(
-            "SELECT a.ref, sum(f.up) FROM frame_buckets f"
-            " JOIN device_app_servers d ON d.device_uid = f.device_uid"
-            " JOIN app_servers a ON a.id = d.app_server_id WHERE f.ts = ? GROUP BY a.ref",
-            (first_hour,),
-        ).fetchall()
+) -> list[tuple[str, int, int]]:
+    """(app server ID, hour, uplinks) of these hours."""
     return conn.execute(
         "SELECT a.ref, f.ts, sum(f.up) FROM frame_buckets f"
         " JOIN device_app_servers d ON d.device_uid = f.device_uid"
@@ -305,9 +326,7 @@ def backfill(conn: sqlite3.Connection, now: int, hours: int = BACKFILL_HOURS) ->
     return len(rows)
 
 
-def _cumulative(
-    created: list[tuple[str, int, int]], stamps: list[int]
-) -> dict[str, list[float]]:
+def _cumulative(created: list[tuple[str, int, int]], stamps: list[int]) -> dict[str, list[float]]:
     """From (key, creation hour, count): per key, how many existed at each stamp."""
     out: dict[str, list[float]] = {}
     for key, hour, n in created:
@@ -366,8 +385,7 @@ def _backfill_traffic(
     hours = {
         ts: (up, dw)
         for ts, up, dw in conn.execute(
-            "SELECT ts, sum(up), sum(dw) FROM frame_buckets WHERE ts BETWEEN ? AND ?"
-            " GROUP BY ts",
+            "SELECT ts, sum(up), sum(dw) FROM frame_buckets WHERE ts BETWEEN ? AND ? GROUP BY ts",
             (low, high),
         )
     }
@@ -376,7 +394,7 @@ def _backfill_traffic(
         up, dw = hours.get(stamp - HOUR_MS, (0, 0))
         rows += [("traffic", stamp, "uplinks", float(up)), ("traffic", stamp, "downlinks", dw)]
     per_server: dict[str, dict[int, int]] = defaultdict(dict)
-    for ref, ts, n in _app_server_uplinks(conn, low, high):  # type: ignore[misc]
+    for ref, ts, n in _app_server_hours(conn, low, high):
         per_server[ref][ts] = n
     for ref, by_hour in per_server.items():
         rows += [
@@ -434,8 +452,9 @@ def _backfill_stations(
         hour = stamp - HOUR_MS
         here = [s for s in stations if s[3] <= stamp]
         up = reported.get(hour, set())
-        rows.append(("stations", stamp, "availability",
-                     _percent(sum(s[0] in up for s in here), len(here))))  # fmt: skip
+        rows.append(
+            ("stations", stamp, "availability", _percent(sum(s[0] in up for s in here), len(here)))
+        )
         total, n = cpu.get(hour, [0, 0])
         rows.append(("stations", stamp, "load", round(total / n, 2) if n else 0.0))
         groups: dict[str, list[int]] = defaultdict(lambda: [0, 0])

@@ -14,7 +14,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPointF, Qt
+from PySide6.QtCore import QPointF, Qt, QTimer
 from PySide6.QtGui import QColor, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -47,6 +47,10 @@ PEN_STYLES = {
     "DASH_DOT": Qt.PenStyle.DashDotLine,
 }
 KEY_ROLE = Qt.ItemDataRole.UserRole
+# Peak downsampling to ~2 samples a pixel (pyqtgraph's default, 5, drew a 1,000,000-point
+# series panned a day at a time in 38 ms a frame; 2: 6 ms); the peaks are kept either way.
+CURVE_OPTIONS: dict[str, Any] = {"autoDownsampleFactor": 2.0}
+STAGGER_MS = 20  # between two charts' new data: each gets its own paint
 
 
 def make_plot(name: str) -> pg.PlotWidget:
@@ -58,7 +62,8 @@ def make_plot(name: str) -> pg.PlotWidget:
     item = plot.getPlotItem()
     item.setClipToView(True)  # through the PlotItem: plot(clipToView=...) raises
     item.setDownsampling(auto=True, mode="peak")
-    item.showGrid(x=True, y=True, alpha=0.2)
+    # No grid: its translucent lines (drawn by the axes over the whole plot) doubled the paint
+    # of a chart (29.8 -> 14.0 ms p50 for six series on this machine); hovering gives values.
     item.setMenuEnabled(False)
     item.getViewBox().setMouseEnabled(x=True, y=False)
     plot.setBackground("#17191d" if is_dark() else "w")
@@ -156,7 +161,7 @@ class KpiChart(QWidget):
         for s in series:
             curve = self.curves.get(s.key)
             if curve is None:
-                curve = item.plot(pen=pen_for(s), name=s.label)
+                curve = item.plot(pen=pen_for(s), name=s.label, **CURVE_OPTIONS)
                 self.curves[s.key] = curve
             curve.setData(np.asarray(s.times_s, dtype=float), np.asarray(s.values, dtype=float))
             curve.setVisible(s.visible)
@@ -250,6 +255,10 @@ class DashboardPane(QWidget):
         super().__init__(parent)
         self.vm = view_model
         self.charts: dict[str, KpiChart] = {}
+        self._pending: list[str] = []
+        self._stagger = QTimer(self)
+        self._stagger.setSingleShot(True)
+        self._stagger.timeout.connect(self._apply_next)
         self.status = QLabel()
         self.status.setObjectName("dashboardStatus")
         self.busy = busy_bar()
@@ -301,6 +310,7 @@ class DashboardPane(QWidget):
             self.column_layout.removeWidget(chart)
             chart.deleteLater()
         self.charts = {}
+        self._pending.clear()
         for kpi in self.vm.kpis:
             chart = KpiChart(self.vm, kpi)
             self.charts[kpi.ID] = chart
@@ -308,10 +318,28 @@ class DashboardPane(QWidget):
         self._update()
 
     def _values_changed(self, uid: str) -> None:
-        chart = self.charts.get(uid)
-        if chart is not None:
-            chart.update_series()
+        """Queued: one chart is given its data per turn of the event loop, each painted
+        before the next (five charts repainted in one go stalled the loop ~100 ms)."""
+        if uid not in self._pending:
+            self._pending.append(uid)
+        if not self._stagger.isActive():
+            self._stagger.start(0 if len(self._pending) == 1 else STAGGER_MS)
+
+    def _apply_next(self) -> None:
+        if self._pending:
+            chart = self.charts.get(self._pending.pop(0))
+            if chart is not None:
+                chart.update_series()
+        if self._pending:
+            self._stagger.start(STAGGER_MS)
         self._update()
+
+    def flush(self) -> None:
+        """Give every queued chart its data now (tests, export)."""
+        self._stagger.stop()
+        while self._pending:
+            self._apply_next()
+        self._stagger.stop()
 
     def _visibility_changed(self, uid: str, key: str, visible: bool) -> None:
         chart = self.charts.get(uid)

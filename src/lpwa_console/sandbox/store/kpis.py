@@ -180,19 +180,14 @@ def snapshot(conn: sqlite3.Connection, uid: str, at: int) -> dict[str, float]:
                 values[by_health[health]] += n
             key = "lorawan" if conn_kind == "LORAWAN" else "cellular"
             values[key] += n
-        hour = _hour(at) - HOUR_MS
-        (values["communicating"],) = conn.execute(
-            "SELECT count(*) FROM frame_buckets WHERE ts = ? AND up > 0", (hour,)
-        ).fetchone()
+        values["communicating"] = _hour_totals(conn, _hour(at) - HOUR_MS)[2]
     elif uid == "traffic":
         hour = _hour(at) - HOUR_MS
-        up, dw = conn.execute(
-            "SELECT coalesce(sum(up), 0), coalesce(sum(dw), 0) FROM frame_buckets WHERE ts = ?",
-            (hour,),
-        ).fetchone()
+        totals, per_server = _hourly_frames(conn, hour, hour)
+        up, dw, _heard = totals.get(hour, (0, 0, 0))
         values = {"uplinks": float(up), "downlinks": float(dw)}
-        for ref, n in _app_server_uplinks(conn, hour):
-            values[f"appServerUplinks.{ref}"] = float(n)
+        for ref, by_hour in per_server.items():
+            values[f"appServerUplinks.{ref}"] = float(by_hour.get(hour, 0))
     elif uid == "alarms":
         values = dict.fromkeys(SEVERITIES, 0.0)
         by_level = {v: k for k, v in SEVERITIES.items()}
@@ -216,27 +211,42 @@ def snapshot(conn: sqlite3.Connection, uid: str, at: int) -> dict[str, float]:
     return {key: float(value) for key, value in values.items()}
 
 
-def _app_server_uplinks(conn: sqlite3.Connection, hour: int) -> list[tuple[str, int]]:
-    """(app server ID, uplinks) of one hour."""
-    return conn.execute(
-        "SELECT a.ref, sum(f.up) FROM frame_buckets f"
-        " JOIN device_app_servers d ON d.device_uid = f.device_uid"
-        " JOIN app_servers a ON a.id = d.app_server_id WHERE f.ts = ? GROUP BY a.ref",
+# frame_buckets is keyed by device, then hour: an hour across every device is a scan (`+ts`
+# keeps SQLite off any index on ts), summed here rather than through a GROUP BY.
+def _hour_totals(conn: sqlite3.Connection, hour: int) -> tuple[int, int, int]:
+    """Uplinks, downlinks and devices heard in the hour starting at `hour`."""
+    up, dw, heard = conn.execute(
+        "SELECT coalesce(sum(up), 0), coalesce(sum(dw), 0), coalesce(sum(up > 0), 0)"
+        " FROM frame_buckets WHERE +ts = ?",
         (hour,),
-    ).fetchall()
+    ).fetchone()
+    return int(up), int(dw), int(heard)
 
 
-def _app_server_hours(
+def _hourly_frames(
     conn: sqlite3.Connection, first_hour: int, last_hour: int
-) -> list[tuple[str, int, int]]:
-    """(app server ID, hour, uplinks) of these hours."""
-    return conn.execute(
-        "SELECT a.ref, f.ts, sum(f.up) FROM frame_buckets f"
-        " JOIN device_app_servers d ON d.device_uid = f.device_uid"
-        " JOIN app_servers a ON a.id = d.app_server_id WHERE f.ts BETWEEN ? AND ?"
-        " GROUP BY a.ref, f.ts",
+) -> tuple[dict[int, list[int]], dict[str, dict[int, int]]]:
+    """Per hour [uplinks, downlinks, devices heard], and per app server ID the uplinks per
+    hour of its devices, over the hours from `first_hour` to `last_hour`."""
+    servers: dict[int, list[str]] = defaultdict(list)
+    for device, ref in conn.execute(
+        "SELECT d.device_uid, a.ref FROM device_app_servers d"
+        " JOIN app_servers a ON a.id = d.app_server_id"
+    ):
+        servers[device].append(ref)
+    totals: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    per_server: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for device, ts, up, dw in conn.execute(
+        "SELECT device_uid, ts, up, dw FROM frame_buckets WHERE +ts BETWEEN ? AND ?",
         (first_hour, last_hour),
-    ).fetchall()
+    ):
+        total = totals[ts]
+        total[0] += up
+        total[1] += dw
+        total[2] += up > 0
+        for ref in servers.get(device, ()):
+            per_server[ref][ts] += up
+    return totals, per_server
 
 
 def _station_snapshot(conn: sqlite3.Connection, at: int) -> dict[str, float]:
@@ -366,36 +376,21 @@ def _backfill_counts(
         for key in keys
         for i, stamp in enumerate(stamps)
     ]
-    if uid == "devices":
-        heard = dict(
-            conn.execute(
-                "SELECT ts, count(*) FROM frame_buckets WHERE ts BETWEEN ? AND ? AND up > 0"
-                " GROUP BY ts",
-                (stamps[0] - HOUR_MS, stamps[-1] - HOUR_MS),
-            ).fetchall()
-        )
-        rows += [(uid, s, "communicating", float(heard.get(s - HOUR_MS, 0))) for s in stamps]
     return rows
 
 
 def _backfill_traffic(
     conn: sqlite3.Connection, stamps: list[int]
 ) -> list[tuple[str, int, str, float]]:
-    low, high = stamps[0] - HOUR_MS, stamps[-1] - HOUR_MS
-    hours = {
-        ts: (up, dw)
-        for ts, up, dw in conn.execute(
-            "SELECT ts, sum(up), sum(dw) FROM frame_buckets WHERE ts BETWEEN ? AND ? GROUP BY ts",
-            (low, high),
-        )
-    }
+    """Frames per hour, in all and per application server, and the devices heard in each
+    hour (a device KPI): one pass over the hours' buckets."""
+    hours, per_server = _hourly_frames(conn, stamps[0] - HOUR_MS, stamps[-1] - HOUR_MS)
     rows: list[tuple[str, int, str, float]] = []
     for stamp in stamps:
-        up, dw = hours.get(stamp - HOUR_MS, (0, 0))
-        rows += [("traffic", stamp, "uplinks", float(up)), ("traffic", stamp, "downlinks", dw)]
-    per_server: dict[str, dict[int, int]] = defaultdict(dict)
-    for ref, ts, n in _app_server_hours(conn, low, high):
-        per_server[ref][ts] = n
+        up, dw, heard = hours.get(stamp - HOUR_MS, (0, 0, 0))
+        rows.append(("traffic", stamp, "uplinks", float(up)))
+        rows.append(("traffic", stamp, "downlinks", float(dw)))
+        rows.append(("devices", stamp, "communicating", float(heard)))
     for ref, by_hour in per_server.items():
         rows += [
             ("traffic", s, f"appServerUplinks.{ref}", float(by_hour.get(s - HOUR_MS, 0)))

@@ -153,3 +153,17 @@ def test_subscriber_is_told_kpis_are_the_operators(
     vm.set_client(subscriber)
     qtbot.waitUntil(lambda: not vm.loading, timeout=20000)
     assert vm.denied == OPERATOR_ONLY and not vm.kpis and not vm.auto_refresh
+
+
+def test_the_timer_runs_while_the_pane_shows_and_auto_refresh_is_on(qtbot: Any) -> None:
+    vm = _vm()
+    vm._sync_timer()
+    assert vm.auto_refresh
+    vm.set_active(False)
+    assert not vm.auto_refresh
+    vm.set_active(True)
+    assert vm.auto_refresh
+    vm.set_auto_refresh(False)
+    assert not vm.auto_refresh and not vm.wants_auto
+    vm.set_auto_refresh(True, seconds=5)
+    assert vm.auto_refresh and vm.timer.interval() == 5000

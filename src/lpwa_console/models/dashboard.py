@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -109,11 +110,14 @@ class DashboardViewModel(QObject):
         self.failure: str | None = None
         self.loading = False
         self.refreshes = 0
+        self.fetched_at: float | None = None  # monotonic time of the last refresh's answer
         self._meta_task: int | None = None
         self._refresh_task: int | None = None
         self.timer = QTimer(self)
         self.timer.setInterval(refresh_s * 1000)
         self.timer.timeout.connect(self.refresh)
+        self.wants_auto = True  # the user's choice
+        self.active = True  # the pane is shown (a hidden pane's charts need no refresh)
         if client is not None:
             self.set_client(client)
 
@@ -173,7 +177,7 @@ class DashboardViewModel(QObject):
         self.kpis_changed.emit()
         self.state_changed.emit()
         self.refresh()
-        self.timer.start()
+        self._sync_timer()
 
     def _metadata_failed(self, exc: BaseException, message: str) -> None:
         self._meta_task = None
@@ -201,11 +205,28 @@ class DashboardViewModel(QObject):
         return True
 
     def set_auto_refresh(self, on: bool, seconds: int | None = None) -> None:
+        """Refresh every `seconds` (the interval so far by default) while the pane shows."""
         if seconds is not None:
             self.timer.setInterval(max(1, seconds) * 1000)
-        if on and self.kpis:
-            self.timer.start()
-        elif not on:
+        self.wants_auto = on
+        self._sync_timer()
+
+    def set_active(self, active: bool) -> None:
+        """The pane shown or hidden: the timer runs only while it shows, and values older
+        than one interval are fetched again when it shows."""
+        self.active = active
+        self._sync_timer()
+        stale = self.fetched_at is not None and (
+            (time.monotonic() - self.fetched_at) * 1000 > self.timer.interval()
+        )
+        if active and self.kpis and self.wants_auto and stale:
+            self.refresh()
+
+    def _sync_timer(self) -> None:
+        if self.wants_auto and self.active and self.kpis and not self.denied:
+            if not self.timer.isActive():
+                self.timer.start()
+        else:
             self.timer.stop()
 
     @property
@@ -242,6 +263,7 @@ class DashboardViewModel(QObject):
     def _refresh_done(self, answers: list[KpiLastValues | BaseException]) -> None:
         self._refresh_task = None
         self.refreshes += 1
+        self.fetched_at = time.monotonic()
         failures = [a for a in answers if isinstance(a, BaseException)]
         for answer in answers:
             if isinstance(answer, KpiLastValues):
@@ -249,7 +271,7 @@ class DashboardViewModel(QObject):
         if failures:
             if any(isinstance(f, PermissionDeniedError) for f in failures):
                 self.denied = OPERATOR_ONLY
-                self.timer.stop()
+                self._sync_timer()
             self.failure = str(failures[0])
             self.error.emit(self.failure)
         else:

@@ -377,7 +377,15 @@ class DashboardPane(QWidget):
         else:
             self.status.setText("")
 
+    def showEvent(self, event: Any) -> None:
+        self.vm.set_active(True)
+        super().showEvent(event)
+
+    def hideEvent(self, event: Any) -> None:
+        self.vm.set_active(False)
+        super().hideEvent(event)
+
     def closeEvent(self, event: Any) -> None:
         self._connections.disconnect_all()
-        self.vm.set_auto_refresh(False)
+        self.vm.set_active(False)
         super().closeEvent(event)

@@ -111,3 +111,14 @@ def test_subscriber_is_told_which_account_sees_kpis(qtbot: Any, client: LpwaClie
 def test_not_connected(qtbot: Any, qloop: Any) -> None:
     pane = make(qtbot, None)
     assert pane.empty.text() == "Not connected"
+
+
+def test_a_hidden_pane_does_not_refresh(qtbot: Any, qloop: Any) -> None:
+    vm = DashboardViewModel(TaskRunner())
+    pane = DashboardPane(vm)
+    qtbot.addWidget(pane)
+    assert not vm.active
+    pane.show()
+    assert vm.active
+    pane.hide()
+    assert not vm.active and not vm.auto_refresh

@@ -301,6 +301,7 @@ class DashboardPane(QWidget):
             (view_model.state_changed, self._update),
         )
         self._kpis_changed()
+        view_model.set_active(self.isVisible())  # shown later: showEvent
 
     def chart(self, uid: str) -> KpiChart:
         return self.charts[uid]

@@ -64,10 +64,10 @@ def test_series_take_the_metadata_words_colours_and_styles(qtbot: Any) -> None:
     series = {s.key: s for s in vm.series["traffic"]}
     assert series["uplinks"].label == "Uplinks" and series["uplinks"].colour == "#1f77b4"
     assert series["uplinks"].times_s == [3600.0, 7200.0]
-    assert series["byServer.as-1"].label == "By server: Billing AS"
+    assert series["byServer.as-1"].label == "Billing AS (By server)"
     assert series["byServer.as-1"].line_style == "DOTTED"
     assert series["byServer.as-1"].colour == "#d62728"
-    assert series["byServer.as-2"].label == "By server: as-2"  # an unknown element: its ID
+    assert series["byServer.as-2"].label == "as-2 (By server)"  # an unknown element: its ID
     assert series["byServer.as-2"].colour != series["byServer.as-1"].colour
 
 
@@ -90,7 +90,7 @@ def test_toggling_hover_and_csv(qtbot: Any, tmp_path: Path) -> None:
         vm.set_visible("traffic", "byServer.as-2", False)
     assert toggled.args == ["traffic", "byServer.as-2", False]
     text = vm.value_text("traffic", 3650.0)
-    assert text is not None and "Uplinks 10 frames/h" in text and "Billing AS 4" in text
+    assert text is not None and "Uplinks 10 frames/h" in text and "Billing AS (By server) 4" in text
     assert "as-2" not in text
     assert vm.value_text("traffic", 99_999.0) is None
     # A new answer keeps what was hidden.
@@ -136,7 +136,7 @@ def test_operator_sees_every_kpi_and_refreshes(
     assert vm.element_names["appServer"] and vm.element_names["partner"]
     stations = {s.key: s for s in vm.series["stations"]}
     region = next(s for k, s in stations.items() if k.startswith("regionAvailability."))
-    assert region.label.startswith("Availability by RF region: ")
+    assert region.label.endswith(" (Availability by RF region)")
     before = vm.refreshes
     assert vm.set_duration("traffic", "PT6H")
     qtbot.waitUntil(lambda: vm.refreshes > before, timeout=20000)

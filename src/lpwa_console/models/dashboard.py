@@ -305,7 +305,7 @@ class DashboardViewModel(QObject):
                 nth = wildcard_seen.get(metric.name, 0)
                 wildcard_seen[metric.name] = nth + 1
                 names = self.element_names.get(metric.keyDimension or "", {})
-                label = f"{label}: {names.get(element, element)}"
+                label = f"{names.get(element, element)} ({label})"  # the element first
                 if nth:  # each element its own shade: the metric's colour, then spares
                     colour = SPARE_COLOURS[(index + nth) % len(SPARE_COLOURS)]
             out.append(

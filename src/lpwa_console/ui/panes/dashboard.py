@@ -118,6 +118,8 @@ class KpiChart(QWidget):
         self.legend.setObjectName("kpiSeries")
         self.legend.setToolTip("Tick a series to show it, untick it to hide it")
         self.legend.setMaximumWidth(260)
+        self.legend.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.legend.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.legend.itemChanged.connect(self._item_changed)
         self.empty = QLabel("Loading…")
         self.empty.setObjectName("kpiEmpty")
@@ -182,7 +184,7 @@ class KpiChart(QWidget):
             item.setIcon(swatch)
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(Qt.CheckState.Checked if s.visible else Qt.CheckState.Unchecked)
-            item.setToolTip(f"{s.key} · {s.line_style.lower().replace('_', '-')} line")
+            item.setToolTip(f"{s.label}\n{s.key} · {s.line_style.lower().replace('_', '-')} line")
             self.legend.addItem(item)
         self.legend.blockSignals(False)
 

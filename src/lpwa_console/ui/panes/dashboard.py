@@ -107,6 +107,7 @@ class KpiChart(QWidget):
         self.png_button.clicked.connect(self._ask_png)
         self.hover = QLabel()
         self.hover.setObjectName("kpiHover")
+        self.hover.setWordWrap(True)  # a long line would widen the whole pane
         top = QHBoxLayout()
         top.addWidget(title)
         top.addStretch(1)

@@ -23,6 +23,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ..api import LpwaClient, PermissionDeniedError
 from ..schema.dashboard import DASHBOARD_KPIS, Kpi, KpiLastValues, KpiMetric
 from ..schema.durations import parse_duration
+from .errors import user_message
 from .tasks import TaskRunner
 
 # The platform's colour identifiers as chart colours; an unknown one gets the next spare.
@@ -242,8 +243,10 @@ class DashboardViewModel(QObject):
         if self._refresh_task is not None:
             if uids is None:
                 return False
-            self.runner.cancel(self._refresh_task)  # a new duration: its answer only matters
+            # A new duration: the refresh under way is cancelled and made again, with it.
+            self.runner.cancel(self._refresh_task)
             self._refresh_task = None
+            uids = None
         wanted = [k.ID for k in self.kpis if k.durations and (uids is None or k.ID in uids)]
         if not wanted:
             return False
@@ -272,7 +275,7 @@ class DashboardViewModel(QObject):
             if any(isinstance(f, PermissionDeniedError) for f in failures):
                 self.denied = OPERATOR_ONLY
                 self._sync_timer()
-            self.failure = str(failures[0])
+            self.failure = user_message(failures[0])
             self.error.emit(self.failure)
         else:
             self.failure = None

@@ -78,7 +78,7 @@ class SandboxProcess:
         with contextlib.closing(sqlite3.connect(f"file:{self.db}?mode=ro", uri=True)) as conn:
             while time.monotonic() < deadline:
                 parts = {r[0] for r in conn.execute("SELECT name FROM demo_parts")}
-                if {demo.HISTORY_PART, demo.HEALTH_PART} <= parts:
+                if {demo.HISTORY_PART, demo.HEALTH_PART, demo.KPI_PART} <= parts:
                     return
                 time.sleep(0.05)
         raise RuntimeError("the sandbox did not make its demo history")

@@ -17,6 +17,7 @@ from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.crash_log import CrashHook
+from .models.dashboard import DashboardViewModel
 from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
@@ -247,6 +248,11 @@ def pane_factories(
 
         return CatalogsPane(following("catalogs")(CatalogsViewModel(runner)), rights=rights)
 
+    def dashboard() -> QWidget:
+        from .ui.panes.dashboard import DashboardPane
+
+        return DashboardPane(following("dashboard")(DashboardViewModel(runner)))
+
     return {
         "map": ("Map", device_map),
         "alarms": ("Alarms", alarms),
@@ -262,6 +268,7 @@ def pane_factories(
         "operations": ("Operations", operations),
         "suppliers": ("Suppliers", suppliers),
         "catalogs": ("Catalogs", catalogs),
+        "dashboard": ("Dashboard", dashboard),
     }
 
 

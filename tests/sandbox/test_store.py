@@ -194,7 +194,7 @@ def test_an_older_demo_database_gets_the_cellular_routing_profile_once(tmp_path:
             ("rp-metering", "Metering routing", "atk-metering-2024", "LORAWAN"),
         ]
         assert [r[0] for r in servers] == ["as-environment"]
-        assert parts == {*demo.DEMO_PARTS, demo.HISTORY_PART, demo.HEALTH_PART}
+        assert parts == {*demo.DEMO_PARTS, demo.HISTORY_PART, demo.HEALTH_PART, demo.KPI_PART}
         assert multicast == 0  # the parts it had are not added again
 
 
@@ -204,7 +204,7 @@ def test_a_new_demo_database_has_both_routing_profiles(tmp_path: Path) -> None:
     parts = {r[0] for r in db.conn().execute("SELECT name FROM demo_parts")}
     db.close()
     assert found == {"rp-metering": "LORAWAN", "rp-cellular": "CELLULAR"}
-    assert parts == {*demo.DEMO_PARTS, demo.HISTORY_PART, demo.HEALTH_PART}
+    assert parts == {*demo.DEMO_PARTS, demo.HISTORY_PART, demo.HEALTH_PART, demo.KPI_PART}
 
 
 def _snapshot(path: Path, n: int, seed: int) -> list[tuple[object, ...]]:

@@ -210,19 +210,19 @@ def test_import_shows_progress_and_asks_for_the_same_version(
 def test_panes_follow_the_account(open_console: OpenConsole, qtbot: Any, sandbox: Any) -> None:
     console = open_console("operator")
     window = console.window
-    assert window.visible_keys == ["partners", "operations", "catalogs"]
+    assert window.visible_keys == ["partners", "operations", "catalogs", "dashboard"]
     hidden = {
         window.pane_keys[r] for r in range(window.navigation.count())
         if window.navigation.item(r).isHidden()
     }  # fmt: skip
     assert "devices" in hidden and "catalogs" not in hidden
     names = [a.objectName() for a in window.pane_actions]
-    assert names == ["go_partners", "go_operations", "go_catalogs"]
+    assert names == ["go_partners", "go_operations", "go_catalogs", "go_dashboard"]
     assert window.pane_actions[2].shortcut() == QKeySequence("Ctrl+3")
     QTest.keyClick(window, Qt.Key.Key_3, Qt.KeyboardModifier.ControlModifier)
     assert real_pane(window.stack.currentWidget()) is console.panes["catalogs"]
     panes = [e.key for e in window.palette_entries() if e.kind == "pane"]
-    assert panes == ["partners", "operations", "catalogs"]
+    assert panes == ["partners", "operations", "catalogs", "dashboard"]
     catalogs = console.panes["catalogs"]
     assert isinstance(catalogs, CatalogsPane)
     qtbot.waitUntil(lambda: catalogs.vm.models["deviceProfiles"].rowCount() > 0, timeout=10_000)

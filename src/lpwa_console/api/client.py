@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .resources.app_servers import AppServersResource
     from .resources.applications import ApplicationsResource
     from .resources.catalogs import CatalogsResource
+    from .resources.dashboard import DashboardResource
     from .resources.device_import import DeviceImportResource
     from .resources.device_profiles import DeviceProfilesResource, DeviceVendorsResource
     from .resources.devices import DevicesResource
@@ -76,6 +77,12 @@ class LpwaClient(BaseClient):
         from .resources.catalogs import CatalogsResource
 
         return CatalogsResource(self)
+
+    @cached_property
+    def dashboard(self) -> DashboardResource:
+        from .resources.dashboard import DashboardResource
+
+        return DashboardResource(self)
 
     @cached_property
     def stations(self) -> StationsResource:

@@ -77,6 +77,7 @@ PANE_ACCESS: dict[str, PaneRule] = {
     "catalogs": PaneRule({OPERATOR}),
     "operations": PaneRule({OPERATOR}),
     "suppliers": PaneRule({SUPPLIER}),
+    "dashboard": PaneRule({OPERATOR}),
 }
 
 

@@ -48,6 +48,7 @@ ROUTE_MODULES = (
     "operations",
     "suppliers",
     "catalogs",
+    "dashboard",
 )
 # What a console's first screen asks (the subscription, the first page of devices): a staged
 # app serves these while it imports the other modules (`finish_routes`), half of its start.

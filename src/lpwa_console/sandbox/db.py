@@ -1623,10 +1623,28 @@ CREATE TABLE catalog_repository (
 );
 """
 
+# --- the operator's dashboard (issue 10): KPI samples ----------------------------------------
+#
+# `kpi_samples` holds each KPI's values by time: the simulator records one every few
+# simulated minutes, a new demo gets hourly ones for its traffic history (store/kpis.py).
+# (No index on frame_buckets(ts): SQLite then read whole hours' GROUP BY through it, a
+# lookup per row, 10x slower than the scan, other modules' queries included.)
+_V_DASHBOARD_KPIS = """
+CREATE TABLE kpi_samples (
+    kpi TEXT NOT NULL,
+    ts INTEGER NOT NULL,                 -- epoch ms
+    key TEXT NOT NULL,                   -- a metric, or a wildcard metric's stem.element
+    value REAL NOT NULL,
+    PRIMARY KEY (kpi, ts, key)
+) WITHOUT ROWID;
+CREATE INDEX ix_kpi_samples_ts ON kpi_samples(ts);
+"""
+
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
-    _V_SUPPLIERS, _V_CATALOGS,
+    _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS,
 ]  # fmt: skip
 
 

@@ -40,6 +40,7 @@ from .demo_operator_catalog import seed_operator_catalogs
 from .demo_stations import seed_demo_partners
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
+from .store import kpis as kpi_store
 
 log = logging.getLogger("lpwa_console.sandbox.demo")
 
@@ -775,11 +776,13 @@ HISTORY_PENDING = "traffic-history-pending"
 
 
 HEALTH_PART = "station-health"
+# The dashboard's KPI samples of the history's hours (store/kpis.py), made from it.
+KPI_PART = "kpi-history"
 
 
 def history_pending(db: Database) -> bool:
     """The demo's traffic or station history is still to be made (`fill_history`)."""
-    return not {HISTORY_PART, HEALTH_PART} <= done_parts(db)
+    return not {HISTORY_PART, HEALTH_PART, KPI_PART} <= done_parts(db)
 
 
 def fill_history(db: Database, settings: SandboxSettings) -> None:
@@ -805,4 +808,7 @@ def fill_history(db: Database, settings: SandboxSettings) -> None:
 
             StationSimulator(settings.seed).backfill(conn, now)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HEALTH_PART,))
+        if KPI_PART not in done:
+            kpi_store.backfill(conn, now)
+            conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (KPI_PART,))
     log.info("demo traffic and station history made in %.1f s", time.perf_counter() - started)

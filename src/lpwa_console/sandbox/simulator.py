@@ -34,6 +34,7 @@ from .db import Database
 from .station_sim import StationSimulator, StationStepReport
 from .store import alarms as alarm_store
 from .store import km_devices as km_store
+from .store import kpis as kpi_store
 
 log = logging.getLogger("lpwa_console.sandbox.simulator")
 
@@ -157,6 +158,7 @@ class Simulator:
                 self._multicast(conn, report)
                 report.stations = self.stations.step(conn, start, end, report.heard)
                 alarm_store.refresh_counters(conn, "D", report.touched)
+                kpi_store.record_due(conn, end)  # the dashboard's history, every 5 minutes
             self.now_ms = end
             self._save_clock(conn)
         return report

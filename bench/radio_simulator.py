@@ -38,7 +38,8 @@ def main() -> None:
     parser.add_argument(
         "--copy",
         type=Path,
-        help="run on a fresh copy of --db made here (the same starting state for every run)",
+        help="run on a fresh copy of --db made here, from the clock stored in it: every run"
+        " simulates the same seconds from the same state",
     )
     args = parser.parse_args()
 
@@ -56,7 +57,11 @@ def main() -> None:
     devices = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
     stations = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
 
-    sim = Simulator(db, seed=1)
+    start_ms = None
+    if args.copy is not None:
+        row = db.conn().execute("SELECT value FROM sim_state WHERE key = 'clock_ms'").fetchone()
+        start_ms = None if row is None else int(row[0])
+    sim = Simulator(db, seed=1, start_ms=start_ms)
     started = time.perf_counter()
     for _ in range(3):  # schedules every device and station once
         sim.step(1.0)

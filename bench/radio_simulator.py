@@ -5,7 +5,9 @@ sandbox's `seed` command (devices) and its station seeding (stations). The first
 schedule every device and station (a one-off after a restart); then each 1-second step is
 timed: device uplinks, their receptions by the stations around them, station health reports,
 commands, alarms. Prints one JSON line (target: p50 <= 100 ms), with the CPU time of the step
-(thread time: less noisy than the wall clock on a shared machine) and the load average.
+(thread time: less noisy than the wall clock on a shared machine), the CPU time of the
+checkpointer thread that copies the steps' pages into the database beside them, and the
+load average.
 
     PYTHONPATH=src python bench/radio_simulator.py [--devices N] [--stations N] [--steps N]
 """
@@ -62,11 +64,13 @@ def main() -> None:
         row = db.conn().execute("SELECT value FROM sim_state WHERE key = 'clock_ms'").fetchone()
         start_ms = None if row is None else int(row[0])
     sim = Simulator(db, seed=1, start_ms=start_ms)
+    sim.checkpointer.start()  # as `Simulator.start` does in the sandbox
     started = time.perf_counter()
     for _ in range(3):  # schedules every device and station once
         sim.step(1.0)
     warm_up_s = time.perf_counter() - started
 
+    checkpoint_cpu_s = sim.checkpointer.cpu_s
     times: list[float] = []
     cpu: list[float] = []
     uplinks = receptions = reports = commands = 0
@@ -80,6 +84,8 @@ def main() -> None:
             receptions += report.stations.receptions
             reports += report.stations.reports
             commands += report.stations.commands
+    sim.checkpointer.stop()
+    checkpoint_cpu_s = sim.checkpointer.cpu_s - checkpoint_cpu_s
     db.close()
     times.sort()
     cpu.sort()
@@ -95,6 +101,7 @@ def main() -> None:
                 "max_ms": round(times[-1], 1),
                 "cpu_p50_ms": round(statistics.median(cpu), 1),
                 "cpu_p95_ms": round(cpu[int(0.95 * (len(cpu) - 1))], 1),
+                "checkpoint_cpu_ms_per_step": round(1000 * checkpoint_cpu_s / args.steps, 1),
                 "load_average": [round(x, 2) for x in os.getloadavg()],
                 "uplinks_per_step": round(uplinks / args.steps, 1),
                 "receptions_per_step": round(receptions / args.steps, 1),

@@ -640,7 +640,14 @@ class StationSimulator:
             stations.append((uid, lat, lon))
             if cnx != "CNX":
                 away.add(uid)
-        self._grid = radio.StationGrid(stations)
+        grid = self._grid
+        same = len(grid) == len(stations) and (
+            grid.uid.tolist() == [s[0] for s in stations]
+            and grid.lat.tolist() == [s[1] for s in stations]
+            and grid.lon.tolist() == [s[2] for s in stations]
+        )
+        if not same:  # (the same stations keep the grid, and the cells it knows)
+            self._grid = radio.StationGrid(stations)
         self._grid_key, self._grid_at = (key[0], key[1]), t1
         self._away = away
 
@@ -701,16 +708,21 @@ class StationSimulator:
         keys, inverse = np.unique(key, axis=0, return_inverse=True)
         inverse = inverse.reshape(-1)
         n = len(keys)
-        sums = [np.bincount(inverse, weights=w, minlength=n).astype(np.int64).tolist()
+        sums: list[list[int]] = [np.bincount(inverse, weights=w, minlength=n).astype(np.int64).tolist()
                 for w in (None, size, crc, answered, 8 * answered, dropped)]  # fmt: skip
-        pending, pending_up = self._pending, self._pending_up
-        for j, (station, hour_ts) in enumerate(keys.tolist()):
-            row = pending.setdefault(station, {}).setdefault(hour_ts, [0, 0, 0, 0, 0, 0])
-            for m in range(6):
-                row[m] += sums[m][j]
         latest = np.full(n, 0, dtype=np.int64)
         np.maximum.at(latest, inverse, g_ts)
-        for (station, _hour), t in zip(keys.tolist(), latest.tolist(), strict=True):
+        pending, pending_up = self._pending, self._pending_up
+        for (station, hour_ts), t, *added in zip(keys.tolist(), latest.tolist(), *sums,
+                                                 strict=True):  # fmt: skip
+            hours = pending.get(station)
+            if hours is None:
+                pending[station] = {hour_ts: added}
+            else:
+                row = hours.get(hour_ts)
+                if row is not None:
+                    added = [a + b for a, b in zip(row, added, strict=True)]
+                hours[hour_ts] = added
             if t > pending_up.get(station, 0):
                 pending_up[station] = t
 

@@ -144,6 +144,8 @@ def test_background_thread(sb: Sandbox) -> None:
     stopped = sim.now_ms
     time.sleep(0.2)
     assert sim.now_ms == stopped
+    # The steps' pages were copied into the database by the checkpointer, now stopped.
+    assert sim.checkpointer.runs > 0 and not sim.checkpointer.running
 
 
 def test_aggregated_steps_and_deprecated_frames(sb: Sandbox) -> None:

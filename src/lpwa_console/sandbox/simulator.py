@@ -108,8 +108,6 @@ class Checkpointer:
                 while True:
                     self._wake.wait()
                     self._wake.clear()
-                    if self._stop.is_set():
-                        return
                     started = time.thread_time()
                     try:
                         conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -117,6 +115,8 @@ class Checkpointer:
                         log.debug("checkpoint skipped", exc_info=True)
                     self.cpu_s += time.thread_time() - started
                     self.runs += 1
+                    if self._stop.is_set():  # (after a last copy)
+                        return
             finally:
                 conn.close()
 

@@ -4,7 +4,10 @@ The database (bench/out/radio_simulator.db, kept between runs) is seeded once th
 sandbox's `seed` command (devices) and its station seeding (stations). The first steps
 schedule every device and station (a one-off after a restart); then each 1-second step is
 timed: device uplinks, their receptions by the stations around them, station health reports,
-commands, alarms. Prints one JSON line (target: p50 <= 100 ms).
+commands, alarms. Prints one JSON line (target: p50 <= 100 ms), with the CPU time of the step
+(thread time: less noisy than the wall clock on a shared machine), the CPU time of the
+checkpointer thread that copies the steps' pages into the database beside them, and the
+load average.
 
     PYTHONPATH=src python bench/radio_simulator.py [--devices N] [--stations N] [--steps N]
 """
@@ -13,6 +16,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import statistics
 import sys
 import time
@@ -32,9 +37,18 @@ def main() -> None:
     parser.add_argument("--stations", type=int, default=100_000)
     parser.add_argument("--steps", type=int, default=60)
     parser.add_argument("--db", type=Path, default=OUT / "radio_simulator.db")
+    parser.add_argument(
+        "--copy",
+        type=Path,
+        help="run on a fresh copy of --db made here, from the clock stored in it: every run"
+        " simulates the same seconds from the same state",
+    )
     args = parser.parse_args()
 
     seeded_devices_s = ensure_seeded(args.db, args.devices)
+    if args.copy is not None:
+        shutil.copyfile(args.db, args.copy)
+        args.db = args.copy
     db = Database(args.db)
     have = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
     seeded_stations_s = None
@@ -45,25 +59,36 @@ def main() -> None:
     devices = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
     stations = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
 
-    sim = Simulator(db, seed=1)
+    start_ms = None
+    if args.copy is not None:
+        row = db.conn().execute("SELECT value FROM sim_state WHERE key = 'clock_ms'").fetchone()
+        start_ms = None if row is None else int(row[0])
+    sim = Simulator(db, seed=1, start_ms=start_ms)
+    sim.checkpointer.start()  # as `Simulator.start` does in the sandbox
     started = time.perf_counter()
     for _ in range(3):  # schedules every device and station once
         sim.step(1.0)
     warm_up_s = time.perf_counter() - started
 
+    checkpoint_cpu_s = sim.checkpointer.cpu_s
     times: list[float] = []
+    cpu: list[float] = []
     uplinks = receptions = reports = commands = 0
     for _ in range(args.steps):
-        started = time.perf_counter()
+        started, started_cpu = time.perf_counter(), time.thread_time()
         report = sim.step(1.0)
         times.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.thread_time() - started_cpu) * 1000)
         uplinks += report.uplinks
         if report.stations is not None:
             receptions += report.stations.receptions
             reports += report.stations.reports
             commands += report.stations.commands
+    sim.checkpointer.stop()
+    checkpoint_cpu_s = sim.checkpointer.cpu_s - checkpoint_cpu_s
     db.close()
     times.sort()
+    cpu.sort()
     print(
         json.dumps(
             {
@@ -74,6 +99,10 @@ def main() -> None:
                 "p50_ms": round(statistics.median(times), 1),
                 "p95_ms": round(times[int(0.95 * (len(times) - 1))], 1),
                 "max_ms": round(times[-1], 1),
+                "cpu_p50_ms": round(statistics.median(cpu), 1),
+                "cpu_p95_ms": round(cpu[int(0.95 * (len(cpu) - 1))], 1),
+                "checkpoint_cpu_ms_per_step": round(1000 * checkpoint_cpu_s / args.steps, 1),
+                "load_average": [round(x, 2) for x in os.getloadavg()],
                 "uplinks_per_step": round(uplinks / args.steps, 1),
                 "receptions_per_step": round(receptions / args.steps, 1),
                 "station_reports_per_step": round(reports / args.steps, 1),

@@ -144,6 +144,8 @@ def test_background_thread(sb: Sandbox) -> None:
     stopped = sim.now_ms
     time.sleep(0.2)
     assert sim.now_ms == stopped
+    # The steps' pages were copied into the database by the checkpointer, now stopped.
+    assert sim.checkpointer.runs > 0 and not sim.checkpointer.running
 
 
 def test_aggregated_steps_and_deprecated_frames(sb: Sandbox) -> None:
@@ -194,3 +196,34 @@ def test_a_reused_uid_is_scheduled_again(sb: Sandbox) -> None:
     assert again.status_code == 201 and again.json()["ref"] == first.json()["ref"]
     sim.step(DAY)
     assert sb.get(f"{DEVICES}/{again.json()['ref']}").json().get("lastUpTimestamp") is not None
+
+
+def test_the_schedule_finds_the_devices_due_as_their_periods_say(tmp_path: Path) -> None:
+    """The in-memory timing wheel gives exactly the devices whose `phase + k * period` falls
+    in a step, for short and long steps, across period boundaries, and for devices added
+    later (checked one by one before they are merged)."""
+    import numpy as np
+
+    from lpwa_console.sandbox.simulator import DeviceSchedule
+
+    db = demo.prepare(SandboxSettings(db_path=tmp_path / "s.db", demo_devices=0))
+    sim = Simulator(db, seed=5, start_ms=1_800_000_000_000)
+    schedule = DeviceSchedule(5)
+    schedule.add(np.arange(1, 3001, dtype=np.int64))
+    schedule.add(np.array([5000, 4000, 4000, 17], dtype=np.int64))  # 17: scheduled already
+    assert len(schedule) == 3002 and schedule.known == 5000
+    uids = [*range(1, 3001), 4000, 5000]
+
+    def expected(t0: int, t1: int) -> list[int]:
+        out = []
+        for uid in uids:
+            period, phase = sim._period(uid)
+            if (t1 - phase) // period > (t0 - phase) // period:
+                out.append(uid)
+        return out
+
+    t = 1_800_000_000_000
+    for t0, t1 in [(t, t + 1000), (t + 899_500, t + 900_500), (t, t + 3_600_000),
+                   (t - 7, t + 86_400_000), (t + 5, t + 6)]:  # fmt: skip
+        assert schedule.due(t0, t1).tolist() == expected(t0, t1)
+    db.close()

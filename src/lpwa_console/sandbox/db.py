@@ -1641,10 +1641,22 @@ CREATE INDEX ix_kpi_samples_ts ON kpi_samples(ts);
 """
 
 
+# The simulator at 1M devices and 100k stations (issue 9): its device schedule is made in
+# memory (when a device sends is a function of its uid), so `sim_devices` is no longer kept;
+# `device_receptions` are rewritten in place at each uplink, so the stations' index holds the
+# station alone (with the key): an entry moves only when another station takes a rank, not at
+# every uplink as (bs_uid, ts) did. Served-device lists read a station's few rows by it.
+_V_SIM_WHEEL = """
+DELETE FROM sim_devices;
+DROP INDEX IF EXISTS ix_device_receptions_bs;
+CREATE INDEX ix_device_receptions_station ON device_receptions(bs_uid);
+"""
+
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
-    _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS,
+    _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS, _V_SIM_WHEEL,
 ]  # fmt: skip
 
 

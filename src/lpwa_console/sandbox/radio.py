@@ -101,9 +101,9 @@ _M1, _M2 = np.uint64(0xBF58476D1CE4E5B9), np.uint64(0x94D049BB133111EB)
 _S31, _S29, _S11 = np.uint64(31), np.uint64(29), np.uint64(11)
 
 
-def hash_units(*columns: npt.ArrayLike) -> Floats:
-    """Deterministic numbers in [0, 1) from integer columns (splitmix64 steps, vectorised):
-    the simulator's dice, the same for the same inputs."""
+def hash64(*columns: npt.ArrayLike) -> npt.NDArray[np.uint64]:
+    """Deterministic 64-bit hashes of integer columns (splitmix64 steps, vectorised): the
+    same numbers as the simulators' scalar `_mix`."""
     arrays = [np.asarray(c).astype(np.uint64) for c in columns]
     x = np.full(np.broadcast(*arrays).shape, _GOLDEN, dtype=np.uint64)
     with np.errstate(over="ignore"):
@@ -112,7 +112,13 @@ def hash_units(*columns: npt.ArrayLike) -> Floats:
             x ^= x >> _S31
             x = x * _M2
             x ^= x >> _S29
-    return (x >> _S11).astype(np.float64) / float(1 << 53)
+    return x
+
+
+def hash_units(*columns: npt.ArrayLike) -> Floats:
+    """Deterministic numbers in [0, 1) from integer columns: the simulator's dice, the same
+    for the same inputs."""
+    return (hash64(*columns) >> _S11).astype(np.float64) / float(1 << 53)
 
 
 def best_receptions(
@@ -165,7 +171,8 @@ Station = tuple[int, float, float]
 
 
 class StationGrid:
-    """Stations (uid, lat, lon) by coarse and fine cell."""
+    """Stations (uid, lat, lon) by coarse and fine cell; `uid`, `lat` and `lon` hold them as
+    columns, and `near_index` gives rows of those columns."""
 
     def __init__(self, stations: list[Station]) -> None:
         self.coarse: dict[tuple[int, int], list[Station]] = {}
@@ -174,12 +181,17 @@ class StationGrid:
             self.coarse.setdefault(cell_of(s[1], s[2]), []).append(s)
             key = (math.floor(s[1] / FINE_DEG), math.floor(s[2] / FINE_DEG))
             self.fine.setdefault(key, []).append(s)
+        self.uid: Ints = np.array([s[0] for s in stations], dtype=np.int64)
+        self.lat: Floats = np.array([s[1] for s in stations], dtype=np.float64)
+        self.lon: Floats = np.array([s[2] for s in stations], dtype=np.float64)
+        self._row = {s[0]: i for i, s in enumerate(stations)}
         self._around: dict[tuple[int, int], list[Station]] = {}
         self._dense: dict[tuple[int, int], list[Station]] = {}
+        self._index: dict[tuple[int, int, int, int], Ints] = {}
         self._rings = int(reach_m() / (FINE_DEG * 111_000 * 0.5)) + 1
 
     def __len__(self) -> int:
-        return sum(len(v) for v in self.coarse.values())
+        return len(self.uid)
 
     def near(self, lat: float, lon: float) -> list[Station]:
         """The stations that may hear a device at (lat, lon): all of them around it, or the
@@ -204,6 +216,17 @@ class StationGrid:
                 for j in range(-ring, ring + 1, step):
                     found += self.fine.get((r0 + i, c0 + j), ())
         self._dense[(r0, c0)] = found
+        return found
+
+    def near_index(self, lat: float, lon: float) -> Ints:
+        """`near` as rows of the `uid`, `lat` and `lon` columns (kept per coarse and fine
+        cell: every point of one has the same stations near it)."""
+        key = (*cell_of(lat, lon), math.floor(lat / FINE_DEG), math.floor(lon / FINE_DEG))
+        found = self._index.get(key)
+        if found is None:
+            row = self._row
+            found = np.array([row[s[0]] for s in self.near(lat, lon)], dtype=np.int64)
+            self._index[key] = found
         return found
 
 

@@ -16,7 +16,12 @@ given seed, the same steps give the same database.
   by the seed) raises a MINOR delivery alarm, cleared by the next successful hour.
 - Alarm counters (alarm1..alarm6, alarmLevel) are refreshed for everything touched.
 
-The clock is kept in `sim_state` so a restarted sandbox continues where it stopped.
+The clock is kept in `sim_state` so a restarted sandbox continues where it stopped. When a
+device sends is a function of the seed and its uid alone, so the schedule is not stored: it is
+made in memory on the first step (`DeviceSchedule`, a timing wheel: a step finds the devices
+due in it by binary searches) and follows the devices created since. A step writes only what
+changes: a device row once (after the stations around it heard the uplink), and only the
+indexed columns whose values change.
 """
 
 from __future__ import annotations
@@ -28,8 +33,14 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from ..schema.durations import parse_duration
+from . import radio
 from .db import Database
 from .station_sim import StationSimulator, StationStepReport
 from .store import alarms as alarm_store
@@ -42,6 +53,8 @@ HOUR_MS = 3_600_000
 NO_UPLINK_ALARM_ID = 4
 MULTICAST_DELIVERY_ALARM_ID = 21
 PERIODS_MIN = (15, 30, 60, 60, 120, 360)
+PERIODS_MS = np.array([m * 60_000 for m in PERIODS_MIN], dtype=np.int64)
+MERGE_RECENT = 20_000  # devices added since the schedule was sorted, checked one by one
 DOWNLINK_EVERY = 8
 DEFAULT_THRESHOLDS = ((3, 2 * 24 * HOUR_MS), (5, 4 * 24 * HOUR_MS))
 MIN_THRESHOLD_MS = HOUR_MS  # thresholds are at least PT1H
@@ -61,6 +74,159 @@ def _mix(*values: int) -> int:
 
 def _unit(*values: int) -> float:
     return (_mix(*values) >> 11) / float(1 << 53)
+
+
+Ints = npt.NDArray[np.int64]
+
+
+class Checkpointer:
+    """Copies the write-ahead log into the database in a thread of its own, woken after each
+    step. A step writes thousands of scattered pages; with SQLite's automatic checkpoint the
+    commit that crosses 1000 pages copies them all and syncs the file, inside the step (and
+    inside a request, when a request's commit crosses it). The stepping connection turns the
+    automatic checkpoint off while this runs; a passive checkpoint blocks no reader or writer."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.cpu_s = 0.0  # CPU time spent checkpointing (the benchmark reports it)
+        self.runs = 0
+        self._wake = threading.Event()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None
+
+    def start(self) -> None:
+        if self._thread is not None:
+            return
+        self._stop.clear()
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+
+        def run() -> None:
+            try:
+                while True:
+                    self._wake.wait()
+                    self._wake.clear()
+                    started = time.thread_time()
+                    try:
+                        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    except sqlite3.Error:  # busy or closing: the next step wakes it again
+                        log.debug("checkpoint skipped", exc_info=True)
+                    self.cpu_s += time.thread_time() - started
+                    self.runs += 1
+                    if self._stop.is_set():  # (after a last copy)
+                        return
+            finally:
+                conn.close()
+
+        self._thread = threading.Thread(target=run, name="sandbox-checkpointer", daemon=True)
+        self._thread.start()
+
+    def poke(self) -> None:
+        self._wake.set()
+
+    def stop(self) -> None:
+        if self._thread is None:
+            return
+        self._stop.set()
+        self._wake.set()
+        self._thread.join(timeout=30)
+        self._thread = None
+
+
+class DeviceSchedule:
+    """Every device sends at `phase + k * period` (`Simulator._period`): per period, the
+    phases sorted with their devices, so the devices due in (t0, t1] are one or two slices
+    found by binary search; devices added since the last sort are checked one by one until
+    there are MERGE_RECENT of them. A deleted device stays (the step finds no row for it):
+    a new device that gets its uid again sends as it would have."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self.known = 0  # the highest uid scheduled
+        self._all: Ints = np.zeros(0, dtype=np.int64)  # every uid scheduled, sorted
+        self._by_period: dict[int, tuple[Ints, Ints]] = {}  # period -> (phases, uids)
+        self._recent: list[Ints] = []
+
+    def __len__(self) -> int:
+        return len(self._all) + sum(len(r) for r in self._recent)
+
+    def timing(self, uids: Ints) -> tuple[Ints, Ints]:
+        """(period, phase) in ms of each uid: the same as `Simulator._period`."""
+        h = radio.hash64(self.seed, uids)
+        period = PERIODS_MS[(h % np.uint64(len(PERIODS_MIN))).astype(np.int64)]
+        phase = ((h >> np.uint64(16)) % period.astype(np.uint64)).astype(np.int64)
+        return period, phase
+
+    def add(self, uids: Ints) -> None:
+        """Schedule these uids (those scheduled already are skipped)."""
+        uids = np.unique(np.asarray(uids, dtype=np.int64))
+        if not len(uids):
+            return
+        uids = uids[~self.contains(uids)]
+        if not len(uids):
+            return
+        self.known = max(self.known, int(uids[-1]))
+        self._recent.append(uids)
+        if sum(len(r) for r in self._recent) >= MERGE_RECENT or not len(self._all):
+            self._merge()
+
+    def contains(self, uids: Ints) -> npt.NDArray[np.bool_]:
+        found = np.zeros(len(uids), dtype=bool)
+        for sorted_uids in [self._all, *self._recent]:
+            if len(sorted_uids):
+                at = np.minimum(np.searchsorted(sorted_uids, uids), len(sorted_uids) - 1)
+                found |= sorted_uids[at] == uids
+        return found
+
+    def _merge(self) -> None:
+        self._all = np.unique(np.concatenate([self._all, *self._recent]))
+        self._recent = []
+        period, phase = self.timing(self._all)
+        self._by_period = {}
+        for p in np.unique(period).tolist():
+            mine = period == p
+            order = np.argsort(phase[mine], kind="stable")
+            self._by_period[p] = (phase[mine][order], self._all[mine][order])
+
+    def due(self, t0: int, t1: int) -> Ints:
+        """The uids (sorted) with an uplink in (t0, t1]."""
+        parts: list[Ints] = []
+        for period, (phases, uids) in self._by_period.items():
+            if t1 - t0 >= period:
+                parts.append(uids)
+                continue
+            a, b = t0 % period, t1 % period
+            i = int(np.searchsorted(phases, a, side="right"))
+            j = int(np.searchsorted(phases, b, side="right"))
+            if a < b:
+                parts.append(uids[i:j])
+            else:  # (a, period) and [0, b]
+                parts += [uids[i:], uids[:j]]
+        for recent in self._recent:
+            periods, phases = self.timing(recent)
+            parts.append(recent[(t1 - phases) // periods > (t0 - phases) // periods])
+        if not parts:
+            return np.zeros(0, dtype=np.int64)
+        return np.sort(np.concatenate(parts))
+
+
+@dataclass
+class DeviceUplinks:
+    """What a step's uplinks change on a device, written once the stations heard them."""
+
+    uid: int
+    ts: int
+    rssi: float
+    snr: float | None
+    sf: int | None
+    avg_snr: float | None
+    last_dw: int | None
+    old_sf: int | None
+    old_avg_snr: float | None
+    old_health: str | None
 
 
 @dataclass
@@ -92,6 +258,8 @@ class Simulator:
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
         self._seen_configs: set[str | None] = set()
         self.stations = StationSimulator(seed)
+        self.schedule: DeviceSchedule | None = None  # made on the first step
+        self.checkpointer = Checkpointer(db.path)
         with db.write() as conn:
             state = dict(conn.execute("SELECT key, value FROM sim_state").fetchall())
             if "initialized" not in state:
@@ -133,6 +301,7 @@ class Simulator:
                     log.exception("simulator step failed")
                 last = now
 
+        self.checkpointer.start()
         self._thread = threading.Thread(target=run, name="sandbox-simulator", daemon=True)
         self._thread.start()
 
@@ -143,24 +312,33 @@ class Simulator:
             self._thread = None
         with self._lock, self.db.write() as conn:
             self.stations.flush(conn)  # the stations' traffic counted since their last report
+        self.checkpointer.stop()
 
     # --- one step ---------------------------------------------------------------------------
 
     def step(self, simulated_seconds: float) -> StepReport:
         """Advance the simulated clock and apply everything that happened meanwhile."""
+        background = self.checkpointer.running
         with self._lock, self.db.write() as conn:
+            # Off while the checkpointer runs (else SQLite's default, 1000 pages).
+            conn.execute(f"PRAGMA wal_autocheckpoint={0 if background else 1000}")
             start = self.now_ms
             end = start + max(0, int(simulated_seconds * 1000))
             report = StepReport(start, end)
             if end > start:
-                self._uplinks(conn, report)
+                sent, located = self._uplinks(conn, report)
+                # The stations around hear the uplinks (after their commands and reports);
+                # the device rows are written then, once, with their best station's RSSI/SNR.
+                report.stations = self.stations.step(conn, start, end, located)
+                self._write_devices(conn, sent, report.stations.best, end)
                 self._no_uplink_alarms(conn, report)
                 self._multicast(conn, report)
-                report.stations = self.stations.step(conn, start, end, report.heard)
                 alarm_store.refresh_counters(conn, "D", report.touched)
                 kpi_store.record_due(conn, end)  # the dashboard's history, every 5 minutes
             self.now_ms = end
             self._save_clock(conn)
+        if background:
+            self.checkpointer.poke()
         return report
 
     def _save_clock(self, conn: sqlite3.Connection) -> None:
@@ -171,99 +349,156 @@ class Simulator:
         period = PERIODS_MIN[h % len(PERIODS_MIN)] * 60_000
         return period, (h >> 16) % period
 
-    def _schedule_new_devices(self, conn: sqlite3.Connection, after_ms: int) -> None:
-        """Give devices created since the last step their first uplink time after `after_ms`."""
+    def _schedule_new_devices(self, conn: sqlite3.Connection) -> DeviceSchedule:
+        """The schedule, made on the first step from every device, then given the devices
+        created since the last step: past the highest uid scheduled, and those that got the
+        uid of a deleted device (noted by a trigger in `sim_new` as they are created)."""
+        schedule = self.schedule
+        if schedule is None:
+            schedule = self.schedule = DeviceSchedule(self.seed)
+            cursor = conn.cursor()
+            cursor.row_factory = None
+            cursor.execute("SELECT uid FROM devices")
+            schedule.add(np.fromiter((r[0] for r in cursor), dtype=np.int64))
+        else:
+            new = conn.execute(
+                "SELECT uid FROM devices WHERE uid > ?", (schedule.known,)
+            ).fetchall()
+            if new:
+                schedule.add(np.array([r[0] for r in new], dtype=np.int64))
+        if conn.execute("SELECT EXISTS (SELECT 1 FROM sim_new)").fetchone()[0]:
+            reused = conn.execute("SELECT device_uid FROM sim_new").fetchall()
+            schedule.add(np.array([r[0] for r in reused], dtype=np.int64))
+            conn.execute("DELETE FROM sim_new")
         known = conn.execute("SELECT value FROM sim_state WHERE key = 'known_uid'").fetchone()
-        last_uid = int(known[0]) if known else 0
-        # Past the highest uid seen, plus the uids SQLite gave again after a deletion (noted
-        # by a trigger: the schedule of the deleted device went with it).
-        rows = conn.execute(
-            "SELECT uid FROM devices WHERE uid > ? UNION SELECT device_uid FROM sim_new ORDER BY 1",
-            (last_uid,),
-        ).fetchall()
-        conn.execute("DELETE FROM sim_new")
-        if not rows:
-            return
-        schedule = []
-        for (uid,) in rows:
-            period, phase = self._period(uid)
-            schedule.append((uid, phase + ((after_ms - phase) // period + 1) * period))
-        conn.executemany("INSERT OR REPLACE INTO sim_devices VALUES (?, ?)", schedule)
-        conn.execute(
-            "INSERT OR REPLACE INTO sim_state VALUES ('known_uid', ?)",
-            (str(max(last_uid, rows[-1][0])),),
-        )
+        if known is None or int(known[0]) < schedule.known:  # the trigger of sim_new reads it
+            conn.execute(
+                "INSERT OR REPLACE INTO sim_state VALUES ('known_uid', ?)", (str(schedule.known),)
+            )
+        return schedule
 
-    def _uplinks(self, conn: sqlite3.Connection, report: StepReport) -> None:
-        c = conn  # sqlite3.Connection
+    def _uplinks(
+        self, conn: sqlite3.Connection, report: StepReport
+    ) -> tuple[list[DeviceUplinks], list[tuple[int, float, float, int]]]:
+        """The uplinks of the devices due in the step, all at once: their traffic buckets
+        are written; returns what changes on each device (written by `_write_devices`) and
+        (uid, lat, lon, time of the last uplink) of those with a position, for the stations."""
+        c = conn
         t0, t1 = report.start_ms, report.end_ms
-        self._schedule_new_devices(c, t0)
-        due = c.execute(
-            "SELECT s.uid, d.uid IS NULL, d.connectivity, d.avg_snr,"
-            " s.uid IN (SELECT device_uid FROM sim_silent)"
-            " FROM sim_devices s LEFT JOIN devices d ON d.uid = s.uid WHERE s.next_up <= ?",
-            (t1,),
-        ).fetchall()
-        buckets: dict[tuple[int, int], list[float]] = {}
-        updates = []
-        gone = []
-        schedule = []
-        for uid, deleted, connectivity, avg_snr, silent in due:
-            if deleted:
-                gone.append((uid,))
-                continue
-            period, phase = self._period(uid)
-            first = (t0 - phase) // period + 1
-            last = (t1 - phase) // period
-            schedule.append((phase + (last + 1) * period, uid))
-            if last < first or silent:
-                continue
-            base_rssi = -120 + 60 * _unit(self.seed, uid, 1)
-            base_snr = -12 + 22 * _unit(self.seed, uid, 2)
-            lora = connectivity == "LORAWAN"
-            sf = rssi = snr = 0.0
-            last_dw = None
-            for k in range(first, last + 1):
-                ts = phase + k * period
-                rssi = round(base_rssi + 8 * (_unit(self.seed, uid, k, 3) - 0.5), 1)
-                snr = round(base_snr + 4 * (_unit(self.seed, uid, k, 4) - 0.5), 1)
-                bucket = buckets.setdefault((uid, ts - ts % HOUR_MS), [0, 0, 0, 0, 0.0, 0.0])
-                bucket[0] += 1
-                bucket[1] += 12 + _mix(self.seed, uid, k) % 40
-                bucket[4] += rssi
-                bucket[5] += snr
-                report.uplinks += 1
-                if k % DOWNLINK_EVERY == 0:
-                    bucket[2] += 1
-                    bucket[3] += 8
-                    last_dw = ts + 1000
-                    report.downlinks += 1
-            if lora:
-                sf = 7 + int(6 * _unit(self.seed, uid, last, 5))
-            avg = snr if avg_snr is None else round(0.8 * avg_snr + 0.2 * snr, 1)
-            report.heard.add(uid)
-            updates.append(
-                (ts, int(sf) if lora else None, rssi, snr if lora else None, avg if lora else None,
-                 last_dw, uid)
-            )  # fmt: skip
-        # Rows of devices deleted before this schedule existed (a trigger now forgets them).
-        c.executemany("DELETE FROM sim_devices WHERE uid = ?", gone)
-        c.executemany("UPDATE sim_devices SET next_up = ? WHERE uid = ?", schedule)
-        c.executemany(
-            "UPDATE devices SET last_up = ?, last_sf = ?, last_rssi = ?, last_snr = ?,"
-            " avg_snr = ?, last_dw = coalesce(?, last_dw), health = 'ACTIVE' WHERE uid = ?",
-            updates,
-        )
+        schedule = self._schedule_new_devices(c)
+        due = schedule.due(t0, t1)
+        if not len(due):
+            return [], []
+        rows = c.execute(
+            "SELECT uid, connectivity, avg_snr, last_sf, health, lat, lon,"
+            " uid IN (SELECT device_uid FROM sim_silent) FROM devices"
+            " WHERE uid IN (SELECT value FROM json_each(?)) ORDER BY uid",
+            (json.dumps(due.tolist()),),
+        ).fetchall()  # a deleted device has no row: it is skipped
+        rows = [r for r in rows if not r[7]]
+        if not rows:
+            return [], []
+        seed = self.seed
+        uid = np.array([r[0] for r in rows], dtype=np.int64)
+        period, phase = schedule.timing(uid)
+        first = (t0 - phase) // period + 1
+        last = (t1 - phase) // period
+        keep = last >= first  # (always, for a device found due)
+        if not keep.all():
+            rows = [r for r, kept in zip(rows, keep.tolist(), strict=True) if kept]
+            uid, period, phase, first, last = (x[keep] for x in (uid, period, phase, first, last))
+            if not rows:
+                return [], []
+        count = last - first + 1
+        total = int(count.sum())
+        # One row per uplink: the device (its index in `rows`) and its number k.
+        which = np.repeat(np.arange(len(rows)), count)
+        starts = np.cumsum(count) - count
+        k = first[which] + np.arange(total) - starts[which]
+        u = uid[which]
+        ts = phase[which] + k * period[which]
+        base_rssi = -120 + 60 * radio.hash_units(seed, uid, 1)
+        base_snr = -12 + 22 * radio.hash_units(seed, uid, 2)
+        rssi = np.round(base_rssi[which] + 8 * (radio.hash_units(seed, u, k, 3) - 0.5), 1)
+        snr = np.round(base_snr[which] + 4 * (radio.hash_units(seed, u, k, 4) - 0.5), 1)
+        size = 12 + (radio.hash64(seed, u, k) % np.uint64(40)).astype(np.int64)
+        down = k % DOWNLINK_EVERY == 0
+        report.uplinks += total
+        report.downlinks += int(down.sum())
+        # Hourly buckets: the uplinks of a device are in time order, so a bucket is a run.
+        hour = ts - ts % HOUR_MS
+        at = np.flatnonzero(np.r_[True, (u[1:] != u[:-1]) | (hour[1:] != hour[:-1])])
+        dws = np.add.reduceat(down.astype(np.int64), at)
         c.executemany(
             "INSERT INTO frame_buckets VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (device_uid, ts) DO UPDATE SET up = up + excluded.up,"
             " up_size = up_size + excluded.up_size, dw = dw + excluded.dw,"
             " dw_size = dw_size + excluded.dw_size, rssi_sum = rssi_sum + excluded.rssi_sum,"
             " snr_sum = snr_sum + excluded.snr_sum",
-            [(uid, ts, *(int(v) for v in b[:4]), b[4], b[5]) for (uid, ts), b in buckets.items()],
-        )
+            zip(u[at].tolist(), hour[at].tolist(), np.diff(np.r_[at, total]).tolist(),
+                np.add.reduceat(size, at).tolist(), dws.tolist(), (8 * dws).tolist(),
+                np.add.reduceat(rssi, at).tolist(), np.add.reduceat(snr, at).tolist(),
+                strict=True),
+        )  # fmt: skip
+        # Each device's last uplink, its SF, and its last answered one.
+        end = starts + count - 1
+        last_dw = np.maximum.reduceat(np.where(down, ts + 1000, -1), starts)
+        sf = 7 + (6 * radio.hash_units(seed, uid, last, 5)).astype(np.int64)
+        out: list[DeviceUplinks] = []
+        located: list[tuple[int, float, float, int]] = []
+        for row, t, r, s_, f, dw in zip(
+            rows, ts[end].tolist(), rssi[end].tolist(), snr[end].tolist(), sf.tolist(),
+            last_dw.tolist(), strict=True,
+        ):  # fmt: skip
+            d_uid, connectivity, avg_snr, old_sf, health, lat, lon = row[:7]
+            lora = connectivity == "LORAWAN"
+            avg = s_ if avg_snr is None else round(0.8 * avg_snr + 0.2 * s_, 1)
+            out.append(
+                DeviceUplinks(
+                    d_uid, t, r, s_ if lora else None, f if lora else None,
+                    avg if lora else None, dw if dw >= 0 else None, old_sf, avg_snr, health,
+                )
+            )  # fmt: skip
+            report.heard.add(d_uid)
+            if lat is not None and lon is not None:
+                located.append((d_uid, lat, lon, t))
+        return out, located
+
+    def _write_devices(
+        self,
+        conn: sqlite3.Connection,
+        sent: list[DeviceUplinks],
+        best: dict[int, tuple[float, float]],
+        t1: int,
+    ) -> None:
+        """One UPDATE per device that sent, setting the indexed columns (SF, average SNR,
+        last downlink, health) only where they change: an index entry is rewritten whenever
+        its column is set, even to the same value."""
+        groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
+        for d in sent:
+            rssi, snr = best.get(d.uid, (d.rssi, d.snr))
+            columns: tuple[str, ...] = ("last_up", "last_rssi", "last_snr")
+            values: list[Any] = [d.ts, rssi, snr]
+            if d.sf != d.old_sf:
+                columns += ("last_sf",)
+                values.append(d.sf)
+            if d.avg_snr != d.old_avg_snr:
+                columns += ("avg_snr",)
+                values.append(d.avg_snr)
+            if d.last_dw is not None:
+                columns += ("last_dw",)
+                values.append(d.last_dw)
+            if d.old_health != "ACTIVE":
+                columns += ("health",)
+                values.append("ACTIVE")
+            values.append(d.uid)
+            groups.setdefault(columns, []).append(tuple(values))
+        for columns, rows in groups.items():
+            assignments = ", ".join(f"{column} = ?" for column in columns)
+            conn.executemany(f"UPDATE devices SET {assignments} WHERE uid = ?", rows)
         # A commissioned key-manager device that is heard has joined: ACTIVATED.
-        km_store.activate_joined(c, [u[-1] for u in updates], t1)
+        if sent:
+            km_store.activate_joined(conn, [d.uid for d in sent], t1)
 
     def thresholds(self, text: str | None) -> list[tuple[int, int]]:
         """(level, silence ms) of the enabled thresholds, shortest first."""

@@ -12,8 +12,9 @@
   and failure rates of radio.TIMINGS, and change the station as they complete.
 - Receptions: the devices heard in the step are heard by the stations around them (3 x 3
   grid cells), RSSI/SNR by distance; the best three are kept per device
-  (`device_receptions`), the stations' traffic counted per hour, and the device's RSSI/SNR
-  become its best station's.
+  (`device_receptions`, rewritten in place: a station's index entry moves only when another
+  station takes its rank), the stations' traffic counted per hour, and the device's RSSI/SNR
+  become its best station's (`StationStepReport.best`, written by the device simulator).
 
 Everything is a function of the seed and the clock: the same steps give the same database.
 """
@@ -42,6 +43,7 @@ BACKFILL_MAX_STATIONS, BACKFILL_MAX_DEVICES = 2_000, 100_000
 CONNECTION_ALARM, NO_UPLINK_ALARM = 102, 103
 USAGE_WINDOWS = {104: ("crc", 4 * HOUR_MS), 105: ("dropped", HOUR_MS), 106: ("cpu", HOUR_MS),
                  107: ("ram", HOUR_MS), 108: ("disk", HOUR_MS)}  # fmt: skip
+Uplink = tuple[int, float, float, int]  # device uid, lat, lon, time of its last uplink
 
 
 def _mix(*values: int) -> int:
@@ -77,6 +79,7 @@ class StationStepReport:
     receptions: int = 0
     raised: set[tuple[int, int]] = field(default_factory=set)  # (bs_uid, code)
     cleared: set[tuple[int, int]] = field(default_factory=set)
+    best: dict[int, tuple[float, float]] = field(default_factory=dict)  # device: RSSI, SNR
 
 
 class StationSimulator:
@@ -117,8 +120,10 @@ class StationSimulator:
     # --- the step ---------------------------------------------------------------------------
 
     def step(
-        self, conn: sqlite3.Connection, t0: int, t1: int, heard: set[int]
+        self, conn: sqlite3.Connection, t0: int, t1: int, heard: list[Uplink]
     ) -> StationStepReport:
+        """`heard`: (device uid, lat, lon, time) of the last uplink of each device heard in
+        the step that has a position."""
         report = StationStepReport()
         self._new_stations(conn, t0)
         self._commands(conn, t1, report)
@@ -171,10 +176,19 @@ class StationSimulator:
         if stations_n > BACKFILL_MAX_STATIONS or devices_n > BACKFILL_MAX_DEVICES:
             return 0  # a big seeded network gets its history from the simulator as it runs
         heard = [
-            uid for (uid,) in conn.execute("SELECT uid FROM devices WHERE last_up IS NOT NULL")
+            (uid, lat, lon, ts)
+            for uid, lat, lon, ts in conn.execute(
+                "SELECT uid, lat, lon, last_up FROM devices WHERE last_up IS NOT NULL"
+                " AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY uid"
+            )
         ]
         if heard:
-            self._receptions(conn, now_ms, set(heard), StationStepReport())
+            got = StationStepReport()
+            self._receptions(conn, now_ms, heard, got)
+            conn.executemany(
+                "UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?",
+                [(rssi, snr, uid) for uid, (rssi, snr) in got.best.items()],
+            )
             self.flush(conn)
         # Their traffic of the past day, counted by the stations that heard them.
         conn.execute(
@@ -626,55 +640,51 @@ class StationSimulator:
             stations.append((uid, lat, lon))
             if cnx != "CNX":
                 away.add(uid)
-        self._grid = radio.StationGrid(stations)
+        grid = self._grid
+        same = len(grid) == len(stations) and (
+            grid.uid.tolist() == [s[0] for s in stations]
+            and grid.lat.tolist() == [s[1] for s in stations]
+            and grid.lon.tolist() == [s[2] for s in stations]
+        )
+        if not same:  # (the same stations keep the grid, and the cells it knows)
+            self._grid = radio.StationGrid(stations)
         self._grid_key, self._grid_at = (key[0], key[1]), t1
         self._away = away
 
     def _receptions(
-        self, conn: sqlite3.Connection, t1: int, heard: set[int], report: StationStepReport
+        self, conn: sqlite3.Connection, t1: int, heard: list[Uplink], report: StationStepReport
     ) -> None:
         self._load_grid(conn, t1)
-        if not self._grid.coarse:
+        grid = self._grid
+        if not len(grid):
             return
-        rows = conn.execute(
-            "SELECT uid, lat, lon, last_up FROM devices WHERE uid IN"
-            " (SELECT value FROM json_each(?)) AND lat IS NOT NULL AND lon IS NOT NULL",
-            (json.dumps(sorted(heard)),),
-        ).fetchall()
         # One row per (device, candidate station); the rule runs on them all at once.
-        pairs_dev: list[int] = []
-        pairs_ts: list[int] = []
-        pairs_lat: list[float] = []
-        pairs_lon: list[float] = []
-        candidates: list[radio.Station] = []
-        away = self._away
-        for dev, lat, lon, ts in rows:
-            near = [s for s in self._grid.near(lat, lon) if s[0] not in away]
-            n = len(near)
-            if n:
-                candidates += near
-                pairs_dev += [dev] * n
-                pairs_ts += [ts] * n
-                pairs_lat += [lat] * n
-                pairs_lon += [lon] * n
-        if not candidates:
+        near = [grid.near_index(lat, lon) for _dev, lat, lon, _ts in heard]
+        counts = np.array([len(n) for n in near], dtype=np.int64)
+        if not counts.sum():
             return
+        rows = np.concatenate(near)
+        dev = np.repeat(np.array([h[0] for h in heard], dtype=np.int64), counts)
+        ts_all = np.repeat(np.array([h[3] for h in heard], dtype=np.int64), counts)
+        lat = np.repeat(np.array([h[1] for h in heard], dtype=np.float64), counts)
+        lon = np.repeat(np.array([h[2] for h in heard], dtype=np.float64), counts)
+        st = grid.uid[rows]
+        if self._away:
+            up = ~np.isin(st, np.fromiter(self._away, dtype=np.int64, count=len(self._away)))
+            rows, dev, ts_all, st = rows[up], dev[up], ts_all[up], st[up]
+            lat, lon = lat[up], lon[up]
+            if not len(st):
+                return
         seed = self.seed
-        dev = np.array(pairs_dev, dtype=np.int64)
-        ts_all = np.array(pairs_ts, dtype=np.int64)
-        st = np.array([c[0] for c in candidates], dtype=np.int64)
         # Fading: a stable part per link and a part per uplink.
         fading = 0.7 * (2 * radio.hash_units(seed, dev, st, 61) - 1) + 0.3 * (
             2 * radio.hash_units(seed, dev, st, ts_all, 62) - 1
         )
-        ts_of = dict(zip(pairs_dev, pairs_ts, strict=True))
-        got = radio.best_receptions(
-            dev, np.array(pairs_lat), np.array(pairs_lon), st,
-            np.array([c[1] for c in candidates]), np.array([c[2] for c in candidates]), fading,
-        )  # fmt: skip
+        got = radio.best_receptions(dev, lat, lon, st, grid.lat[rows], grid.lon[rows], fading)
         g_dev, g_rank, g_st, g_rssi, g_snr, g_esp = got
         if not len(g_dev):
             return
+        ts_of = dict(zip([h[0] for h in heard], [h[3] for h in heard], strict=True))
         g_ts = np.array([ts_of[d] for d in g_dev.tolist()], dtype=np.int64)
         report.receptions += len(g_dev)
         # Each reception: its size, a CRC failure at the station's rate; the best station
@@ -687,40 +697,70 @@ class StationSimulator:
         drop_rate = np.where(radio.hash_units(seed, g_st, 19) < 0.01, 0.15, 0.01)
         dropped = answered & (radio.hash_units(seed, g_dev, g_ts, 53) < drop_rate)
         hour = g_ts - g_ts % HOUR_MS
-        traffic: dict[tuple[int, int], list[int]] = {}
-        station_last: dict[int, int] = {}
-        kept = []
-        best = []
-        for i, (d, rank, s, rssi, snr, esp, t, h) in enumerate(
-            zip(g_dev.tolist(), g_rank.tolist(), g_st.tolist(), g_rssi.tolist(),
-                g_snr.tolist(), g_esp.tolist(), g_ts.tolist(), hour.tolist(), strict=True)
-        ):  # fmt: skip
-            kept.append((d, rank, s, t, rssi, snr, esp))
-            if rank == 1:
-                best.append((rssi, snr, d))
-            row = traffic.setdefault((s, h), [0, 0, 0, 0, 0, 0])
-            row[0] += 1
-            row[1] += int(size[i])
-            row[2] += bool(crc[i])
-            if answered[i]:
-                row[3] += 1
-                row[4] += 8
-                row[5] += bool(dropped[i])
-            if t > station_last.get(s, 0):
-                station_last[s] = t
-        conn.executemany(
-            "DELETE FROM device_receptions WHERE device_uid = ?", [(d,) for _r, _s, d in best]
-        )
-        conn.executemany("INSERT INTO device_receptions VALUES (?, ?, ?, ?, ?, ?, ?)", kept)
-        conn.executemany("UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?", best)
+        kept = list(
+            zip(g_dev.tolist(), g_rank.tolist(), g_st.tolist(), g_ts.tolist(), g_rssi.tolist(),
+                g_snr.tolist(), g_esp.tolist(), strict=True)
+        )  # fmt: skip
+        report.best.update((d, (rssi, snr)) for d, rank, _s, _t, rssi, snr, _e in kept if rank == 1)
+        self._write_receptions(conn, kept)
+        # The stations' traffic per hour, kept until they report.
+        key = np.stack([g_st, hour], axis=1)
+        keys, inverse = np.unique(key, axis=0, return_inverse=True)
+        inverse = inverse.reshape(-1)
+        n = len(keys)
+        sums: list[list[int]] = [np.bincount(inverse, weights=w, minlength=n).astype(np.int64).tolist()
+                for w in (None, size, crc, answered, 8 * answered, dropped)]  # fmt: skip
+        latest = np.full(n, 0, dtype=np.int64)
+        np.maximum.at(latest, inverse, g_ts)
         pending, pending_up = self._pending, self._pending_up
-        for (station, hour_ts), counts in traffic.items():
-            row = pending.setdefault(station, {}).setdefault(hour_ts, [0, 0, 0, 0, 0, 0])
-            for k, v in enumerate(counts):
-                row[k] += v
-        for station, t in station_last.items():
+        for (station, hour_ts), t, *added in zip(keys.tolist(), latest.tolist(), *sums,
+                                                 strict=True):  # fmt: skip
+            hours = pending.get(station)
+            if hours is None:
+                pending[station] = {hour_ts: added}
+            else:
+                row = hours.get(hour_ts)
+                if row is not None:
+                    added = [a + b for a, b in zip(row, added, strict=True)]
+                hours[hour_ts] = added
             if t > pending_up.get(station, 0):
                 pending_up[station] = t
+
+    def _write_receptions(self, conn: sqlite3.Connection, kept: list[tuple[Any, ...]]) -> None:
+        """Each device's stations (device, rank, station, ts, rssi, snr, esp), in place: a row
+        whose station stays is updated without its station (its index entry stays put)."""
+        devices = sorted({row[0] for row in kept})
+        before = {
+            (d, rank): bs
+            for d, rank, bs in conn.execute(
+                "SELECT device_uid, rank, bs_uid FROM device_receptions WHERE device_uid IN"
+                " (SELECT value FROM json_each(?))",
+                (json.dumps(devices),),
+            )
+        }
+        same, moved, added = [], [], []
+        for d, rank, bs, ts, rssi, snr, esp in kept:
+            was = before.pop((d, rank), None)
+            if was is None:
+                added.append((d, rank, bs, ts, rssi, snr, esp))
+            elif was == bs:
+                same.append((ts, rssi, snr, esp, d, rank))
+            else:
+                moved.append((bs, ts, rssi, snr, esp, d, rank))
+        conn.executemany(
+            "DELETE FROM device_receptions WHERE device_uid = ? AND rank = ?", list(before)
+        )
+        conn.executemany(
+            "UPDATE device_receptions SET ts = ?, rssi = ?, snr = ?, esp = ?"
+            " WHERE device_uid = ? AND rank = ?",
+            same,
+        )
+        conn.executemany(
+            "UPDATE device_receptions SET bs_uid = ?, ts = ?, rssi = ?, snr = ?, esp = ?"
+            " WHERE device_uid = ? AND rank = ?",
+            moved,
+        )
+        conn.executemany("INSERT INTO device_receptions VALUES (?, ?, ?, ?, ?, ?, ?)", added)
 
     def flush(self, conn: sqlite3.Connection, uids: list[int] | None = None) -> None:
         """Write the pending traffic and last uplinks (of `uids`, else of every station)."""

@@ -66,16 +66,34 @@ class RoutesGate:
     """Holds every request but the first screen's until all routes are in the app: before
     that, /devices/alarms would match /devices/{deviceUid}, or nothing at all."""
 
-    def __init__(self, app: ASGIApp, open_paths: frozenset[str], state: Any) -> None:
+    def __init__(
+        self, app: ASGIApp, open_paths: frozenset[str], first_page: str, state: Any
+    ) -> None:
         self.app = app
         self.open_paths = open_paths
+        self.first_page = first_page
         self.state = state
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["path"] not in self.open_paths:
+        if scope["type"] != "http" or self.state.all_routes:
+            await self.app(scope, receive, send)
+        elif scope["path"] in self.open_paths:
+            await self.app(scope, receive, send)
+            if scope["path"] == self.first_page:
+                self.state.rest_wanted = True  # the first screen is served
+        else:
+            self.state.rest_wanted = True
             while not self.state.all_routes:
                 await asyncio.sleep(0.005)
-        await self.app(scope, receive, send)
+            await self.app(scope, receive, send)
+
+
+async def rest_wanted(app: FastAPI, at_most_s: float) -> None:
+    """Until the first screen is served, or a request needs another route, or `at_most_s`:
+    importing the other routes takes turns on the GIL with the first screen's requests."""
+    deadline = asyncio.get_running_loop().time() + at_most_s
+    while not app.state.rest_wanted and asyncio.get_running_loop().time() < deadline:
+        await asyncio.sleep(0.01)
 
 
 def create_app(
@@ -115,7 +133,13 @@ def create_app(
     if staged:
         open_paths = {settings.token_path, WARM_UP_PATH}
         open_paths |= {settings.api_prefix + path for path in FIRST_PATHS}
-        app.add_middleware(RoutesGate, open_paths=frozenset(open_paths), state=app.state)
+        app.state.rest_wanted = False
+        app.add_middleware(
+            RoutesGate,
+            open_paths=frozenset(open_paths),
+            first_page=settings.api_prefix + FIRST_PATHS[-1],
+            state=app.state,
+        )
     return app
 
 

@@ -247,6 +247,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
 
 
 REQUEST_THREADS = 1
+# The other routes are imported once a console's first screen is served (sign-in, first
+# page of devices), or another route is asked for, or after this long.
+FIRST_SCREEN_WAIT_S = 1.5
 # The demo's traffic history waits this long after the sandbox listens: a console's first
 # requests come at once, and are served before the history's ~1 s of work starts.
 HISTORY_DELAY_S = 2.0
@@ -360,8 +363,9 @@ def _serve(args: argparse.Namespace) -> int:
                 line["accounts"] = accounts.listing(app.state.services.db.conn())
             _say(line)
             # The rest of the routes, then the living network, after the first screen's.
-            from .app import finish_routes
+            from .app import finish_routes, rest_wanted
 
+            await rest_wanted(app, FIRST_SCREEN_WAIT_S)
             await asyncio.to_thread(finish_routes, app, settings)
             await warm_routes(app)
             if args.simulate:

@@ -80,8 +80,11 @@ def test_serve_prints_one_json_line_answers_and_stops_on_sigterm(tmp_path: Path)
     assert out == ""  # the JSON line was the only stdout
 
 
-def test_serve_exits_with_stdin(tmp_path: Path) -> None:
-    process, _ = _start(tmp_path / "s.db", "--exit-with-stdin")
+@pytest.mark.parametrize("simulate", [[], ["--simulate"]])
+def test_serve_exits_with_stdin(tmp_path: Path, simulate: list[str]) -> None:
+    # With --simulate: the parent leaving before the living network starts (it starts once
+    # every route is in) leaves no simulator running.
+    process, _ = _start(tmp_path / "s.db", "--exit-with-stdin", *simulate)
     assert process.stdin is not None
     process.stdin.close()
     assert process.wait(timeout=15) == 0

@@ -32,7 +32,6 @@ from typing import Any, NoReturn
 
 from . import accounts, demo
 from .db import Database, DatabaseRefused
-from .demo_stations import seed_more_stations
 from .settings import SandboxSettings
 
 log = logging.getLogger("lpwa_console.sandbox")
@@ -151,6 +150,8 @@ def _seed(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     added = demo.seed_devices(db, args.devices, seed=args.random_seed)
     wanted = args.devices // 100 if args.stations is None else args.stations
+    from .demo_stations import seed_more_stations
+
     stations = seed_more_stations(db, wanted, seed=args.random_seed, now=int(time.time() * 1000))
     seconds = time.perf_counter() - started
     total = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
@@ -368,10 +369,14 @@ def _serve(args: argparse.Namespace) -> int:
             await rest_wanted(app, FIRST_SCREEN_WAIT_S)
             await asyncio.to_thread(finish_routes, app, settings)
             await warm_routes(app)
-            if args.simulate:
-                simulate()
-            later_history(app.state.services.db, settings)
+            if not server.should_exit:  # a stop asked meanwhile: no network to start
+                if args.simulate:
+                    simulate()
+                later_history(app.state.services.db, settings)
         await task
+        simulator = getattr(app.state, "simulator", None)
+        if simulator is not None:  # started after the lifespan's end had run: stop it here
+            simulator.stop()
 
     asyncio.run(run())
     log.info("sandbox stopped")

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ..schema.devices import default_alarm004
-from . import accounts, demo_km, demo_suppliers, km_crypto
+from . import accounts
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -35,12 +35,8 @@ from .db import (
     drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
-from .demo_catalog import seed_device_catalog
-from .demo_operator_catalog import seed_operator_catalogs
-from .demo_stations import seed_demo_partners
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
-from .store import kpis as kpi_store
 
 log = logging.getLogger("lpwa_console.sandbox.demo")
 
@@ -139,6 +135,7 @@ def seed_catalog(conn: sqlite3.Connection, sub: int) -> Catalog:
         "INSERT OR IGNORE INTO device_models (ref, commercial_name, connectivity) VALUES (?, ?, ?)",
         MODELS,
     )
+    from .demo_catalog import seed_device_catalog
 
     seed_device_catalog(conn)  # vendors, MAC layers and bands of those models, and others
     conn.executemany(
@@ -717,6 +714,10 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         return db
     started = time.perf_counter()
     # Imported only when a part is missing: a warm start needs none of them.
+    from . import demo_km, demo_suppliers, km_crypto
+    from .demo_catalog import seed_device_catalog
+    from .demo_operator_catalog import seed_operator_catalogs
+    from .demo_stations import seed_demo_partners
 
     # Each part commits with its record: a first start interrupted half-way (a large demo
     # takes minutes) resumes on the next start instead of failing on what it already made.
@@ -809,6 +810,8 @@ def fill_history(db: Database, settings: SandboxSettings) -> None:
             StationSimulator(settings.seed).backfill(conn, now)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HEALTH_PART,))
         if KPI_PART not in done:
+            from .store import kpis as kpi_store
+
             kpi_store.backfill(conn, now)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (KPI_PART,))
     log.info("demo traffic and station history made in %.1f s", time.perf_counter() - started)

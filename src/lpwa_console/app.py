@@ -17,7 +17,6 @@ from PySide6.QtCore import QSettings, SignalInstance
 from PySide6.QtWidgets import QApplication, QWidget
 
 from .models.crash_log import CrashHook
-from .models.dashboard import DashboardViewModel
 from .models.device_detail import DeviceDetailViewModel
 from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
@@ -29,7 +28,6 @@ from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretSt
 from .models.rights import AccountRights
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
-from .models.suppliers import SecretIssuer, SupplierAccess, supplier_view_models
 from .models.tasks import TaskRunner
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
@@ -236,6 +234,7 @@ def pane_factories(
 
     def suppliers() -> QWidget:
         follow = following("suppliers")
+        from .models.suppliers import SecretIssuer, SupplierAccess, supplier_view_models
         from .ui.panes.suppliers import SuppliersPane
 
         access = follow(SupplierAccess(runner))
@@ -249,6 +248,7 @@ def pane_factories(
         return CatalogsPane(following("catalogs")(CatalogsViewModel(runner)), rights=rights)
 
     def dashboard() -> QWidget:
+        from .models.dashboard import DashboardViewModel
         from .ui.panes.dashboard import DashboardPane
 
         return DashboardPane(following("dashboard")(DashboardViewModel(runner)))

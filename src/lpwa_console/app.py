@@ -23,7 +23,7 @@ from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.palette import DeviceSearchViewModel
-from .models.pane_access import client_for_pane
+from .models.pane_access import client_for_pane, pane_visible
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.rights import AccountRights
 from .models.session import Session
@@ -46,6 +46,7 @@ log = logging.getLogger("lpwa_console")
 
 CONNECT_TIMEOUT_S = 90.0
 FIRST_PAGE_TIMEOUT_S = 10.0
+SETTLE_TIMEOUT_S = 5.0  # a screenshot waits this long at most for its pane's answers
 
 
 @dataclass
@@ -496,7 +497,7 @@ async def screenshots(
                 if pane.vm.model.rowCount():
                     pane.table.selectRow(0)
                     await wait_signal(pane.vm.detail_changed, FIRST_PAGE_TIMEOUT_S)
-            await asyncio.sleep(0.05)
+            await settled(console, SETTLE_TIMEOUT_S)
             for theme in ("light", "dark"):
                 apply_theme(app, theme)
                 await asyncio.sleep(0.05)
@@ -509,12 +510,23 @@ async def screenshots(
     return 0
 
 
+async def settled(console: Console, at_most_s: float) -> None:
+    """Until the pane shown has what it asked for (no task running), or `at_most_s`."""
+    deadline = time.perf_counter() + at_most_s
+    await asyncio.sleep(0.05)
+    while console.runner.busy and time.perf_counter() < deadline:
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.05)  # the answers painted
+
+
 def show_loading(console: Console) -> None:
-    """The status bar says "Loading devices…" from sign-in to the first page of devices."""
+    """The status bar says "Loading devices…" from sign-in to the first page of devices
+    (for an account that has a devices pane)."""
     window, devices = console.window, console.devices
 
     def client(value: object) -> None:
-        window.show_progress("Loading devices…" if value is not None else "")
+        loading = value is not None and pane_visible("devices", console.session.role)
+        window.show_progress("Loading devices…" if loading else "")
 
     console.session.client_changed.connect(client)
     devices.first_page_loaded.connect(lambda *_: window.show_progress(""))

@@ -81,6 +81,11 @@ def test_device_changes_are_provisioned_to_their_subsystems(sb: Sandbox) -> None
 
 
 def test_queue_pages_and_sorts_oldest_first_on_request(sb: Sandbox) -> None:
+    # A new demo's queue is empty (the demo provisions nothing): 25 items to page through.
+    assert _queue(sb)["count"] == 0
+    with _db(sb).write() as conn:
+        for n in range(25):
+            ops_store.enqueue(conn, "DEVICE_PROFILE", "CREATION", f"CUSTOM/profile-{n}")
     newest = _queue(sb, pageSize=10)
     oldest = _queue(sb, pageSize=10, sort="creationTimestamp,asc")
     assert int(newest["briefs"][0]["UID"]) > int(oldest["briefs"][0]["UID"])

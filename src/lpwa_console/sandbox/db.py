@@ -1347,7 +1347,9 @@ _HSM_ARGS = ("NEW.id", "NEW.ref", "NEW.subscription_id")
 PROV_QUEUE_TRIGGERS = {
     "tr_prov_device_added": f"AFTER INSERT ON devices BEGIN\n    "
     f"{_device_items('ACTIVATION', 'NEW')}\nEND",
-    "tr_prov_device_changed": f"AFTER UPDATE ON devices WHEN {_DEVICE_CHANGED} BEGIN\n    "
+    # UPDATE OF: the simulator's updates of other columns (every second) skip the trigger.
+    "tr_prov_device_changed": f"AFTER UPDATE OF {', '.join(_PROVISIONED_DEVICE_COLUMNS)}"
+    f" ON devices WHEN {_DEVICE_CHANGED} BEGIN\n    "
     f"{_device_items('UPDATE', 'NEW')}\nEND",
     "tr_prov_device_removed": f"AFTER DELETE ON devices BEGIN\n    "
     f"{_device_items('DEACTIVATION', 'OLD')}\nEND",

@@ -721,6 +721,12 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
 
     # Each part commits with its record: a first start interrupted half-way (a large demo
     # takes minutes) resumes on the next start instead of failing on what it already made.
+    # The demo is the network as it stands, not requests to provision it: its parts put
+    # nothing in the provisioning queue (the triggers are back at the end; an interrupted
+    # start gets them back on its next one, which resumes here).
+    with db.write() as conn:
+        for statement in drop_prov_queue_triggers():
+            conn.execute(statement)
     if "accounts" not in done:
         with db.write() as conn:
             accounts.create_demo_accounts(conn)
@@ -757,6 +763,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             demo_suppliers.seed_supplier(conn, seed=settings.seed, now=now)
         if "operator-catalogs" not in done:  # after the device catalog it describes
             seed_operator_catalogs(conn, now)
+        for statement in create_prov_queue_triggers():
+            conn.execute(statement)
         conn.executemany(
             "INSERT OR IGNORE INTO demo_parts VALUES (?)", [(part,) for part in DEMO_PARTS]
         )

@@ -274,3 +274,17 @@ def test_self_update(sb: Sandbox) -> None:
         assert forced.status_code == 201 and forced.json()["added"] == []
     dwell = _op(sb, "get", "/deviceProfiles/id:MILE%2FEM300-TH.1.0.3_AS923").json()
     assert dwell["uplinkDwellTime"] == 1
+
+
+def test_a_custom_base_station_profile_is_a_model_for_new_stations(sb: Sandbox) -> None:
+    # One catalog: the operator's new profile is what a partner's new station may be.
+    made = _op(sb, "post", "/baseStationProfiles", json={
+        "ID": "roof-gw", "commercialName": "Roof gateway", "vendor": {"ID": "KERLINK"},
+        "softwareType": "LRR_LINUX", "rfHardwareConfig": "S1_A2_B1"})  # fmt: skip
+    assert made.status_code == 201, made.text
+    bss = f"{API}/partners/mine/bss"
+    station = sb.post(bss, json={"model": {"ID": "CUSTOM/roof-gw"}, "name": "Roof"})
+    assert station.status_code == 201, station.text
+    model = station.json()["model"]
+    assert model["commercialName"] == "Roof gateway" and model["softwareType"] == "LRR_LINUX"
+    assert station.json()["vendor"]["ID"] == "KERLINK"

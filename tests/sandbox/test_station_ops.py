@@ -49,7 +49,8 @@ def _stations(sb: Sandbox, software: str) -> list[int]:
     )
     from lpwa_console.sandbox.store.stations import software_type
 
-    return [uid for uid, model in rows if software_type(model) == software]
+    conn = _db(sb).conn()
+    return [uid for uid, model in rows if software_type(conn, model) == software]
 
 
 @pytest.fixture

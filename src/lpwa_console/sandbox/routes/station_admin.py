@@ -54,7 +54,7 @@ Force = Annotated[bool | None, Query(deprecated=True, description="Deprecated, i
 
 
 def _software(conn: Any, uid: int) -> str | None:
-    return station_store.software_type(store.station(conn, uid)["model"])
+    return station_store.software_type(conn, store.station(conn, uid)["model"])
 
 
 def _check_software(conn: Any, uid: int, what: str) -> str | None:

@@ -46,7 +46,7 @@ Step = Annotated[str, Query()]
 def _station(conn: Any, scope: PartnerScope, bs_uid: str) -> int:
     uid = visible_station_uid(conn, scope, bs_uid)
     model = station_ops.station(conn, uid)["model"]
-    if station_store.software_type(model) == "BASIC_STATION_LINUX":
+    if station_store.software_type(conn, model) == "BASIC_STATION_LINUX":
         raise bad_request("model.softwareType: a Basic Station does not report this")
     return uid
 

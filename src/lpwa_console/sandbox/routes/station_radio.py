@@ -34,7 +34,8 @@ Force = Annotated[bool | None, Query(deprecated=True, description="Deprecated, i
 
 def _antenna_count(conn: Any, uid: int) -> int:
     model = store.station(conn, uid)["model"]
-    config = station_store.STATION_MODELS.get(model, ("", "", "", "", "S1_A1_B1"))[4]
+    found = station_store.station_model(conn, model)
+    config = found[4] if found else "S1_A1_B1"
     try:
         return max(1, int(config.split("_")[1][1:]))
     except (IndexError, ValueError):

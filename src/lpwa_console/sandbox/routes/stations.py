@@ -183,9 +183,11 @@ def create_station(
 ) -> dict[str, Any]:
     pairs = [(d.group.name, d.name) for d in body.domains or []]
     check_station_domains(scope, pairs)
-    if body.model.ID not in store.STATION_MODELS:
-        raise bad_request(f"model: unknown base station model {body.model.ID}", UNKNOWN_REFERENCE)
     with svc.db.write() as conn:
+        if store.station_model(conn, body.model.ID) is None:  # the operator's catalog
+            raise bad_request(
+                f"model: unknown base station model {body.model.ID}", UNKNOWN_REFERENCE
+            )
         partner = partner_store.get(conn, scope.uid)
         assert partner is not None
         granted = partner["total_granted"]

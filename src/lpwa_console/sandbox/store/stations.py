@@ -64,8 +64,26 @@ WEEK_MS = 7 * 86_400_000
 MONTH_MS = 30 * 86_400_000
 
 
-def software_type(model: str) -> str | None:
-    found = STATION_MODELS.get(model)
+StationModel = tuple[str, str, str, str, str]
+
+
+def station_model(conn: sqlite3.Connection, model: str) -> StationModel | None:
+    """A base station profile: (commercial name, vendor ID, vendor name, software type, RF
+    hardware configuration), from the operator's catalog (one catalog: a custom profile is
+    a model too), else from the models a database older than the catalog knows."""
+    row = conn.execute(
+        "SELECT p.commercial_name, v.ref, v.name, p.software_type, p.rf_hw_config"
+        " FROM bs_profiles p LEFT JOIN bs_vendors v ON v.id = p.vendor_id WHERE p.ref = ?",
+        (model,),
+    ).fetchone()
+    if row is not None:
+        name, vendor_id, vendor, software, config = row
+        return (name, vendor_id or "", vendor or "", software, config or "S1_A1_B1")
+    return STATION_MODELS.get(model)
+
+
+def software_type(conn: sqlite3.Connection, model: str) -> str | None:
+    found = station_model(conn, model)
     return found[3] if found else None
 
 
@@ -308,6 +326,7 @@ def briefs(
         return []
     m = marks(uids)
     rows = {r["uid"]: r for r in conn.execute(f"SELECT * FROM stations WHERE uid IN ({m})", uids)}
+    models = {ref: station_model(conn, ref) for ref in {r["model"] for r in rows.values()}}
     domains: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for uid, grp, name in conn.execute(
         "SELECT l.station_uid, dm.grp, dm.name FROM station_domains l"
@@ -330,7 +349,7 @@ def briefs(
         r = rows.get(uid)
         if r is None:
             continue
-        model = STATION_MODELS.get(r["model"])
+        model = models[r["model"]]
         alarms = [r[f"alarm{i}"] for i in range(1, 7)]
         item: dict[str, Any] = {
             "lrrID": r["lrr_id"],

@@ -332,6 +332,9 @@ def backfill(conn: sqlite3.Connection, now: int, hours: int = BACKFILL_HOURS) ->
     rows += _backfill_traffic(conn, stamps)
     rows += _backfill_alarms(conn, stamps)
     rows += _backfill_stations(conn, stamps)
+    # Samples the simulator took before this history existed read an empty past (a
+    # traffic KPI of 0): they go, the next ones are taken on the history.
+    conn.execute("DELETE FROM kpi_samples WHERE ts > ?", (first,))
     _insert(conn, rows)
     return len(rows)
 

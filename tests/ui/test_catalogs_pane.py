@@ -241,3 +241,24 @@ def test_panes_follow_the_account(open_console: OpenConsole, qtbot: Any, sandbox
     assert real_pane(window.stack.currentWidget()) is console.panes["devices"]
     assert not catalogs.vm.has_client  # a subscriber's client is not given to it
     assert all(isinstance(b, QPushButton) for b in (catalogs.import_button,))
+
+
+def test_the_pane_shown_last_comes_back_once_its_account_signs_in(
+    open_console: OpenConsole, qtbot: Any, sandbox: Any
+) -> None:
+    # At start the window is laid out before anyone signs in, when an operator's pane is not
+    # on the list yet: it comes back when the account's panes are.
+    console = open_console("operator")
+    window = console.window
+    operator = console.profiles.get("Sandbox as operator")
+    assert operator is not None
+    account = sandbox.account("subscriber")
+    subscriber = Profile(name="Sandbox as a subscriber", subscriber_url=sandbox.base_url,
+                         token_url=sandbox.token_url, client_id=account["client_id"])  # fmt: skip
+    console.profiles.save(subscriber, account["client_secret"])
+    console.session.open(subscriber)
+    qtbot.waitUntil(lambda: "devices" in window.visible_keys, timeout=20_000)
+    window.settings.setValue("window/pane_title", "Dashboard")  # what the last run saved
+    console.session.open(operator)
+    qtbot.waitUntil(lambda: "catalogs" in window.visible_keys, timeout=20_000)
+    assert window.pane_keys[window.navigation.currentRow()] == "dashboard"

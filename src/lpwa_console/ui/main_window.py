@@ -279,7 +279,19 @@ class MainWindow(QMainWindow):
         row = self.navigation.currentRow()
         current = self.pane_keys[row] if 0 <= row < len(self.pane_keys) else None
         if current not in visible and visible:
-            self.navigation.setCurrentRow(self.pane_keys.index(visible[0]))
+            # The pane this account had open last time (restore_layout ran before anyone
+            # was signed in, when it was not on the list yet), else the first one.
+            remembered = self._remembered_key()
+            key = remembered if remembered in visible else visible[0]
+            self.navigation.setCurrentRow(self.pane_keys.index(key))
+
+    def _remembered_key(self) -> str | None:
+        """The key of the pane saved as shown last (`save_layout`), if it still exists."""
+        title = str(self.settings.value("window/pane_title", ""))
+        for row, key in enumerate(self.pane_keys):
+            if self.navigation.item(row).text() == title:
+                return key
+        return None
 
     def _build_toolbar(self) -> None:
         bar = QToolBar("Navigation", self)

@@ -11,28 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...schema.common import parse_identifier
 from ...schema.dashboard import DimensionElements, Kpi, KpiLastValues
 from ...schema.durations import parse_duration
 from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import bad_request, not_found
 from ..store import kpis as store
+from ._partners import check_operator
 from ._router import RecordedRouter
 
 router = RecordedRouter(prefix="/operators/{operatorUid}", tags=["dashboard"],
                         dependencies=[ClientBodies])  # fmt: skip
-OPERATOR_ID = "demo-operator"  # as the operator's partner view knows it
-
-
-def _check_operator(operator_uid: str) -> None:
-    ident = parse_identifier(operator_uid)
-    known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
-    if not (known or (ident.kind == "id" and ident.value == OPERATOR_ID)):
-        raise not_found(f"operator {operator_uid} not found")
 
 
 def _kpi(operator_uid: str, kpi_uid: str) -> dict[str, Any]:
-    _check_operator(operator_uid)
+    check_operator(operator_uid)
     found = store.kpi(kpi_uid)
     if found is None:
         raise not_found(f"KPI {kpi_uid} not found (known: {', '.join(store.KPIS)})")
@@ -98,7 +90,7 @@ def last_values(
 def dimension_elements(
     operatorUid: str, keyDimension: str, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:
-    _check_operator(operatorUid)
+    check_operator(operatorUid)
     elements = store.dimension_elements(svc.db.conn(), keyDimension)
     if elements is None:
         raise not_found(

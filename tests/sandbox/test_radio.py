@@ -108,3 +108,24 @@ def test_hash_units_are_deterministic_and_uniform() -> None:
     a = radio.hash_units(np.arange(10_000), 3)
     assert (a == radio.hash_units(np.arange(10_000), 3)).all()
     assert a.min() >= 0 and a.max() < 1 and abs(a.mean() - 0.5) < 0.02
+
+
+def test_pairs_out_of_reach_are_never_heard() -> None:
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    n = 4000
+    lat, lon = np.full(n, 48.85), np.full(n, 2.35)
+    # Stations from a few metres to 20 km away, at every bearing; the best fading.
+    s_lat = lat + rng.uniform(-0.18, 0.18, n)
+    s_lon = lon + rng.uniform(-0.27, 0.27, n)
+    dev, st = np.arange(n), np.arange(n) + 10_000
+    fading = np.ones(n)
+    reach = radio.within_reach(lat, lon, s_lat, s_lon)
+    assert 0 < reach.sum() < n
+    heard_all = radio.best_receptions(dev, lat, lon, st, s_lat, s_lon, fading)
+    heard_near = radio.best_receptions(
+        dev[reach], lat[reach], lon[reach], st[reach], s_lat[reach], s_lon[reach], fading[reach]
+    )
+    for a, b in zip(heard_all, heard_near, strict=True):
+        assert a.tolist() == b.tolist()

@@ -4,7 +4,7 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-from lpwa_console.sandbox import SandboxSettings, demo
+from lpwa_console.sandbox import SandboxSettings, demo, links
 from lpwa_console.sandbox.simulator import HOUR_MS, Simulator
 from lpwa_console.schema.frames import DeviceFrames, FramesAggregation
 
@@ -227,3 +227,31 @@ def test_the_schedule_finds_the_devices_due_as_their_periods_say(tmp_path: Path)
                    (t - 7, t + 86_400_000), (t + 5, t + 6)]:  # fmt: skip
         assert schedule.due(t0, t1).tolist() == expected(t0, t1)
     db.close()
+
+
+def test_a_device_stays_on_its_links_sf_and_its_average_snr_moves_in_steps(sb: Sandbox) -> None:
+    """The demo gives a device the values of its link; the simulator (with the demo's seed)
+    sends around them: the SF the ADR settled on (now and then one higher), and an average
+    SNR that is reported again only once it has moved by half a dB."""
+    db = sb.client.app.state.services.db  # type: ignore[attr-defined]
+    conn = db.conn()
+    query = (
+        "SELECT uid, last_sf, avg_snr, last_up FROM devices WHERE connectivity = 'LORAWAN'"
+        " AND health = 'ACTIVE' AND last_up IS NOT NULL"
+    )
+    before = {row[0]: tuple(row[1:]) for row in conn.execute(query)}
+    for uid, (sf, avg, _) in before.items():
+        assert sf == links.adr_sf(avg) and avg == round(links.base_snr(1, uid), 1)
+    sim = Simulator(db, seed=1)  # the demo's seed
+    sim.step(900)  # at most one uplink per device (periods are 15 minutes or more)
+    heard = moved = 0
+    for uid, sf, avg, last_up in conn.execute(query):
+        if last_up == before[uid][2]:
+            continue
+        heard += 1
+        adr = links.adr_sf(links.base_snr(1, uid))
+        assert sf in (adr, min(adr + 1, 12))
+        if avg != before[uid][1]:
+            moved += 1
+            assert abs(avg - before[uid][1]) >= 0.4
+    assert heard > 50 and moved < heard / 4

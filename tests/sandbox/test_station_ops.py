@@ -325,12 +325,16 @@ def test_usage_alarms_carry_the_percentage(
     sb: Sandbox, sim: Simulator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     uid = _stations(sb, "LRR_LINUX")[0]
-    normal = station_sim.StationSimulator.levels
+    normal = station_sim.StationSimulator.levels_of
 
-    def hot(self: station_sim.StationSimulator, bs: int) -> tuple[float, float, float]:
-        return (97.0, 96.0, 95.0) if bs == uid else normal(self, bs)
+    def hot(self: station_sim.StationSimulator, uids: Any) -> tuple[list[float], ...]:
+        cpu, ram, disk = normal(self, uids)
+        for i, bs in enumerate(uids.tolist()):
+            if bs == uid:
+                cpu[i], ram[i], disk[i] = 97.0, 96.0, 95.0
+        return cpu, ram, disk
 
-    monkeypatch.setattr(station_sim.StationSimulator, "levels", hot)
+    monkeypatch.setattr(station_sim.StationSimulator, "levels_of", hot)
     _run(sim, 5 * 3600, step=300)  # the load climbs from its usual level
     alarms = _open_alarms(sb, uid)
     assert {106, 107} <= set(alarms)
@@ -340,7 +344,7 @@ def test_usage_alarms_carry_the_percentage(
     assert 85 <= int(alarms[106]["addInfo2"]) <= 100
     station = sb.get(f"{BSS}/{uid}").json()
     assert station["cpu"] > 80 and station["alarm5"] >= 3
-    monkeypatch.setattr(station_sim.StationSimulator, "levels", normal)
+    monkeypatch.setattr(station_sim.StationSimulator, "levels_of", normal)
     _run(sim, 6 * 3600, step=300)
     assert not {106, 107} & set(_open_alarms(sb, uid))
 
@@ -378,3 +382,17 @@ def test_outage_raises_and_clears_102(
         conn.execute("SELECT counters FROM station_runtime WHERE bs_uid = ?", (back,)).fetchone()[0]
     )
     assert wan["wan"]["cnx"][0] >= 1
+
+
+def test_neighbouring_stations_report_in_the_same_second_spread_over_the_cycle() -> None:
+    import numpy as np
+
+    phases = station_sim.report_phases(1, np.arange(100_000, dtype=np.int64))
+    seconds = phases // 1000
+    block = station_sim.REPORT_BLOCK
+    assert len(set(seconds[:block].tolist())) == 1 and seconds[block] != seconds[0]
+    assert ((phases >= 0) & (phases < station_sim.REPORT_MS)).all()
+    per_second = np.bincount(seconds, minlength=station_sim.REPORT_MS // 1000)
+    assert per_second.min() > 0 and per_second.max() <= 2 * per_second.mean()
+    # Each at its own millisecond within its second.
+    assert len(set(phases[:block].tolist())) > block // 2

@@ -1654,11 +1654,17 @@ DROP INDEX IF EXISTS ix_device_receptions_bs;
 CREATE INDEX ix_device_receptions_station ON device_receptions(bs_uid);
 """
 
+# A simulator step writes fewer scattered pages (issue 9): a device's exact running SNR
+# average is kept beside the reported, indexed `avg_snr`, which moves only in steps.
+_V_SIM_STEADY = """
+ALTER TABLE devices ADD COLUMN snr_mean REAL;
+"""
+
 
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
-    _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS, _V_SIM_WHEEL,
+    _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS, _V_SIM_WHEEL, _V_SIM_STEADY,
 ]  # fmt: skip
 
 

@@ -15,9 +15,10 @@ import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ..schema.devices import default_alarm004
-from . import accounts
+from . import accounts, links
 from .db import (
     REBUILD_LINK_COUNTS,
     REBUILD_SUMMARIES_SQL,
@@ -260,7 +261,10 @@ def _generate(
             alarms[5] = 1  # e.g. a tamper alarm
         level = max((s + 1 for s, c in enumerate(alarms) if c), default=0)
         bat = None if last_up is None else int(5 + rand() * 96)
-        snr = None if last_up is None else round(-12 + rand() * 22, 1)
+        # The link's own values (what the simulator's uplinks scatter around); the dice are
+        # still thrown, so the demo's other values stay as they were.
+        link_snr = round(links.base_snr(seed, uid), 1)
+        snr = None if last_up is None else _thrown(rand(), link_snr)
         hist = None
         if last_up is not None:
             base = 4 + int(rand() * 44)
@@ -282,8 +286,8 @@ def _generate(
                 uid, sub, eui, name, "LORAWAN", "ABP" if abp else "OTAA",
                 cat.models[models[int(rand() * len(models))]], health, created, last_up,
                 None if last_up is None or rand() < 0.7 else last_up - int(rand() * DAY_MS),
-                None if last_up is None else 7 + int(rand() * 6),
-                None if last_up is None else round(-120 + rand() * 60, 1),
+                None if last_up is None else _thrown(rand(), links.adr_sf(link_snr)),
+                None if last_up is None else _thrown(rand(), round(links.base_rssi(seed, uid), 1)),
                 snr, snr, bat, lat, lon, None, None, nwaddr,
                 None if abp else "70B3D57ED0000000", None if abp else f"{rng.getrandbits(128):032X}",
                 f"{rng.getrandbits(128):032X}" if abp else None,
@@ -314,6 +318,14 @@ def _generate(
 
 def has_devices(db: Database) -> bool:
     return db.conn().execute("SELECT 1 FROM devices LIMIT 1").fetchone() is not None
+
+
+T = TypeVar("T")
+
+
+def _thrown(_die: float, value: T) -> T:
+    """`value`, the die thrown for it before its link decided it ignored."""
+    return value
 
 
 def seed_devices(

@@ -121,6 +121,15 @@ def hash_units(*columns: npt.ArrayLike) -> Floats:
     return (hash64(*columns) >> _S11).astype(np.float64) / float(1 << 53)
 
 
+def within_reach(lat: Floats, lon: Floats, s_lat: Floats, s_lon: Floats) -> npt.NDArray[np.bool_]:
+    """Which (device, station) pairs are close enough for the station to hear the device at
+    all (`reach_m`), by the same distance `best_receptions` works out."""
+    x = np.radians(s_lon - lon) * np.cos(np.radians((lat + s_lat) / 2))
+    y = np.radians(s_lat - lat)
+    reach = reach_m() / EARTH_RADIUS_M
+    return np.asarray(x * x + y * y <= reach * reach)
+
+
 def best_receptions(
     dev: Ints, lat: Floats, lon: Floats, st: Ints, s_lat: Floats, s_lon: Floats, fading: Floats
 ) -> tuple[Ints, Ints, Ints, Floats, Floats, Floats]:
@@ -175,18 +184,17 @@ class StationGrid:
     columns, and `near_index` gives rows of those columns."""
 
     def __init__(self, stations: list[Station]) -> None:
-        self.coarse: dict[tuple[int, int], list[Station]] = {}
-        self.fine: dict[tuple[int, int], list[Station]] = {}
-        for s in stations:
-            self.coarse.setdefault(cell_of(s[1], s[2]), []).append(s)
+        # Cells hold rows of the columns (ints concatenate fast; a ring search joins many).
+        self.coarse: dict[tuple[int, int], list[int]] = {}
+        self.fine: dict[tuple[int, int], list[int]] = {}
+        for row, s in enumerate(stations):
+            self.coarse.setdefault(cell_of(s[1], s[2]), []).append(row)
             key = (math.floor(s[1] / FINE_DEG), math.floor(s[2] / FINE_DEG))
-            self.fine.setdefault(key, []).append(s)
+            self.fine.setdefault(key, []).append(row)
         self.uid: Ints = np.array([s[0] for s in stations], dtype=np.int64)
         self.lat: Floats = np.array([s[1] for s in stations], dtype=np.float64)
         self.lon: Floats = np.array([s[2] for s in stations], dtype=np.float64)
-        self._row = {s[0]: i for i, s in enumerate(stations)}
-        self._around: dict[tuple[int, int], list[Station]] = {}
-        self._dense: dict[tuple[int, int], list[Station]] = {}
+        self._around: dict[tuple[int, int], Ints] = {}
         self._index: dict[tuple[int, int, int, int], Ints] = {}
         self._rings = int(reach_m() / (FINE_DEG * 111_000 * 0.5)) + 1
 
@@ -196,37 +204,47 @@ class StationGrid:
     def near(self, lat: float, lon: float) -> list[Station]:
         """The stations that may hear a device at (lat, lon): all of them around it, or the
         nearest NEAREST or so where it is dense."""
-        key = cell_of(lat, lon)
-        around = self._around.get(key)
-        if around is None:
-            around = [s for cell in neighbour_cells(lat, lon) for s in self.coarse.get(cell, ())]
-            self._around[key] = around
-        if len(around) <= DENSE:
-            return around
-        r0, c0 = math.floor(lat / FINE_DEG), math.floor(lon / FINE_DEG)
-        cached = self._dense.get((r0, c0))
-        if cached is not None:
-            return cached
-        found: list[Station] = list(self.fine.get((r0, c0), ()))
-        for ring in range(1, self._rings + 1):
-            if len(found) >= NEAREST:
-                break
-            for i in range(-ring, ring + 1):
-                step = 1 if abs(i) == ring else 2 * ring
-                for j in range(-ring, ring + 1, step):
-                    found += self.fine.get((r0 + i, c0 + j), ())
-        self._dense[(r0, c0)] = found
-        return found
+        rows = self.near_index(lat, lon).tolist()
+        uid, s_lat, s_lon = self.uid.tolist(), self.lat.tolist(), self.lon.tolist()
+        return [(uid[i], s_lat[i], s_lon[i]) for i in rows]
 
     def near_index(self, lat: float, lon: float) -> Ints:
         """`near` as rows of the `uid`, `lat` and `lon` columns (kept per coarse and fine
         cell: every point of one has the same stations near it)."""
-        key = (*cell_of(lat, lon), math.floor(lat / FINE_DEG), math.floor(lon / FINE_DEG))
+        coarse = cell_of(lat, lon)
+        r0, c0 = math.floor(lat / FINE_DEG), math.floor(lon / FINE_DEG)
+        key = (*coarse, r0, c0)
         found = self._index.get(key)
-        if found is None:
-            row = self._row
-            found = np.array([row[s[0]] for s in self.near(lat, lon)], dtype=np.int64)
-            self._index[key] = found
+        if found is not None:
+            return found
+        around = self._around.get(coarse)
+        if around is None:
+            r, c = coarse
+            cells = self.coarse
+            around = np.array(
+                [
+                    row
+                    for i in (-1, 0, 1)
+                    for j in (-1, 0, 1)
+                    for row in cells.get((r + i, c + j), ())
+                ],
+                dtype=np.int64,
+            )
+            self._around[coarse] = around
+        if len(around) <= DENSE:
+            found = around
+        else:
+            fine = self.fine
+            rows = list(fine.get((r0, c0), ()))
+            for ring in range(1, self._rings + 1):
+                if len(rows) >= NEAREST:
+                    break
+                for i in range(-ring, ring + 1):
+                    step = 1 if abs(i) == ring else 2 * ring
+                    for j in range(-ring, ring + 1, step):
+                        rows += fine.get((r0 + i, c0 + j), ())
+            found = np.array(rows, dtype=np.int64)
+        self._index[key] = found
         return found
 
 

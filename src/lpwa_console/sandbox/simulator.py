@@ -5,7 +5,9 @@ thread (`start`), or advances exactly as told by `step(simulated_seconds)` (test
 given seed, the same steps give the same database.
 
 - Every device that is not silent sends an uplink every `period` (15 min .. 6 h, fixed per
-  device and seed) at a fixed phase: lastUpTimestamp, SF, RSSI, SNR and health follow, and
+  device and seed) at a fixed phase, around its link's RSSI and SNR (`links`), at the SF the
+  ADR settled it on (one higher now and then): lastUpTimestamp, SF, RSSI, SNR (its average
+  reported in steps of half a dB) and health follow, and
   hourly traffic buckets (`frame_buckets`, read by /frames/aggregated) grow; every 8th uplink
   is answered by a downlink. Silent devices (the demo's never-heard, suspended and
   no-uplink devices, and any device `set_silent`) send nothing.
@@ -40,8 +42,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ..schema.durations import parse_duration
-from . import radio
+from . import links, radio
 from .db import Database
+from .links import mix as _mix
 from .station_sim import StationSimulator, StationStepReport
 from .store import alarms as alarm_store
 from .store import km_devices as km_store
@@ -59,24 +62,31 @@ DOWNLINK_EVERY = 8
 DEFAULT_THRESHOLDS = ((3, 2 * 24 * HOUR_MS), (5, 4 * 24 * HOUR_MS))
 MIN_THRESHOLD_MS = HOUR_MS  # thresholds are at least PT1H
 SILENT_HEALTH = ("INIT", "SUSPENDED", "RF_CNX_ERROR")
-
-
-def _mix(*values: int) -> int:
-    """A cheap deterministic hash of integers (splitmix64 steps)."""
-    x = 0x9E3779B97F4A7C15
-    for v in values:
-        x = (x ^ (v & 0xFFFFFFFFFFFFFFFF)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
-        x ^= x >> 31
-        x = x * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
-        x ^= x >> 29
-    return x
-
-
-def _unit(*values: int) -> float:
-    return (_mix(*values) >> 11) / float(1 << 53)
+# Now and then an uplink goes one SF above the one ADR settled the device on (a retry).
+SF_BACKOFF_CHANCE = 0.05
+# avgSNR: an exponential average over about the last ten uplinks, reported again when it has
+# moved by at least this much (an indexed column rewritten at every uplink cost a scattered
+# index page each, for a change no one reads).
+SNR_MEAN_WEIGHT = 0.1
+SNR_REPORT_STEP_DB = 0.5
 
 
 Ints = npt.NDArray[np.int64]
+
+
+def adr_sf(snr_db: npt.NDArray[np.float64]) -> Ints:
+    """`links.adr_sf` of many links at once."""
+    sf = np.full(len(snr_db), 12, dtype=np.int64)
+    for value, floor in reversed(links.SF_FLOOR_DB):  # the lowest SF that fits wins
+        sf[snr_db - links.ADR_MARGIN_DB >= floor] = value
+    return sf
+
+
+def reported_average(reported: float | None, mean: float) -> float:
+    """The average SNR a device shows: the running mean, once it is this far from the last."""
+    if reported is None or abs(mean - reported) >= SNR_REPORT_STEP_DB:
+        return round(mean, 1)
+    return reported
 
 
 class Checkpointer:
@@ -227,6 +237,7 @@ class DeviceUplinks:
     old_sf: int | None
     old_avg_snr: float | None
     old_health: str | None
+    snr_mean: float | None  # the exact running average (`avg_snr` is what is reported)
 
 
 @dataclass
@@ -391,7 +402,7 @@ class Simulator:
             return [], []
         rows = c.execute(
             "SELECT uid, connectivity, avg_snr, last_sf, health, lat, lon,"
-            " uid IN (SELECT device_uid FROM sim_silent) FROM devices"
+            " uid IN (SELECT device_uid FROM sim_silent), snr_mean FROM devices"
             " WHERE uid IN (SELECT value FROM json_each(?)) ORDER BY uid",
             (json.dumps(due.tolist()),),
         ).fetchall()  # a deleted device has no row: it is skipped
@@ -417,8 +428,8 @@ class Simulator:
         k = first[which] + np.arange(total) - starts[which]
         u = uid[which]
         ts = phase[which] + k * period[which]
-        base_rssi = -120 + 60 * radio.hash_units(seed, uid, 1)
-        base_snr = -12 + 22 * radio.hash_units(seed, uid, 2)
+        base_rssi = links.RSSI_BASE + links.RSSI_SPAN * radio.hash_units(seed, uid, links.RSSI_DIE)
+        base_snr = links.SNR_BASE + links.SNR_SPAN * radio.hash_units(seed, uid, links.SNR_DIE)
         rssi = np.round(base_rssi[which] + 8 * (radio.hash_units(seed, u, k, 3) - 0.5), 1)
         snr = np.round(base_snr[which] + 4 * (radio.hash_units(seed, u, k, 4) - 0.5), 1)
         size = 12 + (radio.hash64(seed, u, k) % np.uint64(40)).astype(np.int64)
@@ -443,20 +454,26 @@ class Simulator:
         # Each device's last uplink, its SF, and its last answered one.
         end = starts + count - 1
         last_dw = np.maximum.reduceat(np.where(down, ts + 1000, -1), starts)
-        sf = 7 + (6 * radio.hash_units(seed, uid, last, 5)).astype(np.int64)
+        sf = adr_sf(base_snr) + (radio.hash_units(seed, uid, last, 5) < SF_BACKOFF_CHANCE)
+        sf = np.minimum(sf, 12)
         out: list[DeviceUplinks] = []
         located: list[tuple[int, float, float, int]] = []
         for row, t, r, s_, f, dw in zip(
             rows, ts[end].tolist(), rssi[end].tolist(), snr[end].tolist(), sf.tolist(),
             last_dw.tolist(), strict=True,
         ):  # fmt: skip
-            d_uid, connectivity, avg_snr, old_sf, health, lat, lon = row[:7]
+            d_uid, connectivity, avg_snr, old_sf, health, lat, lon, _silent, mean = row
             lora = connectivity == "LORAWAN"
-            avg = s_ if avg_snr is None else round(0.8 * avg_snr + 0.2 * s_, 1)
+            if lora:
+                was = avg_snr if mean is None else mean  # (a device made before the mean)
+                mean = s_ if was is None else SNR_MEAN_WEIGHT * s_ + (1 - SNR_MEAN_WEIGHT) * was
+                avg = reported_average(avg_snr, mean)
+            else:
+                mean = avg = None
             out.append(
                 DeviceUplinks(
-                    d_uid, t, r, s_ if lora else None, f if lora else None,
-                    avg if lora else None, dw if dw >= 0 else None, old_sf, avg_snr, health,
+                    d_uid, t, r, s_ if lora else None, f if lora else None, avg,
+                    dw if dw >= 0 else None, old_sf, avg_snr, health, mean,
                 )
             )  # fmt: skip
             report.heard.add(d_uid)
@@ -477,8 +494,8 @@ class Simulator:
         groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         for d in sent:
             rssi, snr = best.get(d.uid, (d.rssi, d.snr))
-            columns: tuple[str, ...] = ("last_up", "last_rssi", "last_snr")
-            values: list[Any] = [d.ts, rssi, snr]
+            columns: tuple[str, ...] = ("last_up", "last_rssi", "last_snr", "snr_mean")
+            values: list[Any] = [d.ts, rssi, snr, d.snr_mean]
             if d.sf != d.old_sf:
                 columns += ("last_sf",)
                 values.append(d.sf)

@@ -1,7 +1,8 @@
 """The living radio network of base stations, one part of the simulator's step.
 
-- Every station reports every 5 minutes at its own phase (`station_runtime.next_report`, an
-  index: a step reads only the stations due): CPU, RAM and disk drift (radio.drift), the
+- Every station reports every 5 minutes at its own phase (`report_phases`: neighbouring
+  uids report in the same second, so their rows share pages; `station_runtime.next_report`,
+  an index: a step reads only the stations due): CPU, RAM and disk drift (radio.drift), the
   backhaul round trip, min/max records, and an hourly sample in `station_hours` (a week
   kept). Now and then (about once a fortnight) its backhaul drops for 1-20 minutes.
 - Connection: a station away (an outage, or a command that takes it down: reboot, restart,
@@ -28,13 +29,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from ..schema.durations import parse_duration
 from . import radio
+from .links import mix as _mix
+from .links import unit as _unit
 from .store import station_alarms as alarm_store
 from .store import station_ops
 
 HOUR_MS = 3_600_000
+HOURS_PER_KEY = 1 << 24  # hours since 1970 stay below this until the year 3883
 KEEP_MS = 7 * 24 * HOUR_MS
 REPORT_MS = station_ops.REPORT_EVERY_MS
 OUTAGE_CHANCE = 1 / 4000  # per report: about one outage a fortnight
@@ -43,21 +48,20 @@ BACKFILL_MAX_STATIONS, BACKFILL_MAX_DEVICES = 2_000, 100_000
 CONNECTION_ALARM, NO_UPLINK_ALARM = 102, 103
 USAGE_WINDOWS = {104: ("crc", 4 * HOUR_MS), 105: ("dropped", HOUR_MS), 106: ("cpu", HOUR_MS),
                  107: ("ram", HOUR_MS), 108: ("disk", HOUR_MS)}  # fmt: skip
+REPORT_BLOCK, REPORT_STRIDE = 16, 137
+SPANS = frozenset(span for _what, span in USAGE_WINDOWS.values())
 Uplink = tuple[int, float, float, int]  # device uid, lat, lon, time of its last uplink
 
 
-def _mix(*values: int) -> int:
-    x = 0x9E3779B97F4A7C15
-    for v in values:
-        x = (x ^ (v & 0xFFFFFFFFFFFFFFFF)) * 0xBF58476D1CE4E5B9 & 0xFFFFFFFFFFFFFFFF
-        x ^= x >> 31
-        x = x * 0x94D049BB133111EB & 0xFFFFFFFFFFFFFFFF
-        x ^= x >> 29
-    return x
-
-
-def _unit(*values: int) -> float:
-    return (_mix(*values) >> 11) / float(1 << 53)
+def report_phases(seed: int, uids: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """When (ms into the 5-minute cycle) each station reports. Stations of a block of
+    neighbouring uids report in the same second, each at its own millisecond: their rows share
+    database pages, so a step writes a few pages for them rather than one each. The blocks
+    are spread evenly over the cycle (a stride prime to its seconds)."""
+    seconds = REPORT_MS // 1000
+    second = (uids // REPORT_BLOCK * REPORT_STRIDE + seed) % seconds
+    millis = radio.hash64(seed, uids, 1) % np.uint64(1000)
+    return second * 1000 + millis.astype(np.int64)
 
 
 def thresholds(text: str | None) -> list[tuple[int, int]]:
@@ -90,7 +94,6 @@ class StationSimulator:
         self._grid_at = -GRID_REFRESH_MS
         self._away: set[int] = set()
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
-        self._levels: dict[int, tuple[float, float, float]] = {}
         # Radio traffic and last uplink per station, written when the station reports (every
         # 5 minutes) rather than at each reception: far fewer scattered page writes a step.
         self._pending: dict[int, dict[int, list[int]]] = {}
@@ -100,17 +103,22 @@ class StationSimulator:
 
     def levels(self, uid: int) -> tuple[float, float, float]:
         """The CPU, RAM and disk levels the station's load drifts around (a few run hot)."""
-        found = self._levels.get(uid)
-        if found is None:
-            found = self._levels[uid] = self._new_levels(uid)
-        return found
+        cpu, ram, disk = self.levels_of(np.array([uid], dtype=np.int64))
+        return cpu[0], ram[0], disk[0]
 
-    def _new_levels(self, uid: int) -> tuple[float, float, float]:
+    def levels_of(self, uids: npt.NDArray[np.int64]) -> tuple[list[float], ...]:
+        """`levels` of many stations at once: (CPU levels, RAM levels, disk levels)."""
         s = self.seed
-        cpu = 93.0 if _unit(s, uid, 11) < 0.02 else 10 + 50 * _unit(s, uid, 12)
-        ram = 95.0 if _unit(s, uid, 13) < 0.015 else 25 + 45 * _unit(s, uid, 14)
-        disk = 94.0 if _unit(s, uid, 15) < 0.01 else 15 + 50 * _unit(s, uid, 16)
-        return cpu, ram, disk
+
+        def level(hot_die: int, hot_share: float, hot: float, base: float, span: float) -> Any:
+            normal = base + span * radio.hash_units(s, uids, hot_die + 1)
+            return np.where(radio.hash_units(s, uids, hot_die) < hot_share, hot, normal).tolist()
+
+        return (
+            level(11, 0.02, 93.0, 10, 50),
+            level(13, 0.015, 95.0, 25, 45),
+            level(15, 0.01, 94.0, 15, 50),
+        )
 
     def _thr(self, text: str | None) -> list[tuple[int, int]]:
         if text not in self._thresholds:
@@ -144,14 +152,15 @@ class StationSimulator:
             (last, last),
         ).fetchall()
         new = []
-        uids = [row[0] for row in rows]
-        phases = radio.hash_units(self.seed, np.array(uids, dtype=np.int64), 1) * REPORT_MS
-        for (uid, last_reboot, cnx), phase in zip(
-            rows, phases.astype(np.int64).tolist(), strict=True
+        uids = np.array([row[0] for row in rows], dtype=np.int64)
+        phases = report_phases(self.seed, uids)
+        disks = self.levels_of(uids)[2]
+        for (uid, last_reboot, cnx), phase, disk_level in zip(
+            rows, phases.tolist(), disks, strict=True
         ):
             # The first report at the station's own phase of the 5 minutes, as all after it.
             first = phase + ((t0 - phase) // REPORT_MS + 1) * REPORT_MS
-            disk = round(self.levels(uid)[2])
+            disk = round(disk_level)
             booted = last_reboot if last_reboot is not None else t0 - phase * 97
             # One found disconnected (the demo's) stays away for 1 to 6 hours more.
             away = t0 + HOUR_MS + phase * 60 if cnx == "DISC" else None
@@ -472,7 +481,8 @@ class StationSimulator:
         dice = {k: radio.hash_units(self.seed, due_uid, due_ts, k).tolist()
                 for k in (29, 31, 41, 42, 43, 45)}  # fmt: skip
         base_rtt = radio.hash_units(self.seed, due_uid, 44).tolist()
-        phases = (radio.hash_units(self.seed, due_uid, 1) * REPORT_MS).astype(np.int64).tolist()
+        phases = report_phases(self.seed, due_uid).tolist()
+        cpu_levels, ram_levels, disk_levels = self.levels_of(due_uid)
         for i, row in enumerate(due):
             (uid, ts, offline_until, outage_until, disk, cpu_min, cpu_max, ram_min, ram_max,
              disk_min, disk_max, _rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
@@ -521,7 +531,7 @@ class StationSimulator:
                 alarm_store.clear_alarm(conn, uid, CONNECTION_ALARM, ts)
                 report.cleared.add((uid, CONNECTION_ALARM))
             # Load drift.
-            cpu_level, ram_level, disk_level = self.levels(uid)
+            cpu_level, ram_level, disk_level = cpu_levels[i], ram_levels[i], disk_levels[i]
             new_cpu = round(radio.drift(cpu if cpu is not None else cpu_level, cpu_level,
                                         dice[41][i]))  # fmt: skip
             new_ram = round(radio.drift(ram if ram is not None else ram_level, ram_level,
@@ -598,16 +608,22 @@ class StationSimulator:
     ) -> None:
         """104-108 from the hourly samples (Document 2 §6: addInfo2 is the percentage); the
         rows of this report are not in `rows` yet: the last hour is the samples before it."""
-        for code, (what, span) in USAGE_WINDOWS.items():
+        # Column sums of the rows in each window (two spans serve the five alarms).
+        sums: dict[int, list[int]] = {}
+        for span in SPANS:
             since = ts - span
             window = [r for r in rows if r[0] + HOUR_MS > since]
+            sums[span] = [sum(column) for column in zip(*window, strict=True)] if window else []
+        for code, (what, span) in USAGE_WINDOWS.items():
+            total_of = sums[span]
+            if not total_of:
+                continue
             if what in ("cpu", "ram", "disk"):
-                col = {"cpu": 2, "ram": 3, "disk": 4}[what]
-                total, part = sum(r[1] for r in window), sum(r[col] for r in window)
+                total, part = total_of[1], total_of[{"cpu": 2, "ram": 3, "disk": 4}[what]]
                 percent = part / total if total else None
             else:
                 a, b = (5, 6) if what == "crc" else (7, 8)
-                total, part = sum(r[a] for r in window), sum(r[b] for r in window)
+                total, part = total_of[a], total_of[b]
                 # A percentage of a handful of frames says nothing.
                 percent = 100.0 * part / total if total >= 20 else None
             if percent is None:
@@ -668,6 +684,9 @@ class StationSimulator:
         ts_all = np.repeat(np.array([h[3] for h in heard], dtype=np.int64), counts)
         lat = np.repeat(np.array([h[1] for h in heard], dtype=np.float64), counts)
         lon = np.repeat(np.array([h[2] for h in heard], dtype=np.float64), counts)
+        # Only the candidates within reach (a few in a hundred of the cells' stations).
+        reach = radio.within_reach(lat, lon, grid.lat[rows], grid.lon[rows])
+        rows, dev, ts_all, lat, lon = rows[reach], dev[reach], ts_all[reach], lat[reach], lon[reach]
         st = grid.uid[rows]
         if self._away:
             up = ~np.isin(st, np.fromiter(self._away, dtype=np.int64, count=len(self._away)))
@@ -704,16 +723,18 @@ class StationSimulator:
         report.best.update((d, (rssi, snr)) for d, rank, _s, _t, rssi, snr, _e in kept if rank == 1)
         self._write_receptions(conn, kept)
         # The stations' traffic per hour, kept until they report.
-        key = np.stack([g_st, hour], axis=1)
-        keys, inverse = np.unique(key, axis=0, return_inverse=True)
+        # (station, hour) as one integer: a 1-D unique is much cheaper than a 2-D one.
+        keys, inverse = np.unique(g_st * HOURS_PER_KEY + hour // HOUR_MS, return_inverse=True)
         inverse = inverse.reshape(-1)
         n = len(keys)
+        stations_of, hours_of = keys // HOURS_PER_KEY, keys % HOURS_PER_KEY * HOUR_MS
+        key_pairs = zip(stations_of.tolist(), hours_of.tolist(), strict=True)
         sums: list[list[int]] = [np.bincount(inverse, weights=w, minlength=n).astype(np.int64).tolist()
                 for w in (None, size, crc, answered, 8 * answered, dropped)]  # fmt: skip
         latest = np.full(n, 0, dtype=np.int64)
         np.maximum.at(latest, inverse, g_ts)
         pending, pending_up = self._pending, self._pending_up
-        for (station, hour_ts), t, *added in zip(keys.tolist(), latest.tolist(), *sums,
+        for (station, hour_ts), t, *added in zip(key_pairs, latest.tolist(), *sums,
                                                  strict=True):  # fmt: skip
             hours = pending.get(station)
             if hours is None:

@@ -59,3 +59,35 @@ def test_station_detail_without_a_station(qtbot: Any, qloop: Any) -> None:
     assert not detail.showing_station
     assert detail.empty_title.text() == "No base station selected"
     assert not detail.edit_button.isEnabled()
+
+
+def test_a_chart_made_in_one_palette_takes_the_next_ones_background(qtbot: Any) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from lpwa_console.ui.theme import apply_theme
+    from lpwa_console.ui.widgets.chart_background import DARK_BACKGROUND, LIGHT_BACKGROUND
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    before = (app.palette(), app.styleSheet(), app.property("lpwaDark"))
+    try:
+        apply_theme(app, "light")
+        chart = HealthChart()
+        qtbot.addWidget(chart)
+        chart.show()
+        plot = chart.plot_widget
+        plot.show()
+        from pyqtgraph import mkColor
+
+        def background() -> str:
+            return str(plot.backgroundBrush().color().name())
+
+        assert background() == mkColor(LIGHT_BACKGROUND).name()
+        apply_theme(app, "dark")
+        qtbot.waitUntil(lambda: background() == DARK_BACKGROUND)
+        apply_theme(app, "light")
+        qtbot.waitUntil(lambda: background() == mkColor(LIGHT_BACKGROUND).name())
+    finally:
+        app.setPalette(before[0])
+        app.setStyleSheet(before[1])
+        app.setProperty("lpwaDark", before[2])

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from ..theme import is_dark
+from .chart_background import follow_palette
 
 if TYPE_CHECKING:
     import pyqtgraph as pg
@@ -137,6 +137,7 @@ class CountChart(QWidget):
             for name, colour in self.series
         ]
         item.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        follow_palette(plot)
         self.stack.addWidget(plot)
         return plot
 
@@ -167,7 +168,6 @@ class CountChart(QWidget):
         for curve, ys in zip(self.curves, self._values, strict=True):
             curve.setData(self._edges, ys)
         top = max(float(ys.max()) for ys in self._values)
-        plot.setBackground("#17191d" if is_dark() else "w")
         item = plot.getPlotItem()
         item.enableAutoRange(axis="x")
         item.setYRange(0, max(1.0, top * 1.1), padding=0)

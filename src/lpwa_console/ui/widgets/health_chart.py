@@ -12,7 +12,7 @@ from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from ...models.station_detail import HealthSeries, ProbeSeries
-from ..theme import is_dark
+from .chart_background import follow_palette
 from .count_chart import CountChart, bucket_label
 
 if TYPE_CHECKING:
@@ -76,6 +76,7 @@ class HealthChart(QWidget):
         box.setMouseEnabled(x=True, y=False)
         self.curves = [item.plot(name=n, pen=pg.mkPen(c, width=1)) for n, c in HEALTH_SERIES]
         item.scene().sigMouseMoved.connect(self._on_mouse_moved)
+        follow_palette(plot)
         self.stack.addWidget(plot)
         return plot
 
@@ -98,7 +99,6 @@ class HealthChart(QWidget):
         self._values = [np.asarray(v, dtype=float) for v in (health.cpu, health.ram, health.disk)]
         for curve, ys in zip(self.curves, self._values, strict=True):
             curve.setData(self._times[: len(ys)], ys)
-        plot.setBackground("#17191d" if is_dark() else "w")
         item = plot.getPlotItem()
         item.enableAutoRange(axis="x")
         item.setYRange(0, 100, padding=0)

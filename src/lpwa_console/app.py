@@ -65,6 +65,10 @@ class Console:
 
     async def aclose(self) -> None:
         self.window.save_layout()
+        # Hidden now, while its panes' view-models live: a window still shown at exit (a
+        # screenshot or timing run) was hidden during the interpreter's shutdown instead,
+        # when a pane's hide handler found its view-model's timer deleted already.
+        self.window.hide()
         self.runner.cancel_all()
         await self.session.aclose()
         self.embedded.stop()

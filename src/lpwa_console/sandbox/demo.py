@@ -256,7 +256,8 @@ def _generate(
             if silent > 4 * DAY_MS:
                 alarms[4] = 1
         else:
-            health, last_up = "ACTIVE", now - int(rand() * 7_200_000)
+            # Its last uplink as the simulator's schedule has it: it goes on from there.
+            health, last_up = "ACTIVE", _thrown(rand(), links.last_uplink(seed, uid, now))
         if rand() < 0.03:
             alarms[5] = 1  # e.g. a tamper alarm
         level = max((s + 1 for s, c in enumerate(alarms) if c), default=0)
@@ -267,7 +268,8 @@ def _generate(
         snr = None if last_up is None else _thrown(rand(), link_snr)
         hist = None
         if last_up is not None:
-            base = 4 + int(rand() * 44)
+            period, _phase = links.uplink_timing(seed, uid)
+            base = _thrown(rand(), DAY_MS // period)  # its uplinks a day
             hist = ",".join(str(max(0, base + int((rand() - 0.5) * 6))) for _ in range(7))
         if cellular:
             ctx = NETWORK_CONTEXTS[COUNTRY_CONTEXT[country]]
@@ -457,24 +459,25 @@ HOUR_MS = 3_600_000
 
 
 def seed_frames(conn: sqlite3.Connection, sub: int, first_uid: int, *, seed: int, now: int) -> int:
-    """Hourly traffic buckets of the last three days for devices first_uid.. that were heard,
-    at their daily uplink rate (the last `history_up` value), up to their last uplink."""
+    """Hourly traffic buckets of the last three days for devices first_uid.. that were heard:
+    their uplinks as the simulator's schedule has them (`links`), up to their last one."""
     rng = random.Random(seed * 104_729 + first_uid)
     rows: list[tuple[object, ...]] = []
     current = now - now % HOUR_MS
-    for uid, last_up, hist, rssi, snr in conn.execute(
-        "SELECT uid, last_up, history_up, last_rssi, last_snr FROM devices"
+    for uid, last_up, rssi, snr in conn.execute(
+        "SELECT uid, last_up, last_rssi, last_snr FROM devices"
         " WHERE uid >= ? AND subscription_id = ? AND last_up IS NOT NULL",
         (first_uid, sub),
     ).fetchall():
-        daily = int(hist.split(",")[-1]) if hist else 24
         rssi = -100.0 if rssi is None else rssi
         snr = 0.0 if snr is None else snr
+        period, phase = links.uplink_timing(seed, uid)
         for h in range(FRAME_HISTORY_HOURS):
             ts = current - h * HOUR_MS
             if ts > last_up:
                 continue
-            up = max(0, round(daily / 24 + (rng.random() - 0.5) * 2))
+            end = min(ts + HOUR_MS, last_up + 1)
+            up = (end - 1 - phase) // period - (ts - 1 - phase) // period  # uplinks in [ts, end)
             if not up:
                 continue
             dw = 1 if rng.random() < 0.12 else 0

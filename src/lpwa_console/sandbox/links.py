@@ -13,6 +13,8 @@ _M64 = 0xFFFFFFFFFFFFFFFF
 RSSI_BASE, RSSI_SPAN = -120.0, 60.0
 SNR_BASE, SNR_SPAN = -12.0, 22.0
 RSSI_DIE, SNR_DIE = 1, 2  # which die of (seed, uid) each is drawn with
+# When a device sends: every period (minutes, one of these by its uid), at its own phase.
+PERIODS_MIN = (15, 30, 60, 60, 120, 360)
 # Adaptive data rate: the lowest SF whose demodulation floor (SNR, dB) the link clears by
 # the margin; SF12 when none does.
 ADR_MARGIN_DB = 10.0
@@ -49,3 +51,16 @@ def adr_sf(snr_db: float) -> int:
         if snr_db - ADR_MARGIN_DB >= floor:
             return sf
     return 12
+
+
+def uplink_timing(seed: int, uid: int) -> tuple[int, int]:
+    """(period, phase) in ms: the device sends at `phase + k * period`."""
+    h = mix(seed, uid)
+    period = PERIODS_MIN[h % len(PERIODS_MIN)] * 60_000
+    return period, (h >> 16) % period
+
+
+def last_uplink(seed: int, uid: int, at_ms: int) -> int:
+    """When the device last sent at or before `at_ms`."""
+    period, phase = uplink_timing(seed, uid)
+    return phase + (at_ms - phase) // period * period

@@ -55,8 +55,7 @@ log = logging.getLogger("lpwa_console.sandbox.simulator")
 HOUR_MS = 3_600_000
 NO_UPLINK_ALARM_ID = 4
 MULTICAST_DELIVERY_ALARM_ID = 21
-PERIODS_MIN = (15, 30, 60, 60, 120, 360)
-PERIODS_MS = np.array([m * 60_000 for m in PERIODS_MIN], dtype=np.int64)
+PERIODS_MS = np.array([m * 60_000 for m in links.PERIODS_MIN], dtype=np.int64)
 MERGE_RECENT = 20_000  # devices added since the schedule was sorted, checked one by one
 DOWNLINK_EVERY = 8
 DEFAULT_THRESHOLDS = ((3, 2 * 24 * HOUR_MS), (5, 4 * 24 * HOUR_MS))
@@ -166,7 +165,7 @@ class DeviceSchedule:
     def timing(self, uids: Ints) -> tuple[Ints, Ints]:
         """(period, phase) in ms of each uid: the same as `Simulator._period`."""
         h = radio.hash64(self.seed, uids)
-        period = PERIODS_MS[(h % np.uint64(len(PERIODS_MIN))).astype(np.int64)]
+        period = PERIODS_MS[(h % np.uint64(len(links.PERIODS_MIN))).astype(np.int64)]
         phase = ((h >> np.uint64(16)) % period.astype(np.uint64)).astype(np.int64)
         return period, phase
 
@@ -356,9 +355,7 @@ class Simulator:
         conn.execute("INSERT OR REPLACE INTO sim_state VALUES ('clock_ms', ?)", (str(self.now_ms),))
 
     def _period(self, uid: int) -> tuple[int, int]:
-        h = _mix(self.seed, uid)
-        period = PERIODS_MIN[h % len(PERIODS_MIN)] * 60_000
-        return period, (h >> 16) % period
+        return links.uplink_timing(self.seed, uid)
 
     def _schedule_new_devices(self, conn: sqlite3.Connection) -> DeviceSchedule:
         """The schedule, made on the first step from every device, then given the devices

@@ -326,7 +326,7 @@ def test_alarms_and_traffic_of_a_sandbox_device(qtbot: Any, client: Any) -> None
     from lpwa_console.schema.devices import DeviceFilter
 
     future = asyncio.ensure_future(
-        client.devices.list(1, 50, filters=DeviceFilter(), sort="lastUpTimestamp", descending=True)
+        client.devices.list(1, 500, filters=DeviceFilter(), sort="lastUpTimestamp", descending=True)
     )
     qtbot.waitUntil(future.done, timeout=10000)
     # The demo network's recently heard devices include some with alarms.

@@ -129,7 +129,9 @@ def test_delete_asks_naming_the_devices_then_deletes(
     # Delete names the one device, then it is gone and the list says so.
     pane.table.selectRow(0)
     qtbot.waitUntil(lambda: len(pane.selected_rows()) == 1, timeout=2000)
-    first = devices_vm.model.item(0)
+    # The device of the selected row, read as the pane reads it (two devices made in the
+    # same millisecond may swap rows when the page is read again meanwhile).
+    first = devices_vm.model.item(pane.selected_rows()[0])
     assert first is not None
     pane.delete_selection()
     box = _confirm_box(pane)

@@ -32,7 +32,6 @@ from .models.tasks import TaskRunner
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
 from .startup import Options, main, make_settings, parse_args
-from .ui.crash_dialog import CrashReporter
 from .ui.lazy_pane import LazyPane, real_pane
 from .ui.main_window import MainWindow
 from .ui.panes.devices import DevicesPane
@@ -617,6 +616,8 @@ async def run_console(options: Options, console: Console, hook: CrashHook | None
         if options.pane:
             select_pane(console, options.pane)
         # Held by this frame: unexpected errors show in a dialog until the console quits.
+        from .ui.crash_dialog import CrashReporter
+
         _reporter = CrashReporter(hook, console.window) if hook is not None else None
         console.window.show()
         console.session.open(profile)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -27,15 +29,17 @@ from ...models.devices import DevicesViewModel
 from ...schema.devices import Device
 from ...schema.domains import parse_domain_filter
 from ..connections import SignalConnections
-from ..dialogs.device_form import DeviceFormDialog
-from ..dialogs.import_wizard import ImportWizard
-from ..dialogs.tag import TagDialog
 from ..navigator import Location
 from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
+
+if TYPE_CHECKING:
+    # The dialogs are imported when first opened, not at start (issue 8).
+    from ..dialogs.device_form import DeviceFormDialog
+    from ..dialogs.import_wizard import ImportWizard
 
 MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
 FILTER_DEBOUNCE_MS = 250
@@ -472,6 +476,8 @@ class DevicesPane(QWidget):
         if self.dialog is not None:
             self.dialog.raise_()
             return
+        from ..dialogs.device_form import DeviceFormDialog
+
         self.dialog = DeviceFormDialog(self.vm, device, self)
         self.dialog.finished.connect(self._dialog_closed)
         self.dialog.open()
@@ -498,6 +504,8 @@ class DevicesPane(QWidget):
         if len(rows) > MAX_TAG_SELECTION:
             self._show_message(f"Select at most {MAX_TAG_SELECTION:,} devices to tag at once")
             return
+        from ..dialogs.tag import TagDialog  # imported when first used, not at start
+
         dialog = TagDialog(self.vm, len(rows), untag=untag, parent=self)
         dialog.setObjectName("tagDialog")
 
@@ -640,6 +648,8 @@ class DevicesPane(QWidget):
         if self.import_vm is None:
             self.import_vm = DeviceImportViewModel(self.vm.runner, parent=self)
         self.import_vm.set_client(self.vm.client)
+        from ..dialogs.import_wizard import ImportWizard
+
         self.import_dialog = ImportWizard(self.import_vm, self)
         self.import_dialog.finished.connect(self._import_closed)
         self.import_dialog.open()

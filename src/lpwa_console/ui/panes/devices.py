@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -77,6 +78,44 @@ EXTRA_FILTERS = [
     ),
 ]
 DOMAIN_TIP = EXTRA_FILTERS[-1].tip
+
+
+# The lists the filters complete from (app servers, keys, contexts...) are asked a moment after
+# the first rows are painted: asking them imports the modules of five resources and sends five
+# requests, ~100 ms of the UI thread that came before the first rows (issue 8), and would come
+# right after them otherwise, in the way of the first click. At most REFERENCES_WAIT_MS after
+# the first page if no paint comes (a window that is not shown).
+REFERENCES_AFTER_PAINT_MS = 300
+REFERENCES_WAIT_MS = 2000
+
+
+class AfterPaint(QObject):
+    """Calls `callback` once: `delay_ms` after `widget` is next painted, or after
+    `at_most_ms` if it is not painted before."""
+
+    def __init__(
+        self, widget: QWidget, callback: Callable[[], None], *, delay_ms: int, at_most_ms: int
+    ) -> None:
+        super().__init__(widget)
+        self._widget = widget
+        self._callback: Callable[[], None] | None = callback
+        self._delay_ms = delay_ms
+        widget.installEventFilter(self)
+        QTimer.singleShot(at_most_ms, self, self._run)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._widget and event.type() == QEvent.Type.Paint:
+            self._widget.removeEventFilter(self)
+            QTimer.singleShot(self._delay_ms, self, self._run)
+        return False
+
+    def _run(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is None:
+            return
+        self._widget.removeEventFilter(self)
+        self.deleteLater()
+        callback()
 
 
 class DevicesPane(QWidget):
@@ -753,7 +792,19 @@ class DevicesPane(QWidget):
             self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
             self._sorted_column = -1
         self._update_count(self.vm.model.rowCount())
-        # For the completers of the app server, key and context filters (once).
+        # For the completers of the app server, key and context filters (once), after the rows.
+        viewport = self.table.viewport()
+        if viewport.isVisible():
+            AfterPaint(
+                viewport,
+                self._load_references,
+                delay_ms=REFERENCES_AFTER_PAINT_MS,
+                at_most_ms=REFERENCES_WAIT_MS,
+            )
+        else:
+            self._load_references()
+
+    def _load_references(self) -> None:
         self.vm.load_references(retry=False)
 
     def _update_count(self, count: int) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import importlib
 import json
 import logging
 import sys
@@ -558,13 +559,29 @@ async def time_first_rows(console: Console, launched_at: float | None) -> int:
     return 0 if result["ok"] else 1
 
 
+# What the sign-in and the first page of devices import on first use: the HTTP transport
+# (httpcore, h11, anyio's asyncio backend: ~40 ms) and the client's resources.
+FIRST_USE_MODULES = (
+    "httpcore",
+    "h11",
+    "anyio._backends._asyncio",
+    f"{__package__}.api.resources.subscription",
+    f"{__package__}.api.resources.devices",
+    f"{__package__}.api.pagination",
+)
+
+
 async def build_first_models() -> None:
     """Response models are built on first use (`ApiModel`'s defer_build: most are never
-    used in a session). Those of the sign-in and the first device page are built now, one
-    per turn of the loop, while the sandbox starts or the platform answers: after the answer
-    they would delay the first rows."""
+    used in a session). Those of the sign-in and the first device page are built now, and
+    the modules they use imported (FIRST_USE_MODULES), one per turn of the loop, while the
+    sandbox starts or the platform answers: after the answer they would delay the first
+    rows."""
     for model in (Subscription, DevicePage):
         model.model_rebuild(force=True)
+        await asyncio.sleep(0)
+    for name in FIRST_USE_MODULES:
+        importlib.import_module(name)
         await asyncio.sleep(0)
 
 

@@ -7,7 +7,6 @@ the building of its window instead of following them."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import sys
@@ -141,8 +140,17 @@ def early_sandbox(options: Options) -> EmbeddedSandbox | None:
     return sandbox
 
 
+def no_pydantic_plugins() -> None:
+    """pydantic looks for plugins in every installed package's entry points when it builds its
+    first model (~15 ms of a process's start, issue 8); the console uses none, nor does the
+    embedded sandbox, which inherits this environment. A PYDANTIC_DISABLE_PLUGINS the user
+    set is left as it is."""
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+
+
 def main(argv: list[str] | None = None) -> int:
     launched_at = time.perf_counter()
+    no_pydantic_plugins()
     options = parse_args(argv)
     options.launched_at = launched_at
     if headless(options):
@@ -160,7 +168,10 @@ def main(argv: list[str] | None = None) -> int:
     app.setOrganizationName("lpwa-console")
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
     embedded = early_sandbox(options)
-    # The heavy part, while the sandbox starts beside it.
+    # The heavy part, while the sandbox starts beside it (asyncio too: ~40 ms that came
+    # before the sandbox's start).
+    import asyncio
+
     import qasync
 
     from .app import run

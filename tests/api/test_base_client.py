@@ -370,3 +370,41 @@ async def test_post_retried_when_no_pooled_connection_freed(client: LpwaClient) 
     )
     device = await client.devices.create(DEVICE)
     assert device.EUI == "70B3D5E75E000001" and route.call_count == 2
+
+
+def _ssl_verifies(http: httpx.AsyncClient, url: str) -> bool:
+    """Whether the transport `http` would use for `url` verifies certificates (httpx's pool)."""
+    import ssl
+
+    context = http._transport_for_url(httpx.URL(url))._pool._ssl_context  # type: ignore[attr-defined]
+    return bool(context.verify_mode == ssl.CERT_REQUIRED and context.check_hostname)
+
+
+async def test_a_plain_http_client_has_no_tls_and_refuses_https() -> None:
+    # The embedded sandbox: its client makes no SSL context (the CA bundle's load was ~40 ms
+    # of every sign-in), and an https URL is refused, never asked unverified.
+    client = LpwaClient(
+        "http://127.0.0.1:9/rest", Credentials("http://127.0.0.1:9/token", "cid", "s3cret")
+    )
+    try:
+        with pytest.raises(httpx.ConnectError, match="HTTPS was not expected"):
+            await client._http.get("https://platform.test/rest")
+    finally:
+        await client.aclose()
+
+
+async def test_https_urls_are_verified() -> None:
+    for base, token in [
+        (BASE, TOKEN_URL),
+        ("http://127.0.0.1:9/rest", TOKEN_URL),  # one https URL: the client verifies
+    ]:
+        client = LpwaClient(base, Credentials(token, "cid", "s3cret"))
+        try:
+            assert _ssl_verifies(client._http, "https://platform.test/rest")
+        finally:
+            await client.aclose()
+    unverified = LpwaClient(BASE, Credentials(TOKEN_URL, "cid", "s3cret"), verify=False)
+    try:
+        assert not _ssl_verifies(unverified._http, "https://platform.test/rest")
+    finally:
+        await unverified.aclose()

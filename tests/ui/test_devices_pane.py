@@ -10,7 +10,7 @@ from typing import Any
 
 import httpx
 import pytest
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.devices import DevicesViewModel
@@ -18,7 +18,7 @@ from lpwa_console.models.paged_table import PLACEHOLDER
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import Device
 from lpwa_console.ui.dialogs.device_form import DeviceFormDialog
-from lpwa_console.ui.panes.devices import FILTER_DEBOUNCE_MS, DevicesPane
+from lpwa_console.ui.panes.devices import FILTER_DEBOUNCE_MS, REFERENCES_WAIT_MS, DevicesPane
 from tests.helpers import shot
 
 
@@ -237,6 +237,50 @@ def recorded(qloop: Any, qtbot: Any) -> Iterator[tuple[DevicesViewModel, Recordi
     qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
     closed = asyncio.ensure_future(http.aclose())
     qtbot.waitUntil(closed.done, timeout=5000)
+
+
+def test_reference_lists_are_asked_after_the_first_rows_are_painted(
+    qtbot: Any, recorded: Any
+) -> None:
+    """The filters' completer lists come after the rows (issue 8): asked a moment after the
+    table is painted, at once when it is not shown."""
+    vm, platform = recorded
+
+    def asked() -> bool:
+        return any(r.url.path.endswith("/asTransportKeys") for r in platform.requests)
+
+    painted: list[bool] = []  # whether a list was asked, at each paint of the rows
+    pane = DevicesPane(vm)
+    qtbot.addWidget(pane)
+    pane.resize(1200, 700)
+    pane.table.viewport().installEventFilter(
+        filt := PaintSpy(lambda: vm.model.rowCount() and painted.append(asked()), pane)
+    )
+    pane.show()
+    qtbot.waitUntil(lambda: vm.first_page_ms is not None, timeout=5000)
+    qtbot.waitUntil(asked, timeout=REFERENCES_WAIT_MS)
+    qtbot.waitUntil(lambda: vm.references["asTransportKey"].loaded, timeout=5000)
+    assert painted and painted[0] is False  # rows painted before any list was asked
+    pane.table.viewport().removeEventFilter(filt)
+
+    hidden = DevicesViewModel(vm.runner, vm.client)
+    hidden_pane = DevicesPane(hidden)
+    qtbot.addWidget(hidden_pane)
+    platform.requests.clear()
+    hidden.reload()
+    qtbot.waitUntil(lambda: hidden.first_page_ms is not None, timeout=5000)
+    qtbot.waitUntil(asked, timeout=1000)  # not shown: no paint to wait for
+
+
+class PaintSpy(QObject):
+    def __init__(self, on_paint: Any, parent: QObject) -> None:
+        super().__init__(parent)
+        self.on_paint = on_paint
+
+    def eventFilter(self, _watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.on_paint()
+        return False
 
 
 def test_domain_filter_is_sent_as_group_and_domain(qtbot: Any, recorded: Any) -> None:

@@ -37,6 +37,35 @@ if importlib.util.find_spec("sniffio") is None:
 
 M = TypeVar("M", bound=BaseModel)
 
+
+class PlainHttpOnly(httpx.AsyncBaseTransport):
+    """The https:// side of a client made for plain-http URLs only: it has no TLS set up, so
+    it refuses to connect rather than connect without verifying."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        raise httpx.ConnectError(
+            f"{request.url.host}: HTTPS was not expected (this client is for plain HTTP URLs)",
+            request=request,
+        )
+
+
+def http_client(urls: list[str], *, timeout: float, verify: bool) -> httpx.AsyncClient:
+    """The HTTP client of a platform client that asks `urls` (the API's and the token's).
+    A verifying client loads the CA bundle into an SSL context when it is made (~40 ms of a
+    sign-in, issue 8); one whose URLs are all plain http (the embedded sandbox on loopback)
+    never uses it: it gets no TLS, and refuses https:// (PlainHttpOnly) rather than use one
+    without verification. Verification stays on for every https URL."""
+    limits = httpx.Limits(max_connections=16, max_keepalive_connections=8)
+    headers = {"User-Agent": "lpwa-console"}
+    if urls and all(httpx.URL(url).scheme == "http" for url in urls):
+        # verify=False: an SSL context without certificates, which plain http never uses.
+        plain = httpx.AsyncHTTPTransport(verify=False, limits=limits)
+        return httpx.AsyncClient(
+            timeout=timeout, headers=headers, transport=plain, mounts={"https://": PlainHttpOnly()}
+        )
+    return httpx.AsyncClient(timeout=timeout, verify=verify, limits=limits, headers=headers)
+
+
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 
 QueryParams = Mapping[str, str | int | float] | list[tuple[str, str]]
@@ -58,12 +87,8 @@ class BaseClient:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._owns_http = http is None
-        self._http = http or httpx.AsyncClient(
-            timeout=timeout,
-            verify=verify,
-            limits=httpx.Limits(max_connections=16, max_keepalive_connections=8),
-            headers={"User-Agent": "lpwa-console"},
-        )
+        urls = [self.base_url] + ([credentials.token_url] if credentials else [])
+        self._http = http or http_client(urls, timeout=timeout, verify=verify)
         # The token request is retried as a GET is: a blip at renewal must not fail a request.
         self._auth = (
             TokenProvider(

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 from PySide6.QtCore import (
@@ -27,17 +27,19 @@ from PySide6.QtCore import (
 )
 
 from ..api import LpwaClient
-from ..schema.alarms import AlarmBrief, AlarmFilter
 from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
-from ..schema.frames import FramesAggregation
-from .alarms import alarm_meaning, alarm_name
 from .devices import format_time
 from .errors import user_message
 from .forms import error_text
 from .paged_table import Column, ItemRole, SeverityRole
 from .rights import AccountRights as AccountRights  # where it lived before models/rights.py
 from .tasks import TaskRunner
+
+if TYPE_CHECKING:
+    # Imported when a device's alarms or traffic are first shown, not at start (issue 8).
+    from ..schema.alarms import AlarmBrief
+    from ..schema.frames import FramesAggregation
 
 log = logging.getLogger(__name__)
 
@@ -136,12 +138,22 @@ def _severity(alarm: AlarmBrief) -> int | None:
     return None if alarm.acked else int(alarm.state)
 
 
+def _alarm_name(alarm: AlarmBrief) -> str:
+    from .alarms import alarm_name
+
+    return alarm_name(alarm.ID)
+
+
+def _alarm_meaning(alarm: AlarmBrief) -> str:
+    from .alarms import alarm_meaning
+
+    return alarm_meaning(alarm.ID)
+
+
 def device_alarm_columns() -> list[Column[AlarmBrief]]:
     return [
         Column("Severity", lambda a: f"● {Severity(a.state).label}", severity=_severity, width=120),
-        Column(
-            "Alarm", lambda a: alarm_name(a.ID), tooltip=lambda a: alarm_meaning(a.ID), width=150
-        ),
+        Column("Alarm", _alarm_name, tooltip=_alarm_meaning, width=150),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
         Column("Raised", lambda a: format_time(a.creationTimestamp), width=125),
         Column("Updated", lambda a: format_time(a.updateTimestamp), width=125),
@@ -411,6 +423,8 @@ class DeviceDetailViewModel(QObject):
     def _load_alarm_page(self, index: int) -> None:
         assert self.client is not None and self.device is not None
         generation = self._alarms_generation
+        from ..schema.alarms import AlarmFilter
+
         filters = AlarmFilter(acked=False) if self.unacknowledged_only else None
         self.alarms_model.loading = True
         self._acked_meanwhile = set()

@@ -17,7 +17,6 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..schema.common import ListEnvelope
-from ..schema.device_import import IMPORT_FILE_HEADER, brief_to_update_cells
 from ..schema.devices import DeviceBrief
 from .devices import DevicesViewModel, format_time
 from .tasks import TaskRunner
@@ -72,6 +71,8 @@ async def write_devices_csv(
 ) -> int:
     """Write every row of `pages` to `path`; returns the number of rows. A table has a header
     line of column names; the import format has UPDATE lines the import wizard reads back."""
+    from ..schema.device_import import IMPORT_FILE_HEADER, brief_to_update_cells  # not at start
+
     columns = export_columns()
     done = 0
     total = 0

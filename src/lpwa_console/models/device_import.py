@@ -25,7 +25,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -37,25 +37,23 @@ from PySide6.QtCore import (
 )
 
 from ..api import LpwaClient
-from ..api.resources.device_import import import_not_applied
-from ..schema.device_import import (
-    DeviceImportReport,
-    ImportRow,
-    ImportRowResult,
-    ImportStatus,
-    column_letter,
-    failed_import_rows,
-    parse_import_csv,
-    write_import_csv,
-)
 from .errors import user_message
 from .tasks import TaskRunner, in_thread
+
+if TYPE_CHECKING:
+    # The import format is read when a file is opened, not at start (issue 8).
+    from ..schema.device_import import (
+        DeviceImportReport,
+        ImportRow,
+        ImportRowResult,
+        ImportStatus,
+    )
 
 log = logging.getLogger(__name__)
 
 Index = QModelIndex | QPersistentModelIndex
 # upload(rows) -> the report for these rows, one result per row carrying the row's number
-Uploader = Callable[[list[ImportRow]], Awaitable[DeviceImportReport]]
+Uploader = Callable[[list["ImportRow"]], Awaitable["DeviceImportReport"]]
 
 # A cell the schema refused: the error text (the widget paints it); a row's status colour.
 CellErrorRole = int(Qt.ItemDataRole.UserRole) + 10
@@ -101,6 +99,8 @@ def responsive_gil(interval: float = 0.0005) -> Iterator[None]:
 def read_and_parse(path: Path) -> list[ImportRow]:
     """Runs in a worker thread: read the file (UTF-8, BOM allowed) and validate every row.
     Full garbage collections are the console's idle collector's business (ui/idle_gc.py)."""
+    from ..schema.device_import import parse_import_csv
+
     text = path.read_text(encoding="utf-8-sig")
     with responsive_gil():
         return parse_import_csv(text)
@@ -122,6 +122,8 @@ class ImportPreviewModel(QAbstractTableModel):
         """Show `rows`. Runs on the UI thread once the file is read: nothing here walks the
         rows but one `max` (the cells' errors are worded when a cell is painted), so 10,000
         rows cost the event loop a few milliseconds."""
+        from ..schema.device_import import column_letter
+
         self.beginResetModel()
         self.rows = rows
         width = max(map(len, (r.cells for r in rows)), default=1)
@@ -343,6 +345,9 @@ class DeviceImportViewModel(QObject):
         valid = self.valid_rows
         if self.busy or not valid or (self.client is None and self._uploader is None):
             return False
+        from ..api.resources.device_import import import_not_applied
+        from ..schema.device_import import DeviceImportReport, ImportRowResult
+
         self._set_state("uploading")
         t0 = time.perf_counter()
         results: dict[int, ImportRowResult] = {
@@ -407,6 +412,8 @@ class DeviceImportViewModel(QObject):
             self._in_flight = []
             for row in self.valid_rows:
                 results.setdefault(row.row, _result(row, "NOT_SENT", "import cancelled"))
+            from ..schema.device_import import DeviceImportReport
+
             self._finish(DeviceImportReport.of(results.values()))
         else:
             self._set_state("idle")
@@ -423,16 +430,22 @@ class DeviceImportViewModel(QObject):
     def failed_rows(self) -> list[ImportRow]:
         if self.report is None:
             return [r for r in self.rows if not r.ok]
+        from ..schema.device_import import failed_import_rows
+
         return failed_import_rows(self.rows, self.report)
 
     def export_failed(self, path: str | Path) -> int:
         """Write the failed rows (as read) to `path`; returns how many."""
+        from ..schema.device_import import write_import_csv
+
         rows = self.failed_rows()
         Path(path).write_text(write_import_csv(rows), encoding="utf-8")
         return len(rows)
 
 
 def _result(row: ImportRow, status: ImportStatus, message: str | None) -> ImportRowResult:
+    from ..schema.device_import import ImportRowResult
+
     return ImportRowResult(
         row=row.row, EUI=row.EUI, operation=row.operation, status=status, message=message
     )

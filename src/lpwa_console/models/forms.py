@@ -26,18 +26,16 @@ import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 from pydantic.fields import FieldInfo
 from pydantic_core import ErrorDetails
 
-from ..schema.app_servers import CustomHttpHeaderRequest
 from ..schema.common import TAG_NAME_PATTERN
 from ..schema.domains import DOMAIN_NAME_PATTERN, GROUP_NAME_PATTERN
 from ..schema.labels import FIELD_WORDS, FieldWords, field_words
-from ..schema.network import ID_PATTERN
 
 FieldKind = Literal[
     "text",
@@ -155,21 +153,29 @@ def _pattern_of(model: type[BaseModel], attr: str) -> str:
     return next(str(m.pattern) for m in info.metadata if getattr(m, "pattern", None))
 
 
-# The schema's patterns, in words: what a user may type, not the regular expression.
-PATTERN_WORDS: dict[str, str] = {
-    DOMAIN_NAME_PATTERN: "a domain is 1 to 5 parts of 1 to 20 characters separated by /, "
-    "without : < > or spaces at either end",
-    GROUP_NAME_PATTERN: "a group name has 1 to 20 characters, "
-    "without : < > or spaces at either end",
-    TAG_NAME_PATTERN: "a tag has 1 to 40 characters, without < > or control characters, "
-    "and no spaces at either end",
-    ID_PATTERN: "an ID has 1 to 64 letters, digits, dots, dashes or underscores, "
-    "and starts with a letter or a digit",
-    _pattern_of(CustomHttpHeaderRequest, "name"): "a header name has letters, digits and "
-    "! # $ % & ' * + - . ^ _ ` | ~ only, no spaces",
-    _pattern_of(CustomHttpHeaderRequest, "value"): "a header value has visible ASCII "
-    "characters, with spaces or tabs only between them",
-}
+# The schema's patterns, in words: what a user may type, not the regular expression. Made on
+# the first error that needs it: the app servers' and network schemas are not imported at
+# start (issue 8).
+@cache
+def schema_pattern_words() -> dict[str, str]:
+    from ..schema.app_servers import CustomHttpHeaderRequest
+    from ..schema.network import ID_PATTERN
+
+    return {
+        DOMAIN_NAME_PATTERN: "a domain is 1 to 5 parts of 1 to 20 characters separated by /, "
+        "without : < > or spaces at either end",
+        GROUP_NAME_PATTERN: "a group name has 1 to 20 characters, "
+        "without : < > or spaces at either end",
+        TAG_NAME_PATTERN: "a tag has 1 to 40 characters, without < > or control characters, "
+        "and no spaces at either end",
+        ID_PATTERN: "an ID has 1 to 64 letters, digits, dots, dashes or underscores, "
+        "and starts with a letter or a digit",
+        _pattern_of(CustomHttpHeaderRequest, "name"): "a header name has letters, digits and "
+        "! # $ % & ' * + - . ^ _ ` | ~ only, no spaces",
+        _pattern_of(CustomHttpHeaderRequest, "value"): "a header value has visible ASCII "
+        "characters, with spaces or tabs only between them",
+    }
+
 
 _CLASS_PATTERN = re.compile(r"\^\[([^\]^][^\]]*)\](\+|\*|\{(\d+)(?:(,)(\d*))?\})\$")
 _CLASS_PART = re.compile(r"(\\.|[^\\])(?:-(\\.|[^\\]))?")
@@ -186,10 +192,11 @@ _CLASS_WORDS = {
 
 
 def pattern_words(pattern: str) -> str:
-    """A pattern in words: the schema's own (PATTERN_WORDS), else a one-class pattern such as
+    """A pattern in words: the schema's own (schema_pattern_words), else a one-class pattern such as
     `^[0-9A-F]+$` or `^[0-9]{6,15}$` read out, else a plain "not in the expected form"."""
-    if pattern in PATTERN_WORDS:
-        return PATTERN_WORDS[pattern]
+    words = schema_pattern_words()
+    if pattern in words:
+        return words[pattern]
     match = _CLASS_PATTERN.fullmatch(pattern)
     if match is None:
         return "is not in the expected form"

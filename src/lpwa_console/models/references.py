@@ -11,7 +11,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractListModel,
@@ -23,11 +23,12 @@ from PySide6.QtCore import (
 )
 
 from ..api import LpwaClient
-from ..schema.app_servers import ALL_SCOPES
 from ..schema.common import ListEnvelope
-from ..schema.device_profiles import DeviceProfile
 from ..schema.labels import REFERENCE_NOUNS
 from .tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from ..schema.device_profiles import DeviceProfile
 
 MAX_REFERENCES = 2000  # a picker, not a browser: stop after this many
 REFERENCE_PAGE = 500
@@ -151,6 +152,8 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
         )
         return sorted(((p.ID, p.label, p) for p in profiles), key=lambda t: t[1].casefold())
     if kind == "appServers":
+        from ..schema.app_servers import ALL_SCOPES  # not imported at start (issue 8)
+
         servers = client.app_servers
         return _named(await _all_pages(lambda i, n: servers.list(i, n, filters=ALL_SCOPES)))
     if kind == "asTransportKeys":

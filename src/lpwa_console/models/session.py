@@ -116,10 +116,8 @@ class Session(QObject):
             credentials = Credentials(
                 info.token_url, str(account["client_id"]), str(account["client_secret"])
             )
-            # Plain HTTP on loopback: no TLS context to build (it costs ~0.1 s of the start).
-            client = self._client_factory(
-                info.base_url, credentials, not info.base_url.startswith("http://")
-            )
+            # Plain HTTP on loopback: the client builds no TLS for it (api._base.http_client).
+            client = self._client_factory(info.base_url, credentials, True)
             name = str(account.get("name") or account["client_id"])
             role = str(account.get("role", profile.role))
         else:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 import importlib
 import itertools
+import warnings
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from types import ModuleType
 from typing import Any
 
 from fastapi import FastAPI
+from pydantic.warnings import UnsupportedFieldAttributeWarning
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from . import demo
@@ -21,6 +23,16 @@ from .openapi import install_openapi
 from .params import BoundedRequest
 from .routes import token
 from .settings import SandboxSettings
+
+# A request model is built on its first use (schema.common.RequestModel's defer_build), so
+# FastAPI's adapter of a request body is too: on the first request, outside the filter that
+# FastAPI puts around that build (fastapi/_compat/v2.py, ModelField) for the warning that the
+# body's own `alias` is not a model field's. The same filter, for the same build.
+warnings.filterwarnings(
+    "ignore",
+    message="The 'alias' attribute with value 'body'",
+    category=UnsupportedFieldAttributeWarning,
+)
 
 # Every route module (routes/NAME.py), in the order their routes are matched: collection
 # paths (/devices/alarms, /bss/alarms...) come before /devices/{deviceUid} and /bss/{bsUid}.

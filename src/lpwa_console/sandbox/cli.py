@@ -351,7 +351,7 @@ def _serve(args: argparse.Namespace) -> int:
         await warm_routes(app)
         task = asyncio.create_task(server.serve(sockets=[sock]))
         while not server.started and not task.done():
-            await asyncio.sleep(0.01)
+            await asyncio.sleep(0.001)  # the ready line at most 1 ms after uvicorn is (issue 8)
         if server.started:
             host = f"[{args.host}]" if ":" in args.host else args.host
             root = f"http://{host}:{port}"

@@ -12,14 +12,18 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
+# APP_SERVERS_HREF, app_server_href and app_server_ref live in common.py (the sandbox's device
+# list links devices to their servers without importing this module, issue 8): re-exported.
+from .common import APP_SERVERS_HREF as APP_SERVERS_HREF
 from .common import (
     ApiModel,
     ListEnvelope,
     QueryFilter,
     RequestModel,
     ResourceRequest,
-    path_segment,
 )
+from .common import app_server_href as app_server_href
+from .common import app_server_ref as app_server_ref
 from .devices import hex_key
 from .domains import Domain, check_one_domain_per_group
 from .multicast import OccContext
@@ -36,23 +40,6 @@ DownlinkSecurityStatus = Literal["DOWNLINK_AS_KEY", "NONE"]
 APP_SERVER_SCOPES: tuple[AppServerScope, ...] = ("SUBSCRIPTION", "OPERATOR")
 MAX_CUSTOM_HEADERS = 5
 APP_SERVER_SORT_CRITERIA = ("name", "ID", "type", "deviceCount")
-
-
-def app_server_ref(server_id: str) -> str:
-    """`id:` + ID, the form that addresses a server of any scope (percent-encode it with
-    common.path_segment: `:` -> %3A, `/` -> %2F)."""
-    return "id:" + server_id
-
-
-APP_SERVERS_HREF = "/subscriptions/mine/appServers"
-
-
-def app_server_href(uid: int, server_id: str, scope: str) -> str:
-    """The href of a server a device or group links to: by its UID when the subscription's,
-    by `id:` + ID otherwise (an operator's server has no UID of the subscriber's)."""
-    if scope == "SUBSCRIPTION":
-        return f"{APP_SERVERS_HREF}/{uid}"
-    return f"{APP_SERVERS_HREF}/{path_segment(app_server_ref(server_id))}"
 
 
 # --- responses -------------------------------------------------------------------------------

@@ -112,7 +112,13 @@ class RequestModel(BaseModel):
     (quiet_deprecated_fields, accepting_deprecated_fields)."""
 
     model_config = ConfigDict(
-        extra="forbid", populate_by_name=True, str_strip_whitespace=True, regex_engine="python-re"
+        extra="forbid",
+        populate_by_name=True,
+        str_strip_whitespace=True,
+        regex_engine="python-re",
+        # Built on first use, as ApiModel's: most are never used in a session (issue 8).
+        # `model_fields`, which __pydantic_init_subclass__ reads, is filled all the same.
+        defer_build=True,
     )
 
     read_only_fields: ClassVar[frozenset[str]] = frozenset()
@@ -287,6 +293,25 @@ def path_segment(ident: Identifier | str | int) -> str:
     """One percent-encoded path segment: `:` as %3A and `/` as %2F, so IDs with slashes survive."""
     text = str(ident) if not isinstance(ident, Identifier) else format_identifier(ident)
     return quote(text, safe="")
+
+
+# An application server's references (schema/app_servers.py re-exports them): here, because a
+# device's links to its servers are made without the app servers' models.
+def app_server_ref(server_id: str) -> str:
+    """`id:` + ID, the form that addresses a server of any scope (percent-encode it with
+    common.path_segment: `:` -> %3A, `/` -> %2F)."""
+    return "id:" + server_id
+
+
+APP_SERVERS_HREF = "/subscriptions/mine/appServers"
+
+
+def app_server_href(uid: int, server_id: str, scope: str) -> str:
+    """The href of a server a device or group links to: by its UID when the subscription's,
+    by `id:` + ID otherwise (an operator's server has no UID of the subscriber's)."""
+    if scope == "SUBSCRIPTION":
+        return f"{APP_SERVERS_HREF}/{uid}"
+    return f"{APP_SERVERS_HREF}/{path_segment(app_server_ref(server_id))}"
 
 
 # --- severities --------------------------------------------------------------------------

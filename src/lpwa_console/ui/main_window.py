@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import contextlib
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
@@ -31,10 +31,6 @@ from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
-from .account_view import AccountView, platform_text
-from .dialogs.profiles import ProfilesDialog
-from .dialogs.subscription_settings import SubscriptionSettingsDialog
-from .help import ShortcutsDialog, about_box
 from .navigator import Location, Navigator
 from .palette import CommandPalette
 from .rights import RightsGate
@@ -42,6 +38,11 @@ from .theme import apply_theme
 from .widgets.activity import ActivityPanel
 from .widgets.column_chooser import restore_tables, save_tables
 from .widgets.pane_parts import TableOrEmpty
+
+if TYPE_CHECKING:
+    # The dialogs are imported when first opened, not at start (issue 8).
+    from .account_view import AccountView
+    from .dialogs.subscription_settings import SubscriptionSettingsDialog
 
 STATE_TEXT = {
     "disconnected": "Disconnected",
@@ -337,6 +338,8 @@ class MainWindow(QMainWindow):
             action.triggered.connect(lambda _c=False, p=profile: self.session.open(p))
 
     def manage_profiles(self) -> None:
+        from .dialogs.profiles import ProfilesDialog
+
         dialog = ProfilesDialog(self.profiles, self.session, self)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
@@ -347,6 +350,8 @@ class MainWindow(QMainWindow):
         if self.subscription_dialog is not None:
             self.subscription_dialog.raise_()
             return
+        from .dialogs.subscription_settings import SubscriptionSettingsDialog
+
         dialog = SubscriptionSettingsDialog(self.subscription, self)
         self.subscription_dialog = dialog
 
@@ -453,6 +458,8 @@ class MainWindow(QMainWindow):
         if self.account_view is not None:
             self.account_view.raise_()
             return
+        from .account_view import AccountView
+
         view = AccountView(self.session, self.rights, self)
         self.account_view = view
 
@@ -476,11 +483,16 @@ class MainWindow(QMainWindow):
         return out
 
     def open_shortcuts(self) -> None:
+        from .help import ShortcutsDialog
+
         dialog = ShortcutsDialog(self.all_actions(), self)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
     def open_about(self) -> None:
+        from .account_view import platform_text
+        from .help import about_box
+
         box = about_box(platform_text(self.session), self.data_dir, self)
         box.finished.connect(box.deleteLater)
         box.open()

@@ -25,7 +25,6 @@ from ..accounts import Account
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
 from ..store import devices as device_store
-from ..store import multicast as group_store
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 
@@ -151,6 +150,8 @@ def visible_device_uid(conn: sqlite3.Connection, account: Account, device_uid: s
 def visible_group_uid(conn: sqlite3.Connection, account: Account, group_uid: str) -> int:
     """The UID behind `multicastGroupUid` (UID or e + EUI), or 404 when absent or out of
     domains."""
+    from ..store import multicast as group_store  # not imported at start (issue 8)
+
     assert account.subscription_id is not None
     ident = parse_identifier(group_uid, allow_eui=True)
     uid = None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Query, Response
 from fastapi.exceptions import RequestValidationError
@@ -20,7 +20,6 @@ from ...schema.common import (
     TagSuggestions,
     deprecated_value,
 )
-from ...schema.device_profiles import DeviceProfile, model_change_refusal
 from ...schema.devices import (
     DEVICE_SORT_CRITERIA,
     Device,
@@ -46,7 +45,6 @@ from ..errors import (
     forbidden,
     refuse_changed,
 )
-from ..store import device_profiles as profile_store
 from ..store import devices as store
 from ..store import subscription as subscription_store
 from ..store.frames import clock
@@ -62,6 +60,11 @@ from ._common import app_server_ids as _app_server_ids
 from ._common import check_domains as _check_domains
 from ._common import visible_device_uid as _visible_uid
 from ._router import RecordedRouter
+
+if TYPE_CHECKING:
+    # The device models' store and schema (the catalogs under them) are imported when a
+    # device is created or its model changed, not before the first screen (issue 8).
+    from ...schema.device_profiles import DeviceProfile
 
 router = RecordedRouter(
     prefix="/subscriptions/mine/devices", tags=["devices"], dependencies=[ClientBodies]
@@ -333,6 +336,9 @@ def get_device(deviceUid: str, account: DeviceReader, svc: AppServices) -> dict[
 
 
 def _profile(conn: sqlite3.Connection, ref: str) -> DeviceProfile:
+    from ...schema.device_profiles import DeviceProfile
+    from ..store import device_profiles as profile_store
+
     found = profile_store.profile(conn, ref)
     if found is None:
         raise bad_request(f"model: unknown device model {ref}", UNKNOWN_REFERENCE)
@@ -344,6 +350,9 @@ def _changed_model(conn: sqlite3.Connection, uid: int, ref: IdRef | None) -> int
     for LoRaWAN the same MAC layer and a compatible LoRaWAN version (the reference's rule)."""
     if ref is None:
         raise bad_request("model: a device's model can be changed, not removed")
+    from ...schema.device_profiles import DeviceProfile, model_change_refusal
+    from ..store import device_profiles as profile_store
+
     new = _profile(conn, ref.ID)
     found = profile_store.device_profile(conn, uid)
     current = None if found is None else DeviceProfile.model_validate(found)

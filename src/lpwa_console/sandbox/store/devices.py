@@ -14,8 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ...schema.app_servers import app_server_href
-from ...schema.common import deprecated_value
+from ...schema.common import app_server_href, deprecated_value
 from ...schema.devices import (
     AlarmsConfiguration,
     DeviceCreate,
@@ -28,7 +27,6 @@ from ..db import TILE_LEVEL, TILES
 from . import domains as domain_store
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
-from .station_monitoring import device_lrrs
 
 BASE_HREF = "/subscriptions/mine/devices"
 
@@ -229,6 +227,8 @@ def _details(conn: sqlite3.Connection, row: Mapping[str, Any]) -> dict[str, Any]
             "alarm004": json.loads(row["alarm004"]) if row["alarm004"] else None
         },
     }
+    from .station_monitoring import device_lrrs  # not imported at start (issue 8)
+
     lrrs = device_lrrs(conn, row["uid"])
     if lrrs:
         out["LRRs"] = lrrs

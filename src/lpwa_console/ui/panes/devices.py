@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QPoint, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -27,15 +30,17 @@ from ...models.devices import DevicesViewModel
 from ...schema.devices import Device
 from ...schema.domains import parse_domain_filter
 from ..connections import SignalConnections
-from ..dialogs.device_form import DeviceFormDialog
-from ..dialogs.import_wizard import ImportWizard
-from ..dialogs.tag import TagDialog
 from ..navigator import Location
 from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
+
+if TYPE_CHECKING:
+    # The dialogs are imported when first opened, not at start (issue 8).
+    from ..dialogs.device_form import DeviceFormDialog
+    from ..dialogs.import_wizard import ImportWizard
 
 MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
 FILTER_DEBOUNCE_MS = 250
@@ -73,6 +78,44 @@ EXTRA_FILTERS = [
     ),
 ]
 DOMAIN_TIP = EXTRA_FILTERS[-1].tip
+
+
+# The lists the filters complete from (app servers, keys, contexts...) are asked a moment after
+# the first rows are painted: asking them imports the modules of five resources and sends five
+# requests, ~100 ms of the UI thread that came before the first rows (issue 8), and would come
+# right after them otherwise, in the way of the first click. At most REFERENCES_WAIT_MS after
+# the first page if no paint comes (a window that is not shown).
+REFERENCES_AFTER_PAINT_MS = 300
+REFERENCES_WAIT_MS = 2000
+
+
+class AfterPaint(QObject):
+    """Calls `callback` once: `delay_ms` after `widget` is next painted, or after
+    `at_most_ms` if it is not painted before."""
+
+    def __init__(
+        self, widget: QWidget, callback: Callable[[], None], *, delay_ms: int, at_most_ms: int
+    ) -> None:
+        super().__init__(widget)
+        self._widget = widget
+        self._callback: Callable[[], None] | None = callback
+        self._delay_ms = delay_ms
+        widget.installEventFilter(self)
+        QTimer.singleShot(at_most_ms, self, self._run)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self._widget and event.type() == QEvent.Type.Paint:
+            self._widget.removeEventFilter(self)
+            QTimer.singleShot(self._delay_ms, self, self._run)
+        return False
+
+    def _run(self) -> None:
+        callback, self._callback = self._callback, None
+        if callback is None:
+            return
+        self._widget.removeEventFilter(self)
+        self.deleteLater()
+        callback()
 
 
 class DevicesPane(QWidget):
@@ -472,6 +515,8 @@ class DevicesPane(QWidget):
         if self.dialog is not None:
             self.dialog.raise_()
             return
+        from ..dialogs.device_form import DeviceFormDialog
+
         self.dialog = DeviceFormDialog(self.vm, device, self)
         self.dialog.finished.connect(self._dialog_closed)
         self.dialog.open()
@@ -498,6 +543,8 @@ class DevicesPane(QWidget):
         if len(rows) > MAX_TAG_SELECTION:
             self._show_message(f"Select at most {MAX_TAG_SELECTION:,} devices to tag at once")
             return
+        from ..dialogs.tag import TagDialog  # imported when first used, not at start
+
         dialog = TagDialog(self.vm, len(rows), untag=untag, parent=self)
         dialog.setObjectName("tagDialog")
 
@@ -640,6 +687,8 @@ class DevicesPane(QWidget):
         if self.import_vm is None:
             self.import_vm = DeviceImportViewModel(self.vm.runner, parent=self)
         self.import_vm.set_client(self.vm.client)
+        from ..dialogs.import_wizard import ImportWizard
+
         self.import_dialog = ImportWizard(self.import_vm, self)
         self.import_dialog.finished.connect(self._import_closed)
         self.import_dialog.open()
@@ -743,7 +792,19 @@ class DevicesPane(QWidget):
             self.table.scrollTo(index, QAbstractItemView.ScrollHint.PositionAtTop)
             self._sorted_column = -1
         self._update_count(self.vm.model.rowCount())
-        # For the completers of the app server, key and context filters (once).
+        # For the completers of the app server, key and context filters (once), after the rows.
+        viewport = self.table.viewport()
+        if viewport.isVisible():
+            AfterPaint(
+                viewport,
+                self._load_references,
+                delay_ms=REFERENCES_AFTER_PAINT_MS,
+                at_most_ms=REFERENCES_WAIT_MS,
+            )
+        else:
+            self._load_references()
+
+    def _load_references(self) -> None:
         self.vm.load_references(retry=False)
 
     def _update_count(self, count: int) -> None:

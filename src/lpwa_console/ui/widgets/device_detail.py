@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
 from PySide6.QtGui import QFont, QPalette
@@ -44,10 +45,8 @@ from ...models.device_detail import (
 )
 from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
 from ...models.references import reference_text
-from ...schema.alarms import AlarmBrief
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
-from ...schema.frames import FramesAggregation
 from ...schema.labels import field_words, label_of
 from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
@@ -55,6 +54,11 @@ from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
 from .pane_parts import SeverityDelegate
 from .traffic_chart import TrafficChart
+
+if TYPE_CHECKING:
+    # Imported when a device's alarms or traffic come, not at start (issue 8).
+    from ...schema.alarms import AlarmBrief
+    from ...schema.frames import FramesAggregation
 
 EMPTY = "—"
 LABEL_WIDTH = 150  # px: the values of every section line up

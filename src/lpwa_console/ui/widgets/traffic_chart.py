@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtWidgets import QWidget
 
-from ...schema.frames import FramesAggregation
 from .count_chart import CountChart
+
+if TYPE_CHECKING:
+    from ...schema.frames import FramesAggregation
 
 UP_COLOR = "#2f6fbf"
 DOWN_COLOR = "#ef6c00"

@@ -129,3 +129,21 @@ def test_pairs_out_of_reach_are_never_heard() -> None:
     )
     for a, b in zip(heard_all, heard_near, strict=True):
         assert a.tolist() == b.tolist()
+
+
+def test_the_one_key_order_is_the_four_key_one() -> None:
+    """Device, then SNR and RSSI highest first, then station: grouped input or not."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    for grouped in (True, False):
+        n = 3000
+        dev = rng.integers(0, 80, n)
+        dev = np.sort(dev) if grouped else dev
+        st = rng.integers(1, 500, n)
+        rssi = np.round(rng.uniform(-140, 10, n), 1)
+        snr = np.round(np.clip(rssi + 117, -20, 10), 1)
+        got = radio._best_first(dev, st, rssi, snr)
+        want = np.lexsort((st, -rssi, -snr, dev))
+        assert (dev[got] == dev[want]).all() and (st[got] == st[want]).all()
+        assert (rssi[got] == rssi[want]).all()

@@ -130,6 +130,29 @@ def within_reach(lat: Floats, lon: Floats, s_lat: Floats, s_lon: Floats) -> npt.
     return np.asarray(x * x + y * y <= reach * reach)
 
 
+def _best_first(dev: Ints, st: Ints, rssi: Floats, snr: Floats) -> Ints:
+    """The order by device, then SNR and RSSI (highest first), then station: one sort of one
+    integer key (a four-key lexsort took two thirds of `best_receptions`)."""
+    if not len(dev):
+        return np.zeros(0, dtype=np.int64)
+    changes = dev[1:] != dev[:-1]
+    if (dev[1:] >= dev[:-1]).all():  # grouped by device already (as a step's pairs are)
+        device = np.concatenate(([0], np.cumsum(changes)))
+    else:
+        device = np.unique(dev, return_inverse=True)[1]
+    snr_rank = 100 - np.rint(snr * 10).astype(np.int64)  # 0 .. 300: SNR 10 .. -20 dB
+    rssi_rank = 400 - np.rint(rssi * 10).astype(np.int64)  # RSSI 40 .. -300 dBm
+    stations = int(st.max()) + 1
+    if (
+        int(rssi_rank.min()) < 0
+        or int(rssi_rank.max()) >= 4096
+        or (int(device.max()) + 1) * 301 * 4096 * stations >= 1 << 62
+    ):
+        return np.lexsort((st, -rssi, -snr, dev))  # (values the key has no room for)
+    key = ((device.reshape(-1) * 301 + snr_rank) * 4096 + rssi_rank) * stations + st
+    return np.argsort(key, kind="stable")
+
+
 def best_receptions(
     dev: Ints, lat: Floats, lon: Floats, st: Ints, s_lat: Floats, s_lon: Floats, fading: Floats
 ) -> tuple[Ints, Ints, Ints, Floats, Floats, Floats]:
@@ -147,7 +170,7 @@ def best_receptions(
     snr = np.clip(rssi - NOISE_FLOOR_DBM, -20.0, 10.0)
     esp = rssi + snr - 10 * np.log10(1 + 10 ** (snr / 10))
     rssi, snr, esp = np.round(rssi, 1), np.round(snr, 1), np.round(esp, 1)
-    order = np.lexsort((st, -rssi, -snr, dev))
+    order = _best_first(dev, st, rssi, snr)
     dev, st, rssi, snr, esp = dev[order], st[order], rssi[order], snr[order], esp[order]
     index = np.arange(len(dev))
     first = np.r_[True, dev[1:] != dev[:-1]] if len(dev) else np.zeros(0, dtype=bool)

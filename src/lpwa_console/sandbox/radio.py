@@ -135,21 +135,21 @@ def _best_first(dev: Ints, st: Ints, rssi: Floats, snr: Floats) -> Ints:
     integer key (a four-key lexsort took two thirds of `best_receptions`)."""
     if not len(dev):
         return np.zeros(0, dtype=np.int64)
-    changes = dev[1:] != dev[:-1]
+    device: Ints
     if (dev[1:] >= dev[:-1]).all():  # grouped by device already (as a step's pairs are)
-        device = np.concatenate(([0], np.cumsum(changes)))
+        device = np.concatenate(([0], np.cumsum(dev[1:] != dev[:-1])))
     else:
-        device = np.unique(dev, return_inverse=True)[1]
+        device = np.unique(dev, return_inverse=True)[1].reshape(-1)
     snr_rank = 100 - np.rint(snr * 10).astype(np.int64)  # 0 .. 300: SNR 10 .. -20 dB
     rssi_rank = 400 - np.rint(rssi * 10).astype(np.int64)  # RSSI 40 .. -300 dBm
-    stations = int(st.max()) + 1
+    stations = int(np.max(st)) + 1
     if (
-        int(rssi_rank.min()) < 0
-        or int(rssi_rank.max()) >= 4096
-        or (int(device.max()) + 1) * 301 * 4096 * stations >= 1 << 62
+        int(np.min(rssi_rank)) < 0
+        or int(np.max(rssi_rank)) >= 4096
+        or (int(np.max(device)) + 1) * 301 * 4096 * stations >= 1 << 62
     ):
         return np.lexsort((st, -rssi, -snr, dev))  # (values the key has no room for)
-    key = ((device.reshape(-1) * 301 + snr_rank) * 4096 + rssi_rank) * stations + st
+    key = ((device * 301 + snr_rank) * 4096 + rssi_rank) * stations + st
     return np.argsort(key, kind="stable")
 
 

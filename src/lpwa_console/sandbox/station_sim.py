@@ -483,9 +483,15 @@ class StationSimulator:
         base_rtt = radio.hash_units(self.seed, due_uid, 44).tolist()
         phases = report_phases(self.seed, due_uid).tolist()
         cpu_levels, ram_levels, disk_levels = self.levels_of(due_uid)
+        # The loads' next values, all at once (the same walk as radio.drift).
+        new_cpus = _drifted([r[12] for r in due], cpu_levels, dice[41], 0.1, 4.0)
+        new_rams = _drifted([r[13] for r in due], ram_levels, dice[42], 0.1, 2.0)
+        new_disks = _drifted([r[4] for r in due], disk_levels, dice[43], 0.05, 1.0)
+        rtts = np.rint(20 + 60 * np.array(base_rtt) + 15 * np.array(dice[45])).astype(np.int64)
+        rtt_list = rtts.tolist()
         for i, row in enumerate(due):
-            (uid, ts, offline_until, outage_until, disk, cpu_min, cpu_max, ram_min, ram_max,
-             disk_min, disk_max, _rtt_max, cpu, ram, cnx, cnx_since, state, a102, a103,
+            (uid, ts, offline_until, outage_until, _disk, cpu_min, cpu_max, ram_min, ram_max,
+             disk_min, disk_max, _rtt_max, _cpu, _ram, cnx, cnx_since, state, a102, a103,
              last_up) = row  # fmt: skip
             report.reports += 1
             # Reports come at the station's own phase of the 5 minutes (spread evenly). One
@@ -531,14 +537,7 @@ class StationSimulator:
                 alarm_store.clear_alarm(conn, uid, CONNECTION_ALARM, ts)
                 report.cleared.add((uid, CONNECTION_ALARM))
             # Load drift.
-            cpu_level, ram_level, disk_level = cpu_levels[i], ram_levels[i], disk_levels[i]
-            new_cpu = round(radio.drift(cpu if cpu is not None else cpu_level, cpu_level,
-                                        dice[41][i]))  # fmt: skip
-            new_ram = round(radio.drift(ram if ram is not None else ram_level, ram_level,
-                                        dice[42][i], spread=2))  # fmt: skip
-            new_disk = round(radio.drift(disk if disk is not None else disk_level, disk_level,
-                                         dice[43][i], pull=0.05, spread=1))  # fmt: skip
-            rtt = round(20 + 60 * base_rtt[i] + 15 * dice[45][i])
+            new_cpu, new_ram, new_disk, rtt = new_cpus[i], new_rams[i], new_disks[i], rtt_list[i]
             hour = ts - ts % HOUR_MS
             hours.append((uid, hour, new_cpu, new_cpu * new_cpu, new_ram, new_disk, rtt, rtt * rtt))
             station_updates.append((new_cpu, new_ram, ts, uid))
@@ -817,6 +816,19 @@ def _runtime_row(
     uid: int, wake: int, offline_until: int | None, outage_until: int | None
 ) -> tuple[int, int | None, int | None, int]:
     return (wake, offline_until, outage_until, uid)
+
+
+def _drifted(
+    previous: list[Any], levels: list[float], units: list[float], pull: float, spread: float
+) -> list[int]:
+    """`round(radio.drift(...))` of many values at once; a value never read starts at its
+    level."""
+    level = np.array(levels, dtype=np.float64)
+    value = np.array(
+        [lv if v is None else v for v, lv in zip(previous, levels, strict=True)], dtype=np.float64
+    )
+    value = value + pull * (level - value) + spread * (2 * np.array(units) - 1)
+    return [int(v) for v in np.rint(np.clip(value, 0.0, 100.0)).tolist()]
 
 
 def _edge(low: int | None, high: int | None, value: int, ts: int) -> tuple[int | None, ...]:

@@ -282,7 +282,7 @@ def test_an_hour_of_reports_and_radio_traffic(sb: Sandbox, sim: Simulator) -> No
     _run(sim, 3600, step=60)
     conn = _db(sb).conn()
     heard = conn.execute(
-        "SELECT bs_uid, count(*) FROM device_receptions GROUP BY bs_uid ORDER BY 2 DESC"
+        "SELECT bs_uid, count(*) FROM station_devices GROUP BY bs_uid ORDER BY 2 DESC"
     ).fetchall()
     assert heard, "devices near the demo stations are heard"
     linux = set(_stations(sb, "LRR_LINUX"))

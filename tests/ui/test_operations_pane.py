@@ -5,6 +5,7 @@ the operator's; over a fake client, then against the live sandbox in the whole c
 from __future__ import annotations
 
 import asyncio
+import secrets
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -15,6 +16,7 @@ from PySide6.QtCore import QItemSelectionModel, Qt
 from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.models.operations import NOT_OPERATOR, OperationsAccess, operations_view_models
 from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.devices import DeviceCreate
 from lpwa_console.schema.operations import (
     CommandQueuePage,
     OperatorDevicePage,
@@ -140,9 +142,32 @@ def operator(sandbox: Any, qloop: Any, qtbot: Any) -> Iterator[LpwaClient]:
     qtbot.waitUntil(task.done, timeout=5000)
 
 
-def test_operator_sees_live_operations(qtbot: Any, operator: LpwaClient, runner: Any) -> None:
+def test_operator_sees_live_operations(
+    qtbot: Any, sandbox: Any, operator: LpwaClient, runner: Any
+) -> None:
     """Against the live sandbox (the console's session cannot sign an operator in yet: it
     reads a subscription first, which an operator does not have)."""
+    # The demo provisions nothing: a device created now is in the queue, whichever tests
+    # ran before on this sandbox.
+    account = sandbox.account("subscriber")
+    subscriber = LpwaClient(
+        sandbox.base_url,
+        Credentials(sandbox.token_url, account["client_id"], account["client_secret"]),
+    )
+
+    async def create() -> None:
+        try:
+            await subscriber.devices.create(
+                DeviceCreate(
+                    EUI=secrets.token_hex(8).upper(), nwAddress="01020304", appSKey="0" * 32
+                )
+            )
+        finally:
+            await subscriber.aclose()
+
+    created = asyncio.ensure_future(create())
+    qtbot.waitUntil(created.done, timeout=10_000)
+    created.result()
     vms = operations_view_models(runner)
     access = OperationsAccess(runner)
     pane = OperationsPane(vms, access)

@@ -1661,10 +1661,43 @@ ALTER TABLE devices ADD COLUMN snr_mean REAL;
 """
 
 
+# A device's receptions move into its row (issue 9): the simulator writes that row at each
+# uplink anyway, while `device_receptions` cost a page and moved index entries per uplink
+# (a fifth of the receptions change station at their rank). `station_devices` answers which
+# devices a station serves; an entry changes only when a station joins or leaves a device's
+# set. The list: `[ts, bs_uid, rssi, snr, esp, ...]`, best first (sandbox/receptions.py).
+_V_RECEPTIONS_INLINE = """
+ALTER TABLE devices ADD COLUMN receptions TEXT;
+CREATE TABLE station_devices (
+    bs_uid INTEGER NOT NULL,
+    device_uid INTEGER NOT NULL,
+    PRIMARY KEY (bs_uid, device_uid)
+) WITHOUT ROWID;
+INSERT INTO station_devices SELECT bs_uid, device_uid FROM device_receptions ORDER BY 1, 2;
+UPDATE devices SET receptions = (
+    SELECT '[' || max(ts) || ',' || group_concat(bs_uid || ',' || rssi || ',' || snr || ','
+        || esp, ',') || ']'
+    FROM (SELECT * FROM device_receptions r WHERE r.device_uid = devices.uid ORDER BY rank)
+) WHERE uid IN (SELECT device_uid FROM device_receptions);
+DROP TRIGGER IF EXISTS tr_device_receptions_gone;
+DROP TRIGGER IF EXISTS tr_station_receptions_gone;
+DROP TABLE device_receptions;
+CREATE TRIGGER tr_station_devices_device_gone AFTER DELETE ON devices
+WHEN old.receptions IS NOT NULL BEGIN
+    DELETE FROM station_devices WHERE device_uid = old.uid AND bs_uid IN
+        (SELECT value FROM json_each(old.receptions) WHERE key % 4 = 1);
+END;
+CREATE TRIGGER tr_station_devices_station_gone AFTER DELETE ON stations BEGIN
+    DELETE FROM station_devices WHERE bs_uid = old.uid;
+END;
+"""
+
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
     _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS, _V_SIM_WHEEL, _V_SIM_STEADY,
+    _V_RECEPTIONS_INLINE,
 ]  # fmt: skip
 
 

@@ -340,7 +340,7 @@ class Simulator:
                 # The stations around hear the uplinks (after their commands and reports);
                 # the device rows are written then, once, with their best station's RSSI/SNR.
                 report.stations = self.stations.step(conn, start, end, located)
-                self._write_devices(conn, sent, report.stations.best, end)
+                self._write_devices(conn, sent, report.stations, end)
                 self._no_uplink_alarms(conn, report)
                 self._multicast(conn, report)
                 alarm_store.refresh_counters(conn, "D", report.touched)
@@ -482,17 +482,23 @@ class Simulator:
         self,
         conn: sqlite3.Connection,
         sent: list[DeviceUplinks],
-        best: dict[int, tuple[float, float]],
+        stations: StationStepReport,
         t1: int,
     ) -> None:
         """One UPDATE per device that sent, setting the indexed columns (SF, average SNR,
         last downlink, health) only where they change: an index entry is rewritten whenever
-        its column is set, even to the same value."""
+        its column is set, even to the same value. A device the stations heard gets their
+        RSSI/SNR (its best station's) and its list of them."""
+        best, heard_by = stations.best, stations.heard_by
         groups: dict[tuple[str, ...], list[tuple[Any, ...]]] = {}
         for d in sent:
             rssi, snr = best.get(d.uid, (d.rssi, d.snr))
             columns: tuple[str, ...] = ("last_up", "last_rssi", "last_snr", "snr_mean")
             values: list[Any] = [d.ts, rssi, snr, d.snr_mean]
+            packed = heard_by.get(d.uid)
+            if packed is not None:
+                columns += ("receptions",)
+                values.append(packed)
             if d.sf != d.old_sf:
                 columns += ("last_sf",)
                 values.append(d.sf)

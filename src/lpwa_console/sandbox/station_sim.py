@@ -12,10 +12,11 @@
 - Commands (`station_commands`) move PENDING -> PROCESSING -> an outcome with the delays
   and failure rates of radio.TIMINGS, and change the station as they complete.
 - Receptions: the devices heard in the step are heard by the stations around them (3 x 3
-  grid cells), RSSI/SNR by distance; the best three are kept per device
-  (`device_receptions`, rewritten in place: a station's index entry moves only when another
-  station takes its rank), the stations' traffic counted per hour, and the device's RSSI/SNR
-  become its best station's (`StationStepReport.best`, written by the device simulator).
+  grid cells), RSSI/SNR by distance; the best three are kept per device, in its row
+  (`StationStepReport.receptions`, sandbox/receptions.py) with its RSSI/SNR, its best
+  station's (`StationStepReport.best`), both written by the device simulator; a station's
+  `station_devices` entries change only when it joins or leaves a device's set. The
+  stations' traffic is counted per hour.
 
 Everything is a function of the seed and the clock: the same steps give the same database.
 """
@@ -33,6 +34,7 @@ import numpy.typing as npt
 
 from ..schema.durations import parse_duration
 from . import radio
+from . import receptions as heard_by
 from .links import mix as _mix
 from .links import unit as _unit
 from .store import station_alarms as alarm_store
@@ -84,6 +86,8 @@ class StationStepReport:
     raised: set[tuple[int, int]] = field(default_factory=set)  # (bs_uid, code)
     cleared: set[tuple[int, int]] = field(default_factory=set)
     best: dict[int, tuple[float, float]] = field(default_factory=dict)  # device: RSSI, SNR
+    # device: its stations, packed (receptions.pack), for its row
+    heard_by: dict[int, str] = field(default_factory=dict)
 
 
 class StationSimulator:
@@ -195,17 +199,18 @@ class StationSimulator:
             got = StationStepReport()
             self._receptions(conn, now_ms, heard, got)
             conn.executemany(
-                "UPDATE devices SET last_rssi = ?, last_snr = ? WHERE uid = ?",
-                [(rssi, snr, uid) for uid, (rssi, snr) in got.best.items()],
+                "UPDATE devices SET last_rssi = ?, last_snr = ?, receptions = ? WHERE uid = ?",
+                [(rssi, snr, got.heard_by[uid], uid) for uid, (rssi, snr) in got.best.items()],
             )
             self.flush(conn)
         # Their traffic of the past day, counted by the stations that heard them.
         conn.execute(
             "INSERT INTO station_hours (bs_uid, ts, up, up_size, dw, dw_size)"
-            " SELECT r.bs_uid, f.ts, sum(f.up), sum(f.up_size), sum(f.dw * (r.rank = 1)),"
-            " sum(f.dw_size * (r.rank = 1)) FROM frame_buckets f"
-            " JOIN device_receptions r ON r.device_uid = f.device_uid"
-            " WHERE f.ts >= ? GROUP BY r.bs_uid, f.ts ORDER BY 1, 2"
+            # (the stations are the list's items 1, 5 and 9; item 1 is the best)
+            " SELECT r.value, f.ts, sum(f.up), sum(f.up_size), sum(f.dw * (r.key = 1)),"
+            " sum(f.dw_size * (r.key = 1)) FROM frame_buckets f"
+            " JOIN devices d ON d.uid = f.device_uid, json_each(d.receptions) r"
+            " WHERE r.key % 4 = 1 AND f.ts >= ? GROUP BY r.value, f.ts ORDER BY 1, 2"
             " ON CONFLICT (bs_uid, ts) DO UPDATE SET up = up + excluded.up,"
             " up_size = up_size + excluded.up_size, dw = dw + excluded.dw,"
             " dw_size = dw_size + excluded.dw_size",
@@ -444,29 +449,23 @@ class StationSimulator:
     # --- health reports ---------------------------------------------------------------------
 
     def _reports(self, conn: sqlite3.Connection, t1: int, report: StationStepReport) -> None:
-        due = conn.execute(
+        due = _tuples(
+            conn,
             "SELECT r.bs_uid, r.next_report, r.offline_until, r.outage_until, r.disk,"
             " r.cpu_min, r.cpu_max, r.ram_min, r.ram_max, r.disk_min, r.disk_max, r.rtt_max,"
             " s.cpu, s.ram, s.cnx_state, s.cnx_since, s.state, s.alarm102, s.alarm103, s.last_up"
             " FROM station_runtime r JOIN stations s ON s.uid = r.bs_uid"
             " WHERE r.next_report <= ? ORDER BY r.next_report",
             (t1,),
-        ).fetchall()
+        )
         if not due:
             return
         uids = [row[0] for row in due]
         heard_at = {uid: self._pending_up.get(uid, 0) for uid in uids}
         self.flush(conn, uids)
-        since = t1 - t1 % HOUR_MS - 5 * HOUR_MS
-        recent: dict[int, list[tuple[int, ...]]] = defaultdict(list)
-        for row in conn.execute(
-            "SELECT bs_uid, ts, n, cpu_sum, ram_sum, disk_sum, up, up_crc, dw, dw_dropped"
-            " FROM station_hours WHERE bs_uid IN (SELECT value FROM json_each(?)) AND ts >= ?",
-            (json.dumps(uids), since),
-        ):
-            recent[row[0]].append(tuple(row[1:]))
         open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
-        for uid, code, state in conn.execute(
+        for uid, code, state in _tuples(
+            conn,
             "SELECT bs_uid, alarm_id, state FROM station_alarms WHERE bs_uid IN"
             " (SELECT value FROM json_each(?)) AND state > 1",
             (json.dumps(uids),),
@@ -481,7 +480,13 @@ class StationSimulator:
         dice = {k: radio.hash_units(self.seed, due_uid, due_ts, k).tolist()
                 for k in (29, 31, 41, 42, 43, 45)}  # fmt: skip
         base_rtt = radio.hash_units(self.seed, due_uid, 44).tolist()
-        phases = report_phases(self.seed, due_uid).tolist()
+        phase_of = report_phases(self.seed, due_uid)
+        phases = phase_of.tolist()
+        # When each report counts from: one missed for longer (the sandbox was stopped) is not
+        # replayed, the latest counts.
+        late = t1 - due_ts > REPORT_MS
+        report_ts = np.where(late, t1 - (t1 - phase_of) % REPORT_MS, due_ts)
+        usage = self._usage_checks(conn, t1, due_uid, report_ts, open_alarms)
         cpu_levels, ram_levels, disk_levels = self.levels_of(due_uid)
         # The loads' next values, all at once (the same walk as radio.drift).
         new_cpus = _drifted([r[12] for r in due], cpu_levels, dice[41], 0.1, 4.0)
@@ -550,7 +555,16 @@ class StationSimulator:
                 conn.execute(
                     "DELETE FROM station_hours WHERE bs_uid = ? AND ts < ?", (uid, hour - KEEP_MS)
                 )
-            self._usage_alarms(conn, uid, ts, alarms, report, recent.get(uid, []))
+            for code, up, percent in usage.get(i, ()):
+                if up:
+                    rule = radio.USAGE_RULES[code]
+                    alarm_store.raise_alarm(
+                        conn, uid, code, rule.severity, radio.add_info2(percent), ts
+                    )
+                    report.raised.add((uid, code))
+                else:
+                    alarm_store.clear_alarm(conn, uid, code, ts)
+                    report.cleared.add((uid, code))
             # Alarm 103: silence of the uplinks.
             rules = self._thr(a103)
             if rules:
@@ -596,47 +610,70 @@ class StationSimulator:
             [r for r in runtime_updates if len(r) != 4],
         )
 
-    def _usage_alarms(
+    def _usage_checks(
         self,
         conn: sqlite3.Connection,
-        uid: int,
-        ts: int,
-        alarms: dict[int, int],
-        report: StationStepReport,
-        rows: list[tuple[int, ...]],
-    ) -> None:
-        """104-108 from the hourly samples (Document 2 §6: addInfo2 is the percentage); the
-        rows of this report are not in `rows` yet: the last hour is the samples before it."""
-        # Column sums of the rows in each window (two spans serve the five alarms).
-        sums: dict[int, list[int]] = {}
+        t1: int,
+        uids: npt.NDArray[np.int64],
+        report_ts: npt.NDArray[np.int64],
+        open_alarms: dict[int, dict[int, int]],
+    ) -> dict[int, list[tuple[int, bool, float]]]:
+        """Alarms 104-108 of the due reports from their hourly samples (Document 2 §6:
+        addInfo2 is the percentage), all at once: {report's index: [(code, raise (else
+        clear), percent)]}. A report's own samples are not in the table yet: the last hour
+        is the samples before it."""
+        n = len(uids)
+        rows = _tuples(
+            conn,
+            "SELECT bs_uid, ts, n, cpu_sum, ram_sum, disk_sum, up, up_crc, dw, dw_dropped"
+            " FROM station_hours WHERE bs_uid IN (SELECT value FROM json_each(?)) AND ts >= ?",
+            (json.dumps(uids.tolist()), t1 - t1 % HOUR_MS - 5 * HOUR_MS),
+        )
+        if not rows:
+            return {}
+        table = np.array(rows, dtype=np.int64)
+        index_of = {uid: i for i, uid in enumerate(uids.tolist())}
+        which = np.array([index_of[u] for u in table[:, 0].tolist()], dtype=np.int64)
+        column = dict(
+            zip(
+                ("n", "cpu", "ram", "disk", "up", "crc", "dw", "dropped"),
+                table[:, 2:].T,
+                strict=True,
+            )
+        )
+        # Each window's sums: the samples of the hours that overlap it.
+        sums: dict[int, dict[str, npt.NDArray[np.float64]]] = {}
         for span in SPANS:
-            since = ts - span
-            window = [r for r in rows if r[0] + HOUR_MS > since]
-            sums[span] = [sum(column) for column in zip(*window, strict=True)] if window else []
-        for code, (what, span) in USAGE_WINDOWS.items():
-            total_of = sums[span]
-            if not total_of:
-                continue
-            if what in ("cpu", "ram", "disk"):
-                total, part = total_of[1], total_of[{"cpu": 2, "ram": 3, "disk": 4}[what]]
-                percent = part / total if total else None
-            else:
-                a, b = (5, 6) if what == "crc" else (7, 8)
-                total, part = total_of[a], total_of[b]
-                # A percentage of a handful of frames says nothing.
-                percent = 100.0 * part / total if total >= 20 else None
-            if percent is None:
-                continue
-            rule = radio.USAGE_RULES[code]
-            verdict = radio.usage_verdict(rule, percent, code in alarms)
-            if verdict is True:
-                alarm_store.raise_alarm(
-                    conn, uid, code, rule.severity, radio.add_info2(percent), ts
-                )
-                report.raised.add((uid, code))
-            elif verdict is False:
-                alarm_store.clear_alarm(conn, uid, code, ts)
-                report.cleared.add((uid, code))
+            inside = table[:, 1] + HOUR_MS > report_ts[which] - span
+            at = which[inside]
+            sums[span] = {"rows": np.bincount(at, minlength=n).astype(np.float64)} | {
+                name: np.bincount(at, weights=values[inside], minlength=n)
+                for name, values in column.items()
+            }
+        raised = {code: np.zeros(n, dtype=bool) for code in USAGE_WINDOWS}
+        for uid, codes in open_alarms.items():
+            for code in codes:
+                if code in raised:
+                    raised[code][index_of[uid]] = True
+        out: dict[int, list[tuple[int, bool, float]]] = {}
+        with np.errstate(divide="ignore", invalid="ignore"):
+            for code, (what, span) in USAGE_WINDOWS.items():
+                got = sums[span]
+                if what in ("cpu", "ram", "disk"):
+                    percent = np.where(got["n"] > 0, got[what] / got["n"], np.nan)
+                else:
+                    total, part = (
+                        (got["up"], got["crc"]) if what == "crc" else (got["dw"], got["dropped"])
+                    )
+                    # A percentage of a handful of frames says nothing.
+                    percent = np.where(total >= 20, 100.0 * part / total, np.nan)
+                percent = np.where(got["rows"] > 0, percent, np.nan)
+                rule = radio.USAGE_RULES[code]
+                up = ~raised[code] & (percent >= rule.raise_at)
+                down = raised[code] & (percent < rule.clear_below)
+                for i in np.flatnonzero(up | down).tolist():
+                    out.setdefault(i, []).append((code, bool(up[i]), float(percent[i])))
+        return out
 
     # --- receptions ---------------------------------------------------------------------------
 
@@ -720,7 +757,7 @@ class StationSimulator:
                 g_snr.tolist(), g_esp.tolist(), strict=True)
         )  # fmt: skip
         report.best.update((d, (rssi, snr)) for d, rank, _s, _t, rssi, snr, _e in kept if rank == 1)
-        self._write_receptions(conn, kept)
+        self._write_receptions(conn, kept, report)
         # The stations' traffic per hour, kept until they report.
         # (station, hour) as one integer: a 1-D unique is much cheaper than a 2-D one.
         keys, inverse = np.unique(g_st * HOURS_PER_KEY + hour // HOUR_MS, return_inverse=True)
@@ -746,41 +783,37 @@ class StationSimulator:
             if t > pending_up.get(station, 0):
                 pending_up[station] = t
 
-    def _write_receptions(self, conn: sqlite3.Connection, kept: list[tuple[Any, ...]]) -> None:
-        """Each device's stations (device, rank, station, ts, rssi, snr, esp), in place: a row
-        whose station stays is updated without its station (its index entry stays put)."""
-        devices = sorted({row[0] for row in kept})
-        before = {
-            (d, rank): bs
-            for d, rank, bs in conn.execute(
-                "SELECT device_uid, rank, bs_uid FROM device_receptions WHERE device_uid IN"
-                " (SELECT value FROM json_each(?))",
-                (json.dumps(devices),),
-            )
-        }
-        same, moved, added = [], [], []
-        for d, rank, bs, ts, rssi, snr, esp in kept:
-            was = before.pop((d, rank), None)
-            if was is None:
-                added.append((d, rank, bs, ts, rssi, snr, esp))
-            elif was == bs:
-                same.append((ts, rssi, snr, esp, d, rank))
-            else:
-                moved.append((bs, ts, rssi, snr, esp, d, rank))
-        conn.executemany(
-            "DELETE FROM device_receptions WHERE device_uid = ? AND rank = ?", list(before)
+    def _write_receptions(
+        self, conn: sqlite3.Connection, kept: list[tuple[Any, ...]], report: StationStepReport
+    ) -> None:
+        """Each device's stations (device, rank, station, ts, rssi, snr, esp; by device, best
+        first) packed for its row (`report.heard_by`); `station_devices` gets the stations
+        that joined or left a device's set."""
+        packed: dict[int, list[Any]] = {}
+        for d, _rank, bs, ts, rssi, snr, esp in kept:
+            entry = packed.get(d)
+            if entry is None:
+                packed[d] = entry = [ts, []]
+            entry[1].append((bs, rssi, snr, esp))
+        before = dict(
+            conn.execute(
+                "SELECT uid, receptions FROM devices WHERE uid IN (SELECT value FROM json_each(?))",
+                (json.dumps(list(packed)),),
+            ).fetchall()
         )
-        conn.executemany(
-            "UPDATE device_receptions SET ts = ?, rssi = ?, snr = ?, esp = ?"
-            " WHERE device_uid = ? AND rank = ?",
-            same,
-        )
-        conn.executemany(
-            "UPDATE device_receptions SET bs_uid = ?, ts = ?, rssi = ?, snr = ?, esp = ?"
-            " WHERE device_uid = ? AND rank = ?",
-            moved,
-        )
-        conn.executemany("INSERT INTO device_receptions VALUES (?, ?, ?, ?, ?, ?, ?)", added)
+        left, joined = [], []
+        out = report.heard_by
+        for d, (ts, heard) in packed.items():
+            was = heard_by.stations_of(before.get(d))
+            now = {h[0] for h in heard}
+            if now != was:
+                left += [(bs, d) for bs in was - now]
+                joined += [(bs, d) for bs in now - was]
+            out[d] = heard_by.pack(ts, heard)
+        left.sort()
+        joined.sort()
+        conn.executemany("DELETE FROM station_devices WHERE bs_uid = ? AND device_uid = ?", left)
+        conn.executemany("INSERT OR IGNORE INTO station_devices VALUES (?, ?)", joined)
 
     def flush(self, conn: sqlite3.Connection, uids: list[int] | None = None) -> None:
         """Write the pending traffic and last uplinks (of `uids`, else of every station)."""
@@ -810,6 +843,13 @@ class StationSimulator:
 
 
 DOWNLINK_EVERY = 8  # every 8th uplink is answered (the device simulator's rate)
+
+
+def _tuples(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+    """Rows as plain tuples (a step reads thousands: sqlite3.Row costs more to unpack)."""
+    cursor = conn.cursor()
+    cursor.row_factory = None
+    return cursor.execute(sql, params).fetchall()
 
 
 def _runtime_row(

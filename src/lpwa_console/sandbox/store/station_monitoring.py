@@ -1,7 +1,7 @@
 """What stations report, as the monitoring endpoints read it: min/max records since the last
 reset (`station_runtime`), hourly samples (`station_hours`: health, round trips and radio
 traffic) aggregated to the caller's step, counters, and the devices a station heard
-(`device_receptions`)."""
+(`station_devices`, with each device's receptions in its row: sandbox/receptions.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import math
 import sqlite3
 from typing import Any
 
+from .. import receptions as heard_by
 from . import station_ops
 
 HOUR_MS = 3_600_000
@@ -187,57 +188,72 @@ def served_devices(
 ) -> tuple[list[dict[str, Any]], bool, int, list[dict[str, Any]]]:
     """The devices whose last uplink this station heard since `since_ms`: (items, more,
     count, the stations involved). Name and href only for the partner's own subscription
-    (`visible_sub`)."""
-    where = f"r.bs_uid = ? AND r.ts >= ? AND r.rank IN ({', '.join('?' * len(ranks))})"
-    params: list[Any] = [uid, since_ms, *ranks]
+    (`visible_sub`). A station serves tens of devices, a few thousand at most: their rows
+    are read by the station's entries and filtered here."""
+    where = "uid IN (SELECT device_uid FROM station_devices WHERE bs_uid = ?)"
     if with_location:
-        where += " AND d.lat IS NOT NULL AND d.lon IS NOT NULL"
-    base = (
-        f"FROM device_receptions r JOIN devices d ON d.uid = r.device_uid"
-        f" JOIN device_receptions b ON b.device_uid = r.device_uid AND b.rank = 1"
-        f" JOIN stations bs ON bs.uid = b.bs_uid WHERE {where}"
-    )
-    order = "DESC" if descending else "ASC"
-    rows = conn.execute(
-        "SELECT d.uid, d.eui, d.nw_address, d.name, d.subscription_id, d.lat, d.lon, r.ts,"
-        f" r.rssi, r.snr, r.esp, bs.lrr_id {base} ORDER BY r.ts {order}, d.uid LIMIT ? OFFSET ?",
-        (*params, limit + 1, offset),
-    ).fetchall()
-    count = conn.execute(f"SELECT count(*) {base}", params).fetchone()[0]
+        where += " AND lat IS NOT NULL AND lon IS NOT NULL"
+    found = []
+    for row in conn.execute(
+        "SELECT uid, eui, nw_address, name, subscription_id, lat, lon, receptions"
+        f" FROM devices WHERE {where}",
+        (uid,),
+    ):
+        ts, heard = heard_by.unpack(row[7])
+        rank = next((i for i, h in enumerate(heard, 1) if h[0] == uid), None)
+        if ts is None or ts < since_ms or rank not in ranks:
+            continue
+        found.append((ts, row, heard[rank - 1], heard[0][0]))
+    found.sort(key=lambda f: f[1][0])  # (ties by device)
+    found.sort(key=lambda f: f[0], reverse=descending)
+    page = found[offset : offset + limit]
+    best_uids = sorted({f[3] for f in page} | {uid})
+    stations = {
+        s_uid: (lrr_id, lat, lon)
+        for s_uid, lrr_id, lat, lon in conn.execute(
+            "SELECT uid, lrr_id, lat, lon FROM stations WHERE uid IN"
+            f" ({', '.join('?' * len(best_uids))})",
+            best_uids,
+        )
+    }
     items = []
-    lrr_ids: set[str] = set()
-    for dev_uid, eui, addr, name, sub, lat, lon, ts, rssi, snr, esp, best in rows[:limit]:
+    for ts, (dev_uid, eui, addr, name, sub, lat, lon, _r), (_bs, rssi, snr, esp), best in page:
         item: dict[str, Any] = {"devEUI": eui, "devAddr": addr or "", "lastUpTimestamp": ts,
-                                "lrrID": best, "rssi": rssi, "snr": snr, "esp": esp}  # fmt: skip
+                                "lrrID": stations.get(best, ("",))[0], "rssi": rssi,
+                                "snr": snr, "esp": esp}  # fmt: skip
         if sub == visible_sub:
             item |= {"name": name, "href": f"/subscriptions/mine/devices/{dev_uid}"}
         if lat is not None and lon is not None:
             item["loc"] = {"lat": lat, "lon": lon}
-        lrr_ids.add(best)
         items.append(item)
-    own = conn.execute("SELECT lrr_id FROM stations WHERE uid = ?", (uid,)).fetchone()[0]
-    lrr_ids.add(own)
     lrrs = []
-    for lrr_id, s_uid, lat, lon in conn.execute(
-        "SELECT lrr_id, uid, lat, lon FROM stations WHERE lrr_id IN"
-        f" ({', '.join('?' * len(lrr_ids))}) ORDER BY lrr_id",
-        sorted(lrr_ids),
-    ):
+    for s_uid, (lrr_id, lat, lon) in sorted(stations.items(), key=lambda kv: kv[1][0]):
         entry: dict[str, Any] = {"lrrID": lrr_id, "href": f"/partners/mine/bss/{s_uid}"}
         if lat is not None and lon is not None:
             entry["loc"] = {"lat": lat, "lon": lon}
         lrrs.append(entry)
-    return items, len(rows) > limit, count, lrrs
+    return items, len(found) > offset + limit, len(found), lrrs
 
 
 def device_lrrs(conn: sqlite3.Connection, device_uid: int) -> list[dict[str, Any]]:
     """The stations that heard the device's last uplink, best first (a device's `LRRs`)."""
+    row = conn.execute("SELECT receptions FROM devices WHERE uid = ?", (device_uid,)).fetchone()
+    _ts, heard = heard_by.unpack(row[0] if row else None)
+    if not heard:
+        return []
+    uids = [h[0] for h in heard]
+    stations = {
+        s_uid: (lrr_id, lat, lon)
+        for s_uid, lrr_id, lat, lon in conn.execute(
+            f"SELECT uid, lrr_id, lat, lon FROM stations WHERE uid IN ({', '.join('?' * len(uids))})",
+            uids,
+        )
+    }
     out = []
-    for lrr_id, rssi, snr, esp, lat, lon in conn.execute(
-        "SELECT s.lrr_id, r.rssi, r.snr, r.esp, s.lat, s.lon FROM device_receptions r"
-        " JOIN stations s ON s.uid = r.bs_uid WHERE r.device_uid = ? ORDER BY r.rank",
-        (device_uid,),
-    ):
+    for bs, rssi, snr, esp in heard:
+        if bs not in stations:  # (a station deleted since)
+            continue
+        lrr_id, lat, lon = stations[bs]
         item: dict[str, Any] = {"ID": lrr_id, "RSSI": rssi, "SNR": snr, "ESP": esp}
         if lat is not None and lon is not None:
             item |= {"lat": lat, "lon": lon}

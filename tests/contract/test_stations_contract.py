@@ -210,7 +210,7 @@ async def test_new_station_from_a_listed_model(operator: LpwaClient, client: Lpw
     given in small letters, or allocated), and the refusals the form shows on their field."""
     models = await client.stations.models(1, 100)
     assert models.count == len(models.briefs) and not models.more
-    kerlink = next(m for m in models.briefs if m.ID == MODEL["ID"])
+    kerlink = next(m for m in models.briefs if MODEL["ID"] == m.ID)
     assert kerlink.name == "Kerlink Wirnet iStation" and kerlink.vendor.ID == "KERLINK"
     only = await client.stations.models(vendor_id="KERLINK")
     assert {m.vendor.ID for m in only.briefs} == {"KERLINK"}

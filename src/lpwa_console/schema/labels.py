@@ -303,7 +303,17 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
                 TEMPORARY_STATIONARY="Temporary, stationary",
             ),
         ),
-        "rfHardwareConfig": FieldWords("RF hardware configuration"),
+        "rfHardwareConfig": FieldWords(
+            "RF hardware configuration",
+            "Sectors, antennas and radio boards",
+            choices=_choices(
+                S1_A1_B1="1 sector, 1 antenna, 1 board",
+                S1_A2_B1="1 sector, 2 antennas, 1 board",
+                S1_A2_B2="1 sector, 2 antennas, 2 boards",
+                S1_A1_B4="1 sector, 1 antenna, 4 boards",
+                S3_A3_B3="3 sectors, 3 antennas, 3 boards",
+            ),
+        ),
         "gpsReceiverConfig": FieldWords(
             "GPS receiver", choices=_choices(PRESENT="Present", ABSENT="Absent")
         ),

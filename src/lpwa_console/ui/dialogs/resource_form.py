@@ -82,7 +82,10 @@ class SchemaFormDialog(QDialog):
         self._changes_only = changes_only and item is not None
         self.references = references
         fields, skipped = form_fields(model)
-        self.fields = typed_fields(fields)
+        # An object none of whose parts a form can edit (lists of lists) is not shown empty.
+        empty = {f.name for f in fields if f.kind == "object" and not f.forms[0].fields}
+        skipped = [*skipped, *(f.name for f in fields if f.name in empty)]
+        self.fields = typed_fields(f for f in fields if f.name not in empty)
         self.initial = {spec.name: raw_of(spec, item) for spec in self.fields}
         self.editors: dict[str, Editor] = {}
         form = QFormLayout()
@@ -97,11 +100,6 @@ class SchemaFormDialog(QDialog):
             column.addWidget(note)
         if _any_required(self.fields):
             column.addWidget(required_legend())
-        lead = QFormLayout()  # the `first` flat fields
-        lead.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        column.addLayout(lead)
-        lead_groups = QVBoxLayout()  # the `first` nested fields
-        column.addLayout(lead_groups)
         column.addLayout(form)
         lists = references.model if references is not None else None
         # The `first` fields, then required flat fields, the others, a group per nested one.
@@ -119,9 +117,12 @@ class SchemaFormDialog(QDialog):
                 group.setObjectName(f"{spec.name}Group")
                 group.setToolTip(spec.tooltip)
                 QVBoxLayout(group).addWidget(editor)
-                (lead_groups if spec.name in order else column).addWidget(group)
+                if spec.name in order:
+                    form.addRow(group)  # among the first rows, across both columns
+                else:
+                    column.addWidget(group)
             else:
-                (lead if spec.name in order else form).addRow(field_label(spec), editor)
+                form.addRow(field_label(spec), editor)
         column.addStretch(1)
         if references is not None:
             references.load(_references(self.fields))

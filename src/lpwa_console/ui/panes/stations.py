@@ -730,104 +730,6 @@ class StationsPane(QWidget):
         if not loading and self._select_after and self._first_loaded:
             self._select_created()
 
-    def _first_page(self, _ms: float) -> None:
-        self._first_loaded = True
-        self._update_count(self.vm.model.rowCount())
-        self._select_created()
-
-    def _update_count(self, count: int) -> None:
-        if not self.vm.has_client:
-            text = ""
-        elif not self._first_loaded:
-            text = "Loading…"
-        else:
-            plus = "" if self.vm.model.count_known else "+"
-            text = f"{count:,}{plus} station{'' if count == 1 else 's'}"
-        self.count_label.setText(text)
-        empty = ""
-        rows = self.vm.model.rowCount()
-        if not self.vm.has_client:
-            empty = "Not connected"
-        elif self._last_error and rows == 0:
-            empty = f"Could not load base stations: {self._last_error}"
-        elif self._first_loaded and rows == 0:
-            empty = (
-                "No base station yet: this partner has none, or none you may see."
-                " Create one with New base station (Ctrl+N)"
-                if self.vm.filters.is_empty()
-                else "No base station matches these filters"
-            )
-        self.stack.show_empty(empty)
-
-    def _error(self, message: str) -> None:
-        self._last_error = message
-        self._show_message(f"Could not load base stations: {message}")
-        self._update_count(self.vm.model.rowCount())
-
-    def _client_changed(self, has_client: bool) -> None:
-        self._first_loaded = False
-        self._last_error = ""
-        self._update_count(0)
-        self._update_actions()
-        if self.partner is not None and not has_client:
-            self._partner_changed()
-
-    def _partner_changed(self) -> None:
-        text = self.partner.usage_text() if self.partner is not None else ""
-        self.partner_label.setText(f"·  partner: {text}" if text else "")
-        self.partner_label.setToolTip(self.partner.usage_tooltip() if self.partner else "")
-        self._update_actions()
-
-    def _detail_changed(self, station: BaseStation | None) -> None:
-        self.detail.show_station(station)
-        self._update_actions()
-
-    def _detail_loading(self, loading: bool) -> None:
-        if loading:
-            self.detail.show_loading()
-
-    def _saved(self, station: BaseStation) -> None:
-        self._show_message(f"Saved {station.name}")
-
-    def _created(self, station: BaseStation) -> None:
-        """A new station: shown in the detail now, its row selected once the list (which
-        reloads, count and all) has it; the partner's used count read again."""
-        self._select_after = station.path_ref
-        self._first_loaded = False
-        self._last_error = ""
-        self._update_count(0)
-        name = station.name or station.lrrID
-        what = name if name == station.lrrID else f"{name} (LRR ID {station.lrrID})"
-        self._show_message(f"Created base station {what}")
-        if self.partner is not None:
-            self.partner.load()
-
-    def _select_created(self, *, last_try: bool) -> None:
-        """Select the station just created when its row is loaded; by creation date (the
-        list's default order) it is the last row, which is fetched by scrolling to it."""
-        uid = self._select_after
-        if not uid:
-            return
-        row = self.vm.row_of(uid)
-        if row >= 0:
-            self._select_after = ""
-            self.open_item(uid)
-            return
-        rows = self.vm.model.rowCount()
-        if last_try or rows == 0:
-            self._select_after = ""
-            if rows and self.vm.detail is not None and self.vm.detail.path_ref == uid:
-                self._show_message(
-                    f"Created base station {self.vm.detail.lrrID}: shown on the right; the"
-                    " rows loaded do not have it (filters or sort)"
-                )
-            return
-        self.table.scrollTo(self.vm.model.index(rows - 1, 0))  # fetches the last page
-
-    def _loading_changed(self, loading: bool) -> None:
-        if not loading and self._select_after and self._first_loaded:
-            self._select_created(last_try=True)
-
     def _save_failed(self, message: str, _field: str) -> None:
         if self.create_dialog is not None:
             if self.partner is not None:
@@ -884,6 +786,12 @@ class StationFormDialog(SchemaFormDialog):
         self.connect_signals((vm.saved, self.saved), (vm.save_failed, self.failed))
 
 
+THRESHOLDS_NOTE = (
+    "A new station raises a critical alarm when its connection is lost for 30 seconds;"
+    " change its alarm thresholds in its Configuration tab once created."
+)
+
+
 class StationCreateDialog(SchemaFormDialog):
     """A new station, from `BaseStationCreate`: what identifies it first (LRR ID, name,
     model picked by name), checked as typed; a refusal of the server shown on the field it
@@ -900,7 +808,7 @@ class StationCreateDialog(SchemaFormDialog):
             submit=vm.create,
             changes_only=False,
             parent=parent,
-            intro=note,
+            intro=" ".join(p for p in (note and f"{note}.", THRESHOLDS_NOTE) if p),
             references=ReferenceLists(vm.runner, vm.client),
             first=("lrrID", "name", "model"),
             action="Create",

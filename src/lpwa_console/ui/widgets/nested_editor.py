@@ -61,7 +61,7 @@ def field_input(
     list is given), a line edit otherwise (secrets masked). Its tooltip has the field's help
     and API name."""
     widget: Input
-    if spec.kind in ("choice", "bool"):
+    if spec.kind in ("choice", "bool") or spec.yes_no:
         combo = QComboBox()
         combo.addItem("", "")
         pairs = (

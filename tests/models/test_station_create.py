@@ -71,7 +71,7 @@ def test_create_sends_and_shows_the_new_station(qloop: Any, qtbot: Any) -> None:
     vm.reload = lambda: None  # type: ignore[method-assign]
     with qtbot.waitSignal(vm.created) as created:
         assert vm.create({"model": MODEL, "lrrID": "0a1b2c3d", "name": "Depot"})
-    assert sent[0].lrrID == "0A1B2C3D" and sent[0].model.ID == MODEL["ID"]
+    assert sent[0].lrrID == "0A1B2C3D" and MODEL["ID"] == sent[0].model.ID
     assert created.args[0].lrrID == "0A1B2C3D"
     assert vm.detail is not None and vm.detail.lrrID == "0A1B2C3D"  # shown at once
     assert vm.showing("i0A1B2C3D") and not vm.saving

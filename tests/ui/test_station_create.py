@@ -8,6 +8,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QLineEdit
 
 from lpwa_console.api import LpwaClient
@@ -25,9 +27,9 @@ from tests.ui.conftest import OpenConsole
 MODEL_ID = "KERLINK_WIRNET_ISTATION"
 
 
-def make(qtbot: Any, client: LpwaClient | None) -> StationsPane:
+def make(qtbot: Any, client: LpwaClient | None, page_size: int = 50) -> StationsPane:
     runner = TaskRunner()
-    vm = StationsViewModel(runner, page_size=50)
+    vm = StationsViewModel(runner, page_size=page_size)
     detail = StationDetailViewModel(runner)
     partner = PartnerViewModel(runner)
     pane = StationsPane(vm, detail_vm=detail, partner=partner)
@@ -124,6 +126,7 @@ def test_create_selects_the_new_row_and_counts_it(qtbot: Any, client: LpwaClient
     partner = pane.partner
     assert partner is not None and partner.partner is not None
     used = partner.partner.totalBaseStationsUsed
+    rows = pane.vm.model.rowCount()
     dialog = open_form(qtbot, pane)
     lrr = new_lrr_id()
     lrr_input(dialog).setText(lrr)
@@ -147,11 +150,30 @@ def test_create_selects_the_new_row_and_counts_it(qtbot: Any, client: LpwaClient
 
     qtbot.waitUntil(selected, timeout=15000)
     assert pane.detail.showing_station
+    assert pane.vm.model.rowCount() == rows + 1  # the list and its count have it
+    assert pane.count_label.text() == f"{rows + 1:,} stations"
     qtbot.waitUntil(
         lambda: partner.partner is not None and partner.partner.totalBaseStationsUsed == used + 1,
         timeout=10000,
     )
     assert f"{used + 1:,}" in pane.partner_label.text()
+
+
+def test_the_new_row_is_found_on_the_last_page(qtbot: Any, client: LpwaClient) -> None:
+    pane = make(qtbot, client, page_size=10)  # 36 stations and more: 4 pages or more
+    model = pane.vm.model
+    assert model.rowCount() > 30 and model.loaded_pages() == [0]
+    lrr = new_lrr_id().upper()
+    with qtbot.waitSignal(pane.vm.created, timeout=10000):
+        assert pane.vm.create({"model": {"ID": MODEL_ID}, "lrrID": lrr})
+
+    def selected() -> bool:
+        rows = pane.selected_rows()
+        item = model.item(rows[0]) if len(rows) == 1 else None
+        return item is not None and item.lrrID == lrr
+
+    qtbot.waitUntil(selected, timeout=15000)
+    assert pane.selected_rows() == [model.rowCount() - 1]  # by creation date: the last
 
 
 def test_a_refusal_keeps_what_was_typed(qtbot: Any, client: LpwaClient, monkeypatch: Any) -> None:
@@ -261,3 +283,9 @@ def test_window_action_opens_the_form(open_console: OpenConsole, qtbot: Any) -> 
     dialog = pane.create_dialog
     assert dialog is not None
     dialog.reject()
+    qtbot.waitUntil(lambda: pane.create_dialog is None)
+    # Ctrl+N on this pane, as on the devices pane, makes a new one of its own.
+    QTest.keyClick(window, Qt.Key.Key_N, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: pane.create_dialog is not None, timeout=10000)
+    assert pane.create_dialog is not None
+    pane.create_dialog.reject()

@@ -616,9 +616,9 @@ class StationsPane(QWidget):
         return menu
 
     def _add_new_action(self, menu: QMenu) -> None:
-        action = menu.addAction("New base station…", self.new_station)
+        # The window's Ctrl+N, shown (not bound again: two actions on one key are ambiguous).
+        action = menu.addAction("New base station…\tCtrl+N", self.new_station)
         action.setObjectName("newStationAction")
-        action.setShortcut("Ctrl+N")
         refusal = self.create_refusal() if self.vm.has_client else "Not connected"
         action.setEnabled(not refusal)
         action.setToolTip(refusal or "Create a base station")

@@ -289,3 +289,34 @@ def test_window_action_opens_the_form(open_console: OpenConsole, qtbot: Any) -> 
     qtbot.waitUntil(lambda: pane.create_dialog is not None, timeout=10000)
     assert pane.create_dialog is not None
     pane.create_dialog.reject()
+
+
+def test_a_network_partner_creates_within_its_grant(open_console: OpenConsole, qtbot: Any) -> None:
+    """The partner account (no subscription: its partner's own permissions and grant)."""
+    console = open_console("partner")
+    window = console.window
+    window.navigator.open("stations")
+    pane = console.panes["stations"]
+    pane = getattr(pane, "pane", lambda: pane)()
+    assert isinstance(pane, StationsPane)
+    partner = pane.partner
+    assert partner is not None
+    qtbot.waitUntil(lambda: partner.partner is not None, timeout=10000)
+    assert partner.partner is not None
+    used = partner.partner.totalBaseStationsUsed
+    granted = partner.partner.totalBaseStationsGranted
+    assert granted is not None and used < granted
+    qtbot.waitUntil(lambda: pane.vm.first_page_ms is not None, timeout=15000)
+    dialog = open_form(qtbot, pane)
+    intro = dialog.findChild(QLabel, "formIntro")
+    assert intro is not None
+    assert f"({used:,} of {granted:,} granted are used)" in intro.text()
+    assert not dialog.editors["model"].fields["ismBands"].isVisible()  # type: ignore[attr-defined]
+    pick(model_picker(qtbot, dialog), MODEL_ID)
+    with qtbot.waitSignal(pane.vm.created, timeout=10000):
+        create_button(dialog).click()
+    qtbot.waitUntil(
+        lambda: partner.partner is not None and partner.partner.totalBaseStationsUsed == used + 1,
+        timeout=10000,
+    )
+    assert f"{used + 1:,} of {granted:,} stations used" in pane.partner_label.text()

@@ -44,6 +44,7 @@ from ..dialogs.station_commands import open_station_command
 from ..dialogs.tag import TagDialog
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
+from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import StationDetail
 
@@ -814,6 +815,11 @@ class StationCreateDialog(SchemaFormDialog):
             action="Create",
         )
         self.setObjectName("stationCreateForm")
+        model = self.editors["model"]
+        if isinstance(model, ObjectEditor) and "ismBands" in model.fields:
+            # What the catalog says of the model (the reference lists it in answers): the
+            # station's own ISM band is set below.
+            model.form.setRowVisible(model.fields["ismBands"], False)
         lrr_id = self.inputs["lrrID"]
         if isinstance(lrr_id, QLineEdit):
             lrr_id.setPlaceholderText("allocated by the network when left empty")

@@ -230,6 +230,7 @@ class ObjectEditor(Editor):
     ) -> None:
         super().__init__(spec)
         form = QFormLayout()
+        self.form = form
         self.fields: dict[str, FieldEditor] = {}
         for sub in spec.forms[0].fields:
             editor = FieldEditor(sub, raw.get(sub.name, ""), references=references)

@@ -76,8 +76,6 @@ ALARM_FILTERS: list[tuple[str, int | None]] = [
 class StationsPane(QWidget):
     title = "Base stations"
     navigate = Signal(object)  # Location
-    # The window's "New" action (Ctrl+N) on this pane: its words and its right.
-    new_action_words = ("New base station…", "station.create")
 
     def __init__(
         self,

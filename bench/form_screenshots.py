@@ -1,5 +1,5 @@
 """Screenshots of the forms on a 1280x720 screen: the New and Edit device dialogs, a
-multicast group and an application server form, and the detail of an application server, on
+multicast group and an application server form, a new base station, and the detail of an application server, on
 a fresh sandbox. Each dialog is fitted to 1280x720 as on such a screen and drawn at its place
 on a 1280x720 canvas; the dialog alone is saved too. Prints the paths and each dialog's size.
 
@@ -132,6 +132,31 @@ async def shoot(server: Server, out: Path) -> None:
     label.resize(460, label.heightForWidth(460))
     label.grab().save(str(out / "multicast-detail.png"))
     print(out / "multicast-detail.png")
+
+    # A new base station: the LRR ID checked as typed (a reserved one), the model picked.
+    from lpwa_console.models.partners import PartnerViewModel
+    from lpwa_console.models.references import ID_ROLE
+    from lpwa_console.models.stations import StationsViewModel
+    from lpwa_console.ui.panes.stations import StationCreateDialog
+
+    stations = StationsViewModel(runner, client)
+    partner = PartnerViewModel(runner, client)
+    await settle(lambda: partner.partner is not None and stations.first_page_ms is not None)
+    host = QWidget()
+    station = StationCreateDialog(stations, host, note=partner.create_note())
+    station.show()
+    picker = station.editors["model"].fields["ID"].input  # type: ignore[attr-defined]
+    await settle(lambda: picker.model().rowCount() > 0)
+    station.inputs["name"].setText("Depot roof, north")  # type: ignore[union-attr]
+    station.inputs["lrrID"].setText("FFFE0A01")  # type: ignore[union-attr]
+    model = picker.model()
+    picker.setCurrentIndex(
+        next(
+            r for r in range(model.rowCount()) if model.index(r, 0).data(ID_ROLE).startswith("KER")
+        )
+    )
+    save(station, "station-create-form")
+    station.reject()
     runner.cancel_all()
     await client.aclose()
 

@@ -161,3 +161,29 @@ async def test_station_alarms(client: LpwaClient) -> None:
     )
     dist = await client.station_alarms.for_partner("7").state_distributions()
     assert dist.totalCount == 1 and other.called
+
+
+@respx.mock
+async def test_station_models(client: LpwaClient) -> None:
+    brief = {
+        "ID": "GEN/GW.1",
+        "commercialName": "Reference design",
+        "vendor": {"ID": "generic", "commercialName": "Generic"},
+        "rfHardwareConfig": "S1_A1_B1",
+        "softwareType": "LRR_LINUX",
+        "defaultIsmBands": [{"ID": "eu868", "name": "EU 868"}],
+    }
+    route = respx.get(f"{BASE}/partners/mine/bsProfiles").mock(
+        return_value=httpx.Response(200, json={"briefs": [brief], "more": False, "count": 1})
+    )
+    page = await client.stations.models(2, 50, vendor_id="generic")
+    model = page.briefs[0]
+    assert model.name == "Reference design" and model.vendor.ID == "generic"
+    assert model.defaultIsmBands[0].ID == "eu868"
+    params = route.calls[0].request.url.params
+    assert (params["pageIndex"], params["pageSize"], params["vendorID"]) == ("2", "50", "generic")
+    other = respx.get(f"{BASE}/partners/id%3Asup%3Ax/bsProfiles").mock(
+        return_value=httpx.Response(200, json={"briefs": [], "more": False})
+    )
+    await client.stations.models(partner="id:sup:x")
+    assert other.called

@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from lpwa_console.api import Credentials, LpwaClient, PermissionDeniedError
+from lpwa_console.api import APIStatusError, Credentials, LpwaClient, PermissionDeniedError
 from lpwa_console.api.errors import NotFoundError
 from lpwa_console.schema.alarms import AlarmFilter
 from lpwa_console.schema.common import Severity
@@ -203,3 +203,36 @@ async def test_operator_view(operator: LpwaClient) -> None:
     assert [c.type for c in credits.briefs] == ["GRANT_CHANGED", "STATION_CREATED", "GRANT_CHANGED"]
     alarms = operator.station_alarms.for_partner("id:sub:100")
     assert (await alarms.list(1, 10)).briefs
+
+
+async def test_new_station_from_a_listed_model(operator: LpwaClient, client: LpwaClient) -> None:
+    """What the console's new-station form does: list the models, create one of them (lrrID
+    given in small letters, or allocated), and the refusals the form shows on their field."""
+    models = await client.stations.models(1, 100)
+    assert models.count == len(models.briefs) and not models.more
+    kerlink = next(m for m in models.briefs if MODEL["ID"] == m.ID)
+    assert kerlink.name == "Kerlink Wirnet iStation" and kerlink.vendor.ID == "KERLINK"
+    only = await client.stations.models(vendor_id="KERLINK")
+    assert {m.vendor.ID for m in only.briefs} == {"KERLINK"}
+    lrr = _lrr_id()
+    created = await client.stations.create(
+        BaseStationCreate.model_validate({"model": {"ID": kerlink.ID}, "lrrID": lrr.lower()})
+    )
+    assert created.lrrID == lrr and created.model is not None and created.model.ID == kerlink.ID
+    with pytest.raises(APIStatusError) as duplicate:
+        await client.stations.create(
+            BaseStationCreate.model_validate({"model": MODEL, "lrrID": lrr})
+        )
+    assert duplicate.value.status_code == 409 and duplicate.value.message.startswith("lrrID")
+    # A partner whose grant is used up is refused, naming the grant.
+    new_id = f"contract-{random.randrange(1 << 30)}"
+    await operator.operator_partners.create(
+        PartnerCreate(type="SUPPLIER", ID=new_id, name="Full partner", totalBaseStationsGranted=1)
+    )
+    ref = f"id:sup:{new_id}"
+    await operator.stations.create(BaseStationCreate(model=MODEL), partner=ref)
+    with pytest.raises(PermissionDeniedError) as full:
+        await operator.stations.create(BaseStationCreate(model=MODEL), partner=ref)
+    assert "totalBaseStationsGranted" in full.value.message
+    partner = await operator.operator_partners.get(ref)
+    assert partner.totalBaseStationsUsed == partner.totalBaseStationsGranted == 1

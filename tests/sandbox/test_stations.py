@@ -327,3 +327,22 @@ def test_domains_added_replace_their_group_and_removed(sb: Sandbox) -> None:
         json={"addedDomains": [{"name": "Spain/Madrid", "group": {"name": "Site"}}], "LRRIDs": [lrr]},
     )  # fmt: skip
     assert moved.status_code == 403
+
+
+def test_station_models_are_the_catalog_a_partner_creates_from(sb: Sandbox) -> None:
+    page = sb.get(f"{API}/partners/mine/bsProfiles", "partner")
+    assert page.status_code == 200, page.text
+    body = page.json()
+    ids = [m["ID"] for m in body["briefs"]]
+    assert MODEL["ID"] in ids and body["count"] == len(ids) and not body["more"]
+    kerlink = next(m for m in body["briefs"] if m["ID"] == MODEL["ID"])
+    assert kerlink["commercialName"] == "Kerlink Wirnet iStation"
+    assert kerlink["vendor"]["ID"] == "KERLINK" and kerlink["softwareType"] == "LRR_LINUX"
+    assert "lrrSwVersions" not in kerlink and "href" not in kerlink  # the operator's only
+    by_vendor = sb.get(f"{API}/partners/mine/bsProfiles", params={"vendorID": "KERLINK"}).json()
+    assert {m["vendor"]["ID"] for m in by_vendor["briefs"]} == {"KERLINK"}
+    assert by_vendor["count"] == 2
+    # Every model listed can be created (the route checks the same catalog).
+    for ident in ids[:2]:
+        assert sb.post(BSS, "partner", json={"model": {"ID": ident}}).status_code == 201
+    assert sb.get(f"{API}/partners/mine/bsProfiles", "supplier").status_code == 403

@@ -79,6 +79,7 @@ class FormField:
     choices: tuple[str, ...] = ()
     secret: bool = False
     key: str = "ID"  # the one field of a "ref" / "refs" wrapper
+    yes_no: bool = False  # a "ref" wrapping a yes/no (`{"enabled": true}`): picked as one
     forms: tuple[SubForm, ...] = ()  # "object": one; "table": one per kind of item
     words: FieldWords | None = None  # schema/labels.py; None: made from the name
 
@@ -312,6 +313,14 @@ def _key(annotation: Any) -> str | None:
     return (info.alias or attr) if _members(info.annotation)[0] in _SCALARS else None
 
 
+def _wrapped(annotation: Any) -> Any:
+    """The type of a one-field wrapper's field (see `_key`)."""
+    model = _model(annotation)
+    assert model is not None
+    ((_attr, info),) = model.model_fields.items()
+    return _members(info.annotation)[0]
+
+
 def _item_models(members: list[Any]) -> list[type[BaseModel]]:
     """The item models of `list[A]` or `list[A] | list[B]`; [] when not only that."""
     items = [_model((typing.get_args(m) or (None,))[0]) for m in members]
@@ -342,7 +351,7 @@ def _field(
         secret = one is str and any(w in attr.lower() for w in SECRET_WORDS)
         return make(_SCALARS[one], secret=secret)
     if key := _key(one):
-        return make("ref", key=key)
+        return make("ref", key=key, yes_no=_wrapped(one) is bool)
     if inner is str:
         return make("list")
     if key := _key(inner):
@@ -447,7 +456,7 @@ def value_of(spec: FormField, raw: Raw) -> Any:
     if spec.kind == "refs":
         return [{spec.key: p} for p in parts]
     if spec.kind == "ref":
-        return {spec.key: text}
+        return {spec.key: text.lower() in ("true", "yes", "1") if spec.yes_no else text}
     return text
 
 
@@ -551,6 +560,8 @@ def _text(spec: FormField, value: Any) -> str:
         return ""
     if spec.kind == "bool":
         return "true" if value else "false"
+    if spec.kind == "ref" and spec.yes_no:
+        return "true" if getattr(value, spec.key, value) else "false"
     if spec.kind in ("list", "refs"):
         return ", ".join(str(getattr(v, spec.key, v)) for v in value)
     if spec.kind == "ref":

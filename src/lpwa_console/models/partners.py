@@ -1,5 +1,6 @@
 """The network partner of the account: how many base stations it uses of those granted
-(`GET /partners/mine`), read once per session and again on refresh."""
+(`GET /partners/mine`), read once per session and again on refresh (and after a station is
+created), and whether it may create one more (`create_refusal`)."""
 
 from __future__ import annotations
 
@@ -76,3 +77,38 @@ class PartnerViewModel(QObject):
         left = partner.stations_left
         more = "no limit on new stations" if left is None else f"{left:,} more may be created"
         return f"Network partner {partner.name} ({partner.ID}): {more}"
+
+    def create_refusal(self) -> str:
+        """Why no base station can be created now, in words ('' when one can, or when the
+        partner is not known: the server judges). The partner's own permissions, when it
+        lists them, and its grant: "12 of 12 granted base stations are used"."""
+        partner = self.partner
+        if partner is None:
+            return ""
+        permissions = partner.permissions
+        if permissions and "a" not in permissions:
+            return (
+                "Your account may not create base stations: it lacks the network partner's"
+                " write permission ('a')"
+            )
+        granted = partner.totalBaseStationsGranted
+        used = partner.totalBaseStationsUsed
+        if granted is not None and used >= granted:
+            return (
+                f"No more base stations may be created: {used:,} of {granted:,} granted"
+                " base stations are used"
+            )
+        return ""
+
+    def create_note(self) -> str:
+        """What the new-station form says of the grant: "3 more may be created (9 of 12
+        used)", '' when not known."""
+        partner = self.partner
+        if partner is None:
+            return ""
+        left = partner.stations_left
+        if left is None:
+            return f"{partner.name} has {partner.totalBaseStationsUsed:,} base stations (no limit)"
+        used, granted = partner.totalBaseStationsUsed, partner.totalBaseStationsGranted
+        more = "1 more base station" if left == 1 else f"{left:,} more base stations"
+        return f"{partner.name} may create {more} ({used:,} of {granted:,} granted are used)"

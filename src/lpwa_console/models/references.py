@@ -1,5 +1,5 @@
 """The resources a field may name (device models, application servers, AS transport keys,
-network contexts, HSM groups, AS routing profiles), listed for pickers: one list model per
+network contexts, HSM groups, AS routing profiles, base station models), listed for pickers: one list model per
 kind, read as "name (ID)", and the one way to load them (`list_references`, `ReferenceLists`).
 
 The kinds are those of schema.labels.REFERENCE_NOUNS; a field says which one it names
@@ -166,6 +166,8 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
         return _named(await _all_pages(client.key_manager.as_keys))
     if kind == "serviceAccountGroups":
         return _named(await _all_pages(client.suppliers.service_account_groups))
+    if kind == "stationModels":
+        return _named(await _all_pages(client.stations.models))
     if kind in ("applicationFieldSets", "deviceFieldSets"):
         target = "applications" if kind == "applicationFieldSets" else "devices"
         return _named(

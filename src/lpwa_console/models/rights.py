@@ -131,6 +131,7 @@ ACTIONS: dict[str, Requirement] = {
     "km_as_keys.edit": _subscription("change AS keys"),
     "km.generate_keys": _subscription("generate AppKeys and NwkKeys"),
     # base stations (Document 2 §4.3): the partner's write permission
+    "station.create": _partner("create base stations"),
     "station.edit": _partner("change base stations"),
     "station.tag": _partner("tag or untag base stations"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox

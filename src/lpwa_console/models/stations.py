@@ -1,5 +1,6 @@
 """The base stations view-model: filters, the server's sort, the lazy list, the station shown,
-configuration edits checked by the schema, and the selection as command targets.
+new stations and configuration edits checked by the schema, and the selection as command
+targets.
 
 Like the devices list, the table reports the platform's `count` and fetches only the pages the
 view asks for; the detail is read when a row becomes current (the last of a held arrow key)."""
@@ -18,12 +19,13 @@ from ..schema.common import ListEnvelope, Severity
 from ..schema.stations import (
     BaseStation,
     BaseStationBrief,
+    BaseStationCreate,
     BaseStationFilter,
     BaseStationUpdate,
     StationTag,
 )
 from .devices import field_named_in, format_time, validate
-from .forms import automatic_data, check_only_data
+from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column, PagedTableModel
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .tasks import TaskRunner
@@ -159,6 +161,7 @@ class StationsViewModel(QObject):
     suggestions_changed = Signal(list)  # tag names
     tags_applied = Signal(str)  # what happened, in words
     save_failed = Signal(str, str)  # message, field ('' for the form)
+    created = Signal(object)  # BaseStation: a new station, shown in the detail
 
     def __init__(
         self,
@@ -410,6 +413,54 @@ class StationsViewModel(QObject):
         )
         return True
 
+    # --- a new station ----------------------------------------------------------------
+
+    def check_create(self, data: dict[str, Any]) -> dict[str, str]:
+        """The schema's errors for a new station, by field ('' for the whole form): the
+        lrrID's rules (8 hexadecimal digits, not reserved), the model required..."""
+        _request, errors = validate(BaseStationCreate, data)
+        return errors
+
+    def create(self, data: dict[str, Any]) -> bool:
+        """POST a new station typed in a form; False (and `save_failed`) when the schema
+        refuses it. The server's refusal (its grant used up, a duplicate lrrID) comes as
+        `save_failed` naming the field when it names one; `created` when it is made."""
+        request, errors = validate(BaseStationCreate, data)
+        if request is None:
+            for name, message in errors.items():
+                self.save_failed.emit(message, name)
+            return False
+        if self.client is None:
+            self.save_failed.emit("Not connected", "")
+            return False
+        assert isinstance(request, BaseStationCreate)
+        self._set_saving(True)
+        fields = set(BaseStationCreate.model_fields)
+
+        def failed(exc: BaseException, message: str) -> None:
+            self._set_saving(False)
+            self.save_failed.emit(*create_refusal_words(exc, message, fields))
+
+        what = request.name or request.lrrID or f"of model {request.model.ID}"
+        self.runner.run(
+            f"Create base station {what}",
+            self.client.stations.create(request),
+            on_done=self._created,
+            on_error=failed,
+            quiet=True,
+        )
+        return True
+
+    def _created(self, station: BaseStation) -> None:
+        self._set_saving(False)
+        if self._detail_task is not None:
+            self.runner.cancel(self._detail_task)
+            self._detail_task = None
+        self._detail_uid = station.path_ref
+        self._set_detail(station)  # shown at once; its row is selected once listed
+        self.created.emit(station)
+        self.reload()  # the list and its count have it
+
     def _saved(self, station: BaseStation) -> None:
         self._set_saving(False)
         self.saved.emit(station)
@@ -426,6 +477,26 @@ class StationsViewModel(QObject):
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
         self.saving_changed.emit(saving)
+
+
+def create_refusal_words(exc: BaseException, message: str, fields: set[str]) -> tuple[str, str]:
+    """(the message, the field it is about or '') of a refused new station: the field's
+    own words next to it ("A base station with LRR ID 0A1B2C3D exists"), the grant used up
+    said as such."""
+    if not isinstance(exc, APIStatusError):
+        return message, ""
+    text = exc.message or message
+    if "totalBaseStationsGranted" in text:
+        return (
+            "Not created: the partner has used all the base stations it was granted"
+            f" (the platform says: {text.split(': ', 1)[-1]})",
+            "",
+        )
+    name = field_named_in(text, fields)
+    if name and text.startswith(f"{name}: "):
+        words = in_words(text.removeprefix(f"{name}: "), fields, BaseStationCreate)
+        return words[:1].upper() + words[1:], name
+    return message, name
 
 
 # The admin commands of Document 2 §4.3 in menu order (most used first), and the support

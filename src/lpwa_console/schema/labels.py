@@ -62,6 +62,7 @@ REFERENCE_NOUNS: Mapping[str, str] = MappingProxyType(
         "serviceAccountGroups": "service account groups",
         "applicationFieldSets": "custom field sets of applications",
         "deviceFieldSets": "custom field sets of devices",
+        "stationModels": "base station models",
     }
 )
 
@@ -302,7 +303,17 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
                 TEMPORARY_STATIONARY="Temporary, stationary",
             ),
         ),
-        "rfHardwareConfig": FieldWords("RF hardware configuration"),
+        "rfHardwareConfig": FieldWords(
+            "RF hardware configuration",
+            "Sectors, antennas and radio boards",
+            choices=_choices(
+                S1_A1_B1="1 sector, 1 antenna, 1 board",
+                S1_A2_B1="1 sector, 2 antennas, 1 board",
+                S1_A2_B2="1 sector, 2 antennas, 2 boards",
+                S1_A1_B4="1 sector, 1 antenna, 4 boards",
+                S3_A3_B3="3 sectors, 3 antennas, 3 boards",
+            ),
+        ),
         "gpsReceiverConfig": FieldWords(
             "GPS receiver", choices=_choices(PRESENT="Present", ABSENT="Absent")
         ),
@@ -664,7 +675,23 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("SupportPasswordChange", "password"): FieldWords(
             "New support password", "Secret: never shown, logged or kept"
         ),
-        ("ModelRef", "ID"): FieldWords("Base station model"),
+        ("ModelRef", "ID"): FieldWords(
+            "Model",
+            "What kind of base station it is; cannot change later",
+            reference="stationModels",
+        ),
+        ("ModelRef", "ismBands"): FieldWords(
+            "Model's ISM bands", "The ISM bands of the model this station uses (IDs)"
+        ),
+        ("BaseStationCreate", "model"): FieldWords(
+            "Base station model", "The station's make and model, from the operator's catalog"
+        ),
+        ("BaseStationCreate", "lrrID"): FieldWords(
+            "LRR ID",
+            "The base station's identifier, on its label; allocated by the network when left"
+            " empty. It cannot change later",
+            expected="8 hexadecimal digits, not 00000000, FFFE... or FFFF...",
+        ),
         ("_StationWritable", "name"): FieldWords("Name", "The LRR ID stands for it when empty"),
         ("_StationFields", "model"): FieldWords("Base station model"),
         ("_StationFields", "healthState"): FieldWords(

@@ -207,6 +207,37 @@ class StationVendor(ApiModel):
     logo: str | None = None
 
 
+class StationModelVendor(ApiModel):
+    ID: str
+    commercialName: str | None = None
+    commercialDescription: str | None = None
+
+
+class IsmBandBrief(ApiModel):
+    ID: str | None = None
+    name: str | None = None
+
+
+class StationModelBrief(ApiModel):
+    """A base station model the partner may create stations of (GET /partners/mine/
+    bsProfiles): what a station's `model.ID` names."""
+
+    ID: str
+    commercialName: str
+    vendor: StationModelVendor
+    rfHardwareConfig: str | None = None
+    softwareType: SoftwareType | None = None
+    defaultIsmBands: list[IsmBandBrief] = Field(default_factory=list)
+
+    @property
+    def name(self) -> str:
+        return self.commercialName
+
+
+class StationModelPage(ListEnvelope[StationModelBrief]):
+    """GET /partners/mine/bsProfiles: index-paged (`pageIndex`, `more`)."""
+
+
 class StationTag(ApiModel):
     name: str
     multicastVisibility: bool = True

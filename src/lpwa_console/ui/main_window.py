@@ -201,6 +201,13 @@ class MainWindow(QMainWindow):
             view, "Import devices…", "Ctrl+I", self._pane_call("import_devices")
         )
         self.gate.bind(self.new_action, "device.create")
+        # Ctrl+N on the base stations pane makes a station (its `new_device`); from anywhere
+        # else (the palette), this goes there and opens the form.
+        self.new_station_action = view.addAction("New base station…")
+        self.new_station_action.setObjectName("newStationAction")
+        self.new_station_action.triggered.connect(lambda _c=False: self.new_station())
+        self.gate.bind(self.new_station_action, "station.create")
+        self.new_station_action.setVisible("stations" in self.visible_keys)
         self.gate.bind(self.import_action, "device.import")
         self.export_action = self._action(
             view, "Export this view…", "Ctrl+E", self._pane_call("choose_export_file")
@@ -276,6 +283,7 @@ class MainWindow(QMainWindow):
         self.visible_keys = visible
         for row, key in enumerate(self.pane_keys):
             self.navigation.item(row).setHidden(key not in visible)
+        self.new_station_action.setVisible("stations" in visible)
         self._build_pane_actions()
         row = self.navigation.currentRow()
         current = self.pane_keys[row] if 0 <= row < len(self.pane_keys) else None
@@ -394,6 +402,16 @@ class MainWindow(QMainWindow):
         if self.navigation.currentRow() != row:
             self.navigation.setCurrentRow(row)
 
+    def new_station(self) -> None:
+        """Show the base stations pane and its new-station form."""
+        if "stations" not in self.visible_keys:
+            return
+        self.navigator.open("stations")
+        pane = dict(zip(self.pane_keys, self.panes, strict=False))["stations"]
+        create = getattr(pane, "new_station", None)
+        if callable(create):
+            create()
+
     def _pane_picked(self, row: int) -> None:
         if 0 <= row < len(self.pane_keys):
             self.navigator.pane_shown(self.pane_keys[row])
@@ -425,6 +443,8 @@ class MainWindow(QMainWindow):
                 if menu not in top and text:  # a submenu's item: "Theme: Dark"
                     text = f"{menu.title().replace('&', '')}: {text}"
                 if action.isSeparator() or action.menu() is not None or not text:
+                    continue
+                if not action.isVisible():
                     continue
                 if action in self.pane_actions or action is self.palette_action:
                     continue

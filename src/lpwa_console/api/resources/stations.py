@@ -18,6 +18,7 @@ from ...schema.stations import (
     BaseStationFilter,
     BaseStationPage,
     BaseStationUpdate,
+    StationModelPage,
     StationsDomainsRequest,
     StationsTagRequest,
     StationTag,
@@ -92,6 +93,22 @@ class StationsResource(APIResource):
             )
 
         return CursorPaginator(fetch, page_size)
+
+    async def models(
+        self,
+        page_index: int = 1,
+        page_size: int = 100,
+        *,
+        vendor_id: str | None = None,
+        partner: str = MINE,
+    ) -> StationModelPage:
+        """The base station models the partner may create stations of (`bsProfiles`)."""
+        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        if vendor_id:
+            params.append(("vendorID", vendor_id))
+        return await self._client.get(
+            f"{partner_path(partner)}/bsProfiles", StationModelPage, params=params
+        )
 
     async def get(self, station: str, *, partner: str = MINE) -> BaseStation:
         return await self._client.get(self._one(station, partner), BaseStation)

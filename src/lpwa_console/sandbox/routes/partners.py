@@ -9,16 +9,23 @@ what restricted accounts see.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from typing import Annotated, Any
+
+from fastapi import Query
 
 from ...schema.partners import PARTNER_PERMISSIONS, Partner, PartnerUpdate
+from ...schema.stations import StationModelPage
 from ..auth import AppServices, ClientBodies
 from ..errors import forbidden
+from ..store import catalogs as catalog_store
 from ..store import partners as store
+from ._common import PageParams, list_answer
 from ._partners import PartnerReader, PartnerScope, is_operator
 from ._router import RecordedRouter
 
 router = RecordedRouter(prefix="/partners", tags=["partners"], dependencies=[ClientBodies])
+# What a partner reads of a base station model (the operator's catalog keeps more).
+MODEL_FIELDS = ("ID", "commercialName", "vendor", "rfHardwareConfig", "softwareType")
 
 
 def partner_answer(conn: sqlite3.Connection, scope: PartnerScope) -> dict[str, Any]:
@@ -64,3 +71,29 @@ def update_partner(
     with svc.db.write() as write:
         store.update(write, scope.uid, values)
     return partner_answer(svc.db.conn(), scope)
+
+
+@router.get(
+    "/{partnerUid}/bsProfiles", response_model=StationModelPage, response_model_exclude_none=True
+)
+def list_station_models(
+    scope: PartnerReader,
+    svc: AppServices,
+    paging: PageParams,
+    vendorID: str | None = None,
+    language_tag: Annotated[str | None, Query(alias="language-tag")] = None,
+) -> dict[str, Any]:
+    """The base station models the partner may create stations of: the operator's catalog
+    (its custom models too), by ID, named in the language asked when the catalog has it."""
+    del scope  # the partner's permission x is all it takes
+    conn = svc.db.conn()
+    lang, default = catalog_store.language(conn, language_tag)
+    rows, more = catalog_store.bs_profiles(
+        conn, lang, default, paging.offset, paging.size, vendor=vendorID
+    )
+    items = [{k: row[k] for k in MODEL_FIELDS if row.get(k) is not None} for row in rows]
+    for item in items:
+        vendor = item["vendor"]
+        item["vendor"] = {k: v for k, v in vendor.items() if v is not None}
+    count = lambda: catalog_store.bs_profile_count(conn, vendor=vendorID)  # noqa: E731
+    return list_answer(items, more, first=paging.first, count=count)

@@ -468,15 +468,19 @@ def device_profile_values(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
 # --- base-station profiles ------------------------------------------------------------------
 
 
-def _bs_where(source: str | None) -> tuple[str, list[object]]:
-    return _source_clause(source, "p")
+def _bs_where(source: str | None, vendor: str | None = None) -> tuple[str, list[object]]:
+    clause, params = _source_clause(source, "p")
+    if vendor:
+        clause += " AND p.vendor_id = (SELECT id FROM bs_vendors WHERE ref = ?)"
+        params.append(vendor)
+    return clause, params
 
 
 def bs_profiles(
     conn: sqlite3.Connection, lang: str, default: bool, offset: int, limit: int,
-    *, source: str | None = None,
+    *, source: str | None = None, vendor: str | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
-    where, params = _bs_where(source)
+    where, params = _bs_where(source, vendor)
     rows = conn.execute(
         f"SELECT p.id FROM bs_profiles p WHERE {where} ORDER BY p.ref LIMIT ? OFFSET ?",
         [*params, limit + 1, offset],
@@ -485,8 +489,10 @@ def bs_profiles(
     return bs_profile_items(conn, ids, lang, default), len(rows) > limit
 
 
-def bs_profile_count(conn: sqlite3.Connection, *, source: str | None = None) -> int:
-    where, params = _bs_where(source)
+def bs_profile_count(
+    conn: sqlite3.Connection, *, source: str | None = None, vendor: str | None = None
+) -> int:
+    where, params = _bs_where(source, vendor)
     return int(
         conn.execute(f"SELECT count(*) FROM bs_profiles p WHERE {where}", params).fetchone()[0]
     )

@@ -10,7 +10,7 @@ scrolls within the screen and its message lines keep their room."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -54,7 +54,10 @@ class SchemaFormDialog(QDialog):
     `failed(message, field)` with the answer, and the form keeps what was typed.
 
     `changes_only`: when editing, nested fields left as they were are not sent (a PUT that
-    changes only what is given). Off for a request that replaces the whole part."""
+    changes only what is given). Off for a request that replaces the whole part.
+
+    `first`: the fields to show first, in this order (a nested one's group above the other
+    fields), e.g. what identifies a new item; `action`: the button's word ("Create")."""
 
     def __init__(
         self,
@@ -68,6 +71,8 @@ class SchemaFormDialog(QDialog):
         parent: QWidget | None = None,
         intro: str = "",
         references: ReferenceLists | None = None,
+        first: Sequence[str] = (),
+        action: str = "",
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -77,7 +82,10 @@ class SchemaFormDialog(QDialog):
         self._changes_only = changes_only and item is not None
         self.references = references
         fields, skipped = form_fields(model)
-        self.fields = typed_fields(fields)
+        # An object none of whose parts a form can edit (lists of lists) is not shown empty.
+        empty = {f.name for f in fields if f.kind == "object" and not f.forms[0].fields}
+        skipped = [*skipped, *(f.name for f in fields if f.name in empty)]
+        self.fields = typed_fields(f for f in fields if f.name not in empty)
         self.initial = {spec.name: raw_of(spec, item) for spec in self.fields}
         self.editors: dict[str, Editor] = {}
         form = QFormLayout()
@@ -94,8 +102,11 @@ class SchemaFormDialog(QDialog):
             column.addWidget(required_legend())
         column.addLayout(form)
         lists = references.model if references is not None else None
-        # Required flat fields first, then the others, then a group per nested one.
-        self.fields.sort(key=lambda f: (f.kind in NESTED_KINDS, not f.required))
+        # The `first` fields, then required flat fields, the others, a group per nested one.
+        order = {name: index for index, name in enumerate(first)}
+        self.fields.sort(
+            key=lambda f: (order.get(f.name, len(order)), f.kind in NESTED_KINDS, not f.required)
+        )
         for spec in self.fields:
             editor = editor_for(
                 spec, self.initial[spec.name], unchanged_hint=item is not None, references=lists
@@ -103,14 +114,18 @@ class SchemaFormDialog(QDialog):
             self.editors[spec.name] = editor
             if spec.kind in NESTED_KINDS:
                 group = QGroupBox(spec.marked_label)
+                group.setObjectName(f"{spec.name}Group")
                 group.setToolTip(spec.tooltip)
                 QVBoxLayout(group).addWidget(editor)
-                column.addWidget(group)
+                if spec.name in order:
+                    form.addRow(group)  # among the first rows, across both columns
+                else:
+                    column.addWidget(group)
             else:
                 form.addRow(field_label(spec), editor)
         column.addStretch(1)
         if references is not None:
-            references.load({spec.reference for spec in self.fields if spec.reference})
+            references.load(_references(self.fields))
         self.inputs = {n: e.input for n, e in self.editors.items() if isinstance(e, FieldEditor)}
         self.errors = {name: editor.error for name, editor in self.editors.items()}
         scroll = QScrollArea()
@@ -127,6 +142,8 @@ class SchemaFormDialog(QDialog):
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
+        if action:
+            self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(action)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout = QVBoxLayout(self)
@@ -214,6 +231,15 @@ class SchemaFormDialog(QDialog):
         if self.references is not None:
             self.references.cancel()
         super().done(result)
+
+
+def _references(fields: list[FormField]) -> set[str]:
+    """The kinds of resource the fields name, those of an object's sub-fields included."""
+    kinds = {spec.reference for spec in fields if spec.reference}
+    for spec in fields:
+        if spec.kind == "object":
+            kinds |= {sub.reference for form in spec.forms for sub in form.fields if sub.reference}
+    return kinds
 
 
 def _any_required(fields: list[FormField]) -> bool:

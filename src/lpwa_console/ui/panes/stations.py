@@ -1,6 +1,8 @@
 """The base stations pane: filters, the lazy list (connection, worst alarm, tags, model,
-software, last seen), the partner's stations used of granted, a detail panel, and admin
-commands on the selection (toolbar, row menu, Enter opens the detail's first tab)."""
+software, last seen), the partner's stations used of granted, a detail panel, new stations
+(toolbar, menus, Ctrl+N; refused with the reason when the account may not or the partner's
+grant is used up), and admin commands on the selection (toolbar, row menu, Enter opens the
+detail's first tab)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.partners import PartnerViewModel
+from ...models.references import ReferenceLists
 from ...models.rights import AccountRights
 from ...models.station_commands import StationRef
 from ...models.station_detail import StationDetailViewModel
@@ -41,6 +44,7 @@ from ..dialogs.station_commands import open_station_command
 from ..dialogs.tag import TagDialog
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
+from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import StationDetail
 
@@ -90,7 +94,9 @@ class StationsPane(QWidget):
         self.detail_vm = detail_vm
         self.partner = partner
         self.gate = RightsGate(rights, self)
-        self.dialog: SchemaFormDialog | None = None
+        self.dialog: SchemaFormDialog | None = None  # the station's configuration
+        self.create_dialog: StationCreateDialog | None = None
+        self._select_after = ""  # a station just created: its row selected once listed
         self.command_dialog: QDialog | None = None  # the last command dialog opened
         self.tag_dialog: TagDialog | None = None
 
@@ -131,6 +137,10 @@ class StationsPane(QWidget):
         self.partner_label = QLabel()
         self.partner_label.setObjectName("partnerUsage")
         self.busy = busy_bar()
+        self.new_button = QPushButton("New base station…")
+        self.new_button.setObjectName("newStation")
+        self.new_button.setToolTip("Create a base station (Ctrl+N)")
+        self._new_tip = self.new_button.toolTip()
         self.reboot_button = QPushButton("Reboot…")
         self.reboot_button.setObjectName("rebootStations")
         self.reboot_button.setToolTip("Reboot the selected stations (asks first)")
@@ -149,6 +159,7 @@ class StationsPane(QWidget):
         self.copy_button = QPushButton("Copy LRR ID")
         self.refresh_button = QPushButton("Refresh")
         for control, action in (
+            (self.new_button, "station.create"),
             (self.reboot_button, "station.command.disruptive"),
             (self.command_button, "station.command"),
             (self.edit_button, "station.edit"),
@@ -163,6 +174,7 @@ class StationsPane(QWidget):
         actions.addWidget(self.partner_label)
         actions.addStretch(1)
         for button in (
+            self.new_button,
             self.reboot_button,
             self.command_button,
             self.edit_button,
@@ -179,6 +191,8 @@ class StationsPane(QWidget):
         self.table.horizontalHeader().setSectionsMovable(True)
         self.stack = TableOrEmpty(self.table)
         self.empty = self.stack.empty
+        self.empty.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.empty.customContextMenuRequested.connect(self._empty_menu)
         self.detail = StationDetail(detail_vm, rights)
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
@@ -221,6 +235,7 @@ class StationsPane(QWidget):
         self.table.activated.connect(lambda _i: self.detail.tabs.setFocus())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._row_menu)
+        self.new_button.clicked.connect(self.new_station)
         self.reboot_button.clicked.connect(lambda: self.send_command("reboot"))
         self.edit_button.clicked.connect(self.edit_station)
         self.copy_button.clicked.connect(self.copy_lrr_ids)
@@ -237,6 +252,7 @@ class StationsPane(QWidget):
             self.alarm,
             self.tag_filter,
             self.more_filters,
+            self.new_button,
             self.reboot_button,
             self.command_button,
             self.edit_button,
@@ -259,6 +275,8 @@ class StationsPane(QWidget):
             (view_model.saved, self._saved),
             (view_model.save_failed, self._save_failed),
             (view_model.tags_applied, self._tags_applied),
+            (view_model.created, self._created),
+            (view_model.loading_changed, self._loading_changed),
         )
         if partner is not None:
             self._connections.connect(partner.changed, self._partner_changed)
@@ -433,6 +451,38 @@ class StationsPane(QWidget):
             runner=self.vm.runner,
         )
 
+    def create_refusal(self) -> str:
+        """Why no station can be created now ('' when one can): the account's rights,
+        then the partner's (its permissions, its grant used up)."""
+        verdict = self.gate.check("station.create")
+        if not verdict.allowed:
+            return verdict.reason
+        return self.partner.create_refusal() if self.partner is not None else ""
+
+    def new_station(self) -> None:
+        """The new-station form (Ctrl+N); refused with the reason in the pane's message."""
+        if not self.vm.has_client:
+            return
+        refusal = self.create_refusal()
+        if refusal:
+            self._show_message(refusal)
+            return
+        if self.create_dialog is not None:
+            self.create_dialog.raise_()
+            return
+        note = self.partner.create_note() if self.partner is not None else ""
+        self.create_dialog = StationCreateDialog(self.vm, self, note=note)
+        self.create_dialog.finished.connect(self._create_closed)
+        self.create_dialog.open()
+
+    def new_device(self) -> None:  # the window's Ctrl+N on this pane
+        self.new_station()
+
+    def _create_closed(self, _result: int) -> None:
+        if self.create_dialog is not None:
+            self.create_dialog.deleteLater()
+        self.create_dialog = None
+
     def edit_station(self) -> None:
         station = self.vm.detail
         verdict = self.gate.check("station.edit")
@@ -506,6 +556,8 @@ class StationsPane(QWidget):
         menu.setObjectName("stationRowMenu")
         menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         menu.setToolTipsVisible(True)
+        self._add_new_action(menu)
+        menu.addSeparator()
         count = len(self.selected_rows())
         plural = f" {count:,} stations" if count > 1 else ""
         verdict = self.gate.check("station.command")
@@ -545,6 +597,30 @@ class StationsPane(QWidget):
         index = self.table.indexAt(pos)
         if index.isValid():
             self.row_menu(index.row()).popup(self.table.viewport().mapToGlobal(pos))
+        else:
+            self.area_menu().popup(self.table.viewport().mapToGlobal(pos))
+
+    def _empty_menu(self, pos: QPoint) -> None:
+        self.area_menu().popup(self.empty.mapToGlobal(pos))
+
+    def area_menu(self) -> QMenu:
+        """The menu of the list's empty area (or of the empty state): a new station."""
+        menu = QMenu(self)
+        menu.setObjectName("stationAreaMenu")
+        menu.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        menu.setToolTipsVisible(True)
+        self._add_new_action(menu)
+        refresh = menu.addAction("Refresh", self.refresh)
+        refresh.setEnabled(self.vm.has_client)
+        return menu
+
+    def _add_new_action(self, menu: QMenu) -> None:
+        # The window's Ctrl+N, shown (not bound again: two actions on one key are ambiguous).
+        action = menu.addAction("New base station…\tCtrl+N", self.new_station)
+        action.setObjectName("newStationAction")
+        refusal = self.create_refusal() if self.vm.has_client else "Not connected"
+        action.setEnabled(not refusal)
+        action.setToolTip(refusal or "Create a base station")
 
     # --- view-model signals -------------------------------------------------------------
 
@@ -555,6 +631,7 @@ class StationsPane(QWidget):
     def _first_page(self, _ms: float) -> None:
         self._first_loaded = True
         self._update_count(self.vm.model.rowCount())
+        self._select_created()
 
     def _update_count(self, count: int) -> None:
         if not self.vm.has_client:
@@ -573,7 +650,8 @@ class StationsPane(QWidget):
             empty = f"Could not load base stations: {self._last_error}"
         elif self._first_loaded and rows == 0:
             empty = (
-                "No base station yet: this partner has none, or none you may see"
+                "No base station yet: this partner has none, or none you may see."
+                " Create one with New base station (Ctrl+N)"
                 if self.vm.filters.is_empty()
                 else "No base station matches these filters"
             )
@@ -596,6 +674,7 @@ class StationsPane(QWidget):
         text = self.partner.usage_text() if self.partner is not None else ""
         self.partner_label.setText(f"·  partner: {text}" if text else "")
         self.partner_label.setToolTip(self.partner.usage_tooltip() if self.partner else "")
+        self._update_actions()
 
     def _detail_changed(self, station: BaseStation | None) -> None:
         self.detail.show_station(station)
@@ -608,12 +687,63 @@ class StationsPane(QWidget):
     def _saved(self, station: BaseStation) -> None:
         self._show_message(f"Saved {station.name}")
 
+    def _created(self, station: BaseStation) -> None:
+        """A new station: shown in the detail now, its row selected once the list (which
+        reloads, count and all) has it; the partner's used count read again."""
+        self._select_after = station.path_ref
+        self._first_loaded = False
+        self._last_error = ""
+        self._update_count(0)
+        name = station.name or station.lrrID
+        what = name if name == station.lrrID else f"{name} (LRR ID {station.lrrID})"
+        self._show_message(f"Created base station {what}")
+        if self.partner is not None:
+            self.partner.load()
+
+    def _select_created(self) -> None:
+        """Select the station just created when its row is loaded. By creation date (the
+        list's default order) it is the last row: its page is fetched, then looked at."""
+        uid = self._select_after
+        if not uid:
+            return
+        model = self.vm.model
+        row = self.vm.row_of(uid)
+        if row >= 0:
+            self._select_after = ""
+            self.open_item(uid)
+            return
+        rows = model.rowCount()
+        last = model.index(rows - 1, 0)
+        if rows and model.count_known and (rows - 1) // model.page_size not in model.loaded_pages():
+            last.data()  # wanted: fetched now, looked at when the list stops loading
+            self.table.scrollTo(last)
+            return
+        self._select_after = ""
+        if rows and self.vm.detail is not None and self.vm.detail.path_ref == uid:
+            self._show_message(
+                f"Created base station {self.vm.detail.lrrID}: shown on the right; it is not"
+                " among these rows (filters or sort)"
+            )
+
+    def _loading_changed(self, loading: bool) -> None:
+        if not loading and self._select_after and self._first_loaded:
+            self._select_created()
+
     def _save_failed(self, message: str, _field: str) -> None:
+        if self.create_dialog is not None:
+            if self.partner is not None:
+                self.partner.load()  # refused for its grant? the count says it now
+            return  # the form says it itself, next to the field
         if self.dialog is None:  # the form says it itself, next to the field
             self._show_message(f"Could not save: {message}")
 
     def _update_actions(self) -> None:
         connected = self.vm.has_client
+        # The partner's refusal (its grant used up) as the button's reason; the gate adds
+        # the account's rights over it.
+        refusal = self.partner.create_refusal() if connected and self.partner else ""
+        self.new_button.setToolTip(refusal or self._new_tip)
+        self.gate.enable(self.new_button, connected and not refusal)
         selected = self.table.selectionModel().hasSelection()
         target = selected or self.vm.detail is not None
         self.gate.enable(self.reboot_button, connected and target)
@@ -653,3 +783,47 @@ class StationFormDialog(SchemaFormDialog):
         )
         self.setObjectName("stationForm")
         self.connect_signals((vm.saved, self.saved), (vm.save_failed, self.failed))
+
+
+THRESHOLDS_NOTE = (
+    "A new station raises a critical alarm when its connection is lost for 30 seconds;"
+    " change its alarm thresholds in its Configuration tab once created."
+)
+
+
+class StationCreateDialog(SchemaFormDialog):
+    """A new station, from `BaseStationCreate`: what identifies it first (LRR ID, name,
+    model picked by name), checked as typed; a refusal of the server shown on the field it
+    names, what was typed kept."""
+
+    def __init__(self, vm: StationsViewModel, parent: QWidget, *, note: str = "") -> None:
+        from ...schema.stations import BaseStationCreate
+
+        super().__init__(
+            BaseStationCreate,
+            None,
+            title="New base station",
+            checker=vm.check_create,
+            submit=vm.create,
+            changes_only=False,
+            parent=parent,
+            intro=" ".join(p for p in (note and f"{note}.", THRESHOLDS_NOTE) if p),
+            references=ReferenceLists(vm.runner, vm.client),
+            first=("lrrID", "name", "model"),
+            action="Create",
+        )
+        self.setObjectName("stationCreateForm")
+        model = self.editors["model"]
+        if isinstance(model, ObjectEditor) and "ismBands" in model.fields:
+            # What the catalog says of the model (the reference lists it in answers): the
+            # station's own ISM band is set below.
+            model.form.setRowVisible(model.fields["ismBands"], False)
+        lrr_id = self.inputs["lrrID"]
+        if isinstance(lrr_id, QLineEdit):
+            lrr_id.setPlaceholderText("allocated by the network when left empty")
+            lrr_id.setMaxLength(8)
+            lrr_id.editingFinished.connect(lambda: lrr_id.setText(lrr_id.text().strip().upper()))
+        name = self.inputs["name"]
+        if isinstance(name, QLineEdit):
+            name.setPlaceholderText("the LRR ID when left empty")
+        self.connect_signals((vm.created, self.saved), (vm.save_failed, self.failed))

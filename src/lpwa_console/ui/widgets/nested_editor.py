@@ -61,7 +61,7 @@ def field_input(
     list is given), a line edit otherwise (secrets masked). Its tooltip has the field's help
     and API name."""
     widget: Input
-    if spec.kind in ("choice", "bool"):
+    if spec.kind in ("choice", "bool") or spec.yes_no:
         combo = QComboBox()
         combo.addItem("", "")
         pairs = (
@@ -179,7 +179,7 @@ def editor_for(
     if isinstance(raw, Rows):
         return TableEditor(spec, raw)
     if isinstance(raw, dict):
-        return ObjectEditor(spec, raw)
+        return ObjectEditor(spec, raw, references=references)
     return FieldEditor(spec, raw, unchanged_hint=unchanged_hint, references=references)
 
 
@@ -223,14 +223,17 @@ class FieldEditor(Editor):
 
 
 class ObjectEditor(Editor):
-    """A nested object as a sub-form."""
+    """A nested object as a sub-form (its references picked like the form's own)."""
 
-    def __init__(self, spec: FormField, raw: dict[str, str]) -> None:
+    def __init__(
+        self, spec: FormField, raw: dict[str, str], *, references: References | None = None
+    ) -> None:
         super().__init__(spec)
         form = QFormLayout()
+        self.form = form
         self.fields: dict[str, FieldEditor] = {}
         for sub in spec.forms[0].fields:
-            editor = FieldEditor(sub, raw.get(sub.name, ""))
+            editor = FieldEditor(sub, raw.get(sub.name, ""), references=references)
             editor.edited.connect(self.edited)
             self.fields[sub.name] = editor
             form.addRow(field_label(sub), editor)

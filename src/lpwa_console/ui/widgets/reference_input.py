@@ -124,6 +124,7 @@ class ReferenceCombo(QComboBox):
         self.setModel(model)
         self.setCompleter(ReferenceCompleter(model, self, labels=True))
         self._kept = ""
+        self._blocked = False
         model.modelAboutToBeReset.connect(self._keep)
         model.modelReset.connect(self._restore)
         self.setCurrentIndex(-1)
@@ -150,10 +151,14 @@ class ReferenceCombo(QComboBox):
             self.setEditText(shown)
 
     def _keep(self) -> None:
+        # A list (re)loading is no change of the user's: no currentIndexChanged until the
+        # input shows what it held (a form would take it for an edit and show its errors).
         self._kept = self.text()
+        self._blocked = self.blockSignals(True)
 
     def _restore(self) -> None:
         self.setText(self._kept)
+        self.blockSignals(self._blocked)
         self.show_list_state()
 
     def show_list_state(self) -> None:

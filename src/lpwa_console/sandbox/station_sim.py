@@ -37,6 +37,7 @@ from . import radio
 from . import receptions as heard_by
 from .links import mix as _mix
 from .links import unit as _unit
+from .station_traffic import PendingTraffic
 from .store import station_alarms as alarm_store
 from .store import station_ops
 
@@ -97,11 +98,9 @@ class StationSimulator:
         self._grid_key: tuple[int, int] | None = None
         self._grid_at = -GRID_REFRESH_MS
         self._away: set[int] = set()
+        self._away_mask: npt.NDArray[np.bool_] | None = None  # by station uid, made when asked
         self._thresholds: dict[str | None, list[tuple[int, int]]] = {}
-        # Radio traffic and last uplink per station, written when the station reports (every
-        # 5 minutes) rather than at each reception: far fewer scattered page writes a step.
-        self._pending: dict[int, dict[int, list[int]]] = {}
-        self._pending_up: dict[int, int] = {}
+        self._traffic = PendingTraffic()
 
     # --- per-station character ----------------------------------------------------------
 
@@ -347,6 +346,7 @@ class StationSimulator:
         )
         self._count(conn, uid, "wan", "disc")
         self._away.add(uid)
+        self._away_mask = None
         # Look again when alarm 102 is due.
         conn.execute(
             "UPDATE station_runtime SET next_report = min(next_report, ?) WHERE bs_uid = ?",
@@ -361,7 +361,9 @@ class StationSimulator:
             " WHERE uid = ? AND cnx_state != 'CNX' AND state = 'ACTIVE'",
             (at, uid),
         ).rowcount
-        self._away.discard(uid)
+        if uid in self._away:
+            self._away.discard(uid)
+            self._away_mask = None
         if changed:
             self._count(conn, uid, "wan", "cnx")
             alarm_store.clear_alarm(conn, uid, CONNECTION_ALARM, at)
@@ -461,7 +463,11 @@ class StationSimulator:
         if not due:
             return
         uids = [row[0] for row in due]
-        heard_at = {uid: self._pending_up.get(uid, 0) for uid in uids}
+        heard_at = dict(
+            zip(
+                uids, self._traffic.last_up_of(np.array(uids, dtype=np.int64)).tolist(), strict=True
+            )
+        )
         self.flush(conn, uids)
         open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
         for uid, code, state in _tuples(
@@ -701,7 +707,7 @@ class StationSimulator:
         if not same:  # (the same stations keep the grid, and the cells it knows)
             self._grid = radio.StationGrid(stations)
         self._grid_key, self._grid_at = (key[0], key[1]), t1
-        self._away = away
+        self._away, self._away_mask = away, None
 
     def _receptions(
         self, conn: sqlite3.Connection, t1: int, heard: list[Uplink], report: StationStepReport
@@ -725,7 +731,7 @@ class StationSimulator:
         rows, dev, ts_all, lat, lon = rows[reach], dev[reach], ts_all[reach], lat[reach], lon[reach]
         st = grid.uid[rows]
         if self._away:
-            up = ~np.isin(st, np.fromiter(self._away, dtype=np.int64, count=len(self._away)))
+            up = ~self._away_of(st)
             rows, dev, ts_all, st = rows[up], dev[up], ts_all[up], st[up]
             lat, lon = lat[up], lon[up]
             if not len(st):
@@ -763,25 +769,27 @@ class StationSimulator:
         keys, inverse = np.unique(g_st * HOURS_PER_KEY + hour // HOUR_MS, return_inverse=True)
         inverse = inverse.reshape(-1)
         n = len(keys)
-        stations_of, hours_of = keys // HOURS_PER_KEY, keys % HOURS_PER_KEY * HOUR_MS
-        key_pairs = zip(stations_of.tolist(), hours_of.tolist(), strict=True)
-        sums: list[list[int]] = [np.bincount(inverse, weights=w, minlength=n).astype(np.int64).tolist()
-                for w in (None, size, crc, answered, 8 * answered, dropped)]  # fmt: skip
+        counts = np.stack(
+            [np.bincount(inverse, weights=w, minlength=n) for w in
+             (None, size, crc, answered, 8 * answered, dropped)], axis=1,
+        ).astype(np.int64)  # fmt: skip
         latest = np.full(n, 0, dtype=np.int64)
         np.maximum.at(latest, inverse, g_ts)
-        pending, pending_up = self._pending, self._pending_up
-        for (station, hour_ts), t, *added in zip(key_pairs, latest.tolist(), *sums,
-                                                 strict=True):  # fmt: skip
-            hours = pending.get(station)
-            if hours is None:
-                pending[station] = {hour_ts: added}
-            else:
-                row = hours.get(hour_ts)
-                if row is not None:
-                    added = [a + b for a, b in zip(row, added, strict=True)]
-                hours[hour_ts] = added
-            if t > pending_up.get(station, 0):
-                pending_up[station] = t
+        older = self._traffic.add(
+            keys // HOURS_PER_KEY, keys % HOURS_PER_KEY * HOUR_MS, counts, latest
+        )
+        if older:
+            _write_traffic(conn, older)
+
+    def _away_of(self, uids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+        """Which of these stations are away (not connected)."""
+        mask = self._away_mask
+        top = max(int(np.max(uids, initial=0)), max(self._away, default=0))
+        if mask is None or len(mask) <= top:
+            mask = np.zeros(top + 1, dtype=bool)
+            mask[np.fromiter(self._away, dtype=np.int64, count=len(self._away))] = True
+            self._away_mask = mask
+        return mask[uids]
 
     def _write_receptions(
         self, conn: sqlite3.Connection, kept: list[tuple[Any, ...]], report: StationStepReport
@@ -817,29 +825,26 @@ class StationSimulator:
 
     def flush(self, conn: sqlite3.Connection, uids: list[int] | None = None) -> None:
         """Write the pending traffic and last uplinks (of `uids`, else of every station)."""
-        chosen = list(self._pending_up) if uids is None else uids
-        traffic = []
-        ups = []
-        for uid in chosen:
-            for hour_ts, counts in self._pending.pop(uid, {}).items():
-                traffic.append((uid, hour_ts, *counts, uid))
-            t = self._pending_up.pop(uid, None)
-            if t is not None:
-                ups.append((t, uid))
+        traffic, ups = self._traffic.take(None if uids is None else np.array(uids, dtype=np.int64))
         conn.executemany(
             "UPDATE stations SET last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?", ups
         )
-        # A station deleted meanwhile is skipped (its hours would dangle).
-        conn.executemany(
-            "INSERT INTO station_hours (bs_uid, ts, up, up_size, up_crc, dw, dw_size, dw_dropped)"
-            " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
-            " (SELECT 1 FROM stations WHERE uid = ?)"
-            " ON CONFLICT (bs_uid, ts) DO UPDATE SET"
-            " up = up + excluded.up, up_size = up_size + excluded.up_size,"
-            " up_crc = up_crc + excluded.up_crc, dw = dw + excluded.dw,"
-            " dw_size = dw_size + excluded.dw_size, dw_dropped = dw_dropped + excluded.dw_dropped",
-            traffic,
-        )
+        _write_traffic(conn, traffic)
+
+
+def _write_traffic(conn: sqlite3.Connection, rows: list[tuple[int, ...]]) -> None:
+    """Add (station, hour, the 6 counts) to the stations' hourly samples; a station deleted
+    meanwhile is skipped (its hours would dangle)."""
+    conn.executemany(
+        "INSERT INTO station_hours (bs_uid, ts, up, up_size, up_crc, dw, dw_size, dw_dropped)"
+        " SELECT ?, ?, ?, ?, ?, ?, ?, ? WHERE EXISTS"
+        " (SELECT 1 FROM stations WHERE uid = ?)"
+        " ON CONFLICT (bs_uid, ts) DO UPDATE SET"
+        " up = up + excluded.up, up_size = up_size + excluded.up_size,"
+        " up_crc = up_crc + excluded.up_crc, dw = dw + excluded.dw,"
+        " dw_size = dw_size + excluded.dw_size, dw_dropped = dw_dropped + excluded.dw_dropped",
+        [(*row, row[0]) for row in rows],
+    )
 
 
 DOWNLINK_EVERY = 8  # every 8th uplink is answered (the device simulator's rate)

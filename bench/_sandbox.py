@@ -23,8 +23,9 @@ def device_count(db: Path) -> int:
             return 0
 
 
-def ensure_seeded(db: Path, devices: int) -> float | None:
-    """Seed up to `devices`; returns the seconds the seeding took, or None if already there."""
+def ensure_seeded(db: Path, devices: int, *, stations: int | None = None) -> float | None:
+    """Seed up to `devices` (and `stations`, else the seed's one in a hundred devices);
+    returns the seconds the seeding took, or None if already there."""
     have = device_count(db)
     if have >= devices:
         return None
@@ -40,6 +41,7 @@ def ensure_seeded(db: Path, devices: int) -> float | None:
             str(db),
             "--devices",
             str(devices - have),
+            *(() if stations is None else ("--stations", str(stations))),
         ],
         check=True,
     )

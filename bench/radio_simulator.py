@@ -1,7 +1,9 @@
 """One 1-second step of the living network at 100,000 base stations and 1,000,000 devices.
 
 The database (bench/out/radio_simulator.db, kept between runs) is seeded once through the
-sandbox's `seed` command (devices) and its station seeding (stations). The first steps
+sandbox's `seed` command: devices, stations, and each device's receptions by the stations
+around it, the state of a network that has run for hours (a database seeded before the seed
+gave receptions gets them here). The first steps
 schedule every device and station (a one-off after a restart); then each 1-second step is
 timed: device uplinks, their receptions by the stations around them, station health reports,
 commands, alarms. Steps start once a second, as in the sandbox (its simulator thread steps
@@ -32,6 +34,7 @@ from _sandbox import OUT, ensure_seeded
 from lpwa_console.sandbox.db import Database
 from lpwa_console.sandbox.demo_stations import seed_more_stations
 from lpwa_console.sandbox.simulator import Simulator
+from lpwa_console.sandbox.station_sim import StationSimulator
 
 
 def main() -> None:
@@ -48,7 +51,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    seeded_devices_s = ensure_seeded(args.db, args.devices)
+    seeded_devices_s = ensure_seeded(args.db, args.devices, stations=args.stations)
     if args.copy is not None:
         shutil.copyfile(args.db, args.copy)
         args.db = args.copy
@@ -59,6 +62,13 @@ def main() -> None:
         started = time.perf_counter()
         seed_more_stations(db, args.stations - have, now=int(time.time() * 1000))
         seeded_stations_s = round(time.perf_counter() - started, 1)
+    heard_s = None
+    if not db.conn().execute("SELECT EXISTS (SELECT 1 FROM station_devices)").fetchone()[0]:
+        started = time.perf_counter()
+        with db.write() as conn:
+            now = int(db.conn().execute("SELECT max(last_up) FROM devices").fetchone()[0] or 0)
+            StationSimulator(1).hear_all(conn, now)
+        heard_s = round(time.perf_counter() - started, 1)
     devices = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
     stations = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
 
@@ -120,6 +130,7 @@ def main() -> None:
                 if seeded_devices_s is None
                 else round(seeded_devices_s, 1),
                 "seeded_stations_s": seeded_stations_s,
+                "devices_heard_s": heard_s,
             }
         ),
         flush=True,

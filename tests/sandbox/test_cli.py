@@ -96,6 +96,14 @@ def test_seed_adds_devices(tmp_path: Path) -> None:
     assert result["added"] == 500 and result["devices"] == 500
     result = json.loads(_run("seed", "--db", str(db), "--devices", "250"))
     assert result["devices"] == 750
+    # The devices are heard by the stations seeded around them: served at once.
+    assert 0 < result["devicesHeard"] <= 750
+    with sqlite3.connect(db) as conn:
+        served = conn.execute("SELECT count(DISTINCT device_uid) FROM station_devices").fetchone()
+        listed = conn.execute(
+            "SELECT count(*) FROM devices WHERE receptions IS NOT NULL"
+        ).fetchone()
+    assert served[0] == listed[0] == result["devicesHeard"]
 
 
 def test_listening_socket_is_named_tcp() -> None:

@@ -152,13 +152,19 @@ def _seed(args: argparse.Namespace) -> int:
     wanted = args.devices // 100 if args.stations is None else args.stations
     from .demo_stations import seed_more_stations
 
-    stations = seed_more_stations(db, wanted, seed=args.random_seed, now=int(time.time() * 1000))
+    now = int(time.time() * 1000)
+    stations = seed_more_stations(db, wanted, seed=args.random_seed, now=now)
+    from .station_sim import StationSimulator
+
+    with db.write() as conn:  # the devices are heard by the stations around them
+        heard = StationSimulator(args.random_seed).hear_all(conn, now)
     seconds = time.perf_counter() - started
     total = db.conn().execute("SELECT count(*) FROM devices").fetchone()[0]
     total_stations = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]
     db.close()
     figures = {"added": added, "seconds": round(seconds, 2), "devices": total,
-               "stationsAdded": stations, "stations": total_stations}  # fmt: skip
+               "stationsAdded": stations, "stations": total_stations,
+               "devicesHeard": heard}  # fmt: skip
     print(json.dumps(figures), flush=True)
     return 0
 

@@ -187,21 +187,7 @@ class StationSimulator:
         (devices_n,) = conn.execute("SELECT count(*) FROM devices").fetchone()
         if stations_n > BACKFILL_MAX_STATIONS or devices_n > BACKFILL_MAX_DEVICES:
             return 0  # a big seeded network gets its history from the simulator as it runs
-        heard = [
-            (uid, lat, lon, ts)
-            for uid, lat, lon, ts in conn.execute(
-                "SELECT uid, lat, lon, last_up FROM devices WHERE last_up IS NOT NULL"
-                " AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY uid"
-            )
-        ]
-        if heard:
-            got = StationStepReport()
-            self._receptions(conn, now_ms, heard, got)
-            conn.executemany(
-                "UPDATE devices SET last_rssi = ?, last_snr = ?, receptions = ? WHERE uid = ?",
-                [(rssi, snr, got.heard_by[uid], uid) for uid, (rssi, snr) in got.best.items()],
-            )
-            self.flush(conn)
+        self.hear_all(conn, now_ms)
         # Their traffic of the past day, counted by the stations that heard them.
         conn.execute(
             "INSERT INTO station_hours (bs_uid, ts, up, up_size, dw, dw_size)"
@@ -224,6 +210,30 @@ class StationSimulator:
                 continue
             self._backfill_station(conn, uid, times)
         return len(stations)
+
+    def hear_all(self, conn: sqlite3.Connection, now_ms: int, chunk: int = 50_000) -> int:
+        """Every device with a position that has sent gets the stations that heard its last
+        uplink, with their RSSI/SNR, as the simulator gives them at each uplink: a new or
+        seeded network shows its stations' served devices at once. Returns the devices
+        heard."""
+        cursor = conn.cursor()
+        cursor.row_factory = None
+        done = after = 0
+        while rows := cursor.execute(
+            "SELECT uid, lat, lon, last_up FROM devices WHERE uid > ? AND last_up IS NOT NULL"
+            " AND lat IS NOT NULL AND lon IS NOT NULL ORDER BY uid LIMIT ?",
+            (after, chunk),
+        ).fetchall():
+            after = rows[-1][0]
+            got = StationStepReport()
+            self._receptions(conn, now_ms, rows, got)
+            conn.executemany(
+                "UPDATE devices SET last_rssi = ?, last_snr = ?, receptions = ? WHERE uid = ?",
+                [(rssi, snr, got.heard_by[uid], uid) for uid, (rssi, snr) in got.best.items()],
+            )
+            done += len(got.best)
+        self.flush(conn)
+        return done
 
     def _backfill_station(self, conn: sqlite3.Connection, uid: int, times: Any) -> None:
         levels = self.levels(uid)

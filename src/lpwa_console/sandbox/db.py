@@ -636,7 +636,9 @@ DERIVED_TRIGGERS: dict[str, str] = {
     f" BEGIN{_recompute_tile('new')}\nEND",
     "tr_tile_removed": "AFTER DELETE ON devices WHEN old.tile_y IS NOT NULL AND old.tile_x IS NOT NULL"
     f" BEGIN{_recompute_tile('old')}\nEND",
-    "tr_tile_moved": "AFTER UPDATE ON devices WHEN old.lat IS NOT new.lat OR old.lon IS NOT new.lon"
+    # (UPDATE OF its columns: the simulator's every-second updates of other columns skip it)
+    "tr_tile_moved": "AFTER UPDATE OF lat, lon, domain_set, subscription_id ON devices"
+    " WHEN old.lat IS NOT new.lat OR old.lon IS NOT new.lon"
     " OR old.domain_set IS NOT new.domain_set OR old.subscription_id IS NOT new.subscription_id"
     f" BEGIN{_recompute_tile('old')}{_recompute_tile('new')}\nEND",
 }
@@ -1693,11 +1695,19 @@ END;
 """
 
 
+# The map tiles' trigger fires on the columns that move a device between tiles only, not on
+# every update of a device row (the simulator writes hundreds a second).
+_V_TILE_TRIGGER = f"""
+DROP TRIGGER IF EXISTS tr_tile_moved;
+CREATE TRIGGER tr_tile_moved {DERIVED_TRIGGERS["tr_tile_moved"]};
+"""
+
+
 MIGRATIONS: list[str] = [
     _V1, _V2, _V3, _V4, _V5, _V6, _V7, _V8, _V9, _V_AS_COUNTS, _DEVICE_CATALOG, _V10,
     _V_TAG_COUNTS, _V_STATIONS, _KEY_MANAGER, _V_STATION_OPS, _V_APPLICATIONS, _V_OPERATIONS,
     _V_SUPPLIERS, _V_CATALOGS, _V_DASHBOARD_KPIS, _V_SIM_WHEEL, _V_SIM_STEADY,
-    _V_RECEPTIONS_INLINE,
+    _V_RECEPTIONS_INLINE, _V_TILE_TRIGGER,
 ]  # fmt: skip
 
 

@@ -222,7 +222,7 @@ class DeviceSchedule:
         return np.sort(np.concatenate(parts))
 
 
-@dataclass
+@dataclass(slots=True)
 class DeviceUplinks:
     """What a step's uplinks change on a device, written once the stations heard them."""
 

@@ -356,7 +356,7 @@ class StationSimulator:
         )
         self._count(conn, uid, "wan", "disc")
         self._away.add(uid)
-        self._away_mask = None
+        self._mark_away(uid, True)
         # Look again when alarm 102 is due.
         conn.execute(
             "UPDATE station_runtime SET next_report = min(next_report, ?) WHERE bs_uid = ?",
@@ -373,7 +373,7 @@ class StationSimulator:
         ).rowcount
         if uid in self._away:
             self._away.discard(uid)
-            self._away_mask = None
+            self._mark_away(uid, False)
         if changed:
             self._count(conn, uid, "wan", "cnx")
             alarm_store.clear_alarm(conn, uid, CONNECTION_ALARM, at)
@@ -791,12 +791,20 @@ class StationSimulator:
         if older:
             _write_traffic(conn, older)
 
+    def _mark_away(self, uid: int, away: bool) -> None:
+        mask = self._away_mask
+        if mask is not None:
+            if uid < len(mask):
+                mask[uid] = away
+            elif away:
+                self._away_mask = None  # (made again, larger, when next asked)
+
     def _away_of(self, uids: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
         """Which of these stations are away (not connected)."""
         mask = self._away_mask
-        top = max(int(np.max(uids, initial=0)), max(self._away, default=0))
-        if mask is None or len(mask) <= top:
-            mask = np.zeros(top + 1, dtype=bool)
+        top = int(np.max(uids, initial=0))
+        if mask is None or len(mask) <= top:  # (kept up to date by _mark_away meanwhile)
+            mask = np.zeros(max(top, max(self._away, default=0)) + 1, dtype=bool)
             mask[np.fromiter(self._away, dtype=np.int64, count=len(self._away))] = True
             self._away_mask = mask
         return mask[uids]
@@ -807,21 +815,24 @@ class StationSimulator:
         """Each device's stations (device, rank, station, ts, rssi, snr, esp; by device, best
         first) packed for its row (`report.heard_by`); `station_devices` gets the stations
         that joined or left a device's set."""
-        packed: dict[int, list[Any]] = {}
-        for d, _rank, bs, ts, rssi, snr, esp in kept:
-            entry = packed.get(d)
-            if entry is None:
-                packed[d] = entry = [ts, []]
-            entry[1].append((bs, rssi, snr, esp))
+        if not kept:
+            return
+        # Runs of one device: where the device changes (kept is grouped by device).
+        devices = [row[0] for row in kept]
+        starts = [i for i in range(len(devices)) if i == 0 or devices[i] != devices[i - 1]]
+        bounds = zip(starts, [*starts[1:], len(kept)], strict=True)
         before = dict(
-            conn.execute(
+            _tuples(
+                conn,
                 "SELECT uid, receptions FROM devices WHERE uid IN (SELECT value FROM json_each(?))",
-                (json.dumps(list(packed)),),
-            ).fetchall()
+                (json.dumps([devices[i] for i in starts]),),
+            )
         )
         left, joined = [], []
         out = report.heard_by
-        for d, (ts, heard) in packed.items():
+        for a, b in bounds:
+            d, ts = kept[a][0], kept[a][3]
+            heard = [(row[2], row[4], row[5], row[6]) for row in kept[a:b]]
             was = heard_by.stations_of(before.get(d))
             now = {h[0] for h in heard}
             if now != was:

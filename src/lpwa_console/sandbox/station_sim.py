@@ -473,12 +473,11 @@ class StationSimulator:
         if not due:
             return
         uids = [row[0] for row in due]
-        heard_at = dict(
-            zip(
-                uids, self._traffic.last_up_of(np.array(uids, dtype=np.int64)).tolist(), strict=True
-            )
-        )
-        self.flush(conn, uids)
+        due_uid = np.array(uids, dtype=np.int64)
+        # What they heard since they last reported: written with the report's own rows (one
+        # write a station rather than two), and read by the usage alarms as if written.
+        traffic, ups = self._traffic.take(due_uid)
+        heard_at = {uid: t for t, uid in ups}
         open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
         for uid, code, state in _tuples(
             conn,
@@ -491,7 +490,6 @@ class StationSimulator:
         station_updates = []
         hours = []
         # The dice of every due report at once (vectorised: a _unit call costs microseconds).
-        due_uid = np.array(uids, dtype=np.int64)
         due_ts = np.array([row[1] for row in due], dtype=np.int64)
         dice = {k: radio.hash_units(self.seed, due_uid, due_ts, k).tolist()
                 for k in (29, 31, 41, 42, 43, 45)}  # fmt: skip
@@ -502,7 +500,7 @@ class StationSimulator:
         # replayed, the latest counts.
         late = t1 - due_ts > REPORT_MS
         report_ts = np.where(late, t1 - (t1 - phase_of) % REPORT_MS, due_ts)
-        usage = self._usage_checks(conn, t1, due_uid, report_ts, open_alarms)
+        usage = self._usage_checks(conn, t1, due_uid, report_ts, open_alarms, traffic)
         cpu_levels, ram_levels, disk_levels = self.levels_of(due_uid)
         # The loads' next values, all at once (the same walk as radio.drift).
         new_cpus = _drifted([r[12] for r in due], cpu_levels, dice[41], 0.1, 4.0)
@@ -592,20 +590,41 @@ class StationSimulator:
                 elif severity is None and NO_UPLINK_ALARM in alarms:
                     alarm_store.clear_alarm(conn, uid, NO_UPLINK_ALARM, ts)
                     report.cleared.add((uid, NO_UPLINK_ALARM))
+        # The hour's sample with the traffic of that hour; the traffic of other hours (the
+        # report crossed an hour) and of stations that did not report their health, alone.
+        counts_of = {(row[0], row[1]): row[2:] for row in traffic}
+        none = (0,) * 6
         conn.executemany(
             "INSERT INTO station_hours (bs_uid, ts, n, cpu_sum, cpu_sq, cpu_max, ram_sum,"
-            " ram_max, disk_sum, disk_max, rtt_sum, rtt_sq, rtt_max)"
-            " VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ram_max, disk_sum, disk_max, rtt_sum, rtt_sq, rtt_max, up, up_size, up_crc, dw,"
+            " dw_size, dw_dropped) VALUES (?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (bs_uid, ts) DO UPDATE SET n = n + 1,"
             " cpu_sum = cpu_sum + excluded.cpu_sum, cpu_sq = cpu_sq + excluded.cpu_sq,"
             " cpu_max = max(cpu_max, excluded.cpu_max), ram_sum = ram_sum + excluded.ram_sum,"
             " ram_max = max(ram_max, excluded.ram_max), disk_sum = disk_sum + excluded.disk_sum,"
             " disk_max = max(disk_max, excluded.disk_max), rtt_sum = rtt_sum + excluded.rtt_sum,"
-            " rtt_sq = rtt_sq + excluded.rtt_sq, rtt_max = max(rtt_max, excluded.rtt_max)",
-            [(u, h, c, c2, c, r, r, d, d, t, t2, t) for u, h, c, c2, r, d, t, t2 in hours],
+            " rtt_sq = rtt_sq + excluded.rtt_sq, rtt_max = max(rtt_max, excluded.rtt_max),"
+            " up = up + excluded.up, up_size = up_size + excluded.up_size,"
+            " up_crc = up_crc + excluded.up_crc, dw = dw + excluded.dw,"
+            " dw_size = dw_size + excluded.dw_size, dw_dropped = dw_dropped + excluded.dw_dropped",
+            [(u, h, c, c2, c, r, r, d, d, t, t2, t, *counts_of.pop((u, h), none))
+             for u, h, c, c2, r, d, t, t2 in hours],
+        )  # fmt: skip
+        _write_traffic(conn, [(u, h, *counts) for (u, h), counts in counts_of.items()])
+        # Their latest uplink heard with the health figures: one write a station.
+        conn.executemany(
+            "UPDATE stations SET cpu = ?, ram = ?, last_report = ?,"
+            " last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?",
+            [(c, r, ts, heard_at.pop(uid), uid) for c, r, ts, uid in station_updates
+             if uid in heard_at],
+        )  # fmt: skip
+        conn.executemany(  # (last_up untouched: its index entry would be written again)
+            "UPDATE stations SET cpu = ?, ram = ?, last_report = ? WHERE uid = ?",
+            [row for row in station_updates if row[3] not in heard_at],
         )
         conn.executemany(
-            "UPDATE stations SET cpu = ?, ram = ?, last_report = ? WHERE uid = ?", station_updates
+            "UPDATE stations SET last_up = max(coalesce(last_up, 0), ?) WHERE uid = ?",
+            [(t, uid) for uid, t in heard_at.items()],
         )
         conn.executemany(
             "UPDATE station_runtime SET next_report = ?, offline_until = ?, outage_until = ?"
@@ -633,18 +652,23 @@ class StationSimulator:
         uids: npt.NDArray[np.int64],
         report_ts: npt.NDArray[np.int64],
         open_alarms: dict[int, dict[int, int]],
+        traffic: list[tuple[int, ...]],
     ) -> dict[int, list[tuple[int, bool, float]]]:
         """Alarms 104-108 of the due reports from their hourly samples (Document 2 §6:
         addInfo2 is the percentage), all at once: {report's index: [(code, raise (else
         clear), percent)]}. A report's own samples are not in the table yet: the last hour
-        is the samples before it."""
+        is the samples before it; the `traffic` they heard since they last reported (not
+        written yet either) is."""
         n = len(uids)
+        since = t1 - t1 % HOUR_MS - 5 * HOUR_MS
         rows = _tuples(
             conn,
             "SELECT bs_uid, ts, n, cpu_sum, ram_sum, disk_sum, up, up_crc, dw, dw_dropped"
             " FROM station_hours WHERE bs_uid IN (SELECT value FROM json_each(?)) AND ts >= ?",
-            (json.dumps(uids.tolist()), t1 - t1 % HOUR_MS - 5 * HOUR_MS),
+            (json.dumps(uids.tolist()), since),
         )
+        rows += [(u, h, 0, 0, 0, 0, up, crc, dw, dropped)
+                 for u, h, up, _size, crc, dw, _dw_size, dropped in traffic if h >= since]  # fmt: skip
         if not rows:
             return {}
         table = np.array(rows, dtype=np.int64)

@@ -561,6 +561,9 @@ _SUPPLIER_WORDS: dict[tuple[str, str], FieldWords] = {
     ("ProductFilter", "maxStock"): FieldWords("Stock to"),
 }
 
+# A station's backhaul protection (`bsSecurity.type`).
+_SECURITY_WORDS = _choices(IPSEC_X509="IPsec with X.509 certificates", DISABLE="None")
+
 MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
     {
         # --- base station configuration (schema/stations.py) -----------------------------
@@ -705,6 +708,8 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
             ),
         ),
         ("_StationFields", "version"): FieldWords("Software version"),
+        ("BsSecurityRequest", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
+        ("BsSecurity", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
         ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
         ("AlarmThresholdView", "duration"): FieldWords("After", duration=True),
         ("_KeyFields", "asKey"): FieldWords(

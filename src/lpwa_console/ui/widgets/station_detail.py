@@ -183,15 +183,31 @@ def configuration_html(station: Any) -> str:
     return _section("Configuration", rows) + thresholds_html(station)
 
 
+# The power source a station reports (`power.status`), in words.
+POWER_WORDS = {1: "Wind", 2: "Solar", 3: "Battery", 4: "Power over Ethernet", 5: "Mains"}
+
+
+def _power_words(status: Any) -> str | None:
+    if status is None:
+        return None
+    try:
+        return POWER_WORDS.get(int(status), f"Code {status}")
+    except (TypeError, ValueError):
+        return str(status)
+
+
 def hardware_html(station: Any) -> str:
     """Mass storage (mfs), network servers (lrcs) and power, as the station describes them."""
     mfs_rows = []
-    for fs in _get(station, "mfs") or []:
+    mfs = _get(station, "mfs")
+    mfs = _get(mfs, "mfs") if isinstance(mfs, dict) or hasattr(mfs, "mfs") else mfs
+    for fs in mfs if isinstance(mfs, list) else []:
         path = _get(fs, "path") or _get(fs, "name") or _get(fs, "ID") or "?"
         size = _get(fs, "size") or _get(fs, "capacity")
-        used = _get(fs, "used") or _get(fs, "usage")
+        used = _get(fs, "used")
+        used = _get(fs, "usage") if used is None else used
         value = ", ".join(
-            p for p in (f"{size} MB" if size else "", f"{used} % used" if used else "") if p
+            p for p in (f"{size} MB" if size else "", f"{used} % used" if used is not None else "") if p
         )
         mfs_rows.append(_field(str(path), value))
     lrcs = _get(_get(station, "lrcs"), "lrc") or _get(station, "lrcs") or []
@@ -201,8 +217,9 @@ def hardware_html(station: Any) -> str:
         else []
     )
     power = _get(station, "power")
+    status = _get(power, "status")
     power_rows = [
-        _field("Status", _get(power, "status")),
+        _field("Power source", _power_words(status)),
         _field("Battery", _percent(_get(power, "batteryLevel"))),
     ]
     html = (
@@ -270,9 +287,16 @@ class ListTab(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.stack, 1)
         self.refresh_button.clicked.connect(lambda: vm.load(key))
-        self.model.count_changed.connect(lambda _n: self.update_state())
+        # Bound methods (not lambdas): the model outlives this tab, and Qt drops a deleted
+        # widget's slots. An empty first page arrives while the model still says it is
+        # loading: the end of loading turns "Loading…" into the empty state.
+        self.model.count_changed.connect(self._model_changed)
         self.model.first_page_loaded.connect(self.update_state)
+        self.model.loading_changed.connect(self._model_changed)
         vm.section_error.connect(self._error)
+        self.update_state()
+
+    def _model_changed(self, _value: object) -> None:
         self.update_state()
 
     def _error(self, key: str, _message: str) -> None:

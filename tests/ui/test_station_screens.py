@@ -1,0 +1,169 @@
+"""What a look at the field engineer's screens found (issue 9): an empty list of the station's
+detail says so instead of "Loading…", the hardware tab reads the station's file systems and
+power source in words, refusals name fields in words, the window's Ctrl+N is named after what
+it makes on the pane shown (and per pane in the shortcut list), and the palette's New base
+station is refused with the partner's reason, like the pane's button."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from lpwa_console.api import LpwaClient
+from lpwa_console.models.errors import field_in_words
+from lpwa_console.models.partners import PartnerViewModel
+from lpwa_console.models.station_detail import StationDetailViewModel
+from lpwa_console.models.stations import StationsViewModel
+from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.schema.labels import field_words
+from lpwa_console.schema.common import ListEnvelope
+from lpwa_console.schema.partners import Partner
+from lpwa_console.schema.stations import BaseStation, BaseStationCreate, BsSecurityRequest
+from lpwa_console.ui.help import shortcut_rows
+from lpwa_console.ui.main_window import NEW_NONE
+from lpwa_console.ui.panes.stations import StationsPane
+from lpwa_console.ui.widgets.station_detail import ListTab, hardware_html
+from tests.ui.conftest import OpenConsole
+
+GRANT_USED = "No more base stations may be created: 12 of 12 granted base stations are used"
+
+
+def _grant(partner: PartnerViewModel, used: int, granted: int | None) -> None:
+    partner.partner = Partner.model_validate(
+        {
+            "partner": {"ID": "demo", "name": "Demo", "grantedPermissions": ["x", "a"]},
+            "totalBaseStationsUsed": used,
+            "totalBaseStationsGranted": granted,
+        }
+    )
+    partner.changed.emit()
+
+
+def _stations_pane(console: Any) -> StationsPane:
+    console.window.navigator.open("stations")
+    pane = console.panes["stations"]
+    assert isinstance(pane, StationsPane)
+    return pane
+
+
+def test_an_empty_list_of_the_detail_says_so(qtbot: Any, client: LpwaClient) -> None:
+    """A new station has sent no command and heard no device: its tabs say that once the
+    (empty) first page is in, not "Loading…" for ever."""
+    lrr_id = f"{random.randrange(0x20000000, 0xEFFFFFFF):08X}"
+    request = BaseStationCreate.model_validate(
+        {"lrrID": lrr_id, "name": "Empty lists", "model": {"ID": "KERLINK_WIRNET_ISTATION"}}
+    )
+    task = asyncio.ensure_future(client.stations.create(request))
+    qtbot.waitUntil(task.done, timeout=10000)
+    station = task.result()
+    runner = TaskRunner()
+    vm = StationsViewModel(runner, page_size=50)
+    detail = StationDetailViewModel(runner)
+    pane = StationsPane(vm, detail_vm=detail, partner=PartnerViewModel(runner))
+    qtbot.addWidget(pane)
+    pane.resize(1280, 640)
+    pane.show()
+    detail.set_client(client)
+    vm.set_client(client)
+    with qtbot.waitSignal(vm.detail_changed, timeout=10000):
+        pane.open_item(station.lrrID)
+    for section, tab, says in (
+        ("commands", pane.detail.commands_tab, "No command sent to this station yet"),
+        ("served", pane.detail.served_tab, "No device heard by this station lately"),
+    ):
+        pane.show_section(section)
+        qtbot.waitUntil(lambda t=tab, s=says: t.stack.empty.text() == s, timeout=10000)
+        assert not tab.model.loading and tab.model.rowCount() == 0
+
+
+def test_the_empty_state_follows_the_end_of_loading(qtbot: Any, qloop: Any) -> None:
+    """The model says its first page is in while it still counts as loading (the end of
+    loading follows): the tab's text follows that end, with nothing else to wake it."""
+    vm = StationDetailViewModel(TaskRunner())
+    vm.station = BaseStation.model_validate({"lrrID": "0A0B0C0D", "name": "Quiet"})
+    tab = ListTab(vm, "commands", "stationCommands", "No command sent to this station yet")
+    qtbot.addWidget(tab)
+    tab.show()
+    answered: list[int] = []
+
+    async def fetch(page: int, _size: int, _sort: str | None, _desc: bool) -> Any:
+        answered.append(page)
+        return ListEnvelope[Any](briefs=[], count=0)
+
+    tab.model.set_fetcher(fetch)
+    qtbot.waitUntil(lambda: answered == [1] and not tab.model.loading, timeout=5000)
+    assert tab.stack.empty.text() == "No command sent to this station yet"
+
+
+def test_hardware_in_words() -> None:
+    """The station's file systems come as `mfs.mfs` (the reference's detail), its power
+    source as a code."""
+    station = BaseStation.model_validate(
+        {
+            "lrrID": "0A0B0C0D",
+            "name": "Hardware",
+            "mfs": {"mfs": [{"name": "/", "used": 41}, {"name": "/tmp", "used": 0}]},
+            "power": {"status": 2, "batteryLevel": 80},
+        }
+    )
+    html = hardware_html(station)
+    assert "/tmp" in html and "41 % used" in html and "0 % used" in html
+    assert "?" not in html
+    assert "Solar" in html and "80 %" in html and "Power source" in html
+    assert "Mains" in hardware_html({"power": {"status": 5}})
+
+
+def test_refusals_and_choices_name_fields_in_words() -> None:
+    assert field_in_words("model.softwareType: reboot needs the LRR software") == (
+        "Software: reboot needs the LRR software"
+    )
+    assert field_in_words("lrrID: 8 hexadecimal digits") == "LRR ID: 8 hexadecimal digits"
+    assert field_in_words("Conflict: the station exists") == "Conflict: the station exists"
+    words = field_words("type", BsSecurityRequest)
+    assert words.choice_words("IPSEC_X509") == "IPsec with X.509 certificates"
+    assert words.label == "Protection"
+
+
+def test_ctrl_n_is_named_after_what_it_makes(open_console: OpenConsole, qtbot: Any) -> None:
+    console = open_console("subscriber")
+    window = console.window
+    window.navigator.open("devices")
+    assert window.new_action.text() == "New device"
+    rows = dict(shortcut_rows(window.all_actions()))
+    assert rows["Ctrl+N"] == "New: a device on Devices; a base station on Base stations"
+    _stations_pane(console)
+    assert window.new_action.text() == "New base station"
+    titles = [e.title for e in window.palette_entries()]
+    assert titles.count("New base station") == 1  # Ctrl+N's item, not twice
+    window.navigator.open("alarms")
+    assert window.new_action.text() == "New…" and not window.new_action.isEnabled()
+    assert window.new_action.toolTip() == NEW_NONE
+    titles = [e.title for e in window.palette_entries()]
+    assert "New…" not in titles and "New base station" in titles
+
+
+def test_the_palette_refuses_a_station_beyond_the_grant(
+    open_console: OpenConsole, qtbot: Any
+) -> None:
+    console = open_console("subscriber")
+    window = console.window
+    pane = _stations_pane(console)
+    partner = pane.partner
+    assert partner is not None
+    qtbot.waitUntil(lambda: partner.partner is not None, timeout=10000)
+    _grant(partner, 12, 12)
+    assert not pane.new_button.isEnabled()
+    entries = {e.title: e for e in window.palette_entries()}
+    entry = entries["New base station"]  # Ctrl+N's item on this pane
+    assert not entry.enabled and entry.reason == GRANT_USED
+    window.navigator.open("devices")  # from another pane: the window's own item
+    entries = {e.title: e for e in window.palette_entries()}
+    entry = entries["New base station"]
+    assert not entry.enabled and entry.reason == GRANT_USED
+    assert entries["New device"].enabled
+    window.new_station_action.trigger()  # refused: no form
+    assert pane.create_dialog is None
+    _grant(partner, 12, 13)
+    entries = {e.title: e for e in window.palette_entries()}
+    assert entries["New base station"].enabled

@@ -16,8 +16,8 @@ from lpwa_console.models.partners import PartnerViewModel
 from lpwa_console.models.station_detail import StationDetailViewModel
 from lpwa_console.models.stations import StationsViewModel
 from lpwa_console.models.tasks import TaskRunner
-from lpwa_console.schema.labels import field_words
 from lpwa_console.schema.common import ListEnvelope
+from lpwa_console.schema.labels import field_words
 from lpwa_console.schema.partners import Partner
 from lpwa_console.schema.stations import BaseStation, BaseStationCreate, BsSecurityRequest
 from lpwa_console.ui.help import shortcut_rows

@@ -31,8 +31,8 @@ from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
-from .navigator import Location, Navigator
 from .lazy_pane import LazyPane, real_pane
+from .navigator import Location, Navigator
 from .palette import CommandPalette
 from .rights import RightsGate
 from .theme import apply_theme

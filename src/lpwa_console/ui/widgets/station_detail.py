@@ -207,7 +207,9 @@ def hardware_html(station: Any) -> str:
         used = _get(fs, "used")
         used = _get(fs, "usage") if used is None else used
         value = ", ".join(
-            p for p in (f"{size} MB" if size else "", f"{used} % used" if used is not None else "") if p
+            p
+            for p in (f"{size} MB" if size else "", f"{used} % used" if used is not None else "")
+            if p
         )
         mfs_rows.append(_field(str(path), value))
     lrcs = _get(_get(station, "lrcs"), "lrc") or _get(station, "lrcs") or []

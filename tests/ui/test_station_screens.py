@@ -10,20 +10,29 @@ import asyncio
 import random
 from typing import Any
 
+from PySide6.QtWidgets import QDialogButtonBox, QPushButton, QWidget
+
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.errors import field_in_words
 from lpwa_console.models.partners import PartnerViewModel
-from lpwa_console.models.station_detail import StationDetailViewModel
+from lpwa_console.models.station_commands import StationRef
+from lpwa_console.models.station_detail import (
+    HealthSeries,
+    ProbeSeries,
+    StationDetailViewModel,
+)
 from lpwa_console.models.stations import StationsViewModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.common import ListEnvelope
 from lpwa_console.schema.labels import field_words
 from lpwa_console.schema.partners import Partner
 from lpwa_console.schema.stations import BaseStation, BaseStationCreate, BsSecurityRequest
+from lpwa_console.ui.dialogs.station_commands import StationCommandDialog
 from lpwa_console.ui.help import shortcut_rows
 from lpwa_console.ui.main_window import NEW_NONE
-from lpwa_console.ui.panes.stations import StationsPane
-from lpwa_console.ui.widgets.station_detail import ListTab, hardware_html
+from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane
+from lpwa_console.ui.widgets.health_chart import HealthChart, ProbeChart
+from lpwa_console.ui.widgets.station_detail import ListTab, StationDetail, hardware_html
 from tests.ui.conftest import OpenConsole
 
 GRANT_USED = "No more base stations may be created: 12 of 12 granted base stations are used"
@@ -167,3 +176,43 @@ def test_the_palette_refuses_a_station_beyond_the_grant(
     _grant(partner, 12, 13)
     entries = {e.title: e for e in window.palette_entries()}
     assert entries["New base station"].enabled
+
+
+def test_empty_charts_name_their_period(qtbot: Any) -> None:
+    health, probe = HealthChart(), ProbeChart()
+    qtbot.addWidget(health)
+    qtbot.addWidget(probe)
+    health.set_health(HealthSeries([], [], [], []))
+    assert health.empty.text() == (
+        "The station has reported no CPU, RAM or disk figures in the last 7 days"
+    )
+    probe.set_probe(ProbeSeries([], [], []))
+    assert probe.empty.text() == "The RF probe heard no frame in the last 2 days"
+
+
+def test_disabled_buttons_say_why(qtbot: Any, qloop: Any) -> None:
+    """Save thresholds, Revert, a command's Send and the new-station form's Create: disabled
+    with their reason, before anything is typed."""
+    runner = TaskRunner()
+    detail = StationDetail(StationDetailViewModel(runner))
+    qtbot.addWidget(detail)
+    detail.show_station(BaseStation.model_validate({"lrrID": "0A0B0C0D", "name": "Quiet"}))
+    assert not detail.save_thresholds.isEnabled()
+    assert detail.save_thresholds.toolTip() == "No threshold changed yet"
+    assert detail.revert_thresholds.toolTip() == "No threshold changed yet"
+
+    ref = StationRef("1", "0A0B0C0D", "Quiet", "LRR_LINUX")
+    dialog = StationCommandDialog(None, None, [ref], "downloadLrrVersion")
+    qtbot.addWidget(dialog)
+    send = dialog.findChild(QPushButton, "sendCommand")
+    assert not send.isEnabled()
+    assert send.toolTip() == "Not connected to a platform that takes station commands"
+
+    vm = StationsViewModel(runner)
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    form = StationCreateDialog(vm, parent)
+    create = form.buttons.button(QDialogButtonBox.StandardButton.Save)
+    assert not create.isEnabled()
+    assert create.toolTip() == "Base station model: required"
+    form.reject()

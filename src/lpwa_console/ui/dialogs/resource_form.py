@@ -204,6 +204,11 @@ class SchemaFormDialog(QDialog):
         self.form_error.setText(whole if shown else "")
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         save.setEnabled(not errors)
+        # Disabled, it says why, even before anything is typed (the fields say it once
+        # touched): "Base station model: required".
+        problems = list(errors.values())
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        save.setToolTip("; ".join(problems[:3]) + more if problems else "")
         return errors
 
     def save(self) -> None:

@@ -551,6 +551,15 @@ class StationCommandDialog(QDialog):
         whole = " ".join(m for n, m in errors.items() if n not in known)
         self.form_error.setText(whole if self.form.dirty else "")
         ready = not errors and self.admin is not None and bool(self.stations)
+        # Disabled, it says why before anything is typed (the fields say it once touched).
+        why = (
+            "Not connected to a platform that takes station commands"
+            if self.admin is None
+            else "No station to send it to"
+            if not self.stations
+            else "; ".join(list(errors.values())[:3])
+        )
+        self.send_button.setToolTip("" if ready else why)
         self.gate.enable(self.send_button, ready)
         if self.admin is None:
             self.form_error.setText("Not connected to a platform that takes station commands")

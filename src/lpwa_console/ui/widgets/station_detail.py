@@ -165,12 +165,14 @@ def thresholds_html(station: Any) -> str:
             except ValueError:
                 after = str(duration)
             words.append(f"{level} after {after}")
-        title = "Connection lost (102)" if code == "alarm102" else "No uplink activity (103)"
+        title = "Connection lost (102)" if code == "alarm102" else "No uplink (103)"
         rows.append(_field(title, "; ".join(words) or "No threshold"))
     return _section("Alarm thresholds", rows)
 
 
-def configuration_html(station: Any) -> str:
+def configuration_html(station: Any, *, thresholds: bool = True) -> str:
+    """The configuration in words; its alarm thresholds too unless an editor beside shows
+    them (the detail's Configuration tab: said once, not twice)."""
     probe = _get(station, "rfProbe")
     enabled = _get(probe, "enabled")
     rows = [
@@ -180,7 +182,7 @@ def configuration_html(station: Any) -> str:
         _field("Tags", tags_text(station)),
         _field("RF probe", None if enabled is None else ("On" if enabled else "Off")),
     ]
-    return _section("Configuration", rows) + thresholds_html(station)
+    return _section("Configuration", rows) + (thresholds_html(station) if thresholds else "")
 
 
 # The power source a station reports (`power.status`), in words.
@@ -500,8 +502,19 @@ class StationDetail(QWidget):
 
     def _thresholds_edited(self) -> None:
         dirty = self.thresholds.dirty and self.station is not None
-        self.gate.enable(
-            self.save_thresholds, dirty and self.thresholds.configuration() is not None
+        valid = self.thresholds.configuration() is not None
+        # Disabled, the buttons say why (the rights, when they refuse, say theirs instead).
+        unchanged = "No threshold changed yet"
+        self.save_thresholds.setToolTip(
+            "Save these thresholds to the station"
+            if dirty and valid
+            else unchanged
+            if not dirty
+            else f"Not saved while wrong: {self.thresholds.problem()}"
+        )
+        self.gate.enable(self.save_thresholds, dirty and valid)
+        self.revert_thresholds.setToolTip(
+            "Back to the station's thresholds" if dirty else unchanged
         )
         self.revert_thresholds.setEnabled(dirty)
 
@@ -546,7 +559,7 @@ class StationDetail(QWidget):
             )
         else:
             self.overview.setText(overview_html(station))
-            self.config_label.setText(configuration_html(station))
+            self.config_label.setText(configuration_html(station, thresholds=False))
             self.hardware.setText(hardware_html(station))
             probe = _get(_get(station, "rfProbe"), "enabled")
             self.probe_state.setText(

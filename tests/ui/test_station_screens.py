@@ -10,7 +10,7 @@ import asyncio
 import random
 from typing import Any
 
-from PySide6.QtWidgets import QDialogButtonBox, QPushButton, QWidget
+from PySide6.QtWidgets import QDialogButtonBox, QLabel, QPushButton, QWidget
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.errors import field_in_words
@@ -27,12 +27,17 @@ from lpwa_console.schema.common import ListEnvelope
 from lpwa_console.schema.labels import field_words
 from lpwa_console.schema.partners import Partner
 from lpwa_console.schema.stations import BaseStation, BaseStationCreate, BsSecurityRequest
-from lpwa_console.ui.dialogs.station_commands import StationCommandDialog
+from lpwa_console.ui.dialogs.station_commands import StationCommandDialog, results_table
 from lpwa_console.ui.help import shortcut_rows
 from lpwa_console.ui.main_window import NEW_NONE
 from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane
 from lpwa_console.ui.widgets.health_chart import HealthChart, ProbeChart
-from lpwa_console.ui.widgets.station_detail import ListTab, StationDetail, hardware_html
+from lpwa_console.ui.widgets.station_detail import (
+    ListTab,
+    StationDetail,
+    hardware_html,
+    overview_html,
+)
 from tests.ui.conftest import OpenConsole
 
 GRANT_USED = "No more base stations may be created: 12 of 12 granted base stations are used"
@@ -216,3 +221,33 @@ def test_disabled_buttons_say_why(qtbot: Any, qloop: Any) -> None:
     assert not create.isEnabled()
     assert create.toolTip() == "Base station model: required"
     form.reject()
+
+
+def test_band_and_elsewhere_in_words(qtbot: Any) -> None:
+    assert "ISM band</td><td style='padding:2px 0'>Europe 863-870 MHz (eu868)" in (
+        overview_html({"name": "Band", "ismBand": "eu868"})
+    )
+    assert "xx999" in overview_html({"name": "Band", "ismBand": "xx999"})  # unknown: as is
+    runner = TaskRunner()
+    vm = StationsViewModel(runner)
+    parent = QWidget()
+    qtbot.addWidget(parent)
+    form = StationCreateDialog(vm, parent)
+    notes = [label.text() for label in form.findChildren(QLabel)]
+    assert "Not editable here: Alarm thresholds (in its Configuration tab, once created)" in notes
+    form.reject()
+
+
+def test_the_results_table_has_room_for_a_long_station(qtbot: Any) -> None:
+    from lpwa_console.models.station_commands import StationResultsModel
+
+    refs = [StationRef("1", "1000000F", "Paris La Defense water tower 05", "LRR_LINUX")]
+    table = results_table(StationResultsModel(refs))
+    qtbot.addWidget(table)
+    label = "Paris La Defense water tower 05 (1000000F)"
+    assert table.columnWidth(StationResultsModel.STATION) > (
+        table.fontMetrics().horizontalAdvance(label)
+    )
+    assert table.columnWidth(StationResultsModel.STATE) > (
+        table.fontMetrics().horizontalAdvance("Sent, no longer followed")
+    )

@@ -98,6 +98,13 @@ COMMAND_STATE_WORDS = _choices(
 _HEX16 = "16 hexadecimal digits"
 _HEX32 = "32 hexadecimal digits"
 
+# The LoRaWAN regional bands a station's `ismBand` names, in words (another ID reads as is).
+ISM_BAND_WORDS = _choices(
+    eu868="Europe 863-870 MHz", us915="US 902-928 MHz", as923="Asia 923 MHz",
+    au915="Australia 915-928 MHz", kr920="Korea 920-923 MHz", in865="India 865-867 MHz",
+    cn470="China 470-510 MHz", ru864="Russia 864-870 MHz", eu433="Europe 433 MHz",
+)  # fmt: skip
+
 FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
     {
         # --- devices and groups -------------------------------------------------------------
@@ -289,7 +296,12 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         "cnxStateSince": FieldWords("Connection state since"),
         "rfProbe": FieldWords("RF probe", "Records the radio traffic the station hears"),
         "enabled": FieldWords("Enabled"),
-        "ismBand": FieldWords("ISM band"),
+        "ismBand": FieldWords(
+            "ISM band",
+            "The radio band the station works in, by its ID: eu868, us915, as923...",
+            choices=ISM_BAND_WORDS,
+            expected="a band ID such as eu868, us915, as923",
+        ),
         "rfRegionID": FieldWords("RF region"),
         "bsSecurity": FieldWords("Backhaul security"),
         "contactInfo": FieldWords("Site contact"),

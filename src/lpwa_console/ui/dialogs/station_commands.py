@@ -188,6 +188,9 @@ class StateDelegate(QStyledItemDelegate):
             option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
 
 
+LONG_STATION = "Paris La Defense water tower 05 (1000000F)"
+
+
 def results_table(model: StationResultsModel) -> QTableView:
     """Per-station results: fixed row height (never measured), the message stretching."""
     table = QTableView()
@@ -209,8 +212,11 @@ def results_table(model: StationResultsModel) -> QTableView:
     table.setSortingEnabled(True)
     header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
     width = table.fontMetrics().horizontalAdvance("M")
-    table.setColumnWidth(StationResultsModel.STATION, width * 18)
-    table.setColumnWidth(StationResultsModel.STATE, width * 19)
+    # Room for a long station's name and LRR ID, and for the longest state's words.
+    metrics, pad = table.fontMetrics(), 16
+    table.setColumnWidth(StationResultsModel.STATION, metrics.horizontalAdvance(LONG_STATION) + pad)
+    longest = max((state.words for state in State), key=metrics.horizontalAdvance)
+    table.setColumnWidth(StationResultsModel.STATE, metrics.horizontalAdvance(longest) + pad)
     table.setColumnWidth(StationResultsModel.DURATION, width * 7)
     table.setItemDelegateForColumn(StationResultsModel.STATE, StateDelegate(table))
     return table

@@ -35,7 +35,7 @@ from ...models.stations import (
 )
 from ...schema.common import Severity
 from ...schema.durations import duration_words
-from ...schema.labels import label_of
+from ...schema.labels import field_words, label_of
 from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
@@ -73,6 +73,14 @@ def _get(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
+def _band_words(band: Any) -> str | None:
+    """ "Europe 863-870 MHz (eu868)": the band in words, its ID beside (what forms take)."""
+    if not band:
+        return None
+    words = field_words("ismBand").choice_words(band)
+    return f"{words} ({band})" if words != str(band) else str(band)
+
+
 def _percent(value: Any) -> str | None:
     return f"{value} %" if value is not None else None
 
@@ -90,7 +98,7 @@ def overview_html(station: Any) -> str:
         _field("Model", model_text(station)),
         _field("Software version", _get(station, "version")),
         _field("RF region", _get(station, "rfRegionID")),
-        _field("ISM band", _get(station, "ismBand")),
+        _field("ISM band", _band_words(_get(station, "ismBand"))),
         _field("Created", _when(_get(station, "creationDate"))),
     ]
     health = _get(station, "healthState")

@@ -132,7 +132,9 @@ def test_refusals_and_choices_name_fields_in_words() -> None:
     assert field_in_words("model.softwareType: reboot needs the LRR software") == (
         "Software: reboot needs the LRR software"
     )
-    assert field_in_words("lrrID: 8 hexadecimal digits") == "LRR ID: 8 hexadecimal digits"
+    assert field_in_words("bsSecurity.type: IPSEC_X509 needs") == "Type: IPSEC_X509 needs"
+    assert field_in_words("lrrID: 8 hexadecimal digits") == "lrrID: 8 hexadecimal digits"
+    assert field_in_words("csv: bad file") == "csv: bad file"
     assert field_in_words("Conflict: the station exists") == "Conflict: the station exists"
     words = field_words("type", BsSecurityRequest)
     assert words.choice_words("IPSEC_X509") == "IPsec with X.509 certificates"

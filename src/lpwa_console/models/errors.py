@@ -44,14 +44,14 @@ def user_message(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text}"
 
 
-# "model.softwareType: reboot needs...": a refusal that starts with the API name of the field
-# it is about (camelCase, dotted inside an object).
-_FIELD_FIRST = re.compile(r"([a-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*): (.+)", re.S)
+# "model.softwareType: reboot needs...": a refusal that starts with the API path of a field
+# inside an object (a lone name, "minLat: ...", is left: forms put it next to its field).
+_FIELD_FIRST = re.compile(r"([a-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+): (.+)", re.S)
 
 
 def field_in_words(message: str) -> str:
-    """A refusal that starts with a field's API name, with the field's label instead
-    ("Software: reboot needs..."): the user never sees a schema's names."""
+    """A refusal that starts with a field's API path, with the field's label instead
+    ("Software: reboot needs..."): the user never sees a schema's paths."""
     from ..schema.labels import label_of  # the labels are read on a refusal, not at start
 
     found = _FIELD_FIRST.fullmatch(message)

@@ -253,3 +253,21 @@ def test_the_results_table_has_room_for_a_long_station(qtbot: Any) -> None:
     assert table.columnWidth(StationResultsModel.STATE) > (
         table.fontMetrics().horizontalAdvance("Sent, no longer followed")
     )
+
+
+def test_ctrl_n_makes_a_station_for_a_network_partner(
+    open_console: OpenConsole, qtbot: Any
+) -> None:
+    """A network partner may not create devices: Ctrl+N on its stations pane is still its
+    New base station (guarded by the station right, not the device one)."""
+    console = open_console("partner")
+    window = console.window
+    pane = _stations_pane(console)
+    partner = pane.partner
+    assert partner is not None
+    qtbot.waitUntil(lambda: partner.partner is not None, timeout=10000)
+    window.update_new_actions()
+    assert window.new_action.text() == "New base station"
+    assert window.new_action.isEnabled(), window.new_action.toolTip()
+    rows = dict(shortcut_rows(window.all_actions()))
+    assert rows["Ctrl+N"] == "New: a base station on Base stations"

@@ -10,6 +10,7 @@ import asyncio
 import random
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QLabel, QPushButton, QWidget
 
 from lpwa_console.api import LpwaClient
@@ -32,6 +33,7 @@ from lpwa_console.ui.help import shortcut_rows
 from lpwa_console.ui.main_window import NEW_NONE
 from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane
 from lpwa_console.ui.widgets.health_chart import HealthChart, ProbeChart
+from lpwa_console.ui.widgets.pane_parts import data_table
 from lpwa_console.ui.widgets.station_detail import (
     ListTab,
     StationDetail,
@@ -271,3 +273,12 @@ def test_ctrl_n_makes_a_station_for_a_network_partner(
     assert window.new_action.isEnabled(), window.new_action.toolTip()
     rows = dict(shortcut_rows(window.all_actions()))
     assert rows["Ctrl+N"] == "New: a base station on Base stations"
+
+
+def test_the_list_has_room_for_a_never_connected_station(qtbot: Any) -> None:
+    model = StationsViewModel(TaskRunner()).model
+    table = data_table(model, "stationsTable")
+    qtbot.addWidget(table)
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    health = headers.index("Health")
+    assert table.columnWidth(health) > table.fontMetrics().horizontalAdvance("Never communicated")

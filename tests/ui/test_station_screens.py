@@ -276,7 +276,8 @@ def test_ctrl_n_makes_a_station_for_a_network_partner(
 
 
 def test_the_list_has_room_for_a_never_connected_station(qtbot: Any) -> None:
-    model = StationsViewModel(TaskRunner()).model
+    vm = StationsViewModel(TaskRunner())  # held: it owns the model
+    model = vm.model
     table = data_table(model, "stationsTable")
     qtbot.addWidget(table)
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]

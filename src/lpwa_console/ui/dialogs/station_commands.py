@@ -520,9 +520,9 @@ class StationCommandDialog(QDialog):
         other = [s for s in self.stations if s.software_type not in (None, "LRR_LINUX")]
         if spec.lrr_only and other:
             warnings.append(
-                f"For stations running the LRR software: {stations_in_words(other, 3)} "
-                f"{'runs' if len(other) == 1 else 'run'} other software, and the platform "
-                "will refuse it there."
+                f"Only for stations running the LRR software: {stations_in_words(other, 3)}"
+                f" {'runs' if len(other) == 1 else 'run'} other software, so the platform"
+                f" will refuse it {'there' if len(other) == 1 else 'on those'}."
             )
         self.warning.setText(" ".join(warnings))
         self.warning.setVisible(bool(warnings))

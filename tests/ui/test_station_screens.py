@@ -21,6 +21,7 @@ from lpwa_console.models.station_detail import (
     HealthSeries,
     ProbeSeries,
     StationDetailViewModel,
+    station_alarm_columns,
 )
 from lpwa_console.models.stations import StationsViewModel
 from lpwa_console.models.tasks import TaskRunner
@@ -283,3 +284,8 @@ def test_the_list_has_room_for_a_never_connected_station(qtbot: Any) -> None:
     headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
     health = headers.index("Health")
     assert table.columnWidth(health) > table.fontMetrics().horizontalAdvance("Never communicated")
+
+
+def test_a_stations_alarms_say_when_before_the_details() -> None:
+    titles = [column.header for column in station_alarm_columns()]
+    assert titles[:3] == ["Severity", "Alarm", "Raised"]

@@ -149,6 +149,9 @@ def test_ctrl_n_is_named_after_what_it_makes(open_console: OpenConsole, qtbot: A
     window = console.window
     window.navigator.open("devices")
     assert window.new_action.text() == "New device"
+    assert window.account_button.text() == "Acme Utilities (subscriber)"
+    window._account_changed("Acme Utilities (administrator)", "subscriber")  # the demo's name
+    assert window.account_button.text() == "Acme Utilities (administrator) · subscriber"
     rows = dict(shortcut_rows(window.all_actions()))
     assert rows["Ctrl+N"] == "New: a device on Devices; a base station on Base stations"
     _stations_pane(console)

@@ -629,7 +629,10 @@ class MainWindow(QMainWindow):
         self._fill_profile_menu()
 
     def _account_changed(self, name: str, role: str) -> None:
-        self.account_button.setText(f"{name} ({role})" if name else "Not signed in")
+        # "Acme Utilities (subscriber)"; a name with brackets of its own takes a dot instead
+        # of a second pair: "Acme Utilities (administrator) · subscriber".
+        role_text = f" · {role}" if name.endswith(")") else f" ({role})"
+        self.account_button.setText(f"{name}{role_text}" if name else "Not signed in")
         self.apply_pane_access()
 
     def _busy(self, busy: bool) -> None:

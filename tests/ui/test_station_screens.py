@@ -292,3 +292,24 @@ def test_the_list_has_room_for_a_never_connected_station(qtbot: Any) -> None:
 def test_a_stations_alarms_say_when_before_the_details() -> None:
     titles = [column.header for column in station_alarm_columns()]
     assert titles[:3] == ["Severity", "Alarm", "Raised"]
+
+
+def test_show_on_map_on_a_map_never_shown(qtbot: Any, qloop: Any) -> None:
+    """ "Show on map" from a station makes the map pane and asks for the place before the
+    pane has its size: its first resize (no old size: seen in a real X window) fits that
+    place, not the whole world."""
+    from PySide6.QtCore import QSize
+    from PySide6.QtGui import QResizeEvent
+
+    from lpwa_console.models.device_map import DeviceMapViewModel
+    from lpwa_console.ui.panes.device_map import DeviceMapPane
+
+    pane = DeviceMapPane(DeviceMapViewModel(TaskRunner(), debounce_ms=20))
+    qtbot.addWidget(pane)
+    pane.open_item("48.83112,2.31946")  # made by the link, not laid out yet
+    view = pane.view
+    view.resizeEvent(QResizeEvent(QSize(640, 480), QSize(-1, -1)))  # its first: no old size
+    box = view.visible_box()
+    assert box is not None
+    assert box.min_lat < 48.83112 < box.max_lat and box.min_lon < 2.31946 < box.max_lon
+    assert box.max_lon - box.min_lon < 0.1  # street level

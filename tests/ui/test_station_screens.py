@@ -313,3 +313,14 @@ def test_show_on_map_on_a_map_never_shown(qtbot: Any, qloop: Any) -> None:
     assert box is not None
     assert box.min_lat < 48.83112 < box.max_lat and box.min_lon < 2.31946 < box.max_lon
     assert box.max_lon - box.min_lon < 0.1  # street level
+
+
+def test_read_only_thresholds_say_why(open_console: OpenConsole, qtbot: Any) -> None:
+    console = open_console("subscriber-viewer")
+    pane = _stations_pane(console)
+    qtbot.waitUntil(lambda: pane.vm.first_page_ms is not None, timeout=15000)
+    pane.table.selectRow(0)
+    qtbot.waitUntil(lambda: pane.detail.showing_station, timeout=10000)
+    editor = pane.detail.thresholds
+    qtbot.waitUntil(lambda: editor.toolTip().startswith("Your account may not"), timeout=10000)
+    assert not editor.inputs["alarm102"][0].enabled.isEnabled()

@@ -349,6 +349,8 @@ class StationDetail(QWidget):
         self.setMinimumWidth(320)
         self.vm = vm
         self.gate = RightsGate(rights, self)
+        if rights is not None:
+            rights.changed.connect(self._rights_changed)
         self.station: Any = None
         self.tabs = QTabWidget()
         self.tabs.setObjectName("stationDetailTabs")
@@ -549,9 +551,18 @@ class StationDetail(QWidget):
             if not saved:
                 return
         self.thresholds.set_configuration(config)
-        self.thresholds.set_editable(
-            station is not None and self.gate.check("station.edit").allowed
-        )
+        self._apply_thresholds_rights(station)
+        self._thresholds_edited()
+
+    def _apply_thresholds_rights(self, station: Any) -> None:
+        verdict = self.gate.check("station.edit")
+        self.thresholds.set_editable(station is not None and verdict.allowed)
+        # Greyed for an account that may not change them: it says why where it is greyed.
+        self.thresholds.setToolTip("" if verdict.allowed else verdict.reason)
+
+    def _rights_changed(self) -> None:
+        """The account's rights read (after the station was shown): editable or not now."""
+        self._apply_thresholds_rights(self.station)
         self._thresholds_edited()
 
     def show_station(self, station: Any) -> None:

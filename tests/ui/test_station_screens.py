@@ -31,7 +31,7 @@ from lpwa_console.schema.partners import Partner
 from lpwa_console.schema.stations import BaseStation, BaseStationCreate, BsSecurityRequest
 from lpwa_console.ui.dialogs.station_commands import StationCommandDialog, results_table
 from lpwa_console.ui.help import shortcut_rows
-from lpwa_console.ui.main_window import NEW_NONE
+from lpwa_console.ui.main_window import EXPORT_WORDS, IMPORT_WORDS, NEW_NONE
 from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane
 from lpwa_console.ui.widgets.health_chart import HealthChart, ProbeChart
 from lpwa_console.ui.widgets.pane_parts import data_table
@@ -154,8 +154,13 @@ def test_ctrl_n_is_named_after_what_it_makes(open_console: OpenConsole, qtbot: A
     assert window.account_button.text() == "Acme Utilities (administrator) · subscriber"
     rows = dict(shortcut_rows(window.all_actions()))
     assert rows["Ctrl+N"] == "New: a device on Devices; a base station on Base stations"
+    assert window.import_action.isEnabled() and window.export_action.isEnabled()
     _stations_pane(console)
     assert window.new_action.text() == "New base station"
+    # Import and export are the devices pane's: here they say where they work.
+    assert not window.import_action.isEnabled() and not window.export_action.isEnabled()
+    assert window.import_action.toolTip() == IMPORT_WORDS[1]
+    assert window.export_action.toolTip() == EXPORT_WORDS[1]
     titles = [e.title for e in window.palette_entries()]
     assert titles.count("New base station") == 1  # Ctrl+N's item, not twice
     window.navigator.open("alarms")

@@ -68,6 +68,8 @@ NEW_ITEMS: dict[str, tuple[str, str, str]] = {
     "stations": ("New base station", "station.create", "a base station"),
     "catalogs": ("New device profile", "catalog.edit", "a device profile"),
 }
+IMPORT_WORDS = ("Import devices from a file", "Import works on the Devices and Key manager panes")
+EXPORT_WORDS = ("Export the rows of this view to a file", "Export works on the Devices pane")
 NEW_NONE = "Nothing to create on this pane (Ctrl+N makes a device, a station, a profile on theirs)"
 
 
@@ -472,6 +474,21 @@ class MainWindow(QMainWindow):
             self.new_action.setEnabled(False)
         self.new_station_action.setToolTip(refusal or "Create a base station")
         self.gate.enable(self.new_station_action, not refusal)
+        # Import and export work on the panes that have them; elsewhere they say where.
+        for action, method, (tip, elsewhere) in (
+            (self.import_action, "import_devices", IMPORT_WORDS),
+            (self.export_action, "choose_export_file", EXPORT_WORDS),
+        ):
+            here = self._pane_has(method)
+            action.setToolTip(tip if here else elsewhere)
+            self.gate.enable(action, here)
+
+    def _pane_has(self, method: str) -> bool:
+        """Whether the pane shown does this (a pane not made yet is given the benefit)."""
+        host = self.stack.currentWidget()
+        if host is None or (isinstance(host, LazyPane) and not host.is_made):
+            return True
+        return callable(getattr(real_pane(host), method, None))
 
     def new_words(self) -> str:
         """Ctrl+N in the shortcut list: what it makes on each pane this account sees."""

@@ -475,13 +475,13 @@ class MainWindow(QMainWindow):
         self.new_station_action.setToolTip(refusal or "Create a base station")
         self.gate.enable(self.new_station_action, not refusal)
         # Import and export work on the panes that have them; elsewhere they say where.
-        for action, method, (tip, elsewhere) in (
+        for menu_item, method, (tip, elsewhere) in (
             (self.import_action, "import_devices", IMPORT_WORDS),
             (self.export_action, "choose_export_file", EXPORT_WORDS),
         ):
             here = self._pane_has(method)
-            action.setToolTip(tip if here else elsewhere)
-            self.gate.enable(action, here)
+            menu_item.setToolTip(tip if here else elsewhere)
+            self.gate.enable(menu_item, here)
 
     def _pane_has(self, method: str) -> bool:
         """Whether the pane shown does this (a pane not made yet is given the benefit)."""

@@ -36,6 +36,7 @@ from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane
 from lpwa_console.ui.widgets.health_chart import HealthChart, ProbeChart
 from lpwa_console.ui.widgets.pane_parts import data_table
 from lpwa_console.ui.widgets.station_detail import (
+    HtmlView,
     ListTab,
     StationDetail,
     hardware_html,
@@ -329,3 +330,43 @@ def test_read_only_thresholds_say_why(open_console: OpenConsole, qtbot: Any) -> 
     editor = pane.detail.thresholds
     qtbot.waitUntil(lambda: editor.toolTip().startswith("Your account may not"), timeout=10000)
     assert not editor.inputs["alarm102"][0].enabled.isEnabled()
+
+
+def test_every_tab_is_listed_beside_the_bar(qtbot: Any) -> None:
+    """The bar scrolls on a laptop-wide detail: its corner button lists every tab."""
+    detail = StationDetail(StationDetailViewModel(TaskRunner()))
+    qtbot.addWidget(detail)
+    detail.resize(430, 600)
+    detail.show_station(BaseStation.model_validate({"lrrID": "0A0B0C0D", "name": "Tabs"}))
+    items = detail.tabs_menu.actions()
+    assert [a.text() for a in items] == [detail.tabs.tabText(i) for i in range(detail.tabs.count())]
+    assert items[-1].text() == "Served devices"
+    items[-1].trigger()
+    assert detail.tabs.currentWidget() is detail.served_tab
+
+
+def test_links_follow_the_theme(qtbot: Any) -> None:
+    """Show on map, written in the light theme's link colour, takes the dark one's when the
+    theme changes (the text is laid out again)."""
+    import re
+
+    from PySide6.QtGui import QPalette
+    from PySide6.QtWidgets import QApplication
+
+    from lpwa_console.ui.theme import apply_theme
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    was_dark = bool(app.property("lpwaDark"))
+    apply_theme(app, "light")
+    view = HtmlView("linkView")
+    qtbot.addWidget(view)
+    view.show()
+    view.setText("<a href='lpwa:detail/map'>Show on map</a>")
+    try:
+        apply_theme(app, "dark")
+        qtbot.wait(10)
+        dark = app.palette().color(QPalette.ColorRole.Link).name()
+        assert re.findall(r"color:(#[0-9a-f]{6})", view.document().toHtml()) == [dark]
+    finally:
+        apply_theme(app, "dark" if was_dark else "light")

@@ -8,17 +8,19 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QScrollArea,
     QStackedWidget,
     QTabWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -265,7 +267,15 @@ class HtmlView(QTextBrowser):
         self.anchorClicked.connect(lambda url: self.link_activated.emit(url.toString()))
 
     def setText(self, html: str) -> None:
+        self._html = html
         self.setHtml(html)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        # Another theme: links take their colour from the palette when the text is laid
+        # out, so the text is laid out again (a light theme's dark blue on a dark one).
+        if event.type() == QEvent.Type.PaletteChange and getattr(self, "_html", ""):
+            self.setHtml(self._html)
 
     def text(self) -> str:
         return self.toPlainText()
@@ -420,6 +430,23 @@ class StationDetail(QWidget):
             vm, "served", "stationServedDevices", "No device heard by this station lately"
         )
         self.tabs.addTab(self.served_tab, "Served devices")
+        # Nine tabs do not fit a laptop-wide detail: the bar scrolls, and this button lists
+        # them all (the ones scrolled out of sight included).
+        self.tabs_button = QToolButton()
+        self.tabs_button.setObjectName("stationTabsMenu")
+        self.tabs_button.setText("All tabs")
+        self.tabs_button.setToolTip("Every tab of the station, those scrolled out of sight too")
+        self.tabs_button.setAutoRaise(True)
+        self.tabs_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.tabs_menu = QMenu(self.tabs_button)
+        self.tabs_menu.setObjectName("stationTabsList")
+        for index in range(self.tabs.count()):
+            item = self.tabs_menu.addAction(self.tabs.tabText(index))
+            item.setCheckable(True)
+            item.triggered.connect(lambda _c=False, i=index: self.tabs.setCurrentIndex(i))
+        self.tabs_menu.aboutToShow.connect(self._mark_current_tab)
+        self.tabs_button.setMenu(self.tabs_menu)
+        self.tabs.setCornerWidget(self.tabs_button, Qt.Corner.TopRightCorner)
         self.config_tab = config
         self.tab_keys: dict[QWidget, str] = {
             self.alarms_tab: "alarms",
@@ -479,6 +506,10 @@ class StationDetail(QWidget):
             lambda m: self.probe_chart.show_message(f"Could not load the RF probe traffic: {m}")
         )
         self.show_station(None)
+
+    def _mark_current_tab(self) -> None:
+        for index, item in enumerate(self.tabs_menu.actions()):
+            item.setChecked(index == self.tabs.currentIndex())
 
     def _chart_tab(self, chart: QWidget, key: str, note: QLabel | None = None) -> QWidget:
         tab = QWidget()

@@ -370,3 +370,23 @@ def test_links_follow_the_theme(qtbot: Any) -> None:
         assert re.findall(r"color:(#[0-9a-f]{6})", view.document().toHtml()) == [dark]
     finally:
         apply_theme(app, "dark" if was_dark else "light")
+
+
+def test_partners_say_used_of_granted_in_one_column() -> None:
+    from lpwa_console.models.operator_partners import partner_columns
+
+    headers = [c.header for c in partner_columns()]
+    assert "Granted" not in headers  # was off the right edge of a laptop's table
+    used = partner_columns()[headers.index("Stations used")]
+    partner = Partner.model_validate(
+        {
+            "partner": {"ID": "net", "name": "Net"},
+            "totalBaseStationsUsed": 12,
+            "totalBaseStationsGranted": 40,
+        }
+    )
+    assert used.value(partner) == "12 of 40"
+    mine = Partner.model_validate(
+        {"partner": {"ID": "acme", "name": "Acme"}, "totalBaseStationsUsed": 1036}
+    )
+    assert used.value(mine) == "1,036 (no limit)"

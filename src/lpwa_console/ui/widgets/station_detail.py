@@ -258,6 +258,7 @@ class HtmlView(QTextBrowser):
     link_activated = Signal(str)
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        self._text = ""  # what setText was given (laid out again on a new palette)
         super().__init__(parent)
         self.setObjectName(name)
         self.setOpenLinks(False)
@@ -267,15 +268,15 @@ class HtmlView(QTextBrowser):
         self.anchorClicked.connect(lambda url: self.link_activated.emit(url.toString()))
 
     def setText(self, html: str) -> None:
-        self._html = html
+        self._text = html
         self.setHtml(html)
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         # Another theme: links take their colour from the palette when the text is laid
         # out, so the text is laid out again (a light theme's dark blue on a dark one).
-        if event.type() == QEvent.Type.PaletteChange and getattr(self, "_html", ""):
-            self.setHtml(self._html)
+        if event.type() == QEvent.Type.PaletteChange and self._text:
+            self.setHtml(self._text)
 
     def text(self) -> str:
         return self.toPlainText()

@@ -377,6 +377,8 @@ def test_partners_say_used_of_granted_in_one_column() -> None:
 
     headers = [c.header for c in partner_columns()]
     assert "Granted" not in headers  # was off the right edge of a laptop's table
+    # Name to stations used within the ~530 px the list has at 1280 px.
+    assert sum(c.width or 100 for c in partner_columns()[:4]) <= 500
     used = partner_columns()[headers.index("Stations used")]
     partner = Partner.model_validate(
         {

@@ -40,8 +40,8 @@ def used_of_granted(partner: Partner) -> str:
 
 def partner_columns() -> list[Column[Partner]]:
     return [
-        Column("Partner", lambda p: p.name, width=200),
-        Column("ID", lambda p: p.ID, width=140),
+        Column("Partner", lambda p: p.name, width=170),
+        Column("ID", lambda p: p.ID, width=110),
         Column("Kind", lambda p: "Supplier" if p.type == "SUPPLIER" else "Subscriber", width=90),
         # Used of granted in one column: seen beside the partner's name on a laptop.
         Column("Stations used", used_of_granted, alignment=RIGHT, width=130),

@@ -28,7 +28,7 @@ def test_health_chart(qtbot: Any) -> None:
     chart.show()
     assert chart.stack.currentWidget() is chart.empty
     chart.set_health(HealthSeries([], [], [], []))
-    assert "no figures" in chart.empty.text()
+    assert "no CPU, RAM or disk figures in the last 7 days" in chart.empty.text()
     start = 1_763_900_000_000
     times = [start + i * HOUR for i in range(48)]
     chart.set_health(

@@ -269,8 +269,8 @@ def test_many_stations_listed_and_other_software_warned(qtbot: Any, qloop: Any) 
     qtbot.addWidget(dialog)
     warning = dialog.findChild(QLabel, "disruptiveWarning").text()
     assert warning.endswith(
-        "For stations running the LRR software: Basic (0A1B2C0B) runs other software, and "
-        "the platform will refuse it there."
+        "Only for stations running the LRR software: Basic (0A1B2C0B) runs other software, so"
+        " the platform will refuse it there."
     )
     click(qtbot, dialog, "sendCommand")
     text = dialog.findChild(QLabel, "confirmText").text()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
 from pydantic import ValidationError
 
@@ -32,7 +33,7 @@ def user_message(exc: BaseException) -> str:
     if isinstance(exc, PermissionDeniedError):
         return f"Not allowed: {exc.message}"
     if isinstance(exc, APIStatusError):
-        return exc.message or str(exc)
+        return field_in_words(exc.message) if exc.message else str(exc)
     if isinstance(exc, APIConnectionError):
         return f"Cannot reach the platform: {exc.message}"
     if isinstance(exc, APIError):
@@ -41,6 +42,23 @@ def user_message(exc: BaseException) -> str:
         return validation_summary(exc)
     text = str(exc) or type(exc).__name__
     return f"{type(exc).__name__}: {text}"
+
+
+# "model.softwareType: reboot needs...": a refusal that starts with the API path of a field
+# inside an object (a lone name, "minLat: ...", is left: forms put it next to its field).
+_FIELD_FIRST = re.compile(r"([a-z][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+): (.+)", re.S)
+
+
+def field_in_words(message: str) -> str:
+    """A refusal that starts with a field's API path, with the field's label instead
+    ("Software: reboot needs..."): the user never sees a schema's paths."""
+    from ..schema.labels import label_of  # the labels are read on a refusal, not at start
+
+    found = _FIELD_FIRST.fullmatch(message)
+    if found is None:
+        return message
+    path, rest = found.groups()
+    return f"{label_of(path.rsplit('.', 1)[-1])}: {rest}"
 
 
 def validation_summary(exc: ValidationError, limit: int = 3) -> str:

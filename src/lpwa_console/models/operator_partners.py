@@ -31,18 +31,20 @@ def partner_ref(partner: Partner) -> str:
     return prefix + partner.ID
 
 
-def granted_text(partner: Partner) -> str:
+def used_of_granted(partner: Partner) -> str:
+    """ "12 of 40", or "36 (no limit)"."""
+    used = f"{partner.totalBaseStationsUsed:,}"
     granted = partner.totalBaseStationsGranted
-    return "no limit" if granted is None else f"{granted:,}"
+    return f"{used} (no limit)" if granted is None else f"{used} of {granted:,}"
 
 
 def partner_columns() -> list[Column[Partner]]:
     return [
-        Column("Partner", lambda p: p.name, width=200),
-        Column("ID", lambda p: p.ID, width=140),
+        Column("Partner", lambda p: p.name, width=170),
+        Column("ID", lambda p: p.ID, width=110),
         Column("Kind", lambda p: "Supplier" if p.type == "SUPPLIER" else "Subscriber", width=90),
-        Column("Stations used", lambda p: f"{p.totalBaseStationsUsed:,}", alignment=RIGHT),
-        Column("Granted", granted_text, alignment=RIGHT),
+        # Used of granted in one column: seen beside the partner's name on a laptop.
+        Column("Stations used", used_of_granted, alignment=RIGHT, width=130),
         Column("Since", lambda p: format_time(p.creationTimestamp)),
     ]
 

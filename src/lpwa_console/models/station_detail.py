@@ -36,6 +36,7 @@ def _alarm_severity(alarm: Any) -> int | None:
 
 
 def station_alarm_columns() -> list[Column[Any]]:
+    """A station's alarms: what, how bad and when first, then the details."""
     return [
         Column(
             "Severity",
@@ -50,13 +51,14 @@ def station_alarm_columns() -> list[Column[Any]]:
             severity=_alarm_severity,
             width=170,
         ),
+        # When, before the details: the detail is narrow on a laptop (1280 px).
+        Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
         Column(
             "What",
             lambda a: add_info2_words(a.ID, a.addInfo2),
             tooltip=lambda a: add_info2_words(a.ID, a.addInfo2) or None,
             width=230,
         ),
-        Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
         Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
         Column("Acked", lambda a: "yes" if a.acked else "", width=50),
     ]

@@ -132,7 +132,11 @@ def station_columns() -> list[Column[BaseStationBrief]]:
             severity=worst_alarm,
             width=100,
         ),
-        Column("Health", lambda s: HEALTH_WORDS.get(s.healthState or "", s.healthState or "")),
+        Column(
+            "Health",
+            lambda s: HEALTH_WORDS.get(s.healthState or "", s.healthState or ""),
+            width=140,  # room for "Never communicated"
+        ),
         Column("Tags", tags_text, width=150),
         Column("Model", model_text, width=150),
         Column("Software", lambda s: s.version or "", sort_key="version", width=110),

@@ -98,6 +98,13 @@ COMMAND_STATE_WORDS = _choices(
 _HEX16 = "16 hexadecimal digits"
 _HEX32 = "32 hexadecimal digits"
 
+# The LoRaWAN regional bands a station's `ismBand` names, in words (another ID reads as is).
+ISM_BAND_WORDS = _choices(
+    eu868="Europe 863-870 MHz", us915="US 902-928 MHz", as923="Asia 923 MHz",
+    au915="Australia 915-928 MHz", kr920="Korea 920-923 MHz", in865="India 865-867 MHz",
+    cn470="China 470-510 MHz", ru864="Russia 864-870 MHz", eu433="Europe 433 MHz",
+)  # fmt: skip
+
 FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
     {
         # --- devices and groups -------------------------------------------------------------
@@ -289,7 +296,12 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         "cnxStateSince": FieldWords("Connection state since"),
         "rfProbe": FieldWords("RF probe", "Records the radio traffic the station hears"),
         "enabled": FieldWords("Enabled"),
-        "ismBand": FieldWords("ISM band"),
+        "ismBand": FieldWords(
+            "ISM band",
+            "The radio band the station works in, by its ID: eu868, us915, as923...",
+            choices=ISM_BAND_WORDS,
+            expected="a band ID such as eu868, us915, as923",
+        ),
         "rfRegionID": FieldWords("RF region"),
         "bsSecurity": FieldWords("Backhaul security"),
         "contactInfo": FieldWords("Site contact"),
@@ -561,6 +573,9 @@ _SUPPLIER_WORDS: dict[tuple[str, str], FieldWords] = {
     ("ProductFilter", "maxStock"): FieldWords("Stock to"),
 }
 
+# A station's backhaul protection (`bsSecurity.type`).
+_SECURITY_WORDS = _choices(IPSEC_X509="IPsec with X.509 certificates", DISABLE="None")
+
 MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
     {
         # --- base station configuration (schema/stations.py) -----------------------------
@@ -705,6 +720,8 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
             ),
         ),
         ("_StationFields", "version"): FieldWords("Software version"),
+        ("BsSecurityRequest", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
+        ("BsSecurity", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
         ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
         ("AlarmThresholdView", "duration"): FieldWords("After", duration=True),
         ("_KeyFields", "asKey"): FieldWords(

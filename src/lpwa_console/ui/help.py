@@ -35,12 +35,14 @@ CONTROL_KEYS = [
 
 
 def shortcut_rows(actions: list[QAction]) -> list[tuple[str, str]]:
-    """(keys, what they do) of every action with a shortcut, in menu order."""
+    """(keys, what they do) of every action with a shortcut, in menu order. An action whose
+    meaning follows the pane shown (Ctrl+N) says it per pane in its What's This text."""
     rows = []
     for action in actions:
         keys = [k.toString(QKeySequence.SequenceFormat.NativeText) for k in action.shortcuts()]
         if keys:
-            rows.append((" or ".join(keys), action.text().replace("&", "").rstrip("…")))
+            does = action.whatsThis() or action.text().replace("&", "").rstrip("…")
+            rows.append((" or ".join(keys), does))
     return rows
 
 

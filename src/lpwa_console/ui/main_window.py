@@ -31,6 +31,7 @@ from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
+from .lazy_pane import LazyPane, real_pane
 from .navigator import Location, Navigator
 from .palette import CommandPalette
 from .rights import RightsGate
@@ -59,6 +60,17 @@ class Pane(Protocol):
 
 
 DEFAULT_SIZE = (1280, 800)
+
+# What Ctrl+N (View > New) makes on each pane that makes something: the action's words
+# there, the rights action guarding it, and what the shortcut list says of it.
+NEW_ITEMS: dict[str, tuple[str, str, str]] = {
+    "devices": ("New device", "device.create", "a device"),
+    "stations": ("New base station", "station.create", "a base station"),
+    "catalogs": ("New device profile", "catalog.edit", "a device profile"),
+}
+IMPORT_WORDS = ("Import devices from a file", "Import works on the Devices and Key manager panes")
+EXPORT_WORDS = ("Export the rows of this view to a file", "Export works on the Devices pane")
+NEW_NONE = "Nothing to create on this pane (Ctrl+N makes a device, a station, a profile on theirs)"
 
 
 class MainWindow(QMainWindow):
@@ -113,6 +125,7 @@ class MainWindow(QMainWindow):
             self.navigation.item(row).setHidden(key not in self.visible_keys)
         self.navigator = Navigator(dict(zip(self.pane_keys, panes, strict=True)), self.show_pane)
         self.navigation.currentRowChanged.connect(self._pane_picked)
+        self.navigation.currentRowChanged.connect(lambda _r: self.update_new_actions())
         for pane in panes:
             navigate = getattr(pane, "navigate", None)
             if navigate is not None:
@@ -165,6 +178,7 @@ class MainWindow(QMainWindow):
         if self.visible_keys:
             self.navigation.setCurrentRow(self.pane_keys.index(self.visible_keys[0]))
         self.restore_layout()
+        self.update_new_actions()
         self.navigator.forget()  # the way starts where the window opens
 
     # --- menus and shortcuts ------------------------------------------------------------
@@ -196,7 +210,10 @@ class MainWindow(QMainWindow):
         view.setToolTipsVisible(True)
         self.refresh_action = self._action(view, "Refresh", "F5", self._pane_call("refresh"))
         self.find_action = self._action(view, "Find", "Ctrl+F", self._pane_call("focus_filter"))
+        # Ctrl+N: what the pane shown makes (NEW_ITEMS), named after it; the shortcut list
+        # says what it makes on each pane.
         self.new_action = self._action(view, "New device", "Ctrl+N", self._pane_call("new_device"))
+        self.new_action.setObjectName("newAction")
         self.import_action = self._action(
             view, "Import devices…", "Ctrl+I", self._pane_call("import_devices")
         )
@@ -205,8 +222,10 @@ class MainWindow(QMainWindow):
         # else (the palette), this goes there and opens the form.
         self.new_station_action = view.addAction("New base station…")
         self.new_station_action.setObjectName("newStationAction")
+        self.new_station_action.setToolTip("Create a base station")
         self.new_station_action.triggered.connect(lambda _c=False: self.new_station())
         self.gate.bind(self.new_station_action, "station.create")
+        view.aboutToShow.connect(self.update_new_actions)
         self.new_station_action.setVisible("stations" in self.visible_keys)
         self.gate.bind(self.import_action, "device.import")
         self.export_action = self._action(
@@ -285,6 +304,7 @@ class MainWindow(QMainWindow):
             self.navigation.item(row).setHidden(key not in visible)
         self.new_station_action.setVisible("stations" in visible)
         self._build_pane_actions()
+        self.update_new_actions()
         row = self.navigation.currentRow()
         current = self.pane_keys[row] if 0 <= row < len(self.pane_keys) else None
         if current not in visible and visible:
@@ -412,6 +432,77 @@ class MainWindow(QMainWindow):
         if callable(create):
             create()
 
+    def current_key(self) -> str | None:
+        row = self.navigation.currentRow()
+        return self.pane_keys[row] if 0 <= row < len(self.pane_keys) else None
+
+    def _station_refusal(self) -> str:
+        """Why the stations pane refuses a new station now (its partner's grant used up,
+        its permissions): '' when it may, or while the pane is not made (nothing read yet:
+        the pane itself says so when asked)."""
+        if "stations" not in self.pane_keys:
+            return ""
+        host = self.panes[self.pane_keys.index("stations")]
+        if isinstance(host, LazyPane) and not host.is_made:
+            return ""
+        pane = real_pane(host)
+        vm = getattr(pane, "vm", None)
+        refusal = getattr(pane, "create_refusal", None)
+        if not callable(refusal) or not getattr(vm, "has_client", False):
+            return ""
+        return str(refusal())
+
+    def update_new_actions(self) -> None:
+        """Ctrl+N's words, rights and reason for the pane shown; New base station refused
+        with the pane's reason, as its button is."""
+        if not hasattr(self, "new_station_action"):
+            return  # the menus are not built yet
+        key = self.current_key() or ""
+        text, action, _what = NEW_ITEMS.get(key, ("New…", "", ""))
+        refusal = self._station_refusal()
+        self.new_action.setText(text)
+        self.new_action.setWhatsThis(self.new_words())
+        if action:
+            self.gate.bind(self.new_action, action)
+            tip = refusal if key == "stations" and refusal else ""
+            self.new_action.setToolTip(tip or text)
+            self.gate.enable(self.new_action, not tip)
+        else:
+            self.gate.unbind(self.new_action)
+            self.new_action.setToolTip(NEW_NONE)
+            self.new_action.setStatusTip(NEW_NONE)
+            self.new_action.setEnabled(False)
+        self.new_station_action.setToolTip(refusal or "Create a base station")
+        self.gate.enable(self.new_station_action, not refusal)
+        # Import and export work on the panes that have them; elsewhere they say where.
+        for menu_item, method, (tip, elsewhere) in (
+            (self.import_action, "import_devices", IMPORT_WORDS),
+            (self.export_action, "choose_export_file", EXPORT_WORDS),
+        ):
+            here = self._pane_has(method)
+            menu_item.setToolTip(tip if here else elsewhere)
+            self.gate.enable(menu_item, here)
+
+    def _pane_has(self, method: str) -> bool:
+        """Whether the pane shown does this (a pane not made yet is given the benefit)."""
+        host = self.stack.currentWidget()
+        if host is None or (isinstance(host, LazyPane) and not host.is_made):
+            return True
+        return callable(getattr(real_pane(host), method, None))
+
+    def new_words(self) -> str:
+        """Ctrl+N in the shortcut list: what it makes on each pane this account sees."""
+        parts = [
+            f"{NEW_ITEMS[key][2]} on {self._title_of(key)}"
+            for key in NEW_ITEMS
+            if key in self.visible_keys
+        ]
+        return "New: " + "; ".join(parts) if parts else "New"
+
+    def _title_of(self, key: str) -> str:
+        pane = self.panes[self.pane_keys.index(key)]
+        return str(getattr(pane, "title", key))
+
     def _pane_picked(self, row: int) -> None:
         if 0 <= row < len(self.pane_keys):
             self.navigator.pane_shown(self.pane_keys[row])
@@ -427,6 +518,7 @@ class MainWindow(QMainWindow):
 
     def palette_entries(self) -> list[PaletteEntry]:
         """The panes, then every menu action with a name (the profile list excepted)."""
+        self.update_new_actions()
         entries = []
         panes = dict(zip(self.pane_keys, self.panes, strict=False))
         for index, key in enumerate(self.visible_keys):
@@ -448,6 +540,11 @@ class MainWindow(QMainWindow):
                     continue
                 if action in self.pane_actions or action is self.palette_action:
                     continue
+                if action is self.new_station_action and self.current_key() == "stations":
+                    continue  # Ctrl+N's own item says it on this pane
+                if action is self.new_action and not action.isEnabled() and action.text() == "New…":
+                    continue  # nothing to create here
+
                 key = f"action{len(self._palette_actions)}"
                 self._palette_actions[key] = action
                 shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
@@ -549,7 +646,10 @@ class MainWindow(QMainWindow):
         self._fill_profile_menu()
 
     def _account_changed(self, name: str, role: str) -> None:
-        self.account_button.setText(f"{name} ({role})" if name else "Not signed in")
+        # "Acme Utilities (subscriber)"; a name with brackets of its own takes a dot instead
+        # of a second pair: "Acme Utilities (administrator) · subscriber".
+        role_text = f" · {role}" if name.endswith(")") else f" ({role})"
+        self.account_button.setText(f"{name}{role_text}" if name else "Not signed in")
         self.apply_pane_access()
 
     def _busy(self, busy: bool) -> None:

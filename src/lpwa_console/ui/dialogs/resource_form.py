@@ -10,7 +10,7 @@ scrolls within the screen and its message lines keep their room."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -73,6 +73,7 @@ class SchemaFormDialog(QDialog):
         references: ReferenceLists | None = None,
         first: Sequence[str] = (),
         action: str = "",
+        elsewhere: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle(title)
@@ -135,7 +136,13 @@ class SchemaFormDialog(QDialog):
         scroll.setWidget(body)
         self.scroll_area = scroll
         self.form_error = message_line("formError")
-        skipped_words = ", ".join(label_of(name, model) for name in skipped)
+        # A field this form cannot edit, and where it is edited when somewhere is:
+        # "Alarm thresholds (in the station's Configuration tab)".
+        where = elsewhere or {}
+        skipped_words = ", ".join(
+            f"{label_of(name, model)} ({where[name]})" if name in where else label_of(name, model)
+            for name in skipped
+        )
         note = QLabel("Not editable here: " + skipped_words if skipped else "")
         note.setWordWrap(True)
         note.setVisible(bool(skipped))
@@ -204,6 +211,11 @@ class SchemaFormDialog(QDialog):
         self.form_error.setText(whole if shown else "")
         save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
         save.setEnabled(not errors)
+        # Disabled, it says why, even before anything is typed (the fields say it once
+        # touched): "Base station model: required".
+        problems = list(errors.values())
+        more = f" (and {len(problems) - 3} more)" if len(problems) > 3 else ""
+        save.setToolTip("; ".join(problems[:3]) + more if problems else "")
         return errors
 
     def save(self) -> None:

@@ -188,6 +188,9 @@ class StateDelegate(QStyledItemDelegate):
             option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
 
 
+LONG_STATION = "Paris La Defense water tower 05 (1000000F)"
+
+
 def results_table(model: StationResultsModel) -> QTableView:
     """Per-station results: fixed row height (never measured), the message stretching."""
     table = QTableView()
@@ -209,8 +212,11 @@ def results_table(model: StationResultsModel) -> QTableView:
     table.setSortingEnabled(True)
     header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
     width = table.fontMetrics().horizontalAdvance("M")
-    table.setColumnWidth(StationResultsModel.STATION, width * 18)
-    table.setColumnWidth(StationResultsModel.STATE, width * 19)
+    # Room for a long station's name and LRR ID, and for the longest state's words.
+    metrics, pad = table.fontMetrics(), 16
+    table.setColumnWidth(StationResultsModel.STATION, metrics.horizontalAdvance(LONG_STATION) + pad)
+    longest = max((state.words for state in State), key=metrics.horizontalAdvance)
+    table.setColumnWidth(StationResultsModel.STATE, metrics.horizontalAdvance(longest) + pad)
     table.setColumnWidth(StationResultsModel.DURATION, width * 7)
     table.setItemDelegateForColumn(StationResultsModel.STATE, StateDelegate(table))
     return table
@@ -514,9 +520,9 @@ class StationCommandDialog(QDialog):
         other = [s for s in self.stations if s.software_type not in (None, "LRR_LINUX")]
         if spec.lrr_only and other:
             warnings.append(
-                f"For stations running the LRR software: {stations_in_words(other, 3)} "
-                f"{'runs' if len(other) == 1 else 'run'} other software, and the platform "
-                "will refuse it there."
+                f"Only for stations running the LRR software: {stations_in_words(other, 3)}"
+                f" {'runs' if len(other) == 1 else 'run'} other software, so the platform"
+                f" will refuse it {'there' if len(other) == 1 else 'on those'}."
             )
         self.warning.setText(" ".join(warnings))
         self.warning.setVisible(bool(warnings))
@@ -551,6 +557,15 @@ class StationCommandDialog(QDialog):
         whole = " ".join(m for n, m in errors.items() if n not in known)
         self.form_error.setText(whole if self.form.dirty else "")
         ready = not errors and self.admin is not None and bool(self.stations)
+        # Disabled, it says why before anything is typed (the fields say it once touched).
+        why = (
+            "Not connected to a platform that takes station commands"
+            if self.admin is None
+            else "No station to send it to"
+            if not self.stations
+            else "; ".join(list(errors.values())[:3])
+        )
+        self.send_button.setToolTip("" if ready else why)
         self.gate.enable(self.send_button, ready)
         if self.admin is None:
             self.form_error.setText("Not connected to a platform that takes station commands")

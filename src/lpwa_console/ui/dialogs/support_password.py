@@ -196,6 +196,7 @@ class SupportPasswordDialog(QDialog):
         problem = self.problem()
         typed = self._typed and bool(self.stations) and self.admin is not None
         self.error.setText(problem if typed or not self.stations else "")
+        self.send_button.setToolTip(problem)  # disabled: why, before anything is typed
         self.gate.enable(self.send_button, not problem)
 
     # --- page 2: the confirmation ---------------------------------------------------------

@@ -741,7 +741,9 @@ class DeviceMapPane(QWidget):
         """Centre the map on one place at street level (a device's "Show on map")."""
         self._needs_fit = False  # the user asked for this place, not for every device
         self._located = True
-        self.view.fit_box(GeoBox(lat - 0.002, lon - 0.003, lat + 0.002, lon + 0.003), keep=False)
+        # Kept until the user moves the map: a map never shown yet (a pane made by this very
+        # link) gets its real size later, and its first resize fits this place, not the world.
+        self.view.fit_box(GeoBox(lat - 0.002, lon - 0.003, lat + 0.002, lon + 0.003))
         if self.isVisible():
             self.vm.set_box(self.view.visible_box(), now=True)
 

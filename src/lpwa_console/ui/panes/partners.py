@@ -94,6 +94,8 @@ class PartnersPane(QWidget):
             (view_model.model.first_page_loaded, self._update),
             (view_model.model.first_page_loaded, self._open_pending),
             (view_model.model.loading_changed, self.busy.setVisible),
+            # an empty first page comes while the model still loads: its end says "none"
+            (view_model.model.loading_changed, lambda _b: self._update()),
             (view_model.error, self._error),
             (view_model.client_changed, lambda _h: self._update()),
             (view_model.partner_changed, self._partner_changed),
@@ -183,7 +185,9 @@ class PartnersPane(QWidget):
         elif self._error_text and rows == 0:
             empty = f"Only an operator account lists the network partners ({self._error_text})"
             count = ""
-        elif rows == 0 and not self.vm.model.loading:
+        elif rows == 0 and self.vm.model.loading:
+            empty, count = "", "Loading…"
+        elif rows == 0:
             empty, count = "No network partner", ""
         else:
             empty, count = "", f"{rows:,} partner{'' if rows == 1 else 's'}"

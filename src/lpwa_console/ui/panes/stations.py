@@ -780,6 +780,7 @@ class StationFormDialog(SchemaFormDialog):
             submit=lambda data: vm.update(station, data),
             changes_only=True,
             parent=parent,
+            elsewhere={"alarmsConfiguration": "in the station's Configuration tab"},
         )
         self.setObjectName("stationForm")
         self.connect_signals((vm.saved, self.saved), (vm.save_failed, self.failed))
@@ -811,6 +812,7 @@ class StationCreateDialog(SchemaFormDialog):
             references=ReferenceLists(vm.runner, vm.client),
             first=("lrrID", "name", "model"),
             action="Create",
+            elsewhere={"alarmsConfiguration": "in its Configuration tab, once created"},
         )
         self.setObjectName("stationCreateForm")
         model = self.editors["model"]

@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from ...models.station_detail import HealthSeries, ProbeSeries
+from ...models.station_detail import HEALTH_WINDOW, PROBE_WINDOW, HealthSeries, ProbeSeries
+from ...schema.durations import duration_words
 from .chart_background import follow_palette
 from .count_chart import CountChart, bucket_label
 
@@ -90,7 +91,10 @@ class HealthChart(QWidget):
             self.show_message("Nothing loaded yet")
             return
         if not health.times_ms:
-            self.show_message("The station has reported no figures in this period")
+            self.show_message(
+                "The station has reported no CPU, RAM or disk figures in the last"
+                f" {duration_words(HEALTH_WINDOW)}"
+            )
             return
         import numpy as np
 
@@ -142,5 +146,5 @@ class ProbeChart(CountChart):
         self.set_series(
             probe.times_ms,
             [probe.uplinks, probe.downlinks],
-            empty_text="The RF probe heard no frame in this period",
+            empty_text=f"The RF probe heard no frame in the last {duration_words(PROBE_WINDOW)}",
         )

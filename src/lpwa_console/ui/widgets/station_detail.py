@@ -8,17 +8,19 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QScrollArea,
     QStackedWidget,
     QTabWidget,
     QTextBrowser,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -35,7 +37,7 @@ from ...models.stations import (
 )
 from ...schema.common import Severity
 from ...schema.durations import duration_words
-from ...schema.labels import label_of
+from ...schema.labels import field_words, label_of
 from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
@@ -73,6 +75,14 @@ def _get(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
+def _band_words(band: Any) -> str | None:
+    """ "Europe 863-870 MHz (eu868)": the band in words, its ID beside (what forms take)."""
+    if not band:
+        return None
+    words = field_words("ismBand").choice_words(band)
+    return f"{words} ({band})" if words != str(band) else str(band)
+
+
 def _percent(value: Any) -> str | None:
     return f"{value} %" if value is not None else None
 
@@ -90,7 +100,7 @@ def overview_html(station: Any) -> str:
         _field("Model", model_text(station)),
         _field("Software version", _get(station, "version")),
         _field("RF region", _get(station, "rfRegionID")),
-        _field("ISM band", _get(station, "ismBand")),
+        _field("ISM band", _band_words(_get(station, "ismBand"))),
         _field("Created", _when(_get(station, "creationDate"))),
     ]
     health = _get(station, "healthState")
@@ -165,12 +175,14 @@ def thresholds_html(station: Any) -> str:
             except ValueError:
                 after = str(duration)
             words.append(f"{level} after {after}")
-        title = "Connection lost (102)" if code == "alarm102" else "No uplink activity (103)"
+        title = "Connection lost (102)" if code == "alarm102" else "No uplink (103)"
         rows.append(_field(title, "; ".join(words) or "No threshold"))
     return _section("Alarm thresholds", rows)
 
 
-def configuration_html(station: Any) -> str:
+def configuration_html(station: Any, *, thresholds: bool = True) -> str:
+    """The configuration in words; its alarm thresholds too unless an editor beside shows
+    them (the detail's Configuration tab: said once, not twice)."""
     probe = _get(station, "rfProbe")
     enabled = _get(probe, "enabled")
     rows = [
@@ -180,18 +192,36 @@ def configuration_html(station: Any) -> str:
         _field("Tags", tags_text(station)),
         _field("RF probe", None if enabled is None else ("On" if enabled else "Off")),
     ]
-    return _section("Configuration", rows) + thresholds_html(station)
+    return _section("Configuration", rows) + (thresholds_html(station) if thresholds else "")
+
+
+# The power source a station reports (`power.status`), in words.
+POWER_WORDS = {1: "Wind", 2: "Solar", 3: "Battery", 4: "Power over Ethernet", 5: "Mains"}
+
+
+def _power_words(status: Any) -> str | None:
+    if status is None:
+        return None
+    try:
+        return POWER_WORDS.get(int(status), f"Code {status}")
+    except (TypeError, ValueError):
+        return str(status)
 
 
 def hardware_html(station: Any) -> str:
     """Mass storage (mfs), network servers (lrcs) and power, as the station describes them."""
     mfs_rows = []
-    for fs in _get(station, "mfs") or []:
+    mfs = _get(station, "mfs")
+    mfs = _get(mfs, "mfs") if isinstance(mfs, dict) or hasattr(mfs, "mfs") else mfs
+    for fs in mfs if isinstance(mfs, list) else []:
         path = _get(fs, "path") or _get(fs, "name") or _get(fs, "ID") or "?"
         size = _get(fs, "size") or _get(fs, "capacity")
-        used = _get(fs, "used") or _get(fs, "usage")
+        used = _get(fs, "used")
+        used = _get(fs, "usage") if used is None else used
         value = ", ".join(
-            p for p in (f"{size} MB" if size else "", f"{used} % used" if used else "") if p
+            p
+            for p in (f"{size} MB" if size else "", f"{used} % used" if used is not None else "")
+            if p
         )
         mfs_rows.append(_field(str(path), value))
     lrcs = _get(_get(station, "lrcs"), "lrc") or _get(station, "lrcs") or []
@@ -201,8 +231,9 @@ def hardware_html(station: Any) -> str:
         else []
     )
     power = _get(station, "power")
+    status = _get(power, "status")
     power_rows = [
-        _field("Status", _get(power, "status")),
+        _field("Power source", _power_words(status)),
         _field("Battery", _percent(_get(power, "batteryLevel"))),
     ]
     html = (
@@ -227,6 +258,7 @@ class HtmlView(QTextBrowser):
     link_activated = Signal(str)
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
+        self._text = ""  # what setText was given (laid out again on a new palette)
         super().__init__(parent)
         self.setObjectName(name)
         self.setOpenLinks(False)
@@ -236,7 +268,15 @@ class HtmlView(QTextBrowser):
         self.anchorClicked.connect(lambda url: self.link_activated.emit(url.toString()))
 
     def setText(self, html: str) -> None:
+        self._text = html
         self.setHtml(html)
+
+    def changeEvent(self, event: QEvent) -> None:
+        super().changeEvent(event)
+        # Another theme: links take their colour from the palette when the text is laid
+        # out, so the text is laid out again (a light theme's dark blue on a dark one).
+        if event.type() == QEvent.Type.PaletteChange and self._text:
+            self.setHtml(self._text)
 
     def text(self) -> str:
         return self.toPlainText()
@@ -270,9 +310,16 @@ class ListTab(QWidget):
         layout.addLayout(row)
         layout.addWidget(self.stack, 1)
         self.refresh_button.clicked.connect(lambda: vm.load(key))
-        self.model.count_changed.connect(lambda _n: self.update_state())
+        # Bound methods (not lambdas): the model outlives this tab, and Qt drops a deleted
+        # widget's slots. An empty first page arrives while the model still says it is
+        # loading: the end of loading turns "Loading…" into the empty state.
+        self.model.count_changed.connect(self._model_changed)
         self.model.first_page_loaded.connect(self.update_state)
+        self.model.loading_changed.connect(self._model_changed)
         vm.section_error.connect(self._error)
+        self.update_state()
+
+    def _model_changed(self, _value: object) -> None:
         self.update_state()
 
     def _error(self, key: str, _message: str) -> None:
@@ -313,6 +360,8 @@ class StationDetail(QWidget):
         self.setMinimumWidth(320)
         self.vm = vm
         self.gate = RightsGate(rights, self)
+        if rights is not None:
+            rights.changed.connect(self._rights_changed)
         self.station: Any = None
         self.tabs = QTabWidget()
         self.tabs.setObjectName("stationDetailTabs")
@@ -382,6 +431,23 @@ class StationDetail(QWidget):
             vm, "served", "stationServedDevices", "No device heard by this station lately"
         )
         self.tabs.addTab(self.served_tab, "Served devices")
+        # Nine tabs do not fit a laptop-wide detail: the bar scrolls, and this button lists
+        # them all (the ones scrolled out of sight included).
+        self.tabs_button = QToolButton()
+        self.tabs_button.setObjectName("stationTabsMenu")
+        self.tabs_button.setText("All tabs")
+        self.tabs_button.setToolTip("Every tab of the station, those scrolled out of sight too")
+        self.tabs_button.setAutoRaise(True)
+        self.tabs_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.tabs_menu = QMenu(self.tabs_button)
+        self.tabs_menu.setObjectName("stationTabsList")
+        for index in range(self.tabs.count()):
+            item = self.tabs_menu.addAction(self.tabs.tabText(index))
+            item.setCheckable(True)
+            item.triggered.connect(lambda _c=False, i=index: self.tabs.setCurrentIndex(i))
+        self.tabs_menu.aboutToShow.connect(self._mark_current_tab)
+        self.tabs_button.setMenu(self.tabs_menu)
+        self.tabs.setCornerWidget(self.tabs_button, Qt.Corner.TopRightCorner)
         self.config_tab = config
         self.tab_keys: dict[QWidget, str] = {
             self.alarms_tab: "alarms",
@@ -442,6 +508,10 @@ class StationDetail(QWidget):
         )
         self.show_station(None)
 
+    def _mark_current_tab(self) -> None:
+        for index, item in enumerate(self.tabs_menu.actions()):
+            item.setChecked(index == self.tabs.currentIndex())
+
     def _chart_tab(self, chart: QWidget, key: str, note: QLabel | None = None) -> QWidget:
         tab = QWidget()
         refresh = QPushButton("Refresh")
@@ -474,8 +544,19 @@ class StationDetail(QWidget):
 
     def _thresholds_edited(self) -> None:
         dirty = self.thresholds.dirty and self.station is not None
-        self.gate.enable(
-            self.save_thresholds, dirty and self.thresholds.configuration() is not None
+        valid = self.thresholds.configuration() is not None
+        # Disabled, the buttons say why (the rights, when they refuse, say theirs instead).
+        unchanged = "No threshold changed yet"
+        self.save_thresholds.setToolTip(
+            "Save these thresholds to the station"
+            if dirty and valid
+            else unchanged
+            if not dirty
+            else f"Not saved while wrong: {self.thresholds.problem()}"
+        )
+        self.gate.enable(self.save_thresholds, dirty and valid)
+        self.revert_thresholds.setToolTip(
+            "Back to the station's thresholds" if dirty else unchanged
         )
         self.revert_thresholds.setEnabled(dirty)
 
@@ -502,9 +583,18 @@ class StationDetail(QWidget):
             if not saved:
                 return
         self.thresholds.set_configuration(config)
-        self.thresholds.set_editable(
-            station is not None and self.gate.check("station.edit").allowed
-        )
+        self._apply_thresholds_rights(station)
+        self._thresholds_edited()
+
+    def _apply_thresholds_rights(self, station: Any) -> None:
+        verdict = self.gate.check("station.edit")
+        self.thresholds.set_editable(station is not None and verdict.allowed)
+        # Greyed for an account that may not change them: it says why where it is greyed.
+        self.thresholds.setToolTip("" if verdict.allowed else verdict.reason)
+
+    def _rights_changed(self) -> None:
+        """The account's rights read (after the station was shown): editable or not now."""
+        self._apply_thresholds_rights(self.station)
         self._thresholds_edited()
 
     def show_station(self, station: Any) -> None:
@@ -520,7 +610,7 @@ class StationDetail(QWidget):
             )
         else:
             self.overview.setText(overview_html(station))
-            self.config_label.setText(configuration_html(station))
+            self.config_label.setText(configuration_html(station, thresholds=False))
             self.hardware.setText(hardware_html(station))
             probe = _get(_get(station, "rfProbe"), "enabled")
             self.probe_state.setText(

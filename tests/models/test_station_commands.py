@@ -202,6 +202,30 @@ def test_timeout_and_cancel(qtbot: Any, qloop: Any) -> None:
     assert sum(s.posts for s in many.values()) == run.counts()[State.LEFT]
 
 
+def test_stopped_midway_the_unsent_ones_say_so(qtbot: Any, qloop: Any) -> None:
+    """The run's task cancelled (the console closing) while stations still wait their turn:
+    those sent are no longer followed, the others were never sent, and say so."""
+    many = {str(i): Station(never_ends=True) for i in range(1, 41)}
+    run = run_of(StationNetwork(many), 40, concurrency=2, timeout_s=60)
+    run.start()
+    qtbot.waitUntil(lambda: run.model.results[1].state is State.QUEUED, timeout=5000)
+    assert run._task is not None
+    run._task.cancel()
+    wait_done(qtbot, run)
+    counts = run.counts()
+    assert set(counts) <= {State.LEFT, State.CANCELLED, State.UNKNOWN}
+    assert counts.get(State.CANCELLED, 0) >= 30
+    # Sent and followed, or stopped while its POST was out: never "not sent" once sent.
+    sent = sum(s.posts for s in many.values())
+    assert (
+        counts.get(State.LEFT, 0)
+        <= sent
+        <= counts.get(State.LEFT, 0) + counts.get(State.UNKNOWN, 0)
+    )
+    unsent = [r for r in run.model.results if r.state is State.CANCELLED]
+    assert all("before sending" in r.message for r in unsent)
+
+
 def test_the_real_client_after_a_dropped_post(qtbot: Any, qloop: Any) -> None:
     """Fault injection (respx) on the real client: the connection drops after the reboot was
     sent. The run reads lastCmdStatus once: station 1 has it (followed to its outcome),

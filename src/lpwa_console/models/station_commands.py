@@ -973,8 +973,26 @@ class BulkCommandRun(QObject):
     async def _run(self, rows: list[int]) -> None:
         slots = asyncio.Semaphore(self.concurrency)
         requests = asyncio.Semaphore(self.concurrency)
+        # A station's task starts when a slot frees up to send to it, not all at once: 500
+        # tasks taking their first step in one turn of the loop stalled the window.
+        tasks: list[asyncio.Future[None]] = []
+        reached = 0  # the rows given a task or an outcome
         try:
-            await asyncio.gather(*(self._one(row, slots, requests) for row in rows))
+            for row in rows:
+                if self._stopped:  # (told to stop before its turn: no task)
+                    self._set(row, State.CANCELLED, "Cancelled before sending")
+                else:
+                    await slots.acquire()
+                    tasks.append(asyncio.ensure_future(self._one(row, slots, requests)))
+                reached += 1
+            await asyncio.gather(*tasks)
+        except asyncio.CancelledError:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for row in rows[reached:]:  # never started
+                self._set(row, State.CANCELLED, "The console stopped before sending it")
+            raise
         finally:
             self._task = None
             self.model.flush()  # every outcome shown before the end is said
@@ -1010,8 +1028,9 @@ class BulkCommandRun(QObject):
     async def _one(self, row: int, slots: asyncio.Semaphore, requests: asyncio.Semaphore) -> None:
         uid = self.stations[row].uid
         spec = self.spec
+        posting = False  # the POST may have left: a stop then cannot say "not sent"
         try:
-            async with slots:
+            try:  # (the slot was taken for this station by _run)
                 if self._stopped:
                     self._set(row, State.CANCELLED, "Cancelled before sending")
                     return
@@ -1025,11 +1044,20 @@ class BulkCommandRun(QObject):
                         )
                     except APIError:
                         baseline = None
+                posting = True
                 sent = await self._send(row, uid, requests, baseline)
+            finally:
+                slots.release()
             if sent:
                 await self._follow(row, uid, requests, baseline)
         except asyncio.CancelledError:
-            if not self.model.results[row].state.final:
+            state = self.model.results[row].state
+            if state is State.SENDING and not posting:
+                self._set(row, State.CANCELLED, "The console stopped before sending it")
+            elif state is State.SENDING:
+                self._set(row, State.UNKNOWN, "The console stopped while sending it: not known"
+                          " whether the station received it")  # fmt: skip
+            elif not state.final:
                 self._set(row, State.LEFT, "The console stopped following it")
             raise
         except Exception as exc:  # one station's surprise must not end the others

@@ -245,6 +245,9 @@ class RunView(QWidget):
         self.bar = QProgressBar()
         self.bar.setObjectName("runProgress")
         self.bar.setRange(0, len(run.stations))
+        # At 0 while hidden: the run's first "0 of N" is then no change, and no repaint of
+        # the whole window in the middle of opening it (a new value repaints at once).
+        self.bar.setValue(0)
         self.bar.setFormat("%v of %m stations")
         self.line = QLabel()
         self.line.setObjectName("runLine")

@@ -15,33 +15,20 @@ from PySide6.QtWidgets import QDialogButtonBox, QLabel, QLineEdit
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.partners import PartnerViewModel
 from lpwa_console.models.references import ID_ROLE
-from lpwa_console.models.station_detail import StationDetailViewModel
-from lpwa_console.models.stations import StationsViewModel
-from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.partners import Partner
 from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane
 from lpwa_console.ui.widgets.reference_input import ReferenceCombo
 from tests.helpers import refusal, shot
 from tests.ui.conftest import OpenConsole
+from tests.ui.test_stations_pane import make as make_pane
 
 MODEL_ID = "KERLINK_WIRNET_ISTATION"
 
 
 def make(qtbot: Any, client: LpwaClient | None, page_size: int = 50) -> StationsPane:
-    runner = TaskRunner()
-    vm = StationsViewModel(runner, page_size=page_size)
-    detail = StationDetailViewModel(runner)
-    partner = PartnerViewModel(runner)
-    pane = StationsPane(vm, detail_vm=detail, partner=partner)
-    qtbot.addWidget(pane)
-    pane.resize(1200, 640)
-    pane.show()
-    if client is not None:
-        detail.set_client(client)
-        partner.set_client(client)
-        with qtbot.waitSignal(vm.first_page_loaded, timeout=15000):
-            vm.set_client(client)
-        qtbot.waitUntil(lambda: partner.partner is not None, timeout=10000)
+    pane = make_pane(qtbot, client, page_size)
+    if client is not None:  # (the partner's grant decides whether a station may be made)
+        qtbot.waitUntil(lambda: pane.partner.partner is not None, timeout=10000)
     return pane
 
 

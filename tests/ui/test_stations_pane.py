@@ -20,9 +20,9 @@ from lpwa_console.ui.widgets.station_detail import SHOW_ON_MAP
 from tests.helpers import shot
 
 
-def make(qtbot: Any, client: LpwaClient | None) -> StationsPane:
+def make(qtbot: Any, client: LpwaClient | None, page_size: int = 50) -> StationsPane:
     runner = TaskRunner()
-    vm = StationsViewModel(runner, page_size=50)
+    vm = StationsViewModel(runner, page_size=page_size)
     detail = StationDetailViewModel(runner)
     partner = PartnerViewModel(runner)
     pane = StationsPane(vm, detail_vm=detail, partner=partner)

@@ -144,6 +144,9 @@ ACTIONS: dict[str, Requirement] = {
     "station.command": _partner("send commands to base stations"),
     "station.command.disruptive": _partner("reboot, restart, restore or upgrade base stations"),
     "station.support_password": _partner("change a base station's support password"),
+    # base station alarms (routes/station_alarms.py): the partner's write permission, as
+    # the station's other changes; device and group alarms keep "alarm.acknowledge"
+    "station.alarm.acknowledge": _partner("acknowledge base station alarms"),
     # operator operations (Document 2 §4.1): the operator's account, judged by the server
     # (the platform lists no permission letters or rights for an operator)
     "operator_hsm_groups.create": Requirement("create HSM groups", owner="operator"),

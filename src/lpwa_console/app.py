@@ -25,7 +25,14 @@ from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.palette import DeviceSearchViewModel
-from .models.pane_access import client_for_data, client_for_pane, has_data, pane_visible
+from .models.pane_access import (
+    PARTNER,
+    account_kind,
+    client_for_data,
+    client_for_pane,
+    has_data,
+    pane_visible,
+)
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.rights import AccountRights
 from .models.session import Session
@@ -105,7 +112,10 @@ def build(
 
     for_devices(devices.set_client)
     rights = AccountRights(runner)
-    session.client_changed.connect(rights.set_client)
+    # A network partner's account has no subscription: its grants are its partner's.
+    session.client_changed.connect(
+        lambda client: rights.set_client(client, partner=account_kind(session.role) == PARTNER)
+    )
     detail = DeviceDetailViewModel(runner)
     for_devices(detail.set_client)
     exporter = DeviceExporter(runner)

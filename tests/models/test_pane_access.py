@@ -10,6 +10,8 @@ from lpwa_console.models.pane_access import (
     has_data,
     visible_panes,
 )
+from lpwa_console.models.rights import Grants
+from lpwa_console.schema.partners import Partner
 
 KEYS = ["devices", "map", "alarms", "multicast", "stations", "partners"]
 
@@ -37,3 +39,19 @@ def test_each_part_of_a_pane_gets_the_client_only_for_an_account_with_its_data()
     assert [d for d in DATA_ACCESS if has_data(d, "partner")] == ["stations"]
     assert has_data("something_new", "supplier")  # data nobody declared is everyone's
     assert set(NO_DATA_WORDS) == set(DATA_ACCESS)
+
+
+def test_a_network_partners_grants_are_its_partners() -> None:
+    """A partner's account has no subscription: /partners/mine says what it may do, and a
+    base station alarm's acknowledgement needs the partner's write permission."""
+    reader = Partner.model_validate({"partner": {"ID": "p1", "grantedPermissions": ["x"]}})
+    grants = Grants.of_partner(reader)
+    assert grants.known and grants.rights is None
+    verdict = grants.check("station.alarm.acknowledge")
+    assert not verdict.allowed
+    assert "network partner's write permission ('a')" in verdict.reason
+    writer = Partner.model_validate({"partner": {"ID": "p1", "grantedPermissions": ["x", "a"]}})
+    assert Grants.of_partner(writer).check("station.alarm.acknowledge").allowed
+    # a partner that lists nothing says nothing: the server judges
+    silent = Grants.of_partner(Partner.model_validate({"partner": {"ID": "p1"}}))
+    assert not silent.known and silent.check("station.alarm.acknowledge").allowed

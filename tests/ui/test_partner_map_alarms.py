@@ -82,7 +82,7 @@ def test_a_partner_sees_its_stations_on_the_map(open_console: OpenConsole, qtbot
     assert not pane.empty.isVisible()  # the map, not "Not connected"
     assert not pane.devices_toggle.isEnabled() and not pane.devices_toggle.isChecked()
     assert "network partner" in pane.devices_toggle.toolTip()
-    assert not pane.connectivity.isEnabled()
+    assert pane.connectivity.isHidden()  # the devices' filter
     assert pane.fit_button.isEnabled() and "base station" in pane.fit_button.toolTip()
     assert "Not connected" not in pane.status.text()
 
@@ -166,6 +166,8 @@ def test_a_partner_sees_its_stations_alarms(open_console: OpenConsole, qtbot: An
     assert [pane.source.itemText(i) for i in range(pane.source.count())] == ["Base stations"]
     assert not pane.source.isEnabled() and "network partner" in pane.source.toolTip()
     assert "Could not" not in pane.message.text() and not pane.empty.isVisible()
+    headers = [column.header for column in model.columns]
+    assert pane.table.isColumnHidden(headers.index("Source"))  # all the same: the room is Info's
     # Acknowledging is judged by the partner's right, not the device one.
     assert pane.gate.action_of(pane.ack_button) == "station.alarm.acknowledge"
     flags = (

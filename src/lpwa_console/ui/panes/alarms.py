@@ -139,6 +139,7 @@ class AlarmsPane(QWidget):
         )
         self._first_loaded = view_model.first_page_ms is not None
         self._last_error = ""
+        self._show_source_column()
         self._update_count(view_model.model.rowCount())
         self._update_actions()
 
@@ -210,6 +211,14 @@ class AlarmsPane(QWidget):
         chosen = self.source.currentData()
         if chosen is not None and chosen != self.vm.source:
             self.vm.source = chosen  # read by the reload the new client asks for
+
+    def _show_source_column(self) -> None:
+        """The Source column says nothing when every alarm has the same (a network
+        partner's: its stations'): hidden, its room left to the alarm's details."""
+        headers = [column.header for column in self.vm.model.columns]
+        if "Source" in headers:
+            single = len(self.vm.available_sources()) == 1
+            self.table.setColumnHidden(headers.index("Source"), single)
 
     def _ack_action(self, kinds: set[str] | None = None) -> str:
         """The right acknowledging needs: a base station's alarm the network partner's
@@ -283,6 +292,7 @@ class AlarmsPane(QWidget):
 
     def _client_changed(self, _has: bool) -> None:
         self._fill_sources()
+        self._show_source_column()
         self.gate.bind(self.ack_button, self._ack_action())
         self._first_loaded = False
         self._last_error = ""

@@ -884,6 +884,8 @@ class DeviceMapPane(QWidget):
         self.fit_button.setEnabled(connected)
         self.connectivity.setEnabled(devices and self.vm.enabled)
         self.devices_toggle.setEnabled(devices)
+        # The connectivity filter is the devices': not shown to an account without any.
+        self.connectivity.setVisible(devices or not connected)
         if devices or not connected:
             self.devices_toggle.setChecked(self.vm.enabled)
             self.devices_toggle.setToolTip("Show the devices (discs, sized by how many)")

@@ -13,9 +13,12 @@ from PySide6.QtCore import QItemSelectionModel, QPoint, QSettings, Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QPushButton
 
+from lpwa_console.api import LpwaClient
 from lpwa_console.models.alarms import kind_of, owner_id
-from lpwa_console.models.device_map import GeoBox
+from lpwa_console.models.device_map import DeviceMapViewModel, GeoBox
 from lpwa_console.models.profiles import MemorySecretStore
+from lpwa_console.models.station_map import StationMapViewModel
+from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.partners import Partner
 from lpwa_console.ui.lazy_pane import real_pane
 from lpwa_console.ui.main_window import MainWindow
@@ -232,3 +235,37 @@ def test_the_partners_pane_comes_back_after_a_restart(
             pane.close()
         again.window.close()
         again.window.deleteLater()
+
+
+def test_the_device_layer_comes_back_for_an_account_with_devices(
+    qtbot: Any, client: LpwaClient
+) -> None:
+    """A partner's session leaves the device layer on for the next account: a subscriber
+    after it gets its devices again (the toggle was only shown off)."""
+    runner = TaskRunner()
+    devices = DeviceMapViewModel(runner, debounce_ms=10)
+    stations = StationMapViewModel(runner, debounce_ms=10)
+    pane = DeviceMapPane(devices, stations=stations)
+    qtbot.addWidget(pane)
+    pane.resize(1000, 640)
+    pane.show()
+    qtbot.waitExposed(pane)
+    devices.set_client(None)  # a network partner: stations only
+    stations.set_client(client)
+    qtbot.waitUntil(lambda: stations.settled and bool(stations.clusters), timeout=10_000)
+    assert not pane.devices_toggle.isChecked() and devices.enabled and devices.requests == 0
+    stations.set_client(client)  # a subscriber: both
+    devices.set_client(client)
+    assert pane.devices_toggle.isEnabled() and pane.devices_toggle.isChecked()
+    assert not pane.connectivity.isHidden() and pane.connectivity.isEnabled()
+    qtbot.waitUntil(lambda: devices.settled and bool(devices.clusters), timeout=10_000)
+    # The toggle turns the device layer off: nothing shown, nothing asked.
+    pane.devices_toggle.setChecked(False)
+    assert devices.clusters == [] and pane.view.cluster_items == []
+    asked = devices.requests
+    pane.view.zoom_by(2.0)
+    qtbot.wait(100)
+    assert devices.requests == asked
+    pane.devices_toggle.setChecked(True)
+    qtbot.waitUntil(lambda: bool(devices.clusters), timeout=10_000)
+    runner.cancel_all()

@@ -134,7 +134,12 @@ def build(
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)
-    session.client_changed.connect(device_search.set_client)
+    # The palette finds devices for an account that has some (a partner's would be refused).
+    session.client_changed.connect(
+        lambda client: device_search.set_client(
+            client_for_data("devices", "devices", session.role, client)
+        )
+    )
     window = MainWindow(
         session,
         runner,

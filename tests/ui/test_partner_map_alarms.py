@@ -68,6 +68,7 @@ def test_a_partner_sees_its_stations_on_the_map(open_console: OpenConsole, qtbot
     window = console.window
     assert {"map", "alarms", "stations"} <= set(window.visible_keys)
     assert "devices" not in window.visible_keys
+    assert window.device_search is not None and window.device_search.client is None  # the palette
     answers = recording(console)
     assert window.navigator.open("map")
     pane = console.panes["map"]

@@ -25,7 +25,14 @@ from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.palette import DeviceSearchViewModel
-from .models.pane_access import client_for_pane, pane_visible
+from .models.pane_access import (
+    PARTNER,
+    account_kind,
+    client_for_data,
+    client_for_pane,
+    has_data,
+    pane_visible,
+)
 from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
 from .models.rights import AccountRights
 from .models.session import Session
@@ -105,7 +112,10 @@ def build(
 
     for_devices(devices.set_client)
     rights = AccountRights(runner)
-    session.client_changed.connect(rights.set_client)
+    # A network partner's account has no subscription: its grants are its partner's.
+    session.client_changed.connect(
+        lambda client: rights.set_client(client, partner=account_kind(session.role) == PARTNER)
+    )
     detail = DeviceDetailViewModel(runner)
     for_devices(detail.set_client)
     exporter = DeviceExporter(runner)
@@ -124,7 +134,12 @@ def build(
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)
-    session.client_changed.connect(device_search.set_client)
+    # The palette finds devices for an account that has some (a partner's would be refused).
+    session.client_changed.connect(
+        lambda client: device_search.set_client(
+            client_for_data("devices", "devices", session.role, client)
+        )
+    )
     window = MainWindow(
         session,
         runner,
@@ -151,21 +166,27 @@ def pane_factories(
 ) -> dict[str, tuple[str, Callable[[], QWidget]]]:
     """Each pane after the first: its title, and how to make it (imports included)."""
 
-    def following(key: str) -> Callable[[Any], Any]:
+    def following(key: str, data: str | None = None) -> Callable[[Any], Any]:
+        def given(client: Any) -> Any:
+            if data is not None:  # a part reading one kind of data (the map's devices)
+                return client_for_data(key, data, session.role, client)
+            return client_for_pane(key, session.role, client)
+
         def follow(vm: Any) -> Any:
             """`vm` follows the session's client from now on, starting with the current
-            one, for an account that may use the pane (`client_for_pane`)."""
-            session.client_changed.connect(
-                lambda client: vm.set_client(client_for_pane(key, session.role, client))
-            )
+            one, for an account that may use the pane (`client_for_pane`) and, for a
+            part of it, has its data (`client_for_data`)."""
+            session.client_changed.connect(lambda client: vm.set_client(given(client)))
             if session.client is not None:
-                vm.set_client(client_for_pane(key, session.role, session.client))
+                vm.set_client(given(session.client))
             return vm
 
         return follow
 
     def device_map() -> QWidget:
-        follow = following("map")
+        # Each layer asks only for what the account has: a network partner's map, its
+        # stations (a device request would be refused).
+        devices, stations = following("map", "devices"), following("map", "stations")
         from .models.device_map import DeviceMapViewModel
         from .models.station_map import StationMapViewModel
         from .models.tiles import TileLayerViewModel
@@ -174,9 +195,10 @@ def pane_factories(
         tiles = TileLayerViewModel(settings, tiles_dir)
         tiles.restore()
         return DeviceMapPane(
-            follow(DeviceMapViewModel(runner)),
+            devices(DeviceMapViewModel(runner)),
             tiles,
-            stations=follow(StationMapViewModel(runner)),
+            stations=stations(StationMapViewModel(runner)),
+            rights=rights,
         )
 
     def alarms() -> QWidget:
@@ -184,7 +206,13 @@ def pane_factories(
         from .models.alarms import AlarmsViewModel
         from .ui.panes.alarms import AlarmsPane
 
-        return AlarmsPane(follow(AlarmsViewModel(runner)), rights=rights)
+        # The lists of alarms this account has (a network partner: its stations' only).
+        def sources() -> frozenset[str]:
+            return frozenset(
+                d for d in ("devices", "multicast", "stations") if has_data(d, session.role)
+            )
+
+        return AlarmsPane(follow(AlarmsViewModel(runner, sources=sources)), rights=rights)
 
     def resources(key: str, title: str, kinds: str) -> Callable[[], QWidget]:
         def make() -> QWidget:
@@ -388,7 +416,8 @@ async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
     """Wait until the map shows the clusters of its view (or says why it cannot)."""
     vm = pane.vm
     t0 = time.perf_counter()
-    while not (vm.settled and vm.answered_box is not None):
+    # An account without devices (a network partner) has its stations' layer only.
+    while vm.has_client and vm.enabled and not (vm.settled and vm.answered_box is not None):
         if vm.error_message:
             raise RuntimeError(f"{name}: {vm.error_message}")
         if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
@@ -398,6 +427,7 @@ async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
     while (
         layer is not None
         and layer.vm.enabled
+        and layer.vm.has_client
         and not (layer.vm.settled and layer.vm.answered_box is not None)
     ):
         if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
@@ -408,6 +438,7 @@ async def load_map(name: str, pane: DeviceMapPane) -> dict[str, Any]:
         "requests": vm.requests,
         "clusters": len(vm.clusters),
         "devices": vm.total,
+        "stations": layer.vm.total if layer is not None else 0,
     }
 
 

@@ -45,7 +45,7 @@ def test_each_kind_of_account_sees_its_panes() -> None:
     assert "catalogs" not in subscriber and "partners" not in subscriber and "devices" in subscriber
     assert visible_panes(KEYS, "subscriber-viewer") == subscriber
     assert visible_panes(KEYS, "operator") == ["partners", "catalogs"]
-    assert visible_panes(KEYS, "partner") == ["stations"]
+    assert visible_panes(KEYS, "partner") == ["map", "alarms", "stations"]
     assert visible_panes(KEYS, "supplier") == []
     assert account_kind("") == "subscriber"  # a remote profile signs in as one
     # a pane nobody declared is everyone's; a declared table extends with one line

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any, Literal
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
@@ -479,11 +479,16 @@ class AlarmsViewModel(QObject):
         *,
         page_size: int = 100,
         refresh_ms: int = REFRESH_MS,
+        sources: Callable[[], Collection[str]] | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
         self.runner = runner
         self.client = client
+        # The lists the account has ("devices", "multicast", "stations"), asked at each
+        # reload: a network partner has its stations' alarms only, and the others are not
+        # asked for (the server would refuse them). None: all three.
+        self._sources = sources
         self.source: Source = "all"
         self.min_severity: int | None = None
         self.acked: bool | None = False  # the unacknowledged ones by default
@@ -510,6 +515,11 @@ class AlarmsViewModel(QObject):
         self.client = client
         self.client_changed.emit(client is not None)
         self.reload()
+
+    def available_sources(self) -> frozenset[str]:
+        """The lists of alarms this account has: "devices", "multicast", "stations"."""
+        every = frozenset(("devices", "multicast", "stations"))
+        return every if self._sources is None else every & frozenset(self._sources())
 
     @property
     def filters(self) -> AlarmFilter:
@@ -575,10 +585,15 @@ class AlarmsViewModel(QObject):
 
         else:
             return None, None, None
+        available = self.available_sources()
+
+        def wanted(source: str) -> bool:
+            return source in available and self.source in ("all", source)
+
         return (
-            devices if self.source in ("all", "devices") else None,
-            multicast if self.source in ("all", "multicast") else None,
-            stations if station_alarms is not None and self.source in ("all", "stations") else None,
+            devices if wanted("devices") else None,
+            multicast if wanted("multicast") else None,
+            stations if station_alarms is not None and wanted("stations") else None,
         )
 
     def reload(self) -> None:

@@ -129,6 +129,7 @@ class DeviceMapViewModel(QObject):
         self.runner = runner
         self.client = client
         self.filters = DeviceFilter()
+        self.enabled = True  # the map's device layer toggle
         self.box: GeoBox | None = None
         self.clusters: list[DeviceCluster] = []
         self.total = 0
@@ -166,7 +167,7 @@ class DeviceMapViewModel(QObject):
     def settled(self) -> bool:
         """The clusters shown answer the box asked for (or that failed), nothing pending."""
         return not self.loading and (
-            self.client is None or self.box is None or self.box.empty
+            self.client is None or not self.enabled or self.box is None or self.box.empty
             or bool(self.error_message) or self.answered_box == self.box
         )  # fmt: skip
 
@@ -196,6 +197,18 @@ class DeviceMapViewModel(QObject):
         if client is not None and self.box is not None:
             self._request()
         self._update_loading()
+
+    def set_enabled(self, enabled: bool) -> None:
+        """The device layer's toggle: off asks nothing and shows nothing."""
+        if enabled == self.enabled:
+            return
+        self.enabled = enabled
+        if enabled:
+            self.refresh()
+        else:
+            self._cancel()
+            self._set_answer(None, [], 0)
+            self._update_loading()
 
     def set_box(self, box: GeoBox | None, *, now: bool = False) -> None:
         """The visible box; asked once the view has been still for the debounce interval
@@ -243,7 +256,7 @@ class DeviceMapViewModel(QObject):
 
     def _request(self) -> None:
         self._cancel()
-        if self.client is None or self.box is None or self.box.empty:
+        if not self.enabled or self.client is None or self.box is None or self.box.empty:
             self._update_loading()
             return
         box, generation, client = self.box, self._generation, self.client
@@ -372,6 +385,8 @@ class DeviceMapViewModel(QObject):
         default the clusters of the answer), or why there is nothing."""
         if self.client is None:
             return "Not connected"
+        if not self.enabled:
+            return ""
         if self.answered_box is None:
             return "Loading…" if self.loading else ""
         n, m = self.total, len(self.clusters) if shown is None else shown

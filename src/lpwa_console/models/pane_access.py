@@ -7,6 +7,11 @@ table is shown to every kind. The main window asks `visible_panes` each time the
 changes and rebuilds its navigation (side list, View menu, Ctrl+N keys, command palette).
 
 To add a pane, add one line:  "suppliers": PaneRule({SUPPLIER}),
+
+A pane may show several kinds of data (the map: devices and base stations; the alarms
+centre: device, group and station alarms). `DATA_ACCESS` says which accounts have each; a
+pane's part that reads one gets the client only for those (`client_for_data`), so a
+network partner's map asks nothing of devices the server would refuse it.
 """
 
 from __future__ import annotations
@@ -63,15 +68,17 @@ class PaneRule:
 
 
 _SUB = {SUBSCRIBER}
+_STATIONS = {SUBSCRIBER, PARTNER}
 PANE_ACCESS: dict[str, PaneRule] = {
     "devices": PaneRule(_SUB),
-    "map": PaneRule(_SUB),
-    "alarms": PaneRule(_SUB),
+    # a network partner's map and alarms hold its base stations (DATA_ACCESS)
+    "map": PaneRule(_STATIONS),
+    "alarms": PaneRule(_STATIONS),
     "multicast": PaneRule(_SUB),
     "app_servers": PaneRule(_SUB),
     "network": PaneRule(_SUB),
     # a subscriber's stations are those of its partner; a network partner's its own
-    "stations": PaneRule({SUBSCRIBER, PARTNER}),
+    "stations": PaneRule(_STATIONS),
     "partners": PaneRule({OPERATOR}),
     "key_manager": PaneRule(_SUB),
     "catalogs": PaneRule({OPERATOR}),
@@ -79,6 +86,28 @@ PANE_ACCESS: dict[str, PaneRule] = {
     "suppliers": PaneRule({SUPPLIER}),
     "dashboard": PaneRule({OPERATOR}),
 }
+
+
+# The data a pane's part reads -> who has it: devices and multicast groups are a
+# subscription's; base stations a network partner's (a subscriber sees its partner's).
+DEVICES, MULTICAST, STATIONS = "devices", "multicast", "stations"
+DATA_ACCESS: dict[str, PaneRule] = {
+    DEVICES: PaneRule(_SUB),
+    MULTICAST: PaneRule(_SUB),
+    STATIONS: PaneRule(_STATIONS),
+}
+# Why a part of a pane is empty for an account without its data, in the user's words.
+NO_DATA_WORDS: Mapping[str, str] = {
+    DEVICES: "This account has no devices: a network partner's account sees its base stations",
+    MULTICAST: "This account has no multicast groups: they belong to a subscription",
+    STATIONS: "This account has no base stations",
+}
+
+
+def has_data(data: str, role: str) -> bool:
+    """Whether this role's account has this kind of data (`DATA_ACCESS`)."""
+    rule = DATA_ACCESS.get(data)
+    return rule is None or rule.visible_to(role)
 
 
 def pane_visible(key: str, role: str, access: Mapping[str, PaneRule] = PANE_ACCESS) -> bool:
@@ -97,3 +126,9 @@ def client_for_pane(key: str, role: str, client: T | None) -> T | None:
     """The client a pane's view-model gets: None when the account may not use the pane (its
     requests would be refused; nothing is asked for a pane not shown)."""
     return client if client is not None and pane_visible(key, role) else None
+
+
+def client_for_data(key: str, data: str, role: str, client: T | None) -> T | None:
+    """The client of the part of pane `key` that reads `data` (the map's device layer):
+    None unless the account may use the pane AND has that data."""
+    return client_for_pane(key, role, client) if has_data(data, role) else None

@@ -144,6 +144,9 @@ ACTIONS: dict[str, Requirement] = {
     "station.command": _partner("send commands to base stations"),
     "station.command.disruptive": _partner("reboot, restart, restore or upgrade base stations"),
     "station.support_password": _partner("change a base station's support password"),
+    # base station alarms (routes/station_alarms.py): the partner's write permission, as
+    # the station's other changes; device and group alarms keep "alarm.acknowledge"
+    "station.alarm.acknowledge": _partner("acknowledge base station alarms"),
     # operator operations (Document 2 §4.1): the operator's account, judged by the server
     # (the platform lists no permission letters or rights for an operator)
     "operator_hsm_groups.create": Requirement("create HSM groups", owner="operator"),
@@ -203,6 +206,20 @@ class Grants:
         return cls(
             frozenset(str(p) for p in permissions) if permissions else None,
             frozenset(str(r) for r in rights) if isinstance(rights, list) else None,
+            restrictions if isinstance(restrictions, DomainRestrictions) else None,
+        )
+
+    @classmethod
+    def of_partner(cls, partner: Any) -> Grants:
+        """From an answer of GET /partners/mine: a network partner's account (it has no
+        subscription) is granted its partner's permissions and domain restrictions; the
+        access rights are a subscription's, so they are not said."""
+        identity = getattr(partner, "partner", None)
+        permissions = list(getattr(identity, "grantedPermissions", None) or [])
+        restrictions = getattr(identity, "domainRestrictions", None)
+        return cls(
+            frozenset(str(p) for p in permissions) if permissions else None,
+            None,
             restrictions if isinstance(restrictions, DomainRestrictions) else None,
         )
 
@@ -294,7 +311,9 @@ class AccountRights(QObject):
                 out.append((name, verdict.reason))
         return out
 
-    def set_client(self, client: LpwaClient | None) -> None:
+    def set_client(self, client: LpwaClient | None, *, partner: bool = False) -> None:
+        """Read the grants of this client's account: its subscription's, or for a network
+        partner's account (`partner`: it has no subscription to read) its partner's."""
         self._generation += 1
         self.grants = Grants()
         self.subscription = None
@@ -302,12 +321,30 @@ class AccountRights(QObject):
         if client is None:
             return
         generation = self._generation
+        if partner:
+            self.runner.run(
+                "Read account rights",
+                client.partners.get("mine"),
+                on_done=lambda mine: self._partner_loaded(generation, mine),
+                quiet=True,
+            )
+            return
         self.runner.run(
             "Read account rights",
             client.subscription.get(),
             on_done=lambda sub: self._loaded(generation, sub),
             quiet=True,
         )
+
+    def set_partner(self, partner: Any) -> None:
+        """A network partner's account: its partner's permissions (GET /partners/mine)."""
+        self.subscription = None
+        self.grants = Grants.of_partner(partner)
+        self.changed.emit()
+
+    def _partner_loaded(self, generation: int, partner: Any) -> None:
+        if generation == self._generation:
+            self.set_partner(partner)
 
     def set_subscription(self, subscription: Any) -> None:
         self.subscription = subscription

@@ -36,6 +36,8 @@ class StationMapViewModel(QObject):
     error = Signal(str)
     selection_ready = Signal(object, object)  # list[StationRef], GeoBox
     selection_failed = Signal(str)
+    client_changed = Signal(bool)  # has a client (none: the account has no stations)
+    extent_found = Signal(object)  # GeoBox | None: where the stations are (`fit_all`)
 
     def __init__(
         self,
@@ -58,6 +60,8 @@ class StationMapViewModel(QObject):
         self._generation = 0
         self._task: int | None = None
         self._select_task: int | None = None
+        self._extent_task: int | None = None
+        self._extent_generation = 0
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(debounce_ms)
@@ -69,13 +73,15 @@ class StationMapViewModel(QObject):
 
     @property
     def settled(self) -> bool:
-        return not self.timer.isActive() and self._task is None
+        return not self.timer.isActive() and self._task is None and self._extent_task is None
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client
         self._cancel()
+        self._cancel_extent()
         self._set_answer(None, [], 0)
         self.error_message = ""
+        self.client_changed.emit(client is not None)
         if client is not None and self.box is not None:
             self._request()
 
@@ -147,6 +153,42 @@ class StationMapViewModel(QObject):
         self.total = total
         self.clusters_changed.emit()
 
+    # --- where the stations are -------------------------------------------------------
+
+    def fit_all(self) -> None:
+        """Find the box holding every station (`extent_found`): the map of an account with
+        stations and no devices (a network partner) fits them."""
+        self._cancel_extent()
+        client = self.client
+        if client is None:
+            return
+        world, generation = GeoBox.world(), self._extent_generation
+
+        def done(answer: Any) -> None:
+            if generation == self._extent_generation:
+                self._extent_task = None
+                self.extent_found.emit(GeoBox.around(cluster_box(c) for c in answer.clusters))
+
+        def failed(_exc: BaseException, message: str) -> None:
+            if generation == self._extent_generation:
+                self._extent_task = None
+                self.error_message = message or "no answer"
+                self.error.emit(self.error_message)
+
+        self._extent_task = self.runner.run(
+            "Where the base stations are",
+            client.stations.clusters(world.min_lat, world.min_lon, world.max_lat, world.max_lon),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
+
+    def _cancel_extent(self) -> None:
+        self._extent_generation += 1
+        if self._extent_task is not None:
+            self.runner.cancel(self._extent_task)
+            self._extent_task = None
+
     # --- box selection ------------------------------------------------------------------
 
     def select_box(self, box: GeoBox) -> None:
@@ -187,6 +229,7 @@ class StationMapViewModel(QObject):
 
     def close(self) -> None:
         self._cancel()
+        self._cancel_extent()
         if self._select_task is not None:
             self.runner.cancel(self._select_task)
             self._select_task = None

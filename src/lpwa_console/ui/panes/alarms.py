@@ -1,7 +1,8 @@
 """The alarms centre: device, multicast group and base station alarms in one lazy table, coloured by
 severity, filtered (source, minimum severity, acknowledged or not), acknowledged in bulk, and
-refreshed live without losing the selection or the scroll position. An alarm opens its device
-or multicast group (double-click, Enter)."""
+refreshed live without losing the selection or the scroll position. An alarm opens its device,
+multicast group or base station (double-click, Enter). An account lists only the alarms it has
+(a network partner: its stations'); the source filter offers those."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.alarms import AlarmsViewModel, kind_of, owner_id
+from ...models.pane_access import NO_DATA_WORDS
 from ...models.rights import AccountRights
 from ...schema.common import Severity
 from ..connections import SignalConnections
@@ -25,6 +27,11 @@ from ..rights import RightsGate
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MAX_ACK_SELECTION = 10_000
+SOURCE_CHOICES = (
+    ("Devices", "devices"),
+    ("Multicast groups", "multicast"),
+    ("Base stations", "stations"),
+)
 
 
 class AlarmsPane(QWidget):
@@ -43,13 +50,7 @@ class AlarmsPane(QWidget):
         self.gate = RightsGate(rights, self)
         self.source = QComboBox()
         self.source.setObjectName("alarmSource")
-        for label, value in (
-            ("Devices, groups and stations", "all"),
-            ("Devices", "devices"),
-            ("Multicast groups", "multicast"),
-            ("Base stations", "stations"),
-        ):
-            self.source.addItem(label, value)
+        self._fill_sources()
         self.severity = QComboBox()
         self.severity.setObjectName("minSeverity")
         self.severity.addItem("Any severity", None)
@@ -79,10 +80,12 @@ class AlarmsPane(QWidget):
         self.busy = busy_bar()
         self.ack_button = QPushButton("Acknowledge")
         self.ack_button.setObjectName("ackButton")
-        self.gate.bind(self.ack_button, "alarm.acknowledge")
+        self.gate.bind(self.ack_button, self._ack_action())
         self.open_button = QPushButton("Open")
         self.open_button.setObjectName("openAlarmOwner")
-        self.open_button.setToolTip("Open the device or multicast group of this alarm (Enter)")
+        self.open_button.setToolTip(
+            "Open the device, multicast group or base station of this alarm (Enter)"
+        )
         self.refresh_button = QPushButton("Refresh")
         actions = QHBoxLayout()
         actions.addWidget(self.count_label)
@@ -136,6 +139,7 @@ class AlarmsPane(QWidget):
         )
         self._first_loaded = view_model.first_page_ms is not None
         self._last_error = ""
+        self._show_source_column()
         self._update_count(view_model.model.rowCount())
         self._update_actions()
 
@@ -186,20 +190,63 @@ class AlarmsPane(QWidget):
         section = "alarms" if pane == "stations" else None
         return Location(pane, owner_id(alarm), section)
 
+    def _fill_sources(self) -> None:
+        """The source filter's choices: the lists this account has. A single one (a network
+        partner's stations) is shown alone, and the filter says why there is no other."""
+        available = self.vm.available_sources()
+        choices = [(w, s) for w, s in SOURCE_CHOICES if s in available]
+        if len(choices) > 1:
+            choices.insert(0, ("Devices, groups and stations", "all"))
+        current = self.source.currentData() or self.vm.source
+        self.source.blockSignals(True)
+        self.source.clear()
+        for label, value in choices:
+            self.source.addItem(label, value)
+        index = self.source.findData(current)
+        self.source.setCurrentIndex(max(index, 0))
+        self.source.blockSignals(False)
+        self.source.setEnabled(len(choices) > 1)
+        missing = [NO_DATA_WORDS[s] for _w, s in SOURCE_CHOICES if s not in available]
+        self.source.setToolTip("Which alarms to list" if len(choices) > 1 else "\n".join(missing))
+        chosen = self.source.currentData()
+        if chosen is not None and chosen != self.vm.source:
+            self.vm.source = chosen  # read by the reload the new client asks for
+
+    def _show_source_column(self) -> None:
+        """The Source column says nothing when every alarm has the same (a network
+        partner's: its stations'): hidden, its room left to the alarm's details."""
+        headers = [column.header for column in self.vm.model.columns]
+        if "Source" in headers:
+            single = len(self.vm.available_sources()) == 1
+            self.table.setColumnHidden(headers.index("Source"), single)
+
+    def _ack_action(self, kinds: set[str] | None = None) -> str:
+        """The right acknowledging needs: a base station's alarm the network partner's
+        write permission, a device's or group's the device right. By the alarms selected,
+        else by the lists the account has."""
+        if kinds is None:
+            available = self.vm.available_sources()
+            kinds = {"station"} if available == {"stations"} else {"device"}
+        return "station.alarm.acknowledge" if kinds == {"station"} else "alarm.acknowledge"
+
     def open_owner(self, index: QModelIndex) -> None:
         location = self.owner_location(index.row() if index.isValid() else -1)
         if location is not None:
             self.navigate.emit(location)
 
     def acknowledge_selection(self) -> None:
-        verdict = self.gate.check("alarm.acknowledge")
-        if not verdict.allowed:
-            self._show_message(verdict.reason)
-            return
         rows = self.selected_rows()
         if len(rows) > MAX_ACK_SELECTION:
             self._show_message(f"Select at most {MAX_ACK_SELECTION:,} alarms at once")
             return
+        kinds: set[str] = {kind_of(a) for a in self.vm.items(rows)}
+        stations = {"station"} & kinds
+        others = kinds - stations
+        for part in (others, stations):
+            verdict = self.gate.check(self._ack_action(part)) if part else None
+            if verdict is not None and not verdict.allowed:
+                self._show_message(verdict.reason)
+                return
         if not self.vm.acknowledge(rows):
             self._show_message("Nothing to acknowledge in the selection")
 
@@ -244,6 +291,9 @@ class AlarmsPane(QWidget):
         self._update_count(self.vm.model.rowCount())
 
     def _client_changed(self, _has: bool) -> None:
+        self._fill_sources()
+        self._show_source_column()
+        self.gate.bind(self.ack_button, self._ack_action())
         self._first_loaded = False
         self._last_error = ""
         self._update_count(0)

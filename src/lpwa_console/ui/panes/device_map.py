@@ -35,6 +35,7 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QGraphicsItem,
     QGraphicsPathItem,
@@ -50,6 +51,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.device_map import DeviceMapViewModel, GeoBox, merged
+from ...models.pane_access import NO_DATA_WORDS
+from ...models.rights import AccountRights
 from ...models.station_map import StationMapViewModel
 from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_for_scale
 from ...schema.common import Severity
@@ -618,9 +621,11 @@ class DeviceMapPane(QWidget):
         parent: QWidget | None = None,
         *,
         stations: StationMapViewModel | None = None,
+        rights: AccountRights | None = None,
     ) -> None:
         super().__init__(parent)
         self.vm = view_model
+        self.rights = rights  # the command dialogs of the station layer check them
         self.tiles_vm = tiles
         self.connectivity = QComboBox()
         self.connectivity.setObjectName("mapConnectivity")
@@ -638,9 +643,11 @@ class DeviceMapPane(QWidget):
         self.zoom_in_button.setToolTip("Zoom in (+)")
         for button in (self.zoom_out_button, self.zoom_in_button):
             button.setFixedWidth(button.sizeHint().height() + 4)
+        self.devices_toggle = QCheckBox("Devices")
+        self.devices_toggle.setObjectName("mapDevicesLayer")
+        self.devices_toggle.setChecked(view_model.enabled)
         self.fit_button = QPushButton("Fit all")
         self.fit_button.setObjectName("mapFitAll")
-        self.fit_button.setToolTip("Show every device that matches the filter")
         self.busy = busy_bar()
         self.status = QLabel()
         self.status.setObjectName("mapStatus")
@@ -652,6 +659,7 @@ class DeviceMapPane(QWidget):
         )
         bar = QHBoxLayout()
         self.bar = bar
+        bar.addWidget(self.devices_toggle)
         bar.addWidget(self.connectivity)
         bar.addStretch(1)
         bar.addWidget(self.busy)
@@ -676,15 +684,17 @@ class DeviceMapPane(QWidget):
         status.addWidget(self.unplaced)
         layout.addLayout(status)
 
-        self._needs_fit = view_model.has_client
+        self._needs_fit = False  # set below, once the layers are known
         self._located = False  # a place was asked for: an automatic fit arriving later yields
         self.connectivity.currentIndexChanged.connect(
             lambda _i: self.vm.set_connectivity(self.connectivity.currentData())
         )
+        self.devices_toggle.toggled.connect(self._devices_toggled)
         self.zoom_in_button.clicked.connect(lambda: self._zoom(1.5))
         self.zoom_out_button.clicked.connect(lambda: self._zoom(1 / 1.5))
         self.fit_button.clicked.connect(self.fit_all)
         tab_order(
+            self.devices_toggle,
             self.connectivity,
             self.zoom_out_button,
             self.zoom_in_button,
@@ -699,7 +709,7 @@ class DeviceMapPane(QWidget):
             (view_model.loading_changed, self._loading_changed),
             (view_model.error, self._error),
             (view_model.client_changed, self._client_changed),
-            (view_model.extent_found, self._extent_found),
+            (view_model.extent_found, self.extent_found),
             (view_model.unplaced_changed, self._update_state),
         )
         if tiles is not None and self.basemap_button is not None:
@@ -713,8 +723,51 @@ class DeviceMapPane(QWidget):
             from .station_layer import StationLayer
 
             self.station_layer = StationLayer(self, stations)
+        self._needs_fit = self.connected
         self._clusters_changed()
         self._update_state()
+
+    # --- layers -------------------------------------------------------------------------
+
+    @property
+    def shows_devices(self) -> bool:
+        """The account has devices (a network partner has none: no device is asked for)."""
+        return self.vm.has_client
+
+    @property
+    def shows_stations(self) -> bool:
+        layer = self.station_layer
+        return layer is not None and layer.vm.has_client
+
+    @property
+    def connected(self) -> bool:
+        """Some layer has a client: the map is the account's."""
+        return self.shows_devices or self.shows_stations
+
+    def _devices_toggled(self, on: bool) -> None:
+        self.vm.set_enabled(on)
+        if on and self.isVisible():
+            self.vm.set_box(self.view.visible_box(), now=True)
+        self._update_state()
+
+    def _fit(self) -> None:
+        """Fit the devices, or the stations for an account without devices (or with the
+        device layer off)."""
+        layer = self.station_layer
+        by_stations = layer is not None and layer.vm.has_client and layer.vm.enabled
+        if by_stations and not (self.vm.has_client and self.vm.enabled):
+            assert layer is not None
+            layer.vm.fit_all()
+        else:
+            self.vm.fit_all()
+
+    def stations_client_changed(self, _has_client: bool) -> None:
+        """The station layer's client changed: for an account without devices it is the
+        map's (the device layer's change already fitted the others)."""
+        if self.shows_devices:
+            self._update_state()
+        else:
+            self._client_changed(False)
 
     def refresh_status(self) -> None:
         self._update_state()
@@ -726,7 +779,7 @@ class DeviceMapPane(QWidget):
 
     def fit_all(self) -> None:
         self._located = False
-        self.vm.fit_all()
+        self._fit()
 
     def open_item(self, item_id: str | None, _section: str | None = None) -> None:
         """The navigator's way in: `item_id` is a place, "lat,lon" (a device's "Show on
@@ -789,24 +842,25 @@ class DeviceMapPane(QWidget):
         if self.station_layer is not None:
             self.station_layer.shown()
         self.request_tiles()
-        if self._needs_fit and self.vm.has_client:
+        if self._needs_fit and self.connected:
             self._needs_fit = False
-            self.vm.fit_all()
+            self._fit()
 
-    def _extent_found(self, box: GeoBox | None) -> None:
+    def extent_found(self, box: GeoBox | None) -> None:
         if self._located:
             return  # "Show on map" came after the automatic fit was asked for
         self.view.fit_box(box)
         if self.isVisible():
             self.vm.set_box(self.view.visible_box(), now=True)
 
-    def _client_changed(self, has_client: bool) -> None:
+    def _client_changed(self, _has_client: bool) -> None:
         self.view.set_clusters([])
-        self._needs_fit = has_client
+        connected = self.connected
+        self._needs_fit = connected
         self._located = False
-        if has_client and self.isVisible():
+        if connected and self.isVisible():
             self._needs_fit = False
-            self.vm.fit_all()
+            self._fit()
         self._update_state()
 
     def _clusters_changed(self) -> None:
@@ -825,14 +879,29 @@ class DeviceMapPane(QWidget):
         self._update_state()
 
     def _update_state(self) -> None:
-        connected = self.vm.has_client
+        devices, connected = self.shows_devices, self.connected
         self.stack.show_empty("" if connected else "Not connected")
-        for widget in (self.connectivity, self.fit_button):
-            widget.setEnabled(connected)
-        if self.vm.error_message and connected:
+        self.fit_button.setEnabled(connected)
+        self.connectivity.setEnabled(devices and self.vm.enabled)
+        self.devices_toggle.setEnabled(devices)
+        # The connectivity filter is the devices': not shown to an account without any.
+        self.connectivity.setVisible(devices or not connected)
+        if devices or not connected:
+            self.devices_toggle.setChecked(self.vm.enabled)
+            self.devices_toggle.setToolTip("Show the devices (discs, sized by how many)")
+            self.connectivity.setToolTip("")
+            self.fit_button.setToolTip("Show every device that matches the filter")
+        else:  # stations and no devices: a network partner's map
+            self.devices_toggle.blockSignals(True)  # the layer stays on for another account
+            self.devices_toggle.setChecked(False)
+            self.devices_toggle.blockSignals(False)
+            self.devices_toggle.setToolTip(NO_DATA_WORDS["devices"])
+            self.connectivity.setToolTip(NO_DATA_WORDS["devices"])
+            self.fit_button.setToolTip("Show every base station")
+        if self.vm.error_message and devices:
             text = f"Could not load the devices of the map: {self.vm.error_message}"
         else:
-            text = self.vm.summary(len(self.view.cluster_items)) if connected else ""
+            text = self.vm.summary(len(self.view.cluster_items)) if devices else ""
         tiles = self.tiles_vm.status if self.tiles_vm is not None else ""
         layer = self.station_layer
         stations = layer.vm.summary() if layer is not None and connected else ""

@@ -141,6 +141,8 @@ class StationLayer:
             (vm.selection_ready, self._selection_ready),
             (vm.selection_failed, self._selection_failed),
             (vm.error, lambda m: pane.message.show_message(f"Base stations: {m}")),
+            (vm.client_changed, pane.stations_client_changed),
+            (vm.extent_found, pane.extent_found),
         )
 
     def _toggled(self, on: bool) -> None:
@@ -175,5 +177,10 @@ class StationLayer:
             self.pane.message.show_message("No base station in that box")
             return
         self.dialog = open_station_command(
-            self.pane, self.vm.client, stations, None, runner=self.vm.runner
+            self.pane,
+            self.vm.client,
+            stations,
+            None,
+            rights=self.pane.rights,
+            runner=self.vm.runner,
         )

@@ -43,6 +43,13 @@ def test_station_alarms_in_the_centre(qtbot: Any, client: LpwaClient, qtmodeltes
         if model.item(r) is not None and model.item(r).addInfo2
     ]
     assert with_info and all("%" in text for text in with_info)
+    # On a 1280-pixel screen (the pane ~1110 wide) what the alarm says is in view in full.
+    pane.resize(1110, 600)
+    info = headers.index("Info")
+    right = pane.table.columnViewportPosition(info) + pane.table.columnWidth(info)
+    assert right <= pane.table.viewport().width()
+    widest = max(pane.table.fontMetrics().horizontalAdvance(text) for text in with_info)
+    assert widest + 12 <= pane.table.columnWidth(info)
     # Enter opens its station on its alarms.
     pane.table.setFocus()
     pane.table.setCurrentIndex(model.index(0, 0))

@@ -174,20 +174,22 @@ def alarm_columns() -> list[Column[AlarmItem]]:
             tooltip=lambda a: alarm_meaning(a.ID),
             width=170,
         ),
+        # What it says beside its name, then whose it is: on a 1280-pixel screen the columns
+        # from Raised on are scrolled to (or picked in the header's menu).
+        Column("Info", alarm_info, tooltip=lambda a: alarm_info(a) or None, width=330),
+        Column("Name", owner_name, width=200),
+        Column("EUI / LRR ID", owner_id, width=140),
         Column(
             "Source",
             lambda a: SOURCE_WORDS[kind_of(a)],
             width=110,
         ),
-        Column("Name", owner_name, width=200),
-        Column("EUI / LRR ID", owner_id, width=150),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
         # The platform sorts alarms by state, acked or alarmUid only; with no sort it lists
         # the latest update first, which is the table's order until a header is clicked.
         Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
         Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
         Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=60),
-        Column("Info", alarm_info, tooltip=lambda a: alarm_info(a) or None, width=200),
         Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120),
     ]
 

@@ -6,6 +6,8 @@ the row) cannot be hidden."""
 
 from __future__ import annotations
 
+import zlib
+
 from PySide6.QtCore import QByteArray, QPoint, QSettings, Qt
 from PySide6.QtWidgets import QHeaderView, QMenu, QTableView, QWidget
 
@@ -46,7 +48,14 @@ def show_all(header: QHeaderView) -> None:
 
 
 def _key(table: QTableView) -> str:
-    return f"{SETTINGS_GROUP}/{table.objectName()}"
+    """The table's name and its columns' titles in order (a digest): columns added, removed
+    or moved since a state was saved make another key, so that state is not put back onto
+    columns it was not made for (Qt would give one column another's width)."""
+    model = table.model()
+    titles = "|".join(
+        str(model.headerData(c, Qt.Orientation.Horizontal)) for c in range(model.columnCount())
+    ) if model is not None else ""  # fmt: skip
+    return f"{SETTINGS_GROUP}/{table.objectName()}-{zlib.crc32(titles.encode()):08x}"
 
 
 def save_tables(root: QWidget, settings: QSettings) -> None:
@@ -58,7 +67,7 @@ def save_tables(root: QWidget, settings: QSettings) -> None:
 
 def restore_tables(root: QWidget, settings: QSettings) -> None:
     """Put back what `save_tables` kept; a table whose columns changed since keeps its
-    defaults (Qt refuses a state of another column count)."""
+    defaults (another key; and Qt refuses a state of another column count)."""
     for table in root.findChildren(QTableView):
         state = settings.value(_key(table)) if table.objectName() else None
         if isinstance(state, QByteArray) and not state.isEmpty():

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -390,32 +391,23 @@ class StationsViewModel(QObject):
         refuses it, naming the field."""
         occ = automatic_data(BaseStationUpdate, station)
         fixed = check_only_data(BaseStationUpdate, station)
-        request, errors = validate(BaseStationUpdate, {**data, **fixed, **occ})
-        if request is None:
-            for name, message in errors.items():
-                self.save_failed.emit(message, name)
-            return False
-        if self.client is None:
-            self.save_failed.emit("Not connected", "")
-            return False
-        assert isinstance(request, BaseModel)
-        uid = station.path_ref
-        self._set_saving(True)
         fields = set(BaseStationUpdate.model_fields)
 
-        def failed(exc: BaseException, message: str) -> None:
-            self._set_saving(False)
+        def refusal(exc: BaseException, message: str) -> tuple[str, str]:
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
-            self.save_failed.emit(message, name)
+            return message, name
 
-        self.runner.run(
-            f"Update base station {station.name or uid}",
-            self.client.stations.update(uid, request),  # type: ignore[arg-type]
-            on_done=self._saved,
-            on_error=failed,
-            quiet=True,
+        uid = station.path_ref
+        return self._submit(
+            BaseStationUpdate,
+            {**data, **fixed, **occ},
+            lambda client, request: (
+                f"Update base station {station.name or uid}",
+                client.stations.update(uid, request),
+            ),
+            refusal,
+            self._saved,
         )
-        return True
 
     # --- a new station ----------------------------------------------------------------
 
@@ -429,7 +421,31 @@ class StationsViewModel(QObject):
         """POST a new station typed in a form; False (and `save_failed`) when the schema
         refuses it. The server's refusal (its grant used up, a duplicate lrrID) comes as
         `save_failed` naming the field when it names one; `created` when it is made."""
-        request, errors = validate(BaseStationCreate, data)
+        fields = set(BaseStationCreate.model_fields)
+
+        def send(client: LpwaClient, request: Any) -> tuple[str, Any]:
+            what = request.name or request.lrrID or f"of model {request.model.ID}"
+            return f"Create base station {what}", client.stations.create(request)
+
+        return self._submit(
+            BaseStationCreate,
+            data,
+            send,
+            lambda exc, message: create_refusal_words(exc, message, fields),
+            self._created,
+        )
+
+    def _submit(
+        self,
+        model: type[BaseModel],
+        data: dict[str, Any],
+        send: Callable[[LpwaClient, Any], tuple[str, Any]],
+        refusal: Callable[[BaseException, str], tuple[str, str]],
+        done: Callable[[BaseStation], None],
+    ) -> bool:
+        """A form's data checked by the schema, then sent (`send` names the task and makes
+        the call); every refusal comes as `save_failed` (message, field or '')."""
+        request, errors = validate(model, data)
         if request is None:
             for name, message in errors.items():
                 self.save_failed.emit(message, name)
@@ -437,22 +453,14 @@ class StationsViewModel(QObject):
         if self.client is None:
             self.save_failed.emit("Not connected", "")
             return False
-        assert isinstance(request, BaseStationCreate)
         self._set_saving(True)
-        fields = set(BaseStationCreate.model_fields)
 
         def failed(exc: BaseException, message: str) -> None:
             self._set_saving(False)
-            self.save_failed.emit(*create_refusal_words(exc, message, fields))
+            self.save_failed.emit(*refusal(exc, message))
 
-        what = request.name or request.lrrID or f"of model {request.model.ID}"
-        self.runner.run(
-            f"Create base station {what}",
-            self.client.stations.create(request),
-            on_done=self._created,
-            on_error=failed,
-            quiet=True,
-        )
+        title, call = send(self.client, request)
+        self.runner.run(title, call, on_done=done, on_error=failed, quiet=True)
         return True
 
     def _created(self, station: BaseStation) -> None:

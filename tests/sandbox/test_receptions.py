@@ -16,6 +16,7 @@ from lpwa_console.sandbox.db import _V_RECEPTIONS_INLINE, MIGRATIONS, Database, 
 from lpwa_console.sandbox.simulator import Simulator
 
 from .conftest import API, Sandbox
+from .test_store import _at_step
 
 NOW = 1_790_000_000_000
 BSS = f"{API}/partners/mine/bss"
@@ -33,16 +34,9 @@ def test_a_packed_list_reads_back_best_first() -> None:
     assert receptions.stations_of("") == set()
 
 
-def _before_inline(path: Path) -> sqlite3.Connection:
-    conn = sqlite3.connect(path, isolation_level=None)
-    for number, step in enumerate(MIGRATIONS[:INLINE], start=1):
-        conn.executescript(f"BEGIN;{step}\nPRAGMA user_version={number};COMMIT;")
-    return conn
-
-
 def test_the_migration_moves_each_devices_receptions_into_its_row(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
-    conn = _before_inline(path)
+    conn = _at_step(path, INLINE)  # a database made before the step
     sub = create_demo_accounts(conn, now_ms=NOW)
     conn.executemany(
         "INSERT INTO devices (uid, subscription_id, eui, name, connectivity, creation_date)"

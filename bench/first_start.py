@@ -16,7 +16,8 @@ step is plain to see, and the CPU time (p50) each process used up to the first r
 sandbox's where /proc tells it): on a busy machine the times from launch vary with the other
 work, these much less. Targets: warm <= 1.5 s, new <= 3 s (on a quiet 2-core machine).
 
-Usage: ./dev bench first_start [--runs N]
+Usage: ./dev bench first_start [--runs N] [--bundle dist/lpwa-console/lpwa-console]
+(with --bundle: warm starts of the bundle and of the source, alternated, and their ratio)
 """
 
 from __future__ import annotations
@@ -36,28 +37,24 @@ from typing import Any
 TIMEOUT_S = 120
 
 
-def console_command(data_dir: Path) -> list[str]:
-    return [
-        sys.executable,
-        "-m",
-        "lpwa_console",
-        "--data-dir",
-        str(data_dir),
-        "--time-first-rows",
-    ]
+SOURCE = [sys.executable, "-m", "lpwa_console"]
+
+
+def console_command(program: list[str], data_dir: Path) -> list[str]:
+    return [*program, "--data-dir", str(data_dir), "--time-first-rows"]
 
 
 Run = tuple[float, dict[str, float], dict[str, float]]  # seconds, steps, CPU ms
 
 
-def one_run(data_dir: Path) -> Run:
+def one_run(data_dir: Path, program: list[str] = SOURCE) -> Run:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     # An installed console has its byte code compiled (pip does it): without it every start
     # compiles ~100 modules again (~0.5 s each for the console and the sandbox).
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     t0 = time.perf_counter()
     process = subprocess.Popen(
-        console_command(data_dir),
+        console_command(program, data_dir),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -108,12 +105,43 @@ def summary(name: str, runs: list[Run], target: float) -> None:
         )
 
 
+def compare_bundle(bundle: Path, runs: int) -> None:
+    """Warm starts of the packaged console and of the source checkout, alternated in one run
+    so that both meet the same machine: the bundle's p50 over the source's."""
+    times: dict[str, list[Run]] = {"source": [], "bundle": []}
+    programs = {"source": SOURCE, "bundle": [str(bundle)]}
+    root = Path(tempfile.mkdtemp(prefix="lpwa-first-start-"))
+    try:
+        for name, program in programs.items():
+            one_run(root / name, program)  # the database and byte code: not counted
+        for _ in range(runs):
+            for name, program in programs.items():
+                times[name].append(one_run(root / name, program))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    for name, runs_of in times.items():
+        summary(name, runs_of, 1.5)
+    ratio = statistics.median(s for s, _, _ in times["bundle"]) / statistics.median(
+        s for s, _, _ in times["source"]
+    )
+    print(f"bundle / source, warm start p50: {ratio:.2f}x (target <= 1.2x)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="runs of each kind (default 5)")
+    parser.add_argument(
+        "--bundle",
+        type=Path,
+        help="a packaged console (dist/lpwa-console/lpwa-console): its warm start beside the "
+        "source checkout's",
+    )
     args = parser.parse_args()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} cores, load average {load:.1f} at the start")
+    if args.bundle is not None:
+        compare_bundle(args.bundle, args.runs)
+        return
     new: list[Run] = []
     warm: list[Run] = []
     root = Path(tempfile.mkdtemp(prefix="lpwa-first-start-"))

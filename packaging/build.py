@@ -7,8 +7,11 @@
    Windows  dist/lpwa-console-VERSION-windows-ARCH.zip (the folder), and with Inno Setup's
             ISCC.exe on PATH (or at its default place) dist/lpwa-console-VERSION-windows-ARCH-setup.exe
    macOS    dist/lpwa-console-VERSION-macos-ARCH.dmg (the .app and a link to /Applications)
-3. With --check, runs the built console's --self-test (offscreen, on its own embedded sandbox
-   in a temporary data folder) and fails unless it says "ok": true.
+   Linux    also dist/lpwa-console_VERSION_ARCH.deb where dpkg-deb is found (debian_package.py)
+3. With --sign, signs what the OS signs from secrets in the environment (signing.py).
+4. With --check, runs the built console's --self-test (offscreen, on its own embedded sandbox
+   in a temporary data folder) and fails unless it says "ok": true; a .deb is then installed
+   into a scratch root, its console self-tested and the package removed.
 
 Prints one JSON line of figures at the end: build seconds, bundle size, the files made.
 """
@@ -28,11 +31,15 @@ import time
 import zipfile
 from pathlib import Path
 
+import signing
+from debian_package import debian_package, install_check
+
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT / "packaging" / "lpwa-console.spec"
 ISS = ROOT / "packaging" / "lpwa-console.iss"
 DIST = ROOT / "dist"
 WORK = ROOT / "build" / "pyinstaller"
+ICONS = ROOT / "build" / "icons"
 NAME = "lpwa-console"
 APP = "LPWA Console.app"
 SELF_TEST_TIMEOUT_S = 240
@@ -54,6 +61,12 @@ def tree_size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file() and not p.is_symlink())
 
 
+def draw_icons() -> None:
+    """build/icons/: the icon in each OS's format, which the spec and the installers use."""
+    icons = ROOT / "packaging" / "icons.py"
+    subprocess.run([sys.executable, str(icons), str(ICONS)], check=True, stdout=subprocess.DEVNULL)
+
+
 def run_pyinstaller(clean: bool) -> float:
     command = [sys.executable, "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN"]
     command += ["--distpath", str(DIST), "--workpath", str(WORK)]
@@ -67,7 +80,9 @@ def run_pyinstaller(clean: bool) -> float:
 
 
 def executable() -> Path:
-    """The console binary of the folder build (the .app holds the same one on macOS)."""
+    """The console binary users start: in the .app on macOS, in the folder elsewhere."""
+    if sys.platform == "darwin":
+        return DIST / APP / "Contents" / "MacOS" / NAME
     return DIST / NAME / (NAME + ".exe" if sys.platform == "win32" else NAME)
 
 
@@ -100,6 +115,7 @@ def windows_setup(stem: str, ver: str) -> Path | None:
         print("package: Inno Setup not found; the .zip is the download", file=sys.stderr)
         return None
     defines = {"AppVersion": ver, "SourceDir": str(DIST / NAME), "OutputDir": str(DIST)}
+    defines["IconFile"] = str(ICONS / "lpwa-console.ico")
     defines["OutputBaseFilename"] = stem + "-setup"
     command = [iscc, "/Q", *(f"/D{key}={value}" for key, value in defines.items()), str(ISS)]
     subprocess.run(command, check=True)
@@ -118,15 +134,26 @@ def dmg(stem: str) -> Path:
     return out
 
 
-def installers(ver: str) -> list[Path]:
+def installers(ver: str, sign: bool) -> list[Path]:
     stem = f"{NAME}-{ver}-{os_tag()}"
     if sys.platform == "darwin":
-        return [dmg(stem)]
+        if sign:
+            signing.sign_macos_app(DIST / APP)
+        image = dmg(stem)
+        if sign:
+            signing.notarize_macos(image)
+        return [image]
     if sys.platform == "win32":
+        if sign:
+            signing.sign_windows([executable()])
         made = [zip_folder(DIST / NAME, DIST / (stem + ".zip"))]
         setup = windows_setup(stem, ver)
+        if sign and setup:
+            signing.sign_windows([setup])
         return made + ([setup] if setup else [])
-    return [tar_gz(DIST / NAME, DIST / (stem + ".tar.gz"))]
+    made = [tar_gz(DIST / NAME, DIST / (stem + ".tar.gz"))]
+    package = debian_package(DIST / NAME, ver)
+    return made + ([package] if package else [])
 
 
 def self_test(binary: Path) -> dict[str, object]:
@@ -155,8 +182,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--check", action="store_true", help="run the built console's --self-test afterwards"
     )
+    parser.add_argument(
+        "--sign",
+        action="store_true",
+        help="sign (and on macOS notarize) with the secrets in the environment (signing.py)",
+    )
     args = parser.parse_args(argv)
     ver = version()
+    draw_icons()
     seconds = run_pyinstaller(args.clean)
     folder = DIST / NAME
     summary: dict[str, object] = {
@@ -169,15 +202,18 @@ def main(argv: list[str] | None = None) -> int:
     }
     if sys.platform == "darwin":
         summary["app"] = str((DIST / APP).relative_to(ROOT))
+    made: list[Path] = []
     if not args.no_installer:
         t0 = time.perf_counter()
-        made = installers(ver)
+        made = installers(ver, args.sign)
         summary["installer_s"] = round(time.perf_counter() - t0, 1)
         summary["installers"] = {
             str(p.relative_to(ROOT)): round(p.stat().st_size / 1e6, 1) for p in made
         }
     if args.check:
         summary["self_test"] = self_test(executable())
+        for deb in (p for p in made if p.suffix == ".deb"):
+            summary["deb_check"] = install_check(deb, self_test)
     print(json.dumps(summary), flush=True)
     return 0
 

@@ -2,7 +2,8 @@
 ; packaging/build.py runs it when ISCC.exe is found, with every /D define below, e.g.
 ;   ISCC /DAppVersion=0.1.0 /DSourceDir=dist\lpwa-console /DOutputDir=dist
 ;        /DOutputBaseFilename=lpwa-console-0.1.0-windows-amd64-setup packaging\lpwa-console.iss
-; Untested so far: written on Linux, where Inno Setup does not run.
+; Built by the release workflow's Windows runner (.github/workflows/release.yml); Inno Setup
+; does not run on the Linux machines the project is developed on.
 
 #ifndef AppVersion
   #error Pass /DAppVersion=X.Y.Z (packaging/build.py does)
@@ -12,6 +13,9 @@
 #endif
 #ifndef OutputDir
   #define OutputDir "..\dist"
+#endif
+#ifndef IconFile
+  #define IconFile "..\build\icons\lpwa-console.ico"
 #endif
 #ifndef OutputBaseFilename
   #define OutputBaseFilename "lpwa-console-" + AppVersion + "-windows-setup"
@@ -36,9 +40,21 @@ Compression=lzma2
 SolidCompression=yes
 WizardStyle=modern
 UninstallDisplayIcon={app}\lpwa-console.exe
+SetupIconFile={#IconFile}
+; An upgrade installs over the same AppId: the running console is closed first (Restart
+; Manager) and the old bundle's files are replaced. The user's data folder and profiles live
+; in %LOCALAPPDATA%\lpwa-console and the Credential Manager, never under {app}: an upgrade or
+; an uninstall leaves them.
+CloseApplications=yes
+RestartApplications=no
+UsePreviousAppDir=yes
 
 [Tasks]
 Name: "desktopicon"; Description: "{cm:CreateDesktopIcon}"; GroupDescription: "{cm:AdditionalIcons}"; Flags: unchecked
+
+[InstallDelete]
+; The previous version's libraries: a file the new bundle no longer has must not be loaded.
+Type: filesandordirs; Name: "{app}\_internal"
 
 [Files]
 Source: "{#SourceDir}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs createallsubdirs

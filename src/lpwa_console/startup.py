@@ -166,6 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     assert isinstance(app, QApplication)
     app.setApplicationName("LPWA Console")
     app.setOrganizationName("lpwa-console")
+    # Wayland and the desktop entry match windows to the installed icon by this name.
+    app.setDesktopFileName("lpwa-console")
+    from PySide6.QtGui import QIcon
+
+    from .ui.resources import resource_path
+
+    app.setWindowIcon(QIcon(resource_path("icons", "lpwa-console.svg")))
     app.setQuitOnLastWindowClosed(False)  # the loop ends it, after closing cleanly
     embedded = early_sandbox(options)
     # The heavy part, while the sandbox starts beside it (asyncio too: ~40 ms that came

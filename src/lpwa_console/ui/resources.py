@@ -25,3 +25,11 @@ def read_text(*parts: str) -> str:
     for part in parts:
         node = node / part
     return node.read_text(encoding="utf-8")
+
+
+def resource_path(*parts: str) -> str:
+    """A resource's path on disk, for Qt APIs that take a file name (icons)."""
+    node = resource_root()
+    for part in parts:
+        node = node / part
+    return str(node)

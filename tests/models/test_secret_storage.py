@@ -21,7 +21,7 @@ from lpwa_console.models.secret_storage import KeyringUnavailable, SecretStorage
 
 FAST = 2**10  # scrypt's cost in these tests (the console's is 2^15)
 SECRET = "client-secret-Zoë-42"
-PASSPHRASE = "correct horse battery"
+PASSPHRASE = "Zoë Ünal: correct horse"
 
 
 class FailingKeyring(MemorySecretStore):

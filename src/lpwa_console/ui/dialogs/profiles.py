@@ -238,7 +238,7 @@ class ProfilesDialog(QDialog):
             if not isinstance(storage, SecretStorage):
                 self.error.setText(str(exc))
                 return None
-            self.error.setText("Where should the client secret be kept? Choose below.")
+            self.error.clear()  # the panel says why, and what can be done
             self.storage_choice.ask(storage, str(exc))
             return None
         except (SecretStoreError, ValueError) as exc:

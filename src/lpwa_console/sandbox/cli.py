@@ -372,9 +372,10 @@ def _serve(args: argparse.Namespace) -> int:
             # The rest of the routes, then the living network, after the first screen's.
             from .app import finish_routes, rest_wanted
 
-            await rest_wanted(app, FIRST_SCREEN_WAIT_S)
-            await asyncio.to_thread(finish_routes, app, settings)
-            await warm_routes(app)
+            await rest_wanted(app, FIRST_SCREEN_WAIT_S, lambda: server.should_exit)
+            if not server.should_exit:  # a stop asked at once (stdin's end): leave at once
+                await asyncio.to_thread(finish_routes, app, settings)
+                await warm_routes(app)
             if not server.should_exit:  # a stop asked meanwhile: no network to start
                 if args.simulate:
                     simulate()

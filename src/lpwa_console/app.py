@@ -665,7 +665,9 @@ async def run(
         asyncio.get_running_loop().set_exception_handler(hook.loop_exception)
     if options.self_test or options.screenshot is not None:
         # Diagnostics work on a copy of the settings: they never change the user's.
-        with tempfile.TemporaryDirectory(prefix="lpwa-console-") as folder:
+        with tempfile.TemporaryDirectory(
+            prefix="lpwa-console-", ignore_cleanup_errors=True
+        ) as folder:
             settings = scratch_settings(make_settings(options.data_dir), Path(folder))
             console = build(options, settings=settings, embedded=embedded)
             return await run_console(options, console, hook)

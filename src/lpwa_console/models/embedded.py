@@ -74,8 +74,11 @@ def sandbox_command(program: str, *args: str) -> tuple[str, list[str]]:
 
 
 def _environment() -> QProcessEnvironment:
-    """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled."""
+    """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled.
+    The child writes UTF-8, as this side reads it: on Windows a pipe's encoding is otherwise
+    the ANSI code page, and a path with "Ü" in a refusal would arrive garbled."""
     env = QProcessEnvironment.systemEnvironment()
+    env.insert("PYTHONIOENCODING", "utf-8")
     if frozen():
         env.insert("PYTHONUNBUFFERED", "1")
         return env  # a bundle carries its own modules

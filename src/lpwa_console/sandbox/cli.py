@@ -248,9 +248,19 @@ def listening_socket(host: str, port: int) -> socket.socket:
     delayed ACK."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, *reuse_option())
     sock.bind((host, port))
     return sock
+
+
+def reuse_option() -> tuple[int, int]:
+    """POSIX: SO_REUSEADDR, so a restarted sandbox binds its port while the last one's
+    connections linger in TIME_WAIT. Windows' SO_REUSEADDR would let two servers bind one
+    port (a busy `--port` would not be refused): SO_EXCLUSIVEADDRUSE there instead, which
+    also keeps another program from taking the port over."""
+    if sys.platform == "win32":
+        return getattr(socket, "SO_EXCLUSIVEADDRUSE", -5), 1  # -5: its value in winsock2.h
+    return socket.SO_REUSEADDR, 1
 
 
 REQUEST_THREADS = 1

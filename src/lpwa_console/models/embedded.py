@@ -22,6 +22,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
+from ..private_files import private_dir
+
 log = logging.getLogger(__name__)
 
 STDERR_TAIL = 4000
@@ -194,7 +196,7 @@ class EmbeddedSandbox(QObject):
             return
         self._restart_timer.stop()
         # Owner-only: the sandbox database beside it holds client secrets and live tokens.
-        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         self.info = None
         self._ready_at = None
         self._stdout = self._stderr = b""

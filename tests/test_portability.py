@@ -92,3 +92,25 @@ def test_the_sandbox_child_writes_utf8() -> None:
     """Its lines (a refusal naming a path with "Ü") are read as UTF-8: on Windows a pipe's
     encoding would otherwise be the ANSI code page."""
     assert _environment().value("PYTHONIOENCODING") == "utf-8"
+
+
+def test_a_tile_another_reader_holds_open_is_left_as_it_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Windows refuses to replace a file that another handle has open (POSIX replaces it):
+    the tile there is the same one, so ours is dropped instead of failing the fetch."""
+    import httpx
+
+    from lpwa_console.models.tiles import OnlineTileSource, TileKey
+
+    source = OnlineTileSource(
+        "https://tiles.example/{z}/{x}/{y}.png", tmp_path, http=httpx.AsyncClient()
+    )
+    key = TileKey(3, 4, 5)
+
+    def refused(self: Path, target: Path) -> Path:
+        raise PermissionError(13, "The process cannot access the file")
+
+    monkeypatch.setattr(Path, "replace", refused)
+    source._write_cached(key, b"png")
+    assert list(source.cache_path(key).parent.glob("*.part")) == []

@@ -343,7 +343,12 @@ def _serve(args: argparse.Namespace) -> int:
         def stop(*_: object) -> None:
             server.should_exit = True
 
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        # SIGTERM never reaches a process on Windows (the console closes stdin instead);
+        # Ctrl+Break in its terminal is SIGBREAK there.
+        stop_signals = [signal.SIGINT, signal.SIGTERM]
+        if sys.platform == "win32":
+            stop_signals.append(signal.SIGBREAK)
+        for sig in stop_signals:
             try:
                 loop.add_signal_handler(sig, stop)
             except NotImplementedError:  # Windows

@@ -305,3 +305,18 @@ def test_the_listening_socket_option_of_each_system(monkeypatch: pytest.MonkeyPa
     assert reuse_option() == (socket.SO_REUSEADDR, 1) or sys.platform == "win32"
     monkeypatch.setattr(sys, "platform", "win32")
     assert reuse_option() == (getattr(socket, "SO_EXCLUSIVEADDRUSE", -5), 1)
+
+
+def test_a_refusal_naming_a_non_ascii_path_arrives_in_utf8(tmp_path: Path) -> None:
+    """The console reads the sandbox's pipes as UTF-8: the sandbox writes them so on every
+    OS (a Windows pipe would otherwise get the ANSI code page)."""
+    folder = tmp_path / "Zoë Ünal O'Brien"
+    folder.mkdir()
+    done = subprocess.run(
+        [*CLI, "accounts", "--db", str(folder)],
+        capture_output=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONIOENCODING="latin-1"),  # what a pipe might otherwise get
+    )
+    assert done.returncode == 2
+    assert f"{folder} is a folder".encode() in done.stderr

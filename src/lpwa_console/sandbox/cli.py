@@ -116,7 +116,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def utf8_pipes() -> None:
+    """Write UTF-8 to pipes, as the console reads them. A pipe's encoding is otherwise the
+    locale's, on Windows the ANSI code page, and a refusal naming a path with "Ü" would
+    arrive garbled; a bundle ignores PYTHONIOENCODING. A terminal keeps its own."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not stream.isatty() and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> None:
+    utf8_pipes()
     args = _parser().parse_args(argv)
     logging.basicConfig(
         stream=sys.stderr,

@@ -114,3 +114,13 @@ def test_a_tile_another_reader_holds_open_is_left_as_it_is(
     monkeypatch.setattr(Path, "replace", refused)
     source._write_cached(key, b"png")
     assert list(source.cache_path(key).parent.glob("*.part")) == []
+
+
+def test_nothing_forces_a_keyring_backend() -> None:
+    """keyring's own choice stands: on Windows the Credential Manager, on macOS the
+    Keychain, on Linux the Secret Service. Only the tests pick one, for themselves."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    for path in src.rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        for forcing in ("set_keyring(", "PYTHON_KEYRING_BACKEND", "keyring.core.load_"):
+            assert forcing not in text, f"{path.relative_to(src)} forces a keyring: {forcing}"

@@ -150,6 +150,7 @@ class PassphraseDialog(QDialog):
         self.profile = profile
         self.setObjectName("passphraseDialog")
         self.setWindowTitle("Passphrase of the secrets file")
+        self.setMinimumWidth(460)  # the sentences wrap, not clip
         text = QLabel(
             f"The client secret of {profile.name} is in the file of secrets encrypted with"
             " your passphrase. Type it to connect: it is asked once until the console closes."

@@ -6,7 +6,6 @@ import asyncio
 import contextlib
 import json
 import os
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -87,13 +86,21 @@ class SandboxProcess:
         return next(a for a in self.accounts if a["role"] == role)
 
     def stop(self) -> int:
+        """Close its stdin (it leaves on EOF, as the console stops its embedded sandbox, on
+        every OS and without a signal), then terminate it (SIGTERM on POSIX, on Windows
+        TerminateProcess), then kill it."""
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+            assert self.process.stdin is not None
+            self.process.stdin.close()
             try:
                 self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                self.process.terminate()
+                try:
+                    self.process.wait(timeout=15)
+                except subprocess.TimeoutExpired:
+                    self.process.kill()
+                    self.process.wait()
         return self.process.returncode
 
 

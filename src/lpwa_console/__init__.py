@@ -2,6 +2,8 @@
 
 import sys
 
+# The one version number: pyproject.toml reads it from here (hatch's dynamic version), and so
+# do About, the PyInstaller bundle and the installers' names (packaging/build.py).
 __version__ = "0.1.0"
 
 # httpx imports its command-line tool (click, rich, pygments: about 0.2 s) whenever those

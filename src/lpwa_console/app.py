@@ -33,8 +33,9 @@ from .models.pane_access import (
     has_data,
     pane_visible,
 )
-from .models.profiles import KeyringSecretStore, Profile, ProfileStore, SecretStore
+from .models.profiles import Profile, ProfileStore, SecretStore
 from .models.rights import AccountRights
+from .models.secret_storage import SecretStorage
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
@@ -100,8 +101,10 @@ def build(
 ) -> Console:
     settings = settings or make_settings(options.data_dir)
     runner = TaskRunner()
-    profiles = ProfileStore(settings, secrets or KeyringSecretStore())
-    embedded = embedded or EmbeddedSandbox(options.data_dir or default_data_dir())
+    data_dir = options.data_dir or default_data_dir()
+    # The keyring, or (without one) this session's memory or a passphrase-protected file.
+    profiles = ProfileStore(settings, secrets or SecretStorage(data_dir))
+    embedded = embedded or EmbeddedSandbox(data_dir)
     session = Session(profiles, runner, embedded)
     devices = DevicesViewModel(runner)
 
@@ -662,7 +665,9 @@ async def run(
         asyncio.get_running_loop().set_exception_handler(hook.loop_exception)
     if options.self_test or options.screenshot is not None:
         # Diagnostics work on a copy of the settings: they never change the user's.
-        with tempfile.TemporaryDirectory(prefix="lpwa-console-") as folder:
+        with tempfile.TemporaryDirectory(
+            prefix="lpwa-console-", ignore_cleanup_errors=True
+        ) as folder:
             settings = scratch_settings(make_settings(options.data_dir), Path(folder))
             console = build(options, settings=settings, embedded=embedded)
             return await run_console(options, console, hook)

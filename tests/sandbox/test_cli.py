@@ -38,6 +38,12 @@ def _start(db: Path, *extra: str) -> tuple[subprocess.Popen[str], dict[str, Any]
     return process, json.loads(line)
 
 
+# SIGTERM cannot be sent to another process on Windows (Popen.send_signal terminates it):
+# there the console and the tests stop the sandbox by closing its stdin (below).
+POSIX_SIGNALS = pytest.mark.skipif(sys.platform == "win32", reason="no SIGTERM on Windows")
+
+
+@POSIX_SIGNALS
 def test_serve_prints_one_json_line_answers_and_stops_on_sigterm(tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
     process, info = _start(db)
@@ -128,6 +134,7 @@ def _fails_in_one_line(*args: str) -> str:
     return lines[0]
 
 
+@POSIX_SIGNALS
 def test_sigterm_with_stdin_watch_and_simulator_exits_cleanly(tmp_path: Path) -> None:
     """The console's own options: a daemon thread reading stdin must not make the
     interpreter's shutdown fatal ("_enter_buffered_busy") after SIGTERM."""
@@ -285,3 +292,31 @@ def test_an_older_world_readable_database_is_narrowed(tmp_path: Path) -> None:
     db.chmod(0o644)
     _run("accounts", "--db", str(db), "--json")
     assert stat.S_IMODE(db.stat().st_mode) == 0o600
+
+
+def test_the_listening_socket_option_of_each_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    """POSIX reuses a port left in TIME_WAIT; Windows' SO_REUSEADDR would share a busy port,
+    so it takes the port for itself instead (the option exists on Windows only: checked by
+    name here, used there)."""
+    import socket
+
+    from lpwa_console.sandbox.cli import reuse_option
+
+    assert reuse_option() == (socket.SO_REUSEADDR, 1) or sys.platform == "win32"
+    monkeypatch.setattr(sys, "platform", "win32")
+    assert reuse_option() == (getattr(socket, "SO_EXCLUSIVEADDRUSE", -5), 1)
+
+
+def test_a_refusal_naming_a_non_ascii_path_arrives_in_utf8(tmp_path: Path) -> None:
+    """The console reads the sandbox's pipes as UTF-8: the sandbox writes them so on every
+    OS (a Windows pipe would otherwise get the ANSI code page)."""
+    folder = tmp_path / "Zoë Ünal O'Brien"
+    folder.mkdir()
+    done = subprocess.run(
+        [*CLI, "accounts", "--db", str(folder)],
+        capture_output=True,
+        timeout=60,
+        env=dict(os.environ, PYTHONIOENCODING="latin-1"),  # what a pipe might otherwise get
+    )
+    assert done.returncode == 2
+    assert f"{folder} is a folder".encode() in done.stderr

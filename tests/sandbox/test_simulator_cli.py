@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import signal
 import sqlite3
 import time
 from pathlib import Path
@@ -18,7 +17,8 @@ def _clock(db: Path) -> int:
 
 def test_serve_simulate_advances_the_network(tmp_path: Path) -> None:
     db = tmp_path / "sim.db"
-    process, _ = _start(db, "--simulate", "--speed", "36000", "--sim-seed", "5")
+    args = ("--exit-with-stdin", "--simulate", "--speed", "36000", "--sim-seed", "5")
+    process, _ = _start(db, *args)
     try:
         # The simulator starts once every route is in, a moment after the ready line.
         while not _clock(db):
@@ -29,7 +29,8 @@ def test_serve_simulate_advances_the_network(tmp_path: Path) -> None:
         while _clock(db) - first < 3_600_000:
             time.sleep(0.1)
     finally:
-        process.send_signal(signal.SIGTERM)
+        assert process.stdin is not None
+        process.stdin.close()  # its end stops the sandbox, on every OS (no SIGTERM)
         process.wait(timeout=15)
     assert process.returncode == 0
     with sqlite3.connect(db) as conn:

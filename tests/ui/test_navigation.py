@@ -11,6 +11,7 @@ from PySide6.QtGui import QKeySequence, QMouseEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
 
+from lpwa_console import __version__
 from lpwa_console.app import Console
 from lpwa_console.models.alarms import kind_of
 from lpwa_console.ui.lazy_pane import real_pane
@@ -292,7 +293,7 @@ def test_help_lists_the_shortcuts_and_says_about(open_console: OpenConsole, qtbo
     about = window.findChild(QWidget, "aboutBox")
     assert about is not None
     text = about.text()  # type: ignore[attr-defined]
-    assert "0.1.0" in text and str(console.embedded.data_dir) in text
+    assert __version__ in text and str(console.embedded.data_dir) in text
     assert "Sandbox as subscriber" in text  # the platform: the profile signed in
     about.close()  # type: ignore[attr-defined]
 

@@ -33,7 +33,7 @@ def test_plain_http_is_saved_only_once_confirmed(qtbot: Any, tmp_path: Path) -> 
     assert "unencrypted" in dialog.error.text()
     assert store.get("Lab") is None
 
-    dialog.secret.setText("lab-secret")  # a refused save clears the secret field
+    assert dialog.secret.text() == "lab-secret"  # a refused save keeps what was typed
     dialog.allow_http.setChecked(True)
     saved = dialog.save()
     assert saved is not None and saved.allow_plain_http

@@ -23,6 +23,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from ..private_files import private_dir
+
 log = logging.getLogger("lpwa_console.crash")
 
 LOG_NAME = "console.log"
@@ -107,7 +109,7 @@ def install_log_file(
     directory: Path, level: int = logging.INFO, logger: logging.Logger | None = None
 ) -> logging.handlers.RotatingFileHandler:
     """Log to `directory/console.log` (1 MB, five older files kept), secrets removed."""
-    directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    private_dir(directory)
     handler = logging.handlers.RotatingFileHandler(
         directory / LOG_NAME, maxBytes=LOG_BYTES, backupCount=LOG_BACKUPS, encoding="utf-8"
     )

@@ -22,6 +22,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, QProcess, QProcessEnvironment, QTimer, Signal
 
+from ..private_files import private_dir
+
 log = logging.getLogger(__name__)
 
 STDERR_TAIL = 4000
@@ -30,6 +32,15 @@ RESTART_DELAYS_S = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 # Up this long, the sandbox is healthy again: its next stop restarts after the first delay.
 STABLE_S = 60.0
 REFUSED_EXIT = 2  # the sandbox CLI's "user error": the database or options are refused
+# How long a stop waits for the sandbox to leave on its own once its stdin is closed. POSIX
+# then sends SIGTERM (handled the same way), Windows has no such signal: QProcess's
+# terminate() there posts WM_CLOSE, which a process without a window never receives, so
+# the stdin path gets the whole wait before the last resort (TerminateProcess, `kill`).
+WINDOWS = sys.platform == "win32"
+STDIN_STOP_MS = 1500
+# Windows' CreateProcess flag: a console program started from a windowed one gets no
+# console window of its own.
+CREATE_NO_WINDOW = 0x08000000
 ROUTINE = re.compile(r"^\d{4}-\d\d-\d\d [\d:,.]+ (?:DEBUG|INFO) ")
 
 
@@ -65,8 +76,11 @@ def sandbox_command(program: str, *args: str) -> tuple[str, list[str]]:
 
 
 def _environment() -> QProcessEnvironment:
-    """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled."""
+    """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled.
+    The child writes UTF-8, as this side reads it: on Windows a pipe's encoding is otherwise
+    the ANSI code page, and a path with "Ü" in a refusal would arrive garbled."""
     env = QProcessEnvironment.systemEnvironment()
+    env.insert("PYTHONIOENCODING", "utf-8")
     if frozen():
         env.insert("PYTHONUNBUFFERED", "1")
         return env  # a bundle carries its own modules
@@ -75,6 +89,37 @@ def _environment() -> QProcessEnvironment:
     env.insert("PYTHONPATH", src + (os.pathsep + current if current else ""))
     env.insert("PYTHONUNBUFFERED", "1")
     return env
+
+
+def windowless(process: QProcess, program: str) -> str:
+    """The program to start for the sandbox child, with no console window on Windows.
+
+    A bundle's console is windowed (packaging/lpwa-console.spec, console=False), so its
+    sandbox child, the same program, opens no window. From a source checkout `python.exe`
+    is a console program: a console started without one (a shortcut, pythonw) would open
+    a console window for its child. QProcess's CreateProcess modifier adds CREATE_NO_WINDOW
+    where the binding has it (Qt's C++ API does; PySide6 does not bind it so far), and
+    otherwise the child runs on `pythonw.exe` beside `python.exe`, which opens none; both
+    keep the pipes QProcess gives (STARTF_USESTDHANDLES). Elsewhere: `program` as it is."""
+    if not WINDOWS:
+        return program
+    modifier = getattr(process, "setCreateProcessArgumentsModifier", None)
+    if modifier is not None:
+
+        def no_window(arguments: Any) -> None:
+            try:
+                arguments.flags |= CREATE_NO_WINDOW
+            except (AttributeError, TypeError):  # a binding of another shape
+                log.warning("CREATE_NO_WINDOW could not be set on the sandbox's process")
+
+        modifier(no_window)
+        return program
+    path = Path(program)
+    if not frozen() and path.name.lower() == "python.exe":
+        quiet = path.with_name("pythonw.exe")
+        if quiet.is_file():
+            return str(quiet)
+    return program
 
 
 class EmbeddedSandbox(QObject):
@@ -151,7 +196,7 @@ class EmbeddedSandbox(QObject):
             return
         self._restart_timer.stop()
         # Owner-only: the sandbox database beside it holds client secrets and live tokens.
-        self.data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_dir(self.data_dir)
         self.info = None
         self._ready_at = None
         self._stdout = self._stderr = b""
@@ -171,7 +216,7 @@ class EmbeddedSandbox(QObject):
         # Its phases, and the accounts in its ready line: no second process to read them.
         args += ["--phases", "--with-accounts"]
         log.info("starting the embedded sandbox on %s", self.db_path)
-        process.start(*sandbox_command(self._python, *args))
+        process.start(*sandbox_command(windowless(process, self._python), *args))
         self.phase.emit("starting")
 
     def _read_stdout(self) -> None:
@@ -213,9 +258,8 @@ class EmbeddedSandbox(QObject):
         self._accounts = process
         process.finished.connect(self._accounts_finished)
         process.errorOccurred.connect(self._process_error)
-        process.start(
-            *sandbox_command(self._python, "accounts", "--db", str(self.db_path), "--json")
-        )
+        program = windowless(process, self._python)
+        process.start(*sandbox_command(program, "accounts", "--db", str(self.db_path), "--json"))
 
     def _accounts_finished(self, code: int, _status: QProcess.ExitStatus) -> None:
         process = self._accounts
@@ -298,8 +342,10 @@ class EmbeddedSandbox(QObject):
         self.start()
 
     def stop(self, timeout_ms: int = 5000) -> None:
-        """Close its stdin (it exits on EOF), then terminate, then kill after a timeout.
-        A planned restart is cancelled."""
+        """Close its stdin: the sandbox stops on EOF (`--exit-with-stdin`), on every OS and
+        without a signal. Then, as last resorts, SIGTERM (POSIX only) and a kill. A
+        planned restart is cancelled. (Its stdin also closes when the console dies however
+        it dies: the sandbox never outlives it.)"""
         self._restart_timer.stop()
         self._start_timer.stop()
         process = self._server
@@ -308,12 +354,16 @@ class EmbeddedSandbox(QObject):
         self._stopping = True
         if process.state() != QProcess.ProcessState.NotRunning:
             process.closeWriteChannel()
-            if not process.waitForFinished(min(timeout_ms, 1500)):
+            stdin_wait = timeout_ms if WINDOWS else min(timeout_ms, STDIN_STOP_MS)
+            stopped = process.waitForFinished(stdin_wait)
+            if not stopped and not WINDOWS:
+                log.info("the sandbox did not stop at stdin's end; terminating it")
                 process.terminate()
-                if not process.waitForFinished(timeout_ms):
-                    log.warning("the sandbox did not stop; killing it")
-                    process.kill()
-                    process.waitForFinished(2000)
+                stopped = process.waitForFinished(timeout_ms)
+            if not stopped:
+                log.warning("the sandbox did not stop; killing it")
+                process.kill()
+                process.waitForFinished(2000)
         if self._accounts is not None:
             self._accounts.kill()
             self._accounts.waitForFinished(1000)

@@ -1,7 +1,8 @@
 """Connection profiles: the embedded sandbox and remote platforms.
 
-Non-secret fields live in QSettings; client secrets live only in the OS keyring, behind the
-SecretStore protocol so tests use an in-memory store.
+Non-secret fields live in QSettings; client secrets live in the OS keyring (or, on a computer
+without one, where the user chose: models/secret_storage.py), behind the SecretStore protocol
+so tests use an in-memory store.
 """
 
 from __future__ import annotations
@@ -185,6 +186,11 @@ class ProfileStore(QObject):
         self._settings = settings
         self._secrets = secrets
 
+    @property
+    def secrets(self) -> SecretStore:
+        """Where the secrets are kept (the profile dialog asks it where a new one goes)."""
+        return self._secrets
+
     def profiles(self) -> list[Profile]:
         """The embedded sandbox first, then the remote platforms by name."""
         return [self.embedded(), *sorted(self._remote(), key=lambda p: p.name.lower())]
@@ -206,7 +212,8 @@ class ProfileStore(QObject):
         self.changed.emit()
 
     def save(self, profile: Profile, secret: str | None = None, *, old_name: str = "") -> None:
-        """Add or replace a remote profile; a given secret goes straight to the keyring."""
+        """Add or replace a remote profile; a given secret goes straight to the secret store
+        (first: a store that refuses it leaves the settings as they were)."""
         if profile.is_embedded:
             self.set_embedded_role(profile.role)
             return
@@ -244,7 +251,11 @@ class ProfileStore(QObject):
         return self._secrets.get(secret_key(profile))
 
     def has_secret(self, profile: Profile) -> bool:
+        """Whether a secret is stored, without asking for a passphrase."""
+        has = getattr(self._secrets, "has", None)
         try:
+            if has is not None:
+                return bool(has(secret_key(profile)))
             return bool(self.secret(profile))
         except SecretStoreError:
             return False

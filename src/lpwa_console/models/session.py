@@ -15,6 +15,7 @@ from .embedded import EmbeddedSandbox, SandboxInfo
 from .errors import UserError
 from .pane_access import OPERATOR, PARTNER, SUBSCRIBER, account_kind
 from .profiles import Profile, ProfileStore, SecretStoreError
+from .secret_file import PassphraseNeeded
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -35,6 +36,10 @@ class ConnectionFailed(UserError):
     pass
 
 
+class SecretLocked(ConnectionFailed):
+    """The profile's secret is in the encrypted secrets file, not opened yet this session."""
+
+
 class Session(QObject):
     """Builds the client of the current profile and checks it with one request.
 
@@ -48,6 +53,9 @@ class Session(QObject):
     profile_changed = Signal(str)
     # What a connect is doing now, in words ("Starting the local sandbox…"); "" when done.
     progress_changed = Signal(str)
+    # A connect needs the passphrase of the secrets file (the Profile): the window asks for
+    # it, and opens the profile again once the file is open.
+    passphrase_needed = Signal(object)
 
     def __init__(
         self,
@@ -98,8 +106,13 @@ class Session(QObject):
             f"Connect to {profile.name}",
             self._connect(profile),
             on_done=lambda _: self._connected(),
-            on_error=lambda _exc, msg: self._failed(msg),
+            on_error=lambda exc, msg: self._connect_failed(profile, exc, msg),
         )
+
+    def _connect_failed(self, profile: Profile, exc: BaseException, message: str) -> None:
+        self._failed(message)
+        if isinstance(exc, SecretLocked):
+            self.passphrase_needed.emit(profile)
 
     def reconnect(self) -> None:
         if self.profile is not None:
@@ -129,11 +142,17 @@ class Session(QObject):
                 )
             try:
                 secret = self.profiles.secret(profile)
+            except PassphraseNeeded as exc:
+                raise SecretLocked(
+                    f"The client secret of {profile.name} is in the encrypted secrets file:"
+                    " type its passphrase"
+                ) from exc
             except SecretStoreError as exc:
                 raise ConnectionFailed(str(exc)) from exc
             if not secret:
                 raise ConnectionFailed(
-                    f"No client secret for {profile.name} in the keyring: edit the profile"
+                    f"No client secret is stored for {profile.name} (one kept for a session"
+                    " only is gone once the console closes): edit the profile to type it"
                 )
             credentials = Credentials(profile.token_url, profile.client_id, secret)
             self._set_progress("Signing in…")

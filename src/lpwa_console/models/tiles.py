@@ -200,7 +200,12 @@ class OnlineTileSource:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")
         partial.write_bytes(data)
-        partial.replace(path)  # atomic: a reader never sees half a tile
+        try:
+            partial.replace(path)  # atomic: a reader never sees half a tile
+        except PermissionError:
+            # Windows refuses to replace a file another handle has open (a reader of the
+            # same tile, which another fetch just wrote): that tile is there; drop ours.
+            partial.unlink(missing_ok=True)
 
     async def fetch(self, key: TileKey) -> bytes | None:
         cached = await in_thread(self._read_cached, key)

@@ -6,7 +6,7 @@ import asyncio
 import importlib
 import itertools
 import warnings
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from types import ModuleType
 from typing import Any
@@ -100,11 +100,16 @@ class RoutesGate:
             await self.app(scope, receive, send)
 
 
-async def rest_wanted(app: FastAPI, at_most_s: float) -> None:
-    """Until the first screen is served, or a request needs another route, or `at_most_s`:
-    importing the other routes takes turns on the GIL with the first screen's requests."""
+async def rest_wanted(
+    app: FastAPI, at_most_s: float, stopping: Callable[[], bool] = lambda: False
+) -> None:
+    """Until the first screen is served, or a request needs another route, or `at_most_s`,
+    or the server is `stopping`: importing the other routes takes turns on the GIL with
+    the first screen's requests."""
     deadline = asyncio.get_running_loop().time() + at_most_s
     while not app.state.rest_wanted and asyncio.get_running_loop().time() < deadline:
+        if stopping():
+            return
         await asyncio.sleep(0.01)
 
 

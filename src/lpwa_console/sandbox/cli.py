@@ -116,7 +116,17 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def utf8_pipes() -> None:
+    """Write UTF-8 to pipes, as the console reads them. A pipe's encoding is otherwise the
+    locale's, on Windows the ANSI code page, and a refusal naming a path with "Ü" would
+    arrive garbled; a bundle ignores PYTHONIOENCODING. A terminal keeps its own."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not stream.isatty() and hasattr(stream, "reconfigure"):
+            stream.reconfigure(encoding="utf-8", errors="backslashreplace")
+
+
 def main(argv: list[str] | None = None) -> None:
+    utf8_pipes()
     args = _parser().parse_args(argv)
     logging.basicConfig(
         stream=sys.stderr,
@@ -248,9 +258,19 @@ def listening_socket(host: str, port: int) -> socket.socket:
     delayed ACK."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.SOL_SOCKET, *reuse_option())
     sock.bind((host, port))
     return sock
+
+
+def reuse_option() -> tuple[int, int]:
+    """POSIX: SO_REUSEADDR, so a restarted sandbox binds its port while the last one's
+    connections linger in TIME_WAIT. Windows' SO_REUSEADDR would let two servers bind one
+    port (a busy `--port` would not be refused): SO_EXCLUSIVEADDRUSE there instead, which
+    also keeps another program from taking the port over."""
+    if sys.platform == "win32":
+        return getattr(socket, "SO_EXCLUSIVEADDRUSE", -5), 1  # -5: its value in winsock2.h
+    return socket.SO_REUSEADDR, 1
 
 
 REQUEST_THREADS = 1
@@ -333,7 +353,12 @@ def _serve(args: argparse.Namespace) -> int:
         def stop(*_: object) -> None:
             server.should_exit = True
 
-        for sig in (signal.SIGINT, signal.SIGTERM):
+        # SIGTERM never reaches a process on Windows (the console closes stdin instead);
+        # Ctrl+Break in its terminal is SIGBREAK there.
+        stop_signals = [signal.SIGINT, signal.SIGTERM]
+        if sys.platform == "win32":
+            stop_signals.append(signal.SIGBREAK)
+        for sig in stop_signals:
             try:
                 loop.add_signal_handler(sig, stop)
             except NotImplementedError:  # Windows
@@ -372,9 +397,10 @@ def _serve(args: argparse.Namespace) -> int:
             # The rest of the routes, then the living network, after the first screen's.
             from .app import finish_routes, rest_wanted
 
-            await rest_wanted(app, FIRST_SCREEN_WAIT_S)
-            await asyncio.to_thread(finish_routes, app, settings)
-            await warm_routes(app)
+            await rest_wanted(app, FIRST_SCREEN_WAIT_S, lambda: server.should_exit)
+            if not server.should_exit:  # a stop asked at once (stdin's end): leave at once
+                await asyncio.to_thread(finish_routes, app, settings)
+                await warm_routes(app)
             if not server.should_exit:  # a stop asked meanwhile: no network to start
                 if args.simulate:
                     simulate()

@@ -8,7 +8,7 @@ from html import escape
 from pathlib import Path
 
 from PySide6 import __version__ as pyside_version
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, qVersion
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
@@ -86,7 +86,7 @@ def about_html(platform_text: str, data_dir: Path | None) -> str:
         ("Data folder", str(data_dir) if data_dir is not None else "—"),
         (
             "Runs on",
-            f"Python {platform.python_version()}, PySide6 {pyside_version}, "
+            f"Python {platform.python_version()}, Qt {qVersion()}, PySide6 {pyside_version}, "
             f"{platform.system()} {platform.release()}",
         ),
     ]

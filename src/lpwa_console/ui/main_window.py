@@ -31,6 +31,7 @@ from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
+from .dialogs.secret_storage import PassphrasePrompt
 from .lazy_pane import LazyPane, real_pane
 from .navigator import Location, Navigator
 from .palette import CommandPalette
@@ -168,6 +169,8 @@ class MainWindow(QMainWindow):
         self._progress = ""
         session.state_changed.connect(self._state_changed)
         session.progress_changed.connect(self._progress_changed)
+        # The passphrase of the secrets file, when a connect needs one of its secrets.
+        self.passphrase_prompt = PassphrasePrompt(session, self)
         session.account_changed.connect(self._account_changed)
         session.profile_changed.connect(lambda _n: self._fill_profile_menu())
         session.profile_changed.connect(lambda _n: self.apply_pane_access())

@@ -1,5 +1,7 @@
 """Add and edit connection profiles. The secret goes from its password field straight to
-the keyring; it is never shown again, logged or kept in the settings."""
+the keyring (or, on a computer without one, where the user chooses: `SecretStorageChoice`);
+it is never shown again, logged or kept in the settings. A save that fails keeps the form as
+typed, the secret included."""
 
 from __future__ import annotations
 
@@ -28,8 +30,12 @@ from ...models.profiles import (
     SecretStoreError,
     embedded_profile,
     is_remote_plain_http,
+    secret_key,
 )
+from ...models.secret_file import PassphraseNeeded
+from ...models.secret_storage import STORAGE_WORDS, KeyringUnavailable, SecretStorage
 from ...models.session import Session
+from .secret_storage import SecretStorageChoice
 
 NEW_PROFILE = "New platform"
 
@@ -116,18 +122,23 @@ class ProfilesDialog(QDialog):
         self.error = QLabel()
         self.error.setObjectName("formError")
         self.error.setWordWrap(True)
+        # Where the secret goes when no keyring takes it; the save is made again once chosen.
+        self.storage_choice = SecretStorageChoice()
+        self.storage_choice.chosen.connect(self._storage_chosen)
+        self._then_connect = False
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         self.save_button = self.buttons.addButton("Save", QDialogButtonBox.ButtonRole.ApplyRole)
         self.connect_button = self.buttons.addButton(
             "Save and connect", QDialogButtonBox.ButtonRole.AcceptRole
         )
         self.buttons.rejected.connect(self.reject)
-        self.save_button.clicked.connect(self.save)
+        self.save_button.clicked.connect(self._save_only)
         self.connect_button.clicked.connect(self.save_and_connect)
 
         right = QVBoxLayout()
         right.addWidget(self.forms, 1)
         right.addWidget(self.error)
+        right.addWidget(self.storage_choice)
         body = QHBoxLayout()
         body.addLayout(left)
         body.addLayout(right, 1)
@@ -151,6 +162,7 @@ class ProfilesDialog(QDialog):
 
     def _show(self, name: str) -> None:
         self.error.clear()
+        self.storage_choice.dismiss()
         profile = self.store.get(name) if name != NEW_PROFILE else Profile("")
         profile = profile or Profile(name)
         self._editing = profile.name
@@ -171,8 +183,12 @@ class ProfilesDialog(QDialog):
         self._plain_http_changed()
         self.secret.clear()
         stored = bool(profile.name) and self.store.has_secret(profile)
-        self.secret.setPlaceholderText("stored in the keyring; type to replace" if stored else "")
-        self.secret_state.setText("A secret is stored in the keyring" if stored else "")
+        where = STORAGE_WORDS["keyring"]
+        storage = self.store.secrets
+        if stored and isinstance(storage, SecretStorage):
+            where = STORAGE_WORDS.get(str(storage.where(secret_key(profile))), where)
+        self.secret.setPlaceholderText(f"stored {where}; type to replace" if stored else "")
+        self.secret_state.setText(f"A secret is stored {where}" if stored else "")
 
     def _plain_http(self) -> bool:
         urls = (self.subscriber_url, self.operator_url, self.token_url)
@@ -215,19 +231,41 @@ class ProfilesDialog(QDialog):
             return None
         try:
             self.store.save(profile, secret or None, old_name=old)
-        except (SecretStoreError, ValueError) as exc:
-            self.error.setText(str(exc))
+        except (KeyringUnavailable, PassphraseNeeded) as exc:
+            # No keyring here (or the secrets file is locked): the user chooses where the
+            # secret goes, and the save is made again; the form stays as typed.
+            storage = self.store.secrets
+            if not isinstance(storage, SecretStorage):
+                self.error.setText(str(exc))
+                return None
+            self.error.clear()  # the panel says why, and what can be done
+            self.storage_choice.ask(storage, str(exc))
             return None
-        finally:
-            self.secret.clear()  # the secret is in the keyring now, or nowhere
+        except (SecretStoreError, ValueError) as exc:
+            self.error.setText(str(exc))  # the form keeps what was typed
+            return None
+        self.secret.clear()  # stored now: never shown again
         self._reload(profile.name)
         return profile
 
+    def _save_only(self) -> None:
+        self._then_connect = False
+        self.save()
+
     def save_and_connect(self) -> None:
+        self._then_connect = True
         profile = self.save()
         if profile is not None:
+            self._then_connect = False
             self.session.open(profile)
             self.accept()
+
+    def _storage_chosen(self) -> None:
+        """The secret has a place now: the save (and connect) asked before, again."""
+        if self._then_connect:
+            self.save_and_connect()
+        else:
+            self.save()
 
     def _remove(self) -> None:
         name = self._editing

@@ -38,9 +38,9 @@ from .models.rights import AccountRights
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
 from .models.tasks import TaskRunner
+from .options import Options, make_settings
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
-from .startup import Options, main, make_settings, parse_args
 from .ui.lazy_pane import LazyPane, real_pane
 from .ui.main_window import MainWindow
 from .ui.panes.devices import DevicesPane
@@ -702,4 +702,4 @@ async def run_console(options: Options, console: Console, hook: CrashHook | None
         await console.aclose()
 
 
-__all__ = ["Options", "build", "main", "make_settings", "parse_args", "run"]
+__all__ = ["Options", "build", "make_settings", "run"]

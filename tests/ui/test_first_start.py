@@ -14,11 +14,12 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QTableView, QVBoxLayout, QWidget
 
-from lpwa_console.app import parse_args, screenshots
+from lpwa_console.app import screenshots
 from lpwa_console.models.embedded import EmbeddedSandbox
 from lpwa_console.models.profiles import MemorySecretStore, ProfileStore
 from lpwa_console.models.session import Session
 from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.options import parse_args
 from lpwa_console.ui.main_window import MainWindow
 from lpwa_console.ui.theme import apply_theme
 from lpwa_console.ui.widgets.pane_parts import TableOrEmpty

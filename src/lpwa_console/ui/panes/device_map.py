@@ -9,9 +9,11 @@ answers with clusters (debounced, stale answers dropped).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
+import time
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -56,7 +58,9 @@ from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_fo
 from ...schema.common import Severity
 from ...schema.devices import DeviceCluster
 from ..connections import SignalConnections
+from ..first_page import FIRST_PAGE_TIMEOUT_S
 from ..navigator import Location
+from ..pane import Pane
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
 from .map_parts import MapColors, compact_count, project, unproject
 from .map_tiles import BasemapButton, TileLayerItem
@@ -547,9 +551,8 @@ class MapView(QGraphicsView):
 # --- the pane -----------------------------------------------------------------------------
 
 
-class DeviceMapPane(QWidget):
+class DeviceMapPane(Pane):
     title = "Map"
-    navigate = Signal(object)  # Location: a device dot was opened
 
     def __init__(
         self,
@@ -716,6 +719,38 @@ class DeviceMapPane(QWidget):
 
     def refresh(self) -> None:
         self.vm.refresh()
+
+    async def first_page(self) -> dict[str, Any]:
+        """Until the map shows the clusters of its view (or says why it cannot)."""
+        vm = self.vm
+        t0 = time.perf_counter()
+        # An account without devices (a network partner) has its stations' layer only.
+        while vm.has_client and vm.enabled and not (vm.settled and vm.answered_box is not None):
+            if vm.error_message:
+                raise RuntimeError(f"map: {vm.error_message}")
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(f"map: no clusters after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+            await asyncio.sleep(0.02)
+        layer = self.station_layer
+        while (
+            layer is not None
+            and layer.vm.enabled
+            and layer.vm.has_client
+            and not (layer.vm.settled and layer.vm.answered_box is not None)
+        ):
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(f"map: no base stations after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+            await asyncio.sleep(0.02)
+        return {
+            "first_clusters_ms": round(vm.first_clusters_ms or 0.0, 1),
+            "requests": vm.requests,
+            "clusters": len(vm.clusters),
+            "devices": vm.total,
+            "stations": layer.vm.total if layer is not None else 0,
+        }
+
+    async def show_first_item(self) -> None:
+        await self.first_page()
 
     def fit_all(self) -> None:
         self._located = False

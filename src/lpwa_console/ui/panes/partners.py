@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -21,14 +21,14 @@ from PySide6.QtWidgets import (
 from ...models.operator_partners import OperatorPartnersViewModel
 from ...schema.partners import Partner
 from ..connections import SignalConnections
+from ..pane import Pane
 from ..widgets.device_detail import _muted
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import HtmlView, configuration_html, overview_html
 
 
-class PartnersPane(QWidget):
+class PartnersPane(Pane):
     title = "Partners"
-    navigate = Signal(object)  # Location
 
     def __init__(
         self, view_model: OperatorPartnersViewModel, parent: QWidget | None = None

@@ -14,7 +14,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
 from PySide6.QtWidgets import QApplication, QTableView, QVBoxLayout
 
-from lpwa_console.app import screenshots
+from lpwa_console.diagnostics.screenshots import screenshots
 from lpwa_console.models.embedded import EmbeddedSandbox
 from lpwa_console.models.profiles import MemorySecretStore, ProfileStore
 from lpwa_console.models.session import Session

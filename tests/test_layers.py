@@ -108,3 +108,18 @@ def test_no_import_circle() -> None:
     matter and hides which module is the lower floor (issue 19)."""
     graph = grimp.build_graph("lpwa_console", cache_dir=None)
     assert import_circles(graph) == []
+
+
+def test_the_console_imports_no_private_name() -> None:
+    """A helper another module needs has a public name in a module of its own: a view-model
+    or a widget never imports another module's `_name` (issue 19)."""
+    console = [PACKAGE / "models", PACKAGE / "ui", PACKAGE / "diagnostics"]
+    paths = [p for folder in console for p in folder.rglob("*.py")] + list(PACKAGE.glob("*.py"))
+    offenders = {
+        str(path.relative_to(ROOT)): private
+        for path in paths
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ImportFrom)
+        and (private := [a.name for a in node.names if a.name.startswith("_") and a.name[1] != "_"])
+    }
+    assert not offenders, f"imports of another module's private names: {offenders}"

@@ -29,8 +29,8 @@ from PySide6.QtCore import (
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
-from .devices import format_time
 from .errors import user_message
+from .formatting import format_time
 from .forms import error_text
 from .paged_table import Column, ItemRole, SeverityRole
 from .rights import AccountRights as AccountRights  # where it lived before models/rights.py

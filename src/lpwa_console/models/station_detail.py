@@ -17,7 +17,7 @@ from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
-from .devices import format_time
+from .formatting import format_time
 from .paged_table import Column, PagedTableModel
 from .station_commands import COMMANDS, COMPLETION_WORDS, FAILED_COMPLETIONS
 from .tasks import TaskRunner

@@ -25,11 +25,12 @@ from ..schema.stations import (
     BaseStationUpdate,
     StationTag,
 )
-from .devices import field_named_in, format_time, validate
+from .formatting import format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column, PagedTableModel
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .tasks import TaskRunner
+from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 

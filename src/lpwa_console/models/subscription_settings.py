@@ -16,8 +16,8 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import APIStatusError, LpwaClient, PermissionDeniedError
 from ..schema.subscription import Subscription, SubscriptionUpdate
-from .devices import field_named_in, validate
 from .tasks import TaskRunner
+from .validation import field_named_in, validate
 
 # The permission that allows changes to the subscription (the sandbox's reading of `a`; the
 # platform does not document the letters). When a subscription lists no permission at all,

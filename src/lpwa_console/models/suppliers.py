@@ -38,7 +38,7 @@ from ..schema.suppliers import (
     ServiceAccountUpdate,
     Supplier,
 )
-from .devices import format_time
+from .formatting import format_time
 from .paged_table import Column
 from .resources import RIGHT, FilterControl, ResourceKind, ResourcePart, ResourceViewModel
 from .tasks import TaskRunner

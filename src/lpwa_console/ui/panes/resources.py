@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.devices import format_time
+from ...models.formatting import format_time
 from ...models.forms import SECRET_WORDS
 from ...models.references import reference_text
 from ...models.resources import FilterControl, ResourceViewModel

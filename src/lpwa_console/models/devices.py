@@ -19,6 +19,7 @@ from PySide6.QtCore import (
 from ..api import APIError, APIStatusError, ConflictError, LpwaClient
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
+from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
 from .formatting import format_time
 from .paged_table import Column, PagedTableModel
@@ -31,12 +32,6 @@ log = logging.getLogger(__name__)
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 DELETE_CONCURRENCY = 4  # deletes in flight at once: a selection of 500 does not flood
 CONNECTIVITY_LABELS = {"LORAWAN": "LoRaWAN", "CELLULAR": "Cellular"}
-HEALTH_LABELS = {
-    "INIT": "Init",
-    "ACTIVE": "Active",
-    "RF_CNX_ERROR": "RF error",
-    "SUSPENDED": "Suspended",
-}
 
 
 def _number(value: float | None, fmt: str = "{:.1f}") -> str:
@@ -48,7 +43,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
         Column("Name", lambda d: d.name, sort_key="name", width=220),
         Column("DevEUI / IMEI", lambda d: d.EUI, sort_key="EUI", width=150),
         Column("Connectivity", lambda d: CONNECTIVITY_LABELS[d.connectivity], width=90),
-        Column("Health", lambda d: HEALTH_LABELS.get(d.healthState, d.healthState), width=80),
+        Column("Health", lambda d: DEVICE_HEALTH_WORDS.get(d.healthState, d.healthState), width=80),
         Column(
             "Model",
             lambda d: (d.model.commercialName or d.model.ID) if d.model else "",

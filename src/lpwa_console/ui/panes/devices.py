@@ -31,6 +31,7 @@ from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
 from ...schema.devices import Device
 from ...schema.domains import parse_domain_filter
+from ...schema.labels import DEVICE_HEALTH_WORDS
 from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S, wait_signal
 from ..navigator import Location
@@ -164,14 +165,9 @@ class DevicesPane(Pane):
             self.connectivity.addItem(label, value)
         self.health = QComboBox()
         self.health.setObjectName("healthFilter")
-        for label, value in (
-            ("Any health", None),
-            ("Active", "ACTIVE"),
-            ("Init", "INIT"),
-            ("RF error", "RF_CNX_ERROR"),
-            ("Suspended", "SUSPENDED"),
-        ):
-            self.health.addItem(label, value)
+        self.health.addItem("Any health", None)
+        for state in ("ACTIVE", "INIT", "RF_CNX_ERROR", "SUSPENDED"):  # what the list filters by
+            self.health.addItem(DEVICE_HEALTH_WORDS[state], state)
         self.tag_filter = QLineEdit()
         self.tag_filter.setObjectName("tagFilter")
         self.tag_filter.setPlaceholderText("Tag")

@@ -43,12 +43,12 @@ from ...models.device_detail import (
     Threshold,
     thresholds_of,
 )
-from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS
+from ...models.devices import CONNECTIVITY_LABELS
 from ...models.formatting import format_time
 from ...models.references import reference_text
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
-from ...schema.labels import field_words, label_of
+from ...schema.labels import DEVICE_HEALTH_WORDS, field_words, label_of
 from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
@@ -120,7 +120,7 @@ def device_html(device: Device, names: Names | None = None) -> str:
         if lorawan
         else "",
         field_row(label_of("model"), model),
-        field_row("Health", HEALTH_LABELS.get(device.healthState, device.healthState)),
+        field_row("Health", DEVICE_HEALTH_WORDS.get(device.healthState, device.healthState)),
         field_row("Created", format_time(device.creationDate)),
     ]
     if lorawan:

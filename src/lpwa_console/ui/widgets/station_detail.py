@@ -31,13 +31,12 @@ from ...models.rights import AccountRights
 from ...models.station_detail import StationDetailViewModel
 from ...models.stations import (
     CONNECTION_WORDS,
-    HEALTH_WORDS,
     model_text,
     tags_text,
 )
 from ...schema.common import Severity
 from ...schema.durations import duration_words
-from ...schema.labels import field_words, label_of
+from ...schema.labels import STATION_HEALTH_WORDS, field_words, label_of
 from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
@@ -106,7 +105,7 @@ def overview_html(station: Any) -> str:
     health = _get(station, "healthState")
     state = [
         field_row("Connection", connection),
-        field_row("Health", HEALTH_WORDS.get(health, health) if health else None),
+        field_row("Health", STATION_HEALTH_WORDS.get(health, health) if health else None),
         field_row("Last reboot", _when(_get(station, "lastReboot"))),
         field_row("Last report", _when(_get(station, "lastReport"))),
         field_row("CPU", _percent(_get(station, "cpu"))),

@@ -291,7 +291,8 @@ class Monkey:
 async def run(args: argparse.Namespace, data_dir: Path) -> dict[str, Any]:
     from PySide6.QtCore import QtMsgType, qInstallMessageHandler
 
-    from lpwa_console.app import Options, build, connect
+    from lpwa_console.app import Options, build
+    from lpwa_console.diagnostics.connecting import connect
     from lpwa_console.models.profiles import MemorySecretStore
     from lpwa_console.startup import install_crash_handling
 

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "lpwa_console"
 
@@ -63,3 +65,61 @@ def test_routes_speak_http_only() -> None:
         if found:
             offenders[path.name] = found
     assert not offenders, f"routes must leave SQL to the store: {offenders}"
+
+
+def import_circles(graph: grimp.ImportGraph) -> list[list[str]]:
+    """The strongly connected groups of modules (Tarjan): each group of two or more is a
+    circle of imports (lazy and TYPE_CHECKING imports count: they are still a dependency)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for imported in graph.find_modules_directly_imported_by(module):
+            if imported not in index:
+                visit(imported)
+                low[module] = min(low[module], low[imported])
+            elif imported in on_stack:
+                low[module] = min(low[module], index[imported])
+        if low[module] == index[module]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == module:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    return circles
+
+
+def test_no_import_circle() -> None:
+    """A module never reaches itself through its imports: a circle makes the import order
+    matter and hides which module is the lower floor (issue 19)."""
+    graph = grimp.build_graph("lpwa_console", cache_dir=None)
+    assert import_circles(graph) == []
+
+
+def test_the_console_imports_no_private_name() -> None:
+    """A helper another module needs has a public name in a module of its own: a view-model
+    or a widget never imports another module's `_name` (issue 19)."""
+    console = [PACKAGE / "models", PACKAGE / "ui", PACKAGE / "diagnostics"]
+    paths = [p for folder in console for p in folder.rglob("*.py")] + list(PACKAGE.glob("*.py"))
+    offenders = {
+        str(path.relative_to(ROOT)): private
+        for path in paths
+        for node in ast.walk(ast.parse(path.read_text(), str(path)))
+        if isinstance(node, ast.ImportFrom)
+        and (private := [a.name for a in node.names if a.name.startswith("_") and a.name[1] != "_"])
+    }
+    assert not offenders, f"imports of another module's private names: {offenders}"

@@ -6,108 +6,18 @@ the building of its window instead of following them."""
 
 from __future__ import annotations
 
-import argparse
 import logging
 import os
 import sys
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QSettings
+from .options import Options, make_settings, parse_args
 
 if TYPE_CHECKING:
     from .models.crash_log import CrashHook
     from .models.embedded import EmbeddedSandbox
-
-# `--size WxH`: the smallest window the panes are laid out for, and a sane upper bound.
-MIN_SIZE = (640, 400)
-MAX_SIZE = (7680, 4320)
-
-
-@dataclass
-class Options:
-    data_dir: Path | None = None
-    profile: str | None = None
-    self_test: bool = False
-    screenshot: Path | None = None
-    theme: str | None = None
-    pane: str | None = None
-    size: tuple[int, int] | None = None
-    time_first_rows: bool = False
-    launched_at: float | None = None  # time.perf_counter() when main() began
-
-
-def _size(text: str) -> tuple[int, int]:
-    width, sep, height = text.lower().partition("x")
-    try:
-        size = (int(width), int(height))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT (e.g. 1280x720)") from None
-    if not sep or not all(
-        low <= n <= high for n, low, high in zip(size, MIN_SIZE, MAX_SIZE, strict=True)
-    ):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a window size from {MIN_SIZE[0]}x{MIN_SIZE[1]}"
-            f" to {MAX_SIZE[0]}x{MAX_SIZE[1]}"
-        )
-    return size
-
-
-def parse_args(argv: list[str] | None) -> Options:
-    parser = argparse.ArgumentParser(
-        prog="lpwa-console", description="Manage LoRaWAN and cellular IoT networks."
-    )
-    parser.add_argument("--profile", help="connection profile to open (default: the last one)")
-    parser.add_argument("--data-dir", type=Path, help="settings and sandbox database here")
-    parser.add_argument(
-        "--self-test",
-        action="store_true",
-        help="open every pane, print one JSON line of timings, exit 0 when all is well",
-    )
-    parser.add_argument("--screenshot", type=Path, metavar="DIR", help="save a PNG of every pane")
-    parser.add_argument(
-        "--size",
-        type=_size,
-        metavar="WxH",
-        help="window size of --screenshot, e.g. 1280x720 (default 1400x820)",
-    )
-    parser.add_argument("--theme", choices=["system", "light", "dark"])
-    parser.add_argument(
-        "--pane",
-        metavar="NAME",
-        help="pane to show at start: devices, map, alarms, multicast, app_servers, network",
-    )
-    parser.add_argument(
-        "--time-first-rows",
-        action="store_true",
-        help="diagnostics: start as usual, print one JSON line of the milliseconds from launch"
-        " to the first device rows painted (and to each step before), then quit"
-        " (bench/first_start.py)",
-    )
-    args = parser.parse_args(argv)
-    if args.size is not None and args.screenshot is None:
-        parser.error("--size goes with --screenshot")
-    return Options(
-        args.data_dir,
-        args.profile,
-        args.self_test,
-        args.screenshot,
-        args.theme,
-        args.pane,
-        args.size,
-        args.time_first_rows,
-    )
-
-
-def make_settings(data_dir: Path | None) -> QSettings:
-    if data_dir is not None:
-        # A private ini file: tests and benches never touch the user's settings.
-        return QSettings(str(data_dir / "settings.ini"), QSettings.Format.IniFormat)
-    return QSettings(
-        QSettings.Format.IniFormat, QSettings.Scope.UserScope, "lpwa-console", "console"
-    )
 
 
 def headless(options: Options) -> bool:

@@ -223,7 +223,7 @@ def test_patterns_in_words(pattern: str, words: str) -> None:
 def test_one_wording_for_the_device_form_and_the_nested_forms() -> None:
     from pydantic import BaseModel, Field, ValidationError
 
-    from lpwa_console.models.devices import validate
+    from lpwa_console.models.validation import validate
     from lpwa_console.schema.devices import DeviceUpdate
 
     class Hex(BaseModel):
@@ -421,7 +421,7 @@ def test_a_duration_field_is_edited_as_a_duration() -> None:
 def test_errors_name_the_field_in_plain_words(
     data: dict[str, object], field: str, message: str
 ) -> None:
-    from lpwa_console.models.devices import validate
+    from lpwa_console.models.validation import validate
     from lpwa_console.schema.devices import DeviceCreate
 
     _, errors = validate(DeviceCreate, data)

@@ -15,7 +15,8 @@ from lpwa_console.models.device_detail import (
     AccountRights,
     DeviceDetailViewModel,
 )
-from lpwa_console.models.devices import DevicesViewModel, format_time
+from lpwa_console.models.devices import DevicesViewModel
+from lpwa_console.models.formatting import format_time
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import Device
 from lpwa_console.schema.subscription import Subscription

@@ -12,14 +12,16 @@ from typing import Any
 import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QImage
-from PySide6.QtWidgets import QApplication, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QTableView, QVBoxLayout
 
-from lpwa_console.app import parse_args, screenshots
+from lpwa_console.diagnostics.screenshots import screenshots
 from lpwa_console.models.embedded import EmbeddedSandbox
 from lpwa_console.models.profiles import MemorySecretStore, ProfileStore
 from lpwa_console.models.session import Session
 from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.options import parse_args
 from lpwa_console.ui.main_window import MainWindow
+from lpwa_console.ui.pane import Pane
 from lpwa_console.ui.theme import apply_theme
 from lpwa_console.ui.widgets.pane_parts import TableOrEmpty
 
@@ -28,7 +30,7 @@ from .conftest import OpenConsole
 START_MS = 120_000  # generous: the suite may run twice at once on two cores
 
 
-class OfflinePane(QWidget):
+class OfflinePane(Pane):
     """A pane as the real ones are without a client: its table replaced by "Not connected"."""
 
     title = "Things"

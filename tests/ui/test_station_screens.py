@@ -29,7 +29,8 @@ from lpwa_console.schema.common import ListEnvelope
 from lpwa_console.schema.labels import field_words
 from lpwa_console.schema.partners import Partner
 from lpwa_console.schema.stations import BaseStation, BaseStationCreate, BsSecurityRequest
-from lpwa_console.ui.dialogs.station_commands import StationCommandDialog, results_table
+from lpwa_console.ui.dialogs.command_run import results_table
+from lpwa_console.ui.dialogs.station_commands import StationCommandDialog
 from lpwa_console.ui.help import shortcut_rows
 from lpwa_console.ui.main_window import EXPORT_WORDS, IMPORT_WORDS, NEW_NONE
 from lpwa_console.ui.panes.stations import StationCreateDialog, StationsPane

@@ -23,8 +23,8 @@ from ..api import LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
-from .devices import format_time
 from .errors import user_message
+from .formatting import format_time
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 

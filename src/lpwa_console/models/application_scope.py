@@ -23,6 +23,7 @@ from ..schema.applications import (
     UserContext,
 )
 from .errors import user_message
+from .latest import Latest
 from .rights import PERMISSION_WORDS, restrictions_in_words
 from .tasks import TaskRunner
 
@@ -132,7 +133,7 @@ class ApplicationScopeViewModel(QObject):
         self.scope: ApplicationScope | None = None
         self.state = "idle"
         self.message = ""
-        self._generation = 0
+        self._latest = Latest()
         self._task: int | None = None
 
     def set_client(self, client: LpwaClient | None) -> None:
@@ -140,7 +141,7 @@ class ApplicationScopeViewModel(QObject):
             return
         self.client = client
         self.scope = None
-        self._generation += 1
+        self._latest.advance()
         self._stop()
         self.state = "idle"
         self.changed.emit()
@@ -148,24 +149,24 @@ class ApplicationScopeViewModel(QObject):
     def load(self) -> None:
         """Read the scope again (the view calls this when it opens)."""
         self._stop()
-        self._generation += 1
+        self._latest.advance()
         if self.client is None:
             self.state, self.scope = "idle", None
             self.changed.emit()
             return
-        generation = self._generation
+        generation = self._latest.ticket
         self.state, self.message = "loading", ""
         self.changed.emit()
 
         def done(scope: ApplicationScope) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._task = None
             self.scope, self.state = scope, "loaded"
             self.changed.emit()
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._task = None
             self.scope, self.state, self.message = None, "failed", message
@@ -185,5 +186,5 @@ class ApplicationScopeViewModel(QObject):
             self._task = None
 
     def close(self) -> None:
-        self._generation += 1
+        self._latest.advance()
         self._stop()

@@ -29,9 +29,10 @@ from PySide6.QtCore import (
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
-from .devices import format_time
 from .errors import user_message
+from .formatting import format_time
 from .forms import error_text
+from .latest import Latest
 from .paged_table import Column, ItemRole, SeverityRole
 from .rights import AccountRights as AccountRights  # where it lived before models/rights.py
 from .tasks import TaskRunner
@@ -330,7 +331,7 @@ class DeviceDetailViewModel(QObject):
         self._alarms_page_size = 0  # the platform's: the length of a first page with more
         self._alarms_stalled = False  # the last page loaded added no alarm
         self._acked_meanwhile: set[str] = set()  # acknowledged while a page was on its way
-        self._alarms_generation = 0
+        self._latest_alarms = Latest()
         self._traffic_task: int | None = None
 
     def set_client(self, client: LpwaClient | None) -> None:
@@ -371,7 +372,7 @@ class DeviceDetailViewModel(QObject):
         return self.alarms_model.loading
 
     def _forget_alarms(self) -> None:
-        self._alarms_generation += 1
+        self._latest_alarms.advance()
         if self._alarms_task is not None:
             self.runner.cancel(self._alarms_task)
             self._alarms_task = None
@@ -422,7 +423,7 @@ class DeviceDetailViewModel(QObject):
 
     def _load_alarm_page(self, index: int) -> None:
         assert self.client is not None and self.device is not None
-        generation = self._alarms_generation
+        generation = self._latest_alarms.ticket
         from ..schema.alarms import AlarmFilter
 
         filters = AlarmFilter(acked=False) if self.unacknowledged_only else None
@@ -431,7 +432,7 @@ class DeviceDetailViewModel(QObject):
         self.alarms_loading.emit(True)
 
         def done(page: ListEnvelope[AlarmBrief]) -> None:
-            if generation != self._alarms_generation:
+            if not self._latest_alarms.is_current(generation):
                 return  # another device, a refresh or another filter meanwhile
             first = not self.alarms_loaded
             self._alarms_task = None
@@ -450,7 +451,7 @@ class DeviceDetailViewModel(QObject):
             self.alarms_changed.emit(self.alarms)
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation != self._alarms_generation:
+            if not self._latest_alarms.is_current(generation):
                 return
             self._alarms_task = None
             self.alarms_model.loading = False

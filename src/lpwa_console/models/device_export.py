@@ -18,7 +18,8 @@ from PySide6.QtCore import QObject, Signal
 
 from ..schema.common import ListEnvelope
 from ..schema.devices import DeviceBrief
-from .devices import DevicesViewModel, format_time
+from .devices import DevicesViewModel
+from .formatting import format_time
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)

@@ -26,6 +26,7 @@ from ..schema.devices import (
     DeviceClusters,
     DeviceFilter,
 )
+from .latest import Latest
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -138,14 +139,14 @@ class DeviceMapViewModel(QObject):
         # Devices matching the filters that no cluster holds (no position), once known.
         self.unplaced: int | None = None
         self._unplaced_task: int | None = None
-        self._unplaced_generation = 0
+        self._latest_unplaced = Latest()
         self.first_clusters_ms: float | None = None  # since the client was set
         self.requests = 0  # sent, for tests and the self-test
         self._t0 = time.perf_counter()
-        self._generation = 0
+        self._latest = Latest()
         self._task: int | None = None
         self._extent_task: int | None = None
-        self._extent_generation = 0
+        self._latest_extent = Latest()
         self._loading = False
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
@@ -248,7 +249,7 @@ class DeviceMapViewModel(QObject):
     # --- requests -----------------------------------------------------------------------
 
     def _cancel(self) -> None:
-        self._generation += 1  # whatever is in flight is stale from now on
+        self._latest.advance()  # whatever is in flight is stale from now on
         self.timer.stop()
         if self._task is not None:
             self.runner.cancel(self._task)
@@ -259,7 +260,7 @@ class DeviceMapViewModel(QObject):
         if not self.enabled or self.client is None or self.box is None or self.box.empty:
             self._update_loading()
             return
-        box, generation, client = self.box, self._generation, self.client
+        box, generation, client = self.box, self._latest.ticket, self.client
         self.requests += 1
         self._task = self.runner.run(
             "Device clusters",
@@ -273,7 +274,7 @@ class DeviceMapViewModel(QObject):
         self._update_loading()
 
     def _answered(self, generation: int, box: GeoBox, answer: DeviceClusters) -> None:
-        if generation != self._generation:
+        if not self._latest.is_current(generation):
             log.debug("dropped a stale cluster answer for %s", box)
             return
         self._task = None
@@ -285,7 +286,7 @@ class DeviceMapViewModel(QObject):
         self._update_loading()
 
     def _failed(self, generation: int, message: str) -> None:
-        if generation != self._generation:
+        if not self._latest.is_current(generation):
             return
         self._task = None
         self.error_message = message or "no answer"
@@ -305,17 +306,17 @@ class DeviceMapViewModel(QObject):
         self._cancel_extent()
         if self.client is None:
             return
-        world, generation = GeoBox.world(), self._extent_generation
+        world, generation = GeoBox.world(), self._latest_extent.ticket
 
         def done(answer: DeviceClusters) -> None:
-            if generation != self._extent_generation:
+            if not self._latest_extent.is_current(generation):
                 return
             self._extent_task = None
             self._update_loading()
             self.extent_found.emit(GeoBox.around(GeoBox.of_cluster(c) for c in answer.clusters))
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation != self._extent_generation:
+            if not self._latest_extent.is_current(generation):
                 return
             self._extent_task = None
             self.error_message = message or "no answer"
@@ -336,7 +337,7 @@ class DeviceMapViewModel(QObject):
     def count_unplaced(self) -> None:
         """How many devices matching the filters have no position: the list's count minus
         what the world's clusters hold (`unplaced`, None until known)."""
-        self._unplaced_generation += 1
+        self._latest_unplaced.advance()
         if self._unplaced_task is not None:
             self.runner.cancel(self._unplaced_task)
             self._unplaced_task = None
@@ -344,7 +345,7 @@ class DeviceMapViewModel(QObject):
         client = self.client
         if client is None:
             return
-        world, generation, filters = GeoBox.world(), self._unplaced_generation, self.filters
+        world, generation, filters = GeoBox.world(), self._latest_unplaced.ticket, self.filters
 
         async def count() -> int | None:
             listing = client.devices.list(1, 10, filters=filters)  # first: nothing left unawaited
@@ -355,12 +356,12 @@ class DeviceMapViewModel(QObject):
             return _unplaced(placed, listed)
 
         def done(result: int | None) -> None:
-            if generation == self._unplaced_generation:
+            if self._latest_unplaced.is_current(generation):
                 self._unplaced_task = None
                 self._set_unplaced(result)
 
         def failed(_exc: BaseException, _message: str) -> None:
-            if generation == self._unplaced_generation:
+            if self._latest_unplaced.is_current(generation):
                 self._unplaced_task = None  # not known: nothing said
 
         self._unplaced_task = self.runner.run(
@@ -373,7 +374,7 @@ class DeviceMapViewModel(QObject):
             self.unplaced_changed.emit()
 
     def _cancel_extent(self) -> None:
-        self._extent_generation += 1
+        self._latest_extent.advance()
         if self._extent_task is not None:
             self.runner.cancel(self._extent_task)
             self._extent_task = None
@@ -398,7 +399,7 @@ class DeviceMapViewModel(QObject):
         """Stop asking (the pane is going)."""
         self._cancel()
         self._cancel_extent()
-        self._unplaced_generation += 1
+        self._latest_unplaced.advance()
         if self._unplaced_task is not None:
             self.runner.cancel(self._unplaced_task)
             self._unplaced_task = None

@@ -7,12 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
-from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
 from PySide6.QtCore import (
     QObject,
     Qt,
@@ -22,29 +19,19 @@ from PySide6.QtCore import (
 from ..api import APIError, APIStatusError, ConflictError, LpwaClient
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
+from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
-from .forms import error_text, in_words, labelled_error
+from .formatting import format_time
 from .paged_table import Column, PagedTableModel
 from .references import ReferenceListModel, list_references
 from .tasks import TaskRunner
+from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 DELETE_CONCURRENCY = 4  # deletes in flight at once: a selection of 500 does not flood
 CONNECTIVITY_LABELS = {"LORAWAN": "LoRaWAN", "CELLULAR": "Cellular"}
-HEALTH_LABELS = {
-    "INIT": "Init",
-    "ACTIVE": "Active",
-    "RF_CNX_ERROR": "RF error",
-    "SUSPENDED": "Suspended",
-}
-
-
-def format_time(ms: int | None) -> str:
-    if not ms:
-        return ""
-    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
 
 
 def _number(value: float | None, fmt: str = "{:.1f}") -> str:
@@ -56,7 +43,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
         Column("Name", lambda d: d.name, sort_key="name", width=220),
         Column("DevEUI / IMEI", lambda d: d.EUI, sort_key="EUI", width=150),
         Column("Connectivity", lambda d: CONNECTIVITY_LABELS[d.connectivity], width=90),
-        Column("Health", lambda d: HEALTH_LABELS.get(d.healthState, d.healthState), width=80),
+        Column("Health", lambda d: DEVICE_HEALTH_WORDS.get(d.healthState, d.healthState), width=80),
         Column(
             "Model",
             lambda d: (d.model.commercialName or d.model.ID) if d.model else "",
@@ -94,61 +81,6 @@ def device_columns() -> list[Column[DeviceBrief]]:
             width=120,
         ),
     ]
-
-
-# --- validation ----------------------------------------------------------------------------
-
-# Model-level messages name the field in words; point the dialog at the right input.
-_FIELD_WORDS = {
-    "DevAddr": "nwAddress",
-    "nwAddress": "nwAddress",
-    "AppSKey": "appSKey",
-    "adminLat": "adminLat",
-    "IMEI": "EUI",
-    "DevEUI": "EUI",
-    "EUI": "EUI",
-    "AppKey": "appKey",
-    "AppEUI": "appEUI",
-    "JoinEUI": "appEUI",
-    "name": "name",
-    "tag": "tags",
-}
-
-
-def field_named_in(message: str, fields: set[str]) -> str:
-    """The request field a message talks about, or ''."""
-    for word, name in _FIELD_WORDS.items():
-        if re.search(rf"\b{re.escape(word)}\b", message) and name in fields:
-            return name
-    for name in fields:
-        if re.search(rf"\b{re.escape(name)}\b", message):
-            return name
-    return ""
-
-
-def validate(
-    model: type[BaseModel], data: dict[str, Any]
-) -> tuple[BaseModel | None, dict[str, str]]:
-    """Validate form data with the schema; errors by field ('' for the form as a whole), in
-    plain words that name the field by its label (`forms.labelled_error`)."""
-    try:
-        return model.model_validate(data), {}
-    except ValidationError as exc:
-        fields = set(model.model_fields)
-        errors: dict[str, str] = {}
-        for error in exc.errors():
-            loc = error.get("loc") or ()
-            name = str(loc[0]) if loc and str(loc[0]) in fields else ""
-            if name:
-                message = labelled_error(name, error, model)
-            else:
-                message = error_text(error)
-                name = field_named_in(message, fields)
-                if name and message.startswith(f"{name}: "):  # "destinations: ..." in words
-                    message = labelled_error(name, error, model)
-                message = in_words(message, fields, model)
-            errors.setdefault(name, message)
-        return None, errors
 
 
 # --- what a device refers to ----------------------------------------------------------------

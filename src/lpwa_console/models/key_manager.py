@@ -34,11 +34,12 @@ from ..schema.key_manager import (
 )
 from ..schema.km_import import KmImportRow, parse_km_import_csv, write_km_import_file
 from .device_import import DeviceImportViewModel, responsive_gil
-from .devices import format_time, validate
+from .formatting import format_time
 from .km_crypto import PublicExchangeKey
 from .paged_table import Column
 from .resources import FilterControl, ResourceKind
 from .tasks import TaskRunner, in_thread
+from .validation import validate
 
 STATE_WORDS = {
     "PRE_COMMISSIONED": "Pre-commissioned",

@@ -37,7 +37,7 @@ from ..schema.operations import (
     ProvisioningQueueFilter,
     SimCardFilter,
 )
-from .devices import format_time
+from .formatting import format_time
 from .paged_table import Column, PagedTableModel
 from .resources import FilterControl, ResourceKind, ResourceViewModel
 from .station_commands import COMPLETION_WORDS, FAILED_COMPLETIONS, command_spec

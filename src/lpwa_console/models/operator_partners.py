@@ -13,7 +13,7 @@ from ..api import LpwaClient
 from ..schema.common import ListEnvelope
 from ..schema.partners import Partner, StationCreditTransaction
 from ..schema.stations import BaseStation, normalise_lrr_id
-from .devices import format_time
+from .formatting import format_time
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 

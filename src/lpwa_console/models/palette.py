@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..api import LpwaClient
 from ..schema.devices import DeviceBrief, DeviceFilter
+from .latest import Latest
 from .tasks import TaskRunner
 
 SEARCH_DEBOUNCE_MS = 250
@@ -124,7 +125,7 @@ class DeviceSearchViewModel(QObject):
         self.query = ""
         self.results: list[PaletteEntry] = []
         self.searches = 0  # sent to the server
-        self._generation = 0
+        self._latest = Latest()
         self._task: int | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
@@ -151,14 +152,14 @@ class DeviceSearchViewModel(QObject):
         self.searching_changed.emit(True)
 
     def _cancel(self) -> None:
-        self._generation += 1
+        self._latest.advance()
         self._timer.stop()
         if self._task is not None:
             self.runner.cancel(self._task)
             self._task = None
 
     def _search_now(self) -> None:
-        client, text, generation = self.client, self.query, self._generation
+        client, text, generation = self.client, self.query, self._latest.ticket
         if client is None or not text:
             return
         self.searches += 1
@@ -180,14 +181,14 @@ class DeviceSearchViewModel(QObject):
             return list(found.values())
 
         def done(devices: list[DeviceBrief]) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._task = None
             self._set_results([device_entry(d) for d in devices])
             self.searching_changed.emit(False)
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._task = None
             self._set_results([])

@@ -8,6 +8,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient
 from ..schema.partners import Partner
+from .latest import Latest
 from .tasks import TaskRunner
 
 
@@ -22,7 +23,7 @@ class PartnerViewModel(QObject):
         self.client = client
         self.partner: Partner | None = None
         self.error = ""
-        self._generation = 0
+        self._latest = Latest()
         if client is not None:
             self.load()
 
@@ -30,7 +31,7 @@ class PartnerViewModel(QObject):
         self.client = client
         self.partner = None
         self.error = ""
-        self._generation += 1
+        self._latest.advance()
         self.changed.emit()
         if client is not None:
             self.load()
@@ -38,16 +39,15 @@ class PartnerViewModel(QObject):
     def load(self) -> None:
         if self.client is None:
             return
-        self._generation += 1
-        generation = self._generation
+        generation = self._latest.advance()
 
         def done(partner: Partner) -> None:
-            if generation == self._generation:
+            if self._latest.is_current(generation):
                 self.partner, self.error = partner, ""
                 self.changed.emit()
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation == self._generation:
+            if self._latest.is_current(generation):
                 self.partner, self.error = None, message
                 self.changed.emit()
 

@@ -48,10 +48,11 @@ from ..schema.network import (
     HsmGroup,
     NetworkSubscriptionBrief,
 )
-from .devices import field_named_in, format_time, validate
+from .formatting import format_time
 from .forms import automatic_data, check_only_data
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
+from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 

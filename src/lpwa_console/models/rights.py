@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient
 from ..schema.domains import DomainRestrictions
+from .latest import Latest
 from .tasks import TaskRunner
 
 READ_NODE = "LPWA_MGR::READ_NODE"
@@ -280,7 +281,7 @@ class AccountRights(QObject):
         self.runner = runner
         self.grants = Grants()
         self.subscription: Any = None
-        self._generation = 0
+        self._latest = Latest()
 
     # what older callers read
     @property
@@ -314,13 +315,13 @@ class AccountRights(QObject):
     def set_client(self, client: LpwaClient | None, *, partner: bool = False) -> None:
         """Read the grants of this client's account: its subscription's, or for a network
         partner's account (`partner`: it has no subscription to read) its partner's."""
-        self._generation += 1
+        self._latest.advance()
         self.grants = Grants()
         self.subscription = None
         self.changed.emit()
         if client is None:
             return
-        generation = self._generation
+        generation = self._latest.ticket
         if partner:
             self.runner.run(
                 "Read account rights",
@@ -343,7 +344,7 @@ class AccountRights(QObject):
         self.changed.emit()
 
     def _partner_loaded(self, generation: int, partner: Any) -> None:
-        if generation == self._generation:
+        if self._latest.is_current(generation):
             self.set_partner(partner)
 
     def set_subscription(self, subscription: Any) -> None:
@@ -352,5 +353,5 @@ class AccountRights(QObject):
         self.changed.emit()
 
     def _loaded(self, generation: int, subscription: Any) -> None:
-        if generation == self._generation:
+        if self._latest.is_current(generation):
             self.set_subscription(subscription)

@@ -49,10 +49,10 @@ from ..schema.station_admin import (
     UpdateRfRegionCommand,
     VersionCommand,
 )
-from .devices import validate
 from .errors import user_message
 from .forms import Rows
 from .tasks import TaskRunner
+from .validation import validate
 
 # --- the stations a command goes to ---------------------------------------------------------
 

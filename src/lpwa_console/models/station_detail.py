@@ -17,7 +17,8 @@ from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
-from .devices import format_time
+from .formatting import format_time
+from .latest import Latest
 from .paged_table import Column, PagedTableModel
 from .station_commands import COMMANDS, COMPLETION_WORDS, FAILED_COMPLETIONS
 from .tasks import TaskRunner
@@ -211,7 +212,7 @@ class StationDetailViewModel(QObject):
         self.errors: dict[str, str] = {}
         self.health: Any = None
         self.probe: Any = None
-        self._generation = 0
+        self._latest = Latest()
         self._tasks: dict[str, int] = {}
 
     @property
@@ -231,7 +232,7 @@ class StationDetailViewModel(QObject):
         self.station = station
         if same:
             return
-        self._generation += 1
+        self._latest.advance()
         for task in self._tasks.values():
             self.runner.cancel(task)
         self._tasks.clear()
@@ -306,17 +307,17 @@ class StationDetailViewModel(QObject):
     def _run(self, key: str, name: str, coro: Any, changed: Any, failed_signal: Any) -> None:
         if key in self._tasks:
             self.runner.cancel(self._tasks.pop(key))
-        generation = self._generation
+        generation = self._latest.ticket
 
         def done(result: Any) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._tasks.pop(key, None)
             setattr(self, key, result)
             changed.emit(result)
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._tasks.pop(key, None)
             self.errors[key] = message

@@ -12,6 +12,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from ..api import LpwaClient
 from ..schema.stations import BaseStationBrief, BaseStationCluster, BaseStationFilter
 from .device_map import GeoBox
+from .latest import Latest
 from .station_commands import StationRef
 from .stations import station_ref
 from .tasks import TaskRunner
@@ -57,11 +58,11 @@ class StationMapViewModel(QObject):
         self.answered_box: GeoBox | None = None
         self.error_message = ""
         self.requests = 0
-        self._generation = 0
+        self._latest = Latest()
         self._task: int | None = None
         self._select_task: int | None = None
         self._extent_task: int | None = None
-        self._extent_generation = 0
+        self._latest_extent = Latest()
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(debounce_ms)
@@ -109,7 +110,7 @@ class StationMapViewModel(QObject):
         self._request()
 
     def _cancel(self) -> None:
-        self._generation += 1
+        self._latest.advance()
         self.timer.stop()
         if self._task is not None:
             self.runner.cancel(self._task)
@@ -120,7 +121,7 @@ class StationMapViewModel(QObject):
         box, client = self.box, self.client
         if not self.enabled or client is None or box is None or box.empty:
             return
-        generation = self._generation
+        generation = self._latest.ticket
         self.requests += 1
         self._task = self.runner.run(
             "Base station clusters",
@@ -131,7 +132,7 @@ class StationMapViewModel(QObject):
         )
 
     def _answered(self, generation: int, box: GeoBox, answer: Any) -> None:
-        if generation != self._generation:
+        if not self._latest.is_current(generation):
             return
         self._task = None
         self.error_message = ""
@@ -139,7 +140,7 @@ class StationMapViewModel(QObject):
         self._set_answer(box, clusters, answer.count or sum(c.count for c in clusters))
 
     def _failed(self, generation: int, message: str) -> None:
-        if generation != self._generation:
+        if not self._latest.is_current(generation):
             return
         self._task = None
         self.error_message = message or "no answer"
@@ -162,15 +163,15 @@ class StationMapViewModel(QObject):
         client = self.client
         if client is None:
             return
-        world, generation = GeoBox.world(), self._extent_generation
+        world, generation = GeoBox.world(), self._latest_extent.ticket
 
         def done(answer: Any) -> None:
-            if generation == self._extent_generation:
+            if self._latest_extent.is_current(generation):
                 self._extent_task = None
                 self.extent_found.emit(GeoBox.around(cluster_box(c) for c in answer.clusters))
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation == self._extent_generation:
+            if self._latest_extent.is_current(generation):
                 self._extent_task = None
                 self.error_message = message or "no answer"
                 self.error.emit(self.error_message)
@@ -184,7 +185,7 @@ class StationMapViewModel(QObject):
         )
 
     def _cancel_extent(self) -> None:
-        self._extent_generation += 1
+        self._latest_extent.advance()
         if self._extent_task is not None:
             self.runner.cancel(self._extent_task)
             self._extent_task = None

@@ -17,6 +17,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.common import ListEnvelope, Severity
+from ..schema.labels import STATION_HEALTH_WORDS
 from ..schema.stations import (
     BaseStation,
     BaseStationBrief,
@@ -25,11 +26,12 @@ from ..schema.stations import (
     BaseStationUpdate,
     StationTag,
 )
-from .devices import field_named_in, format_time, validate
+from .formatting import format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column, PagedTableModel
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .tasks import TaskRunner
+from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 
@@ -43,13 +45,6 @@ CONNECTION_WORDS = {
     "UNKNOWN": "Unknown",
 }
 CONNECTION_SEVERITY = {"DISC": 6, "NEVERCNX": 3, "UNKNOWN": 2}
-HEALTH_WORDS = {
-    "INIT": "Never communicated",
-    "ACTIVE": "Active",
-    "BACKHAUL_CNX_ERROR": "Backhaul error",
-    "RF_ERROR": "RF error",
-    "SUSPENDED": "Suspended",
-}
 # The list's connection filter: the platform filters by health state (no cnxState filter).
 CONNECTION_FILTERS: list[tuple[str, list[str]]] = [
     ("Any state", []),
@@ -135,7 +130,7 @@ def station_columns() -> list[Column[BaseStationBrief]]:
         ),
         Column(
             "Health",
-            lambda s: HEALTH_WORDS.get(s.healthState or "", s.healthState or ""),
+            lambda s: STATION_HEALTH_WORDS.get(s.healthState or "", s.healthState or ""),
             width=140,  # room for "Never communicated"
         ),
         Column("Tags", tags_text, width=150),

@@ -16,8 +16,9 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import APIStatusError, LpwaClient, PermissionDeniedError
 from ..schema.subscription import Subscription, SubscriptionUpdate
-from .devices import field_named_in, validate
+from .latest import Latest
 from .tasks import TaskRunner
+from .validation import field_named_in, validate
 
 # The permission that allows changes to the subscription (the sandbox's reading of `a`; the
 # platform does not document the letters). When a subscription lists no permission at all,
@@ -71,7 +72,7 @@ class SubscriptionSettingsViewModel(QObject):
         self.client: LpwaClient | None = None
         self.subscription: Subscription | None = None
         self.denied = ""  # why the account may not change the subscription, when known
-        self._generation = 0
+        self._latest = Latest()
         self._load_task: int | None = None
         self.set_client(client)
 
@@ -93,7 +94,7 @@ class SubscriptionSettingsViewModel(QObject):
         return self.denied
 
     def set_client(self, client: LpwaClient | None) -> None:
-        self._generation += 1
+        self._latest.advance()
         if self._load_task is not None:
             self.runner.cancel(self._load_task)
             self._load_task = None
@@ -103,10 +104,10 @@ class SubscriptionSettingsViewModel(QObject):
         self.availability_changed.emit()
         if client is None:
             return
-        generation = self._generation
+        generation = self._latest.ticket
 
         def failed(exc: BaseException, message: str) -> None:
-            if generation == self._generation and isinstance(exc, PermissionDeniedError):
+            if self._latest.is_current(generation) and isinstance(exc, PermissionDeniedError):
                 self.denied = message  # e.g. an account without a subscription
                 self.availability_changed.emit()
 
@@ -119,7 +120,7 @@ class SubscriptionSettingsViewModel(QObject):
         )
 
     def _known(self, generation: int, subscription: Subscription) -> None:
-        if generation != self._generation:
+        if not self._latest.is_current(generation):
             return
         self.subscription = subscription
         permissions = subscription.subscription.grantedPermissions
@@ -142,10 +143,10 @@ class SubscriptionSettingsViewModel(QObject):
             return
         if self._load_task is not None:
             self.runner.cancel(self._load_task)
-        generation = self._generation
+        generation = self._latest.ticket
 
         def done(subscription: Subscription) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._load_task = None
             self.loading_changed.emit(False)
@@ -153,7 +154,7 @@ class SubscriptionSettingsViewModel(QObject):
             self.loaded.emit(subscription)
 
         def failed(_exc: BaseException, message: str) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             self._load_task = None
             self.loading_changed.emit(False)
@@ -198,10 +199,10 @@ class SubscriptionSettingsViewModel(QObject):
             self.saved.emit(self.subscription)  # nothing changed: nothing to send
             return True
         fields = set(SubscriptionUpdate.model_fields)
-        generation = self._generation
+        generation = self._latest.ticket
 
         def done(subscription: Subscription) -> None:
-            if generation == self._generation:
+            if self._latest.is_current(generation):
                 self._known(generation, subscription)
             self.saved.emit(subscription)
 

@@ -38,7 +38,8 @@ from ..schema.suppliers import (
     ServiceAccountUpdate,
     Supplier,
 )
-from .devices import format_time
+from .formatting import format_time
+from .latest import Latest
 from .paged_table import Column
 from .resources import RIGHT, FilterControl, ResourceKind, ResourcePart, ResourceViewModel
 from .tasks import TaskRunner
@@ -369,14 +370,14 @@ class SupplierAccess(QObject):
         self.state: AccessState = "unknown"
         self.supplier: Supplier | None = None
         self.message = ""
-        self._generation = 0
+        self._latest = Latest()
 
     @property
     def is_supplier(self) -> bool:
         return self.state == "supplier"
 
     def set_client(self, client: LpwaClient | None) -> None:
-        self._generation += 1
+        self._latest.advance()
         self.client = client
         self.state = "unknown"
         self.supplier = None
@@ -386,17 +387,17 @@ class SupplierAccess(QObject):
     def ensure_checked(self) -> None:
         if self.client is None or self.state not in ("unknown", "error"):
             return
-        generation = self._generation
+        generation = self._latest.ticket
         self.state = "checking"
         self.changed.emit()
 
         def done(supplier: Supplier) -> None:
-            if generation == self._generation:
+            if self._latest.is_current(generation):
                 self.state, self.supplier = "supplier", supplier
                 self.changed.emit()
 
         def failed(exc: BaseException, message: str) -> None:
-            if generation != self._generation:
+            if not self._latest.is_current(generation):
                 return
             refused = isinstance(exc, PermissionDeniedError | NotFoundError)
             self.state = "not_supplier" if refused else "error"

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import httpx
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from .latest import Latest
 from .tasks import in_thread
 
 log = logging.getLogger(__name__)
@@ -262,7 +263,7 @@ class TileLayerViewModel(QObject):
         self.source: TileSource | None = None
         self.kind = WORLD
         self.status = ""
-        self._generation = 0
+        self._latest = Latest()
         self._wanted: list[TileKey] = []
         self._inflight: set[TileKey] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -333,7 +334,7 @@ class TileLayerViewModel(QObject):
         while source is not None and self._wanted and len(self._inflight) < MAX_INFLIGHT:
             key = self._wanted.pop(0)
             self._inflight.add(key)
-            task = asyncio.ensure_future(self._fetch(source, key, self._generation))
+            task = asyncio.ensure_future(self._fetch(source, key, self._latest.ticket))
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
 
@@ -345,7 +346,7 @@ class TileLayerViewModel(QObject):
             data = None
         finally:
             self._inflight.discard(key)
-        if generation != self._generation:
+        if not self._latest.is_current(generation):
             return  # the source changed meanwhile
         if data:
             self.tile_ready.emit(key, data)
@@ -356,7 +357,7 @@ class TileLayerViewModel(QObject):
         self._pump()
 
     def _cancel(self) -> None:
-        self._generation += 1
+        self._latest.advance()
         self._wanted = []
         self._inflight.clear()
         for task in list(self._tasks):

@@ -71,6 +71,24 @@ def _choices(**pairs: str) -> Mapping[str, str]:
     return MappingProxyType(dict(pairs))
 
 
+# A device's and a base station's health in words: the one vocabulary of their lists, details,
+# filters and forms (short enough for a table column).
+DEVICE_HEALTH_WORDS = _choices(
+    ACTIVE="Active",
+    INIT="Init",
+    RF_CNX_ERROR="RF error",
+    SUSPENDED="Suspended",
+    ERROR="Error",
+    DEACTIVATED="Deactivated",
+)
+STATION_HEALTH_WORDS = _choices(
+    INIT="Never communicated",
+    ACTIVE="Active",
+    BACKHAUL_CNX_ERROR="Backhaul error",
+    RF_ERROR="RF error",
+    SUSPENDED="Suspended",
+)
+
 # The operator's queues (schema/operations.py) in words.
 PROV_TYPE_WORDS = _choices(
     DEVICE="Device", BASE_STATION="Base station", ROUTING_PROFILE="Routing profile",
@@ -163,17 +181,7 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         "lat": FieldWords("Latitude", unit="°"),
         "lon": FieldWords("Longitude", unit="°"),
         "customerAdminData": FieldWords("Notes", "Free text, up to 1024 characters"),
-        "healthState": FieldWords(
-            "Health",
-            choices=_choices(
-                INIT="Not heard yet",
-                ACTIVE="Active",
-                RF_CNX_ERROR="Radio connection error",
-                SUSPENDED="Suspended",
-                ERROR="Error",
-                DEACTIVATED="Deactivated",
-            ),
-        ),
+        "healthState": FieldWords("Health", choices=DEVICE_HEALTH_WORDS),
         "alarmLevel": FieldWords(
             "Highest alarm severity", choices=MappingProxyType({"0": "None", **SEVERITY_WORDS})
         ),
@@ -709,16 +717,7 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ),
         ("_StationWritable", "name"): FieldWords("Name", "The LRR ID stands for it when empty"),
         ("_StationFields", "model"): FieldWords("Base station model"),
-        ("_StationFields", "healthState"): FieldWords(
-            "Health",
-            choices=_choices(
-                INIT="Not connected yet",
-                ACTIVE="Active",
-                BACKHAUL_CNX_ERROR="Backhaul connection error",
-                RF_ERROR="Radio error",
-                SUSPENDED="Suspended",
-            ),
-        ),
+        ("_StationFields", "healthState"): FieldWords("Health", choices=STATION_HEALTH_WORDS),
         ("_StationFields", "version"): FieldWords("Software version"),
         ("BsSecurityRequest", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
         ("BsSecurity", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),

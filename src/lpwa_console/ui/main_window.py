@@ -5,8 +5,9 @@ palette, shortcuts, help, remembered geometry."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
@@ -32,9 +33,10 @@ from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
 from .dialogs.secret_storage import PassphrasePrompt
-from .lazy_pane import LazyPane, real_pane
+from .lazy_pane import LazyPane
 from .navigator import Location, Navigator
 from .palette import CommandPalette
+from .pane import Pane, pane_of, title_of
 from .rights import RightsGate
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
@@ -52,12 +54,6 @@ STATE_TEXT = {
     "connected": "Connected",
     "failed": "Connection failed",
 }
-
-
-class Pane(Protocol):
-    title: str
-
-    def refresh(self) -> None: ...
 
 
 DEFAULT_SIZE = (1280, 800)
@@ -111,13 +107,11 @@ class MainWindow(QMainWindow):
         self.navigation.setMaximumWidth(180)
         self.stack = QStackedWidget()
         for pane in panes:
-            self.navigation.addItem(str(getattr(pane, "title", pane.objectName())))
+            self.navigation.addItem(title_of(pane))
             self.stack.addWidget(pane)
         self.navigation.currentRowChanged.connect(self.stack.setCurrentIndex)
         # Panes by key ("devices", "alarms"...): what links and history name them by.
-        self.pane_keys = pane_keys or [
-            str(getattr(p, "title", p.objectName())).lower().replace(" ", "_") for p in panes
-        ]
+        self.pane_keys = pane_keys or [title_of(p).lower().replace(" ", "_") for p in panes]
         # Which panes the signed-in account sees (models/pane_access.py): the others stay in
         # the stack, hidden from the side list, the View menu, the keys and the palette.
         self.pane_access = PANE_ACCESS if pane_access is None else pane_access
@@ -128,9 +122,8 @@ class MainWindow(QMainWindow):
         self.navigation.currentRowChanged.connect(self._pane_picked)
         self.navigation.currentRowChanged.connect(lambda _r: self.update_new_actions())
         for pane in panes:
-            navigate = getattr(pane, "navigate", None)
-            if navigate is not None:
-                navigate.connect(self.navigator.go)
+            if isinstance(pane, Pane | LazyPane):
+                pane.navigate.connect(self.navigator.go)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("mainSplitter")
         splitter.addWidget(self.navigation)
@@ -211,17 +204,23 @@ class MainWindow(QMainWindow):
 
         view = bar.addMenu("&View")
         view.setToolTipsVisible(True)
-        self.refresh_action = self._action(view, "Refresh", "F5", self._pane_call("refresh"))
-        self.find_action = self._action(view, "Find", "Ctrl+F", self._pane_call("focus_filter"))
+        self.refresh_action = self._action(
+            view, "Refresh", "F5", self._pane_call(lambda pane: pane.refresh())
+        )
+        self.find_action = self._action(
+            view, "Find", "Ctrl+F", self._pane_call(lambda pane: pane.focus_filter())
+        )
         # Ctrl+N: what the pane shown makes (NEW_ITEMS), named after it; the shortcut list
         # says what it makes on each pane.
-        self.new_action = self._action(view, "New device", "Ctrl+N", self._pane_call("new_device"))
+        self.new_action = self._action(
+            view, "New device", "Ctrl+N", self._pane_call(lambda pane: pane.create_item())
+        )
         self.new_action.setObjectName("newAction")
         self.import_action = self._action(
-            view, "Import devices…", "Ctrl+I", self._pane_call("import_devices")
+            view, "Import devices…", "Ctrl+I", self._pane_call(lambda pane: pane.import_devices())
         )
         self.gate.bind(self.new_action, "device.create")
-        # Ctrl+N on the base stations pane makes a station (its `new_device`); from anywhere
+        # Ctrl+N on the base stations pane makes a station (its `create_item`); from anywhere
         # else (the palette), this goes there and opens the form.
         self.new_station_action = view.addAction("New base station…")
         self.new_station_action.setObjectName("newStationAction")
@@ -232,7 +231,10 @@ class MainWindow(QMainWindow):
         self.new_station_action.setVisible("stations" in self.visible_keys)
         self.gate.bind(self.import_action, "device.import")
         self.export_action = self._action(
-            view, "Export this view…", "Ctrl+E", self._pane_call("choose_export_file")
+            view,
+            "Export this view…",
+            "Ctrl+E",
+            self._pane_call(lambda pane: pane.choose_export_file()),
         )
         view.addSeparator()
         self.view_menu = view
@@ -279,7 +281,7 @@ class MainWindow(QMainWindow):
         self.pane_actions = []
         panes = dict(zip(self.pane_keys, self.panes, strict=False))
         for index, key in enumerate(self.visible_keys[:9]):
-            title = str(getattr(panes[key], "title", f"Pane {index + 1}"))
+            title = title_of(panes[key], f"Pane {index + 1}")
             action = QAction(title, self)
             action.setShortcut(QKeySequence(f"Ctrl+{index + 1}"))
             action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
@@ -347,12 +349,14 @@ class MainWindow(QMainWindow):
         menu.addAction(action)  # type: ignore[attr-defined]
         return action
 
-    def _pane_call(self, method: str) -> object:
+    def _pane_call(self, method: Callable[[Pane], None]) -> object:
+        """A menu action's slot: `method` of the pane shown (a placeholder has none)."""
+
         def call() -> None:
-            pane = self.stack.currentWidget()
-            fn = getattr(pane, method, None)
-            if callable(fn):
-                fn()
+            host = self.stack.currentWidget()
+            pane = pane_of(host) if host is not None else None
+            if pane is not None:
+                method(pane)
 
         return call
 
@@ -430,10 +434,9 @@ class MainWindow(QMainWindow):
         if "stations" not in self.visible_keys:
             return
         self.navigator.open("stations")
-        pane = dict(zip(self.pane_keys, self.panes, strict=False))["stations"]
-        create = getattr(pane, "new_station", None)
-        if callable(create):
-            create()
+        pane = pane_of(dict(zip(self.pane_keys, self.panes, strict=False))["stations"])
+        if pane is not None:
+            pane.create_item()
 
     def current_key(self) -> str | None:
         row = self.navigation.currentRow()
@@ -448,12 +451,8 @@ class MainWindow(QMainWindow):
         host = self.panes[self.pane_keys.index("stations")]
         if isinstance(host, LazyPane) and not host.is_made:
             return ""
-        pane = real_pane(host)
-        vm = getattr(pane, "vm", None)
-        refusal = getattr(pane, "create_refusal", None)
-        if not callable(refusal) or not getattr(vm, "has_client", False):
-            return ""
-        return str(refusal())
+        pane = pane_of(host)
+        return pane.create_refusal() if pane is not None else ""
 
     def update_new_actions(self) -> None:
         """Ctrl+N's words, rights and reason for the pane shown; New base station refused
@@ -478,20 +477,21 @@ class MainWindow(QMainWindow):
         self.new_station_action.setToolTip(refusal or "Create a base station")
         self.gate.enable(self.new_station_action, not refusal)
         # Import and export work on the panes that have them; elsewhere they say where.
-        for menu_item, method, (tip, elsewhere) in (
-            (self.import_action, "import_devices", IMPORT_WORDS),
-            (self.export_action, "choose_export_file", EXPORT_WORDS),
+        for menu_item, does, (tip, elsewhere) in (
+            (self.import_action, lambda pane: pane.imports, IMPORT_WORDS),
+            (self.export_action, lambda pane: pane.exports, EXPORT_WORDS),
         ):
-            here = self._pane_has(method)
+            here = self._pane_does(does)
             menu_item.setToolTip(tip if here else elsewhere)
             self.gate.enable(menu_item, here)
 
-    def _pane_has(self, method: str) -> bool:
+    def _pane_does(self, does: Callable[[Pane], bool]) -> bool:
         """Whether the pane shown does this (a pane not made yet is given the benefit)."""
         host = self.stack.currentWidget()
         if host is None or (isinstance(host, LazyPane) and not host.is_made):
             return True
-        return callable(getattr(real_pane(host), method, None))
+        pane = pane_of(host)
+        return pane is not None and does(pane)
 
     def new_words(self) -> str:
         """Ctrl+N in the shortcut list: what it makes on each pane this account sees."""
@@ -503,8 +503,7 @@ class MainWindow(QMainWindow):
         return "New: " + "; ".join(parts) if parts else "New"
 
     def _title_of(self, key: str) -> str:
-        pane = self.panes[self.pane_keys.index(key)]
-        return str(getattr(pane, "title", key))
+        return title_of(self.panes[self.pane_keys.index(key)], key)
 
     def _pane_picked(self, row: int) -> None:
         if 0 <= row < len(self.pane_keys):
@@ -525,7 +524,7 @@ class MainWindow(QMainWindow):
         entries = []
         panes = dict(zip(self.pane_keys, self.panes, strict=False))
         for index, key in enumerate(self.visible_keys):
-            title = str(getattr(panes[key], "title", key))
+            title = title_of(panes[key], key)
             keys = f"Ctrl+{index + 1}" if index < 9 else ""
             entries.append(PaletteEntry("pane", title, key, detail=keys, keywords="pane go"))
         self._palette_actions = {}

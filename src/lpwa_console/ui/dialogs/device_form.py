@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.devices import DevicesViewModel, validate
+from ...models.devices import DevicesViewModel
 from ...models.forms import (
     REQUIRED_MARK,
     FormField,
@@ -39,6 +39,7 @@ from ...models.forms import (
     value_of,
 )
 from ...models.references import ReferenceListModel
+from ...models.validation import validate
 from ...schema.device_profiles import DeviceProfile, model_change_refusal
 from ...schema.devices import Device, DeviceCreate, DeviceUpdate
 from ...schema.labels import field_words

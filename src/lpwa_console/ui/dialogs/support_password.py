@@ -44,7 +44,7 @@ from ...schema.station_admin import SupportPasswordChange
 from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line, required_legend
-from .station_commands import RunView
+from .command_run import RunView
 
 LRR_LINUX = "LRR_LINUX"
 SPEC = command_spec("changeSupportPassword")

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.devices import validate
+from ...models.validation import validate
 from ...schema.common import TagRef
 from ..connections import SignalConnections
 

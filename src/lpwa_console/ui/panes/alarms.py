@@ -6,7 +6,9 @@ multicast group or base station (double-click, Enter). An account lists only the
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Signal
+from typing import Any
+
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -22,7 +24,9 @@ from ...models.pane_access import NO_DATA_WORDS
 from ...models.rights import AccountRights
 from ...schema.common import Severity
 from ..connections import SignalConnections
+from ..first_page import first_page_of
 from ..navigator import Location
+from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
@@ -34,9 +38,8 @@ SOURCE_CHOICES = (
 )
 
 
-class AlarmsPane(QWidget):
+class AlarmsPane(Pane):
     title = "Alarms"
-    navigate = Signal(object)  # Location: the device or group of an alarm
 
     def __init__(
         self,
@@ -144,6 +147,9 @@ class AlarmsPane(QWidget):
         self._update_actions()
 
     # --- actions ----------------------------------------------------------------------
+
+    async def first_page(self) -> dict[str, Any]:
+        return await first_page_of("alarms", self.vm.model)
 
     def refresh(self) -> None:
         self._first_loaded = False

@@ -45,6 +45,7 @@ from ...schema.catalogs import DETAIL_NAMES, CatalogVersion
 from ...schema.labels import field_words
 from ..connections import SignalConnections
 from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
+from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
@@ -138,9 +139,8 @@ class TextsEditor(QWidget):
         self.local_description.setPlaceholderText(default[1] or "")
 
 
-class CatalogsPane(QWidget):
+class CatalogsPane(Pane):
     title = "Catalogs"
-    navigate = Signal(object)  # Location
 
     def __init__(
         self,
@@ -325,7 +325,7 @@ class CatalogsPane(QWidget):
         self.vm.read_versions()
         self._update()
 
-    def new_device(self) -> None:  # the View menu's Ctrl+N on this pane
+    def create_item(self) -> None:  # a new device profile, from the first tab
         if self.tabs.currentIndex() == 0:
             self.open_profile_editor(None)
 

@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 from ...models.dashboard import DashboardViewModel, Series, duration_words
 from ...schema.dashboard import Kpi
 from ..connections import SignalConnections
+from ..pane import Pane
 from ..widgets.chart_background import follow_palette
 from ..widgets.pane_parts import NOT_CONNECTED, PaneMessage, busy_bar
 
@@ -251,7 +252,7 @@ class KpiChart(QWidget):
             self.hover.setText(f"Saved to {path}" if saved else f"Could not write {path}")
 
 
-class DashboardPane(QWidget):
+class DashboardPane(Pane):
     title = "Dashboard"
 
     def __init__(self, view_model: DashboardViewModel, parent: QWidget | None = None) -> None:

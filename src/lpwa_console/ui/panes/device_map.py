@@ -9,9 +9,11 @@ answers with clusters (debounced, stale answers dropped).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
+import time
 from collections.abc import Iterable
 from functools import cache
 from importlib import resources
@@ -21,13 +23,11 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
-    QColor,
     QFont,
     QKeyEvent,
     QMouseEvent,
     QPainter,
     QPainterPath,
-    QPalette,
     QPen,
     QResizeEvent,
     QShowEvent,
@@ -58,15 +58,16 @@ from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_fo
 from ...schema.common import Severity
 from ...schema.devices import DeviceCluster
 from ..connections import SignalConnections
+from ..first_page import FIRST_PAGE_TIMEOUT_S
 from ..navigator import Location
-from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
+from ..pane import Pane
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
+from .map_parts import MapColors, compact_count, project, unproject
 from .map_tiles import BasemapButton, TileLayerItem
 
 if TYPE_CHECKING:
     from .station_layer import StationLayer
 
-MAX_LAT = 85.05112878  # Web Mercator's square world
 WORLD = QRectF(-180.0, -180.0, 360.0, 360.0)
 MAX_SCALE = 200_000.0  # pixels per degree of longitude: about half a metre a pixel
 MIN_FIT_SPAN = 0.02  # degrees: fitting one device does not zoom to the street
@@ -81,19 +82,6 @@ SCALE_BAR_PX = 100  # about this long
 
 
 # --- projection ---------------------------------------------------------------------------
-
-
-def project(lat: float, lon: float) -> QPointF:
-    """Latitude/longitude to scene coordinates (Web Mercator, degrees, north up)."""
-    lat = max(-MAX_LAT, min(MAX_LAT, lat))
-    northing = math.degrees(math.log(math.tan(math.pi / 4 + math.radians(lat) / 2)))
-    return QPointF(lon, -northing)
-
-
-def unproject(point: QPointF) -> tuple[float, float]:
-    """Scene coordinates to (latitude, longitude)."""
-    lat = math.degrees(2 * math.atan(math.exp(math.radians(-point.y()))) - math.pi / 2)
-    return lat, point.x()
 
 
 def nice_length(metres: float) -> float:
@@ -131,53 +119,6 @@ def basemap() -> tuple[QPainterPath, QPainterPath]:
     text = (resources.files("lpwa_console.ui") / "basemap" / "land.json").read_text("utf-8")
     data = json.loads(text)
     return _path(data["land"], closed=True), _path(data["borders"], closed=False)
-
-
-# --- colours ------------------------------------------------------------------------------
-
-
-def _mix(a: QColor, b: QColor, t: float) -> QColor:
-    return QColor.fromRgbF(
-        a.redF() + (b.redF() - a.redF()) * t,
-        a.greenF() + (b.greenF() - a.greenF()) * t,
-        a.blueF() + (b.blueF() - a.blueF()) * t,
-    )
-
-
-class MapColors:
-    """The map's colours, from the palette of the current theme."""
-
-    def __init__(self, palette: QPalette) -> None:
-        role = QPalette.ColorRole
-        base, window = palette.color(role.Base), palette.color(role.Window)
-        text, highlight = palette.color(role.Text), palette.color(role.Highlight)
-        # From the palette itself: during a theme change the palette arrives first.
-        self.dark = dark = window.lightness() < 128
-        self.outside = window
-        self.sea = _mix(base, highlight, 0.16 if dark else 0.10)
-        self.land = _mix(window, text, 0.10 if dark else 0.04)
-        self.coast = _mix(self.land, text, 0.35)
-        self.border = _mix(self.land, text, 0.22)
-        self.cluster = QColor(highlight)
-        self.cluster.setAlphaF(0.85)
-        self.cluster_text = palette.color(role.HighlightedText)
-        self.outline = QColor(base)
-        self.device = QColor(highlight)
-        self.scale_text = QColor(text)
-
-    def severity(self, level: int) -> QColor:
-        table = SEVERITY_DARK if self.dark else SEVERITY_LIGHT
-        return QColor(table.get(level, table[2]))
-
-
-def compact_count(n: int) -> str:
-    if n < 1000:
-        return str(n)
-    if n < 10_000:
-        return f"{n / 1000:.1f}k".replace(".0k", "k")
-    if n < 1_000_000:
-        return f"{n // 1000}k"
-    return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
 
 
 def cluster_radius(count: int) -> float:
@@ -610,9 +551,8 @@ class MapView(QGraphicsView):
 # --- the pane -----------------------------------------------------------------------------
 
 
-class DeviceMapPane(QWidget):
+class DeviceMapPane(Pane):
     title = "Map"
-    navigate = Signal(object)  # Location: a device dot was opened
 
     def __init__(
         self,
@@ -761,6 +701,9 @@ class DeviceMapPane(QWidget):
         else:
             self.vm.fit_all()
 
+    def as_widget(self) -> QWidget:
+        return self
+
     def stations_client_changed(self, _has_client: bool) -> None:
         """The station layer's client changed: for an account without devices it is the
         map's (the device layer's change already fitted the others)."""
@@ -776,6 +719,38 @@ class DeviceMapPane(QWidget):
 
     def refresh(self) -> None:
         self.vm.refresh()
+
+    async def first_page(self) -> dict[str, Any]:
+        """Until the map shows the clusters of its view (or says why it cannot)."""
+        vm = self.vm
+        t0 = time.perf_counter()
+        # An account without devices (a network partner) has its stations' layer only.
+        while vm.has_client and vm.enabled and not (vm.settled and vm.answered_box is not None):
+            if vm.error_message:
+                raise RuntimeError(f"map: {vm.error_message}")
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(f"map: no clusters after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+            await asyncio.sleep(0.02)
+        layer = self.station_layer
+        while (
+            layer is not None
+            and layer.vm.enabled
+            and layer.vm.has_client
+            and not (layer.vm.settled and layer.vm.answered_box is not None)
+        ):
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(f"map: no base stations after {FIRST_PAGE_TIMEOUT_S:.0f} s")
+            await asyncio.sleep(0.02)
+        return {
+            "first_clusters_ms": round(vm.first_clusters_ms or 0.0, 1),
+            "requests": vm.requests,
+            "clusters": len(vm.clusters),
+            "devices": vm.total,
+            "stations": layer.vm.total if layer is not None else 0,
+        }
+
+    async def show_first_item(self) -> None:
+        await self.first_page()
 
     def fit_all(self) -> None:
         self._located = False

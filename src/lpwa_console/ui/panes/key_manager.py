@@ -39,6 +39,7 @@ from ...schema.key_manager import (
 from ..connections import SignalConnections
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.resource_form import SchemaFormDialog
+from ..pane import Pane
 from ..rights import RightsGate
 from .resources import ResourcesPane
 
@@ -173,8 +174,8 @@ class GeneratedKeysDialog(QDialog):
         super().done(result)
 
 
-class KeyManagerPane(QWidget):
-    navigate = Signal(object)
+class KeyManagerPane(Pane):
+    imports = True
 
     def __init__(
         self,
@@ -240,6 +241,9 @@ class KeyManagerPane(QWidget):
 
     def current_item(self) -> tuple[str | None, str | None]:
         return self.lists.current_item()
+
+    async def first_page(self) -> dict[str, Any]:
+        return await self.lists.first_page()
 
     def refresh(self) -> None:
         self.lists.refresh()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -30,14 +30,14 @@ from ...models.resources import ResourceViewModel
 from ...models.rights import AccountRights
 from ..connections import SignalConnections
 from ..navigator import Location
+from ..pane import Pane
 from .resources import ResourcesPane
 
 CHECKING = "Checking whether this account may see the operator's operations…"
 
 
-class OperationsPane(QWidget):
+class OperationsPane(Pane):
     title = "Operations"
-    navigate = Signal(object)  # Location
 
     def __init__(
         self,

@@ -7,7 +7,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -21,14 +21,14 @@ from PySide6.QtWidgets import (
 from ...models.operator_partners import OperatorPartnersViewModel
 from ...schema.partners import Partner
 from ..connections import SignalConnections
-from ..widgets.device_detail import _muted
+from ..pane import Pane
+from ..widgets.detail_html import muted
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import HtmlView, configuration_html, overview_html
 
 
-class PartnersPane(QWidget):
+class PartnersPane(Pane):
     title = "Partners"
-    navigate = Signal(object)  # Location
 
     def __init__(
         self, view_model: OperatorPartnersViewModel, parent: QWidget | None = None
@@ -163,16 +163,16 @@ class PartnersPane(QWidget):
         enabled = partner is not None
         self.lrr_input.setEnabled(enabled)
         self.open_button.setEnabled(enabled)
-        self.station_label.setText(_muted("No station opened."))
+        self.station_label.setText(muted("No station opened."))
 
     def _station_changed(self, station: Any) -> None:
         if station is None:
-            self.station_label.setText(_muted("No station opened."))
+            self.station_label.setText(muted("No station opened."))
         else:
             self.station_label.setText(overview_html(station) + configuration_html(station))
 
     def _station_failed(self, message: str) -> None:
-        self.station_label.setText(_muted(f"Could not open the station: {message}"))
+        self.station_label.setText(muted(f"Could not open the station: {message}"))
 
     def _error(self, message: str) -> None:
         self._error_text = message

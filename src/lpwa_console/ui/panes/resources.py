@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.devices import format_time
+from ...models.formatting import format_time
 from ...models.forms import SECRET_WORDS
 from ...models.references import reference_text
 from ...models.resources import FilterControl, ResourceViewModel
@@ -38,7 +38,9 @@ from ...schema.labels import field_words, is_hidden, label_of
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
+from ..first_page import first_page_of
 from ..navigator import link, location_of
+from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
@@ -274,9 +276,7 @@ def action_name(vm: ResourceViewModel, verb: str) -> str:
     return f"{vm.kind.key}.{verb}"
 
 
-class ResourcesPane(QWidget):
-    navigate = Signal(object)  # Location: a reference in the detail was followed
-
+class ResourcesPane(Pane):
     def __init__(
         self,
         title: str,
@@ -499,6 +499,14 @@ class ResourcesPane(QWidget):
         self._errors.pop(self.vm.kind.key, None)
         self.vm.reload()
         self._update(self.vm)
+
+    async def first_page(self) -> dict[str, Any]:
+        """Each section's first page, shown in turn, by the section's key."""
+        sections: dict[str, Any] = {}
+        for index, vm in enumerate(self.vms):
+            self.section.setCurrentIndex(index)
+            sections[vm.kind.key] = await first_page_of(vm.kind.key, vm.model)
+        return sections
 
     def focus_filter(self) -> None:
         """Ctrl+F: the current section's first search box."""

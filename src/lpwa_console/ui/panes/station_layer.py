@@ -5,29 +5,30 @@ from its square (double-click), and Shift+drag to send a command to the stations
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, SignalInstance
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QGraphicsItem,
+    QHBoxLayout,
     QStyleOptionGraphicsItem,
     QWidget,
 )
 
 from ...models.device_map import GeoBox
+from ...models.rights import AccountRights
 from ...models.station_commands import StationRef
 from ...models.station_map import StationMapViewModel, cluster_box, cluster_point
 from ...models.stations import CONNECTION_WORDS
 from ...schema.stations import BaseStationCluster
+from ..connections import SignalConnections
 from ..dialogs.station_commands import open_station_command
 from ..navigator import Location
-from .device_map import compact_count, project
-
-if TYPE_CHECKING:
-    from .device_map import DeviceMapPane, MapColors
+from ..widgets.pane_parts import PaneMessage
+from .map_parts import MapColors, compact_count, project
 
 # Connection state -> colour (light, dark): green connected, red disconnected, grey never.
 STATE_COLORS = {
@@ -116,10 +117,64 @@ class StationItem(QGraphicsItem):
             painter.drawText(square, Qt.AlignmentFlag.AlignCenter, self.label)
 
 
+class MapView(Protocol):
+    """What the layer needs of the map's view (`device_map.MapView`)."""
+
+    # Read-only properties: a protocol's plain attribute would have to match exactly.
+    @property
+    def box_changed(self) -> SignalInstance: ...  # GeoBox | None: the visible box moved
+
+    @property
+    def station_activated(self) -> SignalInstance: ...  # str: a one-station square opened
+
+    @property
+    def box_selected(self) -> SignalInstance: ...  # GeoBox: drawn with Shift+drag
+
+    @property
+    def colors(self) -> MapColors: ...
+
+    def visible_box(self) -> GeoBox | None: ...
+
+    def set_station_items(self, items: list[QGraphicsItem]) -> None: ...
+
+
+class MapPane(Protocol):
+    """What the layer needs of the pane that holds it (`device_map.DeviceMapPane`): the
+    layer is made by that pane, so it knows the pane only by this."""
+
+    @property
+    def view(self) -> MapView: ...
+
+    @property
+    def bar(self) -> QHBoxLayout: ...
+
+    @property
+    def navigate(self) -> SignalInstance: ...
+
+    @property
+    def connections(self) -> SignalConnections: ...
+
+    @property
+    def message(self) -> PaneMessage: ...
+
+    @property
+    def rights(self) -> AccountRights | None: ...
+
+    def as_widget(self) -> QWidget: ...  # the parent of the command dialog
+
+    def isVisible(self) -> bool: ...
+
+    def refresh_status(self) -> None: ...
+
+    def stations_client_changed(self, has_client: bool) -> None: ...
+
+    def extent_found(self, box: GeoBox | None) -> None: ...
+
+
 class StationLayer:
     """Binds a `StationMapViewModel` to a map pane."""
 
-    def __init__(self, pane: DeviceMapPane, vm: StationMapViewModel) -> None:
+    def __init__(self, pane: MapPane, vm: StationMapViewModel) -> None:
         self.pane, self.vm, self.view = pane, vm, pane.view
         self.dialog: QDialog | None = None  # the last command dialog opened
         self.toggle = QCheckBox("Base stations")
@@ -177,7 +232,7 @@ class StationLayer:
             self.pane.message.show_message("No base station in that box")
             return
         self.dialog = open_station_command(
-            self.pane,
+            self.pane.as_widget(),
             self.vm.client,
             stations,
             None,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer, Signal
+from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -42,6 +42,8 @@ from ..connections import SignalConnections
 from ..dialogs.resource_form import SchemaFormDialog
 from ..dialogs.station_commands import open_station_command
 from ..dialogs.tag import TagDialog
+from ..first_page import FIRST_PAGE_TIMEOUT_S, first_page_of, wait_signal
+from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.nested_editor import ObjectEditor
@@ -73,9 +75,8 @@ ALARM_FILTERS: list[tuple[str, int | None]] = [
 ]
 
 
-class StationsPane(QWidget):
+class StationsPane(Pane):
     title = "Base stations"
-    navigate = Signal(object)  # Location
 
     def __init__(
         self,
@@ -453,7 +454,10 @@ class StationsPane(QWidget):
 
     def create_refusal(self) -> str:
         """Why no station can be created now ('' when one can): the account's rights,
-        then the partner's (its permissions, its grant used up)."""
+        then the partner's (its permissions, its grant used up); '' while not connected
+        (nothing read yet)."""
+        if not self.vm.has_client:
+            return ""
         verdict = self.gate.check("station.create")
         if not verdict.allowed:
             return verdict.reason
@@ -475,8 +479,17 @@ class StationsPane(QWidget):
         self.create_dialog.finished.connect(self._create_closed)
         self.create_dialog.open()
 
-    def new_device(self) -> None:  # the window's Ctrl+N on this pane
+    def create_item(self) -> None:
         self.new_station()
+
+    async def first_page(self) -> dict[str, Any]:
+        return await first_page_of("stations", self.vm.model)
+
+    async def show_first_item(self) -> None:
+        await self.first_page()
+        if self.vm.model.rowCount():
+            self.table.selectRow(0)
+            await wait_signal(self.vm.detail_changed, FIRST_PAGE_TIMEOUT_S)
 
     def _create_closed(self, _result: int) -> None:
         if self.create_dialog is not None:

@@ -4,6 +4,8 @@ resources pane. Another account sees a sentence saying the pane is a supplier's.
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any
 
 from pydantic import SecretStr
@@ -24,6 +26,7 @@ from ...models.rights import AccountRights
 from ...models.suppliers import MANIFEST, SecretIssuer, SupplierAccess, part_prefill
 from ..dialogs.resource_form import SchemaFormDialog
 from ..dialogs.service_account_secret import ServiceAccountSecretDialog
+from ..first_page import FIRST_PAGE_TIMEOUT_S
 from .resources import ResourcesPane
 
 SERVICE_ACCOUNTS = "supplier_service_accounts"
@@ -109,6 +112,21 @@ class SuppliersPane(ResourcesPane):
         self._access_changed()
 
     # --- the account --------------------------------------------------------------------
+
+    async def first_page(self) -> dict[str, Any]:
+        """The lists once the account is known to be a supplier's; another account's pane
+        says why it is empty, and there is nothing to load."""
+        t0 = time.perf_counter()
+        self.access.ensure_checked()
+        while self.access.state in ("unknown", "checking"):
+            if time.perf_counter() - t0 > FIRST_PAGE_TIMEOUT_S:
+                raise RuntimeError(
+                    f"suppliers: the supplier not read after {FIRST_PAGE_TIMEOUT_S} s"
+                )
+            await asyncio.sleep(0.02)
+        if not self.access.is_supplier:
+            return {"supplier": False, "says": self.empty.text()}
+        return await super().first_page()
 
     def showEvent(self, event: Any) -> None:
         super().showEvent(event)

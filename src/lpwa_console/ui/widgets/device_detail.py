@@ -43,15 +43,17 @@ from ...models.device_detail import (
     Threshold,
     thresholds_of,
 )
-from ...models.devices import CONNECTIVITY_LABELS, HEALTH_LABELS, format_time
+from ...models.devices import CONNECTIVITY_LABELS
+from ...models.formatting import format_time
 from ...models.references import reference_text
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
-from ...schema.labels import field_words, label_of
+from ...schema.labels import DEVICE_HEALTH_WORDS, field_words, label_of
 from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
+from .detail_html import field_row, linked_row, muted, section_html
 from .pane_parts import SeverityDelegate
 from .traffic_chart import TrafficChart
 
@@ -60,46 +62,15 @@ if TYPE_CHECKING:
     from ...schema.alarms import AlarmBrief
     from ...schema.frames import FramesAggregation
 
-EMPTY = "—"
-LABEL_WIDTH = 150  # px: the values of every section line up
-
 
 def _row(label: str, value: object) -> str:
     """A row that is left out when it has no value."""
     if value is None or value == "":
         return ""
-    return _field(label, value)
-
-
-def _field(label: str, value: object) -> str:
-    """A row that is always there: an empty value reads "—"."""
-    text = EMPTY if value is None or value == "" else str(value)
-    return (
-        f"<tr><td width='{LABEL_WIDTH}' style='padding:2px 12px 2px 0;opacity:.7'>"
-        f"{escape(label)}</td>"
-        f"<td style='padding:2px 0'>{escape(text)}</td></tr>"
-    )
-
-
-def _section(title: str, rows: list[str]) -> str:
-    body = "".join(r for r in rows if r)
-    if not body:
-        return ""
-    return f"<h4 style='margin:10px 0 4px 0'>{escape(title)}</h4><table>{body}</table>"
+    return field_row(label, value)
 
 
 ROUTING_TAB = f"{LINK_SCHEME}:detail/routing"
-
-
-def _linked(label: str, links: list[tuple[str, str]]) -> str:
-    """A row whose values open what they name (text, href); "—" when there is none."""
-    if not links:
-        return _field(label, None)
-    value = ", ".join(f"<a href='{escape(href)}'>{escape(text)}</a>" for text, href in links)
-    return (
-        f"<tr><td width='{LABEL_WIDTH}' style='padding:2px 12px 2px 0;opacity:.7'>"
-        f"{escape(label)}</td><td style='padding:2px 0'>{value}</td></tr>"
-    )
 
 
 def _ref_link(ref: NamedRef | None, pane: str, section: str | None = None) -> list[tuple[str, str]]:
@@ -135,7 +106,7 @@ def device_html(device: Device, names: Names | None = None) -> str:
     def linked_id(field: str, ident: str | None, section: str) -> str:
         """A field naming a network resource by its ID: "name (ID)", opening it."""
         links = [(named(field, ident) or "", link("network", ident, section))] if ident else []
-        return _linked(label_of(field), links)
+        return linked_row(label_of(field), links)
 
     model = (
         reference_text(device.model.ID, device.model.commercialName or "") if device.model else None
@@ -143,21 +114,21 @@ def device_html(device: Device, names: Names | None = None) -> str:
     lorawan = device.connectivity == "LORAWAN"
     words = field_words
     identity = [
-        _field("DevEUI" if lorawan else "IMEI", device.EUI),
-        _field("Connectivity", CONNECTIVITY_LABELS[device.connectivity]),
-        _field("Activation", words("activation").choice_words(device.activation or ""))
+        field_row("DevEUI" if lorawan else "IMEI", device.EUI),
+        field_row("Connectivity", CONNECTIVITY_LABELS[device.connectivity]),
+        field_row("Activation", words("activation").choice_words(device.activation or ""))
         if lorawan
         else "",
-        _field(label_of("model"), model),
-        _field("Health", HEALTH_LABELS.get(device.healthState, device.healthState)),
-        _field("Created", format_time(device.creationDate)),
+        field_row(label_of("model"), model),
+        field_row("Health", DEVICE_HEALTH_WORDS.get(device.healthState, device.healthState)),
+        field_row("Created", format_time(device.creationDate)),
     ]
     if lorawan:
         network_title = "LoRaWAN"
         network = [
-            _field(label_of("nwAddress"), device.nwAddress),
-            _field(label_of("appEUI"), device.appEUI),
-            _linked(
+            field_row(label_of("nwAddress"), device.nwAddress),
+            field_row(label_of("appEUI"), device.appEUI),
+            linked_row(
                 label_of("asTransportKey"),
                 _ref_link(device.asTransportKey, "network", "as_transport_keys"),
             ),
@@ -166,21 +137,21 @@ def device_html(device: Device, names: Names | None = None) -> str:
     else:
         network_title = "SIM and network"
         network = [
-            _field(label_of("imsi"), device.imsi),
-            _field(label_of("iccid"), device.iccid),
-            _field(label_of("eid"), device.eid),
-            _field(label_of("lastIMEI"), device.lastIMEI),
+            field_row(label_of("imsi"), device.imsi),
+            field_row(label_of("iccid"), device.iccid),
+            field_row(label_of("eid"), device.eid),
+            field_row(label_of("lastIMEI"), device.lastIMEI),
             linked_id("networkContextID", device.networkContextID, "network_contexts"),
         ]
     profile = device.appServersRoutingProfile
     organisation = [
-        _field("Tags", ", ".join(t.name for t in device.tags)),
-        _field("Domains", ", ".join(f"{d.group.name}: {d.name}" for d in device.domains)),
-        _linked(
+        field_row("Tags", ", ".join(t.name for t in device.tags)),
+        field_row("Domains", ", ".join(f"{d.group.name}: {d.name}" for d in device.domains)),
+        linked_row(
             label_of("appServers"),
             [(_named(s) or s.ID, link("app_servers", s.ID)) for s in device.appServers],
         ),
-        _linked(
+        linked_row(
             "AS routing profile",
             [(_named(NamedRef(ID=profile.ID or "", name=profile.name)) or "", ROUTING_TAB)]
             if profile
@@ -188,18 +159,20 @@ def device_html(device: Device, names: Names | None = None) -> str:
         ),
     ]
     location = [
-        _field("Position", _position(device.lat, device.lon)),
-        _field("Admin position", _position(device.adminLat, device.adminLon)),
-        _field("Notes", device.customerAdminData),
+        field_row("Position", _position(device.lat, device.lon)),
+        field_row("Admin position", _position(device.adminLat, device.adminLon)),
+        field_row("Notes", device.customerAdminData),
     ]
     radio = [
-        _field("Last uplink", format_time(device.lastUpTimestamp)),
-        _field("Last downlink", format_time(device.lastDwTimestamp)),
-        _field("SF", device.lastSF) if lorawan else "",
-        _field("RSSI", f"{device.lastRSSI:.1f} dBm" if device.lastRSSI is not None else None),
-        _field("SNR (last / avg)", _snr(device)),
-        _field("Battery", f"{device.lastBatLevel}%" if device.lastBatLevel is not None else None),
-        _linked(
+        field_row("Last uplink", format_time(device.lastUpTimestamp)),
+        field_row("Last downlink", format_time(device.lastDwTimestamp)),
+        field_row("SF", device.lastSF) if lorawan else "",
+        field_row("RSSI", f"{device.lastRSSI:.1f} dBm" if device.lastRSSI is not None else None),
+        field_row("SNR (last / avg)", _snr(device)),
+        field_row(
+            "Battery", f"{device.lastBatLevel}%" if device.lastBatLevel is not None else None
+        ),
+        linked_row(
             "Heard by",
             [
                 (f"{lrr.ID} ({lrr.RSSI:.1f} dBm, SNR {lrr.SNR:.1f} dB)", link("stations", lrr.ID))
@@ -226,11 +199,11 @@ def device_html(device: Device, names: Names | None = None) -> str:
     )
     return (
         f"<h3 style='margin:0'>{escape(device.name)}</h3>"
-        + _section("Identity", identity)
-        + _section(network_title, network)
-        + _section("Organisation", organisation)
-        + _section("Location", location)
-        + _section("Radio", radio)
+        + section_html("Identity", identity)
+        + section_html(network_title, network)
+        + section_html("Organisation", organisation)
+        + section_html("Location", location)
+        + section_html("Radio", radio)
         + alarm_html
     )
 
@@ -267,10 +240,6 @@ def _scrolled_label(name: str) -> tuple[QScrollArea, QLabel]:
     layout.addWidget(label)
     area.setWidget(inner)
     return area, label
-
-
-def _muted(text: str) -> str:
-    return f"<p style='opacity:.6'>{escape(text)}</p>"
 
 
 class TagsTab(QWidget):
@@ -624,19 +593,19 @@ class RoutingTab(QWidget):
         self.device = device
         profile = device.appServersRoutingProfile if device is not None else None
         if device is None:
-            self.current.setText(_muted("Select a device to see its routing profile."))
+            self.current.setText(muted("Select a device to see its routing profile."))
         elif profile is None:
-            self.current.setText(_muted("No AS routing profile: uplinks go nowhere."))
+            self.current.setText(muted("No AS routing profile: uplinks go nowhere."))
         else:
             key = profile.lorawanAsTransportKey
             rows = [
                 _row("ID", profile.ID),
                 _row("Name", profile.name),
-                _linked("AS transport key", _ref_link(key, "network", "as_transport_keys"))
+                linked_row("AS transport key", _ref_link(key, "network", "as_transport_keys"))
                 if key
                 else "",
             ]
-            self.current.setText(_section("AS routing profile", rows))
+            self.current.setText(section_html("AS routing profile", rows))
         if not keep:
             self.profile_id.setText(self._profile_id(device))
         self._update()
@@ -761,7 +730,7 @@ class DeviceDetail(QWidget):
         previous = self.device
         self.device = device
         if device is None:
-            self.label.setText(_muted("Select a device to see its details."))
+            self.label.setText(muted("Select a device to see its details."))
             self._show_empty(
                 "No device selected",
                 "Select a device in the list to see its information, tags, alarms and traffic.",
@@ -797,7 +766,7 @@ class DeviceDetail(QWidget):
 
     def show_loading(self) -> None:
         if self.showing_device:
-            self.label.setText(_muted("Loading…"))
+            self.label.setText(muted("Loading…"))
         else:
             self._show_empty("Loading…", "")
 

@@ -25,24 +25,23 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.devices import format_time
+from ...models.formatting import format_time
 from ...models.paged_table import PagedTableModel
 from ...models.rights import AccountRights
 from ...models.station_detail import StationDetailViewModel
 from ...models.stations import (
     CONNECTION_WORDS,
-    HEALTH_WORDS,
     model_text,
     tags_text,
 )
 from ...schema.common import Severity
 from ...schema.durations import duration_words
-from ...schema.labels import field_words, label_of
+from ...schema.labels import STATION_HEALTH_WORDS, field_words, label_of
 from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm_thresholds_editor import AlarmThresholdsEditor
-from .device_detail import _field, _linked, _muted, _section
+from .detail_html import field_row, linked_row, muted, section_html
 from .health_chart import HealthChart, ProbeChart
 from .pane_parts import TableOrEmpty, data_table
 
@@ -95,41 +94,41 @@ def overview_html(station: Any) -> str:
     if connection and since:
         connection = f"{connection} since {since}"
     identity = [
-        _field("LRR ID", _get(station, "lrrID")),
-        _field("LRR UUID", _get(station, "lrrUUID")),
-        _field("Model", model_text(station)),
-        _field("Software version", _get(station, "version")),
-        _field("RF region", _get(station, "rfRegionID")),
-        _field("ISM band", _band_words(_get(station, "ismBand"))),
-        _field("Created", _when(_get(station, "creationDate"))),
+        field_row("LRR ID", _get(station, "lrrID")),
+        field_row("LRR UUID", _get(station, "lrrUUID")),
+        field_row("Model", model_text(station)),
+        field_row("Software version", _get(station, "version")),
+        field_row("RF region", _get(station, "rfRegionID")),
+        field_row("ISM band", _band_words(_get(station, "ismBand"))),
+        field_row("Created", _when(_get(station, "creationDate"))),
     ]
     health = _get(station, "healthState")
     state = [
-        _field("Connection", connection),
-        _field("Health", HEALTH_WORDS.get(health, health) if health else None),
-        _field("Last reboot", _when(_get(station, "lastReboot"))),
-        _field("Last report", _when(_get(station, "lastReport"))),
-        _field("CPU", _percent(_get(station, "cpu"))),
-        _field("RAM", _percent(_get(station, "ram"))),
+        field_row("Connection", connection),
+        field_row("Health", STATION_HEALTH_WORDS.get(health, health) if health else None),
+        field_row("Last reboot", _when(_get(station, "lastReboot"))),
+        field_row("Last report", _when(_get(station, "lastReport"))),
+        field_row("CPU", _percent(_get(station, "cpu"))),
+        field_row("RAM", _percent(_get(station, "ram"))),
     ]
     links = [("Show on map", SHOW_ON_MAP)] if _position(station) else []
     altitude = _get(station, "alt")
     altitude = _get(station, "lastGeoAlt") if altitude is None else altitude
     place = [
-        _field("Position", _position(station)),
-        _field("Altitude", f"{altitude} m" if altitude is not None else None),
-        _linked("Map", links) if links else "",
+        field_row("Position", _position(station)),
+        field_row("Altitude", f"{altitude} m" if altitude is not None else None),
+        linked_row("Map", links) if links else "",
     ]
     organisation = [
-        _field("Tags", tags_text(station)),
-        _field(
+        field_row("Tags", tags_text(station)),
+        field_row(
             "Domains",
             ", ".join(
                 f"{_get(_get(d, 'group'), 'name')}: {_get(d, 'name')}"
                 for d in (_get(station, "domains") or [])
             ),
         ),
-        _field("Notes", _get(station, "customerAdminData")),
+        field_row("Notes", _get(station, "customerAdminData")),
     ]
     alarms = []
     for level in range(6, 1, -1):
@@ -148,10 +147,10 @@ def overview_html(station: Any) -> str:
     name = _get(station, "name") or _get(station, "lrrID") or ""
     return (
         f"<h3 style='margin:0'>{escape(str(name))}</h3>"
-        + _section("Identity", identity)
-        + _section("State", state)
-        + _section("Location", place)
-        + _section("Organisation", organisation)
+        + section_html("Identity", identity)
+        + section_html("State", state)
+        + section_html("Location", place)
+        + section_html("Organisation", organisation)
         + alarm_html
     )
 
@@ -176,8 +175,8 @@ def thresholds_html(station: Any) -> str:
                 after = str(duration)
             words.append(f"{level} after {after}")
         title = "Connection lost (102)" if code == "alarm102" else "No uplink (103)"
-        rows.append(_field(title, "; ".join(words) or "No threshold"))
-    return _section("Alarm thresholds", rows)
+        rows.append(field_row(title, "; ".join(words) or "No threshold"))
+    return section_html("Alarm thresholds", rows)
 
 
 def configuration_html(station: Any, *, thresholds: bool = True) -> str:
@@ -186,13 +185,13 @@ def configuration_html(station: Any, *, thresholds: bool = True) -> str:
     probe = _get(station, "rfProbe")
     enabled = _get(probe, "enabled")
     rows = [
-        _field(label_of("name"), _get(station, "name")),
-        _field("Position", _position(station)),
-        _field("Notes", _get(station, "customerAdminData")),
-        _field("Tags", tags_text(station)),
-        _field("RF probe", None if enabled is None else ("On" if enabled else "Off")),
+        field_row(label_of("name"), _get(station, "name")),
+        field_row("Position", _position(station)),
+        field_row("Notes", _get(station, "customerAdminData")),
+        field_row("Tags", tags_text(station)),
+        field_row("RF probe", None if enabled is None else ("On" if enabled else "Off")),
     ]
-    return _section("Configuration", rows) + (thresholds_html(station) if thresholds else "")
+    return section_html("Configuration", rows) + (thresholds_html(station) if thresholds else "")
 
 
 # The power source a station reports (`power.status`), in words.
@@ -223,25 +222,25 @@ def hardware_html(station: Any) -> str:
             for p in (f"{size} MB" if size else "", f"{used} % used" if used is not None else "")
             if p
         )
-        mfs_rows.append(_field(str(path), value))
+        mfs_rows.append(field_row(str(path), value))
     lrcs = _get(_get(station, "lrcs"), "lrc") or _get(station, "lrcs") or []
     lrc_rows = (
-        [_field(str(_get(lrc, "ID") or "LRC"), _get(lrc, "address")) for lrc in lrcs if lrc]
+        [field_row(str(_get(lrc, "ID") or "LRC"), _get(lrc, "address")) for lrc in lrcs if lrc]
         if isinstance(lrcs, list)
         else []
     )
     power = _get(station, "power")
     status = _get(power, "status")
     power_rows = [
-        _field("Power source", _power_words(status)),
-        _field("Battery", _percent(_get(power, "batteryLevel"))),
+        field_row("Power source", _power_words(status)),
+        field_row("Battery", _percent(_get(power, "batteryLevel"))),
     ]
     html = (
-        _section("File systems", mfs_rows)
-        + _section("Network servers (LRC)", lrc_rows)
-        + _section("Power", power_rows)
+        section_html("File systems", mfs_rows)
+        + section_html("Network servers (LRC)", lrc_rows)
+        + section_html("Power", power_rows)
     )
-    return html or _muted("The station describes no hardware.")
+    return html or muted("The station describes no hardware.")
 
 
 def _wire_of(config: Any) -> dict[str, Any]:
@@ -639,7 +638,7 @@ class StationDetail(QWidget):
 
     def show_loading(self) -> None:
         if self.showing_station:
-            self.overview.setText(_muted("Loading…"))
+            self.overview.setText(muted("Loading…"))
         else:
             self._show_empty("Loading…", "")
 

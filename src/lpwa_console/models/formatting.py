@@ -1,0 +1,11 @@
+"""How the view-models write values for people: shared by every list and detail."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+
+def format_time(ms: int | None) -> str:
+    if not ms:
+        return ""
+    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")

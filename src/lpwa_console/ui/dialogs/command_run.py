@@ -1,0 +1,232 @@
+"""Following a run of a command over base stations: one station's line, or many stations'
+table and progress bar, with Stop, Retry failed and Send again. Shared by the command dialog
+(`station_commands.py`) and the support password's (`support_password.py`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ...models.station_commands import (
+    BulkCommandRun,
+    State,
+    StationResultsModel,
+    count_words,
+    stations_in_words,
+)
+from ..theme import severity_color
+from ..widgets.form_parts import message_line
+
+# A state's colour: the severity it reads as (6 critical ... 2 indeterminate; 0 none).
+STATE_SEVERITY = {
+    State.FAILED.name: 6,
+    State.TIMED_OUT.name: 5,
+    State.UNKNOWN.name: 4,
+    State.LEFT.name: 2,
+    State.CANCELLED.name: 2,
+}
+
+
+SEVERITY_BY_WORDS = {State[name].words: level for name, level in STATE_SEVERITY.items()}
+
+
+class StateDelegate(QStyledItemDelegate):
+    """The State column in the colour of what it means (failed red, not known amber)."""
+
+    def initStyleOption(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        level = SEVERITY_BY_WORDS.get(option.text, 0)  # the state's words are its name
+        if level:
+            option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
+
+
+LONG_STATION = "Paris La Defense water tower 05 (1000000F)"
+
+
+def results_table(model: StationResultsModel) -> QTableView:
+    """Per-station results: fixed row height (never measured), the message stretching."""
+    table = QTableView()
+    table.setObjectName("stationResults")
+    table.setModel(model)
+    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setAlternatingRowColors(True)
+    table.setWordWrap(False)
+    table.setShowGrid(False)
+    vertical = table.verticalHeader()
+    vertical.setVisible(False)
+    vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    header = table.horizontalHeader()
+    header.setStretchLastSection(False)
+    # In the stations' order until a header is clicked (State: what needs attention first).
+    header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+    table.setSortingEnabled(True)
+    header.setSectionResizeMode(StationResultsModel.MESSAGE, QHeaderView.ResizeMode.Stretch)
+    width = table.fontMetrics().horizontalAdvance("M")
+    # Room for a long station's name and LRR ID, and for the longest state's words.
+    metrics, pad = table.fontMetrics(), 16
+    table.setColumnWidth(StationResultsModel.STATION, metrics.horizontalAdvance(LONG_STATION) + pad)
+    longest = max((state.words for state in State), key=metrics.horizontalAdvance)
+    table.setColumnWidth(StationResultsModel.STATE, metrics.horizontalAdvance(longest) + pad)
+    table.setColumnWidth(StationResultsModel.DURATION, width * 7)
+    table.setItemDelegateForColumn(StationResultsModel.STATE, StateDelegate(table))
+    return table
+
+
+class RunView(QWidget):
+    """The progress of a run: one station's line, or many stations' table and bar; Stop,
+    Retry failed, and Send again where it is not known whether the first one arrived."""
+
+    def __init__(self, run: BulkCommandRun, *, allow_retry: bool = True, parent=None) -> None:
+        super().__init__(parent)
+        self.setObjectName("runView")
+        self.run = run
+        self.allow_retry = allow_retry
+        single = len(run.stations) == 1
+        title = QLabel(
+            f"{run.spec.title}: {stations_in_words(run.stations, limit=3)}"
+            if single or len(run.stations) <= 3
+            else f"{run.spec.title}: {count_words(len(run.stations))}"
+        )
+        title.setObjectName("runTitle")
+        title.setWordWrap(True)
+        font = title.font()
+        font.setBold(True)
+        title.setFont(font)
+        self.bar = QProgressBar()
+        self.bar.setObjectName("runProgress")
+        self.bar.setRange(0, len(run.stations))
+        # At 0 while hidden: the run's first "0 of N" is then no change, and no repaint of
+        # the whole window in the middle of opening it (a new value repaints at once).
+        self.bar.setValue(0)
+        self.bar.setFormat("%v of %m stations")
+        self.line = QLabel()
+        self.line.setObjectName("runLine")
+        self.line.setWordWrap(True)
+        self.line.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.summary = message_line("runSummary", error=False)
+        self.table = results_table(run.model)
+        self.table.setVisible(not single)
+        self.line.setVisible(single)
+        self.stop_button = QPushButton("Stop")
+        self.stop_button.setObjectName("stopRun")
+        self.stop_button.setToolTip("Send no more and stop following; what was sent stays sent")
+        self.retry_button = QPushButton("Retry failed")
+        self.retry_button.setObjectName("retryFailed")
+        self.again_button = QPushButton()
+        self.again_button.setObjectName("sendAgainUnknown")
+        self.again_button.setToolTip(
+            "The connection dropped after sending: the station may have it already. "
+            "Check it first; sending again may run the command twice."
+        )
+        self._again_armed = False
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.stop_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.again_button)
+        buttons.addWidget(self.retry_button)
+        self.buttons = buttons  # the dialog adds its Close here
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(title)
+        layout.addWidget(self.bar)
+        layout.addWidget(self.line)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.summary)
+        layout.addLayout(buttons)
+        if single:
+            layout.addStretch(1)
+        self.stop_button.clicked.connect(run.cancel)
+        self.retry_button.clicked.connect(self._retry)
+        self.again_button.clicked.connect(self._again)
+        self._shown_progress = (0, len(run.stations))
+        self._bar_timer = QTimer(self)
+        self._bar_timer.setSingleShot(True)
+        self._bar_timer.setInterval(250)
+        self._bar_timer.timeout.connect(self._show_progress)
+        run.progress.connect(self._progress)
+        run.model.dataChanged.connect(self._row_changed)
+        run.running_changed.connect(lambda _r: self._update())
+        run.finished.connect(self.summary.setText)
+        self._update()
+
+    def _progress(self, done: int, total: int) -> None:
+        # QProgressBar repaints the window at once on a new value: at most 4 times a second,
+        # and the end or a new run at once.
+        self._shown_progress = (done, total)
+        if done == total or done == 0:
+            self._show_progress()
+        elif not self._bar_timer.isActive():
+            self._bar_timer.start()
+
+    def _show_progress(self) -> None:
+        self._bar_timer.stop()
+        done, total = self._shown_progress
+        self.bar.setRange(0, max(total, 1))
+        self.bar.setValue(done)
+        if self.run.running:
+            self.summary.setText(self.run.summary())
+
+    def _row_changed(self, _top: QModelIndex, _bottom: QModelIndex, *_roles: Any) -> None:
+        if len(self.run.stations) == 1:
+            self._update_line()
+
+    def _update_line(self) -> None:
+        result = self.run.model.results[0]
+        words = result.state.words
+        self.line.setText(f"{words}: {result.message}" if result.message else words)
+        level = STATE_SEVERITY.get(result.state.name, 0)
+        self.line.setStyleSheet(f"color: {severity_color(level).name()}" if level else "")
+
+    def _update(self) -> None:
+        running = self.run.running
+        failed = len(self.run.failed_rows())
+        unknown = len(self.run.model.rows_in(State.UNKNOWN))
+        self.stop_button.setVisible(running)
+        self.retry_button.setVisible(self.allow_retry and not running and failed > 0)
+        self.retry_button.setText(
+            "Retry" if len(self.run.stations) == 1 else f"Retry failed ({failed})"
+        )
+        self.again_button.setVisible(self.allow_retry and not running and unknown > 0)
+        self._again_armed = False
+        self.again_button.setText(f"Send again where not known ({unknown})…")
+        if len(self.run.stations) == 1:
+            self.bar.setRange(0, 0 if running else 1)
+            self.bar.setValue(0 if running else 1)
+            self.bar.setTextVisible(False)
+            self._update_line()
+        if running:
+            self.summary.setText(self.run.summary())
+
+    def _retry(self) -> None:
+        self.run.retry_failed()
+
+    def _again(self) -> None:
+        """Two clicks: the first says what it means, the second sends."""
+        if not self._again_armed:
+            self._again_armed = True
+            unknown = len(self.run.model.rows_in(State.UNKNOWN))
+            self.again_button.setText(f"Send again anyway to {count_words(unknown)}")
+            self.summary.setText(
+                "Not known whether these stations received the command: sending again may "
+                "run it twice. Check their last command first."
+            )
+            return
+        self.run.retry_failed(include_unknown=True)

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import logging
+import os
 import sys
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -17,6 +19,7 @@ import httpx
 from pydantic import BaseModel, ValidationError
 
 from ._retry import RETRY_STATUSES, backoff_delay
+from ._tolerant import MismatchLog, read_tolerantly
 from .auth import Credentials, TokenProvider
 from .errors import (
     APIConnectionError,
@@ -68,6 +71,15 @@ def http_client(urls: list[str], *, timeout: float, verify: bool) -> httpx.Async
 
 IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 
+# Set (to anything but "" or "0") in the test suite's environment: every client reads strictly
+# unless told otherwise (the sandbox's tests check what the seed makes required).
+STRICT_ENV = "LPWA_STRICT_RESPONSES"
+
+
+def strict_by_default() -> bool:
+    return os.environ.get(STRICT_ENV, "") not in ("", "0")
+
+
 QueryParams = Mapping[str, str | int | float] | list[tuple[str, str]]
 JSON = "application/json"
 
@@ -84,7 +96,16 @@ class BaseClient:
         backoff_s: float = 0.5,
         verify: bool = True,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        strict_responses: bool | None = None,
     ) -> None:
+        """`strict_responses`: an answer that does not have the schema's shape fails with
+        APIResponseValidationError. By default (False, unless LPWA_STRICT_RESPONSES is set)
+        answers are read tolerantly (`_tolerant`): what does not fit is unknown (None), said
+        once per field path in the log."""
+        self.strict_responses = (
+            strict_by_default() if strict_responses is None else strict_responses
+        )
+        self._mismatches = MismatchLog()
         self.base_url = base_url.rstrip("/")
         self._owns_http = http is None
         urls = [self.base_url] + ([credentials.token_url] if credentials else [])
@@ -148,16 +169,27 @@ class BaseClient:
     async def delete(self, path: str) -> None:
         await self.request("DELETE", path)
 
-    @staticmethod
-    def _parse(response: httpx.Response, response_type: type[M]) -> M:
+    def _parse(self, response: httpx.Response, response_type: type[M]) -> M:
+        content = response.content or b"{}"
         try:
-            return response_type.model_validate_json(response.content or b"{}")
+            return response_type.model_validate_json(content)
         except ValidationError as exc:
-            raise APIResponseValidationError(
-                f"Unexpected answer from {response.request.url.path}: {exc.error_count()} "
-                f"field(s) do not match {response_type.__name__}",
-                response=response,
-            ) from exc
+            error = exc
+        if not self.strict_responses:
+            try:
+                data = json.loads(content)
+            except ValueError:
+                pass
+            else:
+                try:
+                    return read_tolerantly(response_type, data, self._mismatches)
+                except ValidationError as exc:
+                    error = exc
+        raise APIResponseValidationError(
+            f"Unexpected answer from {response.request.url.path}: {error.error_count()} "
+            f"field(s) do not match {response_type.__name__}",
+            response=response,
+        ) from error
 
     # --- the one road every request takes ---------------------------------------------------
 

@@ -88,3 +88,46 @@ async def test_an_answer_that_is_not_an_object_still_fails() -> None:
     async with LpwaClient(BASE, strict_responses=False) as client:
         with pytest.raises(APIResponseValidationError):
             await client.subscription.get()
+
+
+def test_state_and_version_read_in_both_shapes() -> None:
+    from pydantic import TypeAdapter
+
+    from lpwa_console.schema.common import VersionValue
+
+    as_object = {"options": {"hsm": "ACTIVATED"}, "subscription": {}}
+    reference = Subscription.model_validate(
+        {**as_object, "state": {"timestamp": 1577836800000, "value": "ACTIVE"}}
+    )
+    seed = Subscription.model_validate({**as_object, "state": "ACTIVE"})
+    assert reference.state == seed.state == "ACTIVE"
+    assert seed.model_dump(mode="json")["state"] == "ACTIVE"  # written as the seed says
+    version = TypeAdapter(VersionValue)
+    assert version.validate_python({"version": "2.8.1", "status": "UPTODATE"}) == "2.8.1"
+    assert version.validate_python("2.8.1") == "2.8.1"
+
+
+@respx.mock
+async def test_a_collection_the_platform_lacks_is_a_feature_not_offered() -> None:
+    from lpwa_console.api import FeatureNotOffered, NotFoundError
+
+    respx.get(f"{BASE}/subscriptions/mine/cellularNetworkContexts").respond(404)
+    respx.get(f"{BASE}/subscriptions/mine/hsmGroups").respond(405)
+    respx.get(f"{BASE}/subscriptions/mine/asTransportKeys/k1").respond(404)
+    async with LpwaClient(BASE) as client:
+        with pytest.raises(FeatureNotOffered, match="does not offer cellular network contexts"):
+            await client.network_contexts.list()
+        with pytest.raises(FeatureNotOffered, match="does not offer HSM groups"):
+            await client.hsm_groups.list()
+        with pytest.raises(NotFoundError):  # one item not found is not a missing feature
+            await client.as_transport_keys.get("k1")
+
+
+@respx.mock
+async def test_tag_suggestions_always_send_the_query() -> None:
+    route = respx.get(f"{BASE}/subscriptions/mine/devices/tags/suggestions").respond(
+        200, json={"briefs": []}
+    )
+    async with LpwaClient(BASE) as client:
+        await client.devices.tag_suggestions("wa")
+    assert route.calls.last.request.url.params["query"] == "wa"

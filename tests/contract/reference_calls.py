@@ -32,7 +32,7 @@ SUBSCRIBER_READS: dict[str, Call] = {
     "devices.iterate": lambda c: _first(c.devices.iterate(page_size=10)),
     "devices.iterate_by_cursor": lambda c: _first(c.devices.iterate_by_cursor(page_size=10)),
     "devices.get": lambda c: c.devices.get(DEVICE),
-    "devices.tag_suggestions": lambda c: c.devices.tag_suggestions(),
+    "devices.tag_suggestions": lambda c: c.devices.tag_suggestions("t"),
     "devices.clusters": lambda c: c.devices.clusters(40.0, -5.0, 50.0, 10.0),
     "devices.tags_of": lambda c: c.devices.tags_of(DEVICE),
     "device_alarms.list": lambda c: c.device_alarms.list(1, 10),
@@ -56,7 +56,7 @@ SUBSCRIBER_READS: dict[str, Call] = {
     "multicast_groups.list": lambda c: c.multicast_groups.list(1, 10),
     "multicast_groups.iterate": lambda c: _first(c.multicast_groups.iterate(page_size=10)),
     "multicast_groups.get": lambda c: c.multicast_groups.get(GROUP),
-    "multicast_groups.bs_tag_suggestions": lambda c: c.multicast_groups.bs_tag_suggestions(),
+    "multicast_groups.bs_tag_suggestions": lambda c: c.multicast_groups.bs_tag_suggestions("t"),
     "multicast_groups.frames_aggregated": lambda c: c.multicast_groups.frames_aggregated(
         GROUP, begin=BEGIN, duration=DAY
     ),
@@ -80,7 +80,7 @@ SUBSCRIBER_NOT_OFFERED: dict[str, Call] = {
     "as_transport_keys.get": lambda c: c.as_transport_keys.get("key"),
     "hsm_groups.list": lambda c: c.hsm_groups.list(),
     "network_subscriptions.managed_network_bs_tag_suggestions": (
-        lambda c: c.network_subscriptions.managed_network_bs_tag_suggestions()
+        lambda c: c.network_subscriptions.managed_network_bs_tag_suggestions("t")
     ),
 }
 
@@ -94,7 +94,7 @@ PARTNER_READS: dict[str, Call] = {
     "stations.get": lambda c: c.stations.get(STATION),
     "stations.clusters": lambda c: c.stations.clusters(40.0, -5.0, 50.0, 10.0),
     "stations.counters": lambda c: c.stations.counters(),
-    "stations.tag_suggestions": lambda c: c.stations.tag_suggestions(),
+    "stations.tag_suggestions": lambda c: c.stations.tag_suggestions("t"),
     "stations.tags_of": lambda c: c.stations.tags_of(STATION),
     "station_alarms.list": lambda c: c.station_alarms.list(1, 10),
     "station_alarms.iterate": lambda c: _first(c.station_alarms.iterate(page_size=10)),

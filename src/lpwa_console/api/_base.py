@@ -26,6 +26,7 @@ from .errors import (
     APIResponseValidationError,
     APITimeoutError,
     AuthenticationError,
+    FeatureNotOffered,
     status_error,
 )
 
@@ -145,10 +146,13 @@ class BaseClient:
         *,
         params: QueryParams | None = None,
         accept: str = JSON,
+        feature: str | None = None,
     ) -> M:
         """GET and parse the JSON answer; `accept` names a JSON media type other than
-        application/json when the resource offers several representations."""
-        response = await self.request("GET", path, params=params, accept=accept)
+        application/json when the resource offers several representations. `feature`: the
+        path is a collection the account should have, whose 404 or 405 means the platform
+        does not offer it (FeatureNotOffered, saying `feature`)."""
+        response = await self.request("GET", path, params=params, accept=accept, feature=feature)
         return self._parse(response, response_type)
 
     async def post(
@@ -202,6 +206,7 @@ class BaseClient:
         json: Any = None,
         files: Any = None,
         accept: str = JSON,
+        feature: str | None = None,
     ) -> httpx.Response:
         """Send one request (with retries, token renewal and the error tree); `accept` is the
         Accept header, application/json unless the caller asks for another representation."""
@@ -272,6 +277,10 @@ class BaseClient:
                 continue
             if response.status_code >= 400:
                 await response.aread()
+                if feature and response.status_code in (404, 405):
+                    raise FeatureNotOffered(
+                        feature, response=response, code=status_error(response).code
+                    )
                 error = status_error(response)
                 if isinstance(error, AuthenticationError):
                     error.message = f"Not signed in: {error.message}"

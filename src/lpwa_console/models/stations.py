@@ -282,6 +282,11 @@ class StationsViewModel(QObject):
     def suggest_tags(self, query: str = "") -> None:
         if self.client is None:
             return
+        if not query.strip():
+            # The platform suggests tags starting with a query of one character at least
+            # (a 7.3 platform refuses an empty one): nothing typed, nothing suggested.
+            self.suggestions_changed.emit([])
+            return
         self.runner.run(
             "Base station tag suggestions",
             self.client.stations.tag_suggestions(query),

@@ -174,7 +174,7 @@ class StationsResource(APIResource):
         return await self.tag(name, lrr_ids, "UNTAG", partner=partner)
 
     async def tag_suggestions(
-        self, query: str = "", *, exclude: builtins.list[str] | None = None, partner: str = MINE
+        self, query: str, *, exclude: builtins.list[str] | None = None, partner: str = MINE
     ) -> StationTagSuggestions:
         params = [("query", query)] + [("exclude", e) for e in exclude or []]
         return await self._client.get(

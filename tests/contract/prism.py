@@ -53,7 +53,10 @@ def prism_mock(contract: Path, *, timeout_s: float = 60.0) -> Iterator[str]:
         pytest.skip(reason)
     port = _free_port()
     process = subprocess.Popen(
-        [str(PRISM), "mock", "--host", "127.0.0.1", "--port", str(port), "--errors", str(contract)],
+        # Request validation is Prism's default (an invalid request is answered 422). Not
+        # --errors: it would also turn the reference's own examples that break its schemas
+        # (a Device example without `connectivity`, ...) into 500s.
+        [str(PRISM), "mock", "--host", "127.0.0.1", "--port", str(port), str(contract)],
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,

@@ -26,6 +26,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from ..api.errors import FeatureNotOffered
 from ..schema.common import ListEnvelope
 from .errors import user_message
 
@@ -65,6 +66,9 @@ class Column(Generic[T]):
 class PagedTableModel(QAbstractTableModel, Generic[T]):
     loading_changed = Signal(bool)
     error = Signal(str)
+    # The platform does not offer this list (FeatureNotOffered), in words: said once; the
+    # list then stays empty and asks no more until a new source (clear, set_fetcher).
+    not_offered = Signal(str)
     count_changed = Signal(int)  # total rows known (or loaded so far in growing mode)
     first_page_loaded = Signal()
 
@@ -99,6 +103,7 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._loading = False
         self._started = False
+        self.not_offered_reason: str | None = None
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -133,7 +138,8 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         return self._sort_order == Qt.SortOrder.DescendingOrder
 
     def set_fetcher(self, fetch: PageFetcher[T] | None) -> None:
-        """A new source (e.g. new filters): drop everything and load the first page."""
+        """A new source (e.g. new filters): drop everything and load the first page. A list
+        the platform does not offer stays empty (not_offered_reason) until `clear()`."""
         self._fetch = fetch
         self.reload()
 
@@ -152,13 +158,14 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self.endResetModel()
         self._set_loading(False)
         self.count_changed.emit(0)
-        if self._fetch is not None:
+        if self._fetch is not None and self.not_offered_reason is None:
             self._started = True
             self._want(0)
 
     def clear(self) -> None:
-        """No source at all (e.g. signed out)."""
+        """No source at all (e.g. signed out, or another platform)."""
         self._fetch = None
+        self.not_offered_reason = None
         self.reload()
 
     def item(self, row: int) -> T | None:
@@ -298,6 +305,12 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self._in_flight.pop(page, None)
         if future.cancelled():
             self._after_fetch()
+            return
+        if isinstance(exc, FeatureNotOffered):
+            self.not_offered_reason = user_message(exc)
+            log.info("not offered: %s", self.not_offered_reason)
+            self._after_fetch()
+            self.not_offered.emit(self.not_offered_reason)
             return
         if exc is not None:
             message = user_message(exc)

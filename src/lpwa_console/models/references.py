@@ -156,14 +156,15 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
 
         servers = client.app_servers
         return _named(await _all_pages(lambda i, n: servers.list(i, n, filters=ALL_SCOPES)))
-    lists: dict[str, Callable[[int, int], Awaitable[ListEnvelope[Any]]]] = {
-        "asTransportKeys": client.as_transport_keys.list,
-        "networkContexts": client.network_contexts.list,
-        "hsmGroups": client.hsm_groups.list,
+    features = {
+        "asTransportKeys": "as_transport_keys",
+        "networkContexts": "network_contexts",
+        "hsmGroups": "hsm_groups",
     }
-    if kind in lists:
+    if kind in features:
+        lister = getattr(client, features[kind]).list
         try:
-            return _named(await _all_pages(lists[kind]))
+            return _named(await _all_pages(lister))
         except FeatureNotOffered:
             return []  # the platform has none of them to choose from
     if kind == "kmAsKeys":

@@ -86,3 +86,69 @@ def prism_mock(contract: Path, *, timeout_s: float = 60.0) -> Iterator[str]:
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+TOKEN_PATH = "/users-auth/protocol/openid-connect/token"
+
+
+@contextmanager
+def platform_shim(subscriber_mock: str, partner_mock: str) -> Iterator[str]:
+    """One platform on a free loopback port, as a console profile sees it: the token endpoint
+    (which Prism does not serve: any client-credentials request gets a bearer token), the
+    subscriber interface from the device-manager mock (`/subscriptions/...`), the partner's
+    from the network-manager mock (`/partners/...`); any other path is a 404, as on a 7.3
+    platform. Yields its base URL (the token URL is base + TOKEN_PATH)."""
+    import http.server
+    import json
+
+    import httpx
+
+    http_client = httpx.Client(timeout=30)
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+        def _reply(self, status: int, body: bytes, headers: dict[str, str]) -> None:
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def _handle(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            if self.path.startswith(TOKEN_PATH):
+                token = {"access_token": TOKEN, "token_type": "Bearer", "expires_in": 3600}
+                self._reply(200, json.dumps(token).encode(), {"Content-Type": "application/json"})
+                return
+            if self.path.startswith("/subscriptions/"):
+                target = subscriber_mock
+            elif self.path.startswith("/partners/"):
+                target = partner_mock
+            else:
+                self._reply(404, b'{"code": 404, "message": "Not found"}', {})
+                return
+            keep = ("Accept", "Authorization", "Content-Type")
+            headers = {k: v for k, v in self.headers.items() if k in keep}
+            answer = http_client.request(
+                self.command, target + self.path, content=body, headers=headers
+            )
+            passed = {"Content-Type": answer.headers.get("Content-Type", "application/json")}
+            self._reply(answer.status_code, answer.content, passed)
+
+        do_GET = do_POST = do_PUT = do_DELETE = _handle
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        http_client.close()

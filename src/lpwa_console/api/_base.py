@@ -147,12 +147,21 @@ class BaseClient:
         params: QueryParams | None = None,
         accept: str = JSON,
         feature: str | None = None,
+        not_offered_on: tuple[int, ...] = (404, 405),
     ) -> M:
         """GET and parse the JSON answer; `accept` names a JSON media type other than
         application/json when the resource offers several representations. `feature`: the
         path is a collection the account should have, whose 404 or 405 means the platform
-        does not offer it (FeatureNotOffered, saying `feature`)."""
-        response = await self.request("GET", path, params=params, accept=accept, feature=feature)
+        does not offer it (FeatureNotOffered, saying `feature`); `not_offered_on`, the
+        statuses that mean so (a path that a platform without it reads as an item's)."""
+        response = await self.request(
+            "GET",
+            path,
+            params=params,
+            accept=accept,
+            feature=feature,
+            not_offered_on=not_offered_on,
+        )
         return self._parse(response, response_type)
 
     async def post(
@@ -207,6 +216,7 @@ class BaseClient:
         files: Any = None,
         accept: str = JSON,
         feature: str | None = None,
+        not_offered_on: tuple[int, ...] = (404, 405),
     ) -> httpx.Response:
         """Send one request (with retries, token renewal and the error tree); `accept` is the
         Accept header, application/json unless the caller asks for another representation."""
@@ -277,7 +287,7 @@ class BaseClient:
                 continue
             if response.status_code >= 400:
                 await response.aread()
-                if feature and response.status_code in (404, 405):
+                if feature and response.status_code in not_offered_on:
                     raise FeatureNotOffered(
                         feature, response=response, code=status_error(response).code
                     )

@@ -234,19 +234,27 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
             return None
         if offset >= len(rows):  # the list shrank since the count: an empty row, no refetch
             return "" if role == _DISPLAY else None
+        # A field a platform left unknown (None where the schema says a value, tolerant
+        # reading: api._tolerant) shows as an empty cell, whatever the column does with it.
         if role == _DISPLAY:
             self._pages.move_to_end(page)
-            value = column.value(rows[offset])
+            try:
+                value = column.value(rows[offset])
+            except (AttributeError, TypeError):
+                return ""
             return "" if value is None else str(value)
         item = rows[offset]
         if role == ItemRole:
             return item
-        if role == _TOOLTIP:
-            return column.tooltip(item) if column.tooltip is not None else None
-        if role == SeverityRole:
-            return column.severity(item) if column.severity is not None else None
-        getter = column.roles.get(role)
-        return getter(item) if getter is not None else None
+        try:
+            if role == _TOOLTIP:
+                return column.tooltip(item) if column.tooltip is not None else None
+            if role == SeverityRole:
+                return column.severity(item) if column.severity is not None else None
+            getter = column.roles.get(role)
+            return getter(item) if getter is not None else None
+        except (AttributeError, TypeError):
+            return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort on the server; columns without a sort key keep the current order."""

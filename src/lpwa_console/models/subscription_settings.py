@@ -122,7 +122,9 @@ class SubscriptionSettingsViewModel(QObject):
         if generation != self._generation:
             return
         self.subscription = subscription
-        permissions = subscription.subscription.grantedPermissions
+        # A platform may not say (the 7.3 reference has no grant): unknown, not refused.
+        grant = subscription.subscription
+        permissions = grant.grantedPermissions if grant is not None else []
         if permissions and WRITE_PERMISSION not in permissions:
             self.denied = (
                 "This account can read the subscription but not change it "

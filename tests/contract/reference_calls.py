@@ -42,7 +42,6 @@ SUBSCRIBER_READS: dict[str, Call] = {
     ),
     "device_alarms.of_owner": lambda c: c.device_alarms.of_owner(DEVICE),
     "device_alarms.histories": lambda c: c.device_alarms.histories(),
-    "multicast_alarms.list": lambda c: c.multicast_alarms.list(1, 10),
     "multicast_alarms.of_owner": lambda c: c.multicast_alarms.of_owner(GROUP),
     "frames.aggregated": lambda c: c.frames.aggregated(DEVICE, begin=BEGIN, duration=DAY),
     "frames.frames": lambda c: c.frames.frames(DEVICE, begin=BEGIN, duration=DAY),
@@ -75,12 +74,24 @@ SUBSCRIBER_READS: dict[str, Call] = {
 # reference): the client says so with FeatureNotOffered.
 SUBSCRIBER_NOT_OFFERED: dict[str, Call] = {
     "network_contexts.list": lambda c: c.network_contexts.list(),
-    "network_contexts.get": lambda c: c.network_contexts.get("ctx"),
     "as_transport_keys.list": lambda c: c.as_transport_keys.list(),
-    "as_transport_keys.get": lambda c: c.as_transport_keys.get("key"),
     "hsm_groups.list": lambda c: c.hsm_groups.list(),
     "network_subscriptions.managed_network_bs_tag_suggestions": (
         lambda c: c.network_subscriptions.managed_network_bs_tag_suggestions("t")
+    ),
+    # The multicast groups' alarms as one list: the reference has each group's only (its
+    # path reads as a group's UID there, refused by the UID's pattern: 422).
+    "multicast_alarms.list": lambda c: c.multicast_alarms.list(1, 10),
+    "multicast_alarms.iterate": lambda c: _first(c.multicast_alarms.iterate(page_size=10)),
+    # The key manager (Document 1 §2.11), not in the 7.3 reference.
+    "key_manager.hsm_groups": lambda c: c.key_manager.hsm_groups(),
+    "key_manager.as_keys": lambda c: c.key_manager.as_keys(),
+    "key_manager.devices": lambda c: c.key_manager.devices(),
+    "key_manager.iterate_devices": lambda c: _first(c.key_manager.iterate_devices(page_size=10)),
+    "key_manager.states": lambda c: c.key_manager.states(),
+    "key_manager.traffic": lambda c: c.key_manager.traffic(),
+    "multicast_alarms.iterate_sorted": lambda c: _first(
+        c.multicast_alarms.iterate_sorted(sort="state", page_size=10)
     ),
 }
 
@@ -130,10 +141,6 @@ PARTNER_READS: dict[str, Call] = {
     ),
     "station_radio.antennas": lambda c: c.station_radio.antennas(STATION),
     "station_radio.antenna": lambda c: c.station_radio.antenna(STATION, 0),
-    "station_radio.rf_probe": lambda c: c.station_radio.rf_probe(STATION),
-    "station_radio.rf_probe_frames": lambda c: c.station_radio.rf_probe_frames(
-        STATION, begin=BEGIN, duration=DAY
-    ),
     "station_admin.last_command_status": lambda c: c.station_admin.last_command_status(STATION),
 }
 for _name in (
@@ -160,17 +167,15 @@ NOT_IN_REFERENCE: dict[str, tuple[str, Call]] = {
     # One item of a collection the platform lacks: "not found", as any missing item.
     "network_contexts.get": ("device-manager", lambda c: c.network_contexts.get("ctx")),
     "as_transport_keys.get": ("device-manager", lambda c: c.as_transport_keys.get("key")),
-    # The multicast groups' alarms as one list: the reference has each group's only (its
-    # path reads as a group UID there, refused by the UID's pattern).
-    "multicast_alarms.list": ("device-manager", lambda c: c.multicast_alarms.list(1, 10)),
-    "multicast_alarms.iterate": (
+    # The key manager's other reads (its subscription, one item, the customers, the keys).
+    "key_manager.subscription": ("device-manager", lambda c: c.key_manager.subscription()),
+    "key_manager.customers": ("device-manager", lambda c: c.key_manager.customers()),
+    "key_manager.public_exchange_keys": (
         "device-manager",
-        lambda c: _first(c.multicast_alarms.iterate(page_size=10)),
+        lambda c: c.key_manager.public_exchange_keys(),
     ),
-    "multicast_alarms.iterate_sorted": (
-        "device-manager",
-        lambda c: _first(c.multicast_alarms.iterate_sorted(sort="state", page_size=10)),
-    ),
+    "key_manager.as_key": ("device-manager", lambda c: c.key_manager.as_key("1")),
+    "key_manager.device": ("device-manager", lambda c: c.key_manager.device("1")),
     # A station's RF probe: not in the 7.3 reference (a station without one is "not found").
     "station_radio.rf_probe": ("network-manager", lambda c: c.station_radio.rf_probe(STATION)),
     "station_radio.rf_probe_frames": (
@@ -178,10 +183,6 @@ NOT_IN_REFERENCE: dict[str, tuple[str, Call]] = {
         lambda c: c.station_radio.rf_probe_frames(STATION, begin=BEGIN, duration=DAY),
     ),
 }
-for _name in ("network_contexts.get", "as_transport_keys.get"):
-    del SUBSCRIBER_NOT_OFFERED[_name]
-del SUBSCRIBER_READS["multicast_alarms.list"]
-del PARTNER_READS["station_radio.rf_probe"], PARTNER_READS["station_radio.rf_probe_frames"]
 
 
 # The main creates and updates, with bodies the reference accepts.

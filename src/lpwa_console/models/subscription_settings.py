@@ -190,6 +190,11 @@ class SubscriptionSettingsViewModel(QObject):
             return False
         errors = self.check(before, after)
         data = changes(before, after)
+        # A platform that gave an occContext wants it back with the change (the reference's
+        # PUT requires it: optimistic locking); the sandbox gives none.
+        occ = (self.subscription.model_extra or {}).get("occContext") if self.subscription else None
+        if data and occ is not None:
+            data["occContext"] = occ
         request, schema_errors = validate(SubscriptionUpdate, data)
         if errors or request is None:
             for name, message in (errors or schema_errors).items():

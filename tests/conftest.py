@@ -19,6 +19,9 @@ import pytest
 from lpwa_console.sandbox import demo
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# Every client in the suite reads answers strictly (api._base.STRICT_ENV): the sandbox's answers
+# must have every field the seed makes required; a test of tolerant reading says so.
+os.environ["LPWA_STRICT_RESPONSES"] = "1"
 # Keep the real user's keyring and settings out of every test.
 os.environ["PYTHON_KEYRING_BACKEND"] = "keyring.backends.null.Keyring"
 

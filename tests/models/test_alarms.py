@@ -298,3 +298,40 @@ def test_a_shared_page_failing_after_its_readers_left_is_not_unhandled(
         assert reported == []
     finally:
         qloop.set_exception_handler(None)
+
+
+class NotOfferedList(FakeList):
+    """A platform without the multicast groups' alarms as one list (a 7.3 platform)."""
+
+    async def __call__(
+        self, page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+    ) -> ListEnvelope[Any]:
+        import httpx
+
+        from lpwa_console.api import FeatureNotOffered
+
+        self.calls.append((page, size))
+        request = httpx.Request("GET", "https://platform.example/multicastGroups/alarms")
+        raise FeatureNotOffered(
+            "the multicast groups' alarms as one list",
+            response=httpx.Response(422, request=request),
+            code=None,
+        )
+
+
+def test_alarms_a_platform_does_not_list_are_left_out_once(qtbot: Any, qloop: Any) -> None:
+    devices = FakeList([device_alarm(i) for i in range(20)])
+    groups = NotOfferedList([])
+    vm = AlarmsViewModel(TaskRunner(), page_size=50, refresh_ms=60_000)
+    with qtbot.assertNotEmitted(vm.error), qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.set_client(fake_client(devices, groups))
+    assert vm.model.rowCount() == 20  # the device alarms, without the groups'
+    assert vm.not_offered == {
+        "multicast": "This platform does not offer the multicast groups' alarms as one list"
+    }
+    asked = len(groups.calls)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=3000):
+        vm.reload()
+    assert len(groups.calls) == asked  # not asked again
+    vm.set_client(fake_client(devices, groups))
+    assert vm.not_offered == {}

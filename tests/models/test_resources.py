@@ -52,3 +52,28 @@ def test_what_counts_as_a_concurrent_change() -> None:
     assert not is_conflict(answer(400, "name: too long"))
     assert not is_conflict(answer(403, "OPERATOR scope"))
     assert not is_conflict(RuntimeError("occContext"))
+
+
+def test_a_list_the_platform_does_not_offer_is_hidden_once(qtbot: Any, qloop: Any) -> None:
+    """A 404 on cellularNetworkContexts (a 7.3 platform): the reason, once, no error, and a
+    refresh asks nothing more; another client (platform) asks again."""
+    import respx
+
+    from lpwa_console.api import LpwaClient
+
+    base = "https://platform.example/rest"
+    with respx.mock:
+        route = respx.get(f"{base}/subscriptions/mine/cellularNetworkContexts").respond(404)
+        vm = ResourceViewModel(TaskRunner(), network_kinds()[0], LpwaClient(base))
+        with (
+            qtbot.assertNotEmitted(vm.error),
+            qtbot.waitSignal(vm.not_offered, timeout=5000) as said,
+        ):
+            vm.ensure_loaded()
+        assert said.args == ["This platform does not offer cellular network contexts"]
+        assert vm.not_offered_reason == said.args[0] and not vm.can_create
+        with qtbot.assertNotEmitted(vm.not_offered, wait=100):
+            vm.reload()
+        assert route.call_count == 1
+        vm.set_client(LpwaClient(base))
+        assert vm.not_offered_reason is None

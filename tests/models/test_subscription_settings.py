@@ -118,3 +118,19 @@ def test_readers_cannot_and_a_403_says_so(qtbot: Any, qloop: Any, runner: TaskRu
     # An account the platform refuses to show a subscription to: no settings at all.
     vm = connected(qtbot, runner, fake)
     assert not vm.can_write and "Not allowed" in vm.reason
+
+
+def test_the_occ_context_read_goes_back_with_a_change(
+    qtbot: Any, qloop: Any, runner: TaskRunner
+) -> None:
+    """A platform as the 7.3 reference: its PUT requires the occContext the GET gave."""
+    fake = FakeSubscription(["x", "a"])
+    fake.current = subscription(["x", "a"], occContext={"version": 7})
+    vm = connected(qtbot, runner, fake)
+    with qtbot.waitSignal(vm.saved, timeout=3000):
+        assert vm.save(BEFORE, SubscriptionSettings("Acme", False, "DEACTIVATED"))
+    (sent,) = fake.sent
+    assert sent.to_wire() == {
+        "showTagSuggestionsWhenDomainRestrictions": False,
+        "occContext": {"version": 7},
+    }

@@ -167,6 +167,8 @@ def test_partner_answer_and_update() -> None:
     assert update.to_wire() == {
         "showTagSuggestionsWhenDomainRestrictions": False,
         "occContext": {"version": 1},
+        # Required back by the reference's PUT: its {ID, name}, nothing of ours.
+        "partner": {"ID": "100", "name": "Acme"},
     }
 
 

@@ -99,6 +99,19 @@ class InternalServerError(APIStatusError):
     pass
 
 
+class FeatureNotOffered(APIStatusError):
+    """A 404 or 405 on a collection the account should have: the platform does not offer
+    the feature (a 7.3 platform has no cellular network contexts, AS transport keys or HSM
+    groups). `feature` names it in words; the message says so, for the user."""
+
+    def __init__(self, feature: str, *, response: httpx.Response, code: int | None) -> None:
+        super().__init__(f"this platform does not offer {feature}", response=response, code=code)
+        self.feature = feature
+
+    def __str__(self) -> str:
+        return self.message
+
+
 class TokenError(APIError):
     """The token endpoint refused the credentials or answered nonsense."""
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
 
-from ..api import LpwaClient
+from ..api import FeatureNotOffered, LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
@@ -492,6 +492,8 @@ class AlarmsViewModel(QObject):
         # asked for (the server would refuse them). None: all three.
         self._sources = sources
         self.source: Source = "all"
+        # The lists this platform does not offer (source -> why): left out until a new client.
+        self.not_offered: dict[str, str] = {}
         self.min_severity: int | None = None
         self.acked: bool | None = False  # the unacknowledged ones by default
         self.model = LivePagedTableModel(alarm_columns(), None, page_size=page_size, parent=self)
@@ -515,6 +517,7 @@ class AlarmsViewModel(QObject):
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client
+        self.not_offered = {}
         self.client_changed.emit(client is not None)
         self.reload()
 
@@ -562,6 +565,8 @@ class AlarmsViewModel(QObject):
             async def multicast(
                 page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
             ) -> ListEnvelope[Any]:
+                if self.not_offered.get("multicast"):
+                    return ListEnvelope[Any](briefs=[], count=0, more=False)
                 call = client.multicast_alarms.list(
                     page,
                     size,
@@ -569,7 +574,14 @@ class AlarmsViewModel(QObject):
                     sort=sort,  # type: ignore[arg-type]
                     descending=desc,
                 )
-                return await runner.track(f"Multicast alarms page {page}", call)
+                try:
+                    return await runner.track(f"Multicast alarms page {page}", call)
+                except FeatureNotOffered as exc:
+                    # The rest of the centre stands: this part is empty, said once, and
+                    # not asked again from this platform.
+                    self.not_offered["multicast"] = user_message(exc)
+                    log.info("alarms: %s", self.not_offered["multicast"])
+                    return ListEnvelope[Any](briefs=[], count=0, more=False)
 
             station_alarms = client.station_alarms
 

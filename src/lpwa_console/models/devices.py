@@ -481,6 +481,11 @@ class DevicesViewModel(QObject):
     def suggest_tags(self, query: str = "") -> None:
         if self.client is None:
             return
+        if not query.strip():
+            # The platform suggests tags starting with a query of one character at least
+            # (a 7.3 platform refuses an empty one): nothing typed, nothing suggested.
+            self.suggestions_changed.emit([])
+            return
         self.runner.run(
             "Tag suggestions",
             self.client.devices.tag_suggestions(query),

@@ -12,6 +12,7 @@ from ..api import (
     APIError,
     APIStatusError,
     AuthenticationError,
+    FeatureNotOffered,
     PermissionDeniedError,
     TokenError,
 )
@@ -30,6 +31,8 @@ def user_message(exc: BaseException) -> str:
         return exc.message
     if isinstance(exc, AuthenticationError):
         return f"Not signed in: {exc.message}"
+    if isinstance(exc, FeatureNotOffered):
+        return exc.message[:1].upper() + exc.message[1:]
     if isinstance(exc, PermissionDeniedError):
         return f"Not allowed: {exc.message}"
     if isinstance(exc, APIStatusError):

@@ -26,6 +26,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
+from ..api.errors import FeatureNotOffered
 from ..schema.common import ListEnvelope
 from .errors import user_message
 
@@ -65,6 +66,9 @@ class Column(Generic[T]):
 class PagedTableModel(QAbstractTableModel, Generic[T]):
     loading_changed = Signal(bool)
     error = Signal(str)
+    # The platform does not offer this list (FeatureNotOffered), in words: said once; the
+    # list then stays empty and asks no more until a new source (clear, set_fetcher).
+    not_offered = Signal(str)
     count_changed = Signal(int)  # total rows known (or loaded so far in growing mode)
     first_page_loaded = Signal()
 
@@ -99,6 +103,7 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self._sort_order = Qt.SortOrder.AscendingOrder
         self._loading = False
         self._started = False
+        self.not_offered_reason: str | None = None
         self._flush_timer = QTimer(self)
         self._flush_timer.setSingleShot(True)
         self._flush_timer.setInterval(0)
@@ -133,7 +138,8 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         return self._sort_order == Qt.SortOrder.DescendingOrder
 
     def set_fetcher(self, fetch: PageFetcher[T] | None) -> None:
-        """A new source (e.g. new filters): drop everything and load the first page."""
+        """A new source (e.g. new filters): drop everything and load the first page. A list
+        the platform does not offer stays empty (not_offered_reason) until `clear()`."""
         self._fetch = fetch
         self.reload()
 
@@ -152,13 +158,14 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self.endResetModel()
         self._set_loading(False)
         self.count_changed.emit(0)
-        if self._fetch is not None:
+        if self._fetch is not None and self.not_offered_reason is None:
             self._started = True
             self._want(0)
 
     def clear(self) -> None:
-        """No source at all (e.g. signed out)."""
+        """No source at all (e.g. signed out, or another platform)."""
         self._fetch = None
+        self.not_offered_reason = None
         self.reload()
 
     def item(self, row: int) -> T | None:
@@ -227,19 +234,27 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
             return None
         if offset >= len(rows):  # the list shrank since the count: an empty row, no refetch
             return "" if role == _DISPLAY else None
+        # A field a platform left unknown (None where the schema says a value, tolerant
+        # reading: api._tolerant) shows as an empty cell, whatever the column does with it.
         if role == _DISPLAY:
             self._pages.move_to_end(page)
-            value = column.value(rows[offset])
+            try:
+                value = column.value(rows[offset])
+            except (AttributeError, TypeError):
+                return ""
             return "" if value is None else str(value)
         item = rows[offset]
         if role == ItemRole:
             return item
-        if role == _TOOLTIP:
-            return column.tooltip(item) if column.tooltip is not None else None
-        if role == SeverityRole:
-            return column.severity(item) if column.severity is not None else None
-        getter = column.roles.get(role)
-        return getter(item) if getter is not None else None
+        try:
+            if role == _TOOLTIP:
+                return column.tooltip(item) if column.tooltip is not None else None
+            if role == SeverityRole:
+                return column.severity(item) if column.severity is not None else None
+            getter = column.roles.get(role)
+            return getter(item) if getter is not None else None
+        except (AttributeError, TypeError):
+            return None
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort on the server; columns without a sort key keep the current order."""
@@ -298,6 +313,12 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
         self._in_flight.pop(page, None)
         if future.cancelled():
             self._after_fetch()
+            return
+        if isinstance(exc, FeatureNotOffered):
+            self.not_offered_reason = user_message(exc)
+            log.info("not offered: %s", self.not_offered_reason)
+            self._after_fetch()
+            self.not_offered.emit(self.not_offered_reason)
             return
         if exc is not None:
             message = user_message(exc)

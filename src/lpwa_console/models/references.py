@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Signal,
 )
 
-from ..api import LpwaClient
+from ..api import FeatureNotOffered, LpwaClient
 from ..schema.common import ListEnvelope
 from ..schema.labels import REFERENCE_NOUNS
 from .tasks import TaskRunner
@@ -156,12 +156,17 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
 
         servers = client.app_servers
         return _named(await _all_pages(lambda i, n: servers.list(i, n, filters=ALL_SCOPES)))
-    if kind == "asTransportKeys":
-        return _named(await _all_pages(client.as_transport_keys.list))
-    if kind == "networkContexts":
-        return _named(await _all_pages(client.network_contexts.list))
-    if kind == "hsmGroups":
-        return _named(await _all_pages(client.hsm_groups.list))
+    features = {
+        "asTransportKeys": "as_transport_keys",
+        "networkContexts": "network_contexts",
+        "hsmGroups": "hsm_groups",
+    }
+    if kind in features:
+        lister = getattr(client, features[kind]).list
+        try:
+            return _named(await _all_pages(lister))
+        except FeatureNotOffered:
+            return []  # the platform has none of them to choose from
     if kind == "kmAsKeys":
         return _named(await _all_pages(client.key_manager.as_keys))
     if kind == "serviceAccountGroups":

@@ -379,6 +379,7 @@ class ResourceViewModel(QObject):
     count_changed = Signal(int)
     loading_changed = Signal(bool)
     error = Signal(str)
+    not_offered = Signal(str)  # the platform does not offer this list: why, once
     first_page_loaded = Signal()
     filters_changed = Signal(object)  # the kind's filter model
     detail_changed = Signal(object, dict)  # item | None, extras {title: model}
@@ -408,6 +409,7 @@ class ResourceViewModel(QObject):
         self.model.count_changed.connect(self.count_changed)
         self.model.loading_changed.connect(self.loading_changed)
         self.model.error.connect(self.error)
+        self.model.not_offered.connect(self.not_offered)
         self.model.first_page_loaded.connect(self.first_page_loaded)
         self.detail: Any = None
         self.extras: dict[str, Any] = {}
@@ -424,8 +426,18 @@ class ResourceViewModel(QObject):
         return self.client is not None
 
     @property
+    def not_offered_reason(self) -> str | None:
+        """Why this list is hidden ("This platform does not offer cellular network
+        contexts"), or None: it is asked once per client, not again on each refresh."""
+        return self.model.not_offered_reason
+
+    @property
     def can_create(self) -> bool:
-        return self.kind.create is not None and self.kind.create_model is not None
+        return (
+            self.kind.create is not None
+            and self.kind.create_model is not None
+            and self.not_offered_reason is None
+        )
 
     def can_edit(self, item: Any) -> bool:
         return item is not None and self.kind.update is not None and self.kind.writable(item)

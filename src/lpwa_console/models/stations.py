@@ -277,6 +277,11 @@ class StationsViewModel(QObject):
     def suggest_tags(self, query: str = "") -> None:
         if self.client is None:
             return
+        if not query.strip():
+            # The platform suggests tags starting with a query of one character at least
+            # (a 7.3 platform refuses an empty one): nothing typed, nothing suggested.
+            self.suggestions_changed.emit([])
+            return
         self.runner.run(
             "Base station tag suggestions",
             self.client.stations.tag_suggestions(query),
@@ -387,6 +392,12 @@ class StationsViewModel(QObject):
         occ = automatic_data(BaseStationUpdate, station)
         fixed = check_only_data(BaseStationUpdate, station)
         fields = set(BaseStationUpdate.model_fields)
+        # The reference's PUT requires `host`: the one read goes back unchanged (a platform
+        # that gave none, as the sandbox, gets none).
+        host = (getattr(station, "model_extra", None) or {}).get("host")
+        back: dict[str, Any] = {}
+        if isinstance(host, dict) and host.get("ID"):
+            back["host"] = {k: v for k, v in host.items() if k in ("ID", "accessRight")}
 
         def refusal(exc: BaseException, message: str) -> tuple[str, str]:
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
@@ -395,7 +406,7 @@ class StationsViewModel(QObject):
         uid = station.path_ref
         return self._submit(
             BaseStationUpdate,
-            {**data, **fixed, **occ},
+            {**data, **fixed, **occ, **back},
             lambda client, request: (
                 f"Update base station {station.name or uid}",
                 client.stations.update(uid, request),

@@ -123,7 +123,9 @@ class SubscriptionSettingsViewModel(QObject):
         if not self._latest.is_current(generation):
             return
         self.subscription = subscription
-        permissions = subscription.subscription.grantedPermissions
+        # A platform may not say (the 7.3 reference has no grant): unknown, not refused.
+        grant = subscription.subscription
+        permissions = grant.grantedPermissions if grant is not None else []
         if permissions and WRITE_PERMISSION not in permissions:
             self.denied = (
                 "This account can read the subscription but not change it "
@@ -189,6 +191,11 @@ class SubscriptionSettingsViewModel(QObject):
             return False
         errors = self.check(before, after)
         data = changes(before, after)
+        # A platform that gave an occContext wants it back with the change (the reference's
+        # PUT requires it: optimistic locking); the sandbox gives none.
+        occ = (self.subscription.model_extra or {}).get("occContext") if self.subscription else None
+        if data and occ is not None:
+            data["occContext"] = occ
         request, schema_errors = validate(SubscriptionUpdate, data)
         if errors or request is None:
             for name, message in (errors or schema_errors).items():

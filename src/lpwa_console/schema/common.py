@@ -11,13 +11,14 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, ClassVar, Generic, Literal, Self, TypeVar
+from typing import Annotated, Any, ClassVar, Generic, Literal, Self, TypeVar
 from urllib.parse import quote
 
 import pydantic
 import pydantic_core
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     ModelWrapValidatorHandler,
@@ -37,6 +38,26 @@ class ApiModel(BaseModel):
     model_config = ConfigDict(
         extra="allow", populate_by_name=True, regex_engine="python-re", defer_build=True
     )
+
+
+# --- fields the platform's reference shapes otherwise --------------------------------------
+
+
+def member_of_object(key: str) -> BeforeValidator:
+    """Reads a field that the platform's reference (7.3) gives as an object and the seed
+    (Documents 1 and 2) as one value: the object's `key` member. The value itself reads as
+    it is, and the sandbox writes it so (docs/architecture.md lists these fields)."""
+
+    def read(value: object) -> object:
+        return value.get(key) if isinstance(value, dict) else value
+
+    return BeforeValidator(read)
+
+
+# `state` of the subscription: {"timestamp", "value"} in the reference, the value in the seed.
+StateValue = Annotated[str | None, member_of_object("value")]
+# `version` of a base station: {"version", "status", "statusInfo"} in the reference.
+VersionValue = Annotated[str | None, member_of_object("version")]
 
 
 # --- deprecated request fields ---------------------------------------------------------------

@@ -80,15 +80,27 @@ PARTNER_READ_ONLY = frozenset(
 )
 
 
+class PartnerRef(RequestModel):
+    """The partner's identity as the reference's PUT takes it back: {ID, name}; what our
+    answer adds (the caller's permissions and restrictions) is read-only."""
+
+    read_only_fields = frozenset({"grantedPermissions", "domainRestrictions"})
+
+    ID: str | None = None
+    name: str | None = None
+
+
 class PartnerUpdate(ResourceRequest):
     """PUT /partners/mine: what a partner sets for itself. occContext is deprecated and
     ignored (§2.4)."""
 
-    read_only_fields = PARTNER_READ_ONLY
+    read_only_fields = PARTNER_READ_ONLY - {"partner"}
     not_modelled_fields = frozenset({"occContext", "defaultIsmBand", "defaultIsmBands"})
 
     showTagSuggestionsWhenDomainRestrictions: bool | None = None
     alarmStateNotifications: str | None = Field(default=None, max_length=64)
+    # Required in the reference's PUT body: the partner as read (the sandbox ignores it).
+    partner: PartnerRef | None = None
 
 
 class PartnerCreate(RequestModel):

@@ -17,7 +17,14 @@ from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, ResourceRequest
+from .common import (
+    ApiModel,
+    ListEnvelope,
+    QueryFilter,
+    RequestModel,
+    ResourceRequest,
+    VersionValue,
+)
 from .domains import Domain, check_one_domain_per_group, parse_domain_filter
 from .durations import format_duration, parse_duration
 
@@ -287,7 +294,7 @@ class _StationFields(ApiModel):
     bsSecurity: BsSecurity | None = None
     ismBand: str | None = None
     rfRegionID: str | None = None
-    version: str | None = None
+    version: VersionValue = None
     lastReboot: int | None = None
     lastReport: int | None = None
     cpu: int | None = None

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from .common import ApiModel, RequestModel, ResourceRequest
+from .common import ApiModel, RequestModel, ResourceRequest, StateValue
 from .domains import DomainRestrictions
 
 Permission = Literal["x", "a", "ra", "rc", "s1"]
@@ -38,7 +38,7 @@ class Subscription(ApiModel):
     showTagSuggestionsWhenDomainRestrictions: bool = True
     subscription: SubscriptionGrant
     creationTimestamp: int | None = None
-    state: str | None = None
+    state: StateValue = None
 
 
 class SubscriptionOptionsUpdate(RequestModel):

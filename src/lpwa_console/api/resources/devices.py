@@ -105,7 +105,8 @@ class DevicesResource(APIResource):
     async def untag(self, name: str, dev_euis: builtins.list[str]) -> TagActionResult:
         return await self.tag(name, dev_euis, "UNTAG")
 
-    async def tag_suggestions(self, query: str = "") -> TagSuggestions:
+    async def tag_suggestions(self, query: str) -> TagSuggestions:
+        """`query`, a tag name's first characters, is always sent (the reference requires it)."""
         return await self._client.get(
             f"{BASE}/tags/suggestions", TagSuggestions, params={"query": query}
         )

@@ -50,6 +50,11 @@ def device_segment(device: str | int) -> str:
     return path_segment(text)
 
 
+# The key manager's lists answer 404 or 405 on a platform without one (not in the 7.3
+# reference): FeatureNotOffered, saying so.
+KEY_MANAGER = "a key manager"
+
+
 class KeyManagerResource(APIResource):
     def __init__(self, client: BaseClient, km_subscription: str = "mine") -> None:
         super().__init__(client)
@@ -70,7 +75,10 @@ class KeyManagerResource(APIResource):
 
     async def hsm_groups(self, page_index: int = 1, page_size: int = 100) -> KmHsmGroupPage:
         return await self._client.get(
-            f"{self.base}/hsmGroups", KmHsmGroupPage, params=_page(page_index, page_size)
+            f"{self.base}/hsmGroups",
+            KmHsmGroupPage,
+            params=_page(page_index, page_size),
+            feature=KEY_MANAGER,
         )
 
     async def public_exchange_keys(self, hsm_group_id: str | None = None) -> KmPublicExchangeKeys:
@@ -92,7 +100,10 @@ class KeyManagerResource(APIResource):
 
     async def as_keys(self, page_index: int = 1, page_size: int = 100) -> KmAsKeyPage:
         return await self._client.get(
-            f"{self.base}/asKeys", KmAsKeyPage, params=_page(page_index, page_size)
+            f"{self.base}/asKeys",
+            KmAsKeyPage,
+            params=_page(page_index, page_size),
+            feature=KEY_MANAGER,
         )
 
     async def as_key(self, as_key: str | int) -> KmAsKey:
@@ -113,7 +124,9 @@ class KeyManagerResource(APIResource):
         self, page_index: int = 1, page_size: int = 100, *, filters: KmDeviceFilter | None = None
     ) -> KmDevicePage:
         params = _page(page_index, page_size) + (filters or KmDeviceFilter()).to_params()
-        return await self._client.get(f"{self.base}/devices", KmDevicePage, params=params)
+        return await self._client.get(
+            f"{self.base}/devices", KmDevicePage, params=params, feature=KEY_MANAGER
+        )
 
     def iterate_devices(
         self, *, filters: KmDeviceFilter | None = None, page_size: int = 500
@@ -144,7 +157,9 @@ class KeyManagerResource(APIResource):
         return await self._client.post(f"{self.base}/devices/claim", KmDevice, json=claim.to_wire())
 
     async def states(self) -> KmStatesDistribution:
-        return await self._client.get(f"{self.base}/devices/states", KmStatesDistribution)
+        return await self._client.get(
+            f"{self.base}/devices/states", KmStatesDistribution, feature=KEY_MANAGER
+        )
 
     async def traffic(
         self, device: str | int | None = None, page_index: int = 1, page_size: int = 100
@@ -154,7 +169,10 @@ class KeyManagerResource(APIResource):
         if device is not None:
             path += f"/{device_segment(device)}"
         return await self._client.get(
-            f"{path}/frames", KmFramePage, params=_page(page_index, page_size)
+            f"{path}/frames",
+            KmFramePage,
+            params=_page(page_index, page_size),
+            feature=KEY_MANAGER if device is None else None,
         )
 
     async def import_devices(

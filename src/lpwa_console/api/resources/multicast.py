@@ -87,7 +87,7 @@ class MulticastGroupsResource(APIResource):
     async def delete(self, group: str) -> None:
         await self._client.delete(f"{BASE}/{path_segment(group)}")
 
-    async def bs_tag_suggestions(self, query: str = "") -> BsTagSuggestions:
+    async def bs_tag_suggestions(self, query: str) -> BsTagSuggestions:
         """GET /multicastGroups/bss/tags/suggestions (empty for restricted users when the
         subscription withholds suggestions)."""
         return await self._client.get(

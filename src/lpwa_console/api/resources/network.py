@@ -29,6 +29,11 @@ from ._resource import APIResource
 MINE = "/subscriptions/mine"
 CONTEXTS = f"{MINE}/cellularNetworkContexts"
 KEYS = f"{MINE}/asTransportKeys"
+# What a platform that answers 404 or 405 for the collection does not offer (FeatureNotOffered).
+NETWORK_CONTEXTS = "cellular network contexts"
+AS_KEYS = "AS transport keys"
+HSM_GROUPS = "HSM groups"
+MANAGED_NETWORK = "a managed customer network"
 
 
 def _page(page_index: int, page_size: int) -> list[tuple[str, str]]:
@@ -40,7 +45,9 @@ class NetworkContextsResource(APIResource):
 
     async def list(self, page_index: int = 1, page_size: int = 100) -> CellularNetworkContextPage:
         params = _page(page_index, page_size)
-        return await self._client.get(CONTEXTS, CellularNetworkContextPage, params=params)
+        return await self._client.get(
+            CONTEXTS, CellularNetworkContextPage, params=params, feature=NETWORK_CONTEXTS
+        )
 
     async def get(self, context_id: str) -> CellularNetworkContext:
         return await self._client.get(
@@ -65,7 +72,9 @@ class AsTransportKeysResource(APIResource):
     """`/subscriptions/mine/asTransportKeys`."""
 
     async def list(self, page_index: int = 1, page_size: int = 100) -> AsTransportKeyPage:
-        return await self._client.get(KEYS, AsTransportKeyPage, params=_page(page_index, page_size))
+        return await self._client.get(
+            KEYS, AsTransportKeyPage, params=_page(page_index, page_size), feature=AS_KEYS
+        )
 
     async def get(self, key_id: str) -> AsTransportKey:
         return await self._client.get(f"{KEYS}/{path_segment(key_id)}", AsTransportKey)
@@ -87,7 +96,9 @@ class HsmGroupsResource(APIResource):
 
     async def list(self, page_index: int = 1, page_size: int = 100) -> HsmGroupPage:
         params = _page(page_index, page_size)
-        return await self._client.get(f"{MINE}/hsmGroups", HsmGroupPage, params=params)
+        return await self._client.get(
+            f"{MINE}/hsmGroups", HsmGroupPage, params=params, feature=HSM_GROUPS
+        )
 
     async def public_exchange_key(self, hsm_group_id: str | None = None) -> PublicRsaJsonWebKey:
         """GET /subscriptions/mine/publicExchangeKey as a JSON Web Key (`Accept:
@@ -135,10 +146,12 @@ class NetworkSubscriptionsResource(APIResource):
             f"{MINE}/networkSubscriptions/{path_segment(subscription)}", NetworkSubscription
         )
 
-    async def managed_network_bs_tag_suggestions(self, query: str = "") -> BsTagSuggestions:
-        """GET /subscriptions/mine/managedCustomerNetwork/bss/tags/suggestions."""
+    async def managed_network_bs_tag_suggestions(self, query: str) -> BsTagSuggestions:
+        """GET /subscriptions/mine/managedCustomerNetwork/bss/tags/suggestions (`query`, a
+        tag name's first characters, always sent)."""
         return await self._client.get(
             f"{MINE}/managedCustomerNetwork/bss/tags/suggestions",
             BsTagSuggestions,
             params={"query": query},
+            feature=MANAGED_NETWORK,
         )

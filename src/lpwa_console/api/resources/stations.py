@@ -114,8 +114,11 @@ class StationsResource(APIResource):
         return await self._client.get(self._one(station, partner), BaseStation)
 
     async def create(self, station: BaseStationCreate, *, partner: str = MINE) -> BaseStation:
-        """POST (201); the lrrID is allocated when not given."""
-        return await self._client.post(self._base(partner), BaseStation, json=station.to_wire())
+        """POST (201); the lrrID is allocated when not given. `host` is always sent (the
+        reference requires it): `{}` when not given, the owner by default."""
+        body = station.to_wire()
+        body.setdefault("host", {})
+        return await self._client.post(self._base(partner), BaseStation, json=body)
 
     async def update(
         self, station: str, update: BaseStationUpdate, *, partner: str = MINE
@@ -174,7 +177,7 @@ class StationsResource(APIResource):
         return await self.tag(name, lrr_ids, "UNTAG", partner=partner)
 
     async def tag_suggestions(
-        self, query: str = "", *, exclude: builtins.list[str] | None = None, partner: str = MINE
+        self, query: str, *, exclude: builtins.list[str] | None = None, partner: str = MINE
     ) -> StationTagSuggestions:
         params = [("query", query)] + [("exclude", e) for e in exclude or []]
         return await self._client.get(

@@ -281,7 +281,13 @@ class AlarmsPane(Pane):
             text = "Loading…"
         else:
             text = f"{count:,} alarm{'' if count == 1 else 's'}"
+        # A list this platform does not offer (the groups' alarms on a 7.3 platform): left
+        # out, and said here rather than as an error on every refresh.
+        lacking = "\n".join(self.vm.not_offered.values()) if self.vm.has_client else ""
+        if lacking and self._first_loaded:
+            text += " (some not offered)"
         self.count_label.setText(text)
+        self.count_label.setToolTip(lacking)
         empty = ""
         if not self.vm.has_client:
             empty = "Not connected"

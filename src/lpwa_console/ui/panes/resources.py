@@ -384,6 +384,7 @@ class ResourcesPane(Pane):
                 (vm.first_page_loaded, lambda v=vm: self._update(v)),
                 (vm.loading_changed, lambda on, v=vm: self._loading(v, on)),
                 (vm.error, lambda m, v=vm: self._error(v, m)),
+                (vm.not_offered, lambda _m, v=vm: self._update(v)),
                 (vm.detail_changed, lambda i, e, v=vm: self._detail(v, i, e)),
                 (vm.client_changed, lambda _h, v=vm: self._client_changed(v)),
                 (vm.deleted, self._show_message),
@@ -580,6 +581,8 @@ class ResourcesPane(Pane):
         error = self._errors.get(vm.kind.key, "")
         if not vm.has_client:
             text, empty = "", "Not connected"
+        elif vm.not_offered_reason:
+            text, empty = "", vm.not_offered_reason
         elif vm.model.loading and rows == 0:
             text, empty = "Loading…", ""
         elif error and rows == 0:

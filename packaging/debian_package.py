@@ -120,7 +120,10 @@ def debian_package(bundle: Path, version: str) -> Path | None:
 def dpkg(root: Path, *args: str) -> None:
     command = ["dpkg", "--force-not-root", "--force-script-chrootless", f"--root={root}"]
     command += [f"--admindir={root / 'var/lib/dpkg'}", "--log=/dev/null", *args]
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    # Quiet unless it fails: the scratch root's missing dependencies are expected news.
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"package: dpkg {args[-2:]} failed: {done.stderr[-3000:]}")
 
 
 def install_check(deb: Path, self_test: Callable[[Path], dict[str, object]]) -> dict[str, object]:

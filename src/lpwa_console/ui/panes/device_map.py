@@ -23,6 +23,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
+    QColor,
     QFont,
     QKeyEvent,
     QMouseEvent,
@@ -271,6 +272,8 @@ class MapView(QGraphicsView):
         self._emitting = True
         self.station_items: list[QGraphicsItem] = []
         self._band: tuple[QPointF, QPointF] | None = None
+        self.attribution = ""  # the basemap's credit, drawn over it
+        self.notice = ""  # why the basemap is not drawn
         self.rubberBandChanged.connect(self._band_changed)
         self.apply_colors()
 
@@ -436,25 +439,58 @@ class MapView(QGraphicsView):
         else:
             self.fit_box(box, keep=False)
 
+    def set_overlay(self, attribution: str, notice: str) -> None:
+        """The basemap's credit (bottom right) and why it is not drawn (top), on the map."""
+        if (attribution, notice) != (self.attribution, self.notice):
+            self.attribution, self.notice = attribution, notice
+            self.viewport().update()
+
+    def _plate(self, painter: QPainter, rect: QRectF) -> None:
+        """A translucent plate in the window colour: text stays readable over any tile."""
+        plate = QColor(self.colors.outside)
+        plate.setAlphaF(0.8)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(plate)
+        painter.drawRoundedRect(rect, 3, 3)
+
     def drawForeground(self, painter: QPainter, _rect: QRectF | QRect) -> None:
-        """A scale bar in the bottom left corner (the land says little close up)."""
+        """A scale bar in the bottom left corner (the land says little close up), the
+        basemap's attribution in the bottom right, a notice at the top."""
         lat, _lon = unproject(self.center())
         metres_per_px = EARTH_M_PER_DEGREE * math.cos(math.radians(lat)) / self.scale_factor
         length_m = nice_length(metres_per_px * SCALE_BAR_PX)
         width = length_m / metres_per_px
         label = f"{length_m / 1000:g} km" if length_m >= 1000 else f"{length_m:g} m"
-        height = self.viewport().height()
-        x, y = 12.0, height - 12.0
+        viewport = QRectF(self.viewport().rect())
+        x, y = 12.0, viewport.height() - 12.0
         painter.save()
         painter.resetTransform()
+        metrics = painter.fontMetrics()
+        text_h = metrics.height()
+        label_w = metrics.horizontalAdvance(label)
+        self._plate(
+            painter, QRectF(x - 6, y - text_h - 10, max(width, label_w + 8) + 12, text_h + 16)
+        )
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        pen = QPen(self.colors.coast, 2)
-        painter.setPen(pen)
+        painter.setPen(QPen(self.colors.scale_text, 2))
         painter.drawLine(QPointF(x, y), QPointF(x + width, y))
         painter.drawLine(QPointF(x, y - 4), QPointF(x, y))
         painter.drawLine(QPointF(x + width, y - 4), QPointF(x + width, y))
-        painter.setPen(self.colors.scale_text)
         painter.drawText(QPointF(x + 4, y - 6), label)
+        if self.attribution:
+            w = metrics.horizontalAdvance(self.attribution) + 10
+            box = QRectF(viewport.right() - w - 2, viewport.bottom() - text_h - 6, w, text_h + 4)
+            self._plate(painter, box)
+            painter.setPen(self.colors.scale_text)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.attribution)
+        if self.notice:
+            room = QRectF(viewport.adjusted(24, 10, -24, 0))
+            flags = Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap
+            found = metrics.boundingRect(room.toRect(), int(flags), self.notice)
+            box = QRectF(found).adjusted(-10, -6, 10, 6)
+            self._plate(painter, box)
+            painter.setPen(self.colors.scale_text)
+            painter.drawText(QRectF(found), int(flags), self.notice)
         painter.restore()
 
     def mark_moved(self) -> None:
@@ -656,7 +692,7 @@ class DeviceMapPane(Pane):
             self.basemap_button.message.connect(self.message.show_message)
             self._connections.connect(tiles.tile_ready, self._tile_ready)
             self._connections.connect(tiles.source_changed, self._tile_source_changed)
-            self._connections.connect(tiles.status_changed, lambda _t: self._update_state())
+            self._connections.connect(tiles.status_changed, lambda _t: self._tiles_status())
         self.connections = self._connections
         self.station_layer: StationLayer | None = None
         if stations is not None:
@@ -665,7 +701,7 @@ class DeviceMapPane(Pane):
             self.station_layer = StationLayer(self, stations)
         self._needs_fit = self.connected
         self._clusters_changed()
-        self._update_state()
+        self._tiles_status()
 
     # --- layers -------------------------------------------------------------------------
 
@@ -805,7 +841,13 @@ class DeviceMapPane(Pane):
     def _tile_ready(self, key: TileKey, data: bytes) -> None:
         self.view.tiles.add(key, data)
 
+    def _tiles_status(self) -> None:
+        if self.tiles_vm is not None:
+            self.view.set_overlay(self.tiles_vm.attribution, self.tiles_vm.notice)
+        self._update_state()
+
     def _tile_source_changed(self) -> None:
+        self._tiles_status()
         self.view.tiles.clear()
         if self.isVisible():
             self.request_tiles()

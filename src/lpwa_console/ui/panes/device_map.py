@@ -24,7 +24,7 @@ from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
     QColor,
-    QFont,
+    QContextMenuEvent,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -45,6 +45,7 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QStyleOptionGraphicsItem,
     QVBoxLayout,
@@ -63,7 +64,7 @@ from ..first_page import FIRST_PAGE_TIMEOUT_S
 from ..navigator import Location
 from ..pane import Pane
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
-from .map_parts import MapColors, compact_count, project, unproject
+from .map_parts import CountLabel, MapColors, compact_count, project, unproject
 from .map_tiles import BasemapButton, TileLayerItem
 
 if TYPE_CHECKING:
@@ -181,6 +182,10 @@ class ClusterItem(QGraphicsItem):
         self.setPos(project(cluster.location.lat, cluster.location.lng))
         self.setToolTip(cluster_tooltip(cluster))
         self.setZValue(10 + 1 / (1 + cluster.count))  # small ones on top of big ones
+        self.count_label: CountLabel | None = None
+        if self.label:
+            size = max(9, min(13, int(self.radius * 0.8)))
+            self.count_label = CountLabel(self.pos(), self.boundingRect(), self.label, size)
         self.set_colors(colors)
 
     @property
@@ -195,6 +200,9 @@ class ClusterItem(QGraphicsItem):
             self.fill = colors.severity(self.level) if self.level else colors.device
         self.text_color = colors.cluster_text
         self.outline = colors.outline
+        if self.count_label is not None:
+            self.count_label.color = QColor(self.text_color)
+            self.count_label.update()
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -217,13 +225,7 @@ class ClusterItem(QGraphicsItem):
         painter.setPen(QPen(self.outline, 1.5))
         painter.setBrush(QBrush(self.fill))
         painter.drawEllipse(QPointF(0, 0), self.radius, self.radius)
-        if self.label:
-            font = QFont(painter.font())
-            font.setBold(True)
-            font.setPixelSize(max(9, min(13, int(self.radius * 0.8))))
-            painter.setFont(font)
-            painter.setPen(self.text_color)
-            painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
+        # The count is its own item (`count_label`), above every layer's markers.
 
 
 # --- the view -----------------------------------------------------------------------------
@@ -236,7 +238,9 @@ class MapView(QGraphicsView):
     box_changed = Signal(object)  # GeoBox | None
     device_activated = Signal(str)  # the EUI of a one-device marker double-clicked
     station_activated = Signal(str)  # the LRR ID of a one-station marker double-clicked
-    box_selected = Signal(object)  # GeoBox: drawn with Shift+drag
+    box_selected = Signal(object)  # GeoBox: drawn with Shift+drag (or in box mode)
+    box_mode_changed = Signal(bool)  # box selection armed or not
+    menu_requested = Signal(QPoint)  # right-click: viewport position
     clusters_laid_out = Signal()  # markers drawn anew (new clusters, or a new scale)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -271,10 +275,10 @@ class MapView(QGraphicsView):
         self.fit_target: GeoBox | None = GeoBox.world()  # kept fitted until the user moves
         self._emitting = True
         self.station_items: list[QGraphicsItem] = []
-        self._band: tuple[QPointF, QPointF] | None = None
+        self.box_mode = False  # the next left drag draws a box (as Shift+drag does)
+        self._band_start: QPointF | None = None  # viewport point where a box was started
         self.attribution = ""  # the basemap's credit, drawn over it
         self.notice = ""  # why the basemap is not drawn
-        self.rubberBandChanged.connect(self._band_changed)
         self.apply_colors()
 
     # --- colours and clusters -----------------------------------------------------------
@@ -299,27 +303,53 @@ class MapView(QGraphicsView):
     def set_station_items(self, items: list[QGraphicsItem]) -> None:
         """The base station layer's markers (made by the pane), drawn above the devices."""
         for item in self.station_items:
-            self.map_scene.removeItem(item)
+            self._remove_marker(item)
         self.station_items = items
         for item in items:
-            self.map_scene.addItem(item)
+            self._add_marker(item)
 
-    def _band_changed(self, rect: QRect, start: QPointF, end: QPointF) -> None:
-        if not rect.isNull():
-            self._band = (QPointF(start), QPointF(end))
-            return
-        band, self._band = self._band, None
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        if band is not None:
-            first, second = (unproject(p) for p in band)
-            box = GeoBox(
-                min(first[0], second[0]),
-                min(first[1], second[1]),
-                max(first[0], second[0]),
-                max(first[1], second[1]),
+    def _add_marker(self, item: QGraphicsItem) -> None:
+        """A marker and its count (drawn above every layer's markers)."""
+        self.map_scene.addItem(item)
+        label = getattr(item, "count_label", None)
+        if label is not None:
+            self.map_scene.addItem(label)
+
+    def _remove_marker(self, item: QGraphicsItem) -> None:
+        self.map_scene.removeItem(item)
+        label = getattr(item, "count_label", None)
+        if label is not None:
+            self.map_scene.removeItem(label)
+
+    def set_box_mode(self, on: bool) -> None:
+        """Arm (or disarm) box selection: the next left drag draws a box."""
+        if on != self.box_mode:
+            self.box_mode = on
+            self.viewport().setCursor(
+                Qt.CursorShape.CrossCursor if on else Qt.CursorShape.OpenHandCursor
             )
-            if not box.empty:
-                self.box_selected.emit(box.clamped())
+            self.box_mode_changed.emit(on)
+
+    def _finish_box(self, end: QPointF) -> None:
+        """The box from the press point to the release point (Qt's rubber band signal lags
+        a move behind, so its last box was not where the button was let go)."""
+        start, self._band_start = self._band_start, None
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.set_box_mode(False)
+        if start is None:
+            return
+        first, second = (
+            unproject(self.mapToScene(start.toPoint())),
+            unproject(self.mapToScene(end.toPoint())),
+        )
+        box = GeoBox(
+            min(first[0], second[0]),
+            min(first[1], second[1]),
+            max(first[0], second[0]),
+            max(first[1], second[1]),
+        )
+        if not box.empty:
+            self.box_selected.emit(box.clamped())
 
     def set_clusters(self, clusters: list[DeviceCluster]) -> None:
         self.clusters = list(clusters)
@@ -329,11 +359,11 @@ class MapView(QGraphicsView):
         """One marker per group of clusters that would overlap at the current scale."""
         self._layout_scale = scale = self.scale_factor
         for item in self.cluster_items:
-            self.map_scene.removeItem(item)
+            self._remove_marker(item)
         groups = overlapping_groups(self.clusters, scale)
         self.cluster_items = [ClusterItem(merged(g), self.colors) for g in groups]
         for item in self.cluster_items:
-            self.map_scene.addItem(item)
+            self._add_marker(item)
         self.clusters_laid_out.emit()
 
     def station_at(self, pos: QPoint) -> Any:
@@ -537,6 +567,10 @@ class MapView(QGraphicsView):
             Qt.Key.Key_Up: lambda: self.pan_by(0, -step_y),
             Qt.Key.Key_Down: lambda: self.pan_by(0, step_y),
         }
+        if key == Qt.Key.Key_Escape and self.box_mode:
+            self.set_box_mode(False)
+            event.accept()
+            return
         action = actions.get(Qt.Key(key))
         if action is None:
             super().keyPressEvent(event)
@@ -547,12 +581,24 @@ class MapView(QGraphicsView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-                # Shift+drag draws a box: its base stations can receive a command.
+            shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            if shift or self.box_mode:
+                # Shift+drag (or the armed "Select in a box") draws a box: its base
+                # stations can receive a command.
                 self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+                self._band_start = QPointF(event.position())
             else:
                 self.mark_moved()
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() == Qt.MouseButton.LeftButton and self._band_start is not None:
+            self._finish_box(QPointF(event.position()))
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        self.menu_requested.emit(event.pos())
+        event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
@@ -678,6 +724,7 @@ class DeviceMapPane(Pane):
             self.view,
         )
         self.view.box_changed.connect(self._box_changed)
+        self.view.menu_requested.connect(self._map_menu)
         self.view.clusters_laid_out.connect(self._view_changed)
         self.view.device_activated.connect(lambda eui: self.navigate.emit(Location("devices", eui)))
         self._connections = SignalConnections(
@@ -810,6 +857,29 @@ class DeviceMapPane(Pane):
         self.view.fit_box(GeoBox(lat - 0.002, lon - 0.003, lat + 0.002, lon + 0.003))
         if self.isVisible():
             self.vm.set_box(self.view.visible_box(), now=True)
+
+    def map_menu(self, pos: QPoint) -> QMenu:
+        """The map's right-click menu at this viewport position."""
+        menu = QMenu(self)
+        menu.setObjectName("mapMenu")
+        view = self.view
+        anchor = QPointF(pos)
+
+        def zoom(factor: float) -> None:
+            view.mark_moved()
+            view.zoom_by(factor, anchor)
+
+        menu.addAction("Zoom in here", lambda: zoom(KEY_ZOOM))
+        menu.addAction("Zoom out", lambda: zoom(1 / KEY_ZOOM))
+        fit = menu.addAction("Fit all", self.fit_all)
+        fit.setEnabled(self.connected)
+        if self.station_layer is not None:
+            menu.addSeparator()
+            menu.addAction(self.station_layer.select_action)
+        return menu
+
+    def _map_menu(self, pos: QPoint) -> None:
+        self.map_menu(pos).popup(self.view.viewport().mapToGlobal(pos))
 
     def _zoom(self, factor: float) -> None:
         self.view.mark_moved()

@@ -34,6 +34,7 @@ from ...schema.domains import parse_domain_filter
 from ...schema.labels import DEVICE_HEALTH_WORDS
 from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S, wait_signal
+from ..map_place import device_place
 from ..navigator import Location
 from ..pane import Pane
 from ..rights import RightsGate
@@ -685,7 +686,7 @@ class DevicesPane(Pane):
     def _show_on_map(self, row: int) -> None:
         device = self.vm.model.item(row)
         if device is not None and device.lat is not None and device.lon is not None:
-            self.navigate.emit(Location("map", f"{device.lat},{device.lon}"))
+            self.navigate.emit(Location("map", device_place(device.lat, device.lon, device.EUI)))
 
     def copy_eui(self) -> None:
         euis = self.vm.selected_euis(self.selected_rows()[:MAX_TAG_SELECTION])

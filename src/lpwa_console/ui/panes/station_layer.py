@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.device_map import GeoBox
+from ...models.device_map import GeoBox, Member
 from ...models.rights import AccountRights
 from ...models.station_commands import StationRef
 from ...models.station_map import StationMapViewModel, cluster_box, cluster_point
@@ -174,6 +174,8 @@ class MapPane(Protocol):
 
     def extent_found(self, box: GeoBox | None) -> None: ...
 
+    def members_ready(self, members: list[Member], box: GeoBox, total: int) -> None: ...
+
 
 class StationLayer:
     """Binds a `StationMapViewModel` to a map pane."""
@@ -217,6 +219,7 @@ class StationLayer:
             (vm.error, lambda m: pane.message.show_message(f"Base stations: {m}")),
             (vm.client_changed, pane.stations_client_changed),
             (vm.extent_found, pane.extent_found),
+            (vm.members_ready, pane.members_ready),
         )
 
     def _toggled(self, on: bool) -> None:

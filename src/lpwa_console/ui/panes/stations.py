@@ -598,7 +598,9 @@ class StationsPane(Pane):
         show = menu.addAction(
             "Show on map",
             lambda: self.navigate.emit(
-                _map_location(station.lat, station.lon) if station is not None else None
+                _map_location(station.lat, station.lon, station.lrrID)
+                if station is not None
+                else None
             ),
         )
         show.setEnabled(located)
@@ -772,10 +774,13 @@ class StationsPane(Pane):
         super().closeEvent(event)
 
 
-def _map_location(lat: float | None, lon: float | None) -> Any:
+def _map_location(lat: float | None, lon: float | None, lrr_id: str) -> Any:
+    from ..map_place import station_place
     from ..navigator import Location
 
-    return Location("map", f"{lat},{lon}")
+    if lat is None or lon is None:
+        return None
+    return Location("map", station_place(lat, lon, lrr_id))
 
 
 class StationFormDialog(SchemaFormDialog):

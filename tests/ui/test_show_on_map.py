@@ -172,3 +172,22 @@ def test_items_sharing_a_place_fan_out(qtbot: Any, runner: TaskRunner) -> None:
     # Zooming draws the clusters anew: the fan goes.
     view.zoom_by(0.5)
     assert view.fan_items == []
+
+
+def test_the_device_detail_offers_show_on_map(qtbot: Any, qloop: Any) -> None:
+    from lpwa_console.schema.devices import Device
+    from lpwa_console.ui.widgets.device_detail import DeviceDetail
+
+    detail = DeviceDetail()
+    qtbot.addWidget(detail)
+    detail.show()
+    placed = {"EUI": "70B3D57ED0000001", "name": "meter 1", "lat": 45.76, "lon": 4.84}
+    detail.show_device(Device.model_validate(placed))
+    assert "Show on map" in detail.label.text()
+    href = detail.label.text().split("href='")[-1].split("'")[0]
+    assert href.startswith("lpwa:map/")
+    with qtbot.waitSignal(detail.navigate, timeout=1000) as went:
+        detail.follow(href)
+    assert went.args[0] == Location("map", device_place(45.76, 4.84, "70B3D57ED0000001"))
+    detail.show_device(Device.model_validate({"EUI": "70B3D57ED0000002", "name": "nowhere"}))
+    assert "Show on map" not in detail.label.text()

@@ -120,7 +120,9 @@ def refresh_links(app: QApplication) -> None:
     link = app.palette().color(QPalette.ColorRole.Link)
     for widget in app.allWidgets():
         if isinstance(widget, QLabel) and "<a " in widget.text():
-            widget.setText(widget.text())
+            text = widget.text()
+            widget.clear()  # setText with the same text would do nothing
+            widget.setText(text)
         elif isinstance(widget, QTextEdit):
             _recolour_anchors(widget, link)
 

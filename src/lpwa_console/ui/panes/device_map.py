@@ -918,7 +918,7 @@ class DeviceMapPane(Pane):
         self.zoom_in_button.setObjectName("mapZoomIn")
         self.zoom_in_button.setToolTip("Zoom in (+)")
         for button in (self.zoom_out_button, self.zoom_in_button):
-            button.setFixedWidth(button.sizeHint().height() + 4)
+            button.setProperty("compact", True)  # one sign: narrow padding (base.qss)
         self.devices_toggle = QCheckBox("Devices")
         self.devices_toggle.setObjectName("mapDevicesLayer")
         self.devices_toggle.setChecked(view_model.enabled)

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +38,7 @@ from ..navigator import Location
 from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
+from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
@@ -274,12 +274,7 @@ class DevicesPane(Pane):
 
         self.detail = DeviceDetail(detail_vm, rights)
         self.detail.names = lambda field, ident: view_model.references[field].name_of(ident)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.stack)
-        self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([760, 420])
+        self.splitter = ListDetailSplitter("devicesSplitter", self.stack, self.detail)
 
         self.message = PaneMessage()
         self._show_message = self.message.show_message

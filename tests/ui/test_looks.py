@@ -140,6 +140,9 @@ def _devices_pane(qtbot: Any, devices_vm: DevicesViewModel, width: int) -> Devic
     pane.show()
     qtbot.waitExposed(pane)
     qtbot.waitUntil(lambda: devices_vm.model.item(0) is not None, timeout=15000)
+    # The filters' lists, asked a moment after the rows: answered while this test's loop runs.
+    refs = devices_vm.references.values()
+    qtbot.waitUntil(lambda: all(m.loaded or m.error for m in refs), timeout=15000)
     return pane
 
 

@@ -12,7 +12,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtTest import QTest
 
 from lpwa_console.api import LpwaClient
-from lpwa_console.models.device_map import DeviceMapViewModel
+from lpwa_console.models.device_map import DeviceMapViewModel, GeoBox
 from lpwa_console.models.station_map import StationMapViewModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import DeviceClusters, DeviceFilter, DevicePage
@@ -94,6 +94,11 @@ def test_show_on_map_lands_on_the_device_picked_and_on_top(qtbot: Any, client: L
     with qtbot.waitSignal(pane.navigate, timeout=2000) as opened:
         QTest.mouseDClick(view.viewport(), Qt.MouseButton.LeftButton, pos=where)
     assert opened.args[0] == Location("stations", station.lrrID)
+    # Stations sharing a place fan out the same way (here: the one at this spot).
+    spot = GeoBox(station.lat - 1e-6, station.lon - 1e-6, station.lat + 1e-6, station.lon + 1e-6)
+    view.fan_requested.emit("station", spot, focus.pos())
+    qtbot.waitUntil(lambda: bool(view.fan_items), timeout=10000)
+    assert [(i.member.kind, i.member.ident) for i in view.fan_items] == [("station", station.lrrID)]
     pane.close()
     runner.cancel_all()
     qtbot.waitUntil(lambda: not runner.busy, timeout=5000)

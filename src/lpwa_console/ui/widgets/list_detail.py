@@ -12,9 +12,9 @@ pane when the pane is made (`restore_splitters`).
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import QSplitter, QTableView, QWidget
+from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QSplitter, QStackedWidget, QTableView, QWidget
 
 DETAIL_MAX = 480  # px: a default detail on the widest screens
 DETAIL_FLOOR = 320  # px: what a detail keeps on the smallest screens (labels and values)
@@ -34,7 +34,9 @@ def placed_detail_width(room: int, wanted: int) -> int:
 
 def list_need(widget: QWidget) -> int:
     """The width that shows every column of the list's table (LIST_MIN without one)."""
-    table = widget if isinstance(widget, QTableView) else widget.findChild(QTableView)
+    tables = [widget] if isinstance(widget, QTableView) else widget.findChildren(QTableView)
+    # The table shown (a pane with sections stacks one table per section).
+    table = next((t for t in tables if t.isVisible()), tables[0] if tables else None)
     if table is None:
         return LIST_MIN
     header = table.horizontalHeader()
@@ -64,6 +66,11 @@ class ListDetailSplitter(QSplitter):
         self.detail_width: int | None = None  # the user's, once dragged (or restored)
         self._placing = False
         self.splitterMoved.connect(self._moved)
+        # Another table shown (a section, or the empty state): its columns need other room.
+        for stack in list_widget.findChildren(QStackedWidget):
+            stack.currentChanged.connect(lambda _i: QTimer.singleShot(0, self, self.place))
+        if isinstance(list_widget, QStackedWidget):
+            list_widget.currentChanged.connect(lambda _i: QTimer.singleShot(0, self, self.place))
 
     def room(self) -> int:
         return self.width() - self.handleWidth()
@@ -94,6 +101,10 @@ class ListDetailSplitter(QSplitter):
     def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.place()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self.place()  # the table shown is known now
 
 
 def _key(splitter: ListDetailSplitter) -> str:

@@ -185,3 +185,25 @@ def test_street_map_by_default_with_its_credit_then_offline_words(
     qtbot.waitUntil(lambda: "needs an internet connection" in again.view.notice, timeout=10000)
     assert "tile package" in again.view.notice
     shot(again, "map-street-offline.png")
+
+
+def test_the_scale_stays_readable_over_dark_tiles(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    from PySide6.QtGui import QColor
+
+    black = {k: png((0, 0, 0), size=256) for k in tiles_around(*LYON, Z)}
+    package = make_mbtiles(tmp_path / "night.mbtiles", black, name="Night")
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    pane = make(qtbot, runner, TileLayerViewModel(settings, tmp_path / "cache"))
+    assert pane.basemap_button is not None
+    pane.basemap_button.use_package(package)
+    street_level(pane)
+    qtbot.waitUntil(lambda: all_shown(pane), timeout=5000)
+    image = pane.view.viewport().grab().toImage()
+    h = image.height()
+    under_label = QColor(image.pixel(9, h - 9))  # inside the scale's plate
+    open_map = QColor(image.pixel(image.width() // 2, h // 3))  # a black tile
+    assert open_map.lightness() < 30
+    window = pane.view.palette().color(pane.view.backgroundRole())
+    assert abs(under_label.lightness() - window.lightness()) < 80  # the plate, not the tile

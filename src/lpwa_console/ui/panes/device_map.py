@@ -1225,6 +1225,8 @@ class DeviceMapPane(Pane):
 
     def _client_changed(self, _has_client: bool) -> None:
         self.view.set_clusters([])
+        self.view.set_focus(None)  # another account: what was picked is not its own
+        self.view.clear_fan()
         connected = self.connected
         self._needs_fit = connected
         self._located = False

@@ -141,6 +141,10 @@ def _own_settings_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     home = tmp_path / "home"
     for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME"):
         monkeypatch.setenv(name, str(home / name.lower()))
+    # The street map is the default basemap: no test asks the real OpenStreetMap for tiles.
+    monkeypatch.setattr(
+        "lpwa_console.models.tiles.STREET_TEMPLATE", "http://127.0.0.1:9/{z}/{x}/{y}.png"
+    )
     for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
         for scope in (QSettings.Scope.UserScope, QSettings.Scope.SystemScope):
             QSettings.setPath(fmt, scope, str(home / "qsettings" / scope.name))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import sqlite3
 import struct
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 from lpwa_console.models.tiles import TileKey
 
@@ -53,26 +55,65 @@ def make_mbtiles(path: Path, tiles: dict[TileKey, bytes], name: str = "Test regi
 
 
 class TileServer:
-    """An XYZ tile server on a free loopback port: /{z}/{x}/{y}.png from a dict."""
+    """An XYZ tile server on a free loopback port: /{z}/{x}/{y}.png from a dict. It keeps
+    each request's headers, the most requests it served at once (`delay` holds each one),
+    sends `cache_headers` with every tile and answers a matching If-None-Match with 304."""
 
-    def __init__(self, tiles: dict[TileKey, bytes]) -> None:
+    def __init__(
+        self,
+        tiles: dict[TileKey, bytes],
+        *,
+        delay: float = 0.0,
+        cache_headers: dict[str, str] | None = None,
+    ) -> None:
         self.tiles = tiles
         self.requests: list[str] = []
+        self.headers: list[dict[str, str]] = []
+        self.delay = delay
+        self.cache_headers = dict(cache_headers or {})
+        self.active = self.most_at_once = 0
+        self.not_modified = 0
+        lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
-                server.requests.append(self.path)
+                with lock:
+                    server.requests.append(self.path)
+                    server.headers.append({k.lower(): v for k, v in self.headers.items()})
+                    server.active += 1
+                    server.most_at_once = max(server.most_at_once, server.active)
+                try:
+                    time.sleep(server.delay)
+                    self._answer()
+                finally:
+                    with lock:
+                        server.active -= 1
+
+            def _answer(self) -> None:
                 try:
                     z, x, y = (int(p) for p in self.path.strip("/").removesuffix(".png").split("/"))
                     data = server.tiles[TileKey(z, x, y)]
                 except (ValueError, KeyError):
                     self.send_response(404)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
+                etag = f'"{zlib.crc32(data):08x}"'
+                if self.headers.get("If-None-Match") == etag:
+                    server.not_modified += 1
+                    self.send_response(304)
+                    self.send_header("ETag", etag)
+                    for name, value in server.cache_headers.items():
+                        self.send_header(name, value)
                     self.end_headers()
                     return
                 self.send_response(200)
                 self.send_header("Content-Type", "image/png")
                 self.send_header("Content-Length", str(len(data)))
+                self.send_header("ETag", etag)
+                for name, value in server.cache_headers.items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(data)
 
@@ -80,6 +121,7 @@ class TileServer:
                 pass
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
         self.template = f"http://127.0.0.1:{self.httpd.server_address[1]}/{{z}}/{{x}}/{{y}}.png"
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
@@ -89,8 +131,8 @@ class TileServer:
 
 
 @contextmanager
-def tile_server(tiles: dict[TileKey, bytes]) -> Iterator[TileServer]:
-    server = TileServer(tiles)
+def tile_server(tiles: dict[TileKey, bytes], **options: Any) -> Iterator[TileServer]:
+    server = TileServer(tiles, **options)
     server.thread.start()
     try:
         yield server

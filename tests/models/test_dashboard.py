@@ -167,3 +167,20 @@ def test_the_timer_runs_while_the_pane_shows_and_auto_refresh_is_on(qtbot: Any) 
     assert not vm.auto_refresh and not vm.wants_auto
     vm.set_auto_refresh(True, seconds=5)
     assert vm.auto_refresh and vm.timer.interval() == 5000
+
+
+def test_plain_numbers_periods_and_headlines(qtbot: Any) -> None:
+    from lpwa_console.models.dashboard import period_of, plain_number
+
+    assert [plain_number(v) for v in (1800.0, 93.5, 0.125, 1234567.0)] == [
+        "1800", "93.5", "0.125", "1234567"
+    ]  # fmt: skip
+    kpi = Kpi(ID="k", name="k", lastValues={"durations": ["P1D", "P3D"]})
+    assert period_of(kpi, "PT6H") == "P1D" and period_of(kpi, "P3D") == "P3D"
+    vm = _vm()
+    uplinks = next(h for h in vm.headlines() if h.key == "uplinksPerHour")
+    series = next(s for s in vm.series["traffic"] if s.key == "uplinks")
+    assert uplinks.value == f"{round(series.values[-1]):,}"
+    delta = series.values[-1] - series.values[0]
+    assert uplinks.trend.startswith("▲" if delta > 0 else "▼" if delta < 0 else "no change")
+    assert next(h for h in vm.headlines() if h.key == "alarmsOpen").value == "—"  # not read

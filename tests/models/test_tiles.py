@@ -5,12 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from PySide6.QtCore import QSettings
 
+from lpwa_console import __version__
+from lpwa_console.models import tiles as tiles_module
 from lpwa_console.models.tiles import (
+    OFFLINE_NOTICE,
     ONLINE,
     PACKAGE,
+    STREET,
+    STREET_ATTRIBUTION,
+    STREET_TEMPLATE,
     WORLD,
     MBTilesSource,
     OnlineTileSource,
@@ -18,6 +25,7 @@ from lpwa_console.models.tiles import (
     TileLayerViewModel,
     TileSourceError,
     check_template,
+    expiry,
     tile_span,
     tiles_for_rect,
     zoom_for_scale,
@@ -147,3 +155,104 @@ def test_online_choice_is_remembered(tmp_path: Path) -> None:
     assert vm.use_online("https://tiles.example.net/{z}/{x}/{y}.png") is None
     assert vm.kind == ONLINE
     assert settings.value("map/tile_url") == "https://tiles.example.net/{z}/{x}/{y}.png"
+
+
+def _street(tmp_path: Path, template: str) -> TileLayerViewModel:
+    """A new user's basemap (nothing chosen yet), its street server being `template`."""
+    settings = _settings(tmp_path)
+    settings.setValue("map/street_url", template)
+    vm = TileLayerViewModel(settings, tmp_path / "cache")
+    vm.restore()
+    return vm
+
+
+def test_a_new_user_gets_the_openstreetmap_street_map(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The tests' own street server is set aside (nothing is fetched here).
+    monkeypatch.setattr(tiles_module, "STREET_TEMPLATE", STREET_TEMPLATE)
+    vm = TileLayerViewModel(_settings(tmp_path), tmp_path / "cache")
+    vm.restore()
+    assert vm.kind == STREET and isinstance(vm.source, OnlineTileSource)
+    assert vm.source.template == STREET_TEMPLATE
+    assert STREET_TEMPLATE.startswith("https://tile.openstreetmap.org/")
+    assert vm.attribution == STREET_ATTRIBUTION == "© OpenStreetMap contributors"
+    vm.use_world()
+    assert vm.attribution == ""
+    vm.close()
+
+
+def test_street_tiles_follow_the_usage_policy(tmp_path: Path, qtbot: Any, qloop: Any) -> None:
+    tiles = {
+        TileKey(4, x, y): png((x * 15, y * 15, 90), size=8) for x in range(4) for y in range(4)
+    }
+    with tile_server(tiles, delay=0.15) as server:
+        vm = _street(tmp_path, server.template)
+        got: list[TileKey] = []
+        vm.tile_ready.connect(lambda key, _data: got.append(key))
+        vm.want(list(tiles))
+        qtbot.waitUntil(lambda: len(got) == len(tiles), timeout=10000)
+        # At most two connections at once; one request per tile; never cache-busting.
+        assert server.most_at_once == 2
+        assert len(server.requests) == len(tiles)
+        agents = {h.get("user-agent", "") for h in server.headers}
+        assert len(agents) == 1
+        agent = agents.pop()
+        assert agent.startswith(f"LPWA-Console/{__version__} (+https://")
+        for headers in server.headers:
+            assert "no-cache" not in headers.get("cache-control", "")
+            assert "pragma" not in headers
+        # Asked again (another view, a new session): from the disk, the server not asked.
+        vm.close()
+        again = _street(tmp_path, server.template)
+        got.clear()
+        again.tile_ready.connect(lambda key, _data: got.append(key))
+        again.want(list(tiles))
+        qtbot.waitUntil(lambda: len(got) == len(tiles), timeout=10000)
+        assert len(server.requests) == len(tiles)
+        assert again.notice == ""
+        again.close()
+
+
+def test_cache_headers_are_honoured(tmp_path: Path, qtbot: Any, qloop: Any) -> None:
+    now = 1_000_000.0
+    headers = httpx_headers({"Cache-Control": "max-age=600", "Age": "100"})
+    assert expiry(headers, now) == now + 500
+    assert expiry(httpx_headers({"Cache-Control": "no-store"}), now) is None
+    assert expiry(httpx_headers({"Cache-Control": "no-cache"}), now) == now
+    assert expiry(httpx_headers({"Expires": "Thu, 01 Jan 1970 00:30:00 GMT"}), now) == 1800
+    assert expiry(httpx_headers({}), now) == now + 7 * 24 * 3600  # the policy's minimum
+    key = TileKey(1, 0, 0)
+    # An expired tile is asked again with its validator; a 304 keeps the tile on disk.
+    with tile_server({key: RED}, cache_headers={"Cache-Control": "max-age=0"}) as server:
+        source = OnlineTileSource(server.template, tmp_path / "cache")
+        assert run(qtbot, source.fetch(key)) == RED
+        assert run(qtbot, source.fetch(key)) == RED
+        assert len(server.requests) == 2 and server.not_modified == 1
+        assert server.headers[1].get("if-none-match", "").startswith('"')
+        run(qtbot, source._http.aclose())
+    # Expired and the server gone: the stale tile is better than nothing.
+    source = OnlineTileSource(server.template, tmp_path / "cache")
+    assert run(qtbot, source.fetch(key)) == RED and source.offline
+    run(qtbot, source._http.aclose())
+
+
+def test_offline_the_map_says_the_street_map_needs_a_connection(
+    tmp_path: Path, qtbot: Any, qloop: Any
+) -> None:
+    with tile_server({}) as server:
+        template = server.template  # a port nobody listens on once the server is gone
+    vm = _street(tmp_path, template)
+    statuses: list[str] = []
+    vm.status_changed.connect(statuses.append)
+    vm.want([TileKey(3, 4, 2)])
+    qtbot.waitUntil(lambda: vm.notice == OFFLINE_NOTICE, timeout=10000)
+    assert "connection" in vm.notice and "tile package" in vm.notice
+    assert "offline" in vm.status
+    vm.use_world()
+    assert vm.notice == ""
+    vm.close()
+
+
+def httpx_headers(values: dict[str, str]) -> httpx.Headers:
+    return httpx.Headers(values)

@@ -18,6 +18,7 @@ from lpwa_console.models.dashboard import COLOURS, DashboardViewModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.dashboard import DASHBOARD_KPIS
 from lpwa_console.ui.panes.dashboard import PEN_STYLES, DashboardPane
+from tests.helpers import shot
 
 
 @pytest.fixture
@@ -57,9 +58,6 @@ def test_operator_sees_kpi_charts_in_their_colours_and_styles(
     assert pane.stack.currentWidget() is pane.scroller and pane.status.text().startswith("Updated")
     chart = pane.chart("traffic")
     kpi = chart.kpi
-    # The picker offers the KPI's durations only.
-    offered = [chart.duration.itemData(i) for i in range(chart.duration.count())]
-    assert offered == kpi.durations
     # Pens from the metadata.
     for metric in kpi.metrics:
         if metric.wildcard:
@@ -83,12 +81,13 @@ def test_operator_sees_kpi_charts_in_their_colours_and_styles(
     # Hover names the values.
     last = chart.vm.series["traffic"][0].times_s[-1]
     assert "Uplinks" in chart.hover_text(last)
-    # Another duration refetches; the curves are kept and given new data.
+    # Another period for the page refetches; the curves are kept and given new data.
     curve = chart.curves["uplinks"]
     before = pane.vm.refreshes
-    chart.duration.setCurrentIndex(kpi.durations.index("PT6H"))
+    pane.period.setCurrentIndex(pane.period.findData("PT6H"))
     qtbot.waitUntil(lambda: pane.vm.refreshes > before, timeout=20000)
     assert chart.curves["uplinks"] is curve
+    assert pane.vm.durations["traffic"] == "PT6H"
     # Exports.
     rows = chart.export_csv(tmp_path / "traffic.csv")
     assert rows > 0 and (tmp_path / "traffic.csv").read_text().startswith("time,series")
@@ -122,3 +121,59 @@ def test_a_hidden_pane_does_not_refresh(qtbot: Any, qloop: Any) -> None:
     assert vm.active
     pane.hide()
     assert not vm.active and not vm.auto_refresh
+
+
+def test_one_period_headlines_full_legends_and_a_word_after_export(
+    qtbot: Any, operator: LpwaClient, tmp_path: Path
+) -> None:
+    pane = make(qtbot, operator)
+    qtbot.waitUntil(lambda: _loaded(pane), timeout=20000)
+    pane.flush()
+    vm = pane.vm
+    # Headline figures with their trend over the page's period.
+    qtbot.waitUntil(lambda: pane.headlines["devicesActive"].value.text() != "—", timeout=20000)
+    titles = [card.title.text() for card in pane.headlines.values()]
+    assert titles == ["Devices active", "Stations connected", "Alarms open", "Uplinks per hour"]
+    active = next(s for s in vm.series["devices"] if s.key == "active")
+    assert pane.headlines["devicesActive"].value.text() == f"{round(active.values[-1]):,}"
+    assert pane.headlines["stationsConnected"].value.text().endswith(" %")
+    for card in pane.headlines.values():
+        trend = card.trend.text()
+        assert "over the last day" in trend and (trend[0] in "▲▼" or trend.startswith("no change"))
+    # One period for the page: every chart follows it, or says which period it shows.
+    pane.period.setCurrentIndex(pane.period.findData("PT6H"))
+    qtbot.waitUntil(lambda: vm.durations["devices"] == "PT6H", timeout=5000)
+    assert vm.durations["alarms"] == "P1D"  # this KPI keeps no 6-hour view
+    assert "no 6 hours view" in pane.chart("alarms").period.text()
+    assert pane.chart("devices").period.text() == "Last 6 hours"
+    qtbot.waitUntil(lambda: "over the last 6 hours" in pane.headlines["devicesActive"].trend.text(),
+                    timeout=20000)  # fmt: skip
+    pane.flush()
+    assert "6 hours" in pane.headlines["uplinksPerHour"].trend.text()
+    # Legends in full: no name cut.
+    legend = pane.chart("stations").legend
+    for i in range(legend.count()):
+        item = legend.item(i)
+        assert (
+            legend.visualItemRect(item).width()
+            >= legend.fontMetrics().horizontalAdvance(item.text())
+            or legend.wordWrap()
+        )
+    assert legend.width() > legend.fontMetrics().horizontalAdvance("Availability by partner")
+    # Hover: a line at the time, the values read above the chart.
+    chart = pane.chart("traffic")
+    last = vm.series["traffic"][0].times_s[-1]
+    text = chart.hover_at(last)
+    assert "Uplinks" in text and chart.hover.text() == text and chart._cursor.isVisible()
+    # CSV: plain numbers, and the pane says which file.
+    path = tmp_path / "traffic.csv"
+    chart.save_csv(path)
+    assert pane.message.isVisible() and str(path) in pane.message.text()
+    assert "Saved" in pane.message.text()
+    import csv
+
+    rows = list(csv.reader(path.open()))
+    for row in rows[1:]:
+        float(row[3])  # a number as it is: "1800", never "1,800"
+    assert "," not in "".join(r[3] for r in rows[1:])
+    shot(pane, "dashboard.png")

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from lpwa_console.api import NotFoundError
 from lpwa_console.models.devices import DevicesViewModel
 from lpwa_console.schema.devices import DeviceCreate
+from lpwa_console.ui.map_place import device_place
 from lpwa_console.ui.navigator import Location
 from lpwa_console.ui.panes.devices import DevicesPane
 from lpwa_console.ui.widgets.column_chooser import column_menu, restore_tables, save_tables
@@ -68,7 +69,7 @@ def test_row_menu_offers_what_can_be_done(qtbot: Any, devices_vm: DevicesViewMod
     show = next(a for a in menu.actions() if a.text() == "Show on map")
     with qtbot.waitSignal(pane.navigate, timeout=2000) as shown:
         show.trigger()
-    assert shown.args == [Location("map", f"{device.lat},{device.lon}")]
+    assert shown.args == [Location("map", device_place(device.lat, device.lon, device.EUI))]
     menu.close()
     pane.table.selectAll()
     qtbot.waitUntil(lambda: len(pane.selected_rows()) > 1, timeout=2000)

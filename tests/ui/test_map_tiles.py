@@ -14,6 +14,7 @@ from lpwa_console.models.device_map import DeviceMapViewModel, GeoBox
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.models.tiles import TileKey, TileLayerViewModel, tile_span
 from lpwa_console.ui.panes.device_map import DeviceMapPane, project
+from tests.helpers import shot
 from tests.models.test_device_map import FakeClient, FakeDevices, cluster
 from tests.tile_fixtures import make_mbtiles, png, tile_server
 
@@ -154,3 +155,55 @@ def test_show_on_map_wins_over_the_first_automatic_fit(
     box = pane.view.visible_box()
     assert box is not None and box.max_lat - box.min_lat < 0.05
     assert box.min_lat < 48.86 < box.max_lat and box.min_lon < 2.35 < box.max_lon
+
+
+def test_street_map_by_default_with_its_credit_then_offline_words(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    tiles = tiles_around(*LYON, Z)
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    with tile_server(tiles) as server:
+        settings.setValue("map/street_url", server.template)  # OpenStreetMap's stand-in
+        tiles_vm = TileLayerViewModel(settings, tmp_path / "cache")
+        tiles_vm.restore()  # a new user: the street map
+        tiles_vm.source.max_zoom = Z  # type: ignore[union-attr]
+        pane = make(qtbot, runner, tiles_vm)
+        assert pane.basemap_button is not None
+        assert pane.basemap_button.actions_by_kind["street"].isChecked()
+        assert pane.view.attribution == "© OpenStreetMap contributors"
+        street_level(pane)
+        qtbot.waitUntil(lambda: all_shown(pane), timeout=5000)
+        assert pane.view.notice == ""
+        assert "OpenStreetMap" in pane.status.text()
+        shot(pane, "map-street.png")
+        pane.close()
+    # No connection and nothing cached there: the map says why it is grey.
+    offline_vm = TileLayerViewModel(settings, tmp_path / "cache")
+    offline_vm.restore()
+    again = make(qtbot, runner, offline_vm)
+    again.view.fit_box(GeoBox(-30, 100, -20, 120), keep=False)  # far from what was seen
+    qtbot.waitUntil(lambda: "needs an internet connection" in again.view.notice, timeout=10000)
+    assert "tile package" in again.view.notice
+    shot(again, "map-street-offline.png")
+
+
+def test_the_scale_stays_readable_over_dark_tiles(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    from PySide6.QtGui import QColor
+
+    black = {k: png((0, 0, 0), size=256) for k in tiles_around(*LYON, Z)}
+    package = make_mbtiles(tmp_path / "night.mbtiles", black, name="Night")
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    pane = make(qtbot, runner, TileLayerViewModel(settings, tmp_path / "cache"))
+    assert pane.basemap_button is not None
+    pane.basemap_button.use_package(package)
+    street_level(pane)
+    qtbot.waitUntil(lambda: all_shown(pane), timeout=5000)
+    image = pane.view.viewport().grab().toImage()
+    h = image.height()
+    under_label = QColor(image.pixel(9, h - 9))  # inside the scale's plate
+    open_map = QColor(image.pixel(image.width() // 2, h // 3))  # a black tile
+    assert open_map.lightness() < 30
+    window = pane.view.palette().color(pane.view.backgroundRole())
+    assert abs(under_label.lightness() - window.lightness()) < 80  # the plate, not the tile

@@ -1,6 +1,7 @@
-"""The operator's dashboard: the KPIs' metadata, each KPI's last values over the duration
-picked for it (one of those its metadata lists), refreshed on a timer, and the series a
-user hides or shows.
+"""The operator's dashboard: the KPIs' metadata, their last values over one period for the
+whole page (each KPI over that period, or the nearest one its metadata lists), the headline
+figures with their trend over the period, refreshed on a timer, and the series a user hides
+or shows.
 
 A refresh fetches every KPI's last values in one background task (never two at once) and
 then hands each chart plain lists: the pane's work on the UI thread is a `setData` per
@@ -41,6 +42,50 @@ OPERATOR_ONLY = (
 DURATION_WORDS = {"PT1H": "Last hour", "PT6H": "Last 6 hours", "PT12H": "Last 12 hours",
                   "P1D": "Last day", "P3D": "Last 3 days", "P7D": "Last week",
                   "P1W": "Last week", "P30D": "Last 30 days"}  # fmt: skip
+
+
+PERIODS = ("PT6H", "P1D", "P3D")  # the page's period picker
+DEFAULT_PERIOD = "P1D"
+
+
+@dataclass(frozen=True)
+class HeadlineSpec:
+    """A headline figure: the sum of these series' newest values of one KPI."""
+
+    key: str
+    title: str
+    kpi: str
+    series: tuple[str, ...]
+    unit: str  # '' for a count, '%' for a share
+    good_up: bool  # whether a rise is good news (said in the trend's colour)
+
+
+HEADLINES = (
+    HeadlineSpec("devicesActive", "Devices active", "devices", ("active",), "", True),
+    HeadlineSpec("stationsConnected", "Stations connected", "stations", ("availability",), "%",
+                 True),
+    HeadlineSpec("alarmsOpen", "Alarms open", "alarms",
+                 ("critical", "major", "minor", "warning", "indeterminate"), "", False),
+    HeadlineSpec("uplinksPerHour", "Uplinks per hour", "traffic", ("uplinks",), "", True),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Headline:
+    key: str
+    title: str
+    value: str  # "1,234", "94.2 %", "—" when not known
+    trend: str  # "▲ 12 over the last day", "no change over the last day", ''
+    direction: int  # 1 up, -1 down, 0 flat or unknown
+    good: bool | None  # the change is good news, bad news, or neither (None)
+
+
+def period_of(kpi: Kpi, period: str) -> str:
+    """The KPI's own duration for the page's period: the same, or the nearest it lists."""
+    if not kpi.durations or period in kpi.durations:
+        return period if kpi.durations else ""
+    wanted = parse_duration(period)
+    return min(kpi.durations, key=lambda d: abs(parse_duration(d) - wanted))
 
 
 def duration_words(text: str) -> str:
@@ -103,6 +148,8 @@ class DashboardViewModel(QObject):
         self.kpi_uids = kpi_uids
         self.kpis: list[Kpi] = []
         self.durations: dict[str, str] = {}
+        self.period = DEFAULT_PERIOD  # the page's; each KPI's nearest is in `durations`
+        self.answered: dict[str, str] = {}  # the duration of each KPI's values shown
         self.series: dict[str, list[Series]] = {}
         self.updated_ms: dict[str, int] = {}
         self.hidden: dict[str, set[str]] = {}
@@ -138,7 +185,7 @@ class DashboardViewModel(QObject):
                 self.runner.cancel(task)
         self._meta_task = self._refresh_task = None
         self.client = client
-        self.kpis, self.series, self.updated_ms = [], {}, {}
+        self.kpis, self.series, self.updated_ms, self.answered = [], {}, {}, {}
         self.element_names = {}
         self.denied = self.failure = None
         self.loading = client is not None
@@ -172,8 +219,7 @@ class DashboardViewModel(QObject):
         self._meta_task = None
         self.kpis, self.element_names = result
         for kpi in self.kpis:
-            if self.durations.get(kpi.ID) not in kpi.durations:
-                self.durations[kpi.ID] = default_duration(kpi)
+            self.durations[kpi.ID] = period_of(kpi, self.period) or default_duration(kpi)
         self.loading = False
         self.kpis_changed.emit()
         self.state_changed.emit()
@@ -194,6 +240,57 @@ class DashboardViewModel(QObject):
 
     def kpi(self, uid: str) -> Kpi | None:
         return next((k for k in self.kpis if uid == k.ID), None)
+
+    def set_period(self, period: str) -> None:
+        """One period for the whole page: each KPI over it, or over the nearest it keeps."""
+        self.period = period
+        changed = []
+        for kpi in self.kpis:
+            duration = period_of(kpi, period) or default_duration(kpi)
+            if self.durations.get(kpi.ID) != duration:
+                self.durations[kpi.ID] = duration
+                changed.append(kpi.ID)
+        if changed:
+            self.refresh(changed)
+        self.state_changed.emit()
+
+    def period_note(self, uid: str) -> str:
+        """Why a chart shows another period than the page's ('' when it is the same)."""
+        duration = self.durations.get(uid, "")
+        if not duration or duration == self.period:
+            return ""
+        return (
+            f"{duration_words(duration)}: this indicator has no"
+            f" {duration_words(self.period).removeprefix('Last ').lower()} view"
+        )
+
+    def headlines(self) -> list[Headline]:
+        """The page's headline figures: the newest value and its change over the period."""
+        return [self._headline(spec) for spec in HEADLINES]
+
+    def _headline(self, spec: HeadlineSpec) -> Headline:
+        by_key = {s.key: s for s in self.series.get(spec.kpi, [])}
+        found = [by_key[k] for k in spec.series if k in by_key and by_key[k].values]
+        if not found:
+            return Headline(spec.key, spec.title, "—", "", 0, None)
+        newest = sum(s.values[-1] for s in found)
+        oldest = sum(s.values[0] for s in found)
+
+        def figure(v: float) -> str:  # a share to a tenth, a count whole
+            return f"{v:,.1f}" if spec.unit == "%" else f"{round(v):,}"
+
+        unit = f" {spec.unit}" if spec.unit else ""
+        value = f"{figure(newest)}{unit}"
+        # The period of the values read (a new period's answer may not be there yet).
+        period = duration_words(self.answered.get(spec.kpi) or self.period).lower()
+        delta = newest - oldest
+        if abs(delta) < 1e-9:
+            return Headline(spec.key, spec.title, value, f"no change over the {period}", 0, None)
+        arrow = "▲" if delta > 0 else "▼"
+        points = " points" if spec.unit == "%" else ""
+        direction = 1 if delta > 0 else -1
+        trend = f"{arrow} {figure(abs(delta))}{points} over the {period}"
+        return Headline(spec.key, spec.title, value, trend, direction, (delta > 0) == spec.good_up)
 
     def set_duration(self, uid: str, duration: str) -> bool:
         """Pick one of the KPI's durations and fetch its values; False for another."""
@@ -325,6 +422,7 @@ class DashboardViewModel(QObject):
                 )
             )
         self.series[kpi.ID] = out
+        self.answered[kpi.ID] = answer.duration
         self.updated_ms[kpi.ID] = answer.until
         self.values_changed.emit(kpi.ID)
 
@@ -368,7 +466,8 @@ class DashboardViewModel(QObject):
                 continue
             for t, v in zip(series.times_s, series.values, strict=True):
                 stamp = datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
-                writer.writerow([stamp, series.label, series.key, _number(v), series.unit])
+                # A plain number (no thousands separator): spreadsheets read it as one.
+                writer.writerow([stamp, series.label, series.key, plain_number(v), series.unit])
         return out.getvalue()
 
     def export_csv(self, uid: str, path: Path | str) -> int:
@@ -394,6 +493,14 @@ def _nearest(times: list[float], t: float) -> int:
     if i >= len(times):
         return len(times) - 1
     return i if times[i] - t < t - times[i - 1] else i - 1
+
+
+def plain_number(value: float) -> str:
+    """1800, 93.5: what a spreadsheet reads as a number in any locale's CSV import."""
+    number = float(value)
+    if number.is_integer():
+        return str(int(number))
+    return f"{number:.6f}".rstrip("0").rstrip(".")
 
 
 def _number(value: float) -> str:

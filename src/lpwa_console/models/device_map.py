@@ -25,6 +25,7 @@ from ..schema.devices import (
     DeviceCluster,
     DeviceClusters,
     DeviceFilter,
+    DevicePage,
 )
 from .latest import Latest
 from .tasks import TaskRunner
@@ -34,6 +35,16 @@ log = logging.getLogger(__name__)
 DEBOUNCE_MS = 200
 # The cluster endpoint accepts these device filters (Document 1 §4.1); others are not sent.
 CLUSTER_FILTERS = ("appServerID", "connectivity")
+MAX_FAN = 40  # devices fanned out around a place they share: more are listed in words
+
+
+@dataclass(frozen=True)
+class Member:
+    """One item of a cluster whose items share a place (fanned out around it)."""
+
+    kind: str  # "device" or "station"
+    ident: str  # EUI or LRR ID
+    name: str
 
 
 @dataclass(frozen=True)
@@ -117,6 +128,7 @@ class DeviceMapViewModel(QObject):
     extent_found = Signal(object)  # GeoBox | None: where the devices are (`fit_all`)
     filters_changed = Signal()
     unplaced_changed = Signal()  # how many devices have no position (`unplaced`)
+    members_ready = Signal(object, object, int)  # list[Member], GeoBox, how many in all
 
     def __init__(
         self,
@@ -148,6 +160,8 @@ class DeviceMapViewModel(QObject):
         self._extent_task: int | None = None
         self._latest_extent = Latest()
         self._loading = False
+        self._members_task: int | None = None
+        self._latest_members = Latest()
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(debounce_ms)
@@ -395,8 +409,50 @@ class DeviceMapViewModel(QObject):
         clusters = f"{m:,} cluster{'' if m == 1 else 's'}"
         return f"{devices} in {clusters} in view"
 
+    def list_members(self, box: GeoBox) -> None:
+        """The devices of a cluster too tight to split (one list page with the box filter
+        and the map's filters), as `members_ready`."""
+        generation = self._latest_members.advance()
+        if self._members_task is not None:
+            self.runner.cancel(self._members_task)
+            self._members_task = None
+        if self.client is None:
+            return
+        box = box.clamped()
+        filters = self.filters.model_copy(
+            update={
+                "minLat": box.min_lat,
+                "minLon": box.min_lon,
+                "maxLat": box.max_lat,
+                "maxLon": box.max_lon,
+            }
+        )
+
+        def done(page: DevicePage) -> None:
+            if self._latest_members.is_current(generation):
+                self._members_task = None
+                members = [Member("device", d.EUI, d.name or d.EUI) for d in page.briefs]
+                self.members_ready.emit(members, box, page.count or len(members))
+
+        def failed(_exc: BaseException, message: str) -> None:
+            if self._latest_members.is_current(generation):
+                self._members_task = None
+                self.error.emit(message)
+
+        self._members_task = self.runner.run(
+            "Devices at one place",
+            self.client.devices.list(1, MAX_FAN, filters=filters),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
+
     def close(self) -> None:
         """Stop asking (the pane is going)."""
+        self._latest_members.advance()
+        if self._members_task is not None:
+            self.runner.cancel(self._members_task)
+            self._members_task = None
         self._cancel()
         self._cancel_extent()
         self._latest_unplaced.advance()

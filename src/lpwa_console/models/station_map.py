@@ -11,7 +11,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..api import LpwaClient
 from ..schema.stations import BaseStationBrief, BaseStationCluster, BaseStationFilter
-from .device_map import GeoBox
+from .device_map import MAX_FAN, GeoBox, Member
 from .latest import Latest
 from .station_commands import StationRef
 from .stations import station_ref
@@ -37,6 +37,7 @@ class StationMapViewModel(QObject):
     error = Signal(str)
     selection_ready = Signal(object, object)  # list[StationRef], GeoBox
     selection_failed = Signal(str)
+    members_ready = Signal(object, object, int)  # list[Member], GeoBox, how many in all
     client_changed = Signal(bool)  # has a client (none: the account has no stations)
     extent_found = Signal(object)  # GeoBox | None: where the stations are (`fit_all`)
 
@@ -61,6 +62,7 @@ class StationMapViewModel(QObject):
         self._latest = Latest()
         self._task: int | None = None
         self._select_task: int | None = None
+        self._members_task: int | None = None
         self._extent_task: int | None = None
         self._latest_extent = Latest()
         self.timer = QTimer(self)
@@ -192,6 +194,37 @@ class StationMapViewModel(QObject):
 
     # --- box selection ------------------------------------------------------------------
 
+    def list_members(self, box: GeoBox) -> None:
+        """The stations of a cluster too tight to split, as `members_ready` (fanned out
+        around their place)."""
+        if self._members_task is not None:
+            self.runner.cancel(self._members_task)
+            self._members_task = None
+        if self.client is None:
+            return
+        box = box.clamped()
+        filters = BaseStationFilter(
+            minLat=box.min_lat, minLon=box.min_lon, maxLat=box.max_lat, maxLon=box.max_lon
+        )
+
+        def done(page: Any) -> None:
+            self._members_task = None
+            briefs: list[BaseStationBrief] = list(page.briefs)
+            members = [Member("station", s.lrrID, s.name or s.lrrID) for s in briefs]
+            self.members_ready.emit(members, box, page.count or len(members))
+
+        def failed(_exc: BaseException, message: str) -> None:
+            self._members_task = None
+            self.error.emit(message)
+
+        self._members_task = self.runner.run(
+            "Base stations at one place",
+            self.client.stations.list(1, MAX_FAN, filters=filters),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
+        )
+
     def select_box(self, box: GeoBox) -> None:
         """The stations inside this box (at most one page), as `selection_ready`."""
         if self._select_task is not None:
@@ -231,6 +264,9 @@ class StationMapViewModel(QObject):
     def close(self) -> None:
         self._cancel()
         self._cancel_extent()
+        if self._members_task is not None:
+            self.runner.cancel(self._members_task)
+            self._members_task = None
         if self._select_task is not None:
             self.runner.cancel(self._select_task)
             self._select_task = None

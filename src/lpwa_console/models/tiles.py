@@ -2,9 +2,13 @@
 
 Field laptops are often offline, so the first source is a file: an MBTiles package (a SQLite
 database of raster tiles, the format every tile tool writes) for the user's region. The
-second, optional, is an online XYZ tile server whose URL template the user sets; every tile it
-sends is kept in an on-disk cache, so the places already seen keep working offline. The
-bundled world outline of the map pane stays underneath as the fallback.
+default, when the machine is online, is OpenStreetMap's street map; the user may give another
+online XYZ tile server instead. Every tile a server sends is kept in an on-disk cache (as long as
+its Cache-Control/Expires allow, then asked again conditionally), so the places already seen
+keep working offline. The bundled world outline of the map pane stays underneath as the
+fallback. OpenStreetMap's tile usage policy is kept for every server: a User-Agent naming the
+application, its version and a contact URL, at most two connections, the server's cache headers
+honoured, no cache-busting headers, and only the tiles of the view asked for (no prefetch).
 
 Tiles use the XYZ scheme of Web Mercator (z, x, y with y = 0 at the north edge), the
 projection of the map pane. MBTiles stores rows bottom-up (TMS): row = 2^z - 1 - y.
@@ -15,11 +19,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import math
 import os
+import re
 import sqlite3
 import threading
+import time
+from email.utils import parsedate_to_datetime
 from pathlib import Path
 from typing import NamedTuple, Protocol
 from urllib.parse import urlsplit
@@ -27,6 +35,7 @@ from urllib.parse import urlsplit
 import httpx
 from PySide6.QtCore import QObject, QSettings, Signal
 
+from .. import PROJECT_URL, __version__
 from .latest import Latest
 from .tasks import in_thread
 
@@ -37,7 +46,16 @@ MAX_INFLIGHT = 6
 MAX_WANTED = 400  # tiles of one view: more means the zoom level is wrong, ask for none
 ONLINE_MAX_ZOOM = 19
 ONLINE_TIMEOUT_S = 10.0
-USER_AGENT = "lpwa-console (tile cache)"
+USER_AGENT = f"LPWA-Console/{__version__} (+{PROJECT_URL})"
+MAX_CONNECTIONS = 2  # OpenStreetMap's tile usage policy: at most two
+DEFAULT_MAX_AGE_S = 7 * 24 * 3600  # a tile sent without cache headers: the policy's 7 days
+STREET_TEMPLATE = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+STREET_LABEL = "OpenStreetMap"
+STREET_ATTRIBUTION = "© OpenStreetMap contributors"
+OFFLINE_NOTICE = (
+    "The street map needs an internet connection, or a tile package for offline work"
+    " (Basemap ▸ Tile package)"
+)
 
 
 class TileKey(NamedTuple):
@@ -54,6 +72,7 @@ class TileSource(Protocol):
     label: str
     min_zoom: int
     max_zoom: int
+    attribution: str
 
     async def fetch(self, key: TileKey) -> bytes | None: ...
 
@@ -129,7 +148,8 @@ class MBTilesSource:
         self._lock = threading.Lock()
         self.label = str(meta.get("name") or self.path.stem)
         self.min_zoom, self.max_zoom = int(levels[0]), int(levels[1])
-        self.attribution = str(meta.get("attribution", ""))
+        # Packages often hold an HTML link: the map draws plain text.
+        self.attribution = re.sub(r"<[^>]*>", "", str(meta.get("attribution", ""))).strip()
 
     def read(self, key: TileKey) -> bytes | None:
         row_tms = (1 << key.z) - 1 - key.y
@@ -164,6 +184,36 @@ def check_template(template: str) -> str:
     return template
 
 
+def expiry(headers: httpx.Headers, now: float) -> float | None:
+    """When a response stops being fresh (epoch seconds) by its Cache-Control or Expires;
+    None when it must not be stored (no-store)."""
+    control = headers.get("cache-control", "").lower()
+    if "no-store" in control:
+        return None
+    if "no-cache" in control:
+        return now  # stored, but asked again (conditionally) before each use
+    age = 0.0
+    with contextlib.suppress(ValueError):
+        age = float(headers.get("age", "0"))
+    found = re.search(r"(?:^|,)\s*max-age\s*=\s*(\d+)", control)
+    if found:
+        return now + int(found.group(1)) - age
+    expires = headers.get("expires")
+    if expires:
+        try:
+            return parsedate_to_datetime(expires).timestamp()
+        except (TypeError, ValueError):
+            return now  # an invalid date means already expired (RFC 9111)
+    return now + DEFAULT_MAX_AGE_S
+
+
+class CachedTile(NamedTuple):
+    data: bytes
+    expires: float
+    etag: str
+    last_modified: str
+
+
 class OnlineTileSource:
     """XYZ tiles from a tile server, each kept on disk: what was seen once works offline."""
 
@@ -174,30 +224,50 @@ class OnlineTileSource:
         *,
         http: httpx.AsyncClient | None = None,
         max_zoom: int = ONLINE_MAX_ZOOM,
+        label: str = "",
+        attribution: str = "",
     ) -> None:
         self.template = check_template(template)
-        self.label = urlsplit(self.template).netloc
+        self.label = label or urlsplit(self.template).netloc
         self.min_zoom, self.max_zoom = 0, max_zoom
         digest = hashlib.sha256(self.template.encode()).hexdigest()[:16]
         self.cache_dir = Path(cache_root) / digest
         self._own_http = http is None
         self._http = http or httpx.AsyncClient(
-            timeout=ONLINE_TIMEOUT_S, headers={"User-Agent": USER_AGENT}, follow_redirects=True
+            timeout=ONLINE_TIMEOUT_S,
+            headers={"User-Agent": USER_AGENT},
+            follow_redirects=True,
+            limits=httpx.Limits(
+                max_connections=MAX_CONNECTIONS, max_keepalive_connections=MAX_CONNECTIONS
+            ),
         )
+        # The pool's limit binds only our own client; this one binds an injected one too.
+        self._connections = asyncio.Semaphore(MAX_CONNECTIONS)
         self.offline = False  # the last request could not reach the server
-        self.attribution = ""
+        self.missing_offline = False  # a tile was not shown because the server is unreachable
+        self.attribution = attribution
 
     def cache_path(self, key: TileKey) -> Path:
         return self.cache_dir / str(key.z) / str(key.x) / f"{key.y}.tile"
 
-    def _read_cached(self, key: TileKey) -> bytes | None:
+    def _read_cached(self, key: TileKey) -> CachedTile | None:
+        path = self.cache_path(key)
         try:
-            return self.cache_path(key).read_bytes()
+            data = path.read_bytes()
         except OSError:
             return None
+        try:
+            meta = json.loads(path.with_suffix(".meta").read_text("utf-8"))
+        except (OSError, ValueError):
+            meta = {}  # a tile cached before the headers were kept: asked again when online
+        return CachedTile(
+            data,
+            float(meta.get("expires", 0.0)),
+            str(meta.get("etag", "")),
+            str(meta.get("last_modified", "")),
+        )
 
-    def _write_cached(self, key: TileKey, data: bytes) -> None:
-        path = self.cache_path(key)
+    def _write(self, path: Path, data: bytes) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.part")
         partial.write_bytes(data)
@@ -208,24 +278,51 @@ class OnlineTileSource:
             # same tile, which another fetch just wrote): that tile is there; drop ours.
             partial.unlink(missing_ok=True)
 
+    def _write_cached(self, key: TileKey, tile: CachedTile) -> None:
+        path = self.cache_path(key)
+        meta = {"expires": tile.expires, "etag": tile.etag, "last_modified": tile.last_modified}
+        self._write(path.with_suffix(".meta"), json.dumps(meta).encode())
+        self._write(path, tile.data)
+
     async def fetch(self, key: TileKey) -> bytes | None:
         cached = await in_thread(self._read_cached, key)
-        if cached is not None:
-            return cached
+        if cached is not None and cached.expires > time.time():
+            return cached.data  # fresh: the server is not asked
         url = self.template.format(z=key.z, x=key.x, y=key.y, s="a")
+        headers = {}  # only validators: never no-cache or Pragma
+        if cached is not None and cached.etag:
+            headers["If-None-Match"] = cached.etag
+        if cached is not None and cached.last_modified:
+            headers["If-Modified-Since"] = cached.last_modified
         try:
-            response = await self._http.get(url)
+            async with self._connections:
+                response = await self._http.get(url, headers=headers)
         except httpx.HTTPError as exc:
             if not self.offline:
                 log.info("tile server unreachable: %s", type(exc).__name__)
             self.offline = True
-            return None
-        self.offline = False
+            if cached is None:
+                self.missing_offline = True
+            return cached.data if cached is not None else None  # stale beats nothing
+        self.offline = self.missing_offline = False
+        expires = expiry(response.headers, time.time())
+        if response.status_code == 304 and cached is not None:
+            if expires is not None:
+                kept = cached._replace(expires=expires)
+                await in_thread(self._write_cached, key, kept)
+            return cached.data
         kind = response.headers.get("content-type", "")
         if response.status_code != 200 or not kind.startswith("image/"):
-            return None
+            return cached.data if cached is not None else None
         data = response.content
-        await in_thread(self._write_cached, key, data)
+        if expires is not None:
+            tile = CachedTile(
+                data,
+                expires,
+                response.headers.get("etag", ""),
+                response.headers.get("last-modified", ""),
+            )
+            await in_thread(self._write_cached, key, tile)
         return data
 
     def close(self) -> None:
@@ -237,7 +334,7 @@ class OnlineTileSource:
 
 # --- the view-model -----------------------------------------------------------------------
 
-WORLD, PACKAGE, ONLINE = "world", "mbtiles", "online"
+WORLD, PACKAGE, ONLINE, STREET = "world", "mbtiles", "online", "street"
 
 
 class TileLayerViewModel(QObject):
@@ -263,6 +360,8 @@ class TileLayerViewModel(QObject):
         self.source: TileSource | None = None
         self.kind = WORLD
         self.status = ""
+        self.notice = ""  # said on the map: why the street map is not drawn
+        self._said_notice = ""
         self._latest = Latest()
         self._wanted: list[TileKey] = []
         self._inflight: set[TileKey] = set()
@@ -270,12 +369,19 @@ class TileLayerViewModel(QObject):
 
     # --- choosing a basemap ----------------------------------------------------------
 
+    @property
+    def attribution(self) -> str:
+        """The credit the source asks to be shown on the map ('' for the world outline)."""
+        return self.source.attribution if self.source is not None else ""
+
     def restore(self) -> None:
-        """The basemap of the last session; one that no longer opens falls back to the
-        world outline and says why."""
-        kind = str(self.settings.value("map/basemap", WORLD))
+        """The basemap of the last session (the street map for a new user); one that no
+        longer opens falls back to the world outline and says why."""
+        kind = str(self.settings.value("map/basemap", STREET))
         error = None
-        if kind == PACKAGE:
+        if kind == STREET:
+            error = self.use_street()
+        elif kind == PACKAGE:
             error = self.use_package(Path(str(self.settings.value("map/package", ""))))
         elif kind == ONLINE:
             error = self.use_online(str(self.settings.value("map/tile_url", "")))
@@ -296,6 +402,23 @@ class TileLayerViewModel(QObject):
         self._set_source(source, PACKAGE, f"Tiles: {source.label} ({levels}, offline)")
         return None
 
+    def use_street(self) -> str | None:
+        """OpenStreetMap's street map (`map/street_url` may name another server of the same
+        tiles, e.g. a mirror or a test server)."""
+        template = str(self.settings.value("map/street_url", "") or STREET_TEMPLATE)
+        try:
+            source = OnlineTileSource(
+                template,
+                self.cache_root,
+                http=self._http,
+                label=STREET_LABEL,
+                attribution=STREET_ATTRIBUTION,
+            )
+        except TileSourceError as exc:
+            return str(exc)
+        self._set_source(source, STREET, f"Street map: {STREET_LABEL} (cached for offline use)")
+        return None
+
     def use_online(self, template: str) -> str | None:
         try:
             source = OnlineTileSource(template, self.cache_root, http=self._http)
@@ -312,13 +435,15 @@ class TileLayerViewModel(QObject):
         if self.source is not None:
             self.source.close()
         self.source, self.kind = source, kind
+        self.notice = ""
         if save:
             self.settings.setValue("map/basemap", kind)
         self._set_status(status)
         self.source_changed.emit()
 
     def _set_status(self, text: str) -> None:
-        if text != self.status:
+        if text != self.status or self.notice != self._said_notice:
+            self._said_notice = self.notice
             self.status = text
             self.status_changed.emit(text)
 
@@ -352,8 +477,9 @@ class TileLayerViewModel(QObject):
             self.tile_ready.emit(key, data)
         if isinstance(source, OnlineTileSource):
             offline = "offline: showing cached tiles only" if source.offline else ""
-            base = f"Tiles: {source.label}"
-            self._set_status(f"{base} ({offline or 'cached for offline use'})")
+            base = "Street map" if self.kind == STREET else "Tiles"
+            self.notice = OFFLINE_NOTICE if source.missing_offline else ""
+            self._set_status(f"{base}: {source.label} ({offline or 'cached for offline use'})")
         self._pump()
 
     def _cancel(self) -> None:

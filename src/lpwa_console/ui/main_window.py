@@ -41,6 +41,7 @@ from .rights import RightsGate
 from .theme import apply_theme
 from .widgets.activity import ActivityPanel
 from .widgets.column_chooser import restore_tables, save_tables
+from .widgets.list_detail import restore_splitters, save_splitters
 from .widgets.pane_parts import TableOrEmpty
 
 if TYPE_CHECKING:
@@ -124,6 +125,9 @@ class MainWindow(QMainWindow):
         for pane in panes:
             if isinstance(pane, Pane | LazyPane):
                 pane.navigate.connect(self.navigator.go)
+            if isinstance(pane, LazyPane):
+                # A pane made later gets the list-and-detail split the user left it with.
+                pane.made.connect(lambda made: restore_splitters(made, self.settings))
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("mainSplitter")
         splitter.addWidget(self.navigation)
@@ -675,6 +679,7 @@ class MainWindow(QMainWindow):
         if isinstance(state, QByteArray) and not state.isEmpty():
             self.restoreState(state)
         restore_tables(self, self.settings)
+        restore_splitters(self, self.settings)
         # By title: an index would point at another pane once a version adds one.
         titles = [self.navigation.item(row).text() for row in range(self.navigation.count())]
         title = self.settings.value("window/pane_title", "")
@@ -700,6 +705,7 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         save_tables(self, self.settings)
+        save_splitters(self, self.settings)
         current = self.navigation.currentItem()
         self.settings.setValue("window/pane_title", current.text() if current else "")
         self.settings.remove("window/pane")

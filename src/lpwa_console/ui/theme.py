@@ -6,8 +6,8 @@ import logging
 from typing import Literal
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtGui import QColor, QGuiApplication, QPalette, QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import QApplication, QLabel, QTextEdit
 
 from .resources import read_text
 
@@ -109,4 +109,39 @@ def apply_theme(app: QApplication, choice: ThemeChoice = "system") -> bool:
         log.warning("theme files not found: %s", exc)
         qss = ""
     app.setStyleSheet(qss)
+    refresh_links(app)
     return dark
+
+
+def refresh_links(app: QApplication) -> None:
+    """Qt bakes the palette's link colour into rich text when it parses it: text shown
+    before a theme change kept the old one (the light theme's dark blue on dark grey).
+    Labels parse their text again; documents (text browsers) get their anchors recoloured."""
+    link = app.palette().color(QPalette.ColorRole.Link)
+    for widget in app.allWidgets():
+        if isinstance(widget, QLabel) and "<a " in widget.text():
+            text = widget.text()
+            widget.clear()  # setText with the same text would do nothing
+            widget.setText(text)
+        elif isinstance(widget, QTextEdit):
+            _recolour_anchors(widget, link)
+
+
+def _recolour_anchors(edit: QTextEdit, link: QColor) -> None:
+    document = edit.document()
+    block = document.begin()
+    while block.isValid():
+        it = block.begin()
+        while not it.atEnd():
+            fragment = it.fragment()
+            if fragment.isValid() and fragment.charFormat().isAnchor():
+                cursor = QTextCursor(document)
+                cursor.setPosition(fragment.position())
+                cursor.setPosition(
+                    fragment.position() + fragment.length(), QTextCursor.MoveMode.KeepAnchor
+                )
+                recoloured = QTextCharFormat()
+                recoloured.setForeground(link)
+                cursor.mergeCharFormat(recoloured)
+            it += 1
+        block = block.next()

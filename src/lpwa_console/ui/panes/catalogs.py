@@ -24,7 +24,6 @@ from PySide6.QtWidgets import (
     QPlainTextEdit,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QTabWidget,
     QTextBrowser,
     QVBoxLayout,
@@ -47,6 +46,7 @@ from ..connections import SignalConnections
 from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
 from ..pane import Pane
 from ..rights import RightsGate
+from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
 NOT_CONNECTED = "Not connected"
@@ -202,10 +202,7 @@ class CatalogsPane(Pane):
             stack = TableOrEmpty(table)
             self.tables[kind] = table
             self.stacks[kind] = stack
-            splitter = QSplitter(Qt.Orientation.Horizontal)
-            splitter.addWidget(stack)
-            splitter.addWidget(self._side(kind))
-            splitter.setSizes([700, 460])
+            splitter = ListDetailSplitter(f"{kind}Splitter", stack, self._side(kind))
             self.tabs.addTab(splitter, title)
             table.selectionModel().currentRowChanged.connect(
                 lambda current, _p, k=kind: self._picked(k, current)

@@ -1,7 +1,9 @@
-"""The operator's dashboard: one chart per KPI, drawn with the colours and line styles its
-metadata gives, over a duration picked among those the KPI supports, refreshed on a timer.
-Each series can be hidden or shown (the list beside the chart), hovering names the time and
-each visible value, and a chart's data exports to CSV and its picture to PNG.
+"""The operator's dashboard: headline figures with their trend (devices active, stations
+connected, alarms open, uplinks per hour), then one chart per KPI, drawn with the colours and
+line styles its metadata gives, all over one period picked for the page, refreshed on a
+timer. Each series can be hidden or shown (the list beside the chart, names in full),
+hovering draws a line at the time and reads every visible value, and a chart's data exports
+to CSV (plain numbers; the pane says where it went) and its picture to PNG.
 
 pyqtgraph is imported when the first chart is made (PITFALLS: clip-to-view and peak
 downsampling on the PlotItem, 1 px pens); a refresh only calls `setData` on the curves it
@@ -14,12 +16,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPointF, Qt, QTimer
-from PySide6.QtGui import QColor, QPixmap
+from PySide6.QtCore import QPointF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QPalette, QPixmap
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QFileDialog,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -31,7 +34,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.dashboard import DashboardViewModel, Series, duration_words
+from ...models.dashboard import (
+    PERIODS,
+    DashboardViewModel,
+    Headline,
+    Series,
+    duration_words,
+)
 from ...schema.dashboard import Kpi
 from ..connections import SignalConnections
 from ..pane import Pane
@@ -52,6 +61,9 @@ KEY_ROLE = Qt.ItemDataRole.UserRole
 # series panned a day at a time in 38 ms a frame; 2: 6 ms); the peaks are kept either way.
 CURVE_OPTIONS: dict[str, Any] = {"autoDownsampleFactor": 2.0}
 STAGGER_MS = 20  # between two charts' new data: each gets its own paint
+LEGEND_MAX = 420  # px: a legend wider than this wraps its names instead
+TREND_COLOURS = {True: "#2e7d32", False: "#c62828"}  # good news, bad news (light)
+TREND_COLOURS_DARK = {True: "#81c784", False: "#ef5350"}
 
 
 def make_plot(name: str) -> pg.PlotWidget:
@@ -81,6 +93,8 @@ def pen_for(series: Series) -> Any:
 class KpiChart(QWidget):
     """One KPI: its duration picker, exports, the series list and the plot."""
 
+    saved = Signal(str)  # an export's outcome in words (the pane says it)
+
     def __init__(self, vm: DashboardViewModel, kpi: Kpi, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.vm = vm
@@ -88,18 +102,14 @@ class KpiChart(QWidget):
         self.setObjectName(f"kpiChart_{kpi.ID}")
         self.curves: dict[str, Any] = {}
         self._plot: pg.PlotWidget | None = None
+        self._cursor: Any = None  # the hover's vertical line, once the plot is made
         title = QLabel(f"<b>{kpi.name}</b>")
         title.setObjectName("kpiTitle")
         title.setToolTip(kpi.description or "")
-        self.duration = QComboBox()
-        self.duration.setObjectName("kpiDuration")
-        self.duration.setToolTip("The period shown: the durations this indicator supports")
-        for text in kpi.durations:
-            self.duration.addItem(duration_words(text), text)
-        current = vm.durations.get(kpi.ID)
-        if current in kpi.durations:
-            self.duration.setCurrentIndex(kpi.durations.index(current))
-        self.duration.currentIndexChanged.connect(self._duration_picked)
+        # The page's period, or why this chart shows another one.
+        self.period = QLabel()
+        self.period.setObjectName("kpiPeriod")
+        self.period.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.csv_button = QPushButton("Export data…")
         self.csv_button.setToolTip("Save this chart's values as a CSV file")
         self.csv_button.clicked.connect(self._ask_csv)
@@ -109,19 +119,24 @@ class KpiChart(QWidget):
         self.hover = QLabel()
         self.hover.setObjectName("kpiHover")
         self.hover.setWordWrap(True)  # a long line would widen the whole pane
+        # Two lines kept, empty or not: a readout never moves the chart under the pointer.
+        self.hover.setMinimumHeight(2 * self.hover.fontMetrics().lineSpacing())
+        self.hover.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         top = QHBoxLayout()
         top.addWidget(title)
+        top.addWidget(self.period)
         top.addStretch(1)
-        top.addWidget(self.duration)
         top.addWidget(self.csv_button)
         top.addWidget(self.png_button)
 
         self.legend = QListWidget()
         self.legend.setObjectName("kpiSeries")
         self.legend.setToolTip("Tick a series to show it, untick it to hide it")
-        self.legend.setMaximumWidth(260)
-        self.legend.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # Names in full: the list is as wide as its longest name (wrapping past LEGEND_MAX).
+        self.legend.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.legend.setWordWrap(True)
         self.legend.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.legend.setFixedWidth(160)
         self.legend.itemChanged.connect(self._item_changed)
         self.empty = QLabel("Loading…")
         self.empty.setObjectName("kpiEmpty")
@@ -134,8 +149,14 @@ class KpiChart(QWidget):
         body.addWidget(self.legend)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addLayout(body, 1)
         layout.addWidget(self.hover)
+        layout.addLayout(body, 1)
+        self.show_period()
+
+    def show_period(self) -> None:
+        note = self.vm.period_note(self.kpi.ID)
+        duration = self.vm.durations.get(self.kpi.ID, "")
+        self.period.setText(note or (duration_words(duration) if duration else ""))
 
     @property
     def plot(self) -> pg.PlotWidget:
@@ -144,6 +165,11 @@ class KpiChart(QWidget):
             unit = next((m.unit for m in self.kpi.metrics if m.unit), "")
             self._plot.getPlotItem().setLabel("left", unit)
             self._plot.getPlotItem().scene().sigMouseMoved.connect(self._mouse_moved)
+            import pyqtgraph as pg
+
+            self._cursor = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen("#888888"))
+            self._cursor.setVisible(False)
+            self._plot.getPlotItem().addItem(self._cursor, ignoreBounds=True)
             self.stack.addWidget(self._plot)
         return self._plot
 
@@ -189,6 +215,9 @@ class KpiChart(QWidget):
             item.setToolTip(f"{s.label}\n{s.key} · {s.line_style.lower().replace('_', '-')} line")
             self.legend.addItem(item)
         self.legend.blockSignals(False)
+        widest = max(self.legend.fontMetrics().horizontalAdvance(s.label) for s in series)
+        room = 12 + 4 + 18 + 2 * self.legend.frameWidth() + 12  # swatch, check box, margins
+        self.legend.setFixedWidth(min(LEGEND_MAX, widest + room + 20))
 
     def set_visible(self, key: str, visible: bool) -> None:
         curve = self.curves.get(key)
@@ -207,21 +236,28 @@ class KpiChart(QWidget):
         visible = item.checkState() == Qt.CheckState.Checked
         self.vm.set_visible(self.kpi.ID, item.data(KEY_ROLE), visible)
 
-    def _duration_picked(self, index: int) -> None:
-        if index >= 0:
-            self.vm.set_duration(self.kpi.ID, self.duration.itemData(index))
-
     # --- hover ------------------------------------------------------------------------------
 
     def hover_text(self, seconds: float) -> str:
         return self.vm.value_text(self.kpi.ID, seconds) or ""
 
+    def hover_at(self, seconds: float) -> str:
+        """Read the values at this time: the line drawn there, the text above the chart."""
+        text = self.hover_text(seconds)
+        if self._cursor is not None:
+            self._cursor.setVisible(bool(text))
+            self._cursor.setValue(seconds)
+        self.hover.setText(text)
+        return text
+
     def _mouse_moved(self, pos: QPointF) -> None:
         box = self.plot.getPlotItem().getViewBox()
         if not box.sceneBoundingRect().contains(pos):
             self.hover.clear()
+            if self._cursor is not None:
+                self._cursor.setVisible(False)
             return
-        self.hover.setText(self.hover_text(box.mapSceneToView(pos).x()))
+        self.hover_at(box.mapSceneToView(pos).x())
 
     # --- export -----------------------------------------------------------------------------
 
@@ -235,21 +271,70 @@ class KpiChart(QWidget):
         """The chart as it is drawn (plot and series list) in a PNG file."""
         return bool(self.grab().save(str(path), "PNG"))
 
+    def save_csv(self, path: Path | str) -> str:
+        """Export to `path`; the outcome in words, naming the file (also as `saved`)."""
+        try:
+            rows = self.export_csv(path)
+        except OSError as exc:
+            text = f"Could not write {path}: {exc.strerror or exc}"
+        else:
+            text = f"Saved {rows:,} values of “{self.kpi.name}” to {path}"
+        self.saved.emit(text)
+        return text
+
+    def save_png(self, path: Path | str) -> str:
+        saved = self.export_png(path)
+        text = (
+            f"Saved the chart “{self.kpi.name}” to {path}" if saved else f"Could not write {path}"
+        )
+        self.saved.emit(text)
+        return text
+
     def _ask_csv(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self, "Export the chart's data", self._default_name("csv"), "CSV files (*.csv)"
         )
         if path:
-            rows = self.export_csv(path)
-            self.hover.setText(f"{rows:,} values saved to {path}")
+            self.save_csv(path)
 
     def _ask_png(self) -> None:
         path, _ = QFileDialog.getSaveFileName(
             self, "Save the chart as a picture", self._default_name("png"), "PNG images (*.png)"
         )
         if path:
-            saved = self.export_png(path)
-            self.hover.setText(f"Saved to {path}" if saved else f"Could not write {path}")
+            self.save_png(path)
+
+
+class HeadlineCard(QFrame):
+    """One headline figure: its title, its value large, its trend over the page's period."""
+
+    def __init__(self, headline: Headline, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName(f"headline_{headline.key}")
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        self.title = QLabel(headline.title)
+        self.value = QLabel()
+        self.value.setObjectName("headlineValue")
+        font = QFont(self.value.font())
+        font.setPointSizeF(font.pointSizeF() * 1.8)
+        font.setBold(True)
+        self.value.setFont(font)
+        self.trend = QLabel()
+        self.trend.setObjectName("headlineTrend")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(12, 8, 12, 8)
+        layout.addWidget(self.title)
+        layout.addWidget(self.value)
+        layout.addWidget(self.trend)
+        self.show_headline(headline)
+
+    def show_headline(self, headline: Headline) -> None:
+        self.value.setText(headline.value)
+        self.trend.setText(headline.trend or " ")  # the line is kept: nothing moves
+        dark = self.palette().color(QPalette.ColorRole.Window).lightness() < 128
+        colours = TREND_COLOURS_DARK if dark else TREND_COLOURS
+        colour = colours.get(headline.good) if headline.good is not None else None
+        self.trend.setStyleSheet(f"color: {colour};" if colour else "")
 
 
 class DashboardPane(Pane):
@@ -273,13 +358,30 @@ class DashboardPane(Pane):
         self.refresh_button = QPushButton("Refresh")
         self.refresh_button.setObjectName("dashboardRefresh")
         self.refresh_button.clicked.connect(lambda: self.vm.refresh())
+        self.period = QComboBox()
+        self.period.setObjectName("dashboardPeriod")
+        self.period.setToolTip("The period of every figure and chart of the page")
+        for text in PERIODS:
+            self.period.addItem(duration_words(text), text)
+        self.period.setCurrentIndex(PERIODS.index(view_model.period))
+        self.period.currentIndexChanged.connect(
+            lambda i: self.vm.set_period(self.period.itemData(i)) if i >= 0 else None
+        )
         self.message = PaneMessage()
         top = QHBoxLayout()
+        top.addWidget(QLabel("Period"))
+        top.addWidget(self.period)
         top.addWidget(self.status)
         top.addWidget(self.busy)
         top.addStretch(1)
         top.addWidget(self.auto)
         top.addWidget(self.refresh_button)
+        self.headlines: dict[str, HeadlineCard] = {}
+        cards = QHBoxLayout()
+        for headline in view_model.headlines():
+            card = HeadlineCard(headline)
+            self.headlines[headline.key] = card
+            cards.addWidget(card, 1)
 
         self.empty = QLabel()
         self.empty.setObjectName("emptyState")
@@ -287,6 +389,7 @@ class DashboardPane(Pane):
         self.empty.setWordWrap(True)
         self.column = QWidget()
         self.column_layout = QVBoxLayout(self.column)
+        self.column_layout.addLayout(cards)
         self.column_layout.addStretch(1)
         self.scroller = QScrollArea()
         self.scroller.setWidgetResizable(True)
@@ -318,6 +421,7 @@ class DashboardPane(Pane):
         self._pending.clear()
         for kpi in self.vm.kpis:
             chart = KpiChart(self.vm, kpi)
+            chart.saved.connect(self.message.show_message)
             self.charts[kpi.ID] = chart
             self.column_layout.insertWidget(self.column_layout.count() - 1, chart)
         self._update()
@@ -367,6 +471,10 @@ class DashboardPane(Pane):
         return ""
 
     def _update(self) -> None:
+        for headline in self.vm.headlines():
+            self.headlines[headline.key].show_headline(headline)
+        for chart in self.charts.values():
+            chart.show_period()
         empty = self.empty_text()
         self.empty.setText(empty)
         self.stack.setCurrentWidget(self.empty if empty else self.scroller)

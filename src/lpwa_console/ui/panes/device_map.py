@@ -19,11 +19,14 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRect, QRectF, QSizeF, Qt, Signal
 from PySide6.QtGui import (
     QBrush,
     QCloseEvent,
+    QColor,
+    QContextMenuEvent,
     QFont,
+    QFontMetricsF,
     QKeyEvent,
     QMouseEvent,
     QPainter,
@@ -35,6 +38,7 @@ from PySide6.QtGui import (
     QWheelEvent,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QGraphicsItem,
@@ -44,13 +48,14 @@ from PySide6.QtWidgets import (
     QGraphicsView,
     QHBoxLayout,
     QLabel,
+    QMenu,
     QPushButton,
     QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
 )
 
-from ...models.device_map import DeviceMapViewModel, GeoBox, merged
+from ...models.device_map import DeviceMapViewModel, GeoBox, Member, merged
 from ...models.pane_access import NO_DATA_WORDS
 from ...models.rights import AccountRights
 from ...models.station_map import StationMapViewModel
@@ -59,10 +64,11 @@ from ...schema.common import Severity
 from ...schema.devices import DeviceCluster
 from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S
+from ..map_place import DEVICE, STATION, MapPlace
 from ..navigator import Location
 from ..pane import Pane
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, tab_order
-from .map_parts import MapColors, compact_count, project, unproject
+from .map_parts import CountLabel, MapColors, compact_count, project, unproject
 from .map_tiles import BasemapButton, TileLayerItem
 
 if TYPE_CHECKING:
@@ -180,6 +186,10 @@ class ClusterItem(QGraphicsItem):
         self.setPos(project(cluster.location.lat, cluster.location.lng))
         self.setToolTip(cluster_tooltip(cluster))
         self.setZValue(10 + 1 / (1 + cluster.count))  # small ones on top of big ones
+        self.count_label: CountLabel | None = None
+        if self.label:
+            size = max(9, min(13, int(self.radius * 0.8)))
+            self.count_label = CountLabel(self.pos(), self.boundingRect(), self.label, size)
         self.set_colors(colors)
 
     @property
@@ -194,6 +204,9 @@ class ClusterItem(QGraphicsItem):
             self.fill = colors.severity(self.level) if self.level else colors.device
         self.text_color = colors.cluster_text
         self.outline = colors.outline
+        if self.count_label is not None:
+            self.count_label.color = QColor(self.text_color)
+            self.count_label.update()
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -216,13 +229,121 @@ class ClusterItem(QGraphicsItem):
         painter.setPen(QPen(self.outline, 1.5))
         painter.setBrush(QBrush(self.fill))
         painter.drawEllipse(QPointF(0, 0), self.radius, self.radius)
-        if self.label:
-            font = QFont(painter.font())
-            font.setBold(True)
-            font.setPixelSize(max(9, min(13, int(self.radius * 0.8))))
-            painter.setFont(font)
-            painter.setPen(self.text_color)
-            painter.drawText(self.boundingRect(), Qt.AlignmentFlag.AlignCenter, self.label)
+        # The count is its own item (`count_label`), above every layer's markers.
+
+
+FOCUS_Z = 60.0  # the device or station shown: above every marker and count
+FAN_Z = 55.0
+FAN_SPLIT_PX = 24  # a cluster narrower than this at the deepest zoom cannot split: fan out
+FAN_RADIUS_PX = 40.0
+
+
+class FocusItem(QGraphicsItem):
+    """The device or station "Show on map" went to (or a click picked): a ring in the
+    highlight colour with its name, above every marker, at its very place, so it is never
+    lost inside a cluster."""
+
+    def __init__(self, place: MapPlace, name: str, colors: MapColors) -> None:
+        super().__init__()
+        self.place, self.colors = place, colors
+        self.name = name or place.ident
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setPos(project(place.lat, place.lon))
+        self.setZValue(FOCUS_Z)
+        self._tooltip()
+
+    def _tooltip(self) -> None:
+        what = "base station" if self.place.kind == STATION else "device"
+        self.setToolTip(f"{self.name}\nThe {what} shown\nDouble-click or Enter to open")
+
+    def set_name(self, name: str) -> None:
+        if name and name != self.name:
+            self.prepareGeometryChange()
+            self.name = name
+            self._tooltip()
+
+    def _label_rect(self) -> QRectF:
+        metrics = QFontMetricsF(QFont())
+        height = metrics.height()
+        return QRectF(14, -height / 2 - 2, metrics.horizontalAdvance(self.name) + 10, height + 4)
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(-13, -13, 26, 26).united(self._label_rect()).adjusted(-2, -2, 2, 2)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(QPointF(0, 0), 11, 11)
+        return path
+
+    def paint(
+        self, painter: QPainter, _option: QStyleOptionGraphicsItem, _widget: QWidget | None = None
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        ring = QColor(self.colors.device)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.setPen(QPen(self.colors.outline, 5))
+        painter.drawEllipse(QPointF(0, 0), 10, 10)
+        painter.setPen(QPen(ring, 3))
+        painter.drawEllipse(QPointF(0, 0), 10, 10)
+        painter.setPen(QPen(self.colors.outline, 1.5))
+        painter.setBrush(ring)
+        painter.drawEllipse(QPointF(0, 0), SINGLE_RADIUS, SINGLE_RADIUS)
+        label = self._label_rect()
+        plate = QColor(self.colors.outside)
+        plate.setAlphaF(0.85)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(plate)
+        painter.drawRoundedRect(label, 3, 3)
+        painter.setPen(self.colors.scale_text)
+        painter.setFont(QFont())
+        painter.drawText(label, Qt.AlignmentFlag.AlignCenter, self.name)
+
+
+class FanItem(QGraphicsItem):
+    """One of several items sharing a place, drawn apart on a circle around it with a line
+    to the place (a click picks it, a double-click opens it)."""
+
+    def __init__(self, member: Member, place: QPointF, offset: QPointF, colors: MapColors) -> None:
+        super().__init__()
+        self.member, self.offset, self.colors = member, QPointF(offset), colors
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setPos(place)
+        self.setZValue(FAN_Z)
+        self.setToolTip(f"{member.name}\n{member.ident}\nDouble-click to open")
+
+    def boundingRect(self) -> QRectF:
+        return QRectF(QPointF(0, 0), self.offset).normalized().adjusted(-9, -9, 9, 9)
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addEllipse(self.offset, 8, 8)
+        return path
+
+    def paint(
+        self, painter: QPainter, _option: QStyleOptionGraphicsItem, _widget: QWidget | None = None
+    ) -> None:
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fill = self.colors.device
+        painter.setPen(QPen(fill, 1))
+        painter.drawLine(QPointF(0, 0), self.offset)
+        painter.setPen(QPen(self.colors.outline, 1.5))
+        painter.setBrush(fill)
+        if self.member.kind == STATION:
+            painter.drawRoundedRect(QRectF(self.offset - QPointF(6, 6), QSizeF(12, 12)), 2, 2)
+        else:
+            painter.drawEllipse(self.offset, 6, 6)
+
+
+def fan_offsets(n: int) -> list[QPointF]:
+    """Pixel offsets of n items on a circle around their place, wider for more items."""
+    radius = max(FAN_RADIUS_PX, n * 20 / (2 * math.pi))
+    return [
+        QPointF(
+            radius * math.cos(2 * math.pi * i / n - math.pi / 2),
+            radius * math.sin(2 * math.pi * i / n - math.pi / 2),
+        )
+        for i in range(n)
+    ]
 
 
 # --- the view -----------------------------------------------------------------------------
@@ -235,7 +356,10 @@ class MapView(QGraphicsView):
     box_changed = Signal(object)  # GeoBox | None
     device_activated = Signal(str)  # the EUI of a one-device marker double-clicked
     station_activated = Signal(str)  # the LRR ID of a one-station marker double-clicked
-    box_selected = Signal(object)  # GeoBox: drawn with Shift+drag
+    box_selected = Signal(object)  # GeoBox: drawn with Shift+drag (or in box mode)
+    box_mode_changed = Signal(bool)  # box selection armed or not
+    menu_requested = Signal(QPoint)  # right-click: viewport position
+    fan_requested = Signal(str, object, QPointF)  # kind, GeoBox, scene point: list its items
     clusters_laid_out = Signal()  # markers drawn anew (new clusters, or a new scale)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -270,8 +394,13 @@ class MapView(QGraphicsView):
         self.fit_target: GeoBox | None = GeoBox.world()  # kept fitted until the user moves
         self._emitting = True
         self.station_items: list[QGraphicsItem] = []
-        self._band: tuple[QPointF, QPointF] | None = None
-        self.rubberBandChanged.connect(self._band_changed)
+        self.box_mode = False  # the next left drag draws a box (as Shift+drag does)
+        self.focus_item: FocusItem | None = None  # the device or station shown / picked
+        self.fan_items: list[FanItem] = []  # the items of a place, drawn apart around it
+        self._press_pos: QPointF | None = None  # a left press not yet released (a click?)
+        self._band_start: QPointF | None = None  # viewport point where a box was started
+        self.attribution = ""  # the basemap's credit, drawn over it
+        self.notice = ""  # why the basemap is not drawn
         self.apply_colors()
 
     # --- colours and clusters -----------------------------------------------------------
@@ -292,31 +421,64 @@ class MapView(QGraphicsView):
             item.set_colors(colors)
         for station in self.station_items:
             station.update()
+        marks: list[FanItem | FocusItem] = [*self.fan_items]
+        if self.focus_item is not None:
+            marks.append(self.focus_item)
+        for mark in marks:
+            mark.colors = colors
+            mark.update()
 
     def set_station_items(self, items: list[QGraphicsItem]) -> None:
         """The base station layer's markers (made by the pane), drawn above the devices."""
         for item in self.station_items:
-            self.map_scene.removeItem(item)
+            self._remove_marker(item)
         self.station_items = items
         for item in items:
-            self.map_scene.addItem(item)
+            self._add_marker(item)
+        self._name_focus()
 
-    def _band_changed(self, rect: QRect, start: QPointF, end: QPointF) -> None:
-        if not rect.isNull():
-            self._band = (QPointF(start), QPointF(end))
-            return
-        band, self._band = self._band, None
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
-        if band is not None:
-            first, second = (unproject(p) for p in band)
-            box = GeoBox(
-                min(first[0], second[0]),
-                min(first[1], second[1]),
-                max(first[0], second[0]),
-                max(first[1], second[1]),
+    def _add_marker(self, item: QGraphicsItem) -> None:
+        """A marker and its count (drawn above every layer's markers)."""
+        self.map_scene.addItem(item)
+        label = getattr(item, "count_label", None)
+        if label is not None:
+            self.map_scene.addItem(label)
+
+    def _remove_marker(self, item: QGraphicsItem) -> None:
+        self.map_scene.removeItem(item)
+        label = getattr(item, "count_label", None)
+        if label is not None:
+            self.map_scene.removeItem(label)
+
+    def set_box_mode(self, on: bool) -> None:
+        """Arm (or disarm) box selection: the next left drag draws a box."""
+        if on != self.box_mode:
+            self.box_mode = on
+            self.viewport().setCursor(
+                Qt.CursorShape.CrossCursor if on else Qt.CursorShape.OpenHandCursor
             )
-            if not box.empty:
-                self.box_selected.emit(box.clamped())
+            self.box_mode_changed.emit(on)
+
+    def _finish_box(self, end: QPointF) -> None:
+        """The box from the press point to the release point (Qt's rubber band signal lags
+        a move behind, so its last box was not where the button was let go)."""
+        start, self._band_start = self._band_start, None
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.set_box_mode(False)
+        if start is None:
+            return
+        first, second = (
+            unproject(self.mapToScene(start.toPoint())),
+            unproject(self.mapToScene(end.toPoint())),
+        )
+        box = GeoBox(
+            min(first[0], second[0]),
+            min(first[1], second[1]),
+            max(first[0], second[0]),
+            max(first[1], second[1]),
+        )
+        if not box.empty:
+            self.box_selected.emit(box.clamped())
 
     def set_clusters(self, clusters: list[DeviceCluster]) -> None:
         self.clusters = list(clusters)
@@ -326,12 +488,121 @@ class MapView(QGraphicsView):
         """One marker per group of clusters that would overlap at the current scale."""
         self._layout_scale = scale = self.scale_factor
         for item in self.cluster_items:
-            self.map_scene.removeItem(item)
+            self._remove_marker(item)
         groups = overlapping_groups(self.clusters, scale)
         self.cluster_items = [ClusterItem(merged(g), self.colors) for g in groups]
         for item in self.cluster_items:
-            self.map_scene.addItem(item)
+            self._add_marker(item)
+        self._name_focus()
         self.clusters_laid_out.emit()
+
+    # --- the item shown, and items sharing a place -----------------------------------
+
+    def set_focus(self, place: MapPlace | None, name: str = "") -> None:
+        """Mark the device or station at this place as the one shown (None: no more)."""
+        if self.focus_item is not None:
+            self.map_scene.removeItem(self.focus_item)
+            self.focus_item = None
+        if place is not None and place.kind:
+            self.focus_item = FocusItem(place, name, self.colors)
+            self.map_scene.addItem(self.focus_item)
+            self._name_focus()
+
+    def _name_focus(self) -> None:
+        """The focus's name, from a marker of that very device or station once drawn."""
+        focus = self.focus_item
+        if focus is None:
+            return
+        ident = focus.place.ident
+        if focus.place.kind == STATION:
+            for marker in self.station_items:
+                item = getattr(marker, "cluster", None)
+                brief = getattr(item, "item", None)
+                if brief is not None and brief.lrrID == ident and brief.name:
+                    focus.set_name(brief.name)
+            return
+        for cluster in self.clusters:
+            if cluster.count == 1 and cluster.item is not None and ident == cluster.item.EUI:
+                focus.set_name(cluster.item.name or ident)
+
+    def activate_focus(self) -> bool:
+        focus = self.focus_item
+        if focus is None:
+            return False
+        if focus.place.kind == STATION:
+            self.station_activated.emit(focus.place.ident)
+        else:
+            self.device_activated.emit(focus.place.ident)
+        return True
+
+    def open_cluster(self, kind: str, box: GeoBox, where: QPointF) -> None:
+        """A click on a cluster: zoom to its box, closer each time; items that share a
+        place (they would still overlap at the deepest zoom) are fanned out instead."""
+        rect = box_rect(box)
+        tight = max(rect.width(), rect.height()) * MAX_SCALE < FAN_SPLIT_PX
+        if tight or self.scale_factor >= MAX_SCALE / 1.01:
+            self.fan_requested.emit(kind, box, QPointF(where))
+            return
+        self.mark_moved()
+        size = self.viewport().size()
+        pad = 1 + 2 * FIT_PADDING
+        fitted = min(
+            size.width() / max(rect.width() * pad, 1e-9),
+            size.height() / max(rect.height() * pad, 1e-9),
+        )
+        # Always closer (a box as wide as the view would not split anything).
+        self.set_view(max(fitted, self.scale_factor * DOUBLE_CLICK_ZOOM / 1.5), rect.center())
+
+    def fan_out(self, where: QPointF, members: list[Member]) -> None:
+        """Draw these items (sharing the place `where`) apart on a circle around it."""
+        self.clear_fan()
+        self.fan_items = [
+            FanItem(member, where, offset, self.colors)
+            for member, offset in zip(members, fan_offsets(len(members)), strict=True)
+        ]
+        for item in self.fan_items:
+            self.map_scene.addItem(item)
+
+    def clear_fan(self) -> None:
+        for item in self.fan_items:
+            self.map_scene.removeItem(item)
+        self.fan_items = []
+
+    def fan_at(self, pos: QPoint) -> FanItem | None:
+        for item in self.items(pos):
+            if isinstance(item, FanItem):
+                return item
+        return None
+
+    def _click(self, pos: QPoint) -> None:
+        """A left click (no drag): pick a device or station, or open a cluster."""
+        fan = self.fan_at(pos)
+        if fan is not None:
+            lat, lon = unproject(fan.pos())
+            member = fan.member
+            self.set_focus(MapPlace(lat, lon, member.kind, member.ident), member.name)
+            return
+        if self.focus_item is not None and self.focus_item in self.items(pos):
+            return
+        station = self.station_at(pos)
+        if station is not None:
+            lrr_id = station.lrr_id()
+            lat, lon = unproject(station.pos())
+            if lrr_id:
+                self.set_focus(MapPlace(lat, lon, STATION, lrr_id))
+            else:
+                self.open_cluster(STATION, station.box(), station.pos())
+            return
+        item = self.cluster_at(pos)
+        if item is None:
+            self.clear_fan()
+            return
+        device = item.cluster.item if item.cluster.count == 1 else None
+        if device is not None:
+            lat, lon = unproject(item.pos())
+            self.set_focus(MapPlace(lat, lon, DEVICE, device.EUI), device.name)
+        else:
+            self.open_cluster(DEVICE, GeoBox.of_cluster(item.cluster), item.pos())
 
     def station_at(self, pos: QPoint) -> Any:
         """The base station marker under this viewport position, if any."""
@@ -369,6 +640,8 @@ class MapView(QGraphicsView):
             self.centerOn(center)
         finally:
             self._emitting = True
+        if scale != self._layout_scale:
+            self.clear_fan()  # drawn for one scale: the items may split now
         if self.clusters and scale != self._layout_scale:
             self._layout_clusters()
         self._changed()
@@ -428,33 +701,61 @@ class MapView(QGraphicsView):
         v.setValue(v.value() + round(dy))
 
     def zoom_into(self, item: ClusterItem) -> None:
-        cluster = item.cluster
-        box = GeoBox.of_cluster(cluster)
-        rect = box_rect(box)
-        if cluster.count <= 1 or (rect.width() < 1e-9 and rect.height() < 1e-9):
-            self.zoom_by(DOUBLE_CLICK_ZOOM, QPointF(self.mapFromScene(item.pos())))
-        else:
-            self.fit_box(box, keep=False)
+        """Open a device cluster as a click does."""
+        self.open_cluster(DEVICE, GeoBox.of_cluster(item.cluster), item.pos())
+
+    def set_overlay(self, attribution: str, notice: str) -> None:
+        """The basemap's credit (bottom right) and why it is not drawn (top), on the map."""
+        if (attribution, notice) != (self.attribution, self.notice):
+            self.attribution, self.notice = attribution, notice
+            self.viewport().update()
+
+    def _plate(self, painter: QPainter, rect: QRectF) -> None:
+        """A translucent plate in the window colour: text stays readable over any tile."""
+        plate = QColor(self.colors.outside)
+        plate.setAlphaF(0.8)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(plate)
+        painter.drawRoundedRect(rect, 3, 3)
 
     def drawForeground(self, painter: QPainter, _rect: QRectF | QRect) -> None:
-        """A scale bar in the bottom left corner (the land says little close up)."""
+        """A scale bar in the bottom left corner (the land says little close up), the
+        basemap's attribution in the bottom right, a notice at the top."""
         lat, _lon = unproject(self.center())
         metres_per_px = EARTH_M_PER_DEGREE * math.cos(math.radians(lat)) / self.scale_factor
         length_m = nice_length(metres_per_px * SCALE_BAR_PX)
         width = length_m / metres_per_px
         label = f"{length_m / 1000:g} km" if length_m >= 1000 else f"{length_m:g} m"
-        height = self.viewport().height()
-        x, y = 12.0, height - 12.0
+        viewport = QRectF(self.viewport().rect())
+        x, y = 12.0, viewport.height() - 12.0
         painter.save()
         painter.resetTransform()
+        metrics = painter.fontMetrics()
+        text_h = metrics.height()
+        label_w = metrics.horizontalAdvance(label)
+        self._plate(
+            painter, QRectF(x - 6, y - text_h - 10, max(width, label_w + 8) + 12, text_h + 16)
+        )
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
-        pen = QPen(self.colors.coast, 2)
-        painter.setPen(pen)
+        painter.setPen(QPen(self.colors.scale_text, 2))
         painter.drawLine(QPointF(x, y), QPointF(x + width, y))
         painter.drawLine(QPointF(x, y - 4), QPointF(x, y))
         painter.drawLine(QPointF(x + width, y - 4), QPointF(x + width, y))
-        painter.setPen(self.colors.scale_text)
         painter.drawText(QPointF(x + 4, y - 6), label)
+        if self.attribution:
+            w = metrics.horizontalAdvance(self.attribution) + 10
+            box = QRectF(viewport.right() - w - 2, viewport.bottom() - text_h - 6, w, text_h + 4)
+            self._plate(painter, box)
+            painter.setPen(self.colors.scale_text)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.attribution)
+        if self.notice:
+            room = QRectF(viewport.adjusted(24, 10, -24, 0))
+            flags = Qt.AlignmentFlag.AlignHCenter | Qt.TextFlag.TextWordWrap
+            found = metrics.boundingRect(room.toRect(), int(flags), self.notice)
+            box = QRectF(found).adjusted(-10, -6, 10, 6)
+            self._plate(painter, box)
+            painter.setPen(self.colors.scale_text)
+            painter.drawText(QRectF(found), int(flags), self.notice)
         painter.restore()
 
     def mark_moved(self) -> None:
@@ -501,6 +802,13 @@ class MapView(QGraphicsView):
             Qt.Key.Key_Up: lambda: self.pan_by(0, -step_y),
             Qt.Key.Key_Down: lambda: self.pan_by(0, step_y),
         }
+        if key == Qt.Key.Key_Escape and self.box_mode:
+            self.set_box_mode(False)
+            event.accept()
+            return
+        if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.activate_focus():
+            event.accept()
+            return
         action = actions.get(Qt.Key(key))
         if action is None:
             super().keyPressEvent(event)
@@ -511,36 +819,64 @@ class MapView(QGraphicsView):
 
     def mousePressEvent(self, event: QMouseEvent) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
-            if event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
-                # Shift+drag draws a box: its base stations can receive a command.
+            shift = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            if shift or self.box_mode:
+                # Shift+drag (or the armed "Select in a box") draws a box: its base
+                # stations can receive a command.
                 self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+                self._band_start = QPointF(event.position())
             else:
+                self._press_pos = QPointF(event.position())  # a click, unless it drags
                 self.mark_moved()
         super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        if event.button() != Qt.MouseButton.LeftButton:
+            return
+        press, self._press_pos = self._press_pos, None
+        if self._band_start is not None:
+            self._finish_box(QPointF(event.position()))
+        elif press is not None:
+            moved = (QPointF(event.position()) - press).manhattanLength()
+            if moved < QApplication.startDragDistance():
+                self._click(event.position().toPoint())
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        self.menu_requested.emit(event.pos())
+        event.accept()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:
         if event.button() != Qt.MouseButton.LeftButton:
             super().mouseDoubleClickEvent(event)
             return
-        self.mark_moved()
-        station = self.station_at(event.position().toPoint())
-        if station is not None:
-            lrr_id = station.lrr_id()
-            if lrr_id:
-                self.station_activated.emit(lrr_id)
-            else:
-                self.fit_box(station.box(), keep=False)
-            event.accept()
+        pos = event.position().toPoint()
+        event.accept()
+        fan = self.fan_at(pos)
+        if fan is not None:
+            signal = self.station_activated if fan.member.kind == STATION else self.device_activated
+            signal.emit(fan.member.ident)
             return
-        item = self.cluster_at(event.position().toPoint())
+        if self.focus_item is not None and self.focus_item in self.items(pos):
+            self.activate_focus()
+            return
+        # A cluster's first click opened it; the second opens it further (closer still).
+        station = self.station_at(pos)
+        if station is not None:
+            if station.lrr_id():
+                self.station_activated.emit(station.lrr_id())
+            else:
+                self.open_cluster(STATION, station.box(), station.pos())
+            return
+        item = self.cluster_at(pos)
         device = item.cluster.item if item is not None and item.cluster.count == 1 else None
         if device is not None:
             self.device_activated.emit(device.EUI)
         elif item is not None:
             self.zoom_into(item)
         else:
+            self.mark_moved()
             self.zoom_by(2.0, event.position())
-        event.accept()
 
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
@@ -582,7 +918,7 @@ class DeviceMapPane(Pane):
         self.zoom_in_button.setObjectName("mapZoomIn")
         self.zoom_in_button.setToolTip("Zoom in (+)")
         for button in (self.zoom_out_button, self.zoom_in_button):
-            button.setFixedWidth(button.sizeHint().height() + 4)
+            button.setProperty("compact", True)  # one sign: narrow padding (base.qss)
         self.devices_toggle = QCheckBox("Devices")
         self.devices_toggle.setObjectName("mapDevicesLayer")
         self.devices_toggle.setChecked(view_model.enabled)
@@ -642,6 +978,9 @@ class DeviceMapPane(Pane):
             self.view,
         )
         self.view.box_changed.connect(self._box_changed)
+        self.view.menu_requested.connect(self._map_menu)
+        self.view.fan_requested.connect(self._fan_requested)
+        self._fan_point = QPointF()
         self.view.clusters_laid_out.connect(self._view_changed)
         self.view.device_activated.connect(lambda eui: self.navigate.emit(Location("devices", eui)))
         self._connections = SignalConnections(
@@ -651,12 +990,13 @@ class DeviceMapPane(Pane):
             (view_model.client_changed, self._client_changed),
             (view_model.extent_found, self.extent_found),
             (view_model.unplaced_changed, self._update_state),
+            (view_model.members_ready, self.members_ready),
         )
         if tiles is not None and self.basemap_button is not None:
             self.basemap_button.message.connect(self.message.show_message)
             self._connections.connect(tiles.tile_ready, self._tile_ready)
             self._connections.connect(tiles.source_changed, self._tile_source_changed)
-            self._connections.connect(tiles.status_changed, lambda _t: self._update_state())
+            self._connections.connect(tiles.status_changed, lambda _t: self._tiles_status())
         self.connections = self._connections
         self.station_layer: StationLayer | None = None
         if stations is not None:
@@ -665,7 +1005,7 @@ class DeviceMapPane(Pane):
             self.station_layer = StationLayer(self, stations)
         self._needs_fit = self.connected
         self._clusters_changed()
-        self._update_state()
+        self._tiles_status()
 
     # --- layers -------------------------------------------------------------------------
 
@@ -757,13 +1097,22 @@ class DeviceMapPane(Pane):
         self._fit()
 
     def open_item(self, item_id: str | None, _section: str | None = None) -> None:
-        """The navigator's way in: `item_id` is a place, "lat,lon" (a device's "Show on
-        map"); the map centres on it at street level."""
-        try:
-            lat, lon = (float(x) for x in (item_id or "").split(","))
-        except ValueError:
-            return
-        self.show_location(lat, lon)
+        """The navigator's way in: `item_id` is a place (`MapPlace`: "lat,lon", or with the
+        device or station there, as "Show on map" gives it); the map centres on it at street
+        level, that device or station picked and drawn on top."""
+        place = MapPlace.parse(item_id)
+        if place is not None:
+            self.show_place(place)
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        """For Back: the device or station picked (else the map stays where it is)."""
+        focus = self.view.focus_item
+        return (focus.place.item() if focus is not None else None), None
+
+    def show_place(self, place: MapPlace) -> None:
+        self.view.set_focus(place if place.kind else None)
+        self.show_location(place.lat, place.lon)
+        self.view.setFocus()  # Enter opens what is shown
 
     def show_location(self, lat: float, lon: float) -> None:
         """Centre the map on one place at street level (a device's "Show on map")."""
@@ -774,6 +1123,46 @@ class DeviceMapPane(Pane):
         self.view.fit_box(GeoBox(lat - 0.002, lon - 0.003, lat + 0.002, lon + 0.003))
         if self.isVisible():
             self.vm.set_box(self.view.visible_box(), now=True)
+
+    def map_menu(self, pos: QPoint) -> QMenu:
+        """The map's right-click menu at this viewport position."""
+        menu = QMenu(self)
+        menu.setObjectName("mapMenu")
+        view = self.view
+        anchor = QPointF(pos)
+
+        def zoom(factor: float) -> None:
+            view.mark_moved()
+            view.zoom_by(factor, anchor)
+
+        menu.addAction("Zoom in here", lambda: zoom(KEY_ZOOM))
+        menu.addAction("Zoom out", lambda: zoom(1 / KEY_ZOOM))
+        fit = menu.addAction("Fit all", self.fit_all)
+        fit.setEnabled(self.connected)
+        if self.station_layer is not None:
+            menu.addSeparator()
+            menu.addAction(self.station_layer.select_action)
+        return menu
+
+    def _map_menu(self, pos: QPoint) -> None:
+        self.map_menu(pos).popup(self.view.viewport().mapToGlobal(pos))
+
+    def _fan_requested(self, kind: str, box: GeoBox, where: QPointF) -> None:
+        """A cluster whose items share one place: list them, then fan them out."""
+        self._fan_point = QPointF(where)
+        if kind == STATION:
+            if self.station_layer is not None:
+                self.station_layer.vm.list_members(box)
+        else:
+            self.vm.list_members(box)
+
+    def members_ready(self, members: list[Member], box: GeoBox, total: int) -> None:
+        del box  # the place is the one clicked
+        self.view.fan_out(self._fan_point, members)
+        if total > len(members):
+            self.message.show_message(
+                f"{total:,} items share this place; the first {len(members):,} are drawn around it"
+            )
 
     def _zoom(self, factor: float) -> None:
         self.view.mark_moved()
@@ -805,7 +1194,13 @@ class DeviceMapPane(Pane):
     def _tile_ready(self, key: TileKey, data: bytes) -> None:
         self.view.tiles.add(key, data)
 
+    def _tiles_status(self) -> None:
+        if self.tiles_vm is not None:
+            self.view.set_overlay(self.tiles_vm.attribution, self.tiles_vm.notice)
+        self._update_state()
+
     def _tile_source_changed(self) -> None:
+        self._tiles_status()
         self.view.tiles.clear()
         if self.isVisible():
             self.request_tiles()
@@ -830,6 +1225,8 @@ class DeviceMapPane(Pane):
 
     def _client_changed(self, _has_client: bool) -> None:
         self.view.set_clusters([])
+        self.view.set_focus(None)  # another account: what was picked is not its own
+        self.view.clear_fan()
         connected = self.connected
         self._needs_fit = connected
         self._located = False

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -34,10 +33,12 @@ from ...schema.domains import parse_domain_filter
 from ...schema.labels import DEVICE_HEALTH_WORDS
 from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S, wait_signal
+from ..map_place import device_place
 from ..navigator import Location
 from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.device_detail import DeviceDetail
+from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
@@ -273,12 +274,7 @@ class DevicesPane(Pane):
 
         self.detail = DeviceDetail(detail_vm, rights)
         self.detail.names = lambda field, ident: view_model.references[field].name_of(ident)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.stack)
-        self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([760, 420])
+        self.splitter = ListDetailSplitter("devicesSplitter", self.stack, self.detail)
 
         self.message = PaneMessage()
         self._show_message = self.message.show_message
@@ -685,7 +681,7 @@ class DevicesPane(Pane):
     def _show_on_map(self, row: int) -> None:
         device = self.vm.model.item(row)
         if device is not None and device.lat is not None and device.lon is not None:
-            self.navigate.emit(Location("map", f"{device.lat},{device.lon}"))
+            self.navigate.emit(Location("map", device_place(device.lat, device.lon, device.EUI)))
 
     def copy_eui(self) -> None:
         euis = self.vm.selected_euis(self.selected_rows()[:MAX_TAG_SELECTION])

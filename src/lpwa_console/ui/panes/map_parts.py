@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import math
 
-from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPainterPath, QPalette
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from ..theme import SEVERITY_DARK, SEVERITY_LIGHT
 
@@ -75,3 +76,37 @@ def compact_count(n: int) -> str:
     if n < 1_000_000:
         return f"{n // 1000}k"
     return f"{n / 1_000_000:.1f}M".replace(".0M", "M")
+
+
+COUNT_LABEL_Z = 50.0  # above every marker of every layer
+
+
+class CountLabel(QGraphicsItem):
+    """A marker's count, drawn above every marker of every layer: a station's square never
+    hides a device cluster's count, nor a disc a station cluster's. It takes no clicks (an
+    empty shape): the marker under it does."""
+
+    def __init__(self, pos: QPointF, rect: QRectF, text: str, pixel_size: int) -> None:
+        super().__init__()
+        self.rect, self.text, self.pixel_size = QRectF(rect), text, pixel_size
+        self.color = QColor("white")
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setPos(pos)
+        self.setZValue(COUNT_LABEL_Z)
+
+    def boundingRect(self) -> QRectF:
+        return self.rect
+
+    def shape(self) -> QPainterPath:
+        return QPainterPath()
+
+    def paint(
+        self, painter: QPainter, _option: QStyleOptionGraphicsItem, _widget: QWidget | None = None
+    ) -> None:
+        font = QFont(painter.font())
+        font.setBold(True)
+        font.setPixelSize(self.pixel_size)
+        painter.setFont(font)
+        painter.setPen(self.color)
+        painter.drawText(self.rect, Qt.AlignmentFlag.AlignCenter, self.text)

@@ -23,7 +23,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.tiles import ONLINE, PACKAGE, WORLD, TileKey, TileLayerViewModel, tile_span
+from ...models.tiles import (
+    ONLINE,
+    PACKAGE,
+    STREET,
+    WORLD,
+    TileKey,
+    TileLayerViewModel,
+    tile_span,
+)
 
 WORLD_RECT = QRectF(-180.0, -180.0, 360.0, 360.0)
 MAX_PIXMAPS = 600  # about 40 MB of 256 px tiles
@@ -99,7 +107,8 @@ class TileLayerItem(QGraphicsItem):
 
 
 class BasemapButton(QToolButton):
-    """ "Basemap ▾": the world outline, an offline tile package, or an online tile server."""
+    """ "Basemap ▾": OpenStreetMap's street map (online), the world outline, an offline tile
+    package, or another online tile server."""
 
     message = Signal(str)  # a refusal to show the user
 
@@ -114,6 +123,7 @@ class BasemapButton(QToolButton):
         group = QActionGroup(self)
         self.actions_by_kind: dict[str, QAction] = {}
         for kind, text, slot in (
+            (STREET, "Street map (OpenStreetMap, online)", self.use_street),
             (WORLD, "World outline (built in, offline)", tiles.use_world),
             (PACKAGE, "Tile package (MBTiles file)…", self.open_package),
             (ONLINE, "Online tile server…", self.set_online),
@@ -129,6 +139,12 @@ class BasemapButton(QToolButton):
 
     def sync(self) -> None:
         self.actions_by_kind[self.tiles.kind].setChecked(True)
+
+    def use_street(self) -> None:
+        error = self.tiles.use_street()
+        if error:
+            self.message.emit(f"Could not use the street map: {error}")
+        self.sync()
 
     def open_package(self) -> None:
         start = str(self.tiles.settings.value("map/package", "")) or str(Path.home())

@@ -7,13 +7,12 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -23,6 +22,7 @@ from ...schema.partners import Partner
 from ..connections import SignalConnections
 from ..pane import Pane
 from ..widgets.detail_html import muted
+from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import HtmlView, configuration_html, overview_html
 
@@ -71,11 +71,8 @@ class PartnersPane(Pane):
         column.addWidget(self.transactions, 1)
         column.addLayout(open_row)
         column.addWidget(self.station_label, 2)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.stack)
-        self.splitter.addWidget(right)
+        self.splitter = ListDetailSplitter("partnersSplitter", self.stack, right)
         self.right = right
-        self.splitter.setSizes([560, 600])
         self.message = PaneMessage()
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)

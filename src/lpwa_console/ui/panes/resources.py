@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QPushButton,
     QScrollArea,
-    QSplitter,
     QStackedWidget,
     QTableView,
     QVBoxLayout,
@@ -42,6 +41,7 @@ from ..first_page import first_page_of
 from ..navigator import link, location_of
 from ..pane import Pane
 from ..rights import RightsGate
+from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MASK = "•••• (hidden)"
@@ -359,10 +359,7 @@ class ResourcesPane(Pane):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.detail)
         scroll.setMinimumWidth(260)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.stack)
-        self.splitter.addWidget(scroll)
-        self.splitter.setSizes([760, 360])
+        self.splitter = ListDetailSplitter("networkSplitter", self.stack, scroll)
         self.message = PaneMessage()
         self._show_message = self.message.show_message
         layout = QVBoxLayout(self)

@@ -7,18 +7,19 @@ from __future__ import annotations
 import math
 from typing import Protocol
 
-from PySide6.QtCore import QPointF, QRectF, Qt, SignalInstance
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen
+from PySide6.QtCore import QPointF, QRectF, SignalInstance
+from PySide6.QtGui import QAction, QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QGraphicsItem,
     QHBoxLayout,
     QStyleOptionGraphicsItem,
+    QToolButton,
     QWidget,
 )
 
-from ...models.device_map import GeoBox
+from ...models.device_map import GeoBox, Member
 from ...models.rights import AccountRights
 from ...models.station_commands import StationRef
 from ...models.station_map import StationMapViewModel, cluster_box, cluster_point
@@ -28,7 +29,7 @@ from ..connections import SignalConnections
 from ..dialogs.station_commands import open_station_command
 from ..navigator import Location
 from ..widgets.pane_parts import PaneMessage
-from .map_parts import MapColors, compact_count, project
+from .map_parts import CountLabel, MapColors, compact_count, project
 
 # Connection state -> colour (light, dark): green connected, red disconnected, grey never.
 STATE_COLORS = {
@@ -68,6 +69,10 @@ class StationItem(QGraphicsItem):
         self.setPos(project(lat, lon))
         self.setToolTip(station_tooltip(cluster))
         self.setZValue(20 + 1 / (1 + cluster.count))
+        self.count_label: CountLabel | None = None
+        if self.label:
+            size = max(9, min(13, int(self.half * 0.8)))
+            self.count_label = CountLabel(self.pos(), self.square(), self.label, size)
 
     def lrr_id(self) -> str:
         item = self.cluster.item
@@ -108,13 +113,7 @@ class StationItem(QGraphicsItem):
         painter.setBrush(QBrush(fill))
         painter.setPen(QPen(self.colors.outline, 1.5))
         painter.drawRoundedRect(square, 2.5, 2.5)
-        if self.label:
-            font = QFont(painter.font())
-            font.setBold(True)
-            font.setPixelSize(max(9, min(13, int(self.half * 0.8))))
-            painter.setFont(font)
-            painter.setPen(QColor("white"))
-            painter.drawText(square, Qt.AlignmentFlag.AlignCenter, self.label)
+        # The count is its own item (`count_label`), above every layer's markers.
 
 
 class MapView(Protocol):
@@ -132,6 +131,11 @@ class MapView(Protocol):
 
     @property
     def colors(self) -> MapColors: ...
+
+    @property
+    def box_mode_changed(self) -> SignalInstance: ...  # bool: box selection armed
+
+    def set_box_mode(self, on: bool) -> None: ...
 
     def visible_box(self) -> GeoBox | None: ...
 
@@ -170,6 +174,8 @@ class MapPane(Protocol):
 
     def extent_found(self, box: GeoBox | None) -> None: ...
 
+    def members_ready(self, members: list[Member], box: GeoBox, total: int) -> None: ...
+
 
 class StationLayer:
     """Binds a `StationMapViewModel` to a map pane."""
@@ -185,6 +191,21 @@ class StationLayer:
             " Shift+drag a box to send a command to its stations."
         )
         pane.bar.insertWidget(1, self.toggle)
+        # One action for the toolbar button and the map's right-click menu: the next drag
+        # on the map draws a box (Shift+drag does it at any time).
+        self.select_action = QAction("Select stations in a box", pane.as_widget())
+        self.select_action.setObjectName("mapSelectBox")
+        self.select_action.setCheckable(True)
+        self.select_action.setToolTip(
+            "Drag a box on the map to send a command to its base stations"
+            " (or Shift+drag at any time; Esc cancels)"
+        )
+        self.select_action.toggled.connect(self.view.set_box_mode)
+        self.view.box_mode_changed.connect(self.select_action.setChecked)
+        self.select_button = QToolButton()
+        self.select_button.setObjectName("mapSelectBoxButton")
+        self.select_button.setDefaultAction(self.select_action)
+        pane.bar.insertWidget(2, self.select_button)
         self.toggle.toggled.connect(self._toggled)
         self.view.box_changed.connect(self._box_changed)
         self.view.station_activated.connect(
@@ -198,6 +219,7 @@ class StationLayer:
             (vm.error, lambda m: pane.message.show_message(f"Base stations: {m}")),
             (vm.client_changed, pane.stations_client_changed),
             (vm.extent_found, pane.extent_found),
+            (vm.members_ready, pane.members_ready),
         )
 
     def _toggled(self, on: bool) -> None:

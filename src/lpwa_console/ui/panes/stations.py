@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QSplitter,
     QVBoxLayout,
     QWidget,
 )
@@ -45,6 +44,7 @@ from ..dialogs.tag import TagDialog
 from ..first_page import FIRST_PAGE_TIMEOUT_S, first_page_of, wait_signal
 from ..pane import Pane
 from ..rights import RightsGate
+from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
@@ -195,12 +195,7 @@ class StationsPane(Pane):
         self.empty.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.empty.customContextMenuRequested.connect(self._empty_menu)
         self.detail = StationDetail(detail_vm, rights)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(self.stack)
-        self.splitter.addWidget(self.detail)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([700, 460])
+        self.splitter = ListDetailSplitter("stationsSplitter", self.stack, self.detail)
         self.message = PaneMessage()
         self._show_message = self.message.show_message
 
@@ -598,7 +593,9 @@ class StationsPane(Pane):
         show = menu.addAction(
             "Show on map",
             lambda: self.navigate.emit(
-                _map_location(station.lat, station.lon) if station is not None else None
+                _map_location(station.lat, station.lon, station.lrrID)
+                if station is not None
+                else None
             ),
         )
         show.setEnabled(located)
@@ -772,10 +769,13 @@ class StationsPane(Pane):
         super().closeEvent(event)
 
 
-def _map_location(lat: float | None, lon: float | None) -> Any:
+def _map_location(lat: float | None, lon: float | None, lrr_id: str) -> Any:
+    from ..map_place import station_place
     from ..navigator import Location
 
-    return Location("map", f"{lat},{lon}")
+    if lat is None or lon is None:
+        return None
+    return Location("map", station_place(lat, lon, lrr_id))
 
 
 class StationFormDialog(SchemaFormDialog):

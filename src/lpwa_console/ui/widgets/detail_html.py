@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 
 EMPTY = "—"
-LABEL_WIDTH = 150  # px: the values of every section line up
+LABEL_WIDTH = 130  # px: the values of every section line up (room for them in a narrow detail)
 
 
 def field_row(label: str, value: object) -> str:

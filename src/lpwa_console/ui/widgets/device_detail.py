@@ -49,6 +49,7 @@ from ...models.references import reference_text
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
 from ...schema.labels import DEVICE_HEALTH_WORDS, field_words, label_of
+from ..map_place import device_place
 from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
@@ -158,9 +159,17 @@ def device_html(device: Device, names: Names | None = None) -> str:
             else [],
         ),
     ]
+    shown = [(device.lat, device.lon), (device.adminLat, device.adminLon)]
+    located = [(lat, lon) for lat, lon in shown if lat is not None and lon is not None]
     location = [
         field_row("Position", _position(device.lat, device.lon)),
         field_row("Admin position", _position(device.adminLat, device.adminLon)),
+        linked_row(
+            "Map",
+            [("Show on map", link("map", device_place(*located[0], device.EUI)))]
+            if located
+            else [],
+        ),
         field_row("Notes", device.customerAdminData),
     ]
     radio = [

@@ -8,7 +8,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QFrame,
@@ -37,6 +37,7 @@ from ...models.stations import (
 from ...schema.common import Severity
 from ...schema.durations import duration_words
 from ...schema.labels import STATION_HEALTH_WORDS, field_words, label_of
+from ..map_place import station_place
 from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
@@ -257,7 +258,6 @@ class HtmlView(QTextBrowser):
     link_activated = Signal(str)
 
     def __init__(self, name: str, parent: QWidget | None = None) -> None:
-        self._text = ""  # what setText was given (laid out again on a new palette)
         super().__init__(parent)
         self.setObjectName(name)
         self.setOpenLinks(False)
@@ -267,15 +267,8 @@ class HtmlView(QTextBrowser):
         self.anchorClicked.connect(lambda url: self.link_activated.emit(url.toString()))
 
     def setText(self, html: str) -> None:
-        self._text = html
+        # Another theme recolours its links: `theme.refresh_links`, for every rich text.
         self.setHtml(html)
-
-    def changeEvent(self, event: QEvent) -> None:
-        super().changeEvent(event)
-        # Another theme: links take their colour from the palette when the text is laid
-        # out, so the text is laid out again (a light theme's dark blue on a dark one).
-        if event.type() == QEvent.Type.PaletteChange and self._text:
-            self.setHtml(self._text)
 
     def text(self) -> str:
         return self.toPlainText()
@@ -535,7 +528,8 @@ class StationDetail(QWidget):
     def follow(self, href: str) -> None:
         where = station_position(self.station) if self.station is not None else None
         if href == SHOW_ON_MAP and where is not None:
-            self.navigate.emit(Location("map", f"{where[0]},{where[1]}"))
+            lrr_id = str(_get(self.station, "lrrID") or "")
+            self.navigate.emit(Location("map", station_place(where[0], where[1], lrr_id)))
             return
         location = location_of(href)
         if location is not None:

@@ -5,8 +5,6 @@ import sys
 # The one version number: pyproject.toml reads it from here (hatch's dynamic version), and so
 # do About, the PyInstaller bundle and the installers' names (packaging/build.py).
 __version__ = "0.1.0"
-# Where users and tile servers reach the project (the tiles' User-Agent names it).
-PROJECT_URL = "https://github.com/lpwa-console/lpwa-console"
 
 # httpx imports its command-line tool (click, rich, pygments: about 0.2 s) whenever those
 # happen to be installed, as they are beside the test tools; the console never uses it.

@@ -198,7 +198,7 @@ def test_street_tiles_follow_the_usage_policy(tmp_path: Path, qtbot: Any, qloop:
         agents = {h.get("user-agent", "") for h in server.headers}
         assert len(agents) == 1
         agent = agents.pop()
-        assert agent.startswith(f"LPWA-Console/{__version__} (+https://")
+        assert agent.startswith(f"LPWA-Console/{__version__} (")
         for headers in server.headers:
             assert "no-cache" not in headers.get("cache-control", "")
             assert "pragma" not in headers

@@ -35,7 +35,7 @@ from urllib.parse import urlsplit
 import httpx
 from PySide6.QtCore import QObject, QSettings, Signal
 
-from .. import PROJECT_URL, __version__
+from .. import __version__
 from .latest import Latest
 from .tasks import in_thread
 
@@ -46,7 +46,9 @@ MAX_INFLIGHT = 6
 MAX_WANTED = 400  # tiles of one view: more means the zoom level is wrong, ask for none
 ONLINE_MAX_ZOOM = 19
 ONLINE_TIMEOUT_S = 10.0
-USER_AGENT = f"LPWA-Console/{__version__} (+{PROJECT_URL})"
+# The application and its version, as the tile usage policy asks; a contact address joins it
+# once the project has a public page (none is invented here).
+USER_AGENT = f"LPWA-Console/{__version__} (desktop console for IoT networks)"
 MAX_CONNECTIONS = 2  # OpenStreetMap's tile usage policy: at most two
 DEFAULT_MAX_AGE_S = 7 * 24 * 3600  # a tile sent without cache headers: the policy's 7 days
 STREET_TEMPLATE = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from .ddl import create_triggers, drop_triggers
+
 # How many devices each application server has, by the devices' set of domains
 # (`domain_key`: their domain ids, ascending, comma-separated; '' for none). The server list
 # reads its counts here (a few rows per server) instead of counting a million links, and
@@ -58,11 +60,11 @@ END""",
 
 
 def create_link_count_triggers() -> list[str]:
-    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in LINK_COUNT_TRIGGERS.items()]
+    return create_triggers(LINK_COUNT_TRIGGERS)
 
 
 def drop_link_count_triggers() -> list[str]:
-    return [f"DROP TRIGGER IF EXISTS {name};" for name in LINK_COUNT_TRIGGERS]
+    return drop_triggers(LINK_COUNT_TRIGGERS)
 
 
 REBUILD_LINK_COUNTS = [
@@ -96,11 +98,11 @@ TAG_COUNT_TRIGGERS: dict[str, str] = {
 
 
 def create_tag_count_triggers() -> list[str]:
-    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in TAG_COUNT_TRIGGERS.items()]
+    return create_triggers(TAG_COUNT_TRIGGERS)
 
 
 def drop_tag_count_triggers() -> list[str]:
-    return [f"DROP TRIGGER IF EXISTS {name};" for name in TAG_COUNT_TRIGGERS]
+    return drop_triggers(TAG_COUNT_TRIGGERS)
 
 
 REBUILD_TAG_COUNTS = [

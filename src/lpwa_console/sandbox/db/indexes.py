@@ -3,6 +3,8 @@ drops and rebuilds them (a sorted build is far faster than a million random inse
 
 from __future__ import annotations
 
+from .ddl import create_indexes, drop_indexes
+
 DEVICE_INDEXES: dict[str, str] = {
     # Every list query is "this subscription, ordered by X": uid closes ties and makes the
     # index covering for the page's uid list.
@@ -36,13 +38,11 @@ DEVICE_INDEXES: dict[str, str] = {
 
 
 def create_device_indexes_sql() -> str:
-    return "\n".join(
-        f"CREATE INDEX IF NOT EXISTS {name} ON {target};" for name, target in DEVICE_INDEXES.items()
-    )
+    return "\n".join(create_indexes(DEVICE_INDEXES))
 
 
 def drop_device_indexes_sql() -> str:
-    return "\n".join(f"DROP INDEX IF EXISTS {name};" for name in DEVICE_INDEXES)
+    return "\n".join(drop_indexes(DEVICE_INDEXES))
 
 
 # Secondary indexes of stations (bulk seeding drops and rebuilds them).
@@ -66,8 +66,8 @@ STATION_INDEXES: dict[str, str] = {
 
 
 def create_station_indexes_sql() -> list[str]:
-    return [f"CREATE INDEX IF NOT EXISTS {n} ON {t};" for n, t in STATION_INDEXES.items()]
+    return create_indexes(STATION_INDEXES)
 
 
 def drop_station_indexes_sql() -> list[str]:
-    return [f"DROP INDEX IF EXISTS {name};" for name in STATION_INDEXES]
+    return drop_indexes(STATION_INDEXES)

@@ -3,6 +3,8 @@ queues its items, whichever path made it (routes, the import, the key manager)."
 
 from __future__ import annotations
 
+from .ddl import create_triggers, drop_triggers
+
 _NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)"
 # The subsystem takes an item 1.5 to 4.5 seconds after it is queued.
 _DONE_AT = f"{_NOW_MS} + 1500 + (abs(random()) % 3000)"
@@ -81,8 +83,8 @@ PROV_QUEUE_TRIGGERS = {
 
 
 def create_prov_queue_triggers() -> list[str]:
-    return [f"CREATE TRIGGER IF NOT EXISTS {n} {body};" for n, body in PROV_QUEUE_TRIGGERS.items()]
+    return create_triggers(PROV_QUEUE_TRIGGERS)
 
 
 def drop_prov_queue_triggers() -> list[str]:
-    return [f"DROP TRIGGER IF EXISTS {name};" for name in PROV_QUEUE_TRIGGERS]
+    return drop_triggers(PROV_QUEUE_TRIGGERS)

@@ -1546,6 +1546,20 @@ CREATE TRIGGER tr_station_domain_set_added AFTER INSERT ON station_domains BEGIN
     WHERE uid = new.station_uid;
 END;
 
+-- trigger tr_station_domain_set_changed on station_domains
+CREATE TRIGGER tr_station_domain_set_changed AFTER UPDATE ON station_domains BEGIN
+    INSERT OR IGNORE INTO domain_sets (key) SELECT (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = old.station_uid) WHERE (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = old.station_uid) IS NOT NULL;
+    INSERT OR IGNORE INTO domain_set_members SELECT s.id, l.domain_id
+        FROM domain_sets s, station_domains l WHERE s.key = (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = old.station_uid) AND l.station_uid = old.station_uid;
+    UPDATE stations SET domain_set = coalesce((SELECT id FROM domain_sets WHERE key = (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = old.station_uid)), 0)
+    WHERE uid = old.station_uid;
+    INSERT OR IGNORE INTO domain_sets (key) SELECT (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = new.station_uid) WHERE (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = new.station_uid) IS NOT NULL;
+    INSERT OR IGNORE INTO domain_set_members SELECT s.id, l.domain_id
+        FROM domain_sets s, station_domains l WHERE s.key = (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = new.station_uid) AND l.station_uid = new.station_uid;
+    UPDATE stations SET domain_set = coalesce((SELECT id FROM domain_sets WHERE key = (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = new.station_uid)), 0)
+    WHERE uid = new.station_uid;
+END;
+
 -- trigger tr_station_domain_set_removed on station_domains
 CREATE TRIGGER tr_station_domain_set_removed AFTER DELETE ON station_domains BEGIN
     INSERT OR IGNORE INTO domain_sets (key) SELECT (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = old.station_uid) WHERE (SELECT group_concat(domain_id) FROM station_domains WHERE station_uid = old.station_uid) IS NOT NULL;

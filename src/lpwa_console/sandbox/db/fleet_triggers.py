@@ -160,6 +160,8 @@ STATION_TRIGGERS: dict[str, str] = _named(
     {
         "tr_station_domain_set_added": "domain_set_added",
         "tr_station_domain_set_removed": "domain_set_removed",
+        # Added by a later step (steps_stations.V_STATION_DOMAIN_SET_CHANGED), as devices have.
+        "tr_station_domain_set_changed": "domain_set_changed",
         "tr_station_count_added": "count_added",
         "tr_station_count_removed": "count_removed",
         "tr_station_count_moved": "count_moved",

@@ -5,9 +5,16 @@ A shipped step never changes (tests/sandbox/test_migration_pins.py).
 
 from __future__ import annotations
 
-from .fleet_triggers import DERIVED_TRIGGERS, create_station_triggers_sql
+from .ddl import create_triggers
+from .fleet_triggers import DERIVED_TRIGGERS, STATION_TRIGGERS
 from .indexes import create_station_indexes_sql
 from .tiles import TILE_X_SQL, TILE_Y_SQL
+
+# The station triggers the stations' step shipped with; later ones come in steps of their own.
+_LATER_STATION_TRIGGERS = ("tr_station_domain_set_changed",)
+_FIRST_STATION_TRIGGERS = {
+    name: body for name, body in STATION_TRIGGERS.items() if name not in _LATER_STATION_TRIGGERS
+}
 
 _STATION_TILE_Y = TILE_Y_SQL
 _STATION_TILE_X = TILE_X_SQL
@@ -164,7 +171,7 @@ CREATE INDEX ix_station_credits ON station_credit_transactions(partner_uid, id);
         f"ALTER TABLE stations ADD COLUMN tile_y INTEGER GENERATED ALWAYS AS ({_STATION_TILE_Y});",
         f"ALTER TABLE stations ADD COLUMN tile_x INTEGER GENERATED ALWAYS AS ({_STATION_TILE_X});",
         *create_station_indexes_sql(),
-        *create_station_triggers_sql(),
+        *create_triggers(_FIRST_STATION_TRIGGERS),
     ]
 )
 
@@ -327,3 +334,11 @@ V_TILE_TRIGGER = f"""
 DROP TRIGGER IF EXISTS tr_tile_moved;
 CREATE TRIGGER tr_tile_moved {DERIVED_TRIGGERS["tr_tile_moved"]};
 """
+
+# A station's domain links changed in place (UPDATE, not delete and insert) give it its new
+# domain set, as a device's do (`tr_domain_set_changed`); the stations' step lacked it.
+V_STATION_DOMAIN_SET_CHANGED = "\n".join(
+    create_triggers(
+        {"tr_station_domain_set_changed": STATION_TRIGGERS["tr_station_domain_set_changed"]}
+    )
+)

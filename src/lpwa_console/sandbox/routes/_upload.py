@@ -11,7 +11,7 @@ from fastapi import Request
 from ..errors import bad_request
 
 
-async def _body_at_most(request: Request, limit: int) -> bytes:
+async def body_at_most(request: Request, limit: int) -> bytes:
     """The request body, refused as soon as it passes `limit` (not after reading it all)."""
     too_big = bad_request(f"csv: at most {limit // (1024 * 1024)} MB per import")
     declared = request.headers.get("content-length", "")
@@ -27,7 +27,7 @@ async def _body_at_most(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _csv_text(content_type: str, body: bytes) -> str:
+def csv_text(content_type: str, body: bytes) -> str:
     if content_type.lower().startswith("multipart/"):
         message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
             b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body

@@ -61,7 +61,7 @@ from ...schema.device_profiles import Connectivity
 from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import DUPLICATE, ApiError, bad_request, not_found, validation_message
 from ..store import catalogs as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._router import RecordedRouter
 

@@ -37,9 +37,9 @@ from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
 from ..store import device_import as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._router import RecordedRouter
-from ._upload import _body_at_most, _csv_text
+from ._upload import body_at_most, csv_text
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
@@ -131,8 +131,8 @@ async def import_devices(
         Query(alias="async", description="Accepted and ignored: the sandbox answers at once"),
     ] = None,
 ) -> Response:
-    body = await _body_at_most(request, MAX_BYTES)
-    text = _csv_text(request.headers.get("content-type", "text/csv"), body)
+    body = await body_at_most(request, MAX_BYTES)
+    text = csv_text(request.headers.get("content-type", "text/csv"), body)
     failed = await run_in_threadpool(_run, svc, account, text, domain or [])
     if not failed:
         return Response(status_code=200)

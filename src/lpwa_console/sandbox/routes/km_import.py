@@ -20,11 +20,11 @@ from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import DUPLICATE, INVALID, NOT_FOUND, ApiError
 from ..store import km_devices as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
-from ._upload import _body_at_most, _csv_text
+from ._upload import body_at_most, csv_text
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
@@ -101,8 +101,8 @@ def _run(svc: Services, account: Account, km: str, text: str) -> list[ImportFail
 async def import_km_devices(
     kmSubscriptionUid: str, request: Request, account: DeviceWriter, svc: AppServices
 ) -> Response:
-    body = await _body_at_most(request, MAX_BYTES)
-    text = _csv_text(request.headers.get("content-type", "text/csv"), body)
+    body = await body_at_most(request, MAX_BYTES)
+    text = csv_text(request.headers.get("content-type", "text/csv"), body)
     failed = await run_in_threadpool(_run, svc, account, kmSubscriptionUid, text)
     if not failed:
         return Response(status_code=200)

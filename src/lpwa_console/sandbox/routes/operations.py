@@ -31,7 +31,7 @@ from ...schema.stations import normalise_lrr_id
 from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, not_found
 from ..store import operations as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer, parse_sort, wire_json
 from ._partners import check_operator
 from ._router import RecordedRouter

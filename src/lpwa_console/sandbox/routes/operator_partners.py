@@ -25,7 +25,7 @@ from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import DUPLICATE, ApiError, bad_request
 from ..store import partners as store
 from ..store import stations as station_store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._partners import PartnerScope, check_operator, resolve_partner, visible_station_uid
 from ._router import RecordedRouter

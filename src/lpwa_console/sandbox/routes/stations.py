@@ -51,8 +51,7 @@ from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
 from ..store import station_ops as ops_store
 from ..store import stations as store
-from ..store.devices import now_ms
-from ..store.frames import clock
+from ..store.clock import network_now
 from ._common import PageParams, decode_cursor, encode_cursor, list_answer, parse_sort
 from ._partners import (
     PartnerReader,
@@ -70,7 +69,7 @@ DEFAULT_SORT = ("creationDate", False)
 
 
 def _now(conn: sqlite3.Connection) -> int:
-    return clock(conn, now_ms())
+    return network_now(conn)
 
 
 # --- query parameters -----------------------------------------------------------------------

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,8 +22,9 @@ from ...schema.devices import (
     default_alarm004,
 )
 from ...schema.domains import DomainRestrictions
-from ..db import TILE_LEVEL, TILES
+from ..db import TILE_LEVEL
 from . import domains as domain_store
+from .clusters import cluster_level, inner_tiles
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
 
@@ -50,10 +50,6 @@ _BRIEF_COLUMNS = """
 class Page:
     uids: list[int]
     more: bool
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 # --- lists --------------------------------------------------------------------------------
@@ -570,42 +566,6 @@ def tag_suggestions(
 
 # --- clusters -----------------------------------------------------------------------------
 
-GRID = 8  # at most 8 x 8 tiles: at most 64 clusters (schema.devices.MAX_CLUSTERS)
-MAX_LEVEL = 40  # a box narrower than a level-40 tile (~1e-10 degree) stays one cluster
-
-
-def _tile(value: float, low: float, span: float, level: int) -> int:
-    """The tile of `value` on its axis at `level`, as TILE_Y_SQL/TILE_X_SQL compute it."""
-    tiles = 1 << level
-    return min(tiles - 1, max(0, int((value - low) * tiles / span)))
-
-
-def cluster_level(box: tuple[float, float, float, float]) -> int:
-    """The finest tile level at which the box spans at most GRID tiles on each axis."""
-    min_lat, min_lon, max_lat, max_lon = box
-    level = 0
-    while level < MAX_LEVEL:
-        finer = level + 1
-        rows = _tile(max_lat, -90, 180, finer) - _tile(min_lat, -90, 180, finer) + 1
-        columns = _tile(max_lon, -180, 360, finer) - _tile(min_lon, -180, 360, finer) + 1
-        if rows > GRID or columns > GRID:
-            break
-        level = finer
-    return level
-
-
-def _inner(low: float, high: float, origin: float, span: float) -> tuple[int, int, int, int]:
-    """(first, last) tiles at TILE_LEVEL the range [low, high] touches, and (first, last) of
-    those entirely inside it (first > last: none). A margin keeps a device whose coordinate
-    rounds onto a tile edge out of the tiles taken whole."""
-    size = span / TILES
-    first, last = _tile(low, origin, span, TILE_LEVEL), _tile(high, origin, span, TILE_LEVEL)
-    margin = 1e-9
-    inner_first = first if origin + first * size > low + margin or low <= origin else first + 1
-    top = origin + (last + 1) * size
-    inner_last = last if top < high - margin or high >= origin + span else last - 1
-    return first, last, inner_first, inner_last
-
 
 def clusters(
     conn: sqlite3.Connection,
@@ -625,8 +585,8 @@ def clusters(
     where = device_where(subscription_id, f, restrictions)
     in_box = "d.lat BETWEEN ? AND ? AND d.lon BETWEEN ? AND ?"
     box_params: list[object] = [min_lat, max_lat, min_lon, max_lon]
-    y0, y1, a, b = _inner(min_lat, max_lat, -90, 180)
-    x0, x1, c, d = _inner(min_lon, max_lon, -180, 360)
+    y0, y1, a, b = inner_tiles(min_lat, max_lat, -90, 180)
+    x0, x1, c, d = inner_tiles(min_lon, max_lon, -180, 360)
     if level > TILE_LEVEL or not f.is_empty() or a > b or c > d:
         tiles = 1 << level
         gy = f"min(CAST((d.lat + 90.0) * {tiles} / 180 AS INTEGER), {tiles - 1})"

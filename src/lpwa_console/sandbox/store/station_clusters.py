@@ -11,7 +11,7 @@ from typing import Any
 
 from ...schema.domains import DomainRestrictions
 from ..db import TILE_LEVEL
-from .devices import _inner, cluster_level
+from .clusters import cluster_level, inner_tiles
 from .sql import Where
 from .stations import briefs, restriction_sql
 
@@ -30,8 +30,8 @@ def clusters(
     level = cluster_level(box)
     in_box = "s.lat BETWEEN ? AND ? AND s.lon BETWEEN ? AND ?"
     box_params: list[object] = [min_lat, max_lat, min_lon, max_lon]
-    y0, y1, a, b = _inner(min_lat, max_lat, -90, 180)
-    x0, x1, c, d = _inner(min_lon, max_lon, -180, 360)
+    y0, y1, a, b = inner_tiles(min_lat, max_lat, -90, 180)
+    x0, x1, c, d = inner_tiles(min_lon, max_lon, -180, 360)
     if level > TILE_LEVEL or filtered or a > b or c > d:
         tiles = 1 << level
         gy = f"min(CAST((s.lat + 90.0) * {tiles} / 180 AS INTEGER), {tiles - 1})"

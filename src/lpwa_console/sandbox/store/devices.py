@@ -22,9 +22,8 @@ from ...schema.devices import (
     default_alarm004,
 )
 from ...schema.domains import DomainRestrictions
-from ..db import TILE_LEVEL
 from . import domains as domain_store
-from .clusters import cluster_level, inner_tiles
+from .clusters import DEVICE_SOURCE, cluster_answer, cluster_rows
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
 
@@ -574,86 +573,17 @@ def clusters(
     restrictions: DomainRestrictions | None,
     box: tuple[float, float, float, float],
 ) -> tuple[int, list[dict[str, Any]]]:
-    """Devices in the box grouped by map tile, at the finest level where the box spans at
-    most GRID x GRID tiles. Returns (total, clusters).
-
-    Without filters (domain restrictions aside) and at levels up to TILE_LEVEL, the tiles
-    entirely inside the box come from the `device_tiles` summary and only the devices of the
-    box's edge tiles are read; otherwise the devices in the box are grouped in SQL."""
-    min_lat, min_lon, max_lat, max_lon = box
-    level = cluster_level(box)
-    where = device_where(subscription_id, f, restrictions)
-    in_box = "d.lat BETWEEN ? AND ? AND d.lon BETWEEN ? AND ?"
-    box_params: list[object] = [min_lat, max_lat, min_lon, max_lon]
-    y0, y1, a, b = inner_tiles(min_lat, max_lat, -90, 180)
-    x0, x1, c, d = inner_tiles(min_lon, max_lon, -180, 360)
-    if level > TILE_LEVEL or not f.is_empty() or a > b or c > d:
-        tiles = 1 << level
-        gy = f"min(CAST((d.lat + 90.0) * {tiles} / 180 AS INTEGER), {tiles - 1})"
-        gx = f"min(CAST((d.lon + 180.0) * {tiles} / 360 AS INTEGER), {tiles - 1})"
-        sql = (
-            f"SELECT {gy} AS gy, {gx} AS gx, count(*), avg(d.lat), avg(d.lon), max(d.lat),"
-            " max(d.lon), min(d.lat), min(d.lon), min(d.uid) FROM devices d"
-            f" WHERE {where.sql()} AND {in_box} GROUP BY gy, gx ORDER BY gy, gx"
-        )
-        rows = conn.execute(sql, [*where.params, *box_params]).fetchall()
-    else:
-        shift = TILE_LEVEL - level
-        restriction, restriction_params = device_restriction_sql(restrictions, "t.domain_set")
-        parts = [
-            f"SELECT t.tile_y >> {shift} AS gy, t.tile_x >> {shift} AS gx, t.n, t.lat_sum,"
-            " t.lon_sum, t.lat_max, t.lon_max, t.lat_min, t.lon_min, t.uid_min"
-            " FROM device_tiles t WHERE t.subscription_id = ? AND t.tile_y BETWEEN ? AND ?"
-            f" AND t.tile_x BETWEEN ? AND ? AND {restriction}"
-        ]
-        params: list[object] = [subscription_id, a, b, c, d, *restriction_params]
-        # The edge tiles: a row below and above the inner ones, a column left and right.
-        edges: list[tuple[str, list[object]]] = []
-        if y0 < a:
-            edges.append(("d.tile_y = ? AND d.tile_x BETWEEN ? AND ?", [y0, x0, x1]))
-        if y1 > b:
-            edges.append(("d.tile_y = ? AND d.tile_x BETWEEN ? AND ?", [y1, x0, x1]))
-        for x, inside in ((x0, x0 < c), (x1, x1 > d)):
-            if inside:
-                occupied = (
-                    "SELECT DISTINCT tile_y FROM device_tiles WHERE subscription_id = ?"
-                    " AND tile_y BETWEEN ? AND ? AND tile_x = ?"
-                )
-                edges.append(
-                    (f"d.tile_y IN ({occupied}) AND d.tile_x = ?", [subscription_id, a, b, x, x])
-                )
-        for test, edge_params in edges:
-            parts.append(
-                f"SELECT d.tile_y >> {shift}, d.tile_x >> {shift}, 1, d.lat, d.lon, d.lat,"
-                f" d.lon, d.lat, d.lon, d.uid FROM devices d INDEXED BY ix_devices_tile"
-                f" WHERE {where.sql()} AND {test}"
-                f" AND {in_box}"
-            )
-            params += [*where.params, *edge_params, *box_params]
-        sql = (
-            "SELECT gy, gx, sum(n), sum(lat_sum) / sum(n), sum(lon_sum) / sum(n), max(lat_max),"
-            " max(lon_max), min(lat_min), min(lon_min), min(uid_min)"
-            f" FROM ({' UNION ALL '.join(parts)}) GROUP BY gy, gx ORDER BY gy, gx"
-        )
-        rows = conn.execute(sql, params).fetchall()
-    singles = {r[9] for r in rows if r[2] == 1}
-    items = {b["ref"]: b for b in briefs(conn, sorted(singles))}
-    out: list[dict[str, Any]] = []
-    total = 0
-    for _gy, _gx, n, lat, lon, ne_lat, ne_lon, sw_lat, sw_lon, uid in rows:
-        total += n
-        cluster: dict[str, Any] = {
-            "count": n,
-            "location": {"lat": lat, "lng": lon},
-            "bbox": {
-                "northeast": {"lat": ne_lat, "lng": ne_lon},
-                "southwest": {"lat": sw_lat, "lng": sw_lon},
-            },
-        }
-        if n == 1 and str(uid) in items:
-            cluster["item"] = items[str(uid)]
-        out.append(cluster)
-    return total, out
+    """Devices in the box grouped by map tile (store/clusters.py). Returns (total, clusters)."""
+    rows = cluster_rows(
+        conn,
+        DEVICE_SOURCE,
+        subscription_id,
+        device_where(subscription_id, f, restrictions),
+        device_restriction_sql(restrictions, "t.domain_set"),
+        box,
+        filtered=not f.is_empty(),
+    )
+    return cluster_answer(rows, lambda uids: {int(b["ref"]): b for b in briefs(conn, uids)})
 
 
 # A tag on at least this share of the subscription's devices is tested row by row in the

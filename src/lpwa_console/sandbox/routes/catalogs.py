@@ -59,7 +59,14 @@ from ...schema.catalogs import (
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
 from ..auth import AppServices, ClientBodies, OperatorAccount
-from ..errors import DUPLICATE, ApiError, bad_request, not_found, validation_message
+from ..errors import (
+    DUPLICATE,
+    ApiError,
+    bad_request,
+    not_found,
+    refuse_changed,
+    validation_message,
+)
 from ..store import catalogs as store
 from ..store.clock import now_ms
 from ._common import PageParams, list_answer
@@ -354,12 +361,7 @@ def update_device_profile(
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "deviceProfiles", profileUid)
         current = store.device_profile_values(conn, uid)
-        fixed = body.fixed_values()
-        for name, sent in fixed.items():
-            if sent != current.get(name):
-                raise bad_request(
-                    f"{name}: cannot change after creation (it is {current.get(name)})"
-                )
+        refuse_changed(current, body.fixed_values())
         sent_values = body.model_dump(exclude_unset=True)
         if sent_values.get("commercialName", "") is None:  # a name cannot be emptied
             del sent_values["commercialName"]
@@ -471,8 +473,7 @@ def update_bs_profile(
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "baseStationProfiles", profileUid)
         current = store.bs_profile_values(conn, uid)
-        if "ID" in body.fixed_values() and body.fixed_values()["ID"] != current["ID"]:
-            raise bad_request(f"ID: cannot change after creation (it is {current['ID']})")
+        refuse_changed(current, body.fixed_values())
         sent = body.model_dump(exclude_unset=True)
         if "vendor" in sent:
             sent["vendor"] = body.vendor.ID if body.vendor else None
@@ -715,11 +716,9 @@ def update_rf_region(
     with svc.db.write() as conn:
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
-        row = store.rf_region_fixed(conn, uid)
-        for name, now_value in (("ID", row[0]), ("ismBand", row[1])):
-            sent = body.fixed_values().get(name)
-            if sent is not None and sent != now_value:
-                raise bad_request(f"{name}: cannot change after creation (it is {now_value})")
+        fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
+        current = {"ID": fixed_id, "ismBand": fixed_band}
+        refuse_changed(current, body.fixed_values(), null_keeps=True)
         store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
     conn = svc.db.conn()
     lang, default = store.language(conn, None)

@@ -10,7 +10,8 @@ import os
 import sqlite3
 import stat
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -88,6 +89,9 @@ class Database:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        # Told (seconds held, rows changed) after each write transaction: tests measure how
+        # long background work holds the write lock without timing it themselves.
+        self.write_observer: Callable[[float, int], None] | None = None
         if not self.path.parent.exists():
             try:
                 self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
@@ -125,12 +129,17 @@ class Database:
         """A write transaction: BEGIN IMMEDIATE so concurrent writers queue, not deadlock."""
         conn = self.conn()
         conn.execute("BEGIN IMMEDIATE")
+        observer = self.write_observer
+        if observer is not None:
+            started, changes = time.perf_counter(), conn.total_changes
         try:
             yield conn
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+        if observer is not None:
+            observer(time.perf_counter() - started, conn.total_changes - changes)
 
     def close(self) -> None:
         with self._lock:

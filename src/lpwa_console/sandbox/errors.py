@@ -56,6 +56,7 @@ METHOD_NOT_ALLOWED = 40500
 NOT_ACCEPTABLE = 40600
 DUPLICATE = 40900
 STALE = 40901
+TOO_LARGE = 41300
 INTERNAL = 50000
 
 
@@ -84,6 +85,10 @@ def stale(version: int, current: int) -> ApiError:
         f"occContext.version: {version} is not the current version {current}"
         " (someone else changed it); read it again",
     )
+
+
+def too_large(message: str) -> ApiError:
+    return ApiError(413, TOO_LARGE, message)
 
 
 def not_found(message: str) -> ApiError:

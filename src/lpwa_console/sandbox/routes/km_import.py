@@ -1,39 +1,38 @@
 """`POST /kmSubscriptions/{kmSubscriptionUid}/devices/import`: the CSV of Document 1 §2.11
 (schema/km_import.py), answered as the device import is: 200 with an empty body when every
 line was applied, else 200 with `{code, message}` whose message is a CSV of the refused lines
-(`EUI,line N,[code] message`). Rows are applied in batches of BATCH, one transaction each; a
-refused line changes nothing and the others go on. The RSA-encrypted keys of a batch are
-decrypted ahead, on two threads."""
+(`EUI,line N,[code] message`; past _upload.MAX_LISTED, a last record of line 0 counts the
+others). The file is read as it is applied (routes/_upload.py: memory bounded whatever its
+size), all in one transaction on the long-work lane (long_work.py): a refused line changes
+nothing and the others go on, and an import cut short (a kill -9, a line too long) leaves
+nothing applied. The RSA-encrypted keys of each BATCH rows are decrypted ahead, on two
+threads."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
+from itertools import islice
+from typing import IO
 
 from fastapi import Request, Response
-from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
 
 from ...schema.common import ErrorBody
-from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
-from ...schema.km_import import KmImportRow, parse_km_import_csv
+from ...schema.km_import import KmImportRow, parse_km_row
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import DUPLICATE, INVALID, NOT_FOUND, ApiError
+from ..long_work import off_request
 from ..store import km_devices as store
 from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
-from ._upload import body_at_most, csv_text
+from ._upload import CsvLines, FailedLines, field_window, spool_body
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
 MAX_BYTES = 64 * 1024 * 1024
-
-
-def _failed(row: KmImportRow, code: int, message: str) -> ImportFailedLine:
-    error = ImportLineError(code=str(code), message=message)
-    return ImportFailedLine(EUI=row.EUI or row.cell("B"), line=row.row, errors=[error])
 
 
 def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
@@ -65,26 +64,37 @@ def _apply(
     store.create(conn, sub, row.device, now, opener)
 
 
-def _run(svc: Services, account: Account, km: str, text: str) -> list[ImportFailedLine]:
+def _rows(lines: CsvLines) -> Iterator[KmImportRow]:
+    for start, cells in lines.records():
+        row = parse_km_row(start, cells)
+        if row is not None:
+            yield row
+
+
+def _run(
+    svc: Services, account: Account, km: str, upload: IO[bytes], content_type: str
+) -> FailedLines:
     sub = km_subscription(svc.db.conn(), account, km)
-    rows = parse_km_import_csv(text)
-    failed: list[ImportFailedLine] = []
+    rows = _rows(CsvLines(field_window(upload, content_type, "csv")))
+    failed = FailedLines()
     now = now_ms()
-    for start in range(0, len(rows), BATCH):
-        batch = rows[start : start + BATCH]
-        with svc.db.write() as conn:
-            opener = KeyOpener(conn, sub)
+    with svc.db.write() as conn:
+        while batch := list(islice(rows, BATCH)):
+            opener = KeyOpener(conn, sub)  # per batch: it keeps the keys it opened
             opener.predecrypt(_rsa_cells(batch))
             for row in batch:
+                eui = row.EUI or row.cell("B")
                 if not row.ok:
-                    for error in row.errors:
-                        where = f"column {error.column}: " if error.column else ""
-                        failed.append(_failed(row, INVALID, where + error.message))
+                    errors = [
+                        (INVALID, (f"column {e.column}: " if e.column else "") + e.message)
+                        for e in row.errors
+                    ]
+                    failed.add(eui, row.row, errors)
                     continue
                 try:
                     _apply(conn, sub, row, opener, now)
                 except ApiError as exc:
-                    failed.append(_failed(row, exc.code, exc.message))
+                    failed.add(eui, row.row, [(exc.code, exc.message)])
     return failed
 
 
@@ -101,9 +111,12 @@ def _run(svc: Services, account: Account, km: str, text: str) -> list[ImportFail
 async def import_km_devices(
     kmSubscriptionUid: str, request: Request, account: DeviceWriter, svc: AppServices
 ) -> Response:
-    body = await body_at_most(request, MAX_BYTES)
-    text = csv_text(request.headers.get("content-type", "text/csv"), body)
-    failed = await run_in_threadpool(_run, svc, account, kmSubscriptionUid, text)
-    if not failed:
-        return Response(status_code=200)
-    return JSONResponse({"code": INVALID, "message": format_import_errors(failed)})
+    upload = await spool_body(request, MAX_BYTES, f"csv: at most {MAX_BYTES >> 20} MB per import")
+    content_type = request.headers.get("content-type", "text/csv")
+    try:
+        failed = await off_request(
+            request, _run, svc, account, kmSubscriptionUid, upload, content_type
+        )
+    finally:
+        upload.close()
+    return failed.answer()

@@ -4,13 +4,18 @@ the server starts listening first."""
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-from lpwa_console.sandbox import demo
+from lpwa_console.sandbox import create_app, demo
+from lpwa_console.sandbox.accounts import listing
 from lpwa_console.sandbox.settings import SandboxSettings
+
+from .conftest import TOKEN
 
 
 def _buckets(db: demo.Database) -> int:
@@ -137,3 +142,27 @@ def test_seed_frames_writes_as_it_goes(tmp_path: Path, monkeypatch: pytest.Monke
         assert max(batches) < 100 + demo.FRAME_HISTORY_HOURS
     finally:
         db.close()
+
+
+def test_sign_in_works_while_the_history_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(demo, "HISTORY_BATCH", 20)
+    settings = SandboxSettings(db_path=tmp_path / "s.db", demo_devices=400)
+    db = demo.prepare(settings, history=False)
+    app = create_app(settings, db=db)
+    account = listing(db.conn())[0]
+    form = {
+        "grant_type": "client_credentials",
+        "client_id": account["client_id"],
+        "client_secret": account["client_secret"],
+    }
+    statuses: list[int] = []
+    with TestClient(app) as client:
+        worker = threading.Thread(target=demo.fill_history, args=(db, settings))
+        worker.start()
+        while worker.is_alive() or not statuses:
+            statuses.append(client.post(TOKEN, data=form).status_code)
+        worker.join()
+    assert not demo.history_pending(db) and _buckets(db) > 0
+    assert set(statuses) == {200}, statuses

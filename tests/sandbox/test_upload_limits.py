@@ -18,13 +18,17 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
+import httpx
 import pytest
 
-from lpwa_console.sandbox.routes import _upload
+from lpwa_console.sandbox import SandboxSettings, cli, create_app
+from lpwa_console.sandbox.routes import _upload, km_import
 from lpwa_console.schema.device_import import parse_import_errors
 from lpwa_console.schema.km_import import km_row_cells
 
-from .conftest import API, DEVICES, Sandbox
+from .conftest import API, DEVICES, TOKEN, Sandbox
+from .test_robustness import Live
 
 IMPORT = f"{DEVICES}/import"
 KM_IMPORT = f"{API}/kmSubscriptions/mine/devices/import"
@@ -158,3 +162,58 @@ def test_an_import_killed_half_way_leaves_nothing(tmp_path: Path) -> None:
     ).fetchone()[0]
     conn.close()
     assert applied in (0, rows), applied  # all or nothing, whatever the moment of the kill
+
+
+def test_other_clients_are_served_while_an_import_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One request thread, as `serve` has (cli.REQUEST_THREADS). Order, not time: the
+    # import is held half-way until a read from another client has been answered.
+    started, release = threading.Event(), threading.Event()
+    real = km_import._run
+
+    def held(*args: Any) -> Any:
+        started.set()
+        assert release.wait(120), "the read was never answered"
+        return real(*args)
+
+    monkeypatch.setattr(km_import, "_run", held)
+    app = create_app(SandboxSettings(db_path=tmp_path / "s.db", demo_devices=20))
+
+    @app.get("/test-only/one-thread")
+    async def one_thread() -> None:
+        anyio.to_thread.current_default_thread_limiter().total_tokens = cli.REQUEST_THREADS
+
+    live = Live(app)
+    try:
+        with httpx.Client(base_url=live.url, timeout=120) as http:
+            http.get("/test-only/one-thread")
+            account = live.account("subscriber")
+            token = http.post(
+                TOKEN,
+                data={
+                    "grant_type": "client_credentials",
+                    "client_id": account["client_id"],
+                    "client_secret": account["client_secret"],
+                },
+            ).json()["access_token"]
+            headers = {"Authorization": f"Bearer {token}"}
+            rows = ",".join(km_row_cells("70B3D5E7CC000001", KEY)) + "\r\n"
+            answers: list[int] = []
+
+            def send() -> None:
+                with httpx.Client(base_url=live.url, timeout=120) as other:
+                    answers.append(other.post(KM_IMPORT, content=rows, headers=headers).status_code)
+
+            sender = threading.Thread(target=send)
+            sender.start()
+            assert started.wait(60)
+            read = http.get(f"{API}/subscriptions/mine", headers=headers)
+            assert read.status_code == 200 and not answers  # answered while the import ran
+            release.set()
+            sender.join(timeout=120)
+            assert answers == [200]
+    finally:
+        release.set()
+        live.stop()
+        app.state.services.db.close()

@@ -23,7 +23,10 @@ from starlette.responses import Response
 
 from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
 from ..errors import INVALID, bad_request, too_large
+from ..long_work import let_requests_in
 
+# Room for a multipart body's framing beyond the file's own limit.
+FRAMING = 64 * 1024
 # Bytes of a body kept in memory before the temporary file moves to disk.
 SPOOL_IN_MEMORY = 1024 * 1024
 # A device line is a few hundred bytes (an alarm 004 XML cell under a kilobyte): 16 KB is
@@ -35,6 +38,8 @@ MAX_RECORD_LINES = 64
 MAX_LISTED = 1000
 # What an error record quotes of a cell or a message.
 MAX_QUOTED = 200
+# Records read between two hand-overs of the GIL to the request thread (long_work.py).
+YIELD_EVERY = 4
 _CHUNK = 256 * 1024
 _HEADERS_AT_MOST = 16 * 1024
 
@@ -105,9 +110,16 @@ def _delimiters(file: IO[bytes], needle: bytes) -> Iterator[int]:
 MAX_PARTS = 16
 
 
-def field_window(file: IO[bytes], content_type: str, name: str) -> Window:
+def field_window(file: IO[bytes], content_type: str, name: str, limit: int, too_big: str) -> Window:
     """The bytes of the multipart field `name`, or the whole body when it is not multipart
-    (400 when the field is missing)."""
+    (400 when the field is missing, 413 `too_big` when they pass `limit`)."""
+    window = _field(file, content_type, name)
+    if window.end - window.pos > limit:
+        raise too_large(too_big)
+    return window
+
+
+def _field(file: IO[bytes], content_type: str, name: str) -> Window:
     file.seek(0, io.SEEK_END)
     size = file.tell()
     if not content_type.lower().startswith("multipart/"):
@@ -173,6 +185,8 @@ class CsvLines:
             for cells in reader:
                 yield self.record_start, cells
                 self.record_start = reader.line_num + 1
+                if self.record_start % YIELD_EVERY == 0:
+                    let_requests_in()
         except csv.Error as exc:
             raise bad_request(f"csv: line {self.line}: {exc}") from None
 

@@ -72,7 +72,7 @@ from ..store import catalogs as store
 from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._router import RecordedRouter
-from ._upload import field_window, spool_body
+from ._upload import FRAMING, field_window, spool_body
 
 router = RecordedRouter(
     prefix="/admins/operators/{operatorUid}",
@@ -102,12 +102,10 @@ async def _upload(request: Request, limit: int, too_big: str) -> bytes:
     """The uploaded file: the multipart field `file`, or the raw body; refused (413) as
     soon as the body passes `limit` (plus room for the multipart framing), spooled to a
     temporary file meanwhile (routes/_upload.py)."""
-    spool = await spool_body(request, limit + 16 * 1024, too_big)
+    spool = await spool_body(request, limit + FRAMING, too_big)
     try:
-        window = field_window(spool, request.headers.get("content-type", ""), "file")
-        if window.end - window.pos > limit:
-            raise too_large(too_big)
-        return window.read()
+        content_type = request.headers.get("content-type", "")
+        return field_window(spool, content_type, "file", limit, too_big).read()
     finally:
         spool.close()
 
@@ -177,12 +175,15 @@ def gunzip_bounded(body: bytes) -> bytes:
     unpacked to 512 MB)."""
     bound = min(MAX_CATALOG_BYTES, max(len(body) * MAX_GZIP_RATIO, 1024 * 1024))
     unpack = zlib.decompressobj(wbits=31)  # gzip framing
-    out = bytearray()
+    parts: list[bytes] = []  # joined once whole: a refused file is never copied
+    size = 0
     data = body
     try:
         while data and not unpack.eof:
-            out += unpack.decompress(data, bound + 1 - len(out))
-            if len(out) > bound:
+            part = unpack.decompress(data, min(_GUNZIP_STEP, bound + 1 - size))
+            size += len(part)
+            parts.append(part)
+            if size > bound:
                 raise too_large(
                     f"file: unpacks to more than {bound // (1024 * 1024)} MB (at most"
                     f" {MAX_CATALOG_BYTES // (1024 * 1024)} MB, and {MAX_GZIP_RATIO} times"
@@ -193,7 +194,10 @@ def gunzip_bounded(body: bytes) -> bytes:
         raise bad_request("file: not a readable gzip file") from None
     if not unpack.eof:
         raise bad_request("file: not a readable gzip file (it ends early)")
-    return bytes(out)
+    return b"".join(parts)
+
+
+_GUNZIP_STEP = 1024 * 1024
 
 
 def parse_catalog(body: bytes) -> CatalogFile:

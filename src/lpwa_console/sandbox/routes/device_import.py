@@ -35,11 +35,12 @@ from ..long_work import off_request
 from ..store import device_import as store
 from ..store.clock import now_ms
 from ._router import RecordedRouter
-from ._upload import CsvLines, FailedLines, field_window, spool_body
+from ._upload import FRAMING, CsvLines, FailedLines, field_window, spool_body
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
 MAX_BYTES = 64 * 1024 * 1024
+TOO_BIG = f"csv: at most {MAX_BYTES >> 20} MB per import"
 DOMAIN_HELP = (
     "`group:name`, at most one per group: created devices get them; a deleted device must"
     " belong to them"
@@ -76,7 +77,7 @@ def _run(
 ) -> FailedLines:
     assert account.subscription_id is not None
     pairs = _domain_parameter(domains, account)
-    lines = CsvLines(field_window(upload, content_type, "csv"))
+    lines = CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
     ctx = store.context_for(
         account.subscription_id, account.restrictions, account.rights, pairs, now_ms()
     )
@@ -122,7 +123,7 @@ async def import_devices(
         Query(alias="async", description="Accepted and ignored: the sandbox answers at once"),
     ] = None,
 ) -> Response:
-    upload = await spool_body(request, MAX_BYTES, f"csv: at most {MAX_BYTES >> 20} MB per import")
+    upload = await spool_body(request, MAX_BYTES + FRAMING, TOO_BIG)
     content_type = request.headers.get("content-type", "text/csv")
     try:
         failed = await off_request(request, _run, svc, account, upload, content_type, domain or [])

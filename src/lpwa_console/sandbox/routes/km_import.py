@@ -28,11 +28,12 @@ from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
-from ._upload import CsvLines, FailedLines, field_window, spool_body
+from ._upload import FRAMING, CsvLines, FailedLines, field_window, spool_body
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
 MAX_BYTES = 64 * 1024 * 1024
+TOO_BIG = f"csv: at most {MAX_BYTES >> 20} MB per import"
 
 
 def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
@@ -75,7 +76,7 @@ def _run(
     svc: Services, account: Account, km: str, upload: IO[bytes], content_type: str
 ) -> FailedLines:
     sub = km_subscription(svc.db.conn(), account, km)
-    rows = _rows(CsvLines(field_window(upload, content_type, "csv")))
+    rows = _rows(CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG)))
     failed = FailedLines()
     now = now_ms()
     with svc.db.write() as conn:
@@ -111,7 +112,7 @@ def _run(
 async def import_km_devices(
     kmSubscriptionUid: str, request: Request, account: DeviceWriter, svc: AppServices
 ) -> Response:
-    upload = await spool_body(request, MAX_BYTES, f"csv: at most {MAX_BYTES >> 20} MB per import")
+    upload = await spool_body(request, MAX_BYTES + FRAMING, TOO_BIG)
     content_type = request.headers.get("content-type", "text/csv")
     try:
         failed = await off_request(

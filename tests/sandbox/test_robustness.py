@@ -246,6 +246,21 @@ def test_a_json_body_past_the_limit_is_413(client: httpx.Client) -> None:
     assert response.status_code == 413, response.text
 
 
+def test_any_body_of_a_route_and_the_token_form_are_bounded(client: httpx.Client) -> None:
+    device = _first_device(client)
+    big = b"x" * (MAX_JSON_BYTES + 1)
+    response = client.put(
+        f"{API}/devices/{device}", content=big, headers={"Content-Type": "text/plain"}
+    )
+    assert response.status_code == 413 and response.json()["code"] == 41300
+    form = b"grant_type=client_credentials&client_id=" + b"x" * 20_000
+    token = client.post(
+        TOKEN, content=form, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    assert token.status_code == 413 and token.json()["error"] == "invalid_request"
+    _then_still_served(client, token)
+
+
 def test_a_json_body_is_parsed_once(client: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
     device = _first_device(client)
     body = b'{"name": "parsed once", "occContext": {"extra": [12345678901234567890123]}}'

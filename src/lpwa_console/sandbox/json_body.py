@@ -1,7 +1,8 @@
 """JSON request bodies: read once, bounded, and strict, before FastAPI sees them.
 
-`BoundedRoute` (the app's route class) reads a route's JSON body itself, whatever the
-Content-Type's case (`Application/JSON`): FastAPI parses exactly those bodies (no type, or
+`BoundedRoute` (the app's route class) reads the body of a route that declares one itself
+(any type: FastAPI would read it whole), and parses it as JSON whatever the Content-Type's
+case (`Application/JSON`): FastAPI parses exactly those bodies (no type, or
 application/json and application/*+json, compared as email headers are), so the same test
 decides here. The body is refused with 413 past MAX_JSON_BYTES (a Content-Length over it
 without reading a byte), parsed once, and refused with 400 naming the field when it holds
@@ -126,15 +127,15 @@ class BoundedRoute(APIRoute):
             return handler  # a route that reads its own body (the imports) keeps its limits
 
         async def bounded(request: Request) -> Response:
-            if is_json(request.headers.get("content-type")):
-                body = await _capped_body(request)
-                if body:
-                    try:
-                        document = parse_strict(body)
-                    except ValueError:
-                        pass  # not JSON: FastAPI's own parse answers it
-                    else:
-                        request._json = document  # read by FastAPI as request.json()
+            # Whatever its type: FastAPI would read any body of this route whole.
+            body = await _capped_body(request)
+            if body and is_json(request.headers.get("content-type")):
+                try:
+                    document = parse_strict(body)
+                except ValueError:
+                    pass  # not JSON: FastAPI's own parse answers it
+                else:
+                    request._json = document  # read by FastAPI as request.json()
             return await handler(request)
 
         return bounded

@@ -66,6 +66,21 @@ async def spool_body(request: Request, limit: int, too_big: str) -> IO[bytes]:
     return spool
 
 
+async def read_at_most(request: Request, limit: int) -> bytes | None:
+    """A small body in memory, or None as soon as it passes `limit`."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 class Window(io.RawIOBase):
     """Bytes start..end of a seekable file, as a file of its own."""
 

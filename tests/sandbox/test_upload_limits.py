@@ -69,6 +69,36 @@ def test_a_line_too_long_refuses_the_import_and_applies_nothing(sb: Sandbox, pat
     assert not conn.execute(f"SELECT 1 FROM {table} WHERE eui = '70B3D5E7AA000001'").fetchone()
 
 
+@pytest.mark.parametrize("path", [IMPORT, KM_IMPORT])
+def test_bad_lines_never_take_the_write_lock(sb: Sandbox, path: str) -> None:
+    # Sign-in writes a token: a file of bad lines must not keep it waiting.
+    db = sb.client.app.state.services.db  # type: ignore[attr-defined]
+    sb.headers()  # (signed in first: the token is a write of its own)
+    held: list[int] = []
+    db.write_observer = lambda _seconds, changes: held.append(changes)
+    response = sb.post(path, files={"csv": ("d.csv", _bad_lines(200), "text/csv")})
+    assert response.status_code == 200
+    assert held == [0]  # (the second pass: one empty transaction, nothing to apply)
+
+
+@pytest.mark.parametrize("path", [IMPORT, KM_IMPORT])
+def test_more_valid_lines_than_one_import_applies_is_413_up_front(
+    sb: Sandbox, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    monkeypatch.setattr(_upload, "MAX_IMPORT_ROWS", 3)
+    text = "".join(",".join(km_row_cells(f"70B3D5E7DD{i:06X}", KEY)) + "\r\n" for i in range(4))
+    if path == IMPORT:
+        text = "".join(
+            f"CREATE_OTAA,70B3D5E7DD{i:06X},,itron-cyble-lw,70B3D57ED0000000,{KEY}\r\n"
+            for i in range(4)
+        )
+    response = sb.post(path, files={"csv": ("d.csv", text, "text/csv")})
+    assert response.status_code == 413
+    assert response.json()["message"] == (
+        "csv: 4 device lines; at most 3 per import (send the file in parts)"
+    )
+
+
 def test_an_open_quote_cannot_make_one_endless_record(sb: Sandbox) -> None:
     text = 'CREATE_OTAA,"' + "a\r\n" * 1000
     response = sb.post(IMPORT, files={"csv": ("d.csv", text, "text/csv")})

@@ -36,6 +36,10 @@ MAX_LINE = 16 * 1024
 MAX_RECORD_LINES = 64
 # Refused lines listed in detail; the others are counted (each listed one costs a few KB).
 MAX_LISTED = 1000
+# Device lines applied per import: they are applied in one transaction (all or nothing),
+# which holds SQLite's write lock, and sign-in and every other write wait for it (at most
+# SQLite's 30 s busy timeout). 10,000 rows take a few seconds; the console sends 500.
+MAX_IMPORT_ROWS = 10_000
 # What an error record quotes of a cell or a message.
 MAX_QUOTED = 200
 # Records read between two hand-overs of the GIL to the request thread (long_work.py).
@@ -204,6 +208,16 @@ class CsvLines:
                     let_requests_in()
         except csv.Error as exc:
             raise bad_request(f"csv: line {self.line}: {exc}") from None
+
+
+def check_row_count(valid: int) -> None:
+    """413 before anything is applied when the file holds more valid lines than one
+    import applies."""
+    if valid > MAX_IMPORT_ROWS:
+        raise too_large(
+            f"csv: {valid} device lines; at most {MAX_IMPORT_ROWS} per import (send the file"
+            " in parts)"
+        )
 
 
 def _clip(text: str) -> str:

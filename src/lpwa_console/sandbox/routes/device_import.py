@@ -3,9 +3,11 @@
 The file comes as the multipart field `csv` (or as the raw body, text/csv). Every line is
 validated by the shared schema (schema.device_import, i.e. DeviceCreate/DeviceUpdate) and
 applied with the device routes' rules (store/device_import.py). The file is read as it is
-applied (routes/_upload.py: memory bounded whatever its size), all in one transaction on
-the long-work lane (long_work.py): a refused line changes nothing and the others go on,
-and an import cut short (a kill, a line too long) leaves nothing applied.
+applied (routes/_upload.py: memory bounded whatever its size) on the long-work lane
+(long_work.py), twice: the schema's refusals first, without the write lock (a file of bad
+lines never holds it), then the valid lines (at most _upload.MAX_IMPORT_ROWS) in one
+transaction: a refused line changes nothing and the others go on, and an import cut
+short (a kill, a line too long) leaves nothing applied.
 
 The answer is the platform's (public reference):
 - every line applied: 200 with an empty body;
@@ -20,6 +22,7 @@ The answer is the platform's (public reference):
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from typing import IO, Annotated
 
 from fastapi import Query, Request, Response
@@ -35,7 +38,14 @@ from ..long_work import off_request
 from ..store import device_import as store
 from ..store.clock import now_ms
 from ._router import RecordedRouter
-from ._upload import FRAMING, CsvLines, FailedLines, field_window, spool_body
+from ._upload import (
+    FRAMING,
+    CsvLines,
+    FailedLines,
+    check_row_count,
+    field_window,
+    spool_body,
+)
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
@@ -72,29 +82,42 @@ def _schema_errors(row: ImportRow) -> list[tuple[int, str]]:
     ]
 
 
+def _rows(open_file: Callable[[], CsvLines]) -> Iterator[ImportRow]:
+    for start, cells in open_file().records():
+        row = parse_import_row(start, cells)
+        if row is not None:
+            yield row
+
+
 def _run(
     svc: Services, account: Account, upload: IO[bytes], content_type: str, domains: list[str]
 ) -> FailedLines:
     assert account.subscription_id is not None
     pairs = _domain_parameter(domains, account)
-    lines = CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+
+    def open_file() -> CsvLines:
+        return CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+
     ctx = store.context_for(
         account.subscription_id, account.restrictions, account.rights, pairs, now_ms()
     )
     failed = FailedLines()
-    with svc.db.write() as conn:
-        for start, cells in lines.records():
-            row = parse_import_row(start, cells)
-            if row is None:
-                continue
-            eui = row.EUI or row.cell("B")
+    # First pass, without the write lock: the lines the schema refuses, and the count.
+    valid = 0
+    for row in _rows(open_file):
+        if row.ok:
+            valid += 1
+        else:
+            failed.add(row.EUI or row.cell("B"), row.row, _schema_errors(row))
+    check_row_count(valid)
+    with svc.db.write() as conn:  # then the valid lines, all in one transaction
+        for row in _rows(open_file):
             if not row.ok:
-                failed.add(eui, row.row, _schema_errors(row))
                 continue
             try:
                 store.apply(conn, ctx, row)
             except store.RowRefused as exc:
-                failed.add(eui, row.row, [(exc.code, exc.message)])
+                failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
     return failed
 
 
@@ -105,7 +128,8 @@ def _run(
             "model": ErrorBody,
             "description": "Empty when every line was applied; otherwise `{code, message}`"
             " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
-        }
+        },
+        413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
     },
 )
 async def import_devices(

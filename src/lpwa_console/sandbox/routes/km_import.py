@@ -3,15 +3,16 @@
 line was applied, else 200 with `{code, message}` whose message is a CSV of the refused lines
 (`EUI,line N,[code] message`; past _upload.MAX_LISTED, a last record of line 0 counts the
 others). The file is read as it is applied (routes/_upload.py: memory bounded whatever its
-size), all in one transaction on the long-work lane (long_work.py): a refused line changes
-nothing and the others go on, and an import cut short (a kill -9, a line too long) leaves
-nothing applied. The RSA-encrypted keys of each BATCH rows are decrypted ahead, on two
-threads."""
+size) on the long-work lane (long_work.py), twice: the schema's refusals first, without
+the write lock, then the valid lines (at most _upload.MAX_IMPORT_ROWS) in one transaction:
+a refused line changes nothing and the others go on, and an import cut short (a kill -9, a
+line too long) leaves nothing applied. The RSA-encrypted keys of each BATCH rows are
+decrypted ahead, on two threads."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import IO
 
@@ -28,7 +29,14 @@ from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
-from ._upload import FRAMING, CsvLines, FailedLines, field_window, spool_body
+from ._upload import (
+    FRAMING,
+    CsvLines,
+    FailedLines,
+    check_row_count,
+    field_window,
+    spool_body,
+)
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
@@ -65,8 +73,8 @@ def _apply(
     store.create(conn, sub, row.device, now, opener)
 
 
-def _rows(lines: CsvLines) -> Iterator[KmImportRow]:
-    for start, cells in lines.records():
+def _rows(open_file: Callable[[], CsvLines]) -> Iterator[KmImportRow]:
+    for start, cells in open_file().records():
         row = parse_km_row(start, cells)
         if row is not None:
             yield row
@@ -76,26 +84,33 @@ def _run(
     svc: Services, account: Account, km: str, upload: IO[bytes], content_type: str
 ) -> FailedLines:
     sub = km_subscription(svc.db.conn(), account, km)
-    rows = _rows(CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG)))
+
+    def open_file() -> CsvLines:
+        return CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+
     failed = FailedLines()
+    # First pass, without the write lock: the lines the schema refuses, and the count.
+    valid = 0
+    for row in _rows(open_file):
+        if row.ok:
+            valid += 1
+            continue
+        errors = [
+            (INVALID, (f"column {e.column}: " if e.column else "") + e.message) for e in row.errors
+        ]
+        failed.add(row.EUI or row.cell("B"), row.row, errors)
+    check_row_count(valid)
     now = now_ms()
-    with svc.db.write() as conn:
+    rows = (row for row in _rows(open_file) if row.ok)
+    with svc.db.write() as conn:  # then the valid lines, all in one transaction
         while batch := list(islice(rows, BATCH)):
             opener = KeyOpener(conn, sub)  # per batch: it keeps the keys it opened
             opener.predecrypt(_rsa_cells(batch))
             for row in batch:
-                eui = row.EUI or row.cell("B")
-                if not row.ok:
-                    errors = [
-                        (INVALID, (f"column {e.column}: " if e.column else "") + e.message)
-                        for e in row.errors
-                    ]
-                    failed.add(eui, row.row, errors)
-                    continue
                 try:
                     _apply(conn, sub, row, opener, now)
                 except ApiError as exc:
-                    failed.add(eui, row.row, [(exc.code, exc.message)])
+                    failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
     return failed
 
 
@@ -106,7 +121,8 @@ def _run(
             "model": ErrorBody,
             "description": "Empty when every line was applied; otherwise `{code, message}`"
             " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
-        }
+        },
+        413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
     },
 )
 async def import_km_devices(

@@ -110,6 +110,8 @@ def _run(
         else:
             failed.add(row.EUI or row.cell("B"), row.row, _schema_errors(row))
     check_row_count(valid)
+    if not valid:
+        return failed  # (nothing to apply: no write lock, no second reading)
     with svc.db.write() as conn:  # then the valid lines, all in one transaction
         for row in _rows(open_file):
             if not row.ok:

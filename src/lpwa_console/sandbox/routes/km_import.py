@@ -100,6 +100,8 @@ def _run(
         ]
         failed.add(row.EUI or row.cell("B"), row.row, errors)
     check_row_count(valid)
+    if not valid:
+        return failed  # (nothing to apply: no write lock, no second reading)
     now = now_ms()
     rows = (row for row in _rows(open_file) if row.ok)
     with svc.db.write() as conn:  # then the valid lines, all in one transaction

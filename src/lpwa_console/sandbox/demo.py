@@ -857,9 +857,9 @@ HISTORY_BATCH = 250
 
 
 def _frames_in_batches(db: Database, settings: SandboxSettings, now: int) -> None:
-    """The traffic buckets, HISTORY_BATCH devices per transaction; the part is recorded
-    with the last batch. Buckets are INSERT OR IGNORE, so an interrupted run resumes by
-    making the missing ones."""
+    """The traffic buckets, HISTORY_BATCH devices per transaction (the part is recorded
+    after the last). Buckets are INSERT OR IGNORE and each batch's random draws are seeded
+    by its first uid, so a run interrupted half-way makes the same rows again next time."""
     conn = db.conn()
     sub = conn.execute(
         "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)

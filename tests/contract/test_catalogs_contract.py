@@ -29,8 +29,10 @@ from lpwa_console.schema.catalogs import (
 )
 from lpwa_console.schema.device_profiles import DeviceProfileFilter
 
+from ..images import png
+
 pytestmark = pytest.mark.anyio
-PNG = b"\x89PNG\r\n\x1a\n" + bytes(64)
+PNG = png()  # a whole image: the sandbox reads logos whole
 
 
 def _client(sandbox, role: str) -> LpwaClient:  # type: ignore[no-untyped-def]

@@ -10,10 +10,11 @@ import gzip
 import json
 from typing import Any
 
+from ..images import png
 from .conftest import API, Sandbox
 
 OP = f"{API}/admins/operators/mine"
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 40
+PNG = png()
 
 
 def _op(sb: Sandbox, method: str, path: str, **kw: Any) -> Any:
@@ -212,7 +213,7 @@ def test_rf_regions_locals_and_logo(sb: Sandbox) -> None:
     )
     assert text.status_code == 400
     big = _op(sb, "post", f"/rfRegions/{uid}/logo", content=PNG + b"\x00" * 300_000)
-    assert big.status_code == 400
+    assert big.status_code == 413
     local = _op(sb, "put", f"/rfRegions/{uid}/locals/fr", json={"name": "Corée"})
     assert local.json()["name"] == "Corée"
     fr = _op(sb, "get", "/rfRegions", params={"language-tag": "fr", "source": "CUSTOM"}).json()

@@ -16,6 +16,7 @@ import pytest
 from lpwa_console.sandbox import accounts, demo
 from lpwa_console.sandbox.db import Database
 from lpwa_console.sandbox.store import devices as store
+from lpwa_console.sandbox.store.clusters import cluster_level, tile_index
 from lpwa_console.sandbox.store.filters import device_restriction_sql
 from lpwa_console.schema.devices import DeviceFilter
 from lpwa_console.schema.domains import DomainRestrictions, domain_matches
@@ -234,7 +235,7 @@ def _expected(
 ) -> dict[tuple[int, int], dict[str, Any]]:
     """The clusters computed in Python from every device: tiles of the box's level."""
     min_lat, min_lon, max_lat, max_lon = box
-    level = store.cluster_level(box)
+    level = cluster_level(box)
     domains = _domains(conn)
     groups: dict[tuple[int, int], list[tuple[float, float, int]]] = defaultdict(list)
     for uid, lat, lon, conn_type in conn.execute(
@@ -246,7 +247,7 @@ def _expected(
             continue
         if connectivity and conn_type != connectivity:
             continue
-        key = (store._tile(lat, -90, 180, level), store._tile(lon, -180, 360, level))
+        key = (tile_index(lat, -90, 180, level), tile_index(lon, -180, 360, level))
         groups[key].append((lat, lon, uid))
     return {
         key: {

@@ -327,6 +327,7 @@ def test_the_body_is_capped_and_needs_its_csv_field(
     monkeypatch.setattr(route, "MAX_BYTES", 1024)
     big = "# padding\n" * 200
     refused = sb.post(IMPORT, files={"csv": ("d.csv", big, "text/csv")})
-    assert refused.status_code == 400 and "at most" in refused.json()["message"]
+    assert refused.status_code == 413 and "at most" in refused.json()["message"]
+    assert refused.json()["code"] == 41300
     other = sb.post(IMPORT, files={"file": ("d.csv", "DELETE,0018B20000000001\n", "text/csv")})
     assert other.status_code == 400 and "no field 'csv'" in other.json()["message"]

@@ -12,7 +12,8 @@ import numpy as np
 
 from lpwa_console.sandbox import receptions
 from lpwa_console.sandbox.accounts import create_demo_accounts
-from lpwa_console.sandbox.db import _V_RECEPTIONS_INLINE, MIGRATIONS, Database, migrate
+from lpwa_console.sandbox.db import MIGRATIONS, Database, migrate
+from lpwa_console.sandbox.db.steps_stations import V_RECEPTIONS_INLINE
 from lpwa_console.sandbox.simulator import Simulator
 
 from .conftest import API, Sandbox
@@ -20,7 +21,7 @@ from .test_store import _at_step
 
 NOW = 1_790_000_000_000
 BSS = f"{API}/partners/mine/bss"
-INLINE = MIGRATIONS.index(_V_RECEPTIONS_INLINE)  # the steps before it
+INLINE = MIGRATIONS.index(V_RECEPTIONS_INLINE)  # the steps before it
 
 
 def test_a_packed_list_reads_back_best_first() -> None:

@@ -4,6 +4,7 @@ request goes over the same connection and succeeds."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import threading
 import time
@@ -20,6 +21,7 @@ from lpwa_console.sandbox import SandboxSettings, create_app
 from lpwa_console.sandbox.accounts import listing
 from lpwa_console.sandbox.cli import listening_socket
 from lpwa_console.sandbox.errors import validation_message
+from lpwa_console.sandbox.json_body import MAX_JSON_BYTES
 
 API = "/thingpark/wireless/rest/subscriptions/mine"
 TOKEN = "/users-auth/protocol/openid-connect/token"
@@ -194,6 +196,95 @@ def test_a_nested_out_of_range_number_is_named_by_its_path(client: httpx.Client)
     assert response.status_code == 400, response.text
     assert response.json()["message"].startswith("occContext.extra.1: a number is out of range")
     _then_still_served(client, response)
+
+
+def test_the_64_bit_check_ignores_the_content_types_case(client: httpx.Client) -> None:
+    device = _first_device(client)
+    response = client.put(
+        f"{API}/devices/{device}",
+        content=b'{"markerID": 18446744073709551616}',
+        headers={"Content-Type": "Application/JSON"},
+    )
+    assert response.status_code == 400, response.text
+    assert response.json()["message"].startswith("markerID: a number is out of range")
+    _then_still_served(client, response)
+
+
+@pytest.mark.parametrize("number", ["Infinity", "-Infinity", "NaN", "1e999"])
+def test_a_number_json_cannot_write_back_is_refused(client: httpx.Client, number: str) -> None:
+    device = _first_device(client)
+    response = client.put(
+        f"{API}/devices/{device}",
+        content=f'{{"name": "n", "occContext": {{"extra": [1, {number}]}}}}'.encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    assert response.status_code == 400, response.text
+    assert response.json() == {
+        "code": 40000,
+        "message": f"occContext.extra.1: {number} is not a finite number",
+    }
+    _then_still_served(client, response)
+
+
+def test_a_json_body_past_the_limit_is_413(client: httpx.Client) -> None:
+    device = _first_device(client)
+    big = b'{"name": "' + b"x" * MAX_JSON_BYTES + b'"}'
+    response = client.put(
+        f"{API}/devices/{device}", content=big, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 413, response.text
+    assert response.json() == {"code": 41300, "message": "body: at most 4 MB of JSON per request"}
+
+    def chunks() -> Iterator[bytes]:  # no Content-Length: refused as the body passes it
+        for _ in range(8):
+            yield b" " * (MAX_JSON_BYTES // 4)
+        yield b"{}"
+
+    response = client.put(
+        f"{API}/devices/{device}", content=chunks(), headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 413, response.text
+
+
+def test_any_body_of_a_route_and_the_token_form_are_bounded(client: httpx.Client) -> None:
+    device = _first_device(client)
+    big = b"x" * (MAX_JSON_BYTES + 1)
+    response = client.put(
+        f"{API}/devices/{device}", content=big, headers={"Content-Type": "text/plain"}
+    )
+    assert response.status_code == 413 and response.json()["code"] == 41300
+    form = b"grant_type=client_credentials&client_id=" + b"x" * 20_000
+    token = client.post(
+        TOKEN, content=form, headers={"Content-Type": "application/x-www-form-urlencoded"}
+    )
+    assert token.status_code == 413 and token.json()["error"] == "invalid_request"
+    _then_still_served(client, token)
+
+
+def test_a_json_body_is_parsed_once(client: httpx.Client, monkeypatch: pytest.MonkeyPatch) -> None:
+    device = _first_device(client)
+    body = b'{"name": "parsed once", "occContext": {"extra": [12345678901234567890123]}}'
+    seen: list[bytes] = []
+    loads = json.loads
+
+    def counting(text: Any, **kw: Any) -> Any:
+        if text == body:
+            seen.append(text)
+        return loads(text, **kw)
+
+    monkeypatch.setattr(json, "loads", counting)
+    response = client.put(
+        f"{API}/devices/{device}", content=body, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 400 and len(seen) == 1
+    seen.clear()
+    ok = b'{"name": "parsed once"}'
+    body = ok
+    response = client.put(
+        f"{API}/devices/{device}", content=ok, headers={"Content-Type": "application/json"}
+    )
+    assert response.status_code == 200, response.text
+    assert len(seen) == 1
 
 
 def test_a_non_ascii_client_secret_is_an_invalid_client(live: Live, client: httpx.Client) -> None:

@@ -4,9 +4,13 @@ domain set, map tiles, the alarms' domain sets, the stations' alarm counters."""
 
 from __future__ import annotations
 
+import itertools
+import time
 from pathlib import Path
 
-from lpwa_console.sandbox import SandboxSettings, demo
+import pytest
+
+from lpwa_console.sandbox import SandboxSettings, demo, station_sim
 from lpwa_console.sandbox.demo_stations import BULK_THRESHOLD, seed_more_stations
 
 
@@ -61,4 +65,34 @@ def test_a_few_stations_get_alarms_through_the_store(tmp_path: Path) -> None:
     conn = db.conn()
     assert conn.execute("SELECT count(*) FROM stations").fetchone()[0] == before + 200
     assert _derived(conn) == _recounted(conn) | {"alarm_sets": 0, "counters": 0}
+    db.close()
+
+
+def test_seeded_stations_get_their_runtime_a_few_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The simulator's step gives new stations their first report: a seeded network's
+    # 100,000 must not all come in one step (one write transaction).
+    monkeypatch.setattr(station_sim, "NEW_STATIONS_AT_ONCE", 40)
+    db = demo.prepare(SandboxSettings(db_path=tmp_path / "s.db", demo_devices=0))
+    seed_more_stations(db, 100, seed=1, now=int(time.time() * 1000))
+    conn = db.conn()
+
+    def without() -> int:
+        return int(
+            conn.execute(
+                "SELECT count(*) FROM stations WHERE uid NOT IN (SELECT bs_uid FROM"
+                " station_runtime)"
+            ).fetchone()[0]
+        )
+
+    waiting = [without()]
+    sim = station_sim.StationSimulator(1)
+    while waiting[-1]:
+        with db.write() as wconn:
+            sim._new_stations(wconn, int(time.time() * 1000))
+        waiting.append(without())
+        assert len(waiting) < 20
+    assert waiting[0] >= 100
+    assert all(0 < a - b <= 40 for a, b in itertools.pairwise(waiting))
     db.close()

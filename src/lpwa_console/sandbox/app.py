@@ -19,6 +19,7 @@ from . import demo
 from .auth import Services, TokenStore
 from .db import Database
 from .errors import install_error_handlers
+from .json_body import BoundedRoute
 from .openapi import install_openapi
 from .params import BoundedRequest
 from .routes import token
@@ -137,6 +138,8 @@ def create_app(
         # Every route, current or future, refuses out-of-range input before using it.
         dependencies=[BoundedRequest],
     )
+    # Each route reads its JSON body once, bounded and strict (json_body.py).
+    app.router.route_class = BoundedRoute
     app.state.services = Services(
         settings=settings, db=database, tokens=TokenStore(database, settings.token_lifetime_s)
     )

@@ -458,17 +458,30 @@ FRAME_HISTORY_HOURS = 72
 HOUR_MS = 3_600_000
 
 
-def seed_frames(conn: sqlite3.Connection, sub: int, first_uid: int, *, seed: int, now: int) -> int:
-    """Hourly traffic buckets of the last three days for devices first_uid.. that were heard:
-    their uplinks as the simulator's schedule has them (`links`), up to their last one."""
+def seed_frames(
+    conn: sqlite3.Connection,
+    sub: int,
+    first_uid: int,
+    *,
+    seed: int,
+    now: int,
+    last_uid: int | None = None,
+) -> int:
+    """Hourly traffic buckets of the last three days for devices first_uid..last_uid that
+    were heard: their uplinks as the simulator's schedule has them (`links`), up to their
+    last one. Streamed: rows are written every FRAME_ROWS, not gathered for the whole
+    range."""
     rng = random.Random(seed * 104_729 + first_uid)
     rows: list[tuple[object, ...]] = []
+    written = 0
     current = now - now % HOUR_MS
-    for uid, last_up, rssi, snr in conn.execute(
+    insert = "INSERT OR IGNORE INTO frame_buckets VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    cursor = conn.execute(
         "SELECT uid, last_up, last_rssi, last_snr FROM devices"
-        " WHERE uid >= ? AND subscription_id = ? AND last_up IS NOT NULL",
-        (first_uid, sub),
-    ).fetchall():
+        " WHERE uid >= ? AND uid <= ? AND subscription_id = ? AND last_up IS NOT NULL",
+        (first_uid, INT64_LAST if last_uid is None else last_uid, sub),
+    )
+    for uid, last_up, rssi, snr in cursor.fetchall() if last_uid is not None else cursor:
         rssi = -100.0 if rssi is None else rssi
         snr = 0.0 if snr is None else snr
         period, phase = links.uplink_timing(seed, uid)
@@ -482,8 +495,17 @@ def seed_frames(conn: sqlite3.Connection, sub: int, first_uid: int, *, seed: int
                 continue
             dw = 1 if rng.random() < 0.12 else 0
             rows.append((uid, ts, up, up * 24, dw, dw * 8, rssi * up, snr * up))
-    conn.executemany("INSERT OR IGNORE INTO frame_buckets VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
-    return len(rows)
+        if len(rows) >= FRAME_ROWS:
+            conn.executemany(insert, rows)
+            written += len(rows)
+            rows.clear()
+    conn.executemany(insert, rows)
+    return written + len(rows)
+
+
+INT64_LAST = 2**63 - 1
+# Rows gathered before they are written (a few MB of tuples, whatever the fleet's size).
+FRAME_ROWS = 20_000
 
 
 # EUI, name, DevAddr, class, app servers, Site domain, base station tags (subscriber's)
@@ -817,32 +839,73 @@ def history_pending(db: Database) -> bool:
     return not {HISTORY_PART, HEALTH_PART, KPI_PART} <= done_parts(db)
 
 
+def history_devices(db: Database) -> int:
+    """How many devices the database holds: what decides whether the demo history is made
+    (not the serve setting's demo size, which a `seed` run since then no longer describes)."""
+    return int(db.conn().execute("SELECT count(*) FROM devices").fetchone()[0])
+
+
+# The demo history is made for a database of at most this many devices (the default demo
+# is 2,000): beyond, as after a bulk `seed`, the simulator makes the history as it runs.
+# The station part is one transaction (its sums are not safe to resume half-way), so this
+# bound is what keeps it to a fraction of a second.
+HISTORY_MAX_DEVICES = 5_000
+# Devices whose traffic buckets (up to 72 each) are written per transaction: the write
+# lock is held for tens of milliseconds at a time, and sign-in's token insert gets in
+# between.
+HISTORY_BATCH = 250
+
+
+def _frames_in_batches(db: Database, settings: SandboxSettings, now: int) -> None:
+    """The traffic buckets, HISTORY_BATCH devices per transaction (the part is recorded
+    after the last). Buckets are INSERT OR IGNORE and each batch's random draws are seeded
+    by its first uid, so a run interrupted half-way makes the same rows again next time."""
+    conn = db.conn()
+    sub = conn.execute(
+        "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
+    ).fetchone()[0]
+    after = 0
+    while True:
+        row = conn.execute(
+            "SELECT max(uid) FROM (SELECT uid FROM devices WHERE uid > ? ORDER BY uid LIMIT ?)",
+            (after, HISTORY_BATCH),
+        ).fetchone()
+        if row[0] is None:
+            return
+        with db.write() as wconn:
+            seed_frames(wconn, sub, after + 1, seed=settings.seed, now=now, last_uid=row[0])
+        after = int(row[0])
+
+
 def fill_history(db: Database, settings: SandboxSettings) -> None:
     """Three days of hourly traffic for the demo devices, made after the sandbox listens:
-    a new data folder shows its devices without waiting for these ~100,000 rows. A demo of
-    bench size has none, as a bulk seeding never makes it."""
+    a new data folder shows its devices without waiting for these ~100,000 rows. A database
+    of more than HISTORY_MAX_DEVICES devices (a bulk seeding) has none. Each part is made in
+    transactions short enough for requests to write between them."""
     started = time.perf_counter()
     now = int(time.time() * 1000)
-    with db.write() as conn:
-        done = done_parts(db)
-        if HISTORY_PART not in done:
-            if settings.demo_devices < BULK_THRESHOLD:
-                sub = conn.execute(
-                    "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
-                ).fetchone()[0]
-                seed_frames(conn, sub, 1, seed=settings.seed, now=now)
+    small = history_devices(db) <= HISTORY_MAX_DEVICES
+    done = done_parts(db)
+    if HISTORY_PART not in done:
+        if small:
+            _frames_in_batches(db, settings, now)
+        with db.write() as conn:
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PART,))
             conn.execute("DELETE FROM demo_parts WHERE name = ?", (HISTORY_PENDING,))
-        if HEALTH_PART not in done:
-            # A past day of station reports and the stations that heard each device, from
-            # the traffic above (numpy is imported only here).
-            from .station_sim import StationSimulator
+    if HEALTH_PART not in done:
+        with db.write() as conn:
+            if small:
+                # A past day of station reports and the stations that heard each device,
+                # from the traffic above (numpy is imported only here).
+                from .station_sim import StationSimulator
 
-            StationSimulator(settings.seed).backfill(conn, now)
+                StationSimulator(settings.seed).backfill(conn, now)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HEALTH_PART,))
-        if KPI_PART not in done:
-            from .store import kpis as kpi_store
+    if KPI_PART not in done:
+        with db.write() as conn:
+            if small:
+                from .store import kpis as kpi_store
 
-            kpi_store.backfill(conn, now)
+                kpi_store.backfill(conn, now)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (KPI_PART,))
     log.info("demo traffic and station history made in %.1f s", time.perf_counter() - started)

@@ -27,7 +27,7 @@ from __future__ import annotations
 import logging
 import re
 import sqlite3
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -56,6 +56,7 @@ METHOD_NOT_ALLOWED = 40500
 NOT_ACCEPTABLE = 40600
 DUPLICATE = 40900
 STALE = 40901
+TOO_LARGE = 41300
 INTERNAL = 50000
 
 
@@ -86,28 +87,48 @@ def stale(version: int, current: int) -> ApiError:
     )
 
 
+def too_large(message: str) -> ApiError:
+    return ApiError(413, TOO_LARGE, message)
+
+
 def not_found(message: str) -> ApiError:
     return ApiError(404, NOT_FOUND, message)
 
 
 # Hexadecimal identifiers: the platform upper-cases them, so any case names the same one.
 _ANY_CASE = frozenset({"EUI", "nwAddress"})
+# A station's fixed fields, compared regardless of case.
+STATION_ANY_CASE = frozenset({"lrrID", "lrrUUID", "model"})
 
 
-def refuse_changed(current: Mapping[str, Any], sent: Mapping[str, Any]) -> None:
+def refuse_changed(
+    current: Mapping[str, Any],
+    sent: Mapping[str, Any],
+    *,
+    any_case: Collection[str] = _ANY_CASE,
+    null_keeps: bool = False,
+) -> None:
     """400 naming each field set at creation that an update would change (`sent`: a request
     model's `fixed_values()`; `current`: the resource as answered). The same value, as a client
-    reading and writing back a whole resource sends, is fine."""
+    reading and writing back a whole resource sends, is fine: strings are compared without
+    their outer spaces (and case, for `any_case` names), a reference (`{"ID": ...}`) by its ID.
+    `null_keeps`: a null sent keeps the value (the operator's catalogs and HSM groups)."""
 
     def norm(name: str, value: Any) -> Any:
+        if isinstance(value, Mapping):
+            value = value.get("ID")
         if not isinstance(value, str):
             return value
-        return value.strip().upper() if name in _ANY_CASE else value.strip()
+        return value.strip().upper() if name in any_case else value.strip()
+
+    def shown(name: str) -> Any:
+        value = current.get(name)
+        return value.get("ID") if isinstance(value, Mapping) else value
 
     changed = [
-        f"{name}: cannot change after creation (it is {current.get(name)})"
+        f"{name}: cannot change after creation (it is {shown(name)})"
         for name, value in sent.items()
-        if norm(name, value) != norm(name, current.get(name))
+        if not (value is None and null_keeps) and norm(name, value) != norm(name, current.get(name))
     ]
     if changed:
         raise bad_request("; ".join(changed))

@@ -56,6 +56,8 @@ def _statuses(route: APIRoute, path: str) -> list[int]:
         out += [401, 403]
     if _PATH_NAME.search(path):
         out.append(404)
+    if route.body_field is not None or (route.openapi_extra or {}).get("requestBody"):
+        out.append(413)  # json_body.BoundedRoute's cap, or an upload's (routes/_upload.py)
     return out
 
 

@@ -9,8 +9,6 @@ schema, so a client can see them.
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Iterator
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, get_args
@@ -39,9 +37,6 @@ PageIndex = Annotated[
 ]
 
 _INSTANT = TypeAdapter(datetime)
-
-# A JSON body may hold an out-of-range integer only if it has a run of 19+ digits.
-_LONG_DIGITS = re.compile(rb"\d{19,}")
 
 
 def in_int64(value: int) -> bool:
@@ -94,29 +89,10 @@ def _check_int(name: str, text: str) -> None:
         raise bad_request(f"{name}: {text} is out of range (at most {INT64_MAX})")
 
 
-def _first_big_int(document: Any) -> str | None:
-    """The JSON path of the first integer beyond 64 bits in `document`, if any (walked
-    without recursion: nesting depth is the client's choice)."""
-    stack: list[tuple[str, Any]] = [("", document)]
-    while stack:
-        where, value = stack.pop()
-        if isinstance(value, int) and not isinstance(value, bool):
-            if not in_int64(value):
-                return where or "body"
-            continue
-        items: Any = ()
-        if isinstance(value, dict):
-            items = value.items()
-        elif isinstance(value, list):
-            items = enumerate(value)
-        children = [(f"{where}.{k}" if where else str(k), v) for k, v in items]
-        stack.extend(reversed(children))
-    return None
-
-
 async def bounded_request(request: Request) -> None:
     """Refuse (400) what would overflow the store: too many repeated values, too long a
-    text, or an integer beyond 64 bits in the query, the path or a JSON body."""
+    text, or an integer beyond 64 bits in the query or the path (a JSON body is checked
+    as it is read: json_body.BoundedRoute)."""
     counts: dict[str, int] = {}
     for name, value in request.query_params.multi_items():
         counts[name] = counts.get(name, 0) + 1
@@ -140,18 +116,6 @@ async def bounded_request(request: Request) -> None:
                     check(name, text)
                 if isinstance(path_value := request.path_params.get(name), str):
                     check(name, path_value)
-    # Only a body FastAPI reads anyway: a route that streams its own (the device import,
-    # with its size limit) is left to do so.
-    declared_body = isinstance(route, APIRoute) and route.body_field is not None
-    if declared_body and "json" in request.headers.get("content-type", ""):
-        body = await request.body()
-        if _LONG_DIGITS.search(body):
-            try:
-                where = _first_big_int(json.loads(body))
-            except (ValueError, RecursionError):
-                return  # not JSON we can read: the body's own validation says so
-            if where is not None:
-                raise bad_request(f"{where}: a number is out of range (at most {INT64_MAX})")
 
 
 BoundedRequest = Depends(bounded_request)

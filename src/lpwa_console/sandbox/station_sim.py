@@ -48,6 +48,8 @@ REPORT_MS = station_ops.REPORT_EVERY_MS
 OUTAGE_CHANCE = 1 / 4000  # per report: about one outage a fortnight
 GRID_REFRESH_MS = 600_000
 BACKFILL_MAX_STATIONS, BACKFILL_MAX_DEVICES = 2_000, 100_000
+# Stations given their runtime row (first report, disk) per call of `_new_stations`.
+NEW_STATIONS_AT_ONCE = 2_000
 CONNECTION_ALARM, NO_UPLINK_ALARM = 102, 103
 USAGE_WINDOWS = {104: ("crc", 4 * HOUR_MS), 105: ("dropped", HOUR_MS), 106: ("cpu", HOUR_MS),
                  107: ("ram", HOUR_MS), 108: ("disk", HOUR_MS)}  # fmt: skip
@@ -149,11 +151,15 @@ class StationSimulator:
         top = conn.execute("SELECT max(uid) FROM stations").fetchone()[0]
         if top is None or top <= last:
             return
+        # At most NEW_STATIONS_AT_ONCE a step: a seeded network's 100,000 stations get
+        # theirs over the first minute, not in one step holding the write lock for seconds.
         rows = conn.execute(
             "SELECT uid, last_reboot, cnx_state FROM stations WHERE uid > ? AND uid NOT IN"
-            " (SELECT bs_uid FROM station_runtime WHERE bs_uid > ?)",
-            (last, last),
+            " (SELECT bs_uid FROM station_runtime WHERE bs_uid > ?) ORDER BY uid LIMIT ?",
+            (last, last, NEW_STATIONS_AT_ONCE),
         ).fetchall()
+        if len(rows) == NEW_STATIONS_AT_ONCE:
+            top = rows[-1][0]  # the rest at the next step
         new = []
         uids = np.array([row[0] for row in rows], dtype=np.int64)
         phases = report_phases(self.seed, uids)

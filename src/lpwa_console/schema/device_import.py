@@ -501,6 +501,12 @@ def _is_device_line(cells: Sequence[str]) -> bool:
     return bool(cells) and not cells[0].strip().startswith("#") and any(c.strip() for c in cells)
 
 
+def parse_import_row(number: int, cells: list[str]) -> ImportRow | None:
+    """One record of the file at line `number`, validated (None for a comment or empty
+    line): for a reader that streams the records."""
+    return _parse_row(number, cells)
+
+
 def parse_import_csv(text: str) -> list[ImportRow]:
     """Every device line of the file (comments and empty lines skipped), each validated.
 

@@ -11,8 +11,7 @@ from datetime import datetime, timedelta
 from ...schema.durations import parse_duration
 from ...schema.frames import normalise_step
 from ..errors import bad_request
-from ..store import frames as frame_store
-from ..store.devices import now_ms
+from ..store.clock import network_now
 
 MAX_BUCKETS = 10_000
 
@@ -62,7 +61,7 @@ def aggregation_window(
         step_ms = _ms(parse_duration(normalise_step(step)))
     except ValueError as exc:
         raise bad_request(f"step: {exc}") from None
-    now = frame_store.clock(conn, now_ms())
+    now = network_now(conn)
     span = span_ms(duration, default_span_ms if default_span_ms is not None else 24 * step_ms)
     start = begin_ms(begin)
     if start is None:
@@ -80,7 +79,7 @@ def raw_window(
 ) -> Window:
     """The window of a raw (deprecated) frame list: `duration` (else `default_span`) from
     `begin`, else up to now. `step` is the whole span."""
-    now = frame_store.clock(conn, now_ms())
+    now = network_now(conn)
     span = span_ms(duration, default_span)
     start = begin_ms(begin)
     start = now - span if start is None else start

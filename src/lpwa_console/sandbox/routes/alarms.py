@@ -41,7 +41,7 @@ from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import alarms as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ..store.filters import Where
 from ._common import (
     PageParams,

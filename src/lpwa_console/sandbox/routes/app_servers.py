@@ -32,8 +32,7 @@ from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import bad_request, forbidden, not_found, stale
 from ..store import app_servers as store
-from ..store.devices import now_ms
-from ..store.frames import clock
+from ..store.clock import network_now, now_ms
 from ._common import PageParams, check_domains, list_answer, parse_sort
 from ._router import RecordedRouter
 
@@ -161,7 +160,7 @@ def put_security(
 def flow_metrics(request: Request, account: SubscriptionReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     row = _find(conn, account, request)
-    return store.metrics(conn, row["id"], clock(conn, now_ms()))
+    return store.metrics(conn, row["id"], network_now(conn))
 
 
 @router.get("/{appServerUid:path}", response_model=AppServer, response_model_exclude_none=True)

@@ -10,11 +10,9 @@ for a profile, vendor or RF region (profile IDs hold slashes: sent percent-encod
 
 from __future__ import annotations
 
-import email.parser
-import email.policy
-import gzip
 import json
 import sqlite3
+import zlib
 from collections.abc import Callable
 from typing import Annotated, Any
 
@@ -58,12 +56,23 @@ from ...schema.catalogs import (
 )
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
+from ...schema.images import image_problem
 from ..auth import AppServices, ClientBodies, OperatorAccount
-from ..errors import DUPLICATE, ApiError, bad_request, not_found, validation_message
+from ..errors import (
+    DUPLICATE,
+    ApiError,
+    bad_request,
+    not_found,
+    refuse_changed,
+    too_large,
+    validation_message,
+)
+from ..long_work import off_request
 from ..store import catalogs as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._router import RecordedRouter
+from ._upload import FRAMING, field_window, spool_body
 
 router = RecordedRouter(
     prefix="/admins/operators/{operatorUid}",
@@ -73,6 +82,9 @@ router = RecordedRouter(
 Lang = Annotated[str | None, Query(alias="language-tag", max_length=35)]
 Force = Annotated[bool, Query()]
 X: dict[str, Any] = {"response_model_exclude_none": True}
+# A catalog file unpacks to at most this many times its gzip size (JSON compresses some
+# 10-30 times; a bomb thousands of times), and never past MAX_CATALOG_BYTES.
+MAX_GZIP_RATIO = 100
 _TABLES = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}
 _NOUN = {"deviceProfiles": "device profile", "baseStationProfiles": "base station profile",
          "rfRegions": "RF region"}  # fmt: skip
@@ -87,40 +99,15 @@ def _operator(conn: sqlite3.Connection, operator_uid: str) -> None:
 
 
 async def _upload(request: Request, limit: int, too_big: str) -> bytes:
-    """The uploaded file: the multipart field `file`, or the raw body; refused as soon as
-    the body passes `limit` (plus room for the multipart framing)."""
-    declared = request.headers.get("content-length", "")
-    room = limit + 16 * 1024
-    if declared.isdigit() and int(declared) > room:
-        raise bad_request(too_big)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > room:
-            raise bad_request(too_big)
-        chunks.append(chunk)
-    body = b"".join(chunks)
-    content_type = request.headers.get("content-type", "")
-    if content_type.lower().startswith("multipart/"):
-        message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(
-            b"Content-Type: " + content_type.encode() + b"\r\n\r\n" + body
-        )
-        part = next(
-            (
-                p
-                for p in message.iter_parts()
-                if p.get_param("name", header="content-disposition") == "file"
-            ),
-            None,
-        )
-        if part is None:
-            raise bad_request("file: the multipart body has no field 'file'")
-        payload = part.get_payload(decode=True)
-        body = payload if isinstance(payload, bytes) else b""
-    if len(body) > limit:
-        raise bad_request(too_big)
-    return body
+    """The uploaded file: the multipart field `file`, or the raw body; refused (413) as
+    soon as the body passes `limit` (plus room for the multipart framing), spooled to a
+    temporary file meanwhile (routes/_upload.py)."""
+    spool = await spool_body(request, limit + FRAMING, too_big)
+    try:
+        content_type = request.headers.get("content-type", "")
+        return field_window(spool, content_type, "file", limit, too_big).read()
+    finally:
+        spool.close()
 
 
 def _ident(text: str) -> tuple[int | None, str | None]:
@@ -176,20 +163,46 @@ def get_operator(operatorUid: str, account: OperatorAccount, svc: AppServices) -
 # --- catalogs: versions, import, selfUpdate (one set of routes per catalog) -----------------
 
 
-async def _read_file(request: Request) -> CatalogFile:
-    """The catalog file of the body: the multipart field `file` or the raw body; JSON, or
-    gzip-compressed JSON."""
+async def _read_file(request: Request) -> bytes:
+    """The catalog file of the body: the multipart field `file` or the raw body."""
     too_big = f"file: at most {MAX_CATALOG_BYTES // (1024 * 1024)} MB"
-    body = await _upload(request, MAX_CATALOG_BYTES, too_big)
-    return parse_catalog(body)
+    return await _upload(request, MAX_CATALOG_BYTES, too_big)
+
+
+def gunzip_bounded(body: bytes) -> bytes:
+    """A gzip file's content, refused (413) past MAX_CATALOG_BYTES or MAX_GZIP_RATIO times
+    its compressed size: inflated in steps, never past the bound (a 509 KB upload had
+    unpacked to 512 MB)."""
+    bound = min(MAX_CATALOG_BYTES, max(len(body) * MAX_GZIP_RATIO, 1024 * 1024))
+    unpack = zlib.decompressobj(wbits=31)  # gzip framing
+    parts: list[bytes] = []  # joined once whole: a refused file is never copied
+    size = 0
+    data = body
+    try:
+        while data and not unpack.eof:
+            part = unpack.decompress(data, min(_GUNZIP_STEP, bound + 1 - size))
+            size += len(part)
+            parts.append(part)
+            if size > bound:
+                raise too_large(
+                    f"file: unpacks to more than {bound // (1024 * 1024)} MB (at most"
+                    f" {MAX_CATALOG_BYTES // (1024 * 1024)} MB, and {MAX_GZIP_RATIO} times"
+                    " its compressed size)"
+                )
+            data = unpack.unconsumed_tail
+    except zlib.error:
+        raise bad_request("file: not a readable gzip file") from None
+    if not unpack.eof:
+        raise bad_request("file: not a readable gzip file (it ends early)")
+    return b"".join(parts)
+
+
+_GUNZIP_STEP = 1024 * 1024
 
 
 def parse_catalog(body: bytes) -> CatalogFile:
     if body[:2] == b"\x1f\x8b":
-        try:
-            body = gzip.decompress(body)
-        except (OSError, EOFError):
-            raise bad_request("file: not a readable gzip file") from None
+        body = gunzip_bounded(body)
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
@@ -235,8 +248,10 @@ def _catalog_routes(kind: CatalogKind) -> None:
         force: Force = False,
     ) -> dict[str, Any]:  # fmt: skip
         _operator(svc.db.conn(), operatorUid)
-        file = await _read_file(request)
-        return _install(svc, kind, file, force)
+        body = await _read_file(request)
+        # Unpacking, parsing and installing off the request thread (long_work.py).
+        file = await off_request(request, parse_catalog, body)
+        return await off_request(request, _install, svc, kind, file, force)
 
     def get_offered(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
         conn = svc.db.conn()
@@ -354,12 +369,7 @@ def update_device_profile(
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "deviceProfiles", profileUid)
         current = store.device_profile_values(conn, uid)
-        fixed = body.fixed_values()
-        for name, sent in fixed.items():
-            if sent != current.get(name):
-                raise bad_request(
-                    f"{name}: cannot change after creation (it is {current.get(name)})"
-                )
+        refuse_changed(current, body.fixed_values())
         sent_values = body.model_dump(exclude_unset=True)
         if sent_values.get("commercialName", "") is None:  # a name cannot be emptied
             del sent_values["commercialName"]
@@ -471,8 +481,7 @@ def update_bs_profile(
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "baseStationProfiles", profileUid)
         current = store.bs_profile_values(conn, uid)
-        if "ID" in body.fixed_values() and body.fixed_values()["ID"] != current["ID"]:
-            raise bad_request(f"ID: cannot change after creation (it is {current['ID']})")
+        refuse_changed(current, body.fixed_values())
         sent = body.model_dump(exclude_unset=True)
         if "vendor" in sent:
             sent["vendor"] = body.vendor.ID if body.vendor else None
@@ -670,7 +679,8 @@ def get_logo(
     found = store.logo(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
     if found is None:
         raise not_found(f"RF region {rfRegionUid} has no logo")
-    return Response(found[0], media_type=found[1])
+    # nosniff: a browser shows it as the image it is said to be, never as a page.
+    return Response(found[0], media_type=found[1], headers={"X-Content-Type-Options": "nosniff"})
 
 
 @router.post("/rfRegions/{rfRegionUid:path}/logo", status_code=201, response_model=RfRegion, **X,
@@ -687,6 +697,8 @@ async def post_logo(
     kind = logo_type(data)
     if not kind:
         raise bad_request("file: a logo is a PNG or JPEG image")
+    if (problem := image_problem(data, kind)) is not None:
+        raise bad_request(f"file: {problem}")
     with svc.db.write() as conn:
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
@@ -715,11 +727,9 @@ def update_rf_region(
     with svc.db.write() as conn:
         _operator(conn, operatorUid)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
-        row = store.rf_region_fixed(conn, uid)
-        for name, now_value in (("ID", row[0]), ("ismBand", row[1])):
-            sent = body.fixed_values().get(name)
-            if sent is not None and sent != now_value:
-                raise bad_request(f"{name}: cannot change after creation (it is {now_value})")
+        fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
+        current = {"ID": fixed_id, "ismBand": fixed_band}
+        refuse_changed(current, body.fixed_values(), null_keeps=True)
         store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
     conn = svc.db.conn()
     lang, default = store.language(conn, None)

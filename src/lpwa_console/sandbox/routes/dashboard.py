@@ -16,6 +16,7 @@ from ...schema.durations import parse_duration
 from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import bad_request, not_found
 from ..store import kpis as store
+from ..store.clock import network_now
 from ._partners import check_operator
 from ._router import RecordedRouter
 
@@ -63,7 +64,7 @@ def last_values(
             f" not {duration}"
         )
     conn = svc.db.conn()
-    now = store.clock(conn)
+    now = network_now(conn)
     since = now - int(span.total_seconds() * 1000)
     recorded = store.series(conn, kpiUid, since)
     for key, value in store.snapshot(conn, kpiUid, now).items():

@@ -2,8 +2,12 @@
 
 The file comes as the multipart field `csv` (or as the raw body, text/csv). Every line is
 validated by the shared schema (schema.device_import, i.e. DeviceCreate/DeviceUpdate) and
-applied with the device routes' rules (store/device_import.py). Rows are applied in batches
-of BATCH, one transaction each; a refused line changes nothing and the others go on.
+applied with the device routes' rules (store/device_import.py). The file is read as it is
+applied (routes/_upload.py: memory bounded whatever its size) on the long-work lane
+(long_work.py), twice: the schema's refusals first, without the write lock (a file of bad
+lines never holds it), then the valid lines (at most _upload.MAX_IMPORT_ROWS) in one
+transaction: a refused line changes nothing and the others go on, and an import cut
+short (a kill, a line too long) leaves nothing applied.
 
 The answer is the platform's (public reference):
 - every line applied: 200 with an empty body;
@@ -11,40 +15,42 @@ The answer is the platform's (public reference):
   message is a CSV, one record per refused line: `EUI,line N,[code] message[,...]`, N the
   line of the file received where the record starts (1-based; comment and empty lines count,
   there is no header line), the codes those of sandbox/errors.py;
+- past MAX_LISTED refused lines, one last record of line 0 counts the others;
 - the request as a whole refused (rights, a bad `domain` parameter, a body that is not a
-  UTF-8 CSV): the usual error status.
+  UTF-8 CSV, a line longer than _upload.MAX_LINE): the usual error status, nothing applied.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Callable, Iterator
+from typing import IO, Annotated
 
 from fastapi import Query, Request, Response
-from fastapi.responses import JSONResponse
 from pydantic import ValidationError
-from starlette.concurrency import run_in_threadpool
 
 from ...schema.common import ErrorBody
-from ...schema.device_import import (
-    ImportFailedLine,
-    ImportLineError,
-    ImportRow,
-    format_import_errors,
-    parse_import_csv,
-)
+from ...schema.device_import import ImportRow, parse_import_row
 from ...schema.domains import Domain, domain_matches
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
+from ..long_work import off_request
 from ..store import device_import as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._router import RecordedRouter
-from ._upload import _body_at_most, _csv_text
+from ._upload import (
+    FRAMING,
+    CsvLines,
+    FailedLines,
+    check_row_count,
+    field_window,
+    spool_body,
+)
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
-BATCH = 1000
 MAX_BYTES = 64 * 1024 * 1024
+TOO_BIG = f"csv: at most {MAX_BYTES >> 20} MB per import"
 DOMAIN_HELP = (
     "`group:name`, at most one per group: created devices get them; a deleted device must"
     " belong to them"
@@ -70,39 +76,50 @@ def _domain_parameter(items: list[str], account: Account) -> list[tuple[str, str
     return pairs
 
 
-def _failed(row: ImportRow, errors: list[ImportLineError]) -> ImportFailedLine:
-    return ImportFailedLine(EUI=row.EUI or row.cell("B"), line=row.row, errors=errors)
-
-
-def _schema_errors(row: ImportRow) -> list[ImportLineError]:
+def _schema_errors(row: ImportRow) -> list[tuple[int, str]]:
     return [
-        ImportLineError(
-            code=str(INVALID),
-            message=f"column {e.column}: {e.message}" if e.column else e.message,
-        )
-        for e in row.errors
+        (INVALID, f"column {e.column}: {e.message}" if e.column else e.message) for e in row.errors
     ]
 
 
-def _run(svc: Services, account: Account, text: str, domains: list[str]) -> list[ImportFailedLine]:
+def _rows(open_file: Callable[[], CsvLines]) -> Iterator[ImportRow]:
+    for start, cells in open_file().records():
+        row = parse_import_row(start, cells)
+        if row is not None:
+            yield row
+
+
+def _run(
+    svc: Services, account: Account, upload: IO[bytes], content_type: str, domains: list[str]
+) -> FailedLines:
     assert account.subscription_id is not None
     pairs = _domain_parameter(domains, account)
-    rows = parse_import_csv(text)
+
+    def open_file() -> CsvLines:
+        return CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+
     ctx = store.context_for(
         account.subscription_id, account.restrictions, account.rights, pairs, now_ms()
     )
-    failed: list[ImportFailedLine] = []
-    for start in range(0, len(rows), BATCH):
-        with svc.db.write() as conn:
-            for row in rows[start : start + BATCH]:
-                if not row.ok:
-                    failed.append(_failed(row, _schema_errors(row)))
-                    continue
-                try:
-                    store.apply(conn, ctx, row)
-                except store.RowRefused as exc:
-                    error = ImportLineError(code=str(exc.code), message=exc.message)
-                    failed.append(_failed(row, [error]))
+    failed = FailedLines()
+    # First pass, without the write lock: the lines the schema refuses, and the count.
+    valid = 0
+    for row in _rows(open_file):
+        if row.ok:
+            valid += 1
+        else:
+            failed.add(row.EUI or row.cell("B"), row.row, _schema_errors(row))
+    check_row_count(valid)
+    if not valid:
+        return failed  # (nothing to apply: no write lock, no second reading)
+    with svc.db.write() as conn:  # then the valid lines, all in one transaction
+        for row in _rows(open_file):
+            if not row.ok:
+                continue
+            try:
+                store.apply(conn, ctx, row)
+            except store.RowRefused as exc:
+                failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
     return failed
 
 
@@ -113,7 +130,8 @@ def _run(svc: Services, account: Account, text: str, domains: list[str]) -> list
             "model": ErrorBody,
             "description": "Empty when every line was applied; otherwise `{code, message}`"
             " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
-        }
+        },
+        413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
     },
 )
 async def import_devices(
@@ -131,9 +149,10 @@ async def import_devices(
         Query(alias="async", description="Accepted and ignored: the sandbox answers at once"),
     ] = None,
 ) -> Response:
-    body = await _body_at_most(request, MAX_BYTES)
-    text = _csv_text(request.headers.get("content-type", "text/csv"), body)
-    failed = await run_in_threadpool(_run, svc, account, text, domain or [])
-    if not failed:
-        return Response(status_code=200)
-    return JSONResponse({"code": INVALID, "message": format_import_errors(failed)})
+    upload = await spool_body(request, MAX_BYTES + FRAMING, TOO_BIG)
+    content_type = request.headers.get("content-type", "text/csv")
+    try:
+        failed = await off_request(request, _run, svc, account, upload, content_type, domain or [])
+    finally:
+        upload.close()
+    return failed.answer()

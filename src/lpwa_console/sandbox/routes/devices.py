@@ -47,7 +47,7 @@ from ..errors import (
 )
 from ..store import devices as store
 from ..store import subscription as subscription_store
-from ..store.frames import clock
+from ..store.clock import network_now, now_ms
 from ._common import (
     PageParams,
     decode_cursor,
@@ -161,7 +161,7 @@ def _deprecated(model: Any, field: str) -> Any:
 
 def _now(conn: sqlite3.Connection) -> int:
     """The network's time (ms): the simulator's clock, which the device timestamps follow."""
-    return clock(conn, store.now_ms())
+    return network_now(conn)
 
 
 def _same_routing_profile(current: dict[str, Any], body: DeviceUpdate) -> bool:
@@ -318,7 +318,7 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
             conn,
             sub,
             body,
-            now=store.now_ms(),
+            now=now_ms(),
             model_id=model,
             domains=domains,
             app_servers=servers,

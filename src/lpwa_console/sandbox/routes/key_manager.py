@@ -24,7 +24,7 @@ from .. import km_crypto
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
 from ..store import key_manager as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._km import km_subscription
 from ._router import RecordedRouter

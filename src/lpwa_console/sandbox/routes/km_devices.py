@@ -22,7 +22,7 @@ from ...schema.key_manager import (
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
 from ..store import km_devices as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._common import PageParams, list_answer
 from ._km import km_device_uid, km_subscription

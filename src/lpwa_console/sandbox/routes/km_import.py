@@ -1,39 +1,47 @@
 """`POST /kmSubscriptions/{kmSubscriptionUid}/devices/import`: the CSV of Document 1 §2.11
 (schema/km_import.py), answered as the device import is: 200 with an empty body when every
 line was applied, else 200 with `{code, message}` whose message is a CSV of the refused lines
-(`EUI,line N,[code] message`). Rows are applied in batches of BATCH, one transaction each; a
-refused line changes nothing and the others go on. The RSA-encrypted keys of a batch are
+(`EUI,line N,[code] message`; past _upload.MAX_LISTED, a last record of line 0 counts the
+others). The file is read as it is applied (routes/_upload.py: memory bounded whatever its
+size) on the long-work lane (long_work.py), twice: the schema's refusals first, without
+the write lock, then the valid lines (at most _upload.MAX_IMPORT_ROWS) in one transaction:
+a refused line changes nothing and the others go on, and an import cut short (a kill -9, a
+line too long) leaves nothing applied. The RSA-encrypted keys of each BATCH rows are
 decrypted ahead, on two threads."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import IO
 
 from fastapi import Request, Response
-from fastapi.responses import JSONResponse
-from starlette.concurrency import run_in_threadpool
 
 from ...schema.common import ErrorBody
-from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
-from ...schema.km_import import KmImportRow, parse_km_import_csv
+from ...schema.km_import import KmImportRow, parse_km_row
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import DUPLICATE, INVALID, NOT_FOUND, ApiError
+from ..long_work import off_request
 from ..store import km_devices as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
-from ._upload import _body_at_most, _csv_text
+from ._upload import (
+    FRAMING,
+    CsvLines,
+    FailedLines,
+    check_row_count,
+    field_window,
+    spool_body,
+)
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
 MAX_BYTES = 64 * 1024 * 1024
-
-
-def _failed(row: KmImportRow, code: int, message: str) -> ImportFailedLine:
-    error = ImportLineError(code=str(code), message=message)
-    return ImportFailedLine(EUI=row.EUI or row.cell("B"), line=row.row, errors=[error])
+TOO_BIG = f"csv: at most {MAX_BYTES >> 20} MB per import"
 
 
 def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
@@ -65,26 +73,46 @@ def _apply(
     store.create(conn, sub, row.device, now, opener)
 
 
-def _run(svc: Services, account: Account, km: str, text: str) -> list[ImportFailedLine]:
+def _rows(open_file: Callable[[], CsvLines]) -> Iterator[KmImportRow]:
+    for start, cells in open_file().records():
+        row = parse_km_row(start, cells)
+        if row is not None:
+            yield row
+
+
+def _run(
+    svc: Services, account: Account, km: str, upload: IO[bytes], content_type: str
+) -> FailedLines:
     sub = km_subscription(svc.db.conn(), account, km)
-    rows = parse_km_import_csv(text)
-    failed: list[ImportFailedLine] = []
+
+    def open_file() -> CsvLines:
+        return CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+
+    failed = FailedLines()
+    # First pass, without the write lock: the lines the schema refuses, and the count.
+    valid = 0
+    for row in _rows(open_file):
+        if row.ok:
+            valid += 1
+            continue
+        errors = [
+            (INVALID, (f"column {e.column}: " if e.column else "") + e.message) for e in row.errors
+        ]
+        failed.add(row.EUI or row.cell("B"), row.row, errors)
+    check_row_count(valid)
+    if not valid:
+        return failed  # (nothing to apply: no write lock, no second reading)
     now = now_ms()
-    for start in range(0, len(rows), BATCH):
-        batch = rows[start : start + BATCH]
-        with svc.db.write() as conn:
-            opener = KeyOpener(conn, sub)
+    rows = (row for row in _rows(open_file) if row.ok)
+    with svc.db.write() as conn:  # then the valid lines, all in one transaction
+        while batch := list(islice(rows, BATCH)):
+            opener = KeyOpener(conn, sub)  # per batch: it keeps the keys it opened
             opener.predecrypt(_rsa_cells(batch))
             for row in batch:
-                if not row.ok:
-                    for error in row.errors:
-                        where = f"column {error.column}: " if error.column else ""
-                        failed.append(_failed(row, INVALID, where + error.message))
-                    continue
                 try:
                     _apply(conn, sub, row, opener, now)
                 except ApiError as exc:
-                    failed.append(_failed(row, exc.code, exc.message))
+                    failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
     return failed
 
 
@@ -95,15 +123,19 @@ def _run(svc: Services, account: Account, km: str, text: str) -> list[ImportFail
             "model": ErrorBody,
             "description": "Empty when every line was applied; otherwise `{code, message}`"
             " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
-        }
+        },
+        413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
     },
 )
 async def import_km_devices(
     kmSubscriptionUid: str, request: Request, account: DeviceWriter, svc: AppServices
 ) -> Response:
-    body = await _body_at_most(request, MAX_BYTES)
-    text = _csv_text(request.headers.get("content-type", "text/csv"), body)
-    failed = await run_in_threadpool(_run, svc, account, kmSubscriptionUid, text)
-    if not failed:
-        return Response(status_code=200)
-    return JSONResponse({"code": INVALID, "message": format_import_errors(failed)})
+    upload = await spool_body(request, MAX_BYTES + FRAMING, TOO_BIG)
+    content_type = request.headers.get("content-type", "text/csv")
+    try:
+        failed = await off_request(
+            request, _run, svc, account, kmSubscriptionUid, upload, content_type
+        )
+    finally:
+        upload.close()
+    return failed.answer()

@@ -32,7 +32,7 @@ from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import DUPLICATE, ApiError, refuse_changed
 from ..store import multicast as store
 from ..store import subscription as subscription_store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import (
     PageParams,
     app_server_ids,

@@ -29,9 +29,16 @@ from ...schema.operations import (
 )
 from ...schema.stations import normalise_lrr_id
 from ..auth import AppServices, ClientBodies, OperatorAccount
-from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, not_found
+from ..errors import (
+    DUPLICATE,
+    UNKNOWN_REFERENCE,
+    ApiError,
+    bad_request,
+    not_found,
+    refuse_changed,
+)
 from ..store import operations as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer, parse_sort, wire_json
 from ._partners import check_operator
 from ._router import RecordedRouter
@@ -281,9 +288,7 @@ def update_hsm_group(
     with svc.db.write() as conn:
         uid = _hsm_uid(conn, hsmGroupUid)
         current = _hsm_answer(conn, uid, operatorUid)
-        fixed = body.fixed_values().get("ID")
-        if fixed is not None and fixed != current["ID"]:
-            raise bad_request(f"ID: cannot change after creation (it is {current['ID']})")
+        refuse_changed(current, body.fixed_values(), null_keeps=True)
         version = body.hsmNwkKeyVersion
         if version is not None:
             owner = store.key_version_owner(conn, version)

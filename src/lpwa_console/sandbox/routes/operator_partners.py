@@ -22,10 +22,10 @@ from ...schema.partners import (
 )
 from ...schema.stations import BaseStation, BaseStationUpdate
 from ..auth import AppServices, ClientBodies, OperatorAccount
-from ..errors import DUPLICATE, ApiError, bad_request
+from ..errors import DUPLICATE, STATION_ANY_CASE, ApiError, bad_request, refuse_changed
 from ..store import partners as store
 from ..store import stations as station_store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._partners import PartnerScope, check_operator, resolve_partner, visible_station_uid
 from ._router import RecordedRouter
@@ -169,11 +169,7 @@ def update_partner_station(
         pairs = [(d.group.name, d.name) for d in body.domains or []] if "domains" in given else None
         fixed = body.fixed_values()
         current = station_store.briefs(conn, [uid], full=True)[0]
-        for name, value in fixed.items():
-            sent = value.get("ID") if isinstance(value, dict) else value
-            now_value = current["model"]["ID"] if name == "model" else current.get(name)
-            if (sent.upper() if isinstance(sent, str) else sent) != now_value:
-                raise bad_request(f"{name}: cannot change after creation (it is {now_value})")
+        refuse_changed(current, fixed, any_case=STATION_ANY_CASE)
         if pairs and scope.subscription_id is None:
             raise bad_request("domains: only a subscriber partner's stations have domains")
         station_store.update(

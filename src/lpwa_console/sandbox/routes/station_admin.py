@@ -32,10 +32,9 @@ from ...schema.station_admin import (
 from .. import radio
 from ..auth import AppServices, ClientBodies
 from ..errors import bad_request, validation_message
-from ..store import frames as frame_store
 from ..store import station_ops as store
 from ..store import stations as station_store
-from ..store.devices import now_ms
+from ..store.clock import network_now
 from ._partners import PartnerReader, PartnerWriter, visible_station_uid
 from ._router import RecordedRouter
 
@@ -68,7 +67,7 @@ def _check_software(conn: Any, uid: int, what: str) -> str | None:
 
 
 def _clock(conn: Any) -> int:
-    return frame_store.clock(conn, now_ms())
+    return network_now(conn)
 
 
 @router.post(

@@ -23,8 +23,7 @@ from ...schema.station_alarms import StationAlarmPage, StationAlarmStateDistribu
 from ..auth import AppServices, ClientBodies
 from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import station_alarms as store
-from ..store.devices import now_ms
-from ..store.frames import clock
+from ..store.clock import network_now
 from ..store.sql import Where
 from ._common import PageParams, Paging, decode_cursor, encode_cursor, list_answer, parse_sort
 from ._partners import PartnerReader, PartnerScope, PartnerWriter, visible_station_uid
@@ -153,7 +152,7 @@ def _histories(
 
 
 def _now(conn: sqlite3.Connection) -> int:
-    return clock(conn, now_ms())
+    return network_now(conn)
 
 
 # --- every station ---------------------------------------------------------------------------

@@ -25,11 +25,10 @@ from ...schema.station_monitoring import (
 )
 from ..auth import AppServices, ClientBodies
 from ..errors import bad_request, not_found
-from ..store import frames as frame_store
 from ..store import station_monitoring as store
 from ..store import station_ops
 from ..store import stations as station_store
-from ..store.devices import now_ms
+from ..store.clock import network_now
 from ._common import PageParams
 from ._partners import PartnerReader, PartnerScope, visible_station_uid
 from ._router import RecordedRouter
@@ -143,7 +142,7 @@ def interface(bsUid: str, intUid: int, scope: PartnerReader, svc: AppServices) -
 
 
 def frame_clock(conn: Any) -> int:
-    return frame_store.clock(conn, now_ms())
+    return network_now(conn)
 
 
 @router.get("/wans/ints/{intUid}/roundTrips", response_model=RoundTrips)

@@ -42,17 +42,18 @@ from ..errors import (
     BAD_PAGING,
     DUPLICATE,
     GRANT_REACHED,
+    STATION_ANY_CASE,
     UNKNOWN_REFERENCE,
     ApiError,
     bad_request,
     not_found,
+    refuse_changed,
 )
 from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
 from ..store import station_ops as ops_store
 from ..store import stations as store
-from ..store.devices import now_ms
-from ..store.frames import clock
+from ..store.clock import network_now
 from ._common import PageParams, decode_cursor, encode_cursor, list_answer, parse_sort
 from ._partners import (
     PartnerReader,
@@ -70,7 +71,7 @@ DEFAULT_SORT = ("creationDate", False)
 
 
 def _now(conn: sqlite3.Connection) -> int:
-    return clock(conn, now_ms())
+    return network_now(conn)
 
 
 # --- query parameters -----------------------------------------------------------------------
@@ -334,19 +335,6 @@ def get_station(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str,
     return _station(conn, visible_station_uid(conn, scope, bsUid))
 
 
-def _refuse_changed(current: dict[str, Any], sent: dict[str, Any]) -> None:
-    """400 naming a field fixed at creation (lrrID, lrrUUID, model) given another value."""
-    for name, value in sent.items():
-        if name == "model":
-            given = value.get("ID") if isinstance(value, dict) else value
-            now_value = current.get("model", {}).get("ID")
-        else:
-            given = value.strip().upper() if isinstance(value, str) else value
-            now_value = current.get(name)
-        if given != now_value:
-            raise bad_request(f"{name}: cannot change after creation (it is {now_value})")
-
-
 @router.put("/{bsUid}", response_model=BaseStation, response_model_exclude_none=True)
 def update_station(
     bsUid: str, body: BaseStationUpdate, scope: PartnerWriter, svc: AppServices
@@ -357,7 +345,7 @@ def update_station(
         check_station_domains(scope, pairs)
     with svc.db.write() as conn:
         uid = visible_station_uid(conn, scope, bsUid)
-        _refuse_changed(_station(conn, uid), body.fixed_values())
+        refuse_changed(_station(conn, uid), body.fixed_values(), any_case=STATION_ANY_CASE)
         store.update(
             conn, uid, body, now=_now(conn), who=scope.who, domains=pairs,
             subscription_id=scope.subscription_id,

@@ -66,7 +66,7 @@ from ..accounts import Account
 from ..auth import OPERATOR_ADMIN, SUPPLIER_ADMIN, AppServices, ClientBodies, SupplierAccount
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, forbidden, not_found
 from ..store import suppliers as store
-from ..store.devices import now_ms
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer, wire_json
 from ._router import RecordedRouter
 

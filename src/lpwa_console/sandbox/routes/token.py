@@ -12,6 +12,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import accounts
 from ..auth import AppServices
+from ._upload import read_at_most
 
 _FORM_SCHEMA = {
     "requestBody": {
@@ -91,9 +92,17 @@ def _basic(request: Request) -> tuple[str, str] | None:
     return client_id, secret
 
 
+# A client-credentials form is a few hundred bytes; anyone may call this endpoint, so what
+# it reads is bounded before any account is known.
+MAX_FORM_BYTES = 16 * 1024
+
+
 async def issue_token(request: Request, svc: AppServices) -> JSONResponse:
     # Parsed by hand: FastAPI's Form() would need python-multipart for a urlencoded body.
-    form = {k: v[0] for k, v in parse_qs((await request.body()).decode("utf-8", "replace")).items()}
+    body = await read_at_most(request, MAX_FORM_BYTES)
+    if body is None:
+        return _oauth_error(413, "invalid_request", f"at most {MAX_FORM_BYTES // 1024} KB of form")
+    form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
     if form.get("grant_type") != "client_credentials":
         return _oauth_error(400, "unsupported_grant_type", "grant_type must be client_credentials")
     client_id, secret = form.get("client_id", ""), form.get("client_secret", "")

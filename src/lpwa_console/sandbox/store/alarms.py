@@ -14,7 +14,6 @@ unless asked otherwise; `state` and `acked` sorts break ties by update time, new
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -22,51 +21,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...schema.domains import DomainRestrictions
+from .alarm_rows import SORT_COLUMNS as SORT_COLUMNS
+from .alarm_rows import AlarmRowQuery, AlarmTable, add_row_filters, brief_fields
+from .alarm_rows import alarm_uid as alarm_uid
+from .alarm_rows import among as among
+from .alarm_rows import row_id as row_id
+from .alarm_rows import unacked as unacked
+from .alarm_rows import wire_level as wire_level
 from .domains import DEVICE_DOMAINS, GROUP_DOMAINS, add_domain_filter, restriction
 from .filters import Where, device_restriction_sql
 from .sql import any_prefix
 
-SORT_COLUMNS = {
-    "alarmUid": "a.id",
-    "state": "a.state",
-    "acked": "a.acked",
-    "creationTimestamp": "a.created",
-    "updateTimestamp": "a.updated",
-}
-# Criteria whose ties are ordered by update time, newest first (the reference's rule).
-THEN_UPDATED = frozenset({"state", "acked"})
-
-
-def alarm_uid(row_id: int) -> str:
-    return f"{row_id:016x}"
-
-
-def row_id(uid: str) -> int | None:
-    try:
-        value = int(uid, 16)
-    except ValueError:
-        return None
-    # Row IDs are SQLite's 64-bit signed integers: FFFF... names no row.
-    return value if len(uid) == 16 and 0 < value < 2**63 else None
+# Device ('D') and group ('M') alarms share one table; the kind's column names the owner.
+OWNER_COLUMNS = {"D": "device_uid", "M": "group_uid"}
+ALARMS = AlarmTable("alarms", "coalesce(device_uid, group_uid)")
+_BY_KIND = {kind: AlarmTable("alarms", column) for kind, column in OWNER_COLUMNS.items()}
 
 
 @dataclass
-class AlarmQuery:
-    """The filters of an alarm list (already validated by the route). `equal`: the state
-    exactly, else that state or above. `peak`: the highest severity reached (`level` column)
-    at least this, as the alarm histories filter it."""
+class AlarmQuery(AlarmRowQuery):
+    """The filters of a device or group alarm list; `eui`: prefixes of the owners' EUIs."""
 
-    state: int | None = None
-    equal: bool = False
-    peak: int | None = None
-    cleared_only: bool = False
-    acked: bool | None = None
-    alarm_id: int | None = None
-    alarm_uid: str | None = None
     eui: Sequence[str] = ()
-    domain: Sequence[str] = ()
-    created_from: int | None = None
-    updated_to: int | None = None
 
 
 def _owner_restriction(kind: str, restrictions: DomainRestrictions | None) -> tuple[str, list[Any]]:
@@ -91,25 +67,10 @@ def where(
     w = Where()
     w.add("a.subscription_id = ?", subscription_id)
     w.add("a.kind = ?", kind)
-    owner_col = "a.device_uid" if kind == "D" else "a.group_uid"
+    owner_col = f"a.{OWNER_COLUMNS[kind]}"
     if owner is not None:
         w.add(f"{owner_col} = ?", owner)
-    if q.state is not None:
-        w.add("a.state = ?" if q.equal else "a.state >= ?", q.state)
-    if q.cleared_only:
-        w.add("a.state = 1")
-    if q.peak is not None:
-        w.add("a.level >= ?", q.peak)
-    if q.acked is not None:
-        w.add("a.acked = ?", int(q.acked))
-    if q.alarm_id is not None:
-        w.add("a.alarm_id = ?", q.alarm_id)
-    if q.alarm_uid is not None:
-        w.add("a.id = ?", row_id(q.alarm_uid) or -1)
-    if q.created_from is not None:
-        w.add("a.created >= ?", q.created_from)
-    if q.updated_to is not None:
-        w.add("a.updated <= ?", q.updated_to)
+    add_row_filters(w, q)
     table = "devices" if kind == "D" else "multicast_groups"
     key = "uid"
     if q.eui:  # prefixes (any of them)
@@ -129,48 +90,9 @@ def where(
     return w
 
 
-def page(
-    conn: sqlite3.Connection,
-    w: Where,
-    *,
-    sort: str,
-    descending: bool,
-    offset: int,
-    limit: int,
-    after_id: int | None = None,
-) -> tuple[list[sqlite3.Row], bool]:
-    """A page of rows (one more is read to know whether a next page exists)."""
-    column = SORT_COLUMNS[sort]
-    order = "DESC" if descending else "ASC"
-    clauses, params = [w.sql()], list(w.params)
-    if after_id is not None:
-        clauses.append("a.id < ?" if descending else "a.id > ?")
-        params.append(after_id)
-    if column == "a.id":
-        order_by = f"a.id {order}"
-    elif sort in THEN_UPDATED:
-        # Ties of equal update time by alarmUid in the criterion's direction: what an index
-        # scan of (criterion, updated) gives (migration 7).
-        order_by = f"{column} {order}, a.updated DESC, a.id {order}"
-    else:
-        order_by = f"{column} {order}, a.id {order}"
-    rows = conn.execute(
-        f"SELECT a.* FROM alarms a WHERE {' AND '.join(clauses)} ORDER BY {order_by}"
-        " LIMIT ? OFFSET ?",
-        [*params, limit + 1, offset],
-    ).fetchall()
-    return rows[:limit], len(rows) > limit
-
-
-def count(conn: sqlite3.Connection, w: Where) -> int:
-    return int(
-        conn.execute(f"SELECT count(*) FROM alarms a WHERE {w.sql()}", w.params).fetchone()[0]
-    )
-
-
-def wire_level(peak: int) -> int:
-    """The highest severity reached (1..6) on the reference's 0..5 `level` scale."""
-    return min(max(peak - 1, 0), 5)
+# A sorted page of rows, and the count (store/alarm_rows.py).
+page = ALARMS.page
+count = ALARMS.count
 
 
 def href(row: sqlite3.Row) -> str:
@@ -181,20 +103,7 @@ def href(row: sqlite3.Row) -> str:
 
 
 def brief(row: sqlite3.Row) -> dict[str, Any]:
-    return {
-        "alarmUid": alarm_uid(row["id"]),
-        "href": href(row),
-        "ID": row["alarm_id"],
-        "state": row["state"],
-        "level": wire_level(row["level"]),
-        "occurrence": row["occurrence"],
-        "acked": bool(row["acked"]),
-        "ackedInfo": row["acked_info"],
-        "ackedTimestamp": row["acked_ts"],
-        "creationTimestamp": row["created"],
-        "updateTimestamp": row["updated"],
-        "addInfo": row["add_info"],
-    }
+    return brief_fields(row, href(row))
 
 
 def owners(conn: sqlite3.Connection, kind: str, ids: Iterable[int]) -> dict[int, dict[str, Any]]:
@@ -236,7 +145,7 @@ def insert(
     ts: int,
     add_info: str | None = None,
 ) -> int:
-    column = "device_uid" if kind == "D" else "group_uid"
+    column = OWNER_COLUMNS[kind]
     cur = conn.execute(
         f"INSERT INTO alarms (subscription_id, kind, {column}, alarm_id, state, level, created,"
         " updated, add_info) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -256,21 +165,13 @@ def set_state(conn: sqlite3.Connection, row: int, state: int, ts: int) -> None:
 
 def ack(conn: sqlite3.Connection, w: Where, who: str, ts: int) -> list[int]:
     """Acknowledge the un-acknowledged alarms matching `w`; returns their owners."""
-    rows = conn.execute(
-        f"SELECT a.id, coalesce(a.device_uid, a.group_uid) FROM alarms a"
-        f" WHERE {w.sql()} AND a.acked = 0",
-        w.params,
-    ).fetchall()
-    conn.executemany(
-        "UPDATE alarms SET acked = 1, acked_info = ?, acked_ts = ? WHERE id = ?",
-        [(who, ts, r[0]) for r in rows],
-    )
-    return list({r[1] for r in rows})
+    return list(set(ALARMS.acknowledge(conn, w, who, ts)))
 
 
 def refresh_counters(conn: sqlite3.Connection, kind: str, owners_: Iterable[int] | None) -> None:
     """Recompute alarm1..alarm6 and alarm_level of these devices/groups (None: all)."""
-    table, col = ("devices", "device_uid") if kind == "D" else ("multicast_groups", "group_uid")
+    table = "devices" if kind == "D" else "multicast_groups"
+    col = OWNER_COLUMNS[kind]
     counts: dict[int, list[int]] = defaultdict(lambda: [0] * 6)
     rows: list[Any] = []
     if owners_ is None:
@@ -317,25 +218,4 @@ def open_alarm(
     conn: sqlite3.Connection, kind: str, owner: int, alarm_id: int
 ) -> sqlite3.Row | None:
     """The latest raised (not cleared) alarm `alarm_id` of an owner."""
-    col = "device_uid" if kind == "D" else "group_uid"
-    return conn.execute(  # type: ignore[no-any-return]
-        f"SELECT * FROM alarms WHERE {col} = ? AND alarm_id = ? AND state > 1"
-        " ORDER BY id DESC LIMIT 1",
-        (owner, alarm_id),
-    ).fetchone()
-
-
-def among(w: Where, alarm_uids: Sequence[str]) -> Where:
-    """`w` narrowed to the alarms `alarm_uids` (those that are not ours match nothing)."""
-    ids = [i for i in (row_id(u) for u in alarm_uids) if i is not None] or [-1]
-    narrowed = Where(list(w.clauses), list(w.params))
-    # One JSON parameter, not one per id: SQLite caps the number of variables.
-    narrowed.add("a.id IN (SELECT value FROM json_each(?))", json.dumps(ids))
-    return narrowed
-
-
-def unacked(w: Where) -> Where:
-    """`w` narrowed to the alarms not acknowledged yet."""
-    narrowed = Where(list(w.clauses), list(w.params))
-    narrowed.add("a.acked = 0")
-    return narrowed
+    return _BY_KIND[kind].latest_open(conn, owner, alarm_id)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import time
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,8 +22,8 @@ from ...schema.devices import (
     default_alarm004,
 )
 from ...schema.domains import DomainRestrictions
-from ..db import TILE_LEVEL, TILES
 from . import domains as domain_store
+from .clusters import DEVICE_SOURCE, cluster_answer, cluster_rows
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
 
@@ -50,10 +49,6 @@ _BRIEF_COLUMNS = """
 class Page:
     uids: list[int]
     more: bool
-
-
-def now_ms() -> int:
-    return int(time.time() * 1000)
 
 
 # --- lists --------------------------------------------------------------------------------
@@ -570,42 +565,6 @@ def tag_suggestions(
 
 # --- clusters -----------------------------------------------------------------------------
 
-GRID = 8  # at most 8 x 8 tiles: at most 64 clusters (schema.devices.MAX_CLUSTERS)
-MAX_LEVEL = 40  # a box narrower than a level-40 tile (~1e-10 degree) stays one cluster
-
-
-def _tile(value: float, low: float, span: float, level: int) -> int:
-    """The tile of `value` on its axis at `level`, as TILE_Y_SQL/TILE_X_SQL compute it."""
-    tiles = 1 << level
-    return min(tiles - 1, max(0, int((value - low) * tiles / span)))
-
-
-def cluster_level(box: tuple[float, float, float, float]) -> int:
-    """The finest tile level at which the box spans at most GRID tiles on each axis."""
-    min_lat, min_lon, max_lat, max_lon = box
-    level = 0
-    while level < MAX_LEVEL:
-        finer = level + 1
-        rows = _tile(max_lat, -90, 180, finer) - _tile(min_lat, -90, 180, finer) + 1
-        columns = _tile(max_lon, -180, 360, finer) - _tile(min_lon, -180, 360, finer) + 1
-        if rows > GRID or columns > GRID:
-            break
-        level = finer
-    return level
-
-
-def _inner(low: float, high: float, origin: float, span: float) -> tuple[int, int, int, int]:
-    """(first, last) tiles at TILE_LEVEL the range [low, high] touches, and (first, last) of
-    those entirely inside it (first > last: none). A margin keeps a device whose coordinate
-    rounds onto a tile edge out of the tiles taken whole."""
-    size = span / TILES
-    first, last = _tile(low, origin, span, TILE_LEVEL), _tile(high, origin, span, TILE_LEVEL)
-    margin = 1e-9
-    inner_first = first if origin + first * size > low + margin or low <= origin else first + 1
-    top = origin + (last + 1) * size
-    inner_last = last if top < high - margin or high >= origin + span else last - 1
-    return first, last, inner_first, inner_last
-
 
 def clusters(
     conn: sqlite3.Connection,
@@ -614,86 +573,17 @@ def clusters(
     restrictions: DomainRestrictions | None,
     box: tuple[float, float, float, float],
 ) -> tuple[int, list[dict[str, Any]]]:
-    """Devices in the box grouped by map tile, at the finest level where the box spans at
-    most GRID x GRID tiles. Returns (total, clusters).
-
-    Without filters (domain restrictions aside) and at levels up to TILE_LEVEL, the tiles
-    entirely inside the box come from the `device_tiles` summary and only the devices of the
-    box's edge tiles are read; otherwise the devices in the box are grouped in SQL."""
-    min_lat, min_lon, max_lat, max_lon = box
-    level = cluster_level(box)
-    where = device_where(subscription_id, f, restrictions)
-    in_box = "d.lat BETWEEN ? AND ? AND d.lon BETWEEN ? AND ?"
-    box_params: list[object] = [min_lat, max_lat, min_lon, max_lon]
-    y0, y1, a, b = _inner(min_lat, max_lat, -90, 180)
-    x0, x1, c, d = _inner(min_lon, max_lon, -180, 360)
-    if level > TILE_LEVEL or not f.is_empty() or a > b or c > d:
-        tiles = 1 << level
-        gy = f"min(CAST((d.lat + 90.0) * {tiles} / 180 AS INTEGER), {tiles - 1})"
-        gx = f"min(CAST((d.lon + 180.0) * {tiles} / 360 AS INTEGER), {tiles - 1})"
-        sql = (
-            f"SELECT {gy} AS gy, {gx} AS gx, count(*), avg(d.lat), avg(d.lon), max(d.lat),"
-            " max(d.lon), min(d.lat), min(d.lon), min(d.uid) FROM devices d"
-            f" WHERE {where.sql()} AND {in_box} GROUP BY gy, gx ORDER BY gy, gx"
-        )
-        rows = conn.execute(sql, [*where.params, *box_params]).fetchall()
-    else:
-        shift = TILE_LEVEL - level
-        restriction, restriction_params = device_restriction_sql(restrictions, "t.domain_set")
-        parts = [
-            f"SELECT t.tile_y >> {shift} AS gy, t.tile_x >> {shift} AS gx, t.n, t.lat_sum,"
-            " t.lon_sum, t.lat_max, t.lon_max, t.lat_min, t.lon_min, t.uid_min"
-            " FROM device_tiles t WHERE t.subscription_id = ? AND t.tile_y BETWEEN ? AND ?"
-            f" AND t.tile_x BETWEEN ? AND ? AND {restriction}"
-        ]
-        params: list[object] = [subscription_id, a, b, c, d, *restriction_params]
-        # The edge tiles: a row below and above the inner ones, a column left and right.
-        edges: list[tuple[str, list[object]]] = []
-        if y0 < a:
-            edges.append(("d.tile_y = ? AND d.tile_x BETWEEN ? AND ?", [y0, x0, x1]))
-        if y1 > b:
-            edges.append(("d.tile_y = ? AND d.tile_x BETWEEN ? AND ?", [y1, x0, x1]))
-        for x, inside in ((x0, x0 < c), (x1, x1 > d)):
-            if inside:
-                occupied = (
-                    "SELECT DISTINCT tile_y FROM device_tiles WHERE subscription_id = ?"
-                    " AND tile_y BETWEEN ? AND ? AND tile_x = ?"
-                )
-                edges.append(
-                    (f"d.tile_y IN ({occupied}) AND d.tile_x = ?", [subscription_id, a, b, x, x])
-                )
-        for test, edge_params in edges:
-            parts.append(
-                f"SELECT d.tile_y >> {shift}, d.tile_x >> {shift}, 1, d.lat, d.lon, d.lat,"
-                f" d.lon, d.lat, d.lon, d.uid FROM devices d INDEXED BY ix_devices_tile"
-                f" WHERE {where.sql()} AND {test}"
-                f" AND {in_box}"
-            )
-            params += [*where.params, *edge_params, *box_params]
-        sql = (
-            "SELECT gy, gx, sum(n), sum(lat_sum) / sum(n), sum(lon_sum) / sum(n), max(lat_max),"
-            " max(lon_max), min(lat_min), min(lon_min), min(uid_min)"
-            f" FROM ({' UNION ALL '.join(parts)}) GROUP BY gy, gx ORDER BY gy, gx"
-        )
-        rows = conn.execute(sql, params).fetchall()
-    singles = {r[9] for r in rows if r[2] == 1}
-    items = {b["ref"]: b for b in briefs(conn, sorted(singles))}
-    out: list[dict[str, Any]] = []
-    total = 0
-    for _gy, _gx, n, lat, lon, ne_lat, ne_lon, sw_lat, sw_lon, uid in rows:
-        total += n
-        cluster: dict[str, Any] = {
-            "count": n,
-            "location": {"lat": lat, "lng": lon},
-            "bbox": {
-                "northeast": {"lat": ne_lat, "lng": ne_lon},
-                "southwest": {"lat": sw_lat, "lng": sw_lon},
-            },
-        }
-        if n == 1 and str(uid) in items:
-            cluster["item"] = items[str(uid)]
-        out.append(cluster)
-    return total, out
+    """Devices in the box grouped by map tile (store/clusters.py). Returns (total, clusters)."""
+    rows = cluster_rows(
+        conn,
+        DEVICE_SOURCE,
+        subscription_id,
+        device_where(subscription_id, f, restrictions),
+        device_restriction_sql(restrictions, "t.domain_set"),
+        box,
+        filtered=not f.is_empty(),
+    )
+    return cluster_answer(rows, lambda uids: {int(b["ref"]): b for b in briefs(conn, uids)})
 
 
 # A tag on at least this share of the subscription's devices is tested row by row in the

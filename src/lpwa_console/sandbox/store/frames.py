@@ -78,9 +78,3 @@ def frames(
         if len(out) >= limit:
             return out[:limit]
     return out
-
-
-def clock(conn: sqlite3.Connection, real_ms: int) -> int:
-    """The network's now: the simulator's clock when it ran ahead of real time."""
-    row = conn.execute("SELECT value FROM sim_state WHERE key = 'clock_ms'").fetchone()
-    return max(real_ms, int(row[0])) if row else real_ms

@@ -14,7 +14,6 @@ computed at the request's time as the newest point.
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
@@ -464,11 +463,3 @@ def _backfill_stations(
                 groups[key][1] += 1
         rows += [("stations", stamp, key, _percent(a, b)) for key, (a, b) in groups.items()]
     return rows
-
-
-def clock(conn: sqlite3.Connection) -> int:
-    """Now, in ms: the simulator's clock when it runs ahead of the wall clock (a sped-up
-    simulation), else the wall clock."""
-    row = conn.execute("SELECT value FROM sim_state WHERE key = 'clock_ms'").fetchone()
-    real = int(time.time() * 1000)
-    return max(real, int(row[0])) if row else real

@@ -10,22 +10,18 @@ and a count only on a full first page.
 from __future__ import annotations
 
 import sqlite3
-import time
 from datetime import UTC, datetime
 from typing import Any
 
 from ...schema.operations import prov_action_allowed
 from .. import km_crypto
+from . import clock
 from . import key_manager as km_store
 from .sql import Where, marks, prefix, select_page
 from .sql import count as count_rows
 
 # The subsystem takes an item this long after it is queued (the triggers draw 1.5-4.5 s).
 TAKE_MS = 2_000
-
-
-def _now() -> int:
-    return int(time.time() * 1000)
 
 
 def _order(descending: bool) -> str:
@@ -52,7 +48,7 @@ def enqueue(
     inside its own transaction). Returns the item's UID."""
     if not prov_action_allowed(type_, action):
         raise ValueError(f"{type_} items are not {action}")
-    now = now_ms if now_ms is not None else _now()
+    now = now_ms if now_ms is not None else clock.now_ms()
     cur = conn.execute(
         "INSERT INTO prov_queue (type, action, sub_system, entity_uid, entity_id,"
         " subscription_id, partner_uid, created, done_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -85,7 +81,7 @@ def prov_page(
         offset=offset,
         limit=limit,
     )
-    now = now_ms if now_ms is not None else _now()
+    now = now_ms if now_ms is not None else clock.now_ms()
     return [_prov_item(r, base, now) for r in page.rows], page.more
 
 

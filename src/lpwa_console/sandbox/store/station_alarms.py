@@ -17,41 +17,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...schema.domains import DomainRestrictions
+from .alarm_rows import SORT_COLUMNS as SORT_COLUMNS
+from .alarm_rows import AlarmRowQuery, AlarmTable, add_row_filters, brief_fields
+from .alarm_rows import alarm_uid as alarm_uid
+from .alarm_rows import among as among
+from .alarm_rows import row_id as row_id
 from .sql import Where, any_prefix, marks
 from .stations import BASE_HREF, restriction_sql
 
-SORT_COLUMNS = {
-    "alarmUid": "a.id",
-    "state": "a.state",
-    "acked": "a.acked",
-    "creationTimestamp": "a.created",
-    "updateTimestamp": "a.updated",
-}
-THEN_UPDATED = frozenset({"state", "acked"})
-
-
-def alarm_uid(row_id: int) -> str:
-    return f"{row_id:016x}"
-
-
-def row_id(uid: str) -> int | None:
-    try:
-        value = int(uid, 16)
-    except ValueError:
-        return None
-    return value if len(uid) == 16 and 0 < value < 2**63 else None
+ALARMS = AlarmTable("station_alarms", "bs_uid")
 
 
 # --- raised and cleared (the simulator's entry points) -------------------------------------------
-
-
-def _open(conn: sqlite3.Connection, bs_uid: int, code: int) -> sqlite3.Row | None:
-    row: sqlite3.Row | None = conn.execute(
-        "SELECT * FROM station_alarms WHERE bs_uid = ? AND alarm_id = ? AND state > 1"
-        " ORDER BY id DESC LIMIT 1",
-        (bs_uid, code),
-    ).fetchone()
-    return row
 
 
 def raise_alarm(
@@ -65,7 +42,7 @@ def raise_alarm(
     """Raise alarm `code` on a station at `severity` (2..6). Raised already at that severity:
     only `addInfo2` follows; at another one: a new occurrence, un-acknowledged again."""
     severity = min(max(int(severity), 2), 6)
-    current = _open(conn, bs_uid, code)
+    current = ALARMS.latest_open(conn, bs_uid, code)
     if current is None:
         partner = conn.execute(
             "SELECT partner_uid FROM stations WHERE uid = ?", (bs_uid,)
@@ -97,7 +74,7 @@ def raise_alarm(
 def clear_alarm(conn: sqlite3.Connection, bs_uid: int, code: int, now_ms: int) -> None:
     """Clear alarm `code` of a station (nothing when it is not raised): state 1, a new
     occurrence to acknowledge; the row stays as history."""
-    current = _open(conn, bs_uid, code)
+    current = ALARMS.latest_open(conn, bs_uid, code)
     if current is None:
         return
     conn.execute(
@@ -147,22 +124,10 @@ def refresh_counters(conn: sqlite3.Connection, stations: Iterable[int] | None) -
 
 
 @dataclass
-class StationAlarmQuery:
-    """The filters of an alarm list (validated by the route). `equal`: the state exactly,
-    else that state or above; `peak`: the highest severity reached at least this;
-    `cleared_only`: the histories."""
+class StationAlarmQuery(AlarmRowQuery):
+    """The filters of a station alarm list; `lrr_ids`: prefixes of the stations' LRR IDs."""
 
-    state: int | None = None
-    equal: bool = False
-    peak: int | None = None
-    cleared_only: bool = False
-    acked: bool | None = None
-    alarm_id: int | None = None
-    alarm_uid: str | None = None
     lrr_ids: Sequence[str] = ()
-    domain: Sequence[str] = ()
-    created_from: int | None = None
-    updated_to: int | None = None
 
 
 def where(
@@ -176,22 +141,7 @@ def where(
     w.add("a.partner_uid = ?", partner_uid)
     if station is not None:
         w.add("a.bs_uid = ?", station)
-    if q.state is not None:
-        w.add("a.state = ?" if q.equal else "a.state >= ?", q.state)
-    if q.cleared_only:
-        w.add("a.state = 1")
-    if q.peak is not None:
-        w.add("a.level >= ?", q.peak)
-    if q.acked is not None:
-        w.add("a.acked = ?", int(q.acked))
-    if q.alarm_id is not None:
-        w.add("a.alarm_id = ?", q.alarm_id)
-    if q.alarm_uid is not None:
-        w.add("a.id = ?", row_id(q.alarm_uid) or -1)
-    if q.created_from is not None:
-        w.add("a.created >= ?", q.created_from)
-    if q.updated_to is not None:
-        w.add("a.updated <= ?", q.updated_to)
+    add_row_filters(w, q)
     if q.lrr_ids:
         tests, params = any_prefix("lrr_id", [v.strip().upper() for v in q.lrr_ids])
         w.add(
@@ -216,34 +166,9 @@ def where(
     return w
 
 
-def page(
-    conn: sqlite3.Connection,
-    w: Where,
-    *,
-    sort: str,
-    descending: bool,
-    offset: int,
-    limit: int,
-    after_id: int | None = None,
-) -> tuple[list[sqlite3.Row], bool]:
-    column = SORT_COLUMNS[sort]
-    order = "DESC" if descending else "ASC"
-    clauses, params = [w.sql()], list(w.params)
-    if after_id is not None:
-        clauses.append("a.id < ?" if descending else "a.id > ?")
-        params.append(after_id)
-    if column == "a.id":
-        order_by = f"a.id {order}"
-    elif sort in THEN_UPDATED:
-        order_by = f"{column} {order}, a.updated DESC, a.id {order}"
-    else:
-        order_by = f"{column} {order}, a.id {order}"
-    rows = conn.execute(
-        f"SELECT a.* FROM station_alarms a WHERE {' AND '.join(clauses)} ORDER BY {order_by}"
-        " LIMIT ? OFFSET ?",
-        [*params, limit + 1, offset],
-    ).fetchall()
-    return rows[:limit], len(rows) > limit
+# A sorted page of rows, and the count (store/alarm_rows.py).
+page = ALARMS.page
+count = ALARMS.count
 
 
 def history_page(
@@ -258,11 +183,6 @@ def history_page(
     return rows[:limit], len(rows) > limit
 
 
-def count(conn: sqlite3.Connection, w: Where) -> int:
-    row = conn.execute(f"SELECT count(*) FROM station_alarms a WHERE {w.sql()}", w.params)
-    return int(row.fetchone()[0])
-
-
 def state_counts(conn: sqlite3.Connection, w: Where) -> dict[int, int]:
     rows = conn.execute(
         f"SELECT a.state, count(*) FROM station_alarms a WHERE {w.sql()} GROUP BY a.state",
@@ -272,21 +192,8 @@ def state_counts(conn: sqlite3.Connection, w: Where) -> dict[int, int]:
 
 
 def brief(row: sqlite3.Row) -> dict[str, Any]:
-    out = {
-        "alarmUid": alarm_uid(row["id"]),
-        "href": f"{BASE_HREF}/{row['bs_uid']}/alarms/{alarm_uid(row['id'])}",
-        "ID": row["alarm_id"],
-        "state": row["state"],
-        "level": min(max(row["level"] - 1, 0), 5),
-        "occurrence": row["occurrence"],
-        "acked": bool(row["acked"]),
-        "ackedInfo": row["acked_info"],
-        "ackedTimestamp": row["acked_ts"],
-        "creationTimestamp": row["created"],
-        "updateTimestamp": row["updated"],
-        "addInfo": row["add_info"],
-        "addInfo2": row["add_info2"],
-    }
+    href = f"{BASE_HREF}/{row['bs_uid']}/alarms/{alarm_uid(row['id'])}"
+    out = {**brief_fields(row, href), "addInfo2": row["add_info2"]}
     return {k: v for k, v in out.items() if v is not None}
 
 
@@ -311,19 +218,6 @@ def stations_of(conn: sqlite3.Connection, uids: Iterable[int]) -> dict[int, dict
 
 def ack(conn: sqlite3.Connection, w: Where, who: str, ts: int) -> int:
     """Acknowledge the un-acknowledged alarms matching `w`; returns how many."""
-    rows = conn.execute(
-        f"SELECT a.id, a.bs_uid FROM station_alarms a WHERE {w.sql()} AND a.acked = 0", w.params
-    ).fetchall()
-    conn.executemany(
-        "UPDATE station_alarms SET acked = 1, acked_info = ?, acked_ts = ? WHERE id = ?",
-        [(who, ts, r[0]) for r in rows],
-    )
-    refresh_counters(conn, [r[1] for r in rows])
-    return len(rows)
-
-
-def among(w: Where, alarm_uids: Sequence[str]) -> Where:
-    ids = [i for i in (row_id(u) for u in alarm_uids) if i is not None] or [-1]
-    narrowed = Where(list(w.clauses), list(w.params))
-    narrowed.add("a.id IN (SELECT value FROM json_each(?))", json.dumps(ids))
-    return narrowed
+    stations = ALARMS.acknowledge(conn, w, who, ts)
+    refresh_counters(conn, stations)
+    return len(stations)

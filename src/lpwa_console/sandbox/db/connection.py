@@ -1,0 +1,149 @@
+"""SQLite access: WAL, foreign keys, one connection per thread, migrated on open.
+
+The file holds client secrets and live tokens: it is made readable by its owner only, and
+a database this version cannot safely write (newer schema, read-only) is refused up front.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .migrations import MIGRATIONS, migrate
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    # isolation_level=None: we open transactions ourselves (BEGIN IMMEDIATE for writes).
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA cache_size=-65536")  # 64 MB: the hot indexes of 1M devices fit
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute("PRAGMA mmap_size=1073741824")
+    return conn
+
+
+class DatabaseRefused(Exception):
+    """This file cannot be served; the message says why in plain words."""
+
+
+PRIVATE_FILE = 0o600
+PRIVATE_DIR = 0o700
+# What SQLite keeps beside the database; it gives them the database file's mode.
+SIDECARS = ("-wal", "-shm", "-journal")
+
+
+def _make_private(path: Path) -> None:
+    """Owner-only permissions (POSIX): create the file 0600 before SQLite does, and narrow
+    an existing one (and its sidecars) made by an older version."""
+    if os.name != "posix":
+        return  # Windows: the user's profile folder is private already
+    if not path.exists():
+        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
+    for file in (path, *(path.with_name(path.name + s) for s in SIDECARS)):
+        try:
+            info = file.stat()
+        except FileNotFoundError:
+            continue
+        if info.st_mode & 0o077 and info.st_uid == os.geteuid():
+            os.chmod(file, stat.S_IMODE(info.st_mode) & ~0o077)
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a database the sandbox could read but not keep: SQLite also writes its
+    journal files beside it, so the folder must be writable too."""
+    folder = path.parent
+    if path.is_dir():
+        raise DatabaseRefused(f"{path} is a folder, not a database file")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise DatabaseRefused(
+            f"The folder {folder} is not writable: the sandbox keeps its database there"
+        )
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        raise DatabaseRefused(f"The database {path} is read-only: the sandbox needs to write it")
+
+
+def check_version(conn: sqlite3.Connection, path: Path) -> None:
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > len(MIGRATIONS):
+        raise DatabaseRefused(
+            f"The database {path} was made by a newer version of the sandbox (schema"
+            f" {version}, this version knows up to {len(MIGRATIONS)}): use a newer LPWA"
+            " Console, or another database file"
+        )
+
+
+class Database:
+    """Connections to one SQLite file: one per thread, closed together."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self._local = threading.local()
+        self._all: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        # Told (seconds held, rows changed) after each write transaction: tests measure how
+        # long background work holds the write lock without timing it themselves.
+        self.write_observer: Callable[[float, int], None] | None = None
+        if not self.path.parent.exists():
+            try:
+                self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+            except OSError as exc:
+                reason = exc.strerror or str(exc)
+                raise DatabaseRefused(
+                    f"The folder {self.path.parent} cannot be created: {reason}"
+                ) from exc
+        check_writable(self.path)
+        try:
+            _make_private(self.path)
+            conn = self.conn()
+            check_version(conn, self.path)
+            self.migrations_run = migrate(conn)
+        except sqlite3.DatabaseError as exc:
+            self.close()
+            raise DatabaseRefused(f"The database {self.path} cannot be used: {exc}") from exc
+        except DatabaseRefused:
+            self.close()
+            raise
+        # New: every step ran, i.e. the file started at version 0.
+        self.created = self.migrations_run == len(MIGRATIONS)
+
+    def conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = _open(self.path)
+            self._local.conn = conn
+            with self._lock:
+                self._all.append(conn)
+        return conn
+
+    @contextmanager
+    def write(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction: BEGIN IMMEDIATE so concurrent writers queue, not deadlock."""
+        conn = self.conn()
+        conn.execute("BEGIN IMMEDIATE")
+        observer = self.write_observer
+        if observer is not None:
+            started, changes = time.perf_counter(), conn.total_changes
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        if observer is not None:
+            observer(time.perf_counter() - started, conn.total_changes - changes)
+
+    def close(self) -> None:
+        with self._lock:
+            for conn in self._all:
+                conn.close()
+            self._all.clear()
+        self._local = threading.local()

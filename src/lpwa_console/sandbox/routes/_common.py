@@ -47,6 +47,13 @@ class Paging:
     def first(self) -> bool:
         return self.index == 1
 
+    def answer(
+        self, page: tuple[list[dict[str, Any]], bool], count: Callable[[], int]
+    ) -> dict[str, Any]:
+        """`list_answer` of a page the store read at (offset, size): `page` is (items, more)."""
+        items, more = page
+        return list_answer(items, more, first=self.first, count=count)
+
 
 def paging(pageIndex: PageIndex = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
     return Paging(pageIndex, min(max(pageSize, MIN_PAGE), MAX_PAGE))

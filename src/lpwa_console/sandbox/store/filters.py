@@ -10,7 +10,7 @@ from collections.abc import Collection
 
 from ...schema.devices import DeviceFilter
 from ...schema.domains import DomainRestrictions
-from .sql import TOP, Where
+from .sql import TOP, Where, add_box
 from .sql import prefix as _prefix
 
 __all__ = ["TOP", "Where", "device_where", "restriction_sql"]
@@ -126,14 +126,7 @@ def device_where(
             group,
             *names,
         )
-    if f.minLat is not None:
-        w.add("d.lat >= ?", f.minLat)
-    if f.maxLat is not None:
-        w.add("d.lat <= ?", f.maxLat)
-    if f.minLon is not None:
-        w.add("d.lon >= ?", f.minLon)
-    if f.maxLon is not None:
-        w.add("d.lon <= ?", f.maxLon)
+    add_box(w, "d", f.minLat, f.maxLat, f.minLon, f.maxLon)
     sql, params = device_restriction_sql(restrictions)
     if params:
         w.add(sql, *params)

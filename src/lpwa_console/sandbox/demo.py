@@ -36,6 +36,7 @@ from .db import (
     drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
+from .demo_places import CITIES, CITY_WEIGHTS
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
 
@@ -45,16 +46,6 @@ BATCH = 50_000
 BULK_THRESHOLD = 20_000  # from this many devices on, rebuild indexes instead of updating them
 DAY_MS = 86_400_000
 
-# name, country, lat, lon, districts
-CITIES = [
-    ("Paris", "France", 48.8566, 2.3522, ["La Defense", "Bercy", "Montmartre", "Bastille"]),
-    ("Lyon", "France", 45.7640, 4.8357, ["Part-Dieu", "Confluence", "Croix-Rousse"]),
-    ("Toulouse", "France", 43.6047, 1.4442, ["Capitole", "Blagnac", "Rangueil"]),
-    ("Berlin", "Germany", 52.5200, 13.4050, ["Mitte", "Kreuzberg", "Spandau"]),
-    ("Madrid", "Spain", 40.4168, -3.7038, ["Centro", "Chamartin", "Retiro"]),
-    ("Amsterdam", "Netherlands", 52.3676, 4.9041, ["Zuid", "Noord", "Westpoort"]),
-]
-CITY_WEIGHTS = [30, 20, 12, 16, 12, 10]
 
 # vertical, label, tag, app server ref, LoRaWAN model refs
 KINDS = [

@@ -29,6 +29,7 @@ from .db import (
     drop_station_triggers_sql,
     rebuild_station_sets_sql,
 )
+from .demo_places import CITIES, CITY_WEIGHTS
 from .store import partners as partner_store
 from .store import station_alarms as alarm_store
 from .store.stations import STATION_MODELS
@@ -39,16 +40,6 @@ BATCH = 50_000
 SUPPLIER_PARTNER_REF = "demo-networks"
 SUPPLIER_PARTNER_GRANT = 40
 
-# name, country, lat, lon, districts: the demo devices' cities (demo.CITIES) and weights.
-CITIES = [
-    ("Paris", "France", 48.8566, 2.3522, ["La Defense", "Bercy", "Montmartre", "Bastille"]),
-    ("Lyon", "France", 45.7640, 4.8357, ["Part-Dieu", "Confluence", "Croix-Rousse"]),
-    ("Toulouse", "France", 43.6047, 1.4442, ["Capitole", "Blagnac", "Rangueil"]),
-    ("Berlin", "Germany", 52.5200, 13.4050, ["Mitte", "Kreuzberg", "Spandau"]),
-    ("Madrid", "Spain", 40.4168, -3.7038, ["Centro", "Chamartin", "Retiro"]),
-    ("Amsterdam", "Netherlands", 52.3676, 4.9041, ["Zuid", "Noord", "Westpoort"]),
-]
-CITY_WEIGHTS = [30, 20, 12, 16, 12, 10]
 SITES = ["rooftop", "tower", "water tower", "depot", "mast", "substation"]
 MODEL_IDS = list(STATION_MODELS)
 VERSIONS = ["2.4.54", "2.4.60", "2.6.12", "2.6.15"]

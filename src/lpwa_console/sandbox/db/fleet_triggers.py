@@ -34,28 +34,24 @@ class FleetTables:
     alarm_column: str  # the alarm's column naming the entity
     alarm_when: str  # a condition on the new alarm row ("" for every row)
 
+    @classmethod
+    def of(
+        cls, entity: str, *, owner: str, alarms: str, alarm_column: str, alarm_when: str = ""
+    ) -> FleetTables:
+        """The tables named after `entity` (device: devices, device_domains by device_uid,
+        device_counts, device_tiles), with its owner column and alarms."""
+        return cls(
+            f"{entity}s", owner, f"{entity}_domains", f"{entity}_uid", f"{entity}_counts",
+            f"{entity}_tiles", alarms, alarm_column, alarm_when,
+        )  # fmt: skip
 
-DEVICES = FleetTables(
-    table="devices",
-    owner="subscription_id",
-    domain_links="device_domains",
-    link_column="device_uid",
-    counts="device_counts",
-    tiles="device_tiles",
-    alarms="alarms",
-    alarm_column="device_uid",
+
+DEVICES = FleetTables.of(
+    "device", owner="subscription_id", alarms="alarms", alarm_column="device_uid",
     alarm_when=" WHEN new.device_uid IS NOT NULL",  # the table holds group alarms too
-)
-STATIONS = FleetTables(
-    table="stations",
-    owner="partner_uid",
-    domain_links="station_domains",
-    link_column="station_uid",
-    counts="station_counts",
-    tiles="station_tiles",
-    alarms="station_alarms",
-    alarm_column="bs_uid",
-    alarm_when="",
+)  # fmt: skip
+STATIONS = FleetTables.of(
+    "station", owner="partner_uid", alarms="station_alarms", alarm_column="bs_uid"
 )
 
 

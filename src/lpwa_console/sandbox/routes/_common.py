@@ -14,7 +14,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Protocol
 
 from fastapi import Depends
 from fastapi.responses import Response
@@ -46,6 +46,13 @@ class Paging:
     @property
     def first(self) -> bool:
         return self.index == 1
+
+    def answer(
+        self, page: tuple[list[dict[str, Any]], bool], count: Callable[[], int]
+    ) -> dict[str, Any]:
+        """`list_answer` of a page the store read at (offset, size): `page` is (items, more)."""
+        items, more = page
+        return list_answer(items, more, first=self.first, count=count)
 
 
 def paging(pageIndex: PageIndex = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
@@ -133,18 +140,36 @@ def app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list[
 # --- one device or multicast group ------------------------------------------------------------
 
 
-def visible_device_uid(conn: sqlite3.Connection, account: Account, device_uid: str) -> int:
-    """The UID behind `deviceUid` (UID or e + EUI), or 404 when absent or out of domains."""
+class _OwnerStore(Protocol):
+    """A store module of devices or multicast groups: found by UID or EUI, with domains."""
+
+    def find_uid(
+        self, conn: sqlite3.Connection, subscription_id: int, /, *,
+        uid: int | None = None, eui: str | None = None,
+    ) -> int | None: ...  # fmt: skip
+
+    def domains_of(self, conn: sqlite3.Connection, uid: int, /) -> list[tuple[str, str]]: ...
+
+
+def _visible_uid(
+    conn: sqlite3.Connection, account: Account, text: str, store: _OwnerStore, what: str
+) -> int:
+    """The UID behind `text` (UID or e + EUI), or 404 when absent or out of domains."""
     assert account.subscription_id is not None
-    ident = parse_identifier(device_uid, allow_eui=True)
+    ident = parse_identifier(text, allow_eui=True)
     uid = None
     if ident.kind == "uid":
-        uid = device_store.find_uid(conn, account.subscription_id, uid=ident.uid)
+        uid = store.find_uid(conn, account.subscription_id, uid=ident.uid)
     elif ident.kind == "eui":
-        uid = device_store.find_uid(conn, account.subscription_id, eui=ident.value)
-    if uid is None or not domain_matches(device_store.domains_of(conn, uid), account.restrictions):
-        raise not_found(f"device {device_uid} not found")
+        uid = store.find_uid(conn, account.subscription_id, eui=ident.value)
+    if uid is None or not domain_matches(store.domains_of(conn, uid), account.restrictions):
+        raise not_found(f"{what} {text} not found")
     return uid
+
+
+def visible_device_uid(conn: sqlite3.Connection, account: Account, device_uid: str) -> int:
+    """The UID behind `deviceUid` (UID or e + EUI), or 404 when absent or out of domains."""
+    return _visible_uid(conn, account, device_uid, device_store, "device")
 
 
 def visible_group_uid(conn: sqlite3.Connection, account: Account, group_uid: str) -> int:
@@ -152,13 +177,4 @@ def visible_group_uid(conn: sqlite3.Connection, account: Account, group_uid: str
     domains."""
     from ..store import multicast as group_store  # not imported at start (issue 8)
 
-    assert account.subscription_id is not None
-    ident = parse_identifier(group_uid, allow_eui=True)
-    uid = None
-    if ident.kind == "uid":
-        uid = group_store.find_uid(conn, account.subscription_id, uid=ident.uid)
-    elif ident.kind == "eui":
-        uid = group_store.find_uid(conn, account.subscription_id, eui=ident.value)
-    if uid is None or not domain_matches(group_store.domains_of(conn, uid), account.restrictions):
-        raise not_found(f"multicast group {group_uid} not found")
-    return uid
+    return _visible_uid(conn, account, group_uid, group_store, "multicast group")

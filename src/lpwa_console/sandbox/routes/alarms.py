@@ -43,6 +43,7 @@ from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import alarms as store
 from ..store.clock import now_ms
 from ..store.filters import Where
+from ._alarm_queries import epoch_ms, scoped_query_for
 from ._common import (
     PageParams,
     Paging,
@@ -58,10 +59,6 @@ from ._router import RecordedRouter
 router = RecordedRouter(prefix="/subscriptions/mine", tags=["alarms"], dependencies=[ClientBodies])
 
 DEFAULT_SORT = ("updateTimestamp", True)
-
-
-def _ms(value: datetime | None) -> int | None:
-    return None if value is None else int(value.timestamp() * 1000)
 
 
 async def alarm_query(
@@ -83,24 +80,12 @@ async def alarm_query(
         alarm_uid=alarmUid,
         eui=devEUI or (),
         domain=domain or (),
-        created_from=_ms(from_),
-        updated_to=_ms(to),
+        created_from=epoch_ms(from_),
+        updated_to=epoch_ms(to),
     )
 
 
-async def scoped_query(
-    state: Annotated[int | None, Query(ge=1, le=6)] = None,
-    acked: bool | None = None,
-    ID: Annotated[int | None, Query(ge=0)] = None,
-    from_: Annotated[datetime | None, Query(alias="from")] = None,
-    to: datetime | None = None,
-) -> store.AlarmQuery:
-    """The filters of one device's (or group's) alarms: `state=1` is the CLEARED ones only,
-    2..6 that severity or above."""
-    return store.AlarmQuery(
-        state=state, equal=state == 1, acked=acked, alarm_id=ID, created_from=_ms(from_),
-        updated_to=_ms(to),
-    )  # fmt: skip
+scoped_query = scoped_query_for(store.AlarmQuery)
 
 
 async def history_query(
@@ -116,7 +101,7 @@ async def history_query(
     least `state`."""
     return store.AlarmQuery(
         peak=state, cleared_only=True, acked=acked, alarm_id=ID, alarm_uid=alarmUid,
-        eui=devEUI or (), created_from=_ms(from_), updated_to=_ms(to),
+        eui=devEUI or (), created_from=epoch_ms(from_), updated_to=epoch_ms(to),
     )  # fmt: skip
 
 

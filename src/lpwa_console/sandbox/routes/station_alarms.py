@@ -25,6 +25,7 @@ from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import station_alarms as store
 from ..store.clock import network_now
 from ..store.sql import Where
+from ._alarm_queries import epoch_ms, scoped_query_for
 from ._common import PageParams, Paging, decode_cursor, encode_cursor, list_answer, parse_sort
 from ._partners import PartnerReader, PartnerScope, PartnerWriter, visible_station_uid
 from ._router import RecordedRouter
@@ -33,10 +34,6 @@ router = RecordedRouter(
     prefix="/partners/{partnerUid}/bss", tags=["base station alarms"], dependencies=[ClientBodies]
 )
 DEFAULT_SORT = ("updateTimestamp", True)
-
-
-def _ms(value: datetime | None) -> int | None:
-    return None if value is None else int(value.timestamp() * 1000)
 
 
 async def alarm_query(
@@ -56,8 +53,8 @@ async def alarm_query(
             raise bad_request(f"domain: {value!r} is not group:name (e.g. Site:France/Caen)")
     return store.StationAlarmQuery(
         state=state, equal=stateFiltering == "EQUAL", acked=acked, alarm_id=ID,
-        alarm_uid=alarmUid, lrr_ids=lrrID or (), domain=domain or (), created_from=_ms(from_),
-        updated_to=_ms(to),
+        alarm_uid=alarmUid, lrr_ids=lrrID or (), domain=domain or (), created_from=epoch_ms(from_),
+        updated_to=epoch_ms(to),
     )  # fmt: skip
 
 
@@ -74,21 +71,11 @@ async def history_query(
     """`index` is accepted: station alarms have none, so it matches nothing but the empty."""
     return store.StationAlarmQuery(
         peak=state, cleared_only=True, acked=acked, alarm_id=ID if not index else -1,
-        alarm_uid=alarmUid, lrr_ids=lrrID or (), created_from=_ms(from_), updated_to=_ms(to),
+        alarm_uid=alarmUid, lrr_ids=lrrID or (), created_from=epoch_ms(from_), updated_to=epoch_ms(to),
     )  # fmt: skip
 
 
-async def scoped_query(
-    state: Annotated[int | None, Query(ge=1, le=6)] = None,
-    acked: bool | None = None,
-    ID: Annotated[int | None, Query(ge=0)] = None,
-    from_: Annotated[datetime | None, Query(alias="from")] = None,
-    to: datetime | None = None,
-) -> store.StationAlarmQuery:
-    return store.StationAlarmQuery(
-        state=state, equal=state == 1, acked=acked, alarm_id=ID, created_from=_ms(from_),
-        updated_to=_ms(to),
-    )  # fmt: skip
+scoped_query = scoped_query_for(store.StationAlarmQuery)
 
 
 AlarmQuery = Annotated[store.StationAlarmQuery, Depends(alarm_query)]
@@ -212,7 +199,7 @@ def state_distributions(
     to: datetime | None = None,
 ) -> dict[str, Any]:
     q = store.StationAlarmQuery(
-        state=state, acked=acked, created_from=_ms(from_), updated_to=_ms(to)
+        state=state, acked=acked, created_from=epoch_ms(from_), updated_to=epoch_ms(to)
     )
     counts = store.state_counts(svc.db.conn(), store.where(scope.uid, q, scope.restrictions))
     briefs = [{"state": s, "count": n} for s, n in sorted(counts.items(), reverse=True)]
@@ -263,7 +250,11 @@ def ack_station_alarms(
     """Acknowledge the station's alarms the filters select (`kpiAlgo` is accepted and not
     modelled)."""
     q = store.StationAlarmQuery(
-        state=state, equal=state == 1, alarm_id=ID, created_from=_ms(from_), updated_to=_ms(to)
+        state=state,
+        equal=state == 1,
+        alarm_id=ID,
+        created_from=epoch_ms(from_),
+        updated_to=epoch_ms(to),
     )
     with svc.db.write() as conn:
         store.ack(conn, _station_where(conn, scope, bsUid, q), scope.who, _now(conn))

@@ -12,7 +12,7 @@ names nothing) and alone sets the validation state and exclusive vendor (PUT /re
 from __future__ import annotations
 
 import sqlite3
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query
 from fastapi.exceptions import RequestValidationError
@@ -67,8 +67,10 @@ from ..auth import OPERATOR_ADMIN, SUPPLIER_ADMIN, AppServices, ClientBodies, Su
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, forbidden, not_found
 from ..store import suppliers as store
 from ..store.clock import now_ms
-from ._common import PageParams, list_answer, wire_json
+from ._common import PageParams, wire_json
 from ._router import RecordedRouter
+
+T = TypeVar("T")
 
 router = RecordedRouter(
     prefix="/suppliers/{supplierUid}", tags=["supplier"], dependencies=[ClientBodies]
@@ -99,6 +101,13 @@ def _uid(text: str, what: str) -> int:
     return ident.uid
 
 
+def _found(found: T | None, what: str, text: str) -> T:
+    """`found`, or 404 naming what was asked for as the client wrote it."""
+    if found is None:
+        raise not_found(f"{what} {text} not found")
+    return found
+
+
 def _deprecated(body: Any) -> dict[str, Any]:
     """The deprecated fields the client sent, by wire name, as sent."""
     return {name: deprecated_value(body, name) for name in body.deprecated_fields_set()}
@@ -118,6 +127,14 @@ def _values(body: Any, skip: set[str] | None = None) -> dict[str, Any]:
             value = value.model_dump(exclude_none=True)
         out[name] = value
     return out
+
+
+def _update_values(body: Any) -> dict[str, Any]:
+    """`_values` of an update: a null name is left out (a name cannot be emptied)."""
+    values = _values(body)
+    if values.get("name", "") is None:
+        values.pop("name")
+    return values
 
 
 def _check_cfs(conn: sqlite3.Connection, sup: int, target: str, values: dict[str, Any]) -> None:
@@ -194,9 +211,9 @@ def list_service_accounts(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
-    items, more = store.service_accounts(conn, sup, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.service_account_count(conn, sup)
+    return paging.answer(
+        store.service_accounts(conn, sup, paging.offset, paging.size),
+        lambda: store.service_account_count(conn, sup),
     )
 
 
@@ -211,8 +228,10 @@ def list_groups(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
-    items, more = store.groups(conn, sup, paging.offset, paging.size)
-    return list_answer(items, more, first=paging.first, count=lambda: store.group_count(conn, sup))
+    return paging.answer(
+        store.groups(conn, sup, paging.offset, paging.size),
+        lambda: store.group_count(conn, sup),
+    )
 
 
 def _group(conn: sqlite3.Connection, sup: int, values: dict[str, Any]) -> None:
@@ -244,10 +263,7 @@ def create_service_account(
 
 
 def _service_account(conn: sqlite3.Connection, sup: int, ref: str) -> int:
-    uid = store.service_account_uid(conn, sup, ref)
-    if uid is None:
-        raise not_found(f"service account {ref} not found")
-    return uid
+    return _found(store.service_account_uid(conn, sup, ref), "service account", ref)
 
 
 @router.get(
@@ -278,9 +294,7 @@ def update_service_account(
     with svc.db.write() as conn:
         sup = supplier_uid(conn, account, supplierUid)
         uid = _service_account(conn, sup, serviceAccountId)
-        values = _values(body)
-        if values.get("name", "") is None:
-            values.pop("name")
+        values = _update_values(body)
         _group(conn, sup, values)
         store.update_service_account(conn, uid, values)
         return store.service_account(conn, uid)
@@ -323,8 +337,10 @@ def list_modules(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
-    items, more = store.modules(conn, sup, paging.offset, paging.size)
-    return list_answer(items, more, first=paging.first, count=lambda: store.module_count(conn, sup))
+    return paging.answer(
+        store.modules(conn, sup, paging.offset, paging.size),
+        lambda: store.module_count(conn, sup),
+    )
 
 
 # --- applications ---------------------------------------------------------------------------------
@@ -340,9 +356,9 @@ def list_applications(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
-    items, more = store.applications(conn, sup, SKU, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.application_count(conn, sup, SKU)
+    return paging.answer(
+        store.applications(conn, sup, SKU, paging.offset, paging.size),
+        lambda: store.application_count(conn, sup, SKU),
     )
 
 
@@ -362,10 +378,14 @@ def create_application(
 
 
 def _application(conn: sqlite3.Connection, sup: int, text: str) -> int:
-    uid = store.application_uid(conn, sup, _uid(text, "application"))
-    if uid is None:
-        raise not_found(f"application {text} not found")
-    return uid
+    return _found(store.application_uid(conn, sup, _uid(text, "application")), "application", text)
+
+
+def application_of(
+    conn: sqlite3.Connection, account: Account, supplier: str, application: str
+) -> int:
+    """The application behind `applicationUid` of the supplier behind `supplierUid`, or 404."""
+    return _application(conn, supplier_uid(conn, account, supplier), application)
 
 
 @router.get(
@@ -379,7 +399,7 @@ def get_application(
     customFields: str | None = None,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    uid = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
+    uid = application_of(conn, account, supplierUid, applicationUid)
     return store.application(conn, uid, full=True, custom_fields=customFields is not None)
 
 
@@ -396,9 +416,7 @@ def update_application(
     with svc.db.write() as conn:
         sup = supplier_uid(conn, account, supplierUid)
         uid = _application(conn, sup, applicationUid)
-        values = _values(body)
-        if values.get("name", "") is None:
-            values.pop("name")
+        values = _update_values(body)
         _check_cfs(conn, sup, "applications", values)
         store.update_application(conn, uid, values, _deprecated(body))
         return store.application(conn, uid, full=True, custom_fields="customFields" in values)
@@ -413,9 +431,7 @@ def get_manifest(
     supplierUid: str, applicationUid: str, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    return store.manifest(
-        conn, _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
-    )
+    return store.manifest(conn, application_of(conn, account, supplierUid, applicationUid))
 
 
 @router.put(
@@ -432,7 +448,7 @@ def update_manifest(
 ) -> dict[str, Any]:
     """The whole manifest is replaced by what is sent."""
     with svc.db.write() as conn:
-        uid = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
+        uid = application_of(conn, account, supplierUid, applicationUid)
         store.set_manifest(conn, uid, body.model_dump(exclude_none=True))
         return store.manifest(conn, uid)
 
@@ -446,7 +462,7 @@ def manifest_permissions(
     supplierUid: str, applicationUid: str, account: SupplierAccount, svc: AppServices
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    uid = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
+    uid = application_of(conn, account, supplierUid, applicationUid)
     items = store.manifest(conn, uid)["permissions"]
     return {"briefs": items, "more": False, "count": len(items)}
 
@@ -464,9 +480,11 @@ def list_options(
     paging: PageParams,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    app = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
-    items, more = store.options(conn, app, paging.offset, paging.size)
-    return list_answer(items, more, first=paging.first, count=lambda: store.option_count(conn, app))
+    app = application_of(conn, account, supplierUid, applicationUid)
+    return paging.answer(
+        store.options(conn, app, paging.offset, paging.size),
+        lambda: store.option_count(conn, app),
+    )
 
 
 @router.post(
@@ -483,16 +501,13 @@ def create_option(
     svc: AppServices,
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
-        app = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
+        app = application_of(conn, account, supplierUid, applicationUid)
         uid = store.create_option(conn, app, _values(body), _deprecated(body), now=now_ms())
         return store.option(conn, uid)
 
 
 def _option(conn: sqlite3.Connection, app: int, text: str) -> int:
-    uid = store.option_uid(conn, app, _uid(text, "option"))
-    if uid is None:
-        raise not_found(f"option {text} not found")
-    return uid
+    return _found(store.option_uid(conn, app, _uid(text, "option")), "option", text)
 
 
 @router.get(
@@ -505,7 +520,7 @@ def get_option(
     svc: AppServices,
 ) -> dict[str, Any]:  # fmt: skip
     conn = svc.db.conn()
-    app = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
+    app = application_of(conn, account, supplierUid, applicationUid)
     return store.option(conn, _option(conn, app, optionUid))
 
 
@@ -519,11 +534,9 @@ def update_option(
     account: SupplierAccount, svc: AppServices,
 ) -> dict[str, Any]:  # fmt: skip
     with svc.db.write() as conn:
-        app = _application(conn, supplier_uid(conn, account, supplierUid), applicationUid)
+        app = application_of(conn, account, supplierUid, applicationUid)
         uid = _option(conn, app, optionUid)
-        values = _values(body)
-        if values.get("name", "") is None:
-            values.pop("name")
+        values = _update_values(body)
         store.update_option(conn, uid, values, _deprecated(body))
         return store.option(conn, uid)
 
@@ -562,9 +575,9 @@ def list_products(
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
     where = store.product_where(sup, filters.model_dump(exclude_none=True))
-    items, more = store.products(conn, where, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.product_count(conn, where)
+    return paging.answer(
+        store.products(conn, where, paging.offset, paging.size),
+        lambda: store.product_count(conn, where),
     )
 
 
@@ -585,10 +598,12 @@ def create_product(
 
 
 def _product(conn: sqlite3.Connection, sup: int, text: str) -> int:
-    uid = store.product_uid(conn, sup, _uid(text, "device"))
-    if uid is None:
-        raise not_found(f"device {text} not found")
-    return uid
+    return _found(store.product_uid(conn, sup, _uid(text, "device")), "device", text)
+
+
+def product_of(conn: sqlite3.Connection, account: Account, supplier: str, device: str) -> int:
+    """The device sold behind `deviceUid` of the supplier behind `supplierUid`, or 404."""
+    return _product(conn, supplier_uid(conn, account, supplier), device)
 
 
 @router.get("/devices/{deviceUid}", response_model=Product, response_model_exclude_none=True)
@@ -600,7 +615,7 @@ def get_product(
     customFields: str | None = None,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    uid = _product(conn, supplier_uid(conn, account, supplierUid), deviceUid)
+    uid = product_of(conn, account, supplierUid, deviceUid)
     return store.product(conn, uid, full=True, custom_fields=customFields is not None)
 
 
@@ -612,9 +627,7 @@ def update_product(
     with svc.db.write() as conn:
         sup = supplier_uid(conn, account, supplierUid)
         uid = _product(conn, sup, deviceUid)
-        values = _values(body)
-        if values.get("name", "") is None:
-            values.pop("name")
+        values = _update_values(body)
         _check_cfs(conn, sup, "devices", values)
         store.update_product(conn, uid, values, _deprecated(body))
         return store.product(conn, uid, full=True, custom_fields="customFields" in values)
@@ -630,10 +643,10 @@ def list_versions(
     paging: PageParams,
 ) -> dict[str, Any]:  # fmt: skip
     conn = svc.db.conn()
-    product = _product(conn, supplier_uid(conn, account, supplierUid), deviceUid)
-    items, more = store.versions(conn, product, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.version_count(conn, product)
+    product = product_of(conn, account, supplierUid, deviceUid)
+    return paging.answer(
+        store.versions(conn, product, paging.offset, paging.size),
+        lambda: store.version_count(conn, product),
     )
 
 
@@ -648,16 +661,13 @@ def create_version(
     svc: AppServices,
 ) -> dict[str, Any]:  # fmt: skip
     with svc.db.write() as conn:
-        product = _product(conn, supplier_uid(conn, account, supplierUid), deviceUid)
+        product = product_of(conn, account, supplierUid, deviceUid)
         uid = store.create_version(conn, product, _values(body), now=now_ms())
         return store.version(conn, uid)
 
 
 def _version(conn: sqlite3.Connection, product: int, text: str) -> int:
-    uid = store.version_uid(conn, product, _uid(text, "version"))
-    if uid is None:
-        raise not_found(f"version {text} not found")
-    return uid
+    return _found(store.version_uid(conn, product, _uid(text, "version")), "version", text)
 
 
 @router.get(
@@ -670,7 +680,7 @@ def get_version(
     svc: AppServices,
 ) -> dict[str, Any]:  # fmt: skip
     conn = svc.db.conn()
-    product = _product(conn, supplier_uid(conn, account, supplierUid), deviceUid)
+    product = product_of(conn, account, supplierUid, deviceUid)
     return store.version(conn, _version(conn, product, versionUid))
 
 
@@ -684,11 +694,9 @@ def update_version(
     account: SupplierAccount, svc: AppServices,
 ) -> dict[str, Any]:  # fmt: skip
     with svc.db.write() as conn:
-        product = _product(conn, supplier_uid(conn, account, supplierUid), deviceUid)
+        product = product_of(conn, account, supplierUid, deviceUid)
         uid = _version(conn, product, versionUid)
-        values = _values(body)
-        if values.get("name", "") is None:
-            values.pop("name")
+        values = _update_values(body)
         store.update_version(conn, uid, values)
         return store.version(conn, uid)
 
@@ -704,10 +712,7 @@ def get_order(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
-    found = store.order(conn, sup, _uid(orderUid, "order"))
-    if found is None:
-        raise not_found(f"order {orderUid} not found")
-    return found
+    return _found(store.order(conn, sup, _uid(orderUid, "order")), "order", orderUid)
 
 
 @router.get("/helpers/categories", response_model=CategoryPage, response_model_exclude_none=True)
@@ -718,9 +723,9 @@ def helper_categories(
     """`type` exact; without it, SELLING categories only (§2.3)."""
     conn = svc.db.conn()
     supplier_uid(conn, account, supplierUid)
-    items, more = store.categories(conn, type, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.category_count(conn, type)
+    return paging.answer(
+        store.categories(conn, type, paging.offset, paging.size),
+        lambda: store.category_count(conn, type),
     )
 
 
@@ -739,11 +744,10 @@ def helper_custom_field_sets(
         raise not_found(f"no custom field sets for {target}")
     conn = svc.db.conn()
     sup = supplier_uid(conn, account, supplierUid)
-    items, more = store.custom_field_sets(conn, sup, target, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first,
-        count=lambda: store.custom_field_set_count(conn, sup, target),
-    )  # fmt: skip
+    return paging.answer(
+        store.custom_field_sets(conn, sup, target, paging.offset, paging.size),
+        lambda: store.custom_field_set_count(conn, sup, target),
+    )
 
 
 @router.get("/helpers/vendors", response_model=HelperVendorPage, response_model_exclude_none=True)
@@ -752,5 +756,7 @@ def helper_vendors(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     supplier_uid(conn, account, supplierUid)
-    items, more = store.vendors(conn, paging.offset, paging.size)
-    return list_answer(items, more, first=paging.first, count=lambda: store.vendor_count(conn))
+    return paging.answer(
+        store.vendors(conn, paging.offset, paging.size),
+        lambda: store.vendor_count(conn),
+    )

@@ -33,6 +33,21 @@ class Where:
         return " AND ".join(self.clauses) if self.clauses else "1"
 
 
+def add_box(
+    w: Where,
+    alias: str,
+    min_lat: float | None,
+    max_lat: float | None,
+    min_lon: float | None,
+    max_lon: float | None,
+) -> None:
+    """`w` narrowed to the rows of `alias` inside the bounds given (a list's box filter)."""
+    for test, value in (("lat >=", min_lat), ("lat <=", max_lat), ("lon >=", min_lon),
+                        ("lon <=", max_lon)):  # fmt: skip
+        if value is not None:
+            w.add(f"{alias}.{test} ?", value)
+
+
 def prefix(column: str, value: str) -> tuple[str, list[object]]:
     """`column` starts with `value`, literally (`%` and `_` are plain characters), as an
     index range. It follows the column's collation: a COLLATE NOCASE column (or a `column`

@@ -26,7 +26,7 @@ from ...schema.stations import (
 from . import domains as domain_store
 from .domains import DomainLinks
 from .filters import device_restriction_sql
-from .sql import Page, Where, any_prefix, marks, prefix, select_page
+from .sql import Page, Where, add_box, any_prefix, marks, prefix, select_page
 
 STATION_DOMAINS = DomainLinks("station_domains", "station_uid")
 BASE_HREF = "/partners/mine/bss"
@@ -227,14 +227,7 @@ def where(
             now,
             now + span,
         )
-    if f.minLat is not None:
-        w.add("s.lat >= ?", f.minLat)
-    if f.maxLat is not None:
-        w.add("s.lat <= ?", f.maxLat)
-    if f.minLon is not None:
-        w.add("s.lon >= ?", f.minLon)
-    if f.maxLon is not None:
-        w.add("s.lon <= ?", f.maxLon)
+    add_box(w, "s", f.minLat, f.maxLat, f.minLon, f.maxLon)
     sql, params = restriction_sql(restrictions)
     if params:
         w.add(sql, *params)

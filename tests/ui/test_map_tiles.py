@@ -207,3 +207,29 @@ def test_the_scale_stays_readable_over_dark_tiles(
     assert open_map.lightness() < 30
     window = pane.view.palette().color(pane.view.backgroundRole())
     assert abs(under_label.lightness() - window.lightness()) < 80  # the plate, not the tile
+
+
+def test_offline_words_never_resize_the_map_into_asking_again(
+    qtbot: Any, runner: TaskRunner, tmp_path: Path
+) -> None:
+    """Offline, the status line grows by the street map's words. It used to widen the pane,
+    so the map was resized, asked for the new box, and the answer's words resized it back:
+    a request every debounce, for ever (the frozen console's self-test timed out on it)."""
+    settings = QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat)
+    tiles_vm = TileLayerViewModel(settings, tmp_path / "cache")
+    tiles_vm.restore()  # the street map, whose server (tests/conftest.py) cannot be reached
+    pane = make(qtbot, runner, tiles_vm)
+    pane.view.fit_box(GeoBox(-30, 100, -20, 120), keep=False)
+    qtbot.waitUntil(lambda: "needs an internet connection" in pane.view.notice, timeout=10000)
+    qtbot.waitUntil(lambda: pane.vm.settled, timeout=5000)
+    # Words as long as a busy map's (counts, stations, the basemap's state) on a small pane.
+    pane._update_state()
+    long_words = pane.status.text() + "  ·  " + "1,234 base stations in 56 clusters" * 4
+    width, least, asked = pane.view.width(), pane.minimumSizeHint().width(), pane.vm.requests
+    pane.status.setText(long_words)
+    assert pane.status.sizeHint().width() > pane.width()
+    qtbot.wait(400)  # twenty debounce intervals
+    assert pane.minimumSizeHint().width() == least and pane.view.width() == width
+    assert pane.vm.settled and pane.vm.requests == asked
+    pane._update_state()
+    assert pane.status.toolTip() == pane.status.text()  # the words in full, where cut

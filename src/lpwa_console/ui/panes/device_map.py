@@ -50,6 +50,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QMenu,
     QPushButton,
+    QSizePolicy,
     QStyleOptionGraphicsItem,
     QVBoxLayout,
     QWidget,
@@ -927,6 +928,9 @@ class DeviceMapPane(Pane):
         self.busy = busy_bar()
         self.status = QLabel()
         self.status.setObjectName("mapStatus")
+        # Its text never widens the pane: a longer status (the basemap's offline notice)
+        # would resize the map, which asks for the new box, whose answer changes the text...
+        self.status.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.unplaced = QLabel()
         self.unplaced.setObjectName("mapUnplaced")
         self.unplaced.setToolTip(
@@ -1277,7 +1281,9 @@ class DeviceMapPane(Pane):
         tiles = self.tiles_vm.status if self.tiles_vm is not None else ""
         layer = self.station_layer
         stations = layer.vm.summary() if layer is not None and connected else ""
-        self.status.setText("  ·  ".join(t for t in (text, stations, tiles) if t))
+        status = "  ·  ".join(t for t in (text, stations, tiles) if t)
+        self.status.setText(status)
+        self.status.setToolTip(status)  # in full where the pane is too narrow for it
         unplaced = self.vm.unplaced if connected else None
         self.unplaced.setText(
             f"{unplaced:,} device{'' if unplaced == 1 else 's'} without a position"

@@ -59,6 +59,8 @@ class Column(Generic[T]):
     tooltip: Callable[[T], str | None] | None = None
     severity: Callable[[T], int | None] | None = None
     width: int | None = None
+    hidden: bool = False  # not shown until picked in the header's column chooser
+    sample: str = ""  # the widest value it usually holds: the column is sized to fit it
     roles: dict[int, Callable[[T], object]] = field(default_factory=dict)
 
 

@@ -42,6 +42,7 @@ from ..first_page import first_page_of
 from ..navigator import link, location_of
 from ..pane import Pane
 from ..rights import RightsGate
+from ..selection_gate import a_noun
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MASK = "•••• (hidden)"
@@ -470,14 +471,16 @@ class ResourcesPane(Pane):
         return verdict.allowed
 
     def _enable(self, button: QPushButton, vm: ResourceViewModel, verb: str, wanted: bool) -> None:
-        """Enable a button shared by the sections for the current one's action."""
+        """Enable a button shared by the sections for the current one's action; one that
+        acts on the item shown says so while none is."""
         name = action_name(vm, verb)
-        if name in ACTIONS:
-            self.gate.bind(button, name)
-            self.gate.enable(button, wanted)
-        else:
-            self.gate.unbind(button)
-            button.setEnabled(wanted)
+        why = ""
+        if not vm.has_client:
+            why = "Not connected"
+        elif verb != "create" and vm.detail is None:
+            why = f"Select {a_noun(vm.kind.noun)} first"
+        self.gate.bind(button, name if name in ACTIONS else None)
+        self.gate.enable(button, wanted, why)
 
     def show_section(self, index: int) -> None:
         self.vm = self.vms[index]

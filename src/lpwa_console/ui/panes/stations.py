@@ -45,6 +45,7 @@ from ..dialogs.tag import TagDialog
 from ..first_page import FIRST_PAGE_TIMEOUT_S, first_page_of, wait_signal
 from ..pane import Pane
 from ..rights import RightsGate
+from ..selection_gate import SelectionGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
@@ -232,7 +233,16 @@ class StationsPane(Pane):
         self._select_timer.setInterval(120)  # arrow keys held down: read the last one only
         self._select_timer.timeout.connect(self._load_current)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        # Copy, Tag and Untag act on the selection; Reboot and Commands on it or on the
+        # station shown; Edit on the station shown: judged again after every change of rows.
+        self.selection_gate = SelectionGate(
+            self.table, self.gate, noun="base station", connected=lambda: self.vm.has_client
+        )
+        for button in (self.copy_button, self.tag_button, self.untag_button):
+            self.selection_gate.needs(button)
+        for button in (self.reboot_button, self.command_button):
+            self.selection_gate.needs(button, min_rows=0, test=self._target_refusal)
+        self.selection_gate.needs(self.edit_button, min_rows=0, test=self._detail_refusal)
         self.table.activated.connect(lambda _i: self.detail.tabs.setFocus())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._row_menu)
@@ -757,15 +767,14 @@ class StationsPane(Pane):
         refusal = self.partner.create_refusal() if connected and self.partner else ""
         self.new_button.setToolTip(refusal or self._new_tip)
         self.gate.enable(self.new_button, connected and not refusal)
-        selected = self.table.selectionModel().hasSelection()
-        target = selected or self.vm.detail is not None
-        self.gate.enable(self.reboot_button, connected and target)
-        self.gate.enable(self.command_button, connected and target)
-        self.gate.enable(self.edit_button, connected and self.vm.detail is not None)
-        self.copy_button.setEnabled(connected and selected)
-        self.gate.enable(self.tag_button, connected and selected)
-        self.gate.enable(self.untag_button, connected and selected)
+        self.selection_gate.update()
         self.refresh_button.setEnabled(connected)
+
+    def _detail_refusal(self, _rows: list[int]) -> str:
+        return "" if self.vm.detail is not None else "Select a base station first"
+
+    def _target_refusal(self, rows: list[int]) -> str:
+        return "" if rows or self.vm.detail is not None else "Select a base station first"
 
     def closeEvent(self, event: Any) -> None:
         self._connections.disconnect_all()

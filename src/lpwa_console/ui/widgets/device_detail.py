@@ -54,7 +54,7 @@ from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
 from .detail_html import field_row, linked_row, muted, section_html
-from .pane_parts import SeverityDelegate
+from .pane_parts import SeverityDelegate, keep_line
 from .traffic_chart import TrafficChart
 
 if TYPE_CHECKING:
@@ -263,6 +263,7 @@ class TagsTab(QWidget):
             self.gate.bind(control, "device.tag")
         self.status = QLabel()
         self.status.setWordWrap(True)
+        keep_line(self.status)
         row = QHBoxLayout()
         row.addWidget(self.name, 1)
         row.addWidget(self.add_button)
@@ -363,6 +364,7 @@ class AlarmsTab(QWidget):
         self.status = QLabel()
         self.status.setObjectName("alarmsStatus")
         self.status.setWordWrap(True)
+        keep_line(self.status)
         top = QHBoxLayout()
         top.addWidget(self.unacked_only)
         top.addStretch(1)
@@ -725,6 +727,14 @@ class DeviceDetail(QWidget):
         """The lists of names arrived: the information again, with them."""
         if self.device is not None:
             self.label.setText(device_html(self.device, self.names))
+
+    def reveal(self) -> None:
+        """The top of the detail: its first tab, scrolled up, the device's name in sight
+        (an item opened from elsewhere is shown from its start, not where the last one was
+        left)."""
+        self.tabs.setCurrentIndex(0)
+        self.info_area.verticalScrollBar().setValue(0)
+        self.info_area.horizontalScrollBar().setValue(0)
 
     def show_device(self, device: Device | None) -> None:
         previous = self.device

@@ -136,3 +136,28 @@ def test_each_account_keeps_its_own_filters(
     console.session.open(subscriber)
     qtbot.waitUntil(lambda: console.session.state == "connected", timeout=20_000)
     assert alarms.severity.currentData() == 6
+
+
+def test_a_station_opens_past_the_filters_at_the_top_of_its_detail(qtbot: Any, client: Any) -> None:
+    from tests.ui.test_stations_pane import make
+
+    pane = make(qtbot, client)
+    station = pane.vm.model.item(0)
+    assert station is not None
+    pane.tag_filter.setText("no-such-tag-anywhere")
+    pane.apply_filters()
+    qtbot.waitUntil(
+        lambda: pane.vm.model.rowCount() == 0 and pane.empty.isVisible(), timeout=10_000
+    )
+    pane.detail.tabs.setCurrentIndex(3)
+
+    pane.open_item(station.lrrID)
+    qtbot.waitUntil(lambda: pane.selected_rows() == [0], timeout=10_000)
+    listed = pane.vm.model.item(0)
+    assert listed is not None and listed.lrrID == station.lrrID
+    bar = pane.filter_set.bar
+    assert bar.isVisible()
+    qtbot.waitUntil(lambda: bar.label.text() == f"Filters set aside to show {station.name}")
+    assert pane.detail.tabs.currentIndex() == 0
+    bar.put_back.click()
+    assert pane.tag_filter.text() == "no-such-tag-anywhere" and not bar.isVisible()

@@ -43,6 +43,7 @@ from ..navigator import link, location_of
 from ..pane import Pane
 from ..rights import RightsGate
 from ..selection_gate import a_noun
+from ..widgets.filter_state import FilterSet
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MASK = "•••• (hidden)"
@@ -216,8 +217,10 @@ class FilterBar(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(FILTER_DEBOUNCE_MS)
         self._timer.timeout.connect(self.apply)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        outer.addLayout(row)
         for control in vm.kind.filter_controls:
             widget = self._input(control)
             widget.setObjectName(f"{control.name}Filter")
@@ -227,6 +230,9 @@ class FilterBar(QWidget):
             row.addWidget(widget, 0 if control.kind == "choice" else 1)
         if not any(isinstance(w, QLineEdit) for w in self.inputs.values()):
             row.addStretch(1)  # combos keep their size; line edits take the room
+        # Kept per account, set aside to show an item they would hide (filter_state.py).
+        self.state = FilterSet(list(self.inputs.values()), self.apply, parent=self)
+        outer.addWidget(self.state.bar)
 
     def _input(self, control: FilterControl) -> QLineEdit | QComboBox:
         if control.kind == "choice":
@@ -360,6 +366,7 @@ class ResourcesPane(Pane):
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.detail)
         scroll.setMinimumWidth(260)
+        self.detail_area = scroll
         self.splitter = QSplitter(Qt.Orientation.Horizontal)
         self.splitter.addWidget(self.stack)
         self.splitter.addWidget(scroll)
@@ -447,8 +454,16 @@ class ResourcesPane(Pane):
             table.scrollTo(vm.model.index(row, 0))
             return
         table.selectionModel().clearSelection()
+        state = self.filters[index].state
+        if not state.is_default():  # the filters may hide it: set aside, and said
+            state.set_aside(item_id)
         if not vm.open_id(item_id):
             self._show_message(f"No {vm.kind.noun} {item_id} among those loaded")
+
+    def set_account(self, key: str) -> None:
+        """Each account keeps its own filters, in every section."""
+        for bar in self.filters:
+            bar.state.switch_account(key)
 
     def follow(self, href: str) -> None:
         location = location_of(href)
@@ -622,6 +637,10 @@ class ResourcesPane(Pane):
     def _detail(self, vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> None:
         if vm is self.vm:
             self.detail.setText(detail_html(vm, item, extras))
+            self.detail_area.verticalScrollBar().setValue(0)  # an item shows from its top
+            state = self.filters[self.vms.index(vm)].state
+            if item is not None and state.aside:
+                state.rename(vm.kind.label(item))
             self._update(vm)
 
     def _part_saved(self, vm: ResourceViewModel, key: str) -> None:

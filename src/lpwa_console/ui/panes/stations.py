@@ -46,6 +46,7 @@ from ..first_page import FIRST_PAGE_TIMEOUT_S, first_page_of, wait_signal
 from ..pane import Pane
 from ..rights import RightsGate
 from ..selection_gate import SelectionGate
+from ..widgets.filter_state import FilterSet
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
@@ -78,6 +79,7 @@ ALARM_FILTERS: list[tuple[str, int | None]] = [
 
 class StationsPane(Pane):
     title = "Base stations"
+    filter_set: FilterSet
 
     def __init__(
         self,
@@ -99,6 +101,7 @@ class StationsPane(Pane):
         self.dialog: SchemaFormDialog | None = None  # the station's configuration
         self.create_dialog: StationCreateDialog | None = None
         self._select_after = ""  # a station just created: its row selected once listed
+        self._aside_ref = ""  # the station the filters were set aside for
         self.command_dialog: QDialog | None = None  # the last command dialog opened
         self.tag_dialog: TagDialog | None = None
 
@@ -204,12 +207,25 @@ class StationsPane(Pane):
         self.splitter.setSizes([700, 460])
         self.message = PaneMessage()
         self._show_message = self.message.show_message
+        self.filter_set = FilterSet(
+            [
+                self.search,
+                self.connection,
+                self.alarm,
+                self.tag_filter,
+                *self.extra_filters.values(),
+            ],
+            self.apply_filters,
+            search=self.search,
+            parent=self,
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(filters)
         layout.addLayout(actions)
         layout.addWidget(self.message)
+        layout.addWidget(self.filter_set.bar)
         layout.addWidget(self.splitter, 1)
 
         # --- wiring ---
@@ -323,11 +339,14 @@ class StationsPane(Pane):
 
     def open_item(self, item: str | None, section: str | None = None) -> None:
         """Show this station: its LRR ID (or any UID form: `i`+lrrID, a UID), selected in
-        the list when loaded there; `section` names a tab ("alarms", "commands"...)."""
+        the list, its detail from the top (or on `section`, a tab: "alarms", "commands"...).
+        When the rows loaded do not hold it, the filters are set aside and the list narrowed
+        to it, and the pane says so."""
         if not item:
             return
         text = item.strip()
         ref = "i" + text.upper() if len(text) == 8 and not text.startswith("i") else text
+        self.detail.reveal()
         row = self.vm.row_of(ref)
         if row >= 0:
             flags = (
@@ -342,10 +361,20 @@ class StationsPane(Pane):
         else:
             self.table.selectionModel().clearSelection()
             self._select_timer.stop()
+            if ref.startswith("i"):  # an LRR ID the search finds: the list narrowed to it
+                self.show_aside(ref, ref[1:])
             if not self.vm.showing(ref):
                 self.vm.select(ref)
         if section:
             self.show_section(section)
+
+    def show_aside(self, ref: str, name: str) -> None:
+        """The list narrowed to this station (`i`+LRR ID), the filters set aside (said above
+        the list); its row is selected when the list has it (`_select_created`)."""
+        self._select_after = self._aside_ref = ref
+        self._first_loaded = False
+        self._last_error = ""
+        self.filter_set.set_aside(name, ref[1:])
 
     def show_section(self, section: str) -> None:
         tab = self.detail.sections.get(section)
@@ -401,6 +430,7 @@ class StationsPane(Pane):
         return [text] if text and not problem else []
 
     def clear_filters(self) -> None:
+        self.filter_set.dismiss()
         self._clearing = True
         try:
             for edit in (self.search, self.tag_filter, *self.extra_filters.values()):
@@ -676,6 +706,9 @@ class StationsPane(Pane):
                 "No base station yet: this partner has none, or none you may see."
                 " Create one with New base station (Ctrl+N)"
                 if self.vm.filters.is_empty()
+                else "No base station matches these filters. The search finds stations whose"
+                f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
+                if self.vm.filters.query
                 else "No base station matches these filters"
             )
         self.stack.show_empty(empty)
@@ -701,6 +734,8 @@ class StationsPane(Pane):
 
     def _detail_changed(self, station: BaseStation | None) -> None:
         self.detail.show_station(station)
+        if station is not None and station.path_ref == self._aside_ref and station.name:
+            self.filter_set.rename(station.name)  # was said by its LRR ID until read
         self._update_actions()
 
     def _detail_loading(self, loading: bool) -> None:
@@ -720,6 +755,8 @@ class StationsPane(Pane):
         name = station.name or station.lrrID
         what = name if name == station.lrrID else f"{name} (LRR ID {station.lrrID})"
         self._show_message(f"Created base station {what}")
+        if not self.filter_set.is_default():  # filters that may hide it: set aside
+            self.show_aside(station.path_ref, name)
         if self.partner is not None:
             self.partner.load()
 

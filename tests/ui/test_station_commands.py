@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QProgressBar,
     QPushButton,
     QTableView,
 )
@@ -106,6 +107,9 @@ def test_bulk_reboot_confirms_then_shows_each_outcome_and_retries(
     assert table.model().data(table.model().index(0, 1)) == "Failed"
     summary = dialog.findChild(QLabel, "runSummary").text()
     assert summary == "Reboot: 4 done, 1 failed"
+    bar = dialog.findChild(QProgressBar, "runProgress")
+    qtbot.waitUntil(lambda: bar.value() == 4)  # the failure is not done
+    assert bar.text() == "4 of 5 stations done"
     assert run.model.results[3].message == "The station did not start the command"
     qtmodeltester.check(run.model)
     shot(dialog, "station_reboot_results")

@@ -234,3 +234,23 @@ def test_tag_and_untag_the_selection(qtbot: Any, client: LpwaClient) -> None:
     with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
         pane.refresh()
     assert model.rowCount() == 0
+
+
+def test_a_row_follows_what_its_detail_reads(qtbot: Any, client: LpwaClient) -> None:
+    """After a reboot the row said "RF error" beside a detail saying "Active": a row takes
+    the state its station's detail reads."""
+    pane = make(qtbot, client)
+    model = pane.vm.model
+    brief = model.item(0)
+    assert brief is not None
+    stale = "RF_CNX_ERROR" if brief.healthState != "RF_CNX_ERROR" else "ACTIVE"
+    model.replace_item(0, brief.model_copy(update={"healthState": stale}))
+    headers = [c.header for c in model.columns]
+    health = headers.index("Health")
+    before = model.index(0, health).data()
+    with qtbot.waitSignal(pane.vm.detail_changed, timeout=10000):
+        pane.table.selectRow(0)
+    station = pane.vm.detail
+    assert station is not None and station.healthState == brief.healthState
+    qtbot.waitUntil(lambda: model.index(0, health).data() != before, timeout=5000)
+    assert model.item(0).healthState == station.healthState  # type: ignore[union-attr]

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -160,6 +160,9 @@ class ParametersForm(QWidget):
 
 class StationCommandDialog(QDialog):
     """Parameters, confirmation (disruptive commands), progress: three pages."""
+
+    # The UIDs of the stations of a run that ended: whoever lists them reads them again.
+    run_finished = Signal(list)
 
     def __init__(
         self,
@@ -443,6 +446,8 @@ class StationCommandDialog(QDialog):
         body = request_body(spec, self.form.data())
         self.run = BulkCommandRun(self.admin, spec.name, self.stations, body, runner=self.runner)
         self.run.setParent(self)
+        uids = [station.uid for station in self.stations]
+        self.run.finished.connect(lambda _summary: self.run_finished.emit(uids))
         self.run_view = RunView(self.run)
         close = QPushButton("Close")
         close.setObjectName("closeRun")

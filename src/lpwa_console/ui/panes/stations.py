@@ -491,6 +491,9 @@ class StationsPane(Pane):
             rights=self.gate.rights,
             runner=self.vm.runner,
         )
+        finished = getattr(self.command_dialog, "run_finished", None)
+        if finished is not None:  # the stations' rows and detail follow what it did
+            finished.connect(self.vm.refresh_stations)
 
     def create_refusal(self) -> str:
         """Why no station can be created now ('' when one can): the account's rights,

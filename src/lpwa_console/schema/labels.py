@@ -89,6 +89,26 @@ STATION_HEALTH_WORDS = _choices(
     SUSPENDED="Suspended",
 )
 
+# The accounts' roles (the sandbox's demo roles, a profile's kind of account) in words: a
+# slug such as "subscriber-restricted" never reaches the user.
+ROLE_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "subscriber": "Subscriber administrator",
+        "subscriber-restricted": "Subscriber, restricted to some domains",
+        "subscriber-viewer": "Subscriber, read only",
+        "operator": "Operator",
+        "supplier": "Device supplier",
+        "partner": "Network partner",
+        "partner-restricted": "Network partner, restricted",
+    }
+)
+
+
+def role_words(role: str) -> str:
+    """A role in words (one nobody named: its slug made readable)."""
+    return ROLE_WORDS.get(role) or role.replace("-", " ").replace("_", " ").capitalize()
+
+
 # The operator's queues (schema/operations.py) in words.
 PROV_TYPE_WORDS = _choices(
     DEVICE="Device", BASE_STATION="Base station", ROUTING_PROFILE="Routing profile",

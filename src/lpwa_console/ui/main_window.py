@@ -32,6 +32,7 @@ from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
+from ..schema.labels import role_words
 from .dialogs.secret_storage import PassphrasePrompt
 from .lazy_pane import LazyPane
 from .navigator import Location, Navigator
@@ -653,7 +654,8 @@ class MainWindow(QMainWindow):
     def _account_changed(self, name: str, role: str) -> None:
         # "Acme Utilities (subscriber)"; a name with brackets of its own takes a dot instead
         # of a second pair: "Acme Utilities (administrator) · subscriber".
-        role_text = f" · {role}" if name.endswith(")") else f" ({role})"
+        words = role_words(role)
+        role_text = f" · {words}" if name.endswith(")") else f" ({words})"
         self.account_button.setText(f"{name}{role_text}" if name else "Not signed in")
         self.apply_pane_access()
         if name:  # signed in (signing out keeps each pane's filters for the next account)

@@ -134,7 +134,8 @@ def test_the_check_says_what_is_wrong_in_words(qtbot: Any, client: Any, tmp_path
     prefix = uuid.uuid4().hex[:8].upper()
     good = f"{prefix}00000001"
     lines = [
-        f"CREATE_OTAA,{good},,Itron Cyble (itron-cyble-lw),{APP_EUI},{KEY},,,,,As the form\r\n",
+        f"CREATE_OTAA,{good},,Itron Cyble (itron-cyble-lw),{APP_EUI},{KEY},,,,,As the form,,,,"
+        '<alarm004><threshold1 status="ENABLE" level="5" duration="P2D"/></alarm004>\r\n',
         f"CREATE_OTAA,{prefix}0000000G,,itron-cyble-lw,{APP_EUI},{KEY}\r\n",
         f"CREATE_OTAA,{prefix}00000003,,itron-cyble-lw,{APP_EUI},{KEY},,,,,Far,123\r\n",
         f"CREATE_OTAA,{prefix}00000004,,no-such-profile,{APP_EUI},{KEY}\r\n",
@@ -161,6 +162,11 @@ def test_the_check_says_what_is_wrong_in_words(qtbot: Any, client: Any, tmp_path
     assert problems[2] == "Admin latitude: at most 90"
     assert problems[3].startswith("Device profile ID: the platform has no device profile")
     assert "no-such-profile" in problems[3]
+    # The no-uplink alarm's cell in words, the XML in its tooltip.
+    alarm = preview.index(0, 3 + 14)
+    assert alarm.data() == "Major after 2 days"
+    assert "<alarm004>" in alarm.data(Qt.ItemDataRole.ToolTipRole)
+    assert preview.headerData(3 + 14, Qt.Orientation.Horizontal).startswith("O No-uplink")
 
 
 PLATFORM = "https://platform.test/rest"

@@ -132,3 +132,19 @@ def test_acknowledge_and_open_follow_the_selection(qtbot: Any, client: LpwaClien
     # either case Acknowledge has nothing left to do on the selection.
     qtbot.waitUntil(lambda: not pane.ack_button.isEnabled(), timeout=10000)
     assert pane.ack_button.toolTip()
+
+
+def test_help_lists_every_pane_the_readme_gives() -> None:
+    import re
+    from pathlib import Path
+
+    from lpwa_console.options import command_line
+
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    listed = re.search(r"opens on a given pane \(([^)]*)\)", readme)
+    assert listed is not None
+    names = [n.strip() for n in listed.group(1).split(",")]
+    assert len(names) == 13
+    text = " ".join(command_line().format_help().split())
+    for name in names:
+        assert name in text, name

@@ -106,6 +106,15 @@ def read_and_parse(path: Path) -> list[ImportRow]:
         return parse_import_csv(text)
 
 
+ALARM004_LETTER = "O"  # the no-uplink alarm's XML cell (schema/device_import.py)
+
+
+def _alarm004_words(text: str) -> str:
+    from ..schema.device_import import alarm004_cell_words
+
+    return alarm004_cell_words(text) if text else ""
+
+
 def column_header(letter: str, operations: set[Any]) -> str:
     """A file column's header: its letter and what it holds for the file's operations
     ("B DevEUI", "C DevAddr / IMSI"); a letter no operation uses stays a letter."""
@@ -234,10 +243,14 @@ class ImportPreviewModel(QAbstractTableModel):
                 return self.status(row)
             if col == 2:
                 return self.problems(row)
+            if letter == ALARM004_LETTER:  # its thresholds in words, not the XML
+                return _alarm004_words(item.cell(letter))
             return item.cell(letter) if letter is not None else None
         if role == CellErrorRole:
             return self._errors_of(row).get(letter) if letter is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if letter == ALARM004_LETTER:  # the cell as written in the file
+                return self._errors_of(row).get(letter) or item.cell(letter) or None
             if letter is not None:
                 return self._errors_of(row).get(letter)
             return self.problems(row) or None if col in (1, 2) else None

@@ -163,7 +163,7 @@ _COMMON = [
     _col("L", "adminLat", "Admin latitude", "float"),
     _col("M", "adminLon", "Admin longitude", "float"),
     _col("N", "customerAdminData", "Other admin info"),
-    _col("O", "alarmsConfiguration", "Alarm 004 configuration", "alarm004"),
+    _col("O", "alarmsConfiguration", "No-uplink alarm (004) thresholds", "alarm004"),
     _col("Q", "motionIndicator", "Motion indicator", "extra"),
     _col("X", "exchangeKeyVersion", "Exchange key version", "extra"),
     _col("AB", "tags", "Tags", "tags"),
@@ -280,6 +280,24 @@ def parse_alarm004_cell(text: str) -> AlarmsConfiguration:
         return AlarmsConfiguration.model_validate({"alarm004": thresholds})
     except ValidationError as exc:
         raise ValueError("alarm 004: " + _first_message(exc)) from None
+
+
+def alarm004_cell_words(text: str) -> str:
+    """An alarm 004 cell as people read it ("Major after 2 days, Critical after 4 days");
+    the cell itself when it does not read (its problem is said on its row)."""
+    from .common import Severity
+    from .durations import duration_words
+
+    try:
+        config = parse_alarm004_cell(text)
+    except ValueError:
+        return text
+    parts = [
+        f"{Severity(t.level).label} after {duration_words(t.duration)}"
+        + (" (off)" if t.status == "DISABLE" else "")
+        for t in config.alarm004 or []
+    ]
+    return ", ".join(parts) or "No threshold"
 
 
 def format_alarm004_cell(config: AlarmsConfiguration) -> str:

@@ -670,7 +670,7 @@ class DeviceDetail(QWidget):
         self.alarm004 = Alarm004Editor(self.gate)
         self.alarm004.setObjectName("alarm004Editor")
         self.gate.bind(self.alarm004.save_button, "device.alarm004")
-        self.tabs.addTab(self.alarm004, "Alarm 004")
+        self.tabs.addTab(self.alarm004, "No uplink")  # alarm 004: its meaning, not its number
         self.routing = RoutingTab(rights, self.gate)
         self.tabs.addTab(self.routing, "Routing")
 

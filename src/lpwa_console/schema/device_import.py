@@ -465,10 +465,12 @@ def _check_row(number: int, cells: list[str]) -> ImportRow | None:
         letter = column_letter(index)
         column = columns.get(letter)
         if column is None:
-            row.warnings.append(f"column {letter} is not used by {op}; ignored")
+            row.warnings.append(f"column {letter} is not used to {OPERATION_HELP[op]}; ignored")
             continue
         if not creating and not column.updatable and op != "DELETE":
-            row.errors.append(RowError(number, letter, f"{column.label} cannot be changed by {op}"))
+            row.errors.append(
+                RowError(number, letter, f"{column.label} cannot be changed by an update")
+            )
             continue
         if column.deprecated:
             row.warnings.append(f"column {letter} ({column.label}) is deprecated")

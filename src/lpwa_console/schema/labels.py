@@ -792,6 +792,24 @@ def field_words(name: str, model: type | str | None = None) -> FieldWords:
     return FIELD_WORDS.get(name) or FieldWords(words_from_name(name))
 
 
+def code_words(code: str) -> str:
+    """A platform code nobody named in words, made readable: "ACTIVE" -> "Active",
+    "NOT_STARTED" -> "Not started" (a list never shows the code itself)."""
+    if not code or not code.replace("_", "").isupper():
+        return code
+    return code.replace("_", " ").lower().capitalize()
+
+
+def value_words(name: str, value: object, model: type | str | None = None) -> str:
+    """A field's value as a list or a detail shows it: its choice's words, else the code
+    made readable ('' for None)."""
+    if value is None:
+        return ""
+    words = field_words(name, model)
+    text = str(value)
+    return words.choices[text] if text in words.choices else code_words(text)
+
+
 def label_of(name: str, model: type | str | None = None) -> str:
     return field_words(name, model).label
 

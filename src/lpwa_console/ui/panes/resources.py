@@ -283,6 +283,12 @@ def action_name(vm: ResourceViewModel, verb: str) -> str:
     return f"{vm.kind.key}.{verb}"
 
 
+def _lower(title: str) -> str:
+    """A title inside a sentence: "SIM cards" stays "SIM cards" (not "sim cards"),
+    "Network contexts" becomes "network contexts"."""
+    return " ".join(w if w.isupper() or w[1:2].isupper() else w.lower() for w in title.split())
+
+
 class ResourcesPane(Pane):
     def __init__(
         self,
@@ -601,13 +607,13 @@ class ResourcesPane(Pane):
         elif vm.model.loading and rows == 0:
             text, empty = "Loading…", ""
         elif error and rows == 0:
-            text, empty = "", f"Could not load {vm.kind.title.lower()}: {error}"
+            text, empty = "", f"Could not load {_lower(vm.kind.title)}: {error}"
         elif rows == 0 and vm.loaded and vm.filtered:
-            text, empty = "", f"No {vm.kind.title.lower()} match these filters"
+            text, empty = "", f"No {_lower(vm.kind.title)} match these filters"
         elif rows == 0 and vm.loaded:
-            text, empty = "", vm.kind.empty_text or f"No {vm.kind.title.lower()} yet"
+            text, empty = "", vm.kind.empty_text or f"No {_lower(vm.kind.title)} yet"
         else:
-            text, empty = f"{rows:,} {vm.kind.title.lower() if rows != 1 else vm.kind.noun}", ""
+            text, empty = f"{rows:,} {_lower(vm.kind.title) if rows != 1 else vm.kind.noun}", ""
         self.count_label.setText(text)
         self.stack.show_empty(empty)
         self._enable(self.new_button, vm, "create", vm.has_client and vm.can_create)

@@ -173,6 +173,13 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
     def loaded_pages(self) -> list[int]:
         return list(self._pages)
 
+    def repaint_all(self) -> None:
+        """Every row shown again (what a column reads from elsewhere changed: names)."""
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self._rows - 1, len(self._columns) - 1)
+            )
+
     def replace_item(self, row: int, item: T) -> None:
         """Patch one loaded row in place (after an edit) without refetching."""
         page, offset = divmod(row, self.page_size)

@@ -141,8 +141,11 @@ class FilterSet(QObject):
         if self.account is not None:
             self._by_account[self.account] = self.user_values()
         self.account = key
+        kept = self._kept
         self._end_aside()
-        self.set_values(self._by_account.get(key, self.defaults))
+        wanted = self._by_account.get(key, self.defaults)
+        if wanted != self.values() or kept is not None:  # no request when nothing changes
+            self.set_values(wanted)
 
     def user_values(self) -> Value:
         """The user's own filters (those set aside, if they are)."""

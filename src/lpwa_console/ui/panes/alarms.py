@@ -162,6 +162,10 @@ class AlarmsPane(Pane):
     async def first_page(self) -> dict[str, Any]:
         return await first_page_of("alarms", self.vm.model)
 
+    async def show_first_item(self) -> None:
+        """A screenshot shows the alarms, not "Loading…" on a busy machine."""
+        await self.first_page()
+
     def refresh(self) -> None:
         self._first_loaded = False
         self._last_error = ""

@@ -34,7 +34,7 @@ from ...models.references import reference_text
 from ...models.resources import FilterControl, ResourceViewModel
 from ...models.rights import ACTIONS, AccountRights
 from ...schema.durations import duration_words
-from ...schema.labels import field_words, is_hidden, label_of
+from ...schema.labels import code_words, field_words, is_hidden, label_of
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
@@ -53,6 +53,10 @@ PART_DIALOGS: dict[str, type[AppServerSecurityDialog]] = {"Security": AppServerS
 
 
 _REFERENCE_KEYS = {"ID", "name", "href", "commercialName"}
+
+
+# Fields whose values are the platform's codes in capitals, shown as words.
+CODE_FIELDS = frozenset({"state", "healthState", "status", "value"})
 
 
 def _is_reference(value: Any) -> bool:
@@ -111,6 +115,8 @@ def _flatten(
         text = words.choice_words(value)
     elif words.duration and isinstance(value, str):
         text = duration_words(value)
+    elif isinstance(value, str) and leaf in CODE_FIELDS:
+        text = code_words(value)  # "ACTIVE" -> "Active": no platform code in a detail
     else:
         text = str(value)
     if words.unit and text and not isinstance(value, list):

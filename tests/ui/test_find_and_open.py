@@ -18,6 +18,7 @@ from lpwa_console.models.profiles import Profile
 from lpwa_console.ui.lazy_pane import real_pane
 from lpwa_console.ui.panes.alarms import AlarmsPane
 from lpwa_console.ui.panes.devices import DevicesPane
+from tests.helpers import shot
 from tests.ui.conftest import OpenConsole
 
 
@@ -72,6 +73,7 @@ def test_an_alarm_opens_its_device_past_the_filters(open_console: OpenConsole, q
     assert devices.detail.tabs.currentIndex() == 0
     assert devices.detail.info_area.verticalScrollBar().value() == 0
     assert name in devices.detail.label.text()
+    shot(window, "filters-set-aside.png")
 
     # The way back: the user's filters again.
     bar.put_back.click()

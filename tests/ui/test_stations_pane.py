@@ -254,3 +254,16 @@ def test_a_row_follows_what_its_detail_reads(qtbot: Any, client: LpwaClient) -> 
     assert station is not None and station.healthState == brief.healthState
     qtbot.waitUntil(lambda: model.index(0, health).data() != before, timeout=5000)
     assert model.item(0).healthState == station.healthState  # type: ignore[union-attr]
+
+
+def test_the_stations_of_a_command_run_are_read_again(qtbot: Any, client: LpwaClient) -> None:
+    """When a run ends, the stations it went to are read again: their rows say what the
+    station says now (a reboot's outcome), not what the list read before."""
+    pane = make(qtbot, client)
+    model = pane.vm.model
+    brief = model.item(1)
+    assert brief is not None
+    stale = "RF_CNX_ERROR" if brief.healthState != "RF_CNX_ERROR" else "ACTIVE"
+    model.replace_item(1, brief.model_copy(update={"healthState": stale}))
+    pane.vm.refresh_stations([brief.path_ref])
+    qtbot.waitUntil(lambda: model.item(1).healthState == brief.healthState, timeout=10_000)

@@ -93,7 +93,7 @@ STATION_HEALTH_WORDS = _choices(
 # slug such as "subscriber-restricted" never reaches the user.
 ROLE_WORDS: Mapping[str, str] = MappingProxyType(
     {
-        "subscriber": "Subscriber administrator",
+        "subscriber": "Subscriber",  # also the kind of a remote profile: no more said
         "subscriber-restricted": "Subscriber, restricted to some domains",
         "subscriber-viewer": "Subscriber, read only",
         "operator": "Operator",

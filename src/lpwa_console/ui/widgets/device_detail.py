@@ -297,7 +297,11 @@ class TagsTab(QWidget):
         has_device = self.vm.device is not None
         self.gate.enable(self.add_button, has_device)
         self.gate.enable(self.name, has_device)
-        self.gate.enable(self.remove_button, has_device and self.list.currentItem() is not None)
+        self.gate.enable(
+            self.remove_button,
+            has_device and self.list.currentItem() is not None,
+            "Select a tag first" if has_device else "",
+        )
 
 
 class AlarmDelegate(SeverityDelegate):
@@ -478,7 +482,7 @@ class AlarmsTab(QWidget):
     def _update(self) -> None:
         has_device = self.vm.device is not None
         selected = len(self.selected_uids())
-        self.gate.enable(self.ack_button, selected > 0)
+        self.gate.enable(self.ack_button, selected > 0, "Select an unacknowledged alarm first")
         self.ack_button.setText(f"Acknowledge {selected:,}" if selected > 1 else "Acknowledge")
         self.refresh_button.setEnabled(has_device)
         self.unacked_only.setEnabled(has_device)

@@ -163,3 +163,32 @@ def test_a_station_opens_past_the_filters_at_the_top_of_its_detail(qtbot: Any, c
     assert pane.detail.tabs.currentIndex() == 0
     bar.put_back.click()
     assert pane.tag_filter.text() == "no-such-tag-anywhere" and not bar.isVisible()
+
+
+def test_a_resource_opens_past_the_filters(qtbot: Any, client: Any) -> None:
+    from lpwa_console.models.resources import ResourceViewModel, app_servers_kind
+    from lpwa_console.models.tasks import TaskRunner
+    from lpwa_console.ui.panes.resources import ResourcesPane
+
+    kind = app_servers_kind()
+    vm = ResourceViewModel(TaskRunner(), kind, page_size=50)
+    pane = ResourcesPane(kind.title, [vm])
+    qtbot.addWidget(pane)
+    pane.resize(1280, 600)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
+        vm.set_client(client)
+        pane.show()
+    search = pane.filters[0].inputs["query"]
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=10000):
+        search.setText("zz-nothing")
+        pane.filters[0].apply()
+    assert vm.model.rowCount() == 0
+    pane.open_item("as-tracking", "app_servers")
+    table = pane.views[0]
+    qtbot.waitUntil(lambda: table.selectionModel().hasSelection(), timeout=10000)
+    item = vm.model.item(table.currentIndex().row())
+    assert item is not None and item.ID == "as-tracking"
+    bar = pane.filters[0].state.bar
+    qtbot.waitUntil(lambda: bar.label.text() == "Filters set aside to show Fleet tracking")
+    bar.put_back.click()
+    assert search.text() == "zz-nothing"

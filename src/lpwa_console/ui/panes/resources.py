@@ -237,7 +237,15 @@ class FilterBar(QWidget):
         if not any(isinstance(w, QLineEdit) for w in self.inputs.values()):
             row.addStretch(1)  # combos keep their size; line edits take the room
         # Kept per account, set aside to show an item they would hide (filter_state.py).
-        self.state = FilterSet(list(self.inputs.values()), self.apply, parent=self)
+        search = next(
+            (self.inputs[c.name] for c in vm.kind.filter_controls if c.kind == "search"), None
+        )
+        self.state = FilterSet(
+            list(self.inputs.values()),
+            self.apply,
+            search=search if isinstance(search, QLineEdit) else None,
+            parent=self,
+        )
         outer.addWidget(self.state.bar)
 
     def _input(self, control: FilterControl) -> QLineEdit | QComboBox:
@@ -401,7 +409,7 @@ class ResourcesPane(Pane):
         for vm in view_models:
             self._connections.connect_all(
                 (vm.count_changed, lambda _c, v=vm: self._update(v)),
-                (vm.first_page_loaded, lambda v=vm: self._update(v)),
+                (vm.first_page_loaded, lambda v=vm: self._first_page(v)),
                 (vm.loading_changed, lambda on, v=vm: self._loading(v, on)),
                 (vm.error, lambda m, v=vm: self._error(v, m)),
                 (vm.detail_changed, lambda i, e, v=vm: self._detail(v, i, e)),
@@ -412,6 +420,7 @@ class ResourcesPane(Pane):
                 (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
             )
         self._errors: dict[str, str] = {}
+        self._pending_select: tuple[ResourceViewModel, str] | None = None  # opened, not listed
         filter_inputs = [w for bar in self.filters for w in bar.inputs.values()]
         tab_order(
             self.section,
@@ -467,8 +476,12 @@ class ResourcesPane(Pane):
             return
         table.selectionModel().clearSelection()
         state = self.filters[index].state
-        if not state.is_default():  # the filters may hide it: set aside, and said
-            state.set_aside(item_id)
+        if state.search is not None or not state.is_default():
+            # Not among the rows loaded: the list narrowed to it (its search finds names
+            # and IDs from their start), the filters set aside and said; its row selected
+            # when it comes (`_select_pending`).
+            self._pending_select = (vm, item_id)
+            state.set_aside(item_id, item_id)
         if not vm.open_id(item_id):
             self._show_message(f"No {vm.kind.noun} {item_id} among those loaded")
 
@@ -634,6 +647,21 @@ class ResourcesPane(Pane):
             button.setVisible(key in owned)
             wanted = key in owned and vm.can_edit_part(key, vm.detail)
             self._enable(button, vm, key.lower(), wanted)
+
+    def _first_page(self, vm: ResourceViewModel) -> None:
+        self._update(vm)
+        pending = self._pending_select
+        if pending is None or pending[0] is not vm:
+            return
+        self._pending_select = None
+        row = vm.row_of(pending[1])
+        if row >= 0:  # the item opened, now listed: its row selected
+            table = self.views[self.vms.index(vm)]
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            table.selectionModel().setCurrentIndex(vm.model.index(row, 0), flags)
 
     def _loading(self, vm: ResourceViewModel, loading: bool) -> None:
         if vm is self.vm:

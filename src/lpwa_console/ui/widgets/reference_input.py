@@ -135,6 +135,8 @@ class ReferenceCombo(QComboBox):
         self.setEditText("")
         self.show_list_state()
         self.edit().textEdited.connect(lambda _t: self.edited.emit())
+        # The whole "name (ID)" on hover, where the field is too narrow for it.
+        self.currentTextChanged.connect(lambda text: self.edit().setToolTip(text))
         self.activated.connect(lambda _i: self.edited.emit())
 
     def text(self) -> str:

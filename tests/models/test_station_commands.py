@@ -269,3 +269,16 @@ def test_the_real_client_after_a_dropped_post(qtbot: Any, qloop: Any) -> None:
     assert first.state is State.SUCCEEDED and first.message.startswith("Rebooted. Up since")
     assert second.state is State.UNKNOWN
     assert summary == "Reboot: 1 done, 1 not known whether received"
+
+
+def test_a_run_says_when_a_station_may_have_moved(qtbot: Any, qloop: Any) -> None:
+    """Running, then its outcome: the stations pane reads the station again each time."""
+    network = StationNetwork({"1": Station(), "2": Station()})
+    run = run_of(network, 2)
+    moved: list[str] = []
+    run.station_moved.connect(moved.append)
+    run.start()
+    wait_done(qtbot, run)
+    uids = [s.uid for s in run.stations]
+    assert set(moved) == set(uids)
+    assert all(moved.count(uid) <= 2 for uid in uids)  # RUNNING, then done: no more

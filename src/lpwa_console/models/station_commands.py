@@ -850,7 +850,10 @@ class BulkCommandRun(QObject):
     (sends and status reads); status reads slow down as more stations are followed (about
     `polls_per_s` a second in all), so 500 stations never flood the server."""
 
-    progress = Signal(int, int)  # stations with an outcome, stations in this run
+    progress = Signal(int, int)  # stations done, stations in this run
+    # A station's UID when its command starts running or ends: its state may have changed
+    # (a reboot takes it away, then back), for whoever lists it to read it again.
+    station_moved = Signal(str)
     finished = Signal(str)  # the summary in words
     running_changed = Signal(bool)
 
@@ -1020,8 +1023,11 @@ class BulkCommandRun(QObject):
     def _set(self, row: int, state: State, message: str | None = None) -> None:
         # The progress counts what is done: a failure, a refusal or a "not known" is an
         # outcome but not done (the summary says them).
-        was_done = self.model.results[row].state.succeeded
+        before = self.model.results[row].state
+        was_done = before.succeeded
         self.model.update(row, state, message)
+        if state != before and (state is State.RUNNING or state.final):
+            self.station_moved.emit(self.stations[row].uid)
         if state.succeeded and not was_done:
             self._done += 1
             self._progress_due = True  # told with the model's next flush

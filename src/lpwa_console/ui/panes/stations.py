@@ -491,9 +491,12 @@ class StationsPane(Pane):
             rights=self.gate.rights,
             runner=self.vm.runner,
         )
-        finished = getattr(self.command_dialog, "run_finished", None)
-        if finished is not None:  # the stations' rows and detail follow what it did
-            finished.connect(self.vm.refresh_stations)
+        # The stations' rows and detail follow what the command does to them: while it runs
+        # (a reboot takes a station away) and when it ends.
+        for name in ("stations_moved", "run_finished"):
+            signal = getattr(self.command_dialog, name, None)
+            if signal is not None:
+                signal.connect(self.vm.refresh_stations)
 
     def create_refusal(self) -> str:
         """Why no station can be created now ('' when one can): the account's rights,

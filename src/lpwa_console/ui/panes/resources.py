@@ -415,12 +415,13 @@ class ResourcesPane(Pane):
                 (vm.detail_changed, lambda i, e, v=vm: self._detail(v, i, e)),
                 (vm.client_changed, lambda _h, v=vm: self._client_changed(v)),
                 (vm.deleted, self._show_message),
-                (vm.saved, lambda i, v=vm: self._show_message(f"Saved {v.kind.label(i)}")),
+                (vm.saved, lambda i, v=vm: self._saved(v, i)),
                 (vm.part_saved, lambda k, _r, v=vm: self._part_saved(v, k)),
                 (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
             )
         self._errors: dict[str, str] = {}
         self._pending_select: tuple[ResourceViewModel, str] | None = None  # opened, not listed
+        self._creating = False  # the form open makes a new item
         filter_inputs = [w for bar in self.filters for w in bar.inputs.values()]
         tab_order(
             self.section,
@@ -580,7 +581,19 @@ class ResourcesPane(Pane):
         if self.dialog is not None:
             self.dialog.raise_()
             return
+        self._creating = item is None
         self._show_dialog(ResourceFormDialog(self.vm, item, self))
+
+    def _saved(self, vm: ResourceViewModel, item: Any) -> None:
+        created, self._creating = self._creating, False
+        self._show_message(f"{'Created' if created else 'Saved'} {vm.kind.label(item)}")
+        state = self.filters[self.vms.index(vm)].state
+        item_id = getattr(item, "EUI", None) or getattr(item, "ID", None)
+        if created and item_id and not state.is_default():
+            # A new item the filters may hide: listed (the search narrowed to it, the
+            # filters set aside and said) and selected when the list comes.
+            self._pending_select = (vm, str(item_id))
+            state.set_aside(vm.kind.label(item), str(item_id))
 
     def _show_dialog(self, dialog: QDialog) -> None:
         self.dialog = dialog

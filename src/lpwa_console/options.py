@@ -10,6 +10,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings
 
+from .models.pane_access import PANE_ACCESS
+
 # `--size WxH`: the smallest window the panes are laid out for, and a sane upper bound.
 MIN_SIZE = (640, 400)
 MAX_SIZE = (7680, 4320)
@@ -45,6 +47,24 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def parse_args(argv: list[str] | None) -> Options:
+    parser = command_line()
+    args = parser.parse_args(argv)
+    if args.size is not None and args.screenshot is None:
+        parser.error("--size goes with --screenshot")
+    return Options(
+        args.data_dir,
+        args.profile,
+        args.self_test,
+        args.screenshot,
+        args.theme,
+        args.pane,
+        args.size,
+        args.time_first_rows,
+    )
+
+
+def command_line() -> argparse.ArgumentParser:
+    """The options `lpwa-console --help` lists."""
     parser = argparse.ArgumentParser(
         prog="lpwa-console", description="Manage LoRaWAN and cellular IoT networks."
     )
@@ -66,7 +86,8 @@ def parse_args(argv: list[str] | None) -> Options:
     parser.add_argument(
         "--pane",
         metavar="NAME",
-        help="pane to show at start: devices, map, alarms, multicast, app_servers, network",
+        # Every pane, from the one table of panes (the README lists the same 13).
+        help="pane to show at start (those the account may use): " + ", ".join(PANE_ACCESS),
     )
     parser.add_argument(
         "--time-first-rows",
@@ -75,19 +96,7 @@ def parse_args(argv: list[str] | None) -> Options:
         " to the first device rows painted (and to each step before), then quit"
         " (bench/first_start.py)",
     )
-    args = parser.parse_args(argv)
-    if args.size is not None and args.screenshot is None:
-        parser.error("--size goes with --screenshot")
-    return Options(
-        args.data_dir,
-        args.profile,
-        args.self_test,
-        args.screenshot,
-        args.theme,
-        args.pane,
-        args.size,
-        args.time_first_rows,
-    )
+    return parser
 
 
 def make_settings(data_dir: Path | None) -> QSettings:

@@ -121,10 +121,11 @@ def pane_factories(
 
     def operations() -> QWidget:
         follow = following("operations")
-        from .models.operations import OperationsAccess, operations_view_models
+        from .models.operations import OperationsAccess, PartnerNames, operations_view_models
         from .ui.panes.operations import OperationsPane
 
-        vms = [follow(vm) for vm in operations_view_models(runner)]
+        names = follow(PartnerNames(runner))
+        vms = [follow(vm) for vm in operations_view_models(runner, names)]
         return OperationsPane(vms, follow(OperationsAccess(runner)), rights=rights)
 
     def suppliers() -> QWidget:

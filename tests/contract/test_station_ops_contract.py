@@ -64,6 +64,9 @@ async def test_admin_commands_and_statuses(client: LpwaClient) -> None:
     assert (await client.station_admin.last_command_status(bs)).lastCmdType == (
         "CHANGE_SUPPORT_PASSWORD"
     )
+    history = await client.station_admin.command_history(bs, limit=3)  # the sandbox's own
+    assert history.commands[0].lastCmdType == "CHANGE_SUPPORT_PASSWORD"
+    assert len(history.commands) == 3
     state = await client.station_admin.settings(bs, AdminSettings(activateRX2Optimization=True))
     assert state.activateRX2Optimization
     with pytest.raises(APIStatusError) as refused:

@@ -405,7 +405,8 @@ def test_a_duration_field_is_edited_as_a_duration() -> None:
     [
         ({"EUI": "70B3D5E75E000001", "nwAddress": "12"}, "nwAddress",
          "Network address (DevAddr): 8 hexadecimal digits expected"),
-        ({"EUI": "xyz"}, "EUI", "DevEUI: 16 hexadecimal digits expected"),
+        ({"EUI": "70B3D5E75E00000G"}, "EUI", "DevEUI: 'G' is not a hexadecimal digit (0-9, A-F)"),
+        ({"EUI": "70B3D5E75E00000"}, "EUI", "DevEUI: 16 hexadecimal digits expected"),
         ({"EUI": "70B3D5E75E000001", "adminLat": 91, "adminLon": 2}, "adminLat",
          "Latitude: at most 90"),
         ({"EUI": "70B3D5E75E000001", "adminLat": "north", "adminLon": 2}, "adminLat",

@@ -122,10 +122,11 @@ def test_bulk_reboot_follows_every_station_to_its_outcome(
     run.start()
     assert [t.name for t in runner.running] == ["Reboot: 30 stations"]
     summary = wait_done(qtbot, run)
-    assert summary == "Reboot: 28 done, 2 failed"
+    assert summary == "Reboot: 28 done, 1 failed, 1 refused"
     assert [(f.name, f.message) for f in runner.failures] == [("Reboot: 30 stations", summary)]
     assert network.most_in_flight <= 4
-    assert progress[0] == (0, 30) and progress[-1] == (30, 30)
+    # The failure and the refusal are outcomes, not done: the progress stops at 28 of 30.
+    assert progress[0] == (0, 30) and progress[-1] == (28, 30)
     results = run.model.results
     assert results[0].state is State.SUCCEEDED
     assert results[0].message.startswith("Rebooted. Up since")
@@ -133,7 +134,9 @@ def test_bulk_reboot_follows_every_station_to_its_outcome(
     assert results[6].message == (
         "The command failed on the station: upgrade: package checksum mismatch"
     )
-    assert results[8].state is State.FAILED and results[8].message.startswith("Refused: ")
+    # A 400 would be refused again: "Refused", and not offered to Retry failed.
+    assert results[8].state is State.REFUSED and results[8].message.startswith("Refused: ")
+    assert run.failed_rows() == [6]
     assert all(s.posts == 1 for s in stations.values())
     model = run.model
     assert model.data(model.index(6, 0)) == "Tower 7 (0A1B2C06)"
@@ -150,14 +153,14 @@ def test_bulk_reboot_follows_every_station_to_its_outcome(
     assert kept.row() == 2 and model.data(kept) == "Tower 1 (0A1B2C00)"
     qtmodeltester.check(model)
 
-    # Retry failed: only the two failures are sent again; the refusal holds, 7 succeeds now.
+    # Retry failed: only the failure is sent again (the refusal would repeat); 7 succeeds.
     stations["7"].outcome = "COMPLETED"
-    assert run.retry_failed() == 2
+    assert run.retry_failed() == 1
     summary = wait_done(qtbot, run)
-    assert summary == "Reboot: 29 done, 1 failed"
-    assert stations["7"].posts == 2 and stations["9"].posts == 2 and stations["1"].posts == 1
+    assert summary == "Reboot: 29 done, 1 refused"
+    assert stations["7"].posts == 2 and stations["9"].posts == 1 and stations["1"].posts == 1
     assert model.data(model.index(0, 1)) == "Done"  # Tower 7, still shown first, updated
-    assert model.data(model.index(1, 1)) == "Failed"
+    assert model.data(model.index(1, 1)) == "Refused"
 
 
 def test_dropped_post_is_not_sent_again_silently(qtbot: Any, qloop: Any) -> None:
@@ -266,3 +269,16 @@ def test_the_real_client_after_a_dropped_post(qtbot: Any, qloop: Any) -> None:
     assert first.state is State.SUCCEEDED and first.message.startswith("Rebooted. Up since")
     assert second.state is State.UNKNOWN
     assert summary == "Reboot: 1 done, 1 not known whether received"
+
+
+def test_a_run_says_when_a_station_may_have_moved(qtbot: Any, qloop: Any) -> None:
+    """Running, then its outcome: the stations pane reads the station again each time."""
+    network = StationNetwork({"1": Station(), "2": Station()})
+    run = run_of(network, 2)
+    moved: list[str] = []
+    run.station_moved.connect(moved.append)
+    run.start()
+    wait_done(qtbot, run)
+    uids = [s.uid for s in run.stations]
+    assert set(moved) == set(uids)
+    assert all(moved.count(uid) <= 2 for uid in uids)  # RUNNING, then done: no more

@@ -62,5 +62,5 @@ def test_validation_errors_are_summarised() -> None:
         DeviceCreate.model_validate({"EUI": "zz", "nwAddress": "1", "appSKey": "2"})
     except ValidationError as exc:
         message = user_message(exc)
-    assert "EUI: a DevEUI has 16 hexadecimal digits" in message
+    assert "EUI: 'z' is not a hexadecimal digit (0-9, A-F)" in message
     assert "\n" not in message and "errors.pydantic.dev" not in message

@@ -143,7 +143,7 @@ def test_validation_errors_are_400_starting_with_the_field(sb: Sandbox) -> None:
     assert response.status_code == 400
     assert response.json() == {
         "code": 40000,
-        "message": "EUI: a DevEUI has 16 hexadecimal digits",
+        "message": "EUI: 'X' is not a hexadecimal digit (0-9, A-F)",
     }
     several = sb.post(DEVICES, json={"EUI": "XYZ", "adminLat": 123, "tags": [{"name": "<b>"}]})
     message = several.json()["message"]

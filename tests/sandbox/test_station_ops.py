@@ -396,3 +396,17 @@ def test_neighbouring_stations_report_in_the_same_second_spread_over_the_cycle()
     assert per_second.min() > 0 and per_second.max() <= 2 * per_second.mean()
     # Each at its own millisecond within its second.
     assert len(set(phases[:block].tolist())) > block // 2
+
+
+def test_command_history_keeps_every_command_newest_first(sb: Sandbox, sim: Simulator) -> None:
+    """The sandbox's own commandHistory: lastCmdStatus keeps only the last command."""
+    uid = _stations(sb, "LRR_LINUX")[0]
+    for command in ("reboot", "restart"):
+        answer = sb.post(f"{BSS}/{uid}/admins/{command}", json={}, params={"force": "true"})
+        assert answer.status_code == 201, answer.text
+    answer = sb.get(f"{BSS}/{uid}/admins/commandHistory", params={"limit": 5})
+    assert answer.status_code == 200, answer.text
+    commands = answer.json()["commands"]
+    assert [c["lastCmdType"] for c in commands[:2]] == ["RESTART", "REBOOT"], commands
+    assert commands[0]["lastCmdID"] == _last(sb, uid).lastCmdID
+    assert sb.get(f"{BSS}/{uid}/admins/commandHistory", params={"limit": 0}).status_code == 400

@@ -153,7 +153,7 @@ def test_bad_rows_report_row_column_and_message(text: str, column: str, message:
     assert len(rows) == 1
     row = rows[0]
     assert not row.ok and row.device is None
-    assert any(e.row == 2 and e.column == column and message in e.message for e in row.errors), [
+    assert any(e.row == 2 and e.column == column and message in e.words for e in row.errors), [
         str(e) for e in row.errors
     ]
 
@@ -161,7 +161,8 @@ def test_bad_rows_report_row_column_and_message(text: str, column: str, message:
 def test_all_errors_of_a_row_once_per_column() -> None:
     (row,) = parse_import_csv(line("CREATE_ABP", B="XX", C="1", F="2"))
     assert sorted(e.column for e in row.errors) == ["B", "C", "D", "F"]
-    assert str(row.errors[0]).startswith("row 1, column ")
+    # Named by the column's name, not its letter.
+    assert str(row.errors[0]).startswith("row 1: ") and "column" not in str(row.errors[0])
 
 
 def test_good_and_bad_rows_together() -> None:
@@ -325,7 +326,7 @@ def test_sent_lines_map_back_to_the_users_rows() -> None:
     report = import_report(sent, failed)
     by_row = {r.row: r for r in report.results}
     assert by_row[4].status == "OK" and by_row[4].line == 1
-    assert by_row[6].status == "ERROR" and by_row[6].message == "[40301] not allowed"
+    assert by_row[6].status == "ERROR" and by_row[6].message == "not allowed"
     assert [e.code for e in by_row[7].errors] == ["40400", "1"]
     assert (report.okCount, report.errorCount, report.unknownCount) == (1, 2, 0)
     # A platform counting records rather than lines (line 2 = the second record) is placed

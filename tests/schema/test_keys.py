@@ -28,6 +28,8 @@ def test_hex_key() -> None:
     assert hex_key(" 0a0b0c0d ", digits=8, what="DevAddr") == "0A0B0C0D"
     with pytest.raises(ValueError, match="DevAddr must be 8 hexadecimal digits"):
         hex_key("0a0b0c", digits=8, what="DevAddr")
+    with pytest.raises(ValueError, match="DevAddr: 'G' is not a hexadecimal digit"):
+        hex_key("0A0B0C0G", digits=8, what="DevAddr")
 
 
 def test_check_app_skey() -> None:

@@ -70,7 +70,7 @@ def tab_titles(detail: DeviceDetail) -> list[str]:
 def test_the_same_tabs_for_every_device_and_the_sim_in_information(qtbot: Any, qloop: Any) -> None:
     detail, _ = make_detail(qtbot)
     detail.show_device(device())
-    tabs = ["Information", "Tags", "Alarms", "Traffic", "Alarm 004", "Routing"]
+    tabs = ["Information", "Tags", "Alarms", "Traffic", "No uplink", "Routing"]
     assert tab_titles(detail) == tabs
     assert "meter 1" in detail.label.text()
     assert detail.tags_tab is not None and detail.tags_tab.list.count() == 1

@@ -243,3 +243,30 @@ def test_details_show_references_by_name_and_hide_internals() -> None:
     assert "Kafka bus" in html and "JSON with types" in html
     assert "Maximum clock difference" in html and "30 s" in html
     assert "title='downlinkSecurity.maxTimestampDeviation'" in html  # the API path on hover
+
+
+def test_near_duplicate_models_read_in_full_in_the_picker(qtbot: Any) -> None:
+    """Near-duplicate models ("Abeeway Micro Tracker", "Abeeway Micro-Tracker"): wide enough for
+    "name (ID)" whole, so their IDs tell them apart."""
+    from lpwa_console.models.references import ReferenceListModel
+
+    model = ReferenceListModel()
+    model.set_items(
+        [
+            ("ABEEWAY/MICRO-TRACKER-LORAWAN-1.0.2-EU868", "Abeeway Micro Tracker"),
+            ("ABEEWAY/MICRO-TRACKER-V2-LORAWAN-1.0.3-EU868", "Abeeway Micro-Tracker"),
+        ]
+    )
+    picker = ReferenceCombo(model, "device profile")
+    qtbot.addWidget(picker)
+    picker.resize(180, picker.sizeHint().height())
+    picker.show()
+    picker.showPopup()
+    view = picker.view()
+    qtbot.waitUntil(view.isVisible, timeout=2000)
+    metrics = view.fontMetrics()
+    for row in range(2):
+        text = model.index(row, 0).data()
+        assert text.endswith("-EU868)")
+        assert metrics.horizontalAdvance(text) <= view.viewport().width(), text
+    picker.hidePopup()

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 import respx
+from PySide6.QtCore import Qt
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.device_import import DeviceImportViewModel
@@ -117,11 +118,55 @@ def test_wizard_imports_into_the_sandbox(qtbot: Any, client: Any, tmp_path: Path
     # Row 32 went in the fourth batch (as its line 1): the platform's error lands on row 32.
     duplicate = next(r for r in report.results if r.row == 32)
     assert duplicate.line == 1 and [e.code for e in duplicate.errors] == ["40900"]
-    assert "[40900] a device with EUI" in wizard.vm.preview.index(31, 2).data()
+    problem = wizard.vm.preview.index(31, 2).data()
+    assert "a device with EUI" in problem and "[40900]" not in problem  # no bare code
     assert wizard.vm.preview.index(31, 1).data() == "Refused"
     out = tmp_path / "failed.csv"
     assert wizard.export_failed(str(out)) == 2
     assert out.read_text(encoding="utf-8").splitlines()[1] == lines[0].rstrip("\r\n")
+
+
+def test_the_check_says_what_is_wrong_in_words(qtbot: Any, client: Any, tmp_path: Path) -> None:
+    """Column names, not letters; what is wrong, not pydantic's sentence; an unknown device
+    profile found before sending; the profile as the form shows it accepted."""
+    import uuid
+
+    prefix = uuid.uuid4().hex[:8].upper()
+    good = f"{prefix}00000001"
+    lines = [
+        f"CREATE_OTAA,{good},,Itron Cyble (itron-cyble-lw),{APP_EUI},{KEY},,,,,As the form,,,,"
+        '<alarm004><threshold1 status="ENABLE" level="5" duration="P2D"/></alarm004>\r\n',
+        f"CREATE_OTAA,{prefix}0000000G,,itron-cyble-lw,{APP_EUI},{KEY}\r\n",
+        f"CREATE_OTAA,{prefix}00000003,,itron-cyble-lw,{APP_EUI},{KEY},,,,,Far,123\r\n",
+        f"CREATE_OTAA,{prefix}00000004,,no-such-profile,{APP_EUI},{KEY}\r\n",
+    ]
+    path = tmp_path / "devices.csv"
+    path.write_text("".join(lines), encoding="utf-8")
+    vm = DeviceImportViewModel(TaskRunner(), client, batch_size=10)
+    wizard = ImportWizard(vm)
+    qtbot.addWidget(wizard)
+    wizard.show()
+    wizard.path.setText(str(path))
+    with qtbot.waitSignal(vm.parsed, timeout=10000) as parsed:
+        wizard.read_file()
+    assert parsed.args == [1, 3]
+    preview = vm.preview
+    headers = [preview.headerData(c, Qt.Orientation.Horizontal) for c in range(6)]
+    assert headers == ["Line", "Status", "Problems", "A Operation", "B DevEUI", "C DevAddr"][:3] + [
+        h for h in headers[3:]
+    ]
+    assert headers[4] == "B DevEUI" and headers[5].startswith("C ")
+    problems = [preview.index(r, 2).data() for r in range(4)]
+    assert problems[0] == ""
+    assert problems[1] == "DevEUI: 'G' is not a hexadecimal digit (0-9, A-F)"
+    assert problems[2] == "Admin latitude: at most 90"
+    assert problems[3].startswith("Device profile ID: the platform has no device profile")
+    assert "no-such-profile" in problems[3]
+    # The no-uplink alarm's cell in words, the XML in its tooltip.
+    alarm = preview.index(0, 3 + 14)
+    assert alarm.data() == "Major after 2 days"
+    assert "<alarm004>" in alarm.data(Qt.ItemDataRole.ToolTipRole)
+    assert preview.headerData(3 + 14, Qt.Orientation.Horizontal).startswith("O No-uplink")
 
 
 PLATFORM = "https://platform.test/rest"
@@ -171,7 +216,7 @@ def test_wizard_against_a_platform_answering_the_reference_way(
     ]  # fmt: skip
     assert wizard.summary.text().startswith("Done: 3 imported, 1 failed, 2 with an unknown")
     problems = wizard.vm.preview.index(3, 2).data()
-    assert "[111] Already exists" in problems and "prof, sorry" in problems
+    assert "Already exists" in problems and "prof, sorry" in problems and "[111]" not in problems
     assert wizard.vm.preview.index(4, 1).data() == "Unknown"
     assert "proxy error" in wizard.vm.preview.index(4, 2).data()
     assert wizard.export_button.isVisible()

@@ -14,7 +14,12 @@ import pytest
 from PySide6.QtCore import QItemSelectionModel, Qt
 
 from lpwa_console.api import Credentials, LpwaClient
-from lpwa_console.models.operations import NOT_OPERATOR, OperationsAccess, operations_view_models
+from lpwa_console.models.operations import (
+    NOT_OPERATOR,
+    OperationsAccess,
+    PartnerNames,
+    operations_view_models,
+)
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import DeviceCreate
 from lpwa_console.schema.operations import (
@@ -168,11 +173,13 @@ def test_operator_sees_live_operations(
     created = asyncio.ensure_future(create())
     qtbot.waitUntil(created.done, timeout=10_000)
     created.result()
-    vms = operations_view_models(runner)
+    names = PartnerNames(runner)
+    vms = operations_view_models(runner, names)
     access = OperationsAccess(runner)
     pane = OperationsPane(vms, access)
     qtbot.addWidget(pane)
     pane.resize(1200, 600)
+    names.set_client(operator)
     for vm in vms:
         vm.set_client(operator)
     access.set_client(operator)
@@ -187,6 +194,12 @@ def test_operator_sees_live_operations(
     pane.lists.filters[3].inputs["lorawanDebug"].setCurrentIndex(1)  # type: ignore[union-attr]
     qtbot.waitUntil(lambda: devices.model.rowCount() > 0 and devices.model.item(0) is not None)
     assert all(devices.model.item(r).lorawanDebug for r in range(min(10, devices.model.rowCount())))
+    # A subscriber is named, not only numbered ("Acme Utilities (100)").
+    column = [c.header for c in devices.model.columns].index("Subscriber")
+    qtbot.waitUntil(lambda: bool(names.names), timeout=10_000)
+    shown = devices.model.index(0, column).data()
+    ident = devices.model.item(0).subscriberID
+    assert shown == f"{names.names[ident]} ({ident})"
     # HSM groups: the list and one opened by its ID, as a queue item would.
     pane.open_item("hsm-eu-west-1", "operator_hsm_groups")
     hsm = pane.lists.vm

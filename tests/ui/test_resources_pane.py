@@ -411,3 +411,29 @@ def test_saving_keeps_security_and_metrics_in_the_detail(
     assert {"Security", "Metrics"} <= set(vm.extras)
     assert "Security" in pane.detail.text() and "Metrics" in pane.detail.text()
     assert vm.detail.occContext.version == created.occContext.version + 1
+
+
+def test_a_new_group_is_listed_and_selected_under_a_filter(qtbot: Any, qloop: Any) -> None:
+    client = fake_client(30)
+    pane = make(qtbot, "Multicast groups", [multicast_kind()], client)
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        pane.show()
+    search = pane.filters[0].inputs["query"]
+    with qtbot.waitSignal(pane.vm.first_page_loaded, timeout=3000):
+        search.setText("Street lights 1")
+        pane.filters[0].apply()
+    pane._open(None)  # the New button's form
+    dialog = pane.dialog
+    assert isinstance(dialog, ResourceFormDialog)
+    dialog.inputs["EUI"].setText("70B3D5E75E00BBBB")  # type: ignore[union-attr]
+    dialog.inputs["nwAddress"].setText("0102ABCD")  # type: ignore[union-attr]
+    dialog.inputs["name"].setText("Harbour lights")  # type: ignore[union-attr]
+    dialog.inputs["appSKey"].setText("2B7E151628AED2A6ABF7158809CF4F3C")  # type: ignore[union-attr]
+    with qtbot.waitSignal(pane.vm.saved, timeout=3000):
+        dialog.save()
+    table = pane.views[0]
+    qtbot.waitUntil(lambda: table.selectionModel().hasSelection(), timeout=3000)
+    item = pane.vm.model.item(table.currentIndex().row())
+    assert item is not None and item.EUI == "70B3D5E75E00BBBB"
+    assert pane.filters[0].state.bar.label.text() == "Filters set aside to show Harbour lights"
+    assert pane.message.text().startswith("Created ")

@@ -124,7 +124,7 @@ def test_an_administrator_may_do_it_all(open_console: OpenConsole, qtbot: Any) -
 def test_the_account_view_is_one_click_away(open_console: OpenConsole, qtbot: Any) -> None:
     console = open_console("subscriber-restricted")
     window = console.window
-    assert window.account_button.text() == "Acme Utilities (subscriber)"
+    assert window.account_button.text() == "Acme Utilities (Subscriber)"
     QTest.mouseClick(window.account_button, Qt.MouseButton.LeftButton)
     view = window.account_view
     assert view is not None and view.isVisible()

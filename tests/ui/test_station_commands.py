@@ -16,19 +16,24 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
+    QProgressBar,
     QPushButton,
     QTableView,
 )
 
 from lpwa_console.api import Credentials, LpwaClient
+from lpwa_console.models.partners import PartnerViewModel
 from lpwa_console.models.rights import AccountRights, Grants
 from lpwa_console.models.station_commands import State, StationRef
+from lpwa_console.models.station_detail import StationDetailViewModel
+from lpwa_console.models.stations import StationsViewModel
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.ui.dialogs.station_commands import (
     StationCommandDialog,
     open_station_command,
 )
 from lpwa_console.ui.dialogs.support_password import SupportPasswordDialog
+from lpwa_console.ui.panes.stations import StationsPane
 from tests.conftest import SandboxProcess
 from tests.helpers import run, shot
 
@@ -106,6 +111,9 @@ def test_bulk_reboot_confirms_then_shows_each_outcome_and_retries(
     assert table.model().data(table.model().index(0, 1)) == "Failed"
     summary = dialog.findChild(QLabel, "runSummary").text()
     assert summary == "Reboot: 4 done, 1 failed"
+    bar = dialog.findChild(QProgressBar, "runProgress")
+    qtbot.waitUntil(lambda: bar.value() == 4)  # the failure is not done
+    assert bar.text() == "4 of 5 stations done"
     assert run.model.results[3].message == "The station did not start the command"
     qtmodeltester.check(run.model)
     shot(dialog, "station_reboot_results")
@@ -377,3 +385,22 @@ def test_reboot_and_support_password_on_a_real_sandbox(
     changed = (station.model_extra or {}).get("supportPassword") or {}
     assert changed.get("lastChanged"), "the station says when it was changed"
     assert "Field-Engineer7" not in station.model_dump_json()
+
+    # The station's Commands tab keeps its history: the password change, then the reboot.
+    runner = TaskRunner()
+    vm = StationsViewModel(runner, page_size=50)
+    detail = StationDetailViewModel(runner)
+    pane = StationsPane(vm, detail_vm=detail, partner=PartnerViewModel(runner))
+    qtbot.addWidget(pane)
+    pane.resize(1280, 640)
+    pane.show()
+    detail.set_client(live_client)
+    with qtbot.waitSignal(vm.first_page_loaded, timeout=10_000):
+        vm.set_client(live_client)
+    pane.open_item(stations[0].lrr_id, "commands")
+    tab = pane.detail.commands_tab
+    qtbot.waitUntil(lambda: tab.model.rowCount() >= 2 and not tab.model.loading, timeout=10_000)
+    titles = [tab.model.index(r, 0).data() for r in range(2)]
+    assert titles == ["Change the support password", "Reboot"], titles
+    statuses = [tab.model.index(r, 1).data() for r in range(2)]
+    assert all(statuses), statuses

@@ -37,7 +37,9 @@ def open_form(qtbot: Any, pane: StationsPane) -> StationCreateDialog:
     pane.new_button.click()
     dialog = pane.create_dialog
     assert isinstance(dialog, StationCreateDialog)
-    qtbot.addWidget(dialog)
+    # The pane owns it (its parent): a console closed by its fixture deletes it first, and
+    # qtbot closing it again afterwards would meet a deleted object.
+    assert dialog.parent() is pane
     return dialog
 
 

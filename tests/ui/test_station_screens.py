@@ -151,9 +151,9 @@ def test_ctrl_n_is_named_after_what_it_makes(open_console: OpenConsole, qtbot: A
     window = console.window
     window.navigator.open("devices")
     assert window.new_action.text() == "New device"
-    assert window.account_button.text() == "Acme Utilities (subscriber)"
+    assert window.account_button.text() == "Acme Utilities (Subscriber)"
     window._account_changed("Acme Utilities (administrator)", "subscriber")  # the demo's name
-    assert window.account_button.text() == "Acme Utilities (administrator) · subscriber"
+    assert window.account_button.text() == "Acme Utilities (administrator) · Subscriber"
     rows = dict(shortcut_rows(window.all_actions()))
     assert rows["Ctrl+N"] == "New: a device on Devices; a base station on Base stations"
     assert window.import_action.isEnabled() and window.export_action.isEnabled()

@@ -158,39 +158,40 @@ def _severity(alarm: AlarmItem) -> int | None:
     return None if alarm.acked else int(alarm.state)
 
 
+TIME_SAMPLE = "2026-12-28 23:58"  # format_time's widest (digits are of one width)
+
+
 def alarm_columns() -> list[Column[AlarmItem]]:
+    # Sized by what they hold (a label, a name, a time): on a 1280-pixel screen what the
+    # alarm is, whose, when (Raised, Updated) and what it says are in sight; the count,
+    # acknowledged and source come after. The platform sorts alarms by state, acked or
+    # alarmUid only; with no sort it lists the latest update first (newest first), the
+    # table's order until a header is clicked. The alarm's UID is the platform's internal
+    # ID: hidden until chosen in the header's column menu.
     return [
         Column(
             "Severity",
             lambda a: Severity(a.state).label,
             sort_key="state",
             severity=_severity,
-            width=100,
+            width=60,
         ),
         Column(
             "Alarm",
             lambda a: alarm_name(a.ID),
             severity=_severity,
             tooltip=lambda a: alarm_meaning(a.ID),
-            width=170,
+            width=130,
         ),
-        # What it says beside its name, then whose it is: on a 1280-pixel screen the columns
-        # from Raised on are scrolled to (or picked in the header's menu).
+        Column("Name", owner_name, tooltip=lambda a: owner_name(a) or None, width=130),
+        Column("EUI / LRR ID", owner_id, width=110, sample="70B3D5FFFE000001"),
+        Column("Raised", lambda a: format_time(a.creationTimestamp), width=100, sample=TIME_SAMPLE),
+        Column("Updated", lambda a: format_time(a.updateTimestamp), width=100, sample=TIME_SAMPLE),
         Column("Info", alarm_info, tooltip=lambda a: alarm_info(a) or None, width=330),
-        Column("Name", owner_name, width=200),
-        Column("EUI / LRR ID", owner_id, width=140),
-        Column(
-            "Source",
-            lambda a: SOURCE_WORDS[kind_of(a)],
-            width=110,
-        ),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
-        # The platform sorts alarms by state, acked or alarmUid only; with no sort it lists
-        # the latest update first, which is the table's order until a header is clicked.
-        Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
-        Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
-        Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=60),
-        Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120),
+        Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=52),
+        Column("Source", lambda a: SOURCE_WORDS[kind_of(a)], width=100),
+        Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120, hidden=True),
     ]
 
 

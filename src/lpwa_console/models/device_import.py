@@ -106,6 +106,30 @@ def read_and_parse(path: Path) -> list[ImportRow]:
         return parse_import_csv(text)
 
 
+ALARM004_LETTER = "O"  # the no-uplink alarm's XML cell (schema/device_import.py)
+
+
+def _alarm004_words(text: str) -> str:
+    from ..schema.device_import import alarm004_cell_words
+
+    return alarm004_cell_words(text) if text else ""
+
+
+def column_header(letter: str, operations: set[Any]) -> str:
+    """A file column's header: its letter and what it holds for the file's operations
+    ("B DevEUI", "C DevAddr / IMSI"); a letter no operation uses stays a letter."""
+    from ..schema.device_import import IMPORT_COLUMNS
+
+    if letter == "A":
+        return "A Operation"
+    names: list[str] = []
+    for operation in sorted(operations):
+        column = IMPORT_COLUMNS[operation].get(letter)
+        if column is not None and column.label not in names:
+            names.append(column.label)
+    return f"{letter} {' / '.join(names)}" if names else letter
+
+
 class ImportPreviewModel(QAbstractTableModel):
     """Rows of the file: line, status, the problems, then the cells A... Flat, no proxy."""
 
@@ -115,6 +139,7 @@ class ImportPreviewModel(QAbstractTableModel):
         super().__init__(parent)
         self.rows: list[ImportRow] = []
         self.letters: list[str] = []
+        self.headers: list[str] = []  # "B DevEUI": the letter and the column's name
         self._errors: dict[int, dict[str, str]] = {}  # by row, worded when first painted
         self.results: dict[int, ImportRowResult] = {}
 
@@ -128,6 +153,8 @@ class ImportPreviewModel(QAbstractTableModel):
         self.rows = rows
         width = max(map(len, (r.cells for r in rows)), default=1)
         self.letters = [column_letter(i) for i in range(min(width, MAX_PREVIEW_LETTERS))]
+        operations = {r.operation for r in rows if r.operation is not None}
+        self.headers = [column_header(letter, operations) for letter in self.letters]
         self._errors = {}
         self.results = {}
         self.endResetModel()
@@ -166,7 +193,7 @@ class ImportPreviewModel(QAbstractTableModel):
     def problems(self, row: int) -> str:
         item = self.rows[row]
         result = self.results.get(item.row)
-        parts = [str(e) for e in item.errors]
+        parts = [e.words for e in item.errors]  # the line is in its own column
         if result is not None and not item.errors:
             if result.status == "ERROR":
                 parts.append(result.message or "refused by the platform")
@@ -193,7 +220,7 @@ class ImportPreviewModel(QAbstractTableModel):
         if section < len(self.FIXED):
             return self.FIXED[section]
         letter_index = section - len(self.FIXED)
-        return self.letters[letter_index] if letter_index < len(self.letters) else None
+        return self.headers[letter_index] if letter_index < len(self.headers) else None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
@@ -216,10 +243,14 @@ class ImportPreviewModel(QAbstractTableModel):
                 return self.status(row)
             if col == 2:
                 return self.problems(row)
+            if letter == ALARM004_LETTER:  # its thresholds in words, not the XML
+                return _alarm004_words(item.cell(letter))
             return item.cell(letter) if letter is not None else None
         if role == CellErrorRole:
             return self._errors_of(row).get(letter) if letter is not None else None
         if role == Qt.ItemDataRole.ToolTipRole:
+            if letter == ALARM004_LETTER:  # the cell as written in the file
+                return self._errors_of(row).get(letter) or item.cell(letter) or None
             if letter is not None:
                 return self._errors_of(row).get(letter)
             return self.problems(row) or None if col in (1, 2) else None
@@ -312,10 +343,10 @@ class DeviceImportViewModel(QObject):
         def done(rows: list[ImportRow]) -> None:
             self._task = None
             self.parse_s = time.perf_counter() - t0
-            self.rows = rows
-            self.preview.set_rows(rows)
-            self._set_state("parsed")
-            self.parsed.emit(len(rows) - self.invalid_count, self.invalid_count)
+            if self.client is not None and any(getattr(r.device, "model", None) for r in rows):
+                self._check_models(rows)  # then shown
+                return
+            self._show_checked(rows)
 
         def failed(exc: BaseException, message: str) -> None:
             self._task = None
@@ -332,6 +363,43 @@ class DeviceImportViewModel(QObject):
             quiet=True,
         )
         return True
+
+    def _show_checked(self, rows: list[ImportRow]) -> None:
+        self.rows = rows
+        self.preview.set_rows(rows)
+        self._set_state("parsed")
+        self.parsed.emit(len(rows) - self.invalid_count, self.invalid_count)
+
+    def _check_models(self, rows: list[ImportRow]) -> None:
+        """The device profiles of the file, checked against the platform's list before
+        anything is sent: an unknown one is said on its row (the platform would refuse the
+        line with a bare "[40001]"). A list that cannot be read leaves the platform to judge."""
+        from ..schema.device_import import unknown_model_error
+        from .references import list_references
+
+        assert self.client is not None
+
+        def checked(items: list[tuple[str, str, Any]]) -> None:
+            self._task = None
+            known = {ident for ident, _name, _brief in items}
+            for row in rows:
+                error = unknown_model_error(row, known) if row.ok else None
+                if error is not None:
+                    row.errors.append(error)
+                    row.device = None
+            self._show_checked(rows)
+
+        def unchecked(_exc: BaseException, _message: str) -> None:
+            self._task = None
+            self._show_checked(rows)
+
+        self._task = self.runner.run(
+            "Check the device profiles of the file",
+            list_references(self.client, "deviceProfiles"),
+            on_done=checked,
+            on_error=unchecked,
+            quiet=True,
+        )
 
     # --- upload -----------------------------------------------------------------------
 

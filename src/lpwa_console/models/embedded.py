@@ -222,8 +222,10 @@ class EmbeddedSandbox(QObject):
     def _read_stdout(self) -> None:
         assert self._server is not None
         data = bytes(self._server.readAllStandardOutput().data())
-        if self.info is not None or self._accounts is not None:
-            return  # later output is the server's log: drained, not kept
+        if self._stopping or self.info is not None or self._accounts is not None:
+            # Later output is the server's log; and a sandbox being stopped (a start that
+            # timed out) may still print its address while it winds down: never taken.
+            return
         self._stdout += data
         while b"\n" in self._stdout and self.info is None and self._server is not None:
             line, _, self._stdout = self._stdout.partition(b"\n")

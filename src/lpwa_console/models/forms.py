@@ -35,6 +35,7 @@ from pydantic_core import ErrorDetails
 
 from ..schema.common import TAG_NAME_PATTERN
 from ..schema.domains import DOMAIN_NAME_PATTERN, GROUP_NAME_PATTERN
+from ..schema.error_words import TYPE_WORDS
 from ..schema.labels import FIELD_WORDS, FieldWords, field_words
 
 FieldKind = Literal[
@@ -218,29 +219,7 @@ def pattern_words(pattern: str) -> str:
     return f"expected {count}{what}"
 
 
-# pydantic's error types in words ({ctx key} filled from the error's context).
-_TYPE_WORDS = {
-    "missing": "required",
-    "string_too_short": "at least {min_length} characters",
-    "string_too_long": "at most {max_length} characters",
-    "too_short": "at least {min_length} items",
-    "too_long": "at most {max_length} items",
-    "greater_than_equal": "at least {ge}",
-    "less_than_equal": "at most {le}",
-    "greater_than": "more than {gt}",
-    "less_than": "less than {lt}",
-    "int_parsing": "a whole number expected",
-    "int_type": "a whole number expected",
-    "int_from_float": "a whole number expected",
-    "float_parsing": "a number expected",
-    "float_type": "a number expected",
-    "bool_parsing": "yes or no expected",
-    "literal_error": "choose one of the values offered",
-    "enum": "choose one of the values offered",
-    "extra_forbidden": "not accepted here",
-    "string_type": "text expected",
-    "list_type": "a list expected",
-}
+_TYPE_WORDS = TYPE_WORDS  # shared with the device import (schema/error_words.py)
 
 
 def error_text(error: ErrorDetails, words: FieldWords | None = None) -> str:
@@ -256,7 +235,8 @@ def error_text(error: ErrorDetails, words: FieldWords | None = None) -> str:
             return pattern_words(pattern)
     message = str(error.get("msg", "invalid")).removeprefix("Value error, ")
     if kind == "value_error":
-        if words is not None and words.expected and "hexadecimal" in message:
+        wrong_digit = "not a hexadecimal digit" in message  # says more than the count
+        if words is not None and words.expected and "hexadecimal" in message and not wrong_digit:
             return f"{words.expected} expected"
         return message
     template = _TYPE_WORDS.get(kind)

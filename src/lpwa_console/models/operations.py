@@ -38,6 +38,7 @@ from ..schema.operations import (
     SimCardFilter,
 )
 from .formatting import format_time
+from .latest import Latest
 from .paged_table import Column, PagedTableModel
 from .resources import FilterControl, ResourceKind, ResourceViewModel
 from .station_commands import COMPLETION_WORDS, FAILED_COMPLETIONS, command_spec
@@ -122,7 +123,53 @@ def target_of(kind_key: str, item: Any) -> tuple[str, str, str | None] | None:
 # --- the kinds --------------------------------------------------------------------------------
 
 
-def provisioning_kind() -> ResourceKind:
+# A subscriber's or partner's ID -> how a list shows it ("Acme Utilities (100)").
+Names = Callable[[str], str]
+
+
+def _as_is(ident: str) -> str:
+    return ident
+
+
+class PartnerNames(QObject):
+    """The operator's partners by ID, read once per session: the queues and lists name a
+    subscriber ("Acme Utilities (100)"), not only its number."""
+
+    changed = Signal()
+
+    def __init__(self, runner: TaskRunner, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.runner = runner
+        self.names: dict[str, str] = {}
+        self._latest = Latest()
+
+    def set_client(self, client: LpwaClient | None) -> None:
+        self.names = {}
+        ticket = self._latest.advance()
+        if client is None:
+            self.changed.emit()
+            return
+        from .references import list_references
+
+        def done(items: list[tuple[str, str, Any]]) -> None:
+            if self._latest.is_current(ticket):
+                self.names = {ident: name for ident, name, _p in items if name}
+                self.changed.emit()
+
+        self.runner.run(
+            "Read the partners' names",
+            list_references(client, "operatorPartners"),
+            on_done=done,
+            on_error=lambda _e, _m: None,  # the IDs stay: the lists still read
+            quiet=True,
+        )
+
+    def text(self, ident: str) -> str:
+        name = self.names.get(ident)
+        return f"{name} ({ident})" if name and name != ident else ident
+
+
+def provisioning_kind(names: Names = _as_is) -> ResourceKind:
     return ResourceKind(
         key="provisioning_queue",
         title="Provisioning queue",
@@ -143,7 +190,7 @@ def provisioning_kind() -> ResourceKind:
                 width=190,
                 tooltip=lambda i: f"Sent to the {words(i.subSystem, SUB_SYSTEM_WORDS)}",
             ),
-            Column("Owner", lambda i: i.subscriberID or i.partnerID or "", width=110),
+            Column("Owner", lambda i: names(i.subscriberID or i.partnerID or ""), width=150),
             Column("State", lambda i: words(i.state, PROV_STATE_WORDS), width=80),
         ],
         list_page=lambda c, p, s, _sort, d, f: c.operations.provisioning_queue(
@@ -220,7 +267,7 @@ def command_kind() -> ResourceKind:
     )
 
 
-def sims_kind() -> ResourceKind:
+def sims_kind(names: Names = _as_is) -> ResourceKind:
     return ResourceKind(
         key="sim_cards",
         title="SIM cards",
@@ -230,7 +277,7 @@ def sims_kind() -> ResourceKind:
             Column("ICCID", lambda s: s.ICCID or "", width=170),
             Column("Device IMEI", lambda s: s.IMEI or "", width=140),
             Column("Device", lambda s: s.deviceName or "", width=200),
-            Column("Subscriber", lambda s: s.subscriberID or "", width=100),
+            Column("Subscriber", lambda s: names(s.subscriberID or ""), width=150),
             Column("Since", lambda s: format_time(s.creationTimestamp)),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.operations.sims(p, s, filters=f),
@@ -262,7 +309,7 @@ async def _device_by_eui(client: LpwaClient, identifier: str) -> Any:
     return page.briefs[0]
 
 
-def operator_devices_kind() -> ResourceKind:
+def operator_devices_kind(names: Names = _as_is) -> ResourceKind:
     return ResourceKind(
         key="operator_devices",
         title="Devices",
@@ -282,7 +329,7 @@ def operator_devices_kind() -> ResourceKind:
                 width=110,
                 tooltip=lambda d: "IP address" if d.connectivity == "CELLULAR" else "DevAddr",
             ),
-            Column("Subscriber", lambda d: d.subscriberID or "", width=90),
+            Column("Subscriber", lambda d: names(d.subscriberID or ""), width=150),
             Column(
                 "LoRaWAN debugging",
                 lambda d: "On" if d.lorawanDebug else "",
@@ -312,7 +359,7 @@ def operator_devices_kind() -> ResourceKind:
     )
 
 
-def operator_hsm_kind() -> ResourceKind:
+def operator_hsm_kind(names: Names = _as_is) -> ResourceKind:
     return ResourceKind(
         key="operator_hsm_groups",
         title="HSM groups",
@@ -320,7 +367,7 @@ def operator_hsm_kind() -> ResourceKind:
         columns=[
             Column("ID", lambda g: g.ID, width=160),
             Column("Name", lambda g: g.name or "", width=180),
-            Column("Subscriber", lambda g: g.subscriberID or "", width=100),
+            Column("Subscriber", lambda g: names(g.subscriberID or ""), width=150),
             Column("Network key version", lambda g: g.hsmNwkKeyVersion or "", width=170),
             Column("Application key version", lambda g: g.hsmAppKeyVersion or "", width=170),
             Column("Exchange key", lambda g: g.hsmExchangeKeyVersion or "", alignment=RIGHT),
@@ -335,9 +382,9 @@ def operator_hsm_kind() -> ResourceKind:
     )
 
 
-def operations_kinds() -> list[ResourceKind]:
-    return [provisioning_kind(), command_kind(), sims_kind(), operator_devices_kind(),
-            operator_hsm_kind()]  # fmt: skip
+def operations_kinds(names: Names = _as_is) -> list[ResourceKind]:
+    return [provisioning_kind(names), command_kind(), sims_kind(names),
+            operator_devices_kind(names), operator_hsm_kind(names)]  # fmt: skip
 
 
 # --- live queues ------------------------------------------------------------------------------
@@ -565,9 +612,15 @@ class OperationsAccess(QObject):
         self.changed.emit(allowed)
 
 
-def operations_view_models(runner: TaskRunner) -> list[ResourceViewModel]:
-    return [
+def operations_view_models(
+    runner: TaskRunner, names: PartnerNames | None = None
+) -> list[ResourceViewModel]:
+    vms: list[ResourceViewModel] = [
         LiveResourceViewModel(runner, kind) if kind.key in QUEUE_KEYS
         else OperationsViewModel(runner, kind)
-        for kind in operations_kinds()
+        for kind in operations_kinds(names.text if names is not None else _as_is)
     ]  # fmt: skip
+    if names is not None:  # the names came: the rows say them
+        for vm in vms:
+            names.changed.connect(vm.model.repaint_all)
+    return vms

@@ -60,6 +60,8 @@ class Column(Generic[T]):
     tooltip: Callable[[T], str | None] | None = None
     severity: Callable[[T], int | None] | None = None
     width: int | None = None
+    hidden: bool = False  # not shown until picked in the header's column chooser
+    sample: str = ""  # the widest value it usually holds: the column is sized to fit it
     roles: dict[int, Callable[[T], object]] = field(default_factory=dict)
 
 
@@ -177,6 +179,13 @@ class PagedTableModel(QAbstractTableModel, Generic[T]):
 
     def loaded_pages(self) -> list[int]:
         return list(self._pages)
+
+    def repaint_all(self) -> None:
+        """Every row shown again (what a column reads from elsewhere changed: names)."""
+        if self._rows:
+            self.dataChanged.emit(
+                self.index(0, 0), self.index(self._rows - 1, len(self._columns) - 1)
+            )
 
     def replace_item(self, row: int, item: T) -> None:
         """Patch one loaded row in place (after an edit) without refetching."""

@@ -171,6 +171,12 @@ async def list_references(client: LpwaClient, kind: str) -> list[tuple[str, str,
         return _named(await _all_pages(client.key_manager.as_keys))
     if kind == "serviceAccountGroups":
         return _named(await _all_pages(client.suppliers.service_account_groups))
+    if kind == "operatorPartners":  # the operator's subscribers and suppliers, by name
+        partners = await _all_pages(client.operator_partners.list)
+        return sorted(
+            ((p.partner.ID, p.partner.name or "", p) for p in partners),
+            key=lambda t: (t[1] or t[0]).casefold(),
+        )
     if kind == "stationModels":
         return _named(await _all_pages(client.stations.models))
     if kind in ("applicationFieldSets", "deviceFieldSets"):

@@ -32,6 +32,7 @@ from ..schema.app_servers import (
     app_server_ref,
 )
 from ..schema.common import ListEnvelope
+from ..schema.labels import code_words, value_words
 from ..schema.multicast import (
     MulticastGroupBrief,
     MulticastGroupCreate,
@@ -213,9 +214,9 @@ def app_servers_kind() -> ResourceKind:
             Column("Name", lambda a: a.name, sort_key="name", width=220),
             Column("ID", lambda a: a.ID, width=110),
             Column("Scope", lambda a: a.scope.title(), width=90),
-            Column("Type", lambda a: a.type or "", width=90),
-            Column("State", lambda a: a.state or "", width=80),
-            Column("Health", lambda a: a.healthState or "", width=80),
+            Column("Type", lambda a: value_words("type", a.type), width=100),
+            Column("State", lambda a: value_words("state", a.state), width=80),
+            Column("Health", lambda a: code_words(a.healthState or ""), width=80),
             Column("Devices", lambda a: a.deviceCount or "", alignment=RIGHT, width=70),
             Column("Groups", lambda a: a.multicastGroupCount or "", alignment=RIGHT),
         ],
@@ -290,7 +291,7 @@ def network_kinds() -> list[ResourceKind]:
                 Column("ID", lambda n: n.ID, width=140),
                 Column("APN", lambda n: n.apn or "", width=160),
                 Column("PLMN", lambda n: n.plmnID or "", width=80),
-                Column("IP", lambda n: n.ipVersion or "", width=70),
+                Column("IP", lambda n: value_words("ipVersion", n.ipVersion), width=90),
                 Column("Description", lambda n: n.description or ""),
             ],
             create_model=CellularNetworkContextCreate,
@@ -328,8 +329,14 @@ def network_kinds() -> list[ResourceKind]:
             columns=[
                 Column("Name", lambda n: n.label, width=220),
                 Column("ID", lambda n: n.ID, width=100),
-                Column("Connectivity", lambda n: n.connectivity or "", width=90),
-                Column("Type", lambda n: n.communicationType or "", width=90),
+                Column(
+                    "Connectivity", lambda n: value_words("connectivity", n.connectivity), width=90
+                ),
+                Column(
+                    "Type",
+                    lambda n: value_words("communicationType", n.communicationType),
+                    width=90,
+                ),
                 Column(
                     "Used / granted",
                     lambda n: f"{n.used or 0:,} / {n.granted:,}" if n.granted else "",

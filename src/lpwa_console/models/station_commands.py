@@ -615,6 +615,7 @@ class State(Enum):
     SUCCEEDED = "Done"
     ACCEPTED = "Accepted"
     FAILED = "Failed"
+    REFUSED = "Refused"  # the platform said no, and would say it again: not retried
     TIMED_OUT = "No outcome in time"
     UNKNOWN = "Not known if received"
     CANCELLED = "Not sent"
@@ -630,13 +631,17 @@ class State(Enum):
 
     @property
     def failed(self) -> bool:
-        return self in (State.FAILED, State.TIMED_OUT)
+        return self in (State.FAILED, State.REFUSED, State.TIMED_OUT)
+
+    @property
+    def succeeded(self) -> bool:
+        return self in (State.SUCCEEDED, State.ACCEPTED)
 
 
 _ACTIVE = frozenset({State.WAITING, State.SENDING, State.QUEUED, State.RUNNING})
 # The states in the order a sorted table shows them: what needs attention first.
 ATTENTION = [
-    State.FAILED, State.TIMED_OUT, State.UNKNOWN, State.LEFT, State.CANCELLED, State.RUNNING,
+    State.FAILED, State.REFUSED, State.TIMED_OUT, State.UNKNOWN, State.LEFT, State.CANCELLED, State.RUNNING,
     State.QUEUED, State.SENDING, State.WAITING, State.ACCEPTED, State.SUCCEEDED,
 ]  # fmt: skip
 
@@ -845,7 +850,10 @@ class BulkCommandRun(QObject):
     (sends and status reads); status reads slow down as more stations are followed (about
     `polls_per_s` a second in all), so 500 stations never flood the server."""
 
-    progress = Signal(int, int)  # stations with an outcome, stations in this run
+    progress = Signal(int, int)  # stations done, stations in this run
+    # A station's UID when its command starts running or ends: its state may have changed
+    # (a reboot takes it away, then back), for whoever lists it to read it again.
+    station_moved = Signal(str)
     finished = Signal(str)  # the summary in words
     running_changed = Signal(bool)
 
@@ -905,6 +913,8 @@ class BulkCommandRun(QObject):
         return self._done
 
     def failed_rows(self, *, include_unknown: bool = False) -> list[int]:
+        """The rows worth sending again: failures that may not repeat (a refusal of the
+        platform, 4xx other than 408 and 429, would: it is left out)."""
         states = [State.FAILED, State.TIMED_OUT] + ([State.UNKNOWN] if include_unknown else [])
         return self.model.rows_in(*states)
 
@@ -919,6 +929,7 @@ class BulkCommandRun(QObject):
         if failed:
             parts.append(f"{failed} failed")
         for state, words in (
+            (State.REFUSED, "refused"),
             (State.UNKNOWN, "not known whether received"),
             (State.LEFT, "sent, no longer followed"),
             (State.CANCELLED, "not sent"),
@@ -1010,9 +1021,14 @@ class BulkCommandRun(QObject):
         return self._stop is not None and self._stop.is_set()
 
     def _set(self, row: int, state: State, message: str | None = None) -> None:
-        was_final = self.model.results[row].state.final
+        # The progress counts what is done: a failure, a refusal or a "not known" is an
+        # outcome but not done (the summary says them).
+        before = self.model.results[row].state
+        was_done = before.succeeded
         self.model.update(row, state, message)
-        if state.final and not was_final:
+        if state != before and (state is State.RUNNING or state.final):
+            self.station_moved.emit(self.stations[row].uid)
+        if state.succeeded and not was_done:
             self._done += 1
             self._progress_due = True  # told with the model's next flush
 
@@ -1096,7 +1112,11 @@ class BulkCommandRun(QObject):
             )
             return False
         except APIStatusError as exc:
-            self._set(row, State.FAILED, f"Refused: {user_message(exc)}")
+            # A 4xx says the request itself is refused (rights, a command the station does not
+            # support, its state): sent again it is refused again. 408 and 429 are "not now".
+            repeats = 400 <= exc.status_code < 500 and exc.status_code not in (408, 429)
+            state = State.REFUSED if repeats else State.FAILED
+            self._set(row, state, f"Refused: {user_message(exc)}")
             return False
         except APIError as exc:
             self._set(row, State.FAILED, user_message(exc))

@@ -13,7 +13,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Qt, Signal
 
-from ..api import LpwaClient
+from ..api import LpwaClient, NotFoundError
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
@@ -85,7 +85,7 @@ def _command_title(status: Any) -> str:
 
 
 def command_columns() -> list[Column[Any]]:
-    """The station's last command (lastCmdStatus: the platform keeps no longer history)."""
+    """The station's commands (its history where the platform keeps one, else its last)."""
     return [
         Column("Command", _command_title, width=150),
         Column(
@@ -154,9 +154,18 @@ async def _alarms(client: LpwaClient, uid: str, page: int, size: int) -> ListEnv
     return await client.station_alarms.list(page, size, filters=filters)
 
 
+COMMAND_HISTORY = 100  # the latest commands shown in the Commands tab
+
+
 async def _commands(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:
-    status = await client.station_admin.last_command_status(uid)
-    return _one_page([status] if status.lastCmdType else [])
+    """The station's latest commands, newest first: the sandbox's own commandHistory (the
+    reference keeps only lastCmdStatus); a platform without it (404) gives the last one."""
+    try:
+        history = await client.station_admin.command_history(uid, limit=COMMAND_HISTORY)
+    except NotFoundError:
+        status = await client.station_admin.last_command_status(uid)
+        return _one_page([status] if status.lastCmdType else [])
+    return _one_page([c for c in history.commands if c.lastCmdType])
 
 
 async def _served(client: LpwaClient, uid: str, page: int, size: int) -> ListEnvelope[Any]:

@@ -111,6 +111,9 @@ def station_ref(station: Any) -> StationRef:
     return StationRef(station.path_ref, str(station.lrrID), str(station.name or ""), software)
 
 
+MAX_ROWS_REREAD = 50  # stations read again one by one after a command; more: the list reloads
+
+
 def station_columns() -> list[Column[BaseStationBrief]]:
     return [
         Column("Name", lambda s: s.name or "", sort_key="name", width=200),
@@ -351,6 +354,25 @@ class StationsViewModel(QObject):
             on_error=lambda _exc, msg: self._detail_error(uid, msg),
         )
 
+    def refresh_stations(self, uids: list[str]) -> None:
+        """Read these stations again (after a command ran on them): the detail shown, and
+        the rows loaded, patched in place. A few dozen at most: more is a reload's work."""
+        if self.client is None:
+            return
+        if self._detail_uid in uids:
+            self.reload_detail()  # its row follows (`_patch_row`)
+        rows = [u for u in uids if u != self._detail_uid and self.row_of(u) >= 0]
+        if len(rows) > MAX_ROWS_REREAD:
+            self.model.reload()
+            return
+        for uid in rows:
+            self.runner.run(
+                f"Read base station {uid} again",
+                self.client.stations.get(uid),
+                on_done=self._patch_row,
+                quiet=True,
+            )
+
     def reload_detail(self) -> None:
         if self._detail_uid:
             self.select(self._detail_uid)
@@ -361,6 +383,20 @@ class StationsViewModel(QObject):
         self._detail_task = None
         self.detail_loading.emit(False)
         self._set_detail(station)
+        self._patch_row(station)
+
+    def _patch_row(self, station: BaseStation) -> None:
+        """The station's row says what its detail, read later, says: after a reboot the row
+        no longer shows "RF error" beside a detail that shows "Active". Patched in place,
+        without a reload that would move the view."""
+        row = self.row_of(station.path_ref)
+        brief = self.model.item(row) if row >= 0 else None
+        if brief is None:
+            return
+        fields = set(type(brief).model_fields)
+        update = {k: v for k, v in station.__dict__.items() if k in fields}
+        if any(getattr(brief, k) != v for k, v in update.items()):
+            self.model.replace_item(row, brief.model_copy(update=update))
 
     def _detail_error(self, uid: str, message: str) -> None:
         if uid != self._detail_uid:
@@ -484,13 +520,7 @@ class StationsViewModel(QObject):
         self.saved.emit(station)
         if station.path_ref == self._detail_uid:
             self._set_detail(station)
-        row = self.row_of(station.path_ref)
-        brief = self.model.item(row) if row >= 0 else None
-        if brief is not None:
-            # The row shows what changed (name, tags...) without a reload that moves the view.
-            fields = set(type(brief).model_fields)
-            update = {k: v for k, v in station.__dict__.items() if k in fields}
-            self.model.replace_item(row, brief.model_copy(update=update))
+        self._patch_row(station)  # what changed (name, tags...) shown in its row
 
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving

@@ -421,3 +421,16 @@ HEX = re.compile(r"[0-9A-Fa-f]+")
 
 def is_hex(text: str, length: int | None = None) -> bool:
     return bool(HEX.fullmatch(text)) and (length is None or len(text) == length)
+
+
+def hex_problem(text: str, digits: int) -> str:
+    """What is wrong with `text` as `digits` hexadecimal digits, in words ('' when nothing):
+    the first character that is no hexadecimal digit ("'G' is not a hexadecimal digit"),
+    else the count ("16 hexadecimal digits expected, not 15")."""
+    wrong = next((c for c in text if c not in "0123456789abcdefABCDEF"), None)
+    if wrong is not None:
+        shown = "a space" if wrong == " " else f"'{wrong}'"
+        return f"{shown} is not a hexadecimal digit (0-9, A-F)"
+    if len(text) != digits:
+        return f"{digits} hexadecimal digits expected, not {len(text)}"
+    return ""

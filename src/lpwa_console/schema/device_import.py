@@ -58,7 +58,7 @@ import io
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from xml.etree import ElementTree
 
@@ -73,6 +73,7 @@ from .devices import (
     hex_key,
     normalise_eui,
 )
+from .error_words import error_words
 
 ImportOperation = Literal[
     "CREATE_ABP",
@@ -162,7 +163,7 @@ _COMMON = [
     _col("L", "adminLat", "Admin latitude", "float"),
     _col("M", "adminLon", "Admin longitude", "float"),
     _col("N", "customerAdminData", "Other admin info"),
-    _col("O", "alarmsConfiguration", "Alarm 004 configuration", "alarm004"),
+    _col("O", "alarmsConfiguration", "No-uplink alarm (004) thresholds", "alarm004"),
     _col("Q", "motionIndicator", "Motion indicator", "extra"),
     _col("X", "exchangeKeyVersion", "Exchange key version", "extra"),
     _col("AB", "tags", "Tags", "tags"),
@@ -281,6 +282,24 @@ def parse_alarm004_cell(text: str) -> AlarmsConfiguration:
         raise ValueError("alarm 004: " + _first_message(exc)) from None
 
 
+def alarm004_cell_words(text: str) -> str:
+    """An alarm 004 cell as people read it ("Major after 2 days, Critical after 4 days");
+    the cell itself when it does not read (its problem is said on its row)."""
+    from .common import Severity
+    from .durations import duration_words
+
+    try:
+        config = parse_alarm004_cell(text)
+    except ValueError:
+        return text
+    parts = [
+        f"{Severity(t.level).label} after {duration_words(t.duration)}"
+        + (" (off)" if t.status == "DISABLE" else "")
+        for t in config.alarm004 or []
+    ]
+    return ", ".join(parts) or "No threshold"
+
+
 def format_alarm004_cell(config: AlarmsConfiguration) -> str:
     parts = [
         f'<threshold{i} status="{t.status}" level="{t.level}" duration="{t.duration}"/>'
@@ -300,10 +319,18 @@ class RowError:
     row: int
     column: str
     message: str
+    label: str = ""  # the column's name ("DevEUI"): what the user reads, not its letter
+
+    @property
+    def words(self) -> str:
+        """The problem as a row's line says it: "DevEUI: 'G' is not a hexadecimal digit"."""
+        name = self.label or (f"column {self.column}" if self.column else "")
+        if not name or self.message.startswith(f"{name}"):
+            return self.message
+        return f"{name}: {self.message}"
 
     def __str__(self) -> str:
-        where = f"row {self.row}" + (f", column {self.column}" if self.column else "")
-        return f"{where}: {self.message}"
+        return f"row {self.row}: {self.words}"
 
 
 @dataclass(slots=True)
@@ -339,6 +366,33 @@ def _domain(item: str) -> dict[str, Any]:
     return {"name": name.strip(), "group": {"name": group.strip()}}
 
 
+_TRAILING_ID = re.compile(r"\(([^()]+)\)\s*$")
+
+
+def reference_id(text: str) -> str:
+    """The ID in a cell: as typed, or as the device form shows a reference, "name (ID)"
+    (a cell copied from the form is accepted)."""
+    found = _TRAILING_ID.search(text)
+    return found.group(1).strip() if found and found.start() > 0 else text
+
+
+def unknown_model_error(row: ImportRow, known: set[str]) -> RowError | None:
+    """The row's device profile when the platform does not list it (checked before
+    sending: the platform would refuse the line with a bare code)."""
+    device = row.device
+    model = getattr(device, "model", None)
+    ident = getattr(model, "ID", None)
+    if not ident or ident in known:
+        return None
+    return RowError(
+        row.row,
+        "D",
+        f"the platform has no device profile “{ident}”: use an ID its catalog lists"
+        " (the device form's Device profile shows them as name (ID))",
+        "Device profile ID",
+    )
+
+
 def _read_cell(column: ImportColumn, text: str, row: ImportRow) -> tuple[str, Any]:
     """(field, value) for the model, or for extras when the field is not a device field."""
     kind = column.kind
@@ -348,7 +402,7 @@ def _read_cell(column: ImportColumn, text: str, row: ImportRow) -> tuple[str, An
         except ValueError:
             raise ValueError(f"{column.label} must be a number") from None
     if kind == "ref":
-        return column.field, {"ID": text}
+        return column.field, {"ID": reference_id(text)}
     if kind == "refs":
         return column.field, [{"ID": item} for item in _split(text)]
     if kind == "tags":
@@ -371,11 +425,22 @@ def _read_cell(column: ImportColumn, text: str, row: ImportRow) -> tuple[str, An
 
 
 def _first_message(exc: ValidationError) -> str:
-    message = str(exc.errors()[0]["msg"])
-    return message.removeprefix("Value error, ")
+    return error_words(exc.errors()[0])
 
 
 def _parse_row(number: int, cells: list[str]) -> ImportRow | None:
+    """One line read and checked; each problem named by its column's name."""
+    row = _check_row(number, cells)
+    if row is not None and row.errors and row.operation is not None:
+        columns = IMPORT_COLUMNS[row.operation]
+        row.errors[:] = [
+            replace(e, label=columns[e.column].label) if e.column in columns else e
+            for e in row.errors
+        ]
+    return row
+
+
+def _check_row(number: int, cells: list[str]) -> ImportRow | None:
     row = ImportRow(row=number, cells=cells)
     first = cells[0].strip() if cells else ""
     if first.startswith("#") or not any(c.strip() for c in cells):
@@ -400,10 +465,12 @@ def _parse_row(number: int, cells: list[str]) -> ImportRow | None:
         letter = column_letter(index)
         column = columns.get(letter)
         if column is None:
-            row.warnings.append(f"column {letter} is not used by {op}; ignored")
+            row.warnings.append(f"column {letter} is not used to {OPERATION_HELP[op]}; ignored")
             continue
         if not creating and not column.updatable and op != "DELETE":
-            row.errors.append(RowError(number, letter, f"{column.label} cannot be changed by {op}"))
+            row.errors.append(
+                RowError(number, letter, f"{column.label} cannot be changed by an update")
+            )
             continue
         if column.deprecated:
             row.warnings.append(f"column {letter} ({column.label}) is deprecated")
@@ -453,9 +520,10 @@ def _parse_row(number: int, cells: list[str]) -> ImportRow | None:
         seen = {e.column for e in row.errors}
         for error in exc.errors():
             key = str(error["loc"][0]) if error["loc"] else ""
-            message = str(error["msg"]).removeprefix("Value error, ")
+            raw = str(error["msg"]).removeprefix("Value error, ")
+            message = error_words(error)  # "at most 90", not pydantic's sentence
             letter = (
-                "B" if key == "EUI" else letter_of.get(key) or _letter_for_message(columns, message)
+                "B" if key == "EUI" else letter_of.get(key) or _letter_for_message(columns, raw)
             )
             if letter not in seen or not letter:
                 seen.add(letter)
@@ -764,7 +832,7 @@ class ImportLineError(ApiModel):
     code: str | None = None
     message: str
 
-    def __str__(self) -> str:
+    def __str__(self) -> str:  # the error CSV's cell (written back and read again)
         return f"[{self.code}] {self.message}" if self.code else self.message
 
 
@@ -1004,7 +1072,7 @@ def import_report(
     note = None
     if unplaced:
         listed = "; ".join(
-            f"{e.EUI or '?'} line {e.line}: " + ", ".join(str(x) for x in e.errors)
+            f"{e.EUI or '?'} line {e.line}: " + ", ".join(x.message for x in e.errors)
             for e in unplaced[:3]
         )
         more = f" (and {len(unplaced) - 3} more)" if len(unplaced) > 3 else ""
@@ -1015,7 +1083,9 @@ def import_report(
         common["operation"] = s.operation
         if s.line in errors:
             found = errors[s.line]
-            message = "; ".join(str(e) for e in found)
+            # What the user reads: the platform's words, not its codes ("[40900]"), which
+            # stay in `errors` (and in the failed rows' file).
+            message = "; ".join(e.message for e in found)
             results.append(ImportRowResult(**common, status="ERROR", message=message, errors=found))
         elif note is not None:
             results.append(ImportRowResult(**common, status="UNKNOWN", message=note))

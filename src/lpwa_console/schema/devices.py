@@ -18,6 +18,7 @@ from .common import (
     ResourceRequest,
     Tag,
     TagRef,
+    hex_problem,
     is_hex,
 )
 from .domains import Domain, check_one_domain_per_group, parse_domain_filter
@@ -149,7 +150,7 @@ def normalise_eui(connectivity: str, eui: str) -> str:
             eui = eui[:14]
         return eui
     if not is_hex(eui, 16):
-        raise ValueError("a DevEUI has 16 hexadecimal digits")
+        raise ValueError(hex_problem(eui, 16))  # the caller names the field
     return eui.upper()
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Protocol
 from xml.etree import ElementTree
 
-from .common import is_hex
+from .common import hex_problem, is_hex
 
 
 def hex_key(value: str | None, *, digits: int, what: str) -> str | None:
@@ -22,6 +22,9 @@ def hex_key(value: str | None, *, digits: int, what: str) -> str | None:
         return None
     value = value.strip()
     if not is_hex(value, digits):
+        problem = hex_problem(value, digits)
+        if "not a hexadecimal digit" in problem:  # the character at fault, named
+            raise ValueError(f"{what}: {problem}")
         raise ValueError(f"{what} must be {digits} hexadecimal digits")
     return value.upper()
 

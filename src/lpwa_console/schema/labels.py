@@ -89,6 +89,26 @@ STATION_HEALTH_WORDS = _choices(
     SUSPENDED="Suspended",
 )
 
+# The accounts' roles (the sandbox's demo roles, a profile's kind of account) in words: a
+# slug such as "subscriber-restricted" never reaches the user.
+ROLE_WORDS: Mapping[str, str] = MappingProxyType(
+    {
+        "subscriber": "Subscriber",  # also the kind of a remote profile: no more said
+        "subscriber-restricted": "Subscriber, restricted to some domains",
+        "subscriber-viewer": "Subscriber, read only",
+        "operator": "Operator",
+        "supplier": "Device supplier",
+        "partner": "Network partner",
+        "partner-restricted": "Network partner, restricted",
+    }
+)
+
+
+def role_words(role: str) -> str:
+    """A role in words (one nobody named: its slug made readable)."""
+    return ROLE_WORDS.get(role) or role.replace("-", " ").replace("_", " ").capitalize()
+
+
 # The operator's queues (schema/operations.py) in words.
 PROV_TYPE_WORDS = _choices(
     DEVICE="Device", BASE_STATION="Base station", ROUTING_PROFILE="Routing profile",
@@ -770,6 +790,24 @@ def field_words(name: str, model: type | str | None = None) -> FieldWords:
         if found is not None:
             return found
     return FIELD_WORDS.get(name) or FieldWords(words_from_name(name))
+
+
+def code_words(code: str) -> str:
+    """A platform code nobody named in words, made readable: "ACTIVE" -> "Active",
+    "NOT_STARTED" -> "Not started" (a list never shows the code itself)."""
+    if not code or not code.replace("_", "").isupper():
+        return code
+    return code.replace("_", " ").lower().capitalize()
+
+
+def value_words(name: str, value: object, model: type | str | None = None) -> str:
+    """A field's value as a list or a detail shows it: its choice's words, else the code
+    made readable ('' for None)."""
+    if value is None:
+        return ""
+    words = field_words(name, model)
+    text = str(value)
+    return words.choices[text] if text in words.choices else code_words(text)
 
 
 def label_of(name: str, model: type | str | None = None) -> str:

@@ -275,6 +275,15 @@ class LastCmdStatus(ApiModel):
         return self.lastCmdCompletionStatus == "COMPLETED"
 
 
+class CommandHistory(ApiModel):
+    """The sandbox's own GET .../admins/commandHistory (the reference has none: the
+    platform's lastCmdStatus keeps only the last command): the station's latest commands,
+    newest first, each in the shape of lastCmdStatus."""
+
+    now: int
+    commands: list[LastCmdStatus] = []
+
+
 class _Status(ApiModel):
     completionStatus: CompletionStatus | None = None
 

@@ -21,6 +21,7 @@ from ..models.application_scope import (
     context_in_words,
     permissions_in_words,
 )
+from ..models.pane_access import ACCOUNT_KIND_WORDS, SUBSCRIBER, account_kind
 from ..models.rights import (
     PERMISSION_WORDS,
     RIGHT_WORDS,
@@ -28,6 +29,7 @@ from ..models.rights import (
     restrictions_in_words,
 )
 from ..models.session import Session
+from ..schema.labels import role_words
 
 UNKNOWN = "The platform does not say: the server judges each request"
 
@@ -99,6 +101,19 @@ def scope_html(vm: ApplicationScopeViewModel | None) -> str:
     return "".join(parts)
 
 
+def _no_grants_words(session: Session) -> str:
+    """What stands where a subscriber's permissions would: why there are none to show."""
+    if not session.client:
+        return "Not connected"
+    kind = account_kind(session.role)
+    if kind != SUBSCRIBER:  # only a subscription lists permissions and rights
+        return (
+            f"{ACCOUNT_KIND_WORDS.get(kind, 'This')} accounts have no subscription: what this"
+            " one may do is shown by the panes it sees, and the platform judges each request."
+        )
+    return "Reading what this account may do…"
+
+
 def account_html(
     session: Session,
     rights: AccountRights | None,
@@ -107,7 +122,7 @@ def account_html(
     name = session.account_name or "Nobody (not connected)"
     rows = [
         ("Signed in as", escape(name)),
-        ("Role", escape(session.role or "—")),
+        ("Role", escape(role_words(session.role) if session.role else "—")),
         ("Platform", escape(platform_text(session))),
         ("Connection", escape(session.state.title())),
     ]
@@ -124,7 +139,7 @@ def account_html(
     parts = [f"<h3 style='margin:0 0 6px 0'>{escape(name)}</h3><table>{table}</table>"]
     grants = rights.grants if rights is not None else None
     if grants is None or subscription is None:
-        parts.append(f"<p>{escape('Not known yet' if session.client else 'Not connected')}</p>")
+        parts.append(f"<p>{escape(_no_grants_words(session))}</p>")
         parts.append(scope_html(scope))
         return "".join(parts)
     if grants.permissions is None:

@@ -32,6 +32,7 @@ from ..models.rights import AccountRights
 from ..models.session import Session
 from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
+from ..schema.labels import role_words
 from .dialogs.secret_storage import PassphrasePrompt
 from .lazy_pane import LazyPane
 from .navigator import Location, Navigator
@@ -122,12 +123,14 @@ class MainWindow(QMainWindow):
         self.navigator = Navigator(dict(zip(self.pane_keys, panes, strict=True)), self.show_pane)
         self.navigation.currentRowChanged.connect(self._pane_picked)
         self.navigation.currentRowChanged.connect(lambda _r: self.update_new_actions())
+        self.account_key = ""  # profile and account signed in: each keeps its filters
         for pane in panes:
             if isinstance(pane, Pane | LazyPane):
                 pane.navigate.connect(self.navigator.go)
             if isinstance(pane, LazyPane):
                 # A pane made later gets the list-and-detail split the user left it with.
                 pane.made.connect(lambda made: restore_splitters(made, self.settings))
+                pane.made.connect(self._pane_made)
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.setObjectName("mainSplitter")
         splitter.addWidget(self.navigation)
@@ -654,9 +657,23 @@ class MainWindow(QMainWindow):
     def _account_changed(self, name: str, role: str) -> None:
         # "Acme Utilities (subscriber)"; a name with brackets of its own takes a dot instead
         # of a second pair: "Acme Utilities (administrator) · subscriber".
-        role_text = f" · {role}" if name.endswith(")") else f" ({role})"
+        words = role_words(role)
+        role_text = f" · {words}" if name.endswith(")") else f" ({words})"
         self.account_button.setText(f"{name}{role_text}" if name else "Not signed in")
         self.apply_pane_access()
+        if name:  # signed in (signing out keeps each pane's filters for the next account)
+            profile = self.session.profile
+            self.account_key = f"{profile.name if profile else ''}\n{name}\n{role}"
+            for host in self.panes:
+                made = not isinstance(host, LazyPane) or host.is_made
+                pane = pane_of(host) if made else None
+                if pane is not None:
+                    pane.set_account(self.account_key)
+
+    def _pane_made(self, pane: QWidget) -> None:
+        """A pane made late starts with the filters of the account signed in."""
+        if isinstance(pane, Pane) and self.account_key:
+            pane.set_account(self.account_key)
 
     def _busy(self, busy: bool) -> None:
         self.tasks_label.setText("Working…" if busy else "")

@@ -14,6 +14,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QWidget
 
 from .lazy_pane import LazyPane, real_pane
+from .widgets.filter_state import FilterSet
 
 
 class Pane(QWidget):
@@ -27,6 +28,14 @@ class Pane(QWidget):
     # here; elsewhere they say which pane has them.
     imports: ClassVar[bool] = False
     exports: ClassVar[bool] = False
+    # The list's filter controls as one value (`ui/widgets/filter_state.py`): kept per
+    # account, set aside to show an item the filters would hide. None: a pane without.
+    filter_set: FilterSet | None = None
+
+    def set_account(self, key: str) -> None:
+        """The account signed in now (profile and account): each keeps its own filters."""
+        if self.filter_set is not None:
+            self.filter_set.switch_account(key)
 
     def refresh(self) -> None:
         """F5: read again what the pane shows."""

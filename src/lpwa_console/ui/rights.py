@@ -24,10 +24,11 @@ Target = QAction | QWidget
 @dataclass
 class _Binding:
     target: Target
-    action: str
+    action: str | None  # None: no right needed (only the pane's wish: a selection...)
     wanted: bool = True
     tooltip: str = ""  # the control's own tooltip, shown when it is allowed
     shown: str = ""  # what we set last (to notice a tooltip the pane changed since)
+    why: str = ""  # why the pane does not want it now ("Select a device first")
 
 
 class RightsGate(QObject):
@@ -38,14 +39,17 @@ class RightsGate(QObject):
         if rights is not None:
             rights.changed.connect(self.refresh)
 
-    def check(self, action: str) -> Verdict:
+    def check(self, action: str | None) -> Verdict:
+        if action is None:
+            return ALLOWED
         requirement(action)  # an unknown name is a bug even without rights
         return self.rights.check(action) if self.rights is not None else ALLOWED
 
-    def bind(self, target: Target, action: str) -> Target:
+    def bind(self, target: Target, action: str | None) -> Target:
         """Guard this control by this action (again: the action changes, e.g. a button
         shared by the sections of a pane)."""
-        requirement(action)
+        if action is not None:
+            requirement(action)
         binding = self._bindings.get(id(target))
         if binding is not None:
             if binding.action != action:
@@ -71,16 +75,22 @@ class RightsGate(QObject):
         else:
             target.setAccessibleDescription("")
 
-    def action_of(self, target: Target) -> str:
+    def action_of(self, target: Target) -> str | None:
         return self._bindings[id(target)].action
 
-    def enable(self, target: Target, wanted: bool) -> None:
-        """What the pane wants (connected, something selected...): the rights decide too."""
+    def enable(self, target: Target, wanted: bool, why: str = "") -> None:
+        """What the pane wants (connected, something selected...): the rights decide too.
+        `why`: what a control the pane does not want says in its tooltip ("Select a device
+        first"); the rights' reason comes first when the account may not anyway."""
         binding = self._bindings.get(id(target))
         if binding is None:
-            target.setEnabled(wanted)
-            return
+            if not why:
+                target.setEnabled(wanted)
+                return
+            self.bind(target, None)
+            binding = self._bindings[id(target)]
         binding.wanted = wanted
+        binding.why = "" if wanted else why
         self._apply(binding)
 
     def refresh(self) -> None:
@@ -95,9 +105,12 @@ class RightsGate(QObject):
         verdict = self.check(binding.action)
         target.setEnabled(binding.wanted and verdict.allowed)
         text = binding.tooltip if verdict.allowed else verdict.reason
+        if verdict.allowed and binding.why:
+            text = f"{binding.tooltip}\n{binding.why}" if binding.tooltip else binding.why
         target.setToolTip(text)
         binding.shown = target.toolTip()
+        said = verdict.reason or binding.why
         if isinstance(target, QAction):
-            target.setStatusTip(verdict.reason)
+            target.setStatusTip(said)
         else:
-            target.setAccessibleDescription(verdict.reason)
+            target.setAccessibleDescription(said)

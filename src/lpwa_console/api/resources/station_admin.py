@@ -15,6 +15,7 @@ from ...schema.station_admin import (
     AdminSettingsState,
     CommandAccepted,
     CommandBody,
+    CommandHistory,
     LastCmdStatus,
     SupportPasswordChange,
     parse_command,
@@ -52,6 +53,14 @@ class StationAdminResource(APIResource):
     ) -> LastCmdStatus:
         path = f"{station_path(bs_uid, partner)}/admins/lastCmdStatus"
         return await self._client.get(path, LastCmdStatus)
+
+    async def command_history(
+        self, bs_uid: str | int, *, limit: int = 20, partner: str = "mine"
+    ) -> CommandHistory:
+        """GET admins/commandHistory: the sandbox's own (a platform without it answers 404;
+        lastCmdStatus is then the only history)."""
+        path = f"{station_path(bs_uid, partner)}/admins/commandHistory"
+        return await self._client.get(path, CommandHistory, params={"limit": limit})
 
     async def change_support_password(
         self, bs_uid: str | int, change: SupportPasswordChange, *, partner: str = "mine"

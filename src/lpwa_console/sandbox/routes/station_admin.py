@@ -22,6 +22,7 @@ from ...schema.station_admin import (
     AdminSettings,
     AdminSettingsState,
     CommandAccepted,
+    CommandHistory,
     LastCmdStatus,
     SupportPasswordChange,
     UpdateLocationCommand,
@@ -116,6 +117,24 @@ def last_command_status(bsUid: str, scope: PartnerWriter, svc: AppServices) -> d
     uid = visible_station_uid(conn, scope, bsUid)
     _check_software(conn, uid, "lastCmdStatus")
     return store.last_cmd_status(store.last_command(conn, uid), _clock(conn))
+
+
+@router.get(
+    f"{ADMINS}/commandHistory", response_model=CommandHistory, response_model_exclude_none=True
+)
+def command_history(
+    bsUid: str,
+    scope: PartnerReader,
+    svc: AppServices,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> dict[str, Any]:
+    """The sandbox's own: the station's latest commands, newest first (lastCmdStatus keeps
+    only the last; docs/architecture.md)."""
+    conn = svc.db.conn()
+    uid = visible_station_uid(conn, scope, bsUid)
+    now = _clock(conn)
+    rows = store.commands(conn, uid, limit)
+    return {"now": now, "commands": [store.last_cmd_status(row, now) for row in rows]}
 
 
 @router.get(f"{ADMINS}/availableLrrVersions", response_model=dict[str, Any])

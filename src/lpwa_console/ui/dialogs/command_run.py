@@ -34,6 +34,7 @@ from ..widgets.form_parts import message_line
 # A state's colour: the severity it reads as (6 critical ... 2 indeterminate; 0 none).
 STATE_SEVERITY = {
     State.FAILED.name: 6,
+    State.REFUSED.name: 6,
     State.TIMED_OUT.name: 5,
     State.UNKNOWN.name: 4,
     State.LEFT.name: 2,
@@ -116,7 +117,7 @@ class RunView(QWidget):
         # At 0 while hidden: the run's first "0 of N" is then no change, and no repaint of
         # the whole window in the middle of opening it (a new value repaints at once).
         self.bar.setValue(0)
-        self.bar.setFormat("%v of %m stations")
+        self.bar.setFormat("%v of %m stations done")  # failures are outcomes, not done
         self.line = QLabel()
         self.line.setObjectName("runLine")
         self.line.setWordWrap(True)

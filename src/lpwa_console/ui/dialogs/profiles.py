@@ -35,6 +35,7 @@ from ...models.profiles import (
 from ...models.secret_file import PassphraseNeeded
 from ...models.secret_storage import STORAGE_WORDS, KeyringUnavailable, SecretStorage
 from ...models.session import Session
+from ...schema.labels import role_words
 from .secret_storage import SecretStorageChoice
 
 NEW_PROFILE = "New platform"
@@ -62,7 +63,8 @@ class ProfilesDialog(QDialog):
         # Embedded: only the demo role.
         self.role = QComboBox()
         self.role.setObjectName("embeddedRole")
-        self.role.addItems(list(DEMO_ROLES))
+        for role in DEMO_ROLES:  # in words; the slug is the item's data
+            self.role.addItem(role_words(role), role)
         embedded = QWidget()
         embedded_form = QFormLayout(embedded)
         note = QLabel(
@@ -169,7 +171,7 @@ class ProfilesDialog(QDialog):
         self.remove.setEnabled(not profile.is_embedded and bool(profile.name))
         if profile.is_embedded:
             self.forms.setCurrentIndex(0)
-            self.role.setCurrentText(profile.role)
+            self.role.setCurrentIndex(max(self.role.findData(profile.role), 0))
             return
         self.forms.setCurrentIndex(1)
         self.name.setText(profile.name)
@@ -204,7 +206,7 @@ class ProfilesDialog(QDialog):
 
     def current_profile(self) -> Profile:
         if self.forms.currentIndex() == 0:
-            return embedded_profile(self.role.currentText())
+            return embedded_profile(str(self.role.currentData()))
         return Profile(
             name=self.name.text().strip(),
             subscriber_url=self.subscriber_url.text().strip(),

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QComboBox,
@@ -158,8 +158,16 @@ class ParametersForm(QWidget):
 # --- the dialog -----------------------------------------------------------------------------
 
 
+MOVED_EVERY_MS = 2000  # stations whose state may have changed, told at most this often
+
+
 class StationCommandDialog(QDialog):
     """Parameters, confirmation (disruptive commands), progress: three pages."""
+
+    # The UIDs of the stations of a run that ended: whoever lists them reads them again.
+    run_finished = Signal(list)
+    # Stations whose command started running or ended meanwhile (at most every 2 s).
+    stations_moved = Signal(list)
 
     def __init__(
         self,
@@ -443,6 +451,14 @@ class StationCommandDialog(QDialog):
         body = request_body(spec, self.form.data())
         self.run = BulkCommandRun(self.admin, spec.name, self.stations, body, runner=self.runner)
         self.run.setParent(self)
+        uids = [station.uid for station in self.stations]
+        self.run.finished.connect(lambda _summary: self.run_finished.emit(uids))
+        self._moved: set[str] = set()
+        self._moved_timer = QTimer(self)
+        self._moved_timer.setSingleShot(True)
+        self._moved_timer.setInterval(MOVED_EVERY_MS)
+        self._moved_timer.timeout.connect(self._tell_moved)
+        self.run.station_moved.connect(self._station_moved)
         self.run_view = RunView(self.run)
         close = QPushButton("Close")
         close.setObjectName("closeRun")
@@ -459,6 +475,16 @@ class StationCommandDialog(QDialog):
             y = min(max(area.top(), self.y()), area.bottom() - self.height() - 30)
             self.move(max(area.left(), x), max(area.top(), y))
         self.run.start()
+
+    def _station_moved(self, uid: str) -> None:
+        self._moved.add(uid)
+        if not self._moved_timer.isActive():
+            self._moved_timer.start()
+
+    def _tell_moved(self) -> None:
+        moved, self._moved = sorted(self._moved), set()
+        if moved:
+            self.stations_moved.emit(moved)
 
     def fit(self) -> None:
         fit_dialog(self, self.scroll_area, screen_area(self), min_width=560, max_width=900)

@@ -28,6 +28,8 @@ from ..first_page import first_page_of
 from ..navigator import Location
 from ..pane import Pane
 from ..rights import RightsGate
+from ..selection_gate import SelectionGate
+from ..widgets.filter_state import FilterSet
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
 MAX_ACK_SELECTION = 10_000
@@ -103,6 +105,10 @@ class AlarmsPane(Pane):
         self.empty = self.stack.empty
         self.message = PaneMessage()
         self._show_message = self.message.show_message
+        # Kept per account: a partner does not inherit the subscriber's severity filter.
+        self.filter_set = FilterSet(
+            [self.source, self.severity, self.acked], self.apply_filters, parent=self
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
@@ -130,8 +136,13 @@ class AlarmsPane(Pane):
             self.table,
         )
         self.refresh_button.clicked.connect(self.refresh)
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._update_actions())
+        # Open and Acknowledge act on the selection, judged again after an acknowledge or a
+        # refresh moved the rows under it.
+        self.selection_gate = SelectionGate(
+            self.table, self.gate, noun="alarm", connected=lambda: self.vm.has_client
+        )
+        self.selection_gate.needs(self.open_button, max_rows=1, current=True)
+        self.selection_gate.needs(self.ack_button, test=self._ack_refusal)
         self._connections = SignalConnections(
             (view_model.count_changed, self._update_count),
             (view_model.loading_changed, self.busy.setVisible),
@@ -150,6 +161,10 @@ class AlarmsPane(Pane):
 
     async def first_page(self) -> dict[str, Any]:
         return await first_page_of("alarms", self.vm.model)
+
+    async def show_first_item(self) -> None:
+        """A screenshot shows the alarms, not "Loading…" on a busy machine."""
+        await self.first_page()
 
     def refresh(self) -> None:
         self._first_loaded = False
@@ -311,12 +326,15 @@ class AlarmsPane(Pane):
         self._update_count(0)
         self._update_actions()
 
+    def _ack_refusal(self, rows: list[int]) -> str:
+        alarms = self.vm.items(rows)
+        if alarms and all(a.acked for a in alarms):
+            return "The selected alarms are acknowledged already"
+        return ""
+
     def _update_actions(self) -> None:
-        connected = self.vm.has_client
-        selected = self.table.selectionModel().hasSelection()
-        self.gate.enable(self.ack_button, connected and selected)
-        self.open_button.setEnabled(connected and self.table.currentIndex().isValid())
-        self.refresh_button.setEnabled(connected)
+        self.selection_gate.update()
+        self.refresh_button.setEnabled(self.vm.has_client)
 
     def closeEvent(self, event: object) -> None:
         self.vm.set_live(False)

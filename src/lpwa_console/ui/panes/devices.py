@@ -37,7 +37,9 @@ from ..map_place import device_place
 from ..navigator import Location
 from ..pane import Pane
 from ..rights import RightsGate
+from ..selection_gate import SelectionGate
 from ..widgets.device_detail import DeviceDetail
+from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
@@ -127,6 +129,7 @@ class AfterPaint(QObject):
 class DevicesPane(Pane):
     title = "Devices"
     imports = exports = True
+    filter_set: FilterSet
 
     def __init__(
         self,
@@ -278,12 +281,27 @@ class DevicesPane(Pane):
 
         self.message = PaneMessage()
         self._show_message = self.message.show_message
+        self.filter_set = FilterSet(
+            [
+                self.search,
+                self.connectivity,
+                self.health,
+                self.tag_filter,
+                self.app_server,
+                *self.extra_filters.values(),
+            ],
+            self.apply_filters,
+            search=self.search,
+            parent=self,
+        )
+        self._aside_eui = ""  # the device the filters were set aside for
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(filters)
         layout.addLayout(actions)
         layout.addWidget(self.message)
+        layout.addWidget(self.filter_set.bar)
         layout.addWidget(self.splitter, 1)
 
         # --- wiring ---
@@ -308,7 +326,14 @@ class DevicesPane(Pane):
         self._select_timer.setInterval(120)  # arrow keys held down: load the last one only
         self._select_timer.timeout.connect(self._load_current)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        # Tag, Untag, Copy EUI and Edit act on the selection: enabled only when there is one
+        # (judged again after a delete, a reload, a new session), else they say why.
+        self.selection_gate = SelectionGate(
+            self.table, self.gate, noun="device", connected=lambda: self.vm.has_client
+        )
+        for button in (self.tag_button, self.untag_button, self.copy_button):
+            self.selection_gate.needs(button)
+        self.selection_gate.needs(self.edit_button, min_rows=0, test=self._edit_refusal)
         self.table.doubleClicked.connect(lambda _i: self.edit_device())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._row_menu)
@@ -316,6 +341,7 @@ class DevicesPane(Pane):
         delete_key.setContext(Qt.ShortcutContext.WidgetShortcut)
         delete_key.activated.connect(self.delete_selection)
         self._sorted_column = -1  # kept in view when the sorted list comes back
+        self._creating = False  # the form open is a new device's
         self._edit_when_read = ""  # EUI: "Edit…" chosen before its detail was read
 
         self.new_button.clicked.connect(self.new_device)
@@ -396,10 +422,13 @@ class DevicesPane(Pane):
     # --- navigation ---------------------------------------------------------------------
 
     def open_item(self, eui: str | None, _section: str | None = None) -> None:
-        """Show this device (DevEUI or IMEI), selected in the list when the list has it."""
+        """Show this device (DevEUI or IMEI): selected in the list, its detail from the top.
+        When the rows loaded do not hold it (filtered out, or further down), the filters
+        are set aside and the list narrowed to it, and the pane says so."""
         if not eui:
             return
         eui = eui.strip().upper()
+        self.detail.reveal()
         row = self.vm.row_of(eui)
         if row >= 0:
             flags = (
@@ -410,11 +439,19 @@ class DevicesPane(Pane):
             self.table.selectionModel().setCurrentIndex(index, flags)
             self.table.scrollTo(index)
             return
-        # Not among the rows loaded (further down, or filtered out): shown all the same.
         self.table.selectionModel().clearSelection()
         self._select_timer.stop()
+        self.show_aside(eui, eui)
         if not self.vm.showing(eui):
             self.vm.select("e" + eui, eui=eui)
+
+    def show_aside(self, eui: str, name: str) -> None:
+        """The list narrowed to this device, the filters set aside (said above the list);
+        its row is selected when the list comes (`_detail_row`)."""
+        self._aside_eui = eui
+        self._first_loaded = False
+        self._last_error = ""
+        self.filter_set.set_aside(name, eui)
 
     def current_item(self) -> tuple[str | None, str | None]:
         detail = self.vm.detail
@@ -478,6 +515,7 @@ class DevicesPane(Pane):
         finally:
             self._clearing = False
         self._filter_timer.stop()
+        self.filter_set.dismiss()
         if not self.vm.filters.is_empty():
             self._first_loaded = False
             self._last_error = ""
@@ -544,6 +582,7 @@ class DevicesPane(Pane):
             return
         from ..dialogs.device_form import DeviceFormDialog
 
+        self._creating = device is None
         self.dialog = DeviceFormDialog(self.vm, device, self)
         self.dialog.finished.connect(self._dialog_closed)
         self.dialog.open()
@@ -651,7 +690,12 @@ class DevicesPane(Pane):
             more = len(devices) - len(shown)
             box.setDetailedText("\n".join(shown + ([f"and {more:,} more"] if more else [])))
         box.setInformativeText(
-            "Their alarms, tags and traffic history are deleted with them. This cannot be undone."
+            (
+                "Its alarms, tags and traffic history are deleted with it."
+                if len(devices) == 1
+                else "Their alarms, tags and traffic history are deleted with them."
+            )
+            + " This cannot be undone."
         )
         confirm = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
@@ -754,6 +798,7 @@ class DevicesPane(Pane):
     # --- detail -------------------------------------------------------------------------
 
     def _save_detail(self, ref: str, data: dict) -> None:  # type: ignore[type-arg]
+        self._creating = False
         self.vm.update(ref, data)
 
     def _saved(self, device: Device) -> None:
@@ -761,7 +806,14 @@ class DevicesPane(Pane):
         self._first_loaded = False
         self._last_error = ""
         self._update_count(0)
-        self._show_message(f"Saved {device.name}")
+        created, self._creating = self._creating, False
+        if created:
+            self._show_message(f"Created {device.name}")
+            if not self.filter_set.is_default():
+                # A new device the filters may hide: shown and selected all the same.
+                self.show_aside(device.EUI, device.name)
+        else:
+            self._show_message(f"Saved {device.name}")
 
     def _save_failed(self, message: str, _field: str) -> None:
         self._show_message(f"Could not save: {message}")
@@ -859,6 +911,9 @@ class DevicesPane(Pane):
             empty_text = (
                 "No devices yet: create one with New device (Ctrl+N)"
                 if self.vm.filters.is_empty()
+                else "No devices match these filters. The search finds devices whose name"
+                f" or DevEUI starts with “{self.vm.filters.query}” (not text in the middle)"
+                if self.vm.filters.query
                 else "No devices match these filters"
             )
         self.stack.show_empty(empty_text)
@@ -883,6 +938,9 @@ class DevicesPane(Pane):
 
     def _detail(self, device: Device | None) -> None:
         self.detail.show_device(device)
+        if device is not None and self._aside_eui == device.EUI:
+            self.filter_set.rename(device.name)  # was said by its EUI until read
+            self.detail.reveal()
         pending, self._edit_when_read = self._edit_when_read, ""
         if device is not None and pending == device.EUI:
             self.edit_device()
@@ -920,14 +978,14 @@ class DevicesPane(Pane):
         self._update_count(0)
         self._update_actions()
 
+    def _edit_refusal(self, _rows: list[int]) -> str:
+        return "" if self.vm.detail is not None else "Select a device first"
+
     def _update_actions(self) -> None:
         connected = self.vm.has_client
-        has_selection = self.table.selectionModel().hasSelection()
         gate = self.gate
         gate.enable(self.new_button, connected)
-        gate.enable(self.edit_button, connected and self.vm.detail is not None)
-        for button in (self.tag_button, self.untag_button, self.copy_button):
-            gate.enable(button, connected and has_selection)
+        self.selection_gate.update()
         self.refresh_button.setEnabled(connected)
         self.export_button.setEnabled(connected)
         for action in (self.export_action, self.export_import_action):

@@ -242,6 +242,9 @@ class KeyManagerPane(Pane):
     def current_item(self) -> tuple[str | None, str | None]:
         return self.lists.current_item()
 
+    def set_account(self, key: str) -> None:
+        self.lists.set_account(key)  # each account keeps its own filters
+
     async def first_page(self) -> dict[str, Any]:
         return await self.lists.first_page()
 

@@ -107,6 +107,9 @@ class OperationsPane(Pane):
     def current_item(self) -> tuple[str | None, str | None]:
         return self.lists.current_item()
 
+    def set_account(self, key: str) -> None:
+        self.lists.set_account(key)  # each account keeps its own filters
+
     def focus_filter(self) -> None:
         self.lists.focus_filter()
 

@@ -33,7 +33,7 @@ from ...models.references import reference_text
 from ...models.resources import FilterControl, ResourceViewModel
 from ...models.rights import ACTIONS, AccountRights
 from ...schema.durations import duration_words
-from ...schema.labels import field_words, is_hidden, label_of
+from ...schema.labels import code_words, field_words, is_hidden, label_of
 from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
@@ -41,6 +41,8 @@ from ..first_page import first_page_of
 from ..navigator import link, location_of
 from ..pane import Pane
 from ..rights import RightsGate
+from ..selection_gate import a_noun
+from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 
@@ -51,6 +53,10 @@ PART_DIALOGS: dict[str, type[AppServerSecurityDialog]] = {"Security": AppServerS
 
 
 _REFERENCE_KEYS = {"ID", "name", "href", "commercialName"}
+
+
+# Fields whose values are the platform's codes in capitals, shown as words.
+CODE_FIELDS = frozenset({"state", "healthState", "status", "value"})
 
 
 def _is_reference(value: Any) -> bool:
@@ -109,6 +115,8 @@ def _flatten(
         text = words.choice_words(value)
     elif words.duration and isinstance(value, str):
         text = duration_words(value)
+    elif isinstance(value, str) and leaf in CODE_FIELDS:
+        text = code_words(value)  # "ACTIVE" -> "Active": no platform code in a detail
     else:
         text = str(value)
     if words.unit and text and not isinstance(value, list):
@@ -215,8 +223,10 @@ class FilterBar(QWidget):
         self._timer.setSingleShot(True)
         self._timer.setInterval(FILTER_DEBOUNCE_MS)
         self._timer.timeout.connect(self.apply)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
+        outer.addLayout(row)
         for control in vm.kind.filter_controls:
             widget = self._input(control)
             widget.setObjectName(f"{control.name}Filter")
@@ -226,6 +236,17 @@ class FilterBar(QWidget):
             row.addWidget(widget, 0 if control.kind == "choice" else 1)
         if not any(isinstance(w, QLineEdit) for w in self.inputs.values()):
             row.addStretch(1)  # combos keep their size; line edits take the room
+        # Kept per account, set aside to show an item they would hide (filter_state.py).
+        search = next(
+            (self.inputs[c.name] for c in vm.kind.filter_controls if c.kind == "search"), None
+        )
+        self.state = FilterSet(
+            list(self.inputs.values()),
+            self.apply,
+            search=search if isinstance(search, QLineEdit) else None,
+            parent=self,
+        )
+        outer.addWidget(self.state.bar)
 
     def _input(self, control: FilterControl) -> QLineEdit | QComboBox:
         if control.kind == "choice":
@@ -274,6 +295,12 @@ def action_name(vm: ResourceViewModel, verb: str) -> str:
     """The rights action of a verb on this kind ("app_servers.create"). A kind nobody
     declared in models/rights.py is not guarded (a later pane declares its own)."""
     return f"{vm.kind.key}.{verb}"
+
+
+def _lower(title: str) -> str:
+    """A title inside a sentence: "SIM cards" stays "SIM cards" (not "sim cards"),
+    "Network contexts" becomes "network contexts"."""
+    return " ".join(w if w.isupper() or w[1:2].isupper() else w.lower() for w in title.split())
 
 
 class ResourcesPane(Pane):
@@ -360,6 +387,7 @@ class ResourcesPane(Pane):
         scroll.setWidget(self.detail)
         scroll.setMinimumWidth(260)
         self.splitter = ListDetailSplitter("networkSplitter", self.stack, scroll)
+        self.detail_area = scroll
         self.message = PaneMessage()
         self._show_message = self.message.show_message
         layout = QVBoxLayout(self)
@@ -378,18 +406,20 @@ class ResourcesPane(Pane):
         for vm in view_models:
             self._connections.connect_all(
                 (vm.count_changed, lambda _c, v=vm: self._update(v)),
-                (vm.first_page_loaded, lambda v=vm: self._update(v)),
+                (vm.first_page_loaded, lambda v=vm: self._first_page(v)),
                 (vm.loading_changed, lambda on, v=vm: self._loading(v, on)),
                 (vm.error, lambda m, v=vm: self._error(v, m)),
                 (vm.not_offered, lambda _m, v=vm: self._update(v)),
                 (vm.detail_changed, lambda i, e, v=vm: self._detail(v, i, e)),
                 (vm.client_changed, lambda _h, v=vm: self._client_changed(v)),
                 (vm.deleted, self._show_message),
-                (vm.saved, lambda i, v=vm: self._show_message(f"Saved {v.kind.label(i)}")),
+                (vm.saved, lambda i, v=vm: self._saved(v, i)),
                 (vm.part_saved, lambda k, _r, v=vm: self._part_saved(v, k)),
                 (vm.filters_changed, lambda _f, v=vm: self._filters_changed(v)),
             )
         self._errors: dict[str, str] = {}
+        self._pending_select: tuple[ResourceViewModel, str] | None = None  # opened, not listed
+        self._creating = False  # the form open makes a new item
         filter_inputs = [w for bar in self.filters for w in bar.inputs.values()]
         tab_order(
             self.section,
@@ -444,8 +474,20 @@ class ResourcesPane(Pane):
             table.scrollTo(vm.model.index(row, 0))
             return
         table.selectionModel().clearSelection()
+        state = self.filters[index].state
+        if state.search is not None or not state.is_default():
+            # Not among the rows loaded: the list narrowed to it (its search finds names
+            # and IDs from their start), the filters set aside and said; its row selected
+            # when it comes (`_select_pending`).
+            self._pending_select = (vm, item_id)
+            state.set_aside(item_id, item_id)
         if not vm.open_id(item_id):
             self._show_message(f"No {vm.kind.noun} {item_id} among those loaded")
+
+    def set_account(self, key: str) -> None:
+        """Each account keeps its own filters, in every section."""
+        for bar in self.filters:
+            bar.state.switch_account(key)
 
     def follow(self, href: str) -> None:
         location = location_of(href)
@@ -468,14 +510,16 @@ class ResourcesPane(Pane):
         return verdict.allowed
 
     def _enable(self, button: QPushButton, vm: ResourceViewModel, verb: str, wanted: bool) -> None:
-        """Enable a button shared by the sections for the current one's action."""
+        """Enable a button shared by the sections for the current one's action; one that
+        acts on the item shown says so while none is."""
         name = action_name(vm, verb)
-        if name in ACTIONS:
-            self.gate.bind(button, name)
-            self.gate.enable(button, wanted)
-        else:
-            self.gate.unbind(button)
-            button.setEnabled(wanted)
+        why = ""
+        if not vm.has_client:
+            why = "Not connected"
+        elif verb != "create" and vm.detail is None:
+            why = f"Select {a_noun(vm.kind.noun)} first"
+        self.gate.bind(button, name if name in ACTIONS else None)
+        self.gate.enable(button, wanted, why)
 
     def show_section(self, index: int) -> None:
         self.vm = self.vms[index]
@@ -535,7 +579,19 @@ class ResourcesPane(Pane):
         if self.dialog is not None:
             self.dialog.raise_()
             return
+        self._creating = item is None
         self._show_dialog(ResourceFormDialog(self.vm, item, self))
+
+    def _saved(self, vm: ResourceViewModel, item: Any) -> None:
+        created, self._creating = self._creating, False
+        self._show_message(f"{'Created' if created else 'Saved'} {vm.kind.label(item)}")
+        state = self.filters[self.vms.index(vm)].state
+        item_id = getattr(item, "EUI", None) or getattr(item, "ID", None)
+        if created and item_id and not state.is_default():
+            # A new item the filters may hide: listed (the search narrowed to it, the
+            # filters set aside and said) and selected when the list comes.
+            self._pending_select = (vm, str(item_id))
+            state.set_aside(vm.kind.label(item), str(item_id))
 
     def _show_dialog(self, dialog: QDialog) -> None:
         self.dialog = dialog
@@ -583,13 +639,13 @@ class ResourcesPane(Pane):
         elif vm.model.loading and rows == 0:
             text, empty = "Loading…", ""
         elif error and rows == 0:
-            text, empty = "", f"Could not load {vm.kind.title.lower()}: {error}"
+            text, empty = "", f"Could not load {_lower(vm.kind.title)}: {error}"
         elif rows == 0 and vm.loaded and vm.filtered:
-            text, empty = "", f"No {vm.kind.title.lower()} match these filters"
+            text, empty = "", f"No {_lower(vm.kind.title)} match these filters"
         elif rows == 0 and vm.loaded:
-            text, empty = "", vm.kind.empty_text or f"No {vm.kind.title.lower()} yet"
+            text, empty = "", vm.kind.empty_text or f"No {_lower(vm.kind.title)} yet"
         else:
-            text, empty = f"{rows:,} {vm.kind.title.lower() if rows != 1 else vm.kind.noun}", ""
+            text, empty = f"{rows:,} {_lower(vm.kind.title) if rows != 1 else vm.kind.noun}", ""
         self.count_label.setText(text)
         self.stack.show_empty(empty)
         self._enable(self.new_button, vm, "create", vm.has_client and vm.can_create)
@@ -605,6 +661,21 @@ class ResourcesPane(Pane):
             wanted = key in owned and vm.can_edit_part(key, vm.detail)
             self._enable(button, vm, key.lower(), wanted)
 
+    def _first_page(self, vm: ResourceViewModel) -> None:
+        self._update(vm)
+        pending = self._pending_select
+        if pending is None or pending[0] is not vm:
+            return
+        self._pending_select = None
+        row = vm.row_of(pending[1])
+        if row >= 0:  # the item opened, now listed: its row selected
+            table = self.views[self.vms.index(vm)]
+            flags = (
+                QItemSelectionModel.SelectionFlag.ClearAndSelect
+                | QItemSelectionModel.SelectionFlag.Rows
+            )
+            table.selectionModel().setCurrentIndex(vm.model.index(row, 0), flags)
+
     def _loading(self, vm: ResourceViewModel, loading: bool) -> None:
         if vm is self.vm:
             self.busy.setVisible(loading)
@@ -619,6 +690,10 @@ class ResourcesPane(Pane):
     def _detail(self, vm: ResourceViewModel, item: Any, extras: dict[str, Any]) -> None:
         if vm is self.vm:
             self.detail.setText(detail_html(vm, item, extras))
+            self.detail_area.verticalScrollBar().setValue(0)  # an item shows from its top
+            state = self.filters[self.vms.index(vm)].state
+            if item is not None and state.aside:
+                state.rename(vm.kind.label(item))
             self._update(vm)
 
     def _part_saved(self, vm: ResourceViewModel, key: str) -> None:

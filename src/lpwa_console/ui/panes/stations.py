@@ -44,6 +44,8 @@ from ..dialogs.tag import TagDialog
 from ..first_page import FIRST_PAGE_TIMEOUT_S, first_page_of, wait_signal
 from ..pane import Pane
 from ..rights import RightsGate
+from ..selection_gate import SelectionGate
+from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
 from ..widgets.nested_editor import ObjectEditor
@@ -77,6 +79,7 @@ ALARM_FILTERS: list[tuple[str, int | None]] = [
 
 class StationsPane(Pane):
     title = "Base stations"
+    filter_set: FilterSet
 
     def __init__(
         self,
@@ -98,6 +101,7 @@ class StationsPane(Pane):
         self.dialog: SchemaFormDialog | None = None  # the station's configuration
         self.create_dialog: StationCreateDialog | None = None
         self._select_after = ""  # a station just created: its row selected once listed
+        self._aside_ref = ""  # the station the filters were set aside for
         self.command_dialog: QDialog | None = None  # the last command dialog opened
         self.tag_dialog: TagDialog | None = None
 
@@ -198,12 +202,25 @@ class StationsPane(Pane):
         self.splitter = ListDetailSplitter("stationsSplitter", self.stack, self.detail)
         self.message = PaneMessage()
         self._show_message = self.message.show_message
+        self.filter_set = FilterSet(
+            [
+                self.search,
+                self.connection,
+                self.alarm,
+                self.tag_filter,
+                *self.extra_filters.values(),
+            ],
+            self.apply_filters,
+            search=self.search,
+            parent=self,
+        )
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(8, 8, 8, 4)
         layout.addLayout(filters)
         layout.addLayout(actions)
         layout.addWidget(self.message)
+        layout.addWidget(self.filter_set.bar)
         layout.addWidget(self.splitter, 1)
 
         # --- wiring ---
@@ -227,7 +244,16 @@ class StationsPane(Pane):
         self._select_timer.setInterval(120)  # arrow keys held down: read the last one only
         self._select_timer.timeout.connect(self._load_current)
         self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
-        self.table.selectionModel().selectionChanged.connect(lambda *_: self._update_actions())
+        # Copy, Tag and Untag act on the selection; Reboot and Commands on it or on the
+        # station shown; Edit on the station shown: judged again after every change of rows.
+        self.selection_gate = SelectionGate(
+            self.table, self.gate, noun="base station", connected=lambda: self.vm.has_client
+        )
+        for button in (self.copy_button, self.tag_button, self.untag_button):
+            self.selection_gate.needs(button)
+        for button in (self.reboot_button, self.command_button):
+            self.selection_gate.needs(button, min_rows=0, test=self._target_refusal)
+        self.selection_gate.needs(self.edit_button, min_rows=0, test=self._detail_refusal)
         self.table.activated.connect(lambda _i: self.detail.tabs.setFocus())
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._row_menu)
@@ -308,11 +334,14 @@ class StationsPane(Pane):
 
     def open_item(self, item: str | None, section: str | None = None) -> None:
         """Show this station: its LRR ID (or any UID form: `i`+lrrID, a UID), selected in
-        the list when loaded there; `section` names a tab ("alarms", "commands"...)."""
+        the list, its detail from the top (or on `section`, a tab: "alarms", "commands"...).
+        When the rows loaded do not hold it, the filters are set aside and the list narrowed
+        to it, and the pane says so."""
         if not item:
             return
         text = item.strip()
         ref = "i" + text.upper() if len(text) == 8 and not text.startswith("i") else text
+        self.detail.reveal()
         row = self.vm.row_of(ref)
         if row >= 0:
             flags = (
@@ -327,10 +356,20 @@ class StationsPane(Pane):
         else:
             self.table.selectionModel().clearSelection()
             self._select_timer.stop()
+            if ref.startswith("i"):  # an LRR ID the search finds: the list narrowed to it
+                self.show_aside(ref, ref[1:])
             if not self.vm.showing(ref):
                 self.vm.select(ref)
         if section:
             self.show_section(section)
+
+    def show_aside(self, ref: str, name: str) -> None:
+        """The list narrowed to this station (`i`+LRR ID), the filters set aside (said above
+        the list); its row is selected when the list has it (`_select_created`)."""
+        self._select_after = self._aside_ref = ref
+        self._first_loaded = False
+        self._last_error = ""
+        self.filter_set.set_aside(name, ref[1:])
 
     def show_section(self, section: str) -> None:
         tab = self.detail.sections.get(section)
@@ -386,6 +425,7 @@ class StationsPane(Pane):
         return [text] if text and not problem else []
 
     def clear_filters(self) -> None:
+        self.filter_set.dismiss()
         self._clearing = True
         try:
             for edit in (self.search, self.tag_filter, *self.extra_filters.values()):
@@ -446,6 +486,12 @@ class StationsPane(Pane):
             rights=self.gate.rights,
             runner=self.vm.runner,
         )
+        # The stations' rows and detail follow what the command does to them: while it runs
+        # (a reboot takes a station away) and when it ends.
+        for name in ("stations_moved", "run_finished"):
+            signal = getattr(self.command_dialog, name, None)
+            if signal is not None:
+                signal.connect(self.vm.refresh_stations)
 
     def create_refusal(self) -> str:
         """Why no station can be created now ('' when one can): the account's rights,
@@ -663,6 +709,9 @@ class StationsPane(Pane):
                 "No base station yet: this partner has none, or none you may see."
                 " Create one with New base station (Ctrl+N)"
                 if self.vm.filters.is_empty()
+                else "No base station matches these filters. The search finds stations whose"
+                f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
+                if self.vm.filters.query
                 else "No base station matches these filters"
             )
         self.stack.show_empty(empty)
@@ -688,6 +737,8 @@ class StationsPane(Pane):
 
     def _detail_changed(self, station: BaseStation | None) -> None:
         self.detail.show_station(station)
+        if station is not None and station.path_ref == self._aside_ref and station.name:
+            self.filter_set.rename(station.name)  # was said by its LRR ID until read
         self._update_actions()
 
     def _detail_loading(self, loading: bool) -> None:
@@ -707,6 +758,8 @@ class StationsPane(Pane):
         name = station.name or station.lrrID
         what = name if name == station.lrrID else f"{name} (LRR ID {station.lrrID})"
         self._show_message(f"Created base station {what}")
+        if not self.filter_set.is_default():  # filters that may hide it: set aside
+            self.show_aside(station.path_ref, name)
         if self.partner is not None:
             self.partner.load()
 
@@ -754,15 +807,14 @@ class StationsPane(Pane):
         refusal = self.partner.create_refusal() if connected and self.partner else ""
         self.new_button.setToolTip(refusal or self._new_tip)
         self.gate.enable(self.new_button, connected and not refusal)
-        selected = self.table.selectionModel().hasSelection()
-        target = selected or self.vm.detail is not None
-        self.gate.enable(self.reboot_button, connected and target)
-        self.gate.enable(self.command_button, connected and target)
-        self.gate.enable(self.edit_button, connected and self.vm.detail is not None)
-        self.copy_button.setEnabled(connected and selected)
-        self.gate.enable(self.tag_button, connected and selected)
-        self.gate.enable(self.untag_button, connected and selected)
+        self.selection_gate.update()
         self.refresh_button.setEnabled(connected)
+
+    def _detail_refusal(self, _rows: list[int]) -> str:
+        return "" if self.vm.detail is not None else "Select a base station first"
+
+    def _target_refusal(self, rows: list[int]) -> str:
+        return "" if rows or self.vm.detail is not None else "Select a base station first"
 
     def closeEvent(self, event: Any) -> None:
         self._connections.disconnect_all()

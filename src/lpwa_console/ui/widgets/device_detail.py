@@ -55,7 +55,7 @@ from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
 from .detail_html import field_row, linked_row, muted, section_html
-from .pane_parts import SeverityDelegate
+from .pane_parts import SeverityDelegate, keep_line
 from .traffic_chart import TrafficChart
 
 if TYPE_CHECKING:
@@ -272,6 +272,7 @@ class TagsTab(QWidget):
             self.gate.bind(control, "device.tag")
         self.status = QLabel()
         self.status.setWordWrap(True)
+        keep_line(self.status)
         row = QHBoxLayout()
         row.addWidget(self.name, 1)
         row.addWidget(self.add_button)
@@ -305,7 +306,11 @@ class TagsTab(QWidget):
         has_device = self.vm.device is not None
         self.gate.enable(self.add_button, has_device)
         self.gate.enable(self.name, has_device)
-        self.gate.enable(self.remove_button, has_device and self.list.currentItem() is not None)
+        self.gate.enable(
+            self.remove_button,
+            has_device and self.list.currentItem() is not None,
+            "Select a tag first" if has_device else "",
+        )
 
 
 class AlarmDelegate(SeverityDelegate):
@@ -372,6 +377,7 @@ class AlarmsTab(QWidget):
         self.status = QLabel()
         self.status.setObjectName("alarmsStatus")
         self.status.setWordWrap(True)
+        keep_line(self.status)
         top = QHBoxLayout()
         top.addWidget(self.unacked_only)
         top.addStretch(1)
@@ -485,7 +491,7 @@ class AlarmsTab(QWidget):
     def _update(self) -> None:
         has_device = self.vm.device is not None
         selected = len(self.selected_uids())
-        self.gate.enable(self.ack_button, selected > 0)
+        self.gate.enable(self.ack_button, selected > 0, "Select an unacknowledged alarm first")
         self.ack_button.setText(f"Acknowledge {selected:,}" if selected > 1 else "Acknowledge")
         self.refresh_button.setEnabled(has_device)
         self.unacked_only.setEnabled(has_device)
@@ -677,7 +683,7 @@ class DeviceDetail(QWidget):
         self.alarm004 = Alarm004Editor(self.gate)
         self.alarm004.setObjectName("alarm004Editor")
         self.gate.bind(self.alarm004.save_button, "device.alarm004")
-        self.tabs.addTab(self.alarm004, "Alarm 004")
+        self.tabs.addTab(self.alarm004, "No uplink")  # alarm 004: its meaning, not its number
         self.routing = RoutingTab(rights, self.gate)
         self.tabs.addTab(self.routing, "Routing")
 
@@ -734,6 +740,14 @@ class DeviceDetail(QWidget):
         """The lists of names arrived: the information again, with them."""
         if self.device is not None:
             self.label.setText(device_html(self.device, self.names))
+
+    def reveal(self) -> None:
+        """The top of the detail: its first tab, scrolled up, the device's name in sight
+        (an item opened from elsewhere is shown from its start, not where the last one was
+        left)."""
+        self.tabs.setCurrentIndex(0)
+        self.info_area.verticalScrollBar().setValue(0)
+        self.info_area.horizontalScrollBar().setValue(0)
 
     def show_device(self, device: Device | None) -> None:
         previous = self.device

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QProgressBar,
+    QSizePolicy,
     QStackedWidget,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -55,6 +56,9 @@ def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = F
         else QAbstractItemView.SelectionMode.SingleSelection
     )
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    # Tab leaves the table for the next control (arrows move inside it): a row list is one
+    # stop of the keyboard's way, not a grid of cells to walk through.
+    table.setTabKeyNavigation(False)
     table.setAlternatingRowColors(True)
     table.setWordWrap(False)
     table.setShowGrid(False)
@@ -66,9 +70,18 @@ def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = F
     header.setStretchLastSection(True)
     header.setHighlightSections(False)
     delegate = SeverityDelegate(table)
+    metrics = table.fontMetrics()
     for column, spec in enumerate(model.columns):
         if spec.width:
-            table.setColumnWidth(column, spec.width)
+            # Never narrower than its header or its usual value in this font: a cut time or
+            # title says nothing.
+            fits = max(
+                metrics.horizontalAdvance(spec.header) + 28,  # room for the sort arrow
+                metrics.horizontalAdvance(spec.sample) + 14 if spec.sample else 0,
+            )
+            table.setColumnWidth(column, max(spec.width, fits))
+        if spec.hidden:  # shown from the header's column chooser
+            table.setColumnHidden(column, True)
         if spec.severity is not None:
             table.setItemDelegateForColumn(column, delegate)
     if any(c.sort_key for c in model.columns):
@@ -121,22 +134,37 @@ class TableOrEmpty(QStackedWidget):
 
 
 class PaneMessage(QLabel):
-    """A one-line message (what just happened) that hides itself after a few seconds."""
+    """A one-line message (what just happened) that empties itself after a few seconds.
+
+    Its line is always there, empty or not: a message that appeared and went would push the
+    pane down and back, and a click meant for a row would land on another (issue 20). A text
+    longer than the line is cut at the pane's edge; the whole of it is the tooltip."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("paneMessage")
-        self.setWordWrap(True)
-        self.setVisible(False)
+        self.setWordWrap(False)
+        self.setFixedHeight(self.fontMetrics().height() + 4)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(MESSAGE_MS)
-        self._timer.timeout.connect(lambda: self.setVisible(False))
+        self._timer.timeout.connect(self.clear_message)
 
     def show_message(self, text: str) -> None:
         self.setText(text)
-        self.setVisible(True)
+        self.setToolTip(text)
         self._timer.start()
+
+    def clear_message(self) -> None:
+        self.setText("")
+        self.setToolTip("")
+
+
+def keep_line(label: QLabel) -> None:
+    """A status label keeps one line of room when empty: a text that comes and goes does
+    not move what is under it."""
+    label.setMinimumHeight(label.fontMetrics().height() + 2)
 
 
 def tab_order(*widgets: QWidget) -> None:

@@ -48,6 +48,10 @@ class ReferenceCompleter(QCompleter):
         self.setCompletionRole(Qt.ItemDataRole.DisplayRole)
         self.setCompletionMode(QCompleter.CompletionMode.PopupCompletion)
         self.setMaxVisibleItems(12)
+        # Cut in the middle if at all: "(ID)" at the end tells near-duplicates apart.
+        popup = self.popup()
+        if popup is not None:
+            popup.setTextElideMode(Qt.TextElideMode.ElideMiddle)
 
     def splitPath(self, path: str) -> list[str]:
         if self.multiple:
@@ -131,11 +135,25 @@ class ReferenceCombo(QComboBox):
         self.setEditText("")
         self.show_list_state()
         self.edit().textEdited.connect(lambda _t: self.edited.emit())
+        # The whole "name (ID)" on hover, where the field is too narrow for it.
+        self.currentTextChanged.connect(lambda text: self.edit().setToolTip(text))
         self.activated.connect(lambda _i: self.edited.emit())
 
     def text(self) -> str:
         """The ID picked or typed."""
         return self.list_model.id_of(self.currentText())
+
+    def showPopup(self) -> None:
+        """The list as wide as its widest "name (ID)" (within the screen): near-duplicate
+        names ("Abeeway Micro Tracker", "Abeeway Micro-Tracker") differ by their IDs, which
+        a list as narrow as the field cut off."""
+        view = self.view()
+        view.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # if cut at all, the ID stays
+        wanted = view.sizeHintForColumn(0) + view.verticalScrollBar().sizeHint().width() + 24
+        screen = self.screen()
+        room = screen.availableGeometry().width() - 40 if screen is not None else wanted
+        view.setMinimumWidth(max(self.width(), min(wanted, room)))
+        super().showPopup()
 
     def edit(self) -> QLineEdit:
         edit = self.lineEdit()

@@ -590,6 +590,11 @@ class StationDetail(QWidget):
         self._apply_thresholds_rights(self.station)
         self._thresholds_edited()
 
+    def reveal(self) -> None:
+        """The top of the detail: its first tab, scrolled up, the station's name in sight."""
+        self.tabs.setCurrentIndex(0)
+        self.overview.verticalScrollBar().setValue(0)
+
     def show_station(self, station: Any) -> None:
         previous = self.station
         self._show_thresholds(previous, station)

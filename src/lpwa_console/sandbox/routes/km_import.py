@@ -15,6 +15,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...schema.common import ErrorBody
 from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
+from ...schema.domains import DomainRestrictions
 from ...schema.km_import import KmImportRow, parse_km_import_csv
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
@@ -50,9 +51,14 @@ def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
 
 
 def _apply(
-    conn: sqlite3.Connection, sub: int, row: KmImportRow, opener: KeyOpener, now: int
-) -> None:
+    conn: sqlite3.Connection, sub: int, row: KmImportRow, opener: KeyOpener, now: int,
+    restrictions: DomainRestrictions | None,
+) -> None:  # fmt: skip
     assert row.EUI is not None
+    if not store.within_reach(conn, sub, row.EUI, restrictions):
+        # A network device outside the caller's domains: as if there were none (the rows
+        # of a DELETE), and not the caller's to create keys for.
+        raise ApiError(404, NOT_FOUND, f"DevEUI: no device {row.EUI}")
     uid = store.find_uid(conn, sub, eui=row.EUI)
     if row.operation == "DELETE":
         if uid is None:
@@ -82,7 +88,7 @@ def _run(svc: Services, account: Account, km: str, text: str) -> list[ImportFail
                         failed.append(_failed(row, INVALID, where + error.message))
                     continue
                 try:
-                    _apply(conn, sub, row, opener, now)
+                    _apply(conn, sub, row, opener, now, account.restrictions)
                 except ApiError as exc:
                     failed.append(_failed(row, exc.code, exc.message))
     return failed

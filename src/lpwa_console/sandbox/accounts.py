@@ -85,7 +85,7 @@ def create_demo_accounts(conn: sqlite3.Connection, now_ms: int | None = None) ->
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
     cur = conn.execute(
         "INSERT INTO subscriptions (ref, name, hsm, show_tag_suggestions, creation_ts)"
-        " VALUES (?, ?, 'DEACTIVATED', 1, ?)",
+        " VALUES (?, ?, 'ACTIVATED', 1, ?)",
         (SUBSCRIPTION_REF, "Acme Utilities", now_ms),
     )
     subscription_id = int(cur.lastrowid or 0)

@@ -693,7 +693,15 @@ def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
     "stations", "key-manager", "applications", "operations", "supplier", "operator-catalogs",
+    "hsm-option",
 )  # fmt: skip
+
+
+def seed_hsm_option(conn: sqlite3.Connection, sub: int) -> None:
+    """The demo subscription's option hsm ACTIVATED: its devices and key manager use HSM
+    groups, which the option DEACTIVATED refuses (Document 1 §2.2, enforced since issue 21;
+    older demos were made DEACTIVATED)."""
+    conn.execute("UPDATE subscriptions SET hsm = 'ACTIVATED' WHERE id = ?", (sub,))
 
 
 def seed_operations(conn: sqlite3.Connection, *, now: int) -> None:
@@ -766,6 +774,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         now = int(time.time() * 1000)
         for statement in drop_prov_queue_triggers():  # a bulk seeding of devices put them back
             conn.execute(statement)
+        if "hsm-option" not in done:  # before the parts that make HSM groups and keys
+            seed_hsm_option(conn, sub)
         if "multicast" not in done:
             seed_multicast(conn, sub, seed=settings.seed, now=now)
         if "network" not in done:

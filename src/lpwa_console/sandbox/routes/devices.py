@@ -154,6 +154,9 @@ def _check_references(
     problems = store.unknown_references(conn, sub, body)
     if problems:
         raise bad_request("; ".join(problems), UNKNOWN_REFERENCE)
+    refusal = store.hsm_refusal(conn, sub, body)
+    if refusal:
+        raise bad_request(refusal)
 
 
 def _deprecated(model: Any, field: str) -> Any:

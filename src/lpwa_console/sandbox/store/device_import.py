@@ -87,6 +87,9 @@ class Context:
         problems = store.unknown_references(conn, self.subscription_id, body)
         if problems:
             raise RowRefused(UNKNOWN_REFERENCE, "; ".join(problems))
+        refusal = store.hsm_refusal(conn, self.subscription_id, body)
+        if refusal:
+            raise RowRefused(INVALID, refusal)
 
 
 def context_for(

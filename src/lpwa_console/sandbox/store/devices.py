@@ -23,6 +23,7 @@ from ...schema.devices import (
 )
 from ...schema.domains import DomainRestrictions
 from . import domains as domain_store
+from . import subscription as subscription_store
 from .clusters import DEVICE_SOURCE, cluster_answer, cluster_rows
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
@@ -315,6 +316,17 @@ def unknown_references(
         if given and ref_id(conn, table, subscription_id, value) is None:
             problems.append(f"{name}: unknown ID {value}")
     return problems
+
+
+def hsm_refusal(
+    conn: sqlite3.Connection, subscription_id: int, body: DeviceCreate | DeviceUpdate
+) -> str | None:
+    """`hsmGroupID: <reason>` when `body` sets an HSM group and the subscription's option
+    hsm is DEACTIVATED (clearing one, null, is always fine)."""
+    given = "hsmGroupID" in body.model_fields_set and body.hsmGroupID is not None
+    if given and subscription_store.hsm_deactivated(conn, subscription_id):
+        return f"hsmGroupID: {subscription_store.HSM_DEACTIVATED}"
+    return None
 
 
 @dataclass(frozen=True)

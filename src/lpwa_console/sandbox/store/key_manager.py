@@ -16,6 +16,7 @@ from .. import km_crypto
 from ..errors import UNKNOWN_REFERENCE, bad_request
 from .sql import Where, select_page
 from .sql import count as count_rows
+from .subscription import HSM_DEACTIVATED, hsm_deactivated
 
 ListPage = tuple[list[dict[str, Any]], bool]
 
@@ -127,6 +128,12 @@ def _exchange_private(conn: sqlite3.Connection, sub: int, version: str) -> str |
     return row[0] if row is not None else None
 
 
+def _platform_version(conn: sqlite3.Connection, version: str) -> bool:
+    """Is `version` one of the platform's exchange keys (rather than an HSM group's)?"""
+    found = conn.execute("SELECT 1 FROM platform_exchange_keys WHERE kid = ?", (version,))
+    return found.fetchone() is not None
+
+
 def _hsm_key(conn: sqlite3.Connection, sub: int, version: str, kind: str) -> str | None:
     row = conn.execute(
         "SELECT k.key_hex FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
@@ -153,6 +160,7 @@ class KeyOpener:
     def __init__(self, conn: sqlite3.Connection, sub: int) -> None:
         self.conn = conn
         self.sub = sub
+        self.hsm_off = hsm_deactivated(conn, sub)
         self._rsa: dict[str, str | None] = {}
         self._aes: dict[tuple[str, str], str | None] = {}
         # (version, ciphertext) -> plaintext, or the reason it does not open.
@@ -197,6 +205,8 @@ class KeyOpener:
             return text.upper()
         if encoding == "HSM":
             assert hsm_version is not None
+            if self.hsm_off:
+                raise bad_request(f"{hsm_field}: {HSM_DEACTIVATED}")
             key = (hsm_version, kind)
             if key not in self._aes:
                 self._aes[key] = _hsm_key(self.conn, self.sub, hsm_version, kind)
@@ -213,6 +223,13 @@ class KeyOpener:
         else:
             assert exchange_version is not None
             private = self._private(exchange_version)
+            if (
+                self.hsm_off
+                and private is not None
+                and not _platform_version(self.conn, exchange_version)
+            ):
+                # An HSM group's exchange key: the key would be the HSM's to open.
+                raise bad_request(f"exchangeKeyVersion: {HSM_DEACTIVATED}")
             if private is None:
                 raise bad_request(
                     f"exchangeKeyVersion: no exchange key of version {exchange_version}",
@@ -350,6 +367,8 @@ def create_as_key(conn: sqlite3.Connection, sub: int, body: KmAsKeyCreate, now: 
     HSM group, the caller checks duplicates first."""
     group = None
     if body.hsmGroupID:
+        if hsm_deactivated(conn, sub):
+            raise bad_request(f"hsmGroupID: {HSM_DEACTIVATED}")
         group = hsm_group_id(conn, sub, body.hsmGroupID)
         if group is None:
             raise bad_request(f"hsmGroupID: no HSM group {body.hsmGroupID}", UNKNOWN_REFERENCE)

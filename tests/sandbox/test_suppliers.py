@@ -34,7 +34,7 @@ def test_identifier_forms_and_who_may(sb: Sandbox) -> None:
         assert sb.get(f"{API}/suppliers/{form}", "supplier").json()["ID"] == "demo-supplier"
         assert sb.get(f"{API}/suppliers/{form}", "operator").status_code == 200
     assert sb.get(f"{API}/suppliers/id:other", "supplier").status_code == 404
-    assert sb.get(f"{API}/suppliers/{int(uid) + 1}", "operator").status_code == 404
+    assert sb.get(f"{API}/suppliers/{int(uid) + 1000}", "operator").status_code == 404
     assert sb.get(SUP, "operator").status_code == 404  # the operator has no supplier
     for role in ("subscriber", "partner"):
         assert sb.get(SUP, role).status_code == 403

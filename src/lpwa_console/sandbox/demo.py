@@ -693,7 +693,7 @@ def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
     "stations", "key-manager", "applications", "operations", "supplier", "operator-catalogs",
-    "hsm-option",
+    "hsm-option", "tenants",
 )  # fmt: skip
 
 
@@ -743,7 +743,7 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         return db
     started = time.perf_counter()
     # Imported only when a part is missing: a warm start needs none of them.
-    from . import demo_km, demo_suppliers, km_crypto
+    from . import demo_km, demo_suppliers, demo_tenants, km_crypto
     from .demo_catalog import seed_device_catalog
     from .demo_operator_catalog import seed_operator_catalogs
     from .demo_stations import seed_demo_partners
@@ -767,6 +767,22 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         with db.write() as conn:  # first: the devices' history is owed (fill_history)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PENDING,))
         seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices", history=False)
+    other_sub: int | None = None
+    if "tenants" not in done:  # the second subscription's devices, in their own transaction
+        with db.write() as conn:
+            other_sub = demo_tenants.other_subscription(conn, now=int(time.time() * 1000))
+            seeded = demo_tenants.has_devices(conn, other_sub)
+            for statement in drop_prov_queue_triggers():  # the devices' bulk seeding put them back
+                conn.execute(statement)
+        # As many as the first tenant's, up to a few dozen (`seed` makes a demo without any).
+        other_devices = min(demo_tenants.OTHER_DEVICES, settings.demo_devices)
+        if not seeded and other_devices:
+            seed_devices(
+                db, other_devices, seed=settings.seed + 1, history=False,
+                subscription_ref=demo_tenants.OTHER_SUBSCRIPTION_REF,
+            )  # fmt: skip
+        with db.write() as conn:
+            demo_tenants.without_hsm(conn, other_sub)
     with db.write() as conn:
         sub = conn.execute(
             "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
@@ -796,6 +812,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             demo_suppliers.seed_supplier(conn, seed=settings.seed, now=now)
         if "operator-catalogs" not in done:  # after the device catalog it describes
             seed_operator_catalogs(conn, now)
+        if other_sub is not None:  # last: the first tenant's UIDs stay what they were
+            demo_tenants.seed_rest(conn, other_sub, seed=settings.seed, now=now)
         for statement in create_prov_queue_triggers():
             conn.execute(statement)
         conn.executemany(

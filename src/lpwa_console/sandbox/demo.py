@@ -110,7 +110,11 @@ DEVICE_COLUMNS = (
     " routing_profile_id, network_context_id, last_imei, imsi, iccid, alarm1, alarm2, alarm3,"
     " alarm4, alarm5, alarm6, alarm_level, alarm004, history_up"
 )
-_MARKS = ", ".join("?" * len(DEVICE_COLUMNS.split(",")))
+# Key material is stored sealed (db/sealing.py): the keys' placeholders seal as they insert.
+_MARKS = ", ".join(
+    "seal(?)" if column.strip() in ("app_key", "app_skey") else "?"
+    for column in DEVICE_COLUMNS.split(",")
+)
 
 
 @dataclass
@@ -515,7 +519,7 @@ def seed_multicast(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -
         cur = conn.execute(
             "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
             " class, creation_date, last_dw, first_dw, last_fcnt_dn, history_dw, last_update,"
-            " who) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " who) VALUES (?, ?, ?, ?, seal(?), ?, ?, ?, ?, ?, ?, ?, ?)",
             (sub, eui, name, devaddr, f"{rng.getrandbits(128):032X}", cls, created, last_dw,
              created + DAY_MS, 1000 + i * 37, history, created, who),
         )  # fmt: skip
@@ -778,7 +782,7 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         other_devices = min(demo_tenants.OTHER_DEVICES, settings.demo_devices)
         if not seeded and other_devices:
             seed_devices(
-                db, other_devices, seed=settings.seed + 1, history=False,
+                db, other_devices, seed=settings.seed, history=False,
                 subscription_ref=demo_tenants.OTHER_SUBSCRIPTION_REF,
             )  # fmt: skip
         with db.write() as conn:

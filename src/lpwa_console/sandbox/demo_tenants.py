@@ -7,11 +7,10 @@ products and a service account; its account is `other-supplier`. A few dozen row
 from __future__ import annotations
 
 import json
-import secrets
 import sqlite3
 
 from . import demo_km, demo_stations
-from .accounts import ADMIN_NODE, READ_NODE, WRITE_NODE
+from .accounts import ADMIN_NODE, READ_NODE, WRITE_NODE, demo_secret_hash
 from .store import partners as partner_store
 from .store import suppliers as supplier_store
 
@@ -30,7 +29,7 @@ def _account(
     conn.execute(
         "INSERT OR IGNORE INTO accounts (role, client_id, client_secret, name, subscription_id,"
         " permissions, rights) VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (role, role, secrets.token_urlsafe(24), name, sub, json.dumps(permissions),
+        (role, role, demo_secret_hash(conn, role), name, sub, json.dumps(permissions),
          json.dumps(rights)),
     )  # fmt: skip
     return int(conn.execute("SELECT id FROM accounts WHERE client_id = ?", (role,)).fetchone()[0])

@@ -1,6 +1,7 @@
 """SQLite access: WAL, foreign keys, one connection per thread, migrated on open.
 
-The file holds client secrets and live tokens: it is made readable by its owner only, and
+The file holds hashes of client secrets and tokens and sealed keys (`sealing.py`, whose key
+file lies beside it): it is made readable by its owner only, and
 a database this version cannot safely write (newer schema, read-only) is refused up front.
 """
 
@@ -15,12 +16,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .migrations import MIGRATIONS, migrate
+from .sealing import Sealer, load_key
 
 
-def _open(path: Path) -> sqlite3.Connection:
+def _open(path: Path, sealer: Sealer) -> sqlite3.Connection:
     # isolation_level=None: we open transactions ourselves (BEGIN IMMEDIATE for writes).
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
     conn.row_factory = sqlite3.Row
+    sealer.register(conn)  # seal/unseal/token_hash/demo_secret, before any migration step
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
@@ -88,6 +91,7 @@ class Database:
         self._local = threading.local()
         self._all: list[sqlite3.Connection] = []
         self._lock = threading.Lock()
+        self._sealer: Sealer | None = None
         if not self.path.parent.exists():
             try:
                 self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
@@ -102,7 +106,7 @@ class Database:
             conn = self.conn()
             check_version(conn, self.path)
             self.migrations_run = migrate(conn)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, ValueError) as exc:  # ValueError: a damaged key file
             self.close()
             raise DatabaseRefused(f"The database {self.path} cannot be used: {exc}") from exc
         except DatabaseRefused:
@@ -114,7 +118,9 @@ class Database:
     def conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = _open(self.path)
+            if self._sealer is None:
+                self._sealer = Sealer(load_key(self.path))
+            conn = _open(self.path, self._sealer)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

@@ -13,6 +13,7 @@ from typing import Any
 from ...schema.key_manager import KmAsKeyCreate, KmAsKeyUpdate, key_encoding
 from ...schema.network import rsa_public_key_pem
 from .. import km_crypto
+from ..db.sealing import seal
 from ..errors import UNKNOWN_REFERENCE, bad_request
 from .sql import Where, select_page
 from .sql import count as count_rows
@@ -38,7 +39,8 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
     ).fetchall():
         pem, n, e = km_crypto.new_rsa_pair()
         conn.execute(
-            "UPDATE platform_exchange_keys SET n_hex = ?, e_hex = ?, private_pem = ? WHERE kid = ?",
+            "UPDATE platform_exchange_keys SET n_hex = ?, e_hex = ?, private_pem = seal(?)"
+            " WHERE kid = ?",
             (f"{n:X}", f"{e:06X}", pem, kid),
         )
         made += 1
@@ -50,7 +52,7 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
         pem, n, e = km_crypto.new_rsa_pair()
         conn.execute(
             "UPDATE hsm_groups SET exchange_key_version = ?, exchange_key_n = ?,"
-            " exchange_key_e = ?, exchange_key_private_pem = ? WHERE id = ?",
+            " exchange_key_e = ?, exchange_key_private_pem = seal(?) WHERE id = ?",
             (version or 1, _b64url(n), _b64url(e), pem, gid),
         )
         made += 1
@@ -59,7 +61,7 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
         " (SELECT 1 FROM hsm_keys k WHERE k.hsm_group_id = g.id)"
     ).fetchall():
         conn.executemany(
-            "INSERT INTO hsm_keys VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO hsm_keys VALUES (?, ?, ?, seal(?), ?)",
             [
                 (f"{ref}-app-v1", gid, "APP", km_crypto.new_aes_key(), now),
                 (f"{ref}-nwk-v1", gid, "NWK", km_crypto.new_aes_key(), now),
@@ -115,13 +117,14 @@ def public_exchange_keys(
 
 def _exchange_private(conn: sqlite3.Connection, sub: int, version: str) -> str | None:
     row = conn.execute(
-        "SELECT private_pem FROM platform_exchange_keys WHERE kid = ?", (version,)
+        "SELECT unseal(private_pem) FROM platform_exchange_keys WHERE kid = ?", (version,)
     ).fetchone()
     if row is not None:
         return str(row[0]) if row[0] else None
     ref, _, number = version.rpartition("-v")
     row = conn.execute(
-        "SELECT exchange_key_private_pem FROM hsm_groups WHERE subscription_id = ? AND ref = ?"
+        "SELECT unseal(exchange_key_private_pem) FROM hsm_groups"
+        " WHERE subscription_id = ? AND ref = ?"
         " AND CAST(exchange_key_version AS TEXT) = ?",
         (sub, ref, number),
     ).fetchone()
@@ -136,7 +139,7 @@ def _platform_version(conn: sqlite3.Connection, version: str) -> bool:
 
 def _hsm_key(conn: sqlite3.Connection, sub: int, version: str, kind: str) -> str | None:
     row = conn.execute(
-        "SELECT k.key_hex FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
+        "SELECT unseal(k.key_hex) FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
         " WHERE k.version = ? AND k.kind = ? AND g.subscription_id = ?",
         (version, kind, sub),
     ).fetchone()
@@ -146,7 +149,7 @@ def _hsm_key(conn: sqlite3.Connection, sub: int, version: str, kind: str) -> str
 def hsm_key_hex(conn: sqlite3.Connection, sub: int, version: str) -> str | None:
     """An HSM AES key in clear, for tests and the demo (never served)."""
     row = conn.execute(
-        "SELECT k.key_hex FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
+        "SELECT unseal(k.key_hex) FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
         " WHERE k.version = ? AND g.subscription_id = ?",
         (version, sub),
     ).fetchone()
@@ -187,6 +190,12 @@ class KeyOpener:
         with ThreadPoolExecutor(max_workers=2) as pool:
             for item, result in zip(work, pool.map(one, work), strict=True):
                 self._opened[item] = result
+
+    def open_sealed(self, field: str, text: str, **how: Any) -> str:
+        """`open`, the key then sealed for storage (`db/sealing.py`): kept, never in clear."""
+        sealed = seal(self.conn, self.open(field, text, **how))
+        assert sealed is not None
+        return sealed
 
     def open(
         self,
@@ -375,7 +384,7 @@ def create_as_key(conn: sqlite3.Connection, sub: int, body: KmAsKeyCreate, now: 
     security = body.hsmSecurity
     cur = conn.execute(
         "INSERT INTO km_as_keys (subscription_id, ref, name, hsm_group_id, key_label, wrap_algo,"
-        " key_hex, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " key_hex, created, updated) VALUES (?, ?, ?, ?, ?, ?, seal(?), ?, ?)",
         (sub, body.ID, body.name, group, security.asKeyLabel if security else None,
          security.asKeyWrapAlgo if security else "AES_CBC", km_crypto.new_aes_key(), now, now),
     )  # fmt: skip

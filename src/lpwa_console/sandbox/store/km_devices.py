@@ -141,7 +141,9 @@ def get(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
 
 def root_keys(conn: sqlite3.Connection, uid: int) -> tuple[str | None, str | None]:
     """(AppKey, NwkKey) in clear, for tests (never served)."""
-    row = conn.execute("SELECT app_key, nwk_key FROM km_devices WHERE uid = ?", (uid,)).fetchone()
+    row = conn.execute(
+        "SELECT unseal(app_key), unseal(nwk_key) FROM km_devices WHERE uid = ?", (uid,)
+    ).fetchone()
     return (row[0], row[1]) if row else (None, None)
 
 
@@ -175,13 +177,13 @@ def _as_key_uid(conn: sqlite3.Connection, sub: int, ref: str) -> int:
 def _open_keys(opener: KeyOpener, body: KmDeviceCreate | KmDeviceUpdate) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if body.appKey:
-        values["app_key"] = opener.open(
+        values["app_key"] = opener.open_sealed(
             "appKey", body.appKey, hsm_version=body.hsmAppKeyVersion,
             exchange_version=body.exchangeKeyVersion, kind="APP", hsm_field="hsmAppKeyVersion",
         )  # fmt: skip
         values["hsm_app_key_version"] = body.hsmAppKeyVersion
     if body.nwkKey:
-        values["nwk_key"] = opener.open(
+        values["nwk_key"] = opener.open_sealed(
             "nwkKey", body.nwkKey, hsm_version=body.hsmNwkKeyVersion,
             exchange_version=body.exchangeKeyVersion, kind="NWK", hsm_field="hsmNwkKeyVersion",
         )  # fmt: skip

@@ -126,6 +126,9 @@ def test_the_key_manager_stays_in_its_tenant(sb: Sandbox, me: str, them: str) ->
     ref = sb.get(MINE, them).json()["ID"]
     for other in (f"id:{ref}", f"id:sub:{ref}"):
         assert sb.get(f"{API}/kmSubscriptions/{other}/devices", me).status_code == 404
+    text = f"DELETE,{victim['EUI']}\r\n"
+    answer = sb.post(f"{KM}/import", me, files={"csv": ("k.csv", text.encode(), "text/csv")})
+    assert answer.status_code == 200 and answer.content  # the line refused: no such device
     assert sb.get(f"{KM}/{victim['UID']}", them).status_code == 200
 
 

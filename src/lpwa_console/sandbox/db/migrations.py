@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from .sealing import ensure_functions
 from .steps_devices import (
     DEVICE_CATALOG,
     V1,
@@ -54,6 +55,8 @@ def migrate(conn: sqlite3.Connection) -> int:
     """Run the steps not yet recorded in user_version; returns the number run."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     pending = MIGRATIONS[version:]
+    if pending:
+        ensure_functions(conn)  # the secrets step seals and hashes with the key file
     for number, step in enumerate(pending, start=version + 1):
         # executescript commits first, so the step and its version bump share one BEGIN.
         conn.executescript(f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={number};\nCOMMIT;")

@@ -90,6 +90,17 @@ class Sealer:
         conn.create_function("demo_secret", 1, self.demo_secret, deterministic=True)
 
 
+def ensure_functions(conn: sqlite3.Connection) -> None:
+    """Register the functions on a connection made without them (a plain `sqlite3.connect`
+    handed to `migrate`), with the key file of its database; a database in memory gets a key
+    of its own, as nothing of it outlives the connection."""
+    try:
+        conn.execute("SELECT seal(NULL)")
+    except sqlite3.OperationalError:
+        path = conn.execute("PRAGMA database_list").fetchone()[2]
+        Sealer(load_key(Path(path)) if path else os.urandom(KEY_BYTES)).register(conn)
+
+
 def _sql_hash(text: str | None) -> str | None:
     return None if text is None else token_hash(text)
 

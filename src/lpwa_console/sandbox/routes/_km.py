@@ -44,9 +44,12 @@ def km_device_uid(
         uid = device_store.find_uid(conn, sub, uid=ident.uid)
     elif ident.kind == "eui" and len(ident.value) == 16:
         uid = device_store.find_uid(conn, sub, eui=ident.value)
-    if uid is None or not device_store.within_reach(
-        conn, sub, device_store.eui_of(conn, uid), restrictions
-    ):
+    hidden = (
+        uid is not None
+        and restrictions is not None
+        and not device_store.within_reach(conn, sub, device_store.eui_of(conn, uid), restrictions)
+    )
+    if uid is None or hidden:
         raise not_found(f"device {device} not found")
     return uid
 

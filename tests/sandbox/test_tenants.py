@@ -143,8 +143,23 @@ def test_stations_stay_in_their_tenant(sb: Sandbox, me: str, them: str) -> None:
     victim = theirs[0]["lrrID"]
     assert sb.get(f"{BSS}/i{victim}", me).status_code == 404
     assert sb.put(f"{BSS}/i{victim}", me, json={"name": "taken"}).status_code == 404
-    moved = sb.post(f"{BSS}/tags", me, json={"addedTags": [{"name": "x"}], "LRRIDs": [victim]})
-    assert moved.status_code in (400, 404)
+    tagged = sb.post(f"{BSS}/tags", me, json={"name": "xt", "LRRIDs": [victim], "action": "TAG"})
+    assert tagged.status_code == 404 or tagged.json()["count"] == 0, tagged.text
+    assert victim not in {
+        s["lrrID"] for s in sb.get(BSS, them, params={"tag": "xt"}).json()["briefs"]
+    }
+    # A tag on my own station is no suggestion for them; alarms stay with their stations.
+    own = sb.post(
+        f"{BSS}/tags",
+        me,
+        json={"name": f"hidden-{me}", "LRRIDs": [mine[0]["lrrID"]], "action": "TAG"},
+    )
+    assert own.status_code == 200 and own.json()["count"] == 1
+    suggested = sb.get(f"{BSS}/tags/suggestions", them, params={"query": "hidden"}).json()
+    assert not suggested["briefs"]
+    my_alarms = {a["alarmUid"] for a in _all(sb, f"{BSS}/alarms", me)}
+    their_alarms = {a["alarmUid"] for a in _all(sb, f"{BSS}/alarms", them)}
+    assert my_alarms and their_alarms and not my_alarms & their_alarms
     partner = sb.get(f"{API}/partners/mine", them).json()["href"].rsplit("/", 1)[1]
     assert sb.get(f"{API}/partners/{partner}", me).status_code == 404
 

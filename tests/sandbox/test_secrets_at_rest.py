@@ -20,6 +20,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from lpwa_console.sandbox import SandboxSettings, demo
 from lpwa_console.sandbox.accounts import by_credentials, listing
 from lpwa_console.sandbox.db import Database, migrations
+from lpwa_console.sandbox.db.connection import DatabaseRefused
 from lpwa_console.sandbox.db.sealing import PREFIX, key_path
 from lpwa_console.sandbox.store import key_manager as key_store
 from lpwa_console.sandbox.store import km_devices as km_store
@@ -134,7 +135,11 @@ def test_another_key_file_opens_nothing(tmp_path: Path, sb: Sandbox) -> None:
     _conn(sb).execute("PRAGMA wal_checkpoint(TRUNCATE)")
     copy = tmp_path / "stolen.db"
     copy.write_bytes(source.read_bytes())
-    db = Database(copy)  # a new key file is made for it
+    with pytest.raises(DatabaseRefused, match=r"key file .* is missing"):
+        Database(copy)
+    assert not key_path(copy).exists()  # nothing left behind
+    key_path(copy).write_bytes(os.urandom(32))  # another key
+    db = Database(copy)
     conn = db.conn()
     # What the copy lists (derived from another key) signs in nowhere.
     for account in listing(conn):

@@ -16,7 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .migrations import MIGRATIONS, migrate
-from .sealing import Sealer, load_key
+from .sealing import Sealer, key_path, load_key
+from .steps_platform import V_SECRETS_AT_REST
 
 
 def _open(path: Path, sealer: Sealer) -> sqlite3.Connection:
@@ -83,6 +84,23 @@ def check_version(conn: sqlite3.Connection, path: Path) -> None:
         )
 
 
+# The first schema whose keys are sealed (migration V_SECRETS_AT_REST).
+SEALED_SINCE = MIGRATIONS.index(V_SECRETS_AT_REST) + 1
+
+
+def _refuse_without_key(conn: sqlite3.Connection, path: Path) -> None:
+    """A database sealed with a key file that is no longer beside it: a new key would open
+    none of its keys and change its demo secrets, so it is refused (the new key file made
+    for it is removed) rather than half working."""
+    if conn.execute("PRAGMA user_version").fetchone()[0] >= SEALED_SINCE:
+        key_path(path).unlink(missing_ok=True)
+        raise DatabaseRefused(
+            f"The key file {key_path(path)} of the database {path} is missing: the database"
+            " keeps its keys sealed with it. Put it back beside the database, or use another"
+            " database file"
+        )
+
+
 class Database:
     """Connections to one SQLite file: one per thread, closed together."""
 
@@ -103,8 +121,11 @@ class Database:
         check_writable(self.path)
         try:
             _make_private(self.path)
+            had_key = key_path(self.path).exists()
             conn = self.conn()
             check_version(conn, self.path)
+            if not had_key:
+                _refuse_without_key(conn, self.path)
             self.migrations_run = migrate(conn)
         except (sqlite3.DatabaseError, ValueError) as exc:  # ValueError: a damaged key file
             self.close()

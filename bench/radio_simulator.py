@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _sandbox import OUT, ensure_seeded
 from lpwa_console.sandbox.db import Database
+from lpwa_console.sandbox.db.sealing import key_path
 from lpwa_console.sandbox.demo_stations import seed_more_stations
 from lpwa_console.sandbox.simulator import Simulator
 from lpwa_console.sandbox.station_sim import StationSimulator
@@ -54,6 +55,8 @@ def main() -> None:
     seeded_devices_s = ensure_seeded(args.db, args.devices, stations=args.stations)
     if args.copy is not None:
         shutil.copyfile(args.db, args.copy)
+        # The sealing key file goes with it (the keys the database holds open only with it).
+        shutil.copyfile(key_path(args.db), key_path(args.copy))
         args.db = args.copy
     db = Database(args.db)
     have = db.conn().execute("SELECT count(*) FROM stations").fetchone()[0]

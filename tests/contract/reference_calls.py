@@ -182,6 +182,12 @@ NOT_IN_REFERENCE: dict[str, tuple[str, Call]] = {
         "network-manager",
         lambda c: c.station_radio.rf_probe_frames(STATION, begin=BEGIN, duration=DAY),
     ),
+    # A station's command history: the sandbox's own route (the console then falls back to
+    # the last command's status).
+    "station_admin.command_history": (
+        "network-manager",
+        lambda c: c.station_admin.command_history(STATION),
+    ),
 }
 
 

@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from lpwa_console.sandbox import SandboxSettings, create_app, demo
 from lpwa_console.sandbox.accounts import listing
+from lpwa_console.sandbox.db.sealing import key_path
 
 API = "/thingpark/wireless/rest"
 DEVICES = f"{API}/subscriptions/mine/devices"
@@ -90,9 +91,15 @@ def _template(settings: dict[str, Any]) -> Path:
     return _TEMPLATES[key]
 
 
+def copy_database(source: Path, target: Path) -> None:
+    """A database and its sealing key file (the keys it holds open only with it)."""
+    shutil.copyfile(source, target)
+    shutil.copyfile(key_path(source), key_path(target))
+
+
 def make_sandbox(path: Path, **settings: Any) -> Iterator[Sandbox]:
     if not path.exists():
-        shutil.copyfile(_template(settings), path)
+        copy_database(_template(settings), path)
     app = create_app(SandboxSettings(db_path=path, **settings))
     db = app.state.services.db
     with TestClient(app) as client:

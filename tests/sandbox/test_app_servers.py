@@ -175,7 +175,7 @@ def test_counts_follow_the_domain_restrictions(sb: Sandbox) -> None:
     direct = dict(
         conn.execute(
             "SELECT a.ref, count(*) FROM device_app_servers l JOIN app_servers a"
-            " ON a.id = l.app_server_id GROUP BY a.ref"
+            " ON a.id = l.app_server_id WHERE a.subscription_id = 1 GROUP BY a.ref"
         ).fetchall()
     )
     assert {k: v[0] for k, v in everyone.items() if v[0]} == direct

@@ -52,7 +52,7 @@ def test_last_values_refuse_a_duration_the_kpi_does_not_list(sb: Sandbox) -> Non
 
 def test_device_counts_follow_the_network(sb: Sandbox) -> None:
     body = sb.get(f"{OPS}/kpis/devices/lastValues", "operator", params={"duration": "P1D"}).json()
-    devices = sb.all_devices()
+    devices = sb.all_devices() + sb.all_devices("other-subscriber")  # the operator's: all
     lorawan = sum(d.get("connectivity", "LORAWAN") == "LORAWAN" for d in devices)
     assert _values(body, "lorawan")[-1] + _values(body, "cellular")[-1] == len(devices)
     assert _values(body, "lorawan")[-1] == lorawan

@@ -84,7 +84,7 @@ def _check(conn: sqlite3.Connection, rng: random.Random) -> None:
                 r[0]
                 for r in conn.execute(
                     "SELECT l.device_uid FROM device_tags l JOIN tags t ON t.id = l.tag_id"
-                    " WHERE t.name = ?",
+                    " WHERE t.name = ? AND t.subscription_id = 1",  # Acme's: the demo has two
                     (tag,),
                 )
             }
@@ -240,6 +240,7 @@ def _expected(
     groups: dict[tuple[int, int], list[tuple[float, float, int]]] = defaultdict(list)
     for uid, lat, lon, conn_type in conn.execute(
         "SELECT uid, lat, lon, connectivity FROM devices WHERE lat IS NOT NULL AND lon IS NOT NULL"
+        " AND subscription_id = 1"  # Acme's (the demo's second tenant is subscription 2)
     ):
         if not (min_lat <= lat <= max_lat and min_lon <= lon <= max_lon):
             continue

@@ -38,8 +38,15 @@ def db(tmp_path: Path) -> Iterator[Database]:
 
 
 def _row(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    row = conn.execute("SELECT * FROM devices WHERE uid = ?", (uid,)).fetchone()
-    return dict(row)
+    # The keys are stored sealed (issue 21): read them opened.
+    row = conn.execute(
+        "SELECT *, unseal(app_key) AS open_key, unseal(app_skey) AS open_skey FROM devices"
+        " WHERE uid = ?",
+        (uid,),
+    ).fetchone()
+    out = dict(row)
+    out["app_key"], out["app_skey"] = out.pop("open_key"), out.pop("open_skey")
+    return out
 
 
 def _ids(conn: sqlite3.Connection, table: str, *refs: str) -> list[int]:

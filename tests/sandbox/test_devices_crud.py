@@ -75,7 +75,7 @@ def test_abp_with_deprecated_app_keys_xml(sb: Sandbox) -> None:
     row = (
         sb.client.app.state.services.db.conn()
         .execute(  # type: ignore[attr-defined]
-            "SELECT app_skey FROM devices WHERE eui = ?", (EUI,)
+            "SELECT unseal(app_skey) FROM devices WHERE eui = ?", (EUI,)
         )
         .fetchone()
     )

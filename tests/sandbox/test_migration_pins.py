@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import sqlite3
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from lpwa_console.sandbox import db
+from lpwa_console.sandbox.db.sealing import Sealer
 
 PINS = Path(__file__).with_name("pins")
 STEPS_FILE = PINS / "migrations.json"
@@ -61,6 +63,7 @@ def current_pins() -> dict[str, object]:
 def current_schema() -> str:
     """The schema of a new database, one object a paragraph, in a stable order."""
     conn = sqlite3.connect(":memory:", isolation_level=None)
+    Sealer(os.urandom(32)).register(conn)  # the functions the secrets step calls
     db.migrate(conn)
     rows = conn.execute(
         "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"

@@ -69,7 +69,9 @@ def test_create_get_update_delete(sb: Sandbox) -> None:
     assert updated.json()["occContext"]["version"] == 1
     conn = sb.client.app.state.services.db.conn()  # type: ignore[attr-defined]
     assert (
-        conn.execute("SELECT app_skey FROM multicast_groups WHERE uid = ?", (uid,)).fetchone()[0]
+        conn.execute(
+            "SELECT unseal(app_skey) FROM multicast_groups WHERE uid = ?", (uid,)
+        ).fetchone()[0]
         == KEY[::-1]
     )
     # Deprecated appKeys XML with Port="*".

@@ -37,9 +37,10 @@ def test_partner_update_rights(sb: Sandbox) -> None:
 
 def test_operator_lists_partners_with_used_and_granted(sb: Sandbox) -> None:
     page = sb.get(OPS, "operator").json()
-    assert page["count"] == 2
+    assert page["count"] == 3  # Acme, Demo Network Partner and the second tenant, Globex
     by_id = {p["partner"]["ID"]: p for p in page["briefs"]}
     assert by_id["100"]["totalBaseStationsUsed"] == 36
+    assert by_id["200"]["totalBaseStationsUsed"] == 8
     assert by_id["demo-networks"]["totalBaseStationsGranted"] == 40
     for role in ("subscriber", "partner"):
         assert sb.get(OPS, role).status_code == 403

@@ -4,7 +4,6 @@ all routes are in, then matches exactly as an app made whole."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,7 @@ from lpwa_console.sandbox import SandboxSettings, create_app
 from lpwa_console.sandbox.accounts import listing
 from lpwa_console.sandbox.app import finish_routes
 
-from .conftest import API, DEVICES, TOKEN, _template
+from .conftest import API, DEVICES, TOKEN, _template, copy_database
 
 
 def table(app: Any) -> list[tuple[str, tuple[str, ...]]]:
@@ -26,7 +25,7 @@ def table(app: Any) -> list[tuple[str, tuple[str, ...]]]:
 
 def staged_app(tmp_path: Path) -> tuple[Any, SandboxSettings, dict[str, str]]:
     settings = SandboxSettings(db_path=tmp_path / "sandbox.db", demo_devices=300)
-    shutil.copyfile(_template({"demo_devices": 300}), settings.db_path)
+    copy_database(_template({"demo_devices": 300}), settings.db_path)
     app = create_app(settings, staged=True)
     account = {a["role"]: a for a in listing(app.state.services.db.conn())}["subscriber"]
     return app, settings, account

@@ -44,7 +44,7 @@ def _stations(sb: Sandbox, software: str) -> list[int]:
         .conn()
         .execute(
             "SELECT s.uid, s.model FROM stations s JOIN partners p ON p.uid = s.partner_uid"
-            " WHERE p.type = 'SUBSCRIBER' ORDER BY s.uid"
+            " WHERE p.type = 'SUBSCRIBER' AND p.ref = '100' ORDER BY s.uid"  # Acme's (`mine`)
         )
     )
     from lpwa_console.sandbox.store.stations import software_type

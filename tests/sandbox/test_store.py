@@ -2,17 +2,27 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from lpwa_console.sandbox import demo
 from lpwa_console.sandbox.accounts import create_demo_accounts
 from lpwa_console.sandbox.db import DEVICE_INDEXES, MIGRATIONS, Database, migrate
+from lpwa_console.sandbox.db.sealing import Sealer, load_key
 from lpwa_console.sandbox.settings import SandboxSettings
 
 from .conftest import make_sandbox
 
 NOW = 1_750_000_000_000
+
+
+def _connect(path: Path, **kw: Any) -> sqlite3.Connection:
+    """A plain connection with the sealing functions the last migration step and the demo
+    accounts use (db/sealing.py), as the sandbox's own connections have."""
+    conn = sqlite3.connect(path, **kw)
+    Sealer(load_key(path)).register(conn)
+    return conn
 
 
 def test_migrations_run_once_and_are_idempotent_on_reopen(tmp_path: Path) -> None:
@@ -39,12 +49,12 @@ def test_an_older_database_gets_the_demo_parts_added_since(tmp_path: Path) -> No
     """A file made before multicast groups and network resources existed (user_version 4,
     accounts and devices only) gets them once on its next start, and nothing twice."""
     path = tmp_path / "old.db"
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = _connect(path, isolation_level=None)
     for number, step in enumerate(MIGRATIONS[:4], start=1):
         conn.executescript(f"BEGIN;{step}\nPRAGMA user_version={number};COMMIT;")
     create_demo_accounts(conn, now_ms=NOW)
     conn.close()
-    assert migrate(sqlite3.connect(path)) == len(MIGRATIONS) - 4
+    assert migrate(_connect(path)) == len(MIGRATIONS) - 4
     settings = SandboxSettings(db_path=path, demo_devices=0)
     for _ in range(2):
         db = demo.prepare(settings)
@@ -53,7 +63,8 @@ def test_an_older_database_gets_the_demo_parts_added_since(tmp_path: Path) -> No
             for table in ("subscriptions", "multicast_groups", "network_contexts")
         ]
         db.close()
-        assert counts == [1, len(demo.MULTICAST_GROUPS), len(demo.NETWORK_CONTEXT_DETAILS)]
+        # Two subscriptions: Acme and the second tenant (demo part "tenants").
+        assert counts == [2, len(demo.MULTICAST_GROUPS), len(demo.NETWORK_CONTEXT_DETAILS)]
 
 
 def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription(
@@ -63,7 +74,7 @@ def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription
     indexes, the platform key table and the groups' network subscription (the multicast one
     of their subscription)."""
     path = tmp_path / "six.db"
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = _connect(path, isolation_level=None)
     for number, step in enumerate(MIGRATIONS[:6], start=1):
         conn.executescript(f"BEGIN;{step}\nPRAGMA user_version={number};COMMIT;")
     sub = create_demo_accounts(conn, now_ms=NOW)
@@ -80,7 +91,7 @@ def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription
         (sub, sub),
     )
     conn.close()
-    assert migrate(sqlite3.connect(path)) == len(MIGRATIONS) - 6
+    assert migrate(_connect(path)) == len(MIGRATIONS) - 6
     db = Database(path)
     links = {r[0] for r in db.conn().execute("SELECT network_subscription FROM multicast_groups")}
     assert links == {"ns-multi"}
@@ -99,7 +110,7 @@ def test_step_7_links_existing_demo_groups_to_the_multicast_network_subscription
 
 def _at_step(path: Path, step: int) -> sqlite3.Connection:
     """A database file made by an older version: migrations 1..step only."""
-    conn = sqlite3.connect(path, isolation_level=None)
+    conn = _connect(path, isolation_level=None)
     for number, step_sql in enumerate(MIGRATIONS[:step], start=1):
         conn.executescript(f"BEGIN;{step_sql}\nPRAGMA user_version={number};COMMIT;")
     return conn
@@ -136,7 +147,7 @@ def test_step_8_gives_existing_routing_profiles_their_connectivity(tmp_path: Pat
     conn.execute("INSERT INTO devices (uid, subscription_id, eui, name, connectivity,"
                  " creation_date) VALUES (99, ?, 'AA', 'no profile', 'CELLULAR', 0)", (sub,))  # fmt: skip
     conn.close()
-    assert migrate(sqlite3.connect(path)) == len(MIGRATIONS) - 7
+    assert migrate(_connect(path)) == len(MIGRATIONS) - 7
     db = Database(path)
     found = dict(db.conn().execute("SELECT ref, connectivity FROM routing_profiles"))
     assert found == {
@@ -212,7 +223,16 @@ def _snapshot(path: Path, n: int, seed: int) -> list[tuple[object, ...]]:
     with db.write() as conn:
         create_demo_accounts(conn, now_ms=NOW)
     demo.seed_devices(db, n, seed=seed, now=NOW)
-    rows = [tuple(r) for r in db.conn().execute("SELECT * FROM devices ORDER BY uid")]
+    # The keys are sealed with a fresh nonce each time (issue 21): compare them opened.
+    rows = [
+        tuple(r)
+        for r in db.conn().execute(
+            "SELECT *, unseal(app_key), unseal(app_skey) FROM devices ORDER BY uid"
+        )
+    ]
+    rows = [
+        tuple(v for v in r if not (isinstance(v, str) and v.startswith("sealed:"))) for r in rows
+    ]
     rows += [tuple(r) for r in db.conn().execute("SELECT * FROM device_tags ORDER BY 1, 2")]
     db.close()
     return rows
@@ -294,7 +314,10 @@ def test_an_interrupted_first_start_resumes(
     monkeypatch.setattr(demo, "_generate", real)
     db = demo.prepare(settings)
     conn = db.conn()
-    assert conn.execute("SELECT count(*) FROM subscriptions").fetchone()[0] == 1
-    assert conn.execute("SELECT count(*) FROM devices").fetchone()[0] == 30
+    # Acme and the second tenant (demo part "tenants"), each made once.
+    assert conn.execute("SELECT count(*) FROM subscriptions").fetchone()[0] == 2
+    assert (
+        conn.execute("SELECT count(*) FROM devices WHERE subscription_id = 1").fetchone()[0] == 30
+    )
     assert conn.execute("SELECT count(*) FROM multicast_groups").fetchone()[0] > 0
     db.close()

@@ -34,7 +34,7 @@ def test_identifier_forms_and_who_may(sb: Sandbox) -> None:
         assert sb.get(f"{API}/suppliers/{form}", "supplier").json()["ID"] == "demo-supplier"
         assert sb.get(f"{API}/suppliers/{form}", "operator").status_code == 200
     assert sb.get(f"{API}/suppliers/id:other", "supplier").status_code == 404
-    assert sb.get(f"{API}/suppliers/{int(uid) + 1}", "operator").status_code == 404
+    assert sb.get(f"{API}/suppliers/{int(uid) + 1000}", "operator").status_code == 404
     assert sb.get(SUP, "operator").status_code == 404  # the operator has no supplier
     for role in ("subscriber", "partner"):
         assert sb.get(SUP, role).status_code == 403
@@ -318,3 +318,30 @@ def test_helpers(sb: Sandbox) -> None:
     assert _all(sb, f"{SUP}/helpers/gateways/customFieldSets") == []
     assert sb.get(f"{SUP}/helpers/things/customFieldSets", "supplier").status_code == 404
     assert any(v["ID"] == "itron" for v in _all(sb, f"{SUP}/helpers/vendors"))
+
+
+def test_the_operator_makes_no_secret_for_a_supplier(sb: Sandbox) -> None:
+    """Supplier credentials belong to the supplier: the operator reaches the supplier but
+    cannot make (or reset) a service account's secret, so it cannot sign in as it."""
+    base = f"{SUP}/serviceAccounts"
+    account = sb.post(base, "supplier", json={"name": "Robot"}).json()
+    secret = sb.post(f"{base}/{account['ID']}/secret", "supplier").json()["clientSecret"]
+    as_operator = f"{API}/suppliers/id:demo-supplier/serviceAccounts/{account['ID']}"
+    assert sb.get(as_operator, "operator").status_code == 200  # it reaches the supplier
+    refused = sb.post(f"{as_operator}/secret", "operator")
+    assert refused.status_code == 403, refused.text
+    assert "clientSecret" not in refused.text and "serviceAccountId" in refused.json()["message"]
+    # The supplier's secret still signs in; nothing the operator holds does.
+    signed = sb.client.post(
+        TOKEN,
+        data={"grant_type": "client_credentials", "client_id": account["ID"],
+              "client_secret": secret},
+    )  # fmt: skip
+    assert signed.status_code == 200
+    # A service account the operator creates has no secret it could read either.
+    made = sb.post(f"{API}/suppliers/id:demo-supplier/serviceAccounts", "operator",
+                   json={"name": "Operator's"})  # fmt: skip
+    if made.status_code == 201:
+        assert "clientSecret" not in made.json()
+        path = f"{API}/suppliers/id:demo-supplier/serviceAccounts/{made.json()['ID']}/secret"
+        assert sb.post(path, "operator").status_code == 403

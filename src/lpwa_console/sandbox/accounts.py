@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..schema.domains import DomainRestrictions
+from .db.sealing import HASH_PREFIX, token_hash
 
 READ_NODE = "LPWA_MGR::READ_NODE"
 WRITE_NODE = "LPWA_MGR::WRITE_NODE"
@@ -79,13 +80,21 @@ DEMO_ACCOUNTS: list[tuple[str, str, str, bool, list[str], list[str], dict[str, A
 ]
 
 
+def demo_secret_hash(conn: sqlite3.Connection, client_id: str) -> str:
+    """What `accounts.client_secret` keeps of a demo account's secret: its SHA-256. The
+    secret itself is derived from the key file beside the database (`db/sealing.py`), so
+    `listing` can give it and a copy of the database alone gives nothing."""
+    row = conn.execute("SELECT token_hash(demo_secret(?))", (client_id,)).fetchone()
+    return HASH_PREFIX + str(row[0])
+
+
 def create_demo_accounts(conn: sqlite3.Connection, now_ms: int | None = None) -> int:
     """The demo subscription and one account per role, with secrets random per database.
     Returns the subscription id."""
     now_ms = now_ms if now_ms is not None else int(time.time() * 1000)
     cur = conn.execute(
         "INSERT INTO subscriptions (ref, name, hsm, show_tag_suggestions, creation_ts)"
-        " VALUES (?, ?, 'DEACTIVATED', 1, ?)",
+        " VALUES (?, ?, 'ACTIVATED', 1, ?)",
         (SUBSCRIPTION_REF, "Acme Utilities", now_ms),
     )
     subscription_id = int(cur.lastrowid or 0)
@@ -96,7 +105,7 @@ def create_demo_accounts(conn: sqlite3.Connection, now_ms: int | None = None) ->
             (
                 role,
                 client_id,
-                secrets.token_urlsafe(24),
+                demo_secret_hash(conn, client_id),
                 name,
                 subscription_id if has_sub else None,
                 json.dumps(permissions),
@@ -141,12 +150,17 @@ def by_credentials(conn: sqlite3.Connection, client_id: str, secret: str) -> Acc
         if not stored or not secret or not _matches(stored, secret):
             return None
         return _account(row)
-    # Compared as bytes: compare_digest refuses str with non-ASCII characters.
-    if row is None or not secrets.compare_digest(
-        row["client_secret"].encode(), secret.encode("utf-8", "surrogatepass")
-    ):
+    if row is None or not _demo_matches(row["client_secret"], secret):
         return None
     return _account(row)
+
+
+def _demo_matches(stored: str, secret: str) -> bool:
+    # Compared as bytes: compare_digest refuses str with non-ASCII characters.
+    if not stored.startswith(HASH_PREFIX):
+        return False  # "!" + random: an account that signs in another way
+    given = HASH_PREFIX + token_hash(secret)
+    return secrets.compare_digest(stored.encode(), given.encode())
 
 
 def _matches(stored: str, secret: str) -> bool:
@@ -166,14 +180,15 @@ def listing(conn: sqlite3.Connection) -> list[dict[str, Any]]:
     """What `lpwa-sandbox accounts --json` prints."""
     out: list[dict[str, Any]] = []
     for row in conn.execute(
-        "SELECT * FROM accounts WHERE role != ? ORDER BY id", (SERVICE_ACCOUNT,)
+        "SELECT *, demo_secret(client_id) AS demo_secret FROM accounts WHERE role != ? ORDER BY id",
+        (SERVICE_ACCOUNT,),
     ):
         account = _account(row)
         out.append(
             {
                 "role": account.role,
                 "client_id": account.client_id,
-                "client_secret": row["client_secret"],
+                "client_secret": row["demo_secret"],
                 "name": account.name,
                 "grantedPermissions": list(account.permissions),
                 "rights": list(account.rights),

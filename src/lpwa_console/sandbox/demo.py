@@ -101,7 +101,11 @@ DEVICE_COLUMNS = (
     " routing_profile_id, network_context_id, last_imei, imsi, iccid, alarm1, alarm2, alarm3,"
     " alarm4, alarm5, alarm6, alarm_level, alarm004, history_up"
 )
-_MARKS = ", ".join("?" * len(DEVICE_COLUMNS.split(",")))
+# Key material is stored sealed (db/sealing.py): the keys' placeholders seal as they insert.
+_MARKS = ", ".join(
+    "seal(?)" if column.strip() in ("app_key", "app_skey") else "?"
+    for column in DEVICE_COLUMNS.split(",")
+)
 
 
 @dataclass
@@ -528,7 +532,7 @@ def seed_multicast(conn: sqlite3.Connection, sub: int, *, seed: int, now: int) -
         cur = conn.execute(
             "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
             " class, creation_date, last_dw, first_dw, last_fcnt_dn, history_dw, last_update,"
-            " who) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " who) VALUES (?, ?, ?, ?, seal(?), ?, ?, ?, ?, ?, ?, ?, ?)",
             (sub, eui, name, devaddr, f"{rng.getrandbits(128):032X}", cls, created, last_dw,
              created + DAY_MS, 1000 + i * 37, history, created, who),
         )  # fmt: skip
@@ -706,7 +710,15 @@ def seed_applications(conn: sqlite3.Connection, *, now: int) -> None:
 DEMO_PARTS = (
     "accounts", "devices", "multicast", "network", "routing-cellular", "device-catalog",
     "stations", "key-manager", "applications", "operations", "supplier", "operator-catalogs",
+    "hsm-option", "tenants",
 )  # fmt: skip
+
+
+def seed_hsm_option(conn: sqlite3.Connection, sub: int) -> None:
+    """The demo subscription's option hsm ACTIVATED: its devices and key manager use HSM
+    groups, which the option DEACTIVATED refuses (Document 1 §2.2, enforced since issue 21;
+    older demos were made DEACTIVATED)."""
+    conn.execute("UPDATE subscriptions SET hsm = 'ACTIVATED' WHERE id = ?", (sub,))
 
 
 def seed_operations(conn: sqlite3.Connection, *, now: int) -> None:
@@ -748,7 +760,7 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         return db
     started = time.perf_counter()
     # Imported only when a part is missing: a warm start needs none of them.
-    from . import demo_km, demo_suppliers, km_crypto
+    from . import demo_km, demo_suppliers, demo_tenants, km_crypto
     from .demo_catalog import seed_device_catalog
     from .demo_operator_catalog import seed_operator_catalogs
     from .demo_stations import seed_demo_partners
@@ -772,6 +784,22 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         with db.write() as conn:  # first: the devices' history is owed (fill_history)
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HISTORY_PENDING,))
         seed_devices(db, settings.demo_devices, seed=settings.seed, part="devices", history=False)
+    other_sub: int | None = None
+    if "tenants" not in done:  # the second subscription's devices, in their own transaction
+        with db.write() as conn:
+            other_sub = demo_tenants.other_subscription(conn, now=int(time.time() * 1000))
+            seeded = demo_tenants.has_devices(conn, other_sub)
+            for statement in drop_prov_queue_triggers():  # the devices' bulk seeding put them back
+                conn.execute(statement)
+        # As many as the first tenant's, up to a few dozen (`seed` makes a demo without any).
+        other_devices = min(demo_tenants.OTHER_DEVICES, settings.demo_devices)
+        if not seeded and other_devices:
+            seed_devices(
+                db, other_devices, seed=settings.seed, history=False,
+                subscription_ref=demo_tenants.OTHER_SUBSCRIPTION_REF,
+            )  # fmt: skip
+        with db.write() as conn:
+            demo_tenants.without_hsm(conn, other_sub)
     with db.write() as conn:
         sub = conn.execute(
             "SELECT id FROM subscriptions WHERE ref = ?", (accounts.SUBSCRIPTION_REF,)
@@ -779,6 +807,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
         now = int(time.time() * 1000)
         for statement in drop_prov_queue_triggers():  # a bulk seeding of devices put them back
             conn.execute(statement)
+        if "hsm-option" not in done:  # before the parts that make HSM groups and keys
+            seed_hsm_option(conn, sub)
         if "multicast" not in done:
             seed_multicast(conn, sub, seed=settings.seed, now=now)
         if "network" not in done:
@@ -799,6 +829,8 @@ def prepare(settings: SandboxSettings, *, history: bool = True) -> Database:
             demo_suppliers.seed_supplier(conn, seed=settings.seed, now=now)
         if "operator-catalogs" not in done:  # after the device catalog it describes
             seed_operator_catalogs(conn, now)
+        if other_sub is not None:  # last: the first tenant's UIDs stay what they were
+            demo_tenants.seed_rest(conn, other_sub, seed=settings.seed, now=now)
         for statement in create_prov_queue_triggers():
             conn.execute(statement)
         conn.executemany(

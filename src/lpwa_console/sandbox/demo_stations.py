@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-import secrets
 import sqlite3
 from collections.abc import Iterator
 
@@ -272,7 +271,8 @@ def _account(
         "INSERT OR IGNORE INTO accounts (role, client_id, client_secret, name, subscription_id,"
         " permissions, rights, restrictions, partner_uid) VALUES (?, ?, ?, ?, NULL, ?, ?, ?, ?)",
         (
-            role, client_id, secrets.token_urlsafe(24), name, json.dumps(permissions),
+            role, client_id, accounts.demo_secret_hash(conn, client_id), name,
+            json.dumps(permissions),
             json.dumps(["PARTNER::ADMIN"]), json.dumps(restrictions) if restrictions else None,
             partner_uid,
         ),

@@ -96,3 +96,20 @@ def domain_matches(
     if not domains:
         return True
     return all(_matches_item(domains, item) for item in restrictions.and_)
+
+
+def leaves_domains(
+    before: Iterable[tuple[str, str]],
+    after: Iterable[tuple[str, str]],
+    restrictions: DomainRestrictions | None,
+) -> bool:
+    """Would a change of a resource's domains from `before` to `after` take it out of the
+    caller's domains? A restricted caller may only leave an item inside its own domains:
+    `after` must match its restrictions, and may be empty (cross-domain, seen by every
+    restricted account) only when the item already was."""
+    if restrictions is None or not restrictions.and_:
+        return False
+    after = list(after)
+    if not after:
+        return bool(list(before))
+    return not domain_matches(after, restrictions)

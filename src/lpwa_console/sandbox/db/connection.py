@@ -1,6 +1,7 @@
 """SQLite access: WAL, foreign keys, one connection per thread, migrated on open.
 
-The file holds client secrets and live tokens: it is made readable by its owner only, and
+The file holds hashes of client secrets and tokens and sealed keys (`sealing.py`, whose key
+file lies beside it): it is made readable by its owner only, and
 a database this version cannot safely write (newer schema, read-only) is refused up front.
 """
 
@@ -16,12 +17,15 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .migrations import MIGRATIONS, migrate
+from .sealing import Sealer, key_path, load_key
+from .steps_platform import V_SECRETS_AT_REST
 
 
-def _open(path: Path) -> sqlite3.Connection:
+def _open(path: Path, sealer: Sealer) -> sqlite3.Connection:
     # isolation_level=None: we open transactions ourselves (BEGIN IMMEDIATE for writes).
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
     conn.row_factory = sqlite3.Row
+    sealer.register(conn)  # seal/unseal/token_hash/demo_secret, before any migration step
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     conn.execute("PRAGMA foreign_keys=ON")
@@ -81,6 +85,23 @@ def check_version(conn: sqlite3.Connection, path: Path) -> None:
         )
 
 
+# The first schema whose keys are sealed (migration V_SECRETS_AT_REST).
+SEALED_SINCE = MIGRATIONS.index(V_SECRETS_AT_REST) + 1
+
+
+def _refuse_without_key(conn: sqlite3.Connection, path: Path) -> None:
+    """A database sealed with a key file that is no longer beside it: a new key would open
+    none of its keys and change its demo secrets, so it is refused (the new key file made
+    for it is removed) rather than half working."""
+    if conn.execute("PRAGMA user_version").fetchone()[0] >= SEALED_SINCE:
+        key_path(path).unlink(missing_ok=True)
+        raise DatabaseRefused(
+            f"The key file {key_path(path)} of the database {path} is missing: the database"
+            " keeps its keys sealed with it. Put it back beside the database, or use another"
+            " database file"
+        )
+
+
 class Database:
     """Connections to one SQLite file: one per thread, closed together."""
 
@@ -92,6 +113,7 @@ class Database:
         # Told (seconds held, rows changed) after each write transaction: tests measure how
         # long background work holds the write lock without timing it themselves.
         self.write_observer: Callable[[float, int], None] | None = None
+        self._sealer: Sealer | None = None
         if not self.path.parent.exists():
             try:
                 self.path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
@@ -103,10 +125,13 @@ class Database:
         check_writable(self.path)
         try:
             _make_private(self.path)
+            had_key = key_path(self.path).exists()
             conn = self.conn()
             check_version(conn, self.path)
+            if not had_key:
+                _refuse_without_key(conn, self.path)
             self.migrations_run = migrate(conn)
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, ValueError) as exc:  # ValueError: a damaged key file
             self.close()
             raise DatabaseRefused(f"The database {self.path} cannot be used: {exc}") from exc
         except DatabaseRefused:
@@ -118,7 +143,9 @@ class Database:
     def conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
         if conn is None:
-            conn = _open(self.path)
+            if self._sealer is None:
+                self._sealer = Sealer(load_key(self.path))
+            conn = _open(self.path, self._sealer)
             self._local.conn = conn
             with self._lock:
                 self._all.append(conn)

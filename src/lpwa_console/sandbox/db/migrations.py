@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from .sealing import ensure_functions
 from .steps_devices import (
     DEVICE_CATALOG,
     V1,
@@ -29,6 +30,7 @@ from .steps_platform import (
     V_CATALOGS,
     V_DASHBOARD_KPIS,
     V_OPERATIONS,
+    V_SECRETS_AT_REST,
     V_SUPPLIERS,
 )
 from .steps_stations import (
@@ -45,7 +47,7 @@ MIGRATIONS: list[str] = [
     V1, V2, V3, V4, V5, V6, V7, V8, V9, V_AS_COUNTS, DEVICE_CATALOG, V10,
     V_TAG_COUNTS, V_STATIONS, KEY_MANAGER, V_STATION_OPS, V_APPLICATIONS, V_OPERATIONS,
     V_SUPPLIERS, V_CATALOGS, V_DASHBOARD_KPIS, V_SIM_WHEEL, V_SIM_STEADY,
-    V_RECEPTIONS_INLINE, V_TILE_TRIGGER, V_STATION_DOMAIN_SET_CHANGED,
+    V_RECEPTIONS_INLINE, V_TILE_TRIGGER, V_STATION_DOMAIN_SET_CHANGED, V_SECRETS_AT_REST,
 ]  # fmt: skip
 
 
@@ -53,6 +55,8 @@ def migrate(conn: sqlite3.Connection) -> int:
     """Run the steps not yet recorded in user_version; returns the number run."""
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     pending = MIGRATIONS[version:]
+    if pending:
+        ensure_functions(conn)  # the secrets step seals and hashes with the key file
     for number, step in enumerate(pending, start=version + 1):
         # executescript commits first, so the step and its version bump share one BEGIN.
         conn.executescript(f"BEGIN IMMEDIATE;\n{step}\nPRAGMA user_version={number};\nCOMMIT;")

@@ -377,3 +377,28 @@ CREATE TABLE kpi_samples (
 ) WITHOUT ROWID;
 CREATE INDEX ix_kpi_samples_ts ON kpi_samples(ts);
 """
+
+
+# Secrets at rest (issue 21): key material sealed with the key file beside the database
+# (`sealing.py`: the functions are registered on every connection), bearer tokens and the
+# demo accounts' client secrets kept as hashes. The demo secrets become the ones derived
+# from the key file (`demo_secret`), which `lpwa-sandbox accounts` lists. Sealing the
+# devices' keys is no change to provision: the queue items it would add are dropped.
+V_SECRETS_AT_REST = """
+UPDATE km_devices SET app_key = seal(app_key), nwk_key = seal(nwk_key)
+    WHERE app_key IS NOT NULL OR nwk_key IS NOT NULL;
+UPDATE km_as_keys SET key_hex = seal(key_hex) WHERE key_hex IS NOT NULL;
+UPDATE hsm_keys SET key_hex = seal(key_hex) WHERE key_hex IS NOT NULL;
+UPDATE platform_exchange_keys SET private_pem = seal(private_pem) WHERE private_pem IS NOT NULL;
+UPDATE hsm_groups SET exchange_key_private_pem = seal(exchange_key_private_pem)
+    WHERE exchange_key_private_pem IS NOT NULL;
+CREATE TEMP TABLE secrets_queue_mark AS SELECT coalesce(max(id), 0) AS id FROM prov_queue;
+UPDATE devices SET app_key = seal(app_key), app_skey = seal(app_skey)
+    WHERE app_key IS NOT NULL OR app_skey IS NOT NULL;
+DELETE FROM prov_queue WHERE id > (SELECT id FROM secrets_queue_mark);
+DROP TABLE secrets_queue_mark;
+UPDATE multicast_groups SET app_skey = seal(app_skey) WHERE app_skey IS NOT NULL;
+UPDATE tokens SET token = token_hash(token);
+UPDATE accounts SET client_secret = 'sha256$' || token_hash(demo_secret(client_id))
+    WHERE role != 'service-account';
+"""

@@ -20,7 +20,7 @@ from fastapi import Depends
 from fastapi.responses import Response
 
 from ...schema.common import parse_identifier
-from ...schema.domains import Domain, domain_matches
+from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves_domains
 from ..accounts import Account
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
@@ -124,6 +124,24 @@ def check_domains(account: Account, domains: list[Domain] | None) -> list[tuple[
     if not domain_matches(pairs, account.restrictions):
         raise forbidden("domains: outside the domains you are restricted to", OUT_OF_DOMAIN)
     return pairs
+
+
+def check_kept_inside(
+    account: Account | DomainRestrictions | None,
+    before: list[tuple[str, str]],
+    after: list[tuple[str, str]],
+    *,
+    field: str = "domains",
+) -> None:
+    """403 when a change of an item's domains would take it out of the caller's domains
+    (`schema.domains.leaves_domains`: cross-domain included)."""
+    restrictions = account.restrictions if isinstance(account, Account) else account
+    if leaves_domains(before, after, restrictions):
+        what = "no domain makes it cross-domain" if not after else "outside your domains"
+        raise forbidden(
+            f"{field}: a restricted account keeps its items inside its own domains ({what})",
+            OUT_OF_DOMAIN,
+        )
 
 
 def app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list[int]:

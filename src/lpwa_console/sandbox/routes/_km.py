@@ -7,6 +7,7 @@ from __future__ import annotations
 import sqlite3
 
 from ...schema.common import parse_identifier
+from ...schema.domains import DomainRestrictions
 from ..accounts import Account
 from ..errors import not_found
 from ..store import key_manager as key_store
@@ -31,14 +32,32 @@ def km_subscription(conn: sqlite3.Connection, account: Account, km_subscription_
     return own
 
 
-def km_device_uid(conn: sqlite3.Connection, sub: int, device: str) -> int:
-    """The UID behind a device identifier (UID, or `e` + EUI in upper case); 404 otherwise."""
+def km_device_uid(
+    conn: sqlite3.Connection, sub: int, device: str, restrictions: DomainRestrictions | None
+) -> int:
+    """The UID behind a device identifier (UID, or `e` + EUI in upper case); 404 otherwise,
+    and when its EUI is a network device outside the caller's domains
+    (`km_devices.reach_sql`)."""
     ident = parse_identifier(device, allow_eui=True)
     uid = None
     if ident.kind == "uid":
         uid = device_store.find_uid(conn, sub, uid=ident.uid)
     elif ident.kind == "eui" and len(ident.value) == 16:
         uid = device_store.find_uid(conn, sub, eui=ident.value)
-    if uid is None:
+    hidden = (
+        uid is not None
+        and restrictions is not None
+        and not device_store.within_reach(conn, sub, device_store.eui_of(conn, uid), restrictions)
+    )
+    if uid is None or hidden:
         raise not_found(f"device {device} not found")
     return uid
+
+
+def check_km_eui(
+    conn: sqlite3.Connection, sub: int, eui: str, restrictions: DomainRestrictions | None
+) -> None:
+    """404 for an EUI (to create or claim) whose network device is outside the caller's
+    domains: the same answer as for a KM device that does not exist."""
+    if not device_store.within_reach(conn, sub, eui, restrictions):
+        raise not_found(f"device e{eui.upper()} not found")

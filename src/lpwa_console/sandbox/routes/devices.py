@@ -50,6 +50,7 @@ from ..store import subscription as subscription_store
 from ..store.clock import network_now, now_ms
 from ._common import (
     PageParams,
+    check_kept_inside,
     decode_cursor,
     encode_cursor,
     list_answer,
@@ -153,6 +154,9 @@ def _check_references(
     problems = store.unknown_references(conn, sub, body)
     if problems:
         raise bad_request("; ".join(problems), UNKNOWN_REFERENCE)
+    refusal = store.hsm_refusal(conn, sub, body)
+    if refusal:
+        raise bad_request(refusal)
 
 
 def _deprecated(model: Any, field: str) -> Any:
@@ -376,6 +380,8 @@ def update_device(
     domains = _check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = _visible_uid(conn, account, deviceUid)
+        if domains is not None:
+            check_kept_inside(account, store.domains_of(conn, uid), domains)
         current = _device(conn, uid)
         refuse_changed(current, body.fixed_values())
         if "appServersRoutingProfile" in given:

@@ -25,7 +25,7 @@ from ..store import km_devices as store
 from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._common import PageParams, list_answer
-from ._km import km_device_uid, km_subscription
+from ._km import check_km_eui, km_device_uid, km_subscription
 from ._router import RecordedRouter
 
 router = RecordedRouter(tags=["key manager devices"], dependencies=[ClientBodies])
@@ -41,7 +41,7 @@ def list_km_devices(
     state: Annotated[KmDeviceState | None, Query()] = None,
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    w = store.where(km_subscription(conn, account, kmSubscriptionUid), state)
+    w = store.where(km_subscription(conn, account, kmSubscriptionUid), state, account.restrictions)
     items, more = store.page(conn, w, paging.offset, paging.size)
     return list_answer(items, more, first=paging.first, count=lambda: store.count(conn, w))
 
@@ -58,6 +58,7 @@ def create_km_device(
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
         sub = km_subscription(conn, account, kmSubscriptionUid)
+        check_km_eui(conn, sub, body.EUI, account.restrictions)
         if store.find_uid(conn, sub, eui=body.EUI) is not None:
             raise ApiError(409, DUPLICATE, f"EUI: a device with EUI {body.EUI} already exists")
         uid, _token = store.create(conn, sub, body, now_ms(), KeyOpener(conn, sub))
@@ -71,6 +72,7 @@ def claim_km_device(
     """A PRE_COMMISSIONED device becomes GENERIC, owned by `ownerID`."""
     with svc.db.write() as conn:
         sub = km_subscription(conn, account, kmSubscriptionUid)
+        check_km_eui(conn, sub, body.EUI, account.restrictions)
         uid = store.claim(conn, sub, body, now_ms())
         if uid is None:
             raise not_found(f"device e{body.EUI} not found")
@@ -84,7 +86,9 @@ def km_device_states(
     kmSubscriptionUid: str, account: DeviceReader, svc: AppServices
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    return store.states(conn, km_subscription(conn, account, kmSubscriptionUid))
+    return store.states(
+        conn, km_subscription(conn, account, kmSubscriptionUid), account.restrictions
+    )
 
 
 @router.get(f"{DEVICES}/frames", response_model=KmFramePage, response_model_exclude_none=True)
@@ -94,9 +98,10 @@ def km_traffic(
     """What the key manager served (join requests and accepts), newest first."""
     conn = svc.db.conn()
     sub = km_subscription(conn, account, kmSubscriptionUid)
-    items, more = store.frames(conn, sub, None, paging.offset, paging.size)
+    limits = account.restrictions
+    items, more = store.frames(conn, sub, None, paging.offset, paging.size, limits)
     return list_answer(
-        items, more, first=paging.first, count=lambda: store.frames_count(conn, sub, None)
+        items, more, first=paging.first, count=lambda: store.frames_count(conn, sub, None, limits)
     )
 
 
@@ -106,7 +111,7 @@ def get_km_device(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sub = km_subscription(conn, account, kmSubscriptionUid)
-    return store.get(conn, km_device_uid(conn, sub, deviceUid))
+    return store.get(conn, km_device_uid(conn, sub, deviceUid, account.restrictions))
 
 
 @router.put(f"{DEVICES}/{{deviceUid}}", response_model=KmDevice, response_model_exclude_none=True)
@@ -120,7 +125,7 @@ def update_km_device(
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
         sub = km_subscription(conn, account, kmSubscriptionUid)
-        uid = km_device_uid(conn, sub, deviceUid)
+        uid = km_device_uid(conn, sub, deviceUid, account.restrictions)
         refuse_changed(store.get(conn, uid), body.fixed_values())
         store.update(conn, uid, body, now_ms(), KeyOpener(conn, sub))
     return store.get(svc.db.conn(), uid)
@@ -132,7 +137,7 @@ def delete_km_device(
 ) -> Response:
     with svc.db.write() as conn:
         sub = km_subscription(conn, account, kmSubscriptionUid)
-        store.delete(conn, km_device_uid(conn, sub, deviceUid))
+        store.delete(conn, km_device_uid(conn, sub, deviceUid, account.restrictions))
     return Response(status_code=204)
 
 
@@ -148,7 +153,7 @@ def km_device_traffic(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     sub = km_subscription(conn, account, kmSubscriptionUid)
-    uid = km_device_uid(conn, sub, deviceUid)
+    uid = km_device_uid(conn, sub, deviceUid, account.restrictions)
     items, more = store.frames(conn, sub, uid, paging.offset, paging.size)
     return list_answer(
         items, more, first=paging.first, count=lambda: store.frames_count(conn, sub, uid)

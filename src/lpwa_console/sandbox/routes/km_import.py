@@ -19,6 +19,7 @@ from typing import IO
 from fastapi import Request, Response
 
 from ...schema.common import ErrorBody
+from ...schema.domains import DomainRestrictions
 from ...schema.km_import import KmImportRow, parse_km_row
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
@@ -58,9 +59,18 @@ def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
 
 
 def _apply(
-    conn: sqlite3.Connection, sub: int, row: KmImportRow, opener: KeyOpener, now: int
+    conn: sqlite3.Connection,
+    sub: int,
+    row: KmImportRow,
+    opener: KeyOpener,
+    now: int,
+    restrictions: DomainRestrictions | None,
 ) -> None:
     assert row.EUI is not None
+    if not store.within_reach(conn, sub, row.EUI, restrictions):
+        # A network device outside the caller's domains: as if there were none (the rows
+        # of a DELETE), and not the caller's to create keys for.
+        raise ApiError(404, NOT_FOUND, f"DevEUI: no device {row.EUI}")
     uid = store.find_uid(conn, sub, eui=row.EUI)
     if row.operation == "DELETE":
         if uid is None:
@@ -110,7 +120,7 @@ def _run(
             opener.predecrypt(_rsa_cells(batch))
             for row in batch:
                 try:
-                    _apply(conn, sub, row, opener, now)
+                    _apply(conn, sub, row, opener, now, account.restrictions)
                 except ApiError as exc:
                     failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
     return failed

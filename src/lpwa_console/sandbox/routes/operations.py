@@ -38,6 +38,7 @@ from ..errors import (
     refuse_changed,
 )
 from ..store import operations as store
+from ..store import subscription as subscription_store
 from ..store.clock import now_ms
 from ._common import PageParams, list_answer, parse_sort, wire_json
 from ._partners import check_operator
@@ -249,6 +250,8 @@ def create_hsm_group(
             raise bad_request(
                 f"subscriberID: no subscription {body.subscriberID}", UNKNOWN_REFERENCE
             )
+        if subscription_store.hsm_deactivated(conn, sub):
+            raise bad_request(f"subscriberID: {subscription_store.HSM_DEACTIVATED}")
         if store.hsm_group_exists(conn, sub, body.ID):
             raise ApiError(
                 409, DUPLICATE, f"ID: subscription {body.subscriberID} has an HSM group {body.ID}"

@@ -54,7 +54,14 @@ from ..store import station_clusters as cluster_store
 from ..store import station_ops as ops_store
 from ..store import stations as store
 from ..store.clock import network_now
-from ._common import PageParams, decode_cursor, encode_cursor, list_answer, parse_sort
+from ._common import (
+    PageParams,
+    check_kept_inside,
+    decode_cursor,
+    encode_cursor,
+    list_answer,
+    parse_sort,
+)
 from ._partners import (
     PartnerReader,
     PartnerScope,
@@ -274,6 +281,9 @@ def station_domains(
             ]
             after = sorted(set(kept + added))
             check_station_domains(scope, after, field="removedDomains")
+            check_kept_inside(
+                scope.restrictions, store.domains_of(conn, uid), after, field="removedDomains"
+            )
             store.set_domains(conn, scope.subscription_id, uid, after)
     return Response(status_code=204)
 
@@ -345,6 +355,8 @@ def update_station(
         check_station_domains(scope, pairs)
     with svc.db.write() as conn:
         uid = visible_station_uid(conn, scope, bsUid)
+        if pairs is not None:
+            check_kept_inside(scope.restrictions, store.domains_of(conn, uid), pairs)
         refuse_changed(_station(conn, uid), body.fixed_values(), any_case=STATION_ANY_CASE)
         store.update(
             conn, uid, body, now=_now(conn), who=scope.who, domains=pairs,

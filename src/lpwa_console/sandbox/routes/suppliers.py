@@ -320,7 +320,11 @@ def new_secret(
     supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
 ) -> Response:
     """A new secret, answered this once: the sandbox keeps its scrypt hash only. (Written
-    as is: the response model's SecretStr would mask it.)"""
+    as is: the response model's SecretStr would mask it.) Only the supplier's own accounts
+    make one: the operator reaches the supplier, not its credentials (it could sign in as
+    the supplier and lock the supplier's own secret out)."""
+    if not account.can(SUPPLIER_ADMIN):
+        raise forbidden("serviceAccountId: a service account's secret is its supplier's to make")
     now = now_ms()
     with svc.db.write() as conn:
         sup = supplier_uid(conn, account, supplierUid)

@@ -23,7 +23,7 @@ from typing import Any
 
 from ...schema.device_import import ImportRow, activation_of, connectivity_of
 from ...schema.devices import DeviceCreate, DeviceUpdate
-from ...schema.domains import DomainRestrictions, domain_matches
+from ...schema.domains import DomainRestrictions, domain_matches, leaves_domains
 from ..accounts import ADMIN_NODE
 from ..errors import (
     DUPLICATE,
@@ -87,6 +87,9 @@ class Context:
         problems = store.unknown_references(conn, self.subscription_id, body)
         if problems:
             raise RowRefused(UNKNOWN_REFERENCE, "; ".join(problems))
+        refusal = store.hsm_refusal(conn, self.subscription_id, body)
+        if refusal:
+            raise RowRefused(INVALID, refusal)
 
 
 def context_for(
@@ -223,7 +226,13 @@ def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
     if "tags" in given:
         store.set_tags(conn, sub, uid, [t.name for t in body.tags or []])
     if "domains" in given:
-        store.set_domains(conn, sub, uid, _domains(ctx, body, creating=False) or [])
+        after = _domains(ctx, body, creating=False) or []
+        if leaves_domains(store.domains_of(conn, uid), after, ctx.restrictions):
+            raise RowRefused(
+                OUT_OF_DOMAIN,
+                "domains: a restricted account keeps its devices inside its own domains",
+            )
+        store.set_domains(conn, sub, uid, after)
     if "appServers" in given:
         servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
         store.set_app_servers(conn, uid, servers)

@@ -22,7 +22,9 @@ from ...schema.devices import (
     default_alarm004,
 )
 from ...schema.domains import DomainRestrictions
+from ..db.sealing import seal
 from . import domains as domain_store
+from . import subscription as subscription_store
 from .clusters import DEVICE_SOURCE, cluster_answer, cluster_rows
 from .domains import DEVICE_DOMAINS
 from .filters import Where, device_restriction_sql, device_where
@@ -317,6 +319,17 @@ def unknown_references(
     return problems
 
 
+def hsm_refusal(
+    conn: sqlite3.Connection, subscription_id: int, body: DeviceCreate | DeviceUpdate
+) -> str | None:
+    """`hsmGroupID: <reason>` when `body` sets an HSM group and the subscription's option
+    hsm is DEACTIVATED (clearing one, null, is always fine)."""
+    given = "hsmGroupID" in body.model_fields_set and body.hsmGroupID is not None
+    if given and subscription_store.hsm_deactivated(conn, subscription_id):
+        return f"hsmGroupID: {subscription_store.HSM_DEACTIVATED}"
+    return None
+
+
 @dataclass(frozen=True)
 class RoutingProfileRef:
     """An AS routing profile a device may point to: its row id and its connectivity."""
@@ -424,8 +437,8 @@ def create(
             "admin_lon": body.adminLon,
             "nw_address": body.nwAddress,
             "app_eui": body.appEUI,
-            "app_key": body.appKey,  # stored, never returned
-            "app_skey": body.effective_app_skey(),  # stored, never returned
+            "app_key": seal(conn, body.appKey),  # stored sealed, never returned
+            "app_skey": seal(conn, body.effective_app_skey()),
             "as_transport_key": body.asTransportKey.ID if body.asTransportKey else None,
             "hsm_group_id": body.hsmGroupID,
             "routing_profile_id": routing_profile_id,
@@ -472,7 +485,12 @@ def updated_columns(body: DeviceUpdate) -> dict[str, Any]:
     return values
 
 
+# Key material: stored sealed (db/sealing.py), never returned.
+SEALED_COLUMNS = ("app_key", "app_skey")
+
+
 def update_columns(conn: sqlite3.Connection, uid: int, values: dict[str, Any]) -> None:
+    values = {c: seal(conn, v) if c in SEALED_COLUMNS else v for c, v in values.items()}
     if values:
         sets = ", ".join(f"{column} = ?" for column in values)
         conn.execute(f"UPDATE devices SET {sets} WHERE uid = ?", [*values.values(), uid])

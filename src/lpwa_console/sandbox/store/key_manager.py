@@ -13,9 +13,11 @@ from typing import Any
 from ...schema.key_manager import KmAsKeyCreate, KmAsKeyUpdate, key_encoding
 from ...schema.network import rsa_public_key_pem
 from .. import km_crypto
+from ..db.sealing import seal
 from ..errors import UNKNOWN_REFERENCE, bad_request
 from .sql import Where, select_page
 from .sql import count as count_rows
+from .subscription import HSM_DEACTIVATED, hsm_deactivated
 
 ListPage = tuple[list[dict[str, Any]], bool]
 
@@ -37,7 +39,8 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
     ).fetchall():
         pem, n, e = km_crypto.new_rsa_pair()
         conn.execute(
-            "UPDATE platform_exchange_keys SET n_hex = ?, e_hex = ?, private_pem = ? WHERE kid = ?",
+            "UPDATE platform_exchange_keys SET n_hex = ?, e_hex = ?, private_pem = seal(?)"
+            " WHERE kid = ?",
             (f"{n:X}", f"{e:06X}", pem, kid),
         )
         made += 1
@@ -49,7 +52,7 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
         pem, n, e = km_crypto.new_rsa_pair()
         conn.execute(
             "UPDATE hsm_groups SET exchange_key_version = ?, exchange_key_n = ?,"
-            " exchange_key_e = ?, exchange_key_private_pem = ? WHERE id = ?",
+            " exchange_key_e = ?, exchange_key_private_pem = seal(?) WHERE id = ?",
             (version or 1, _b64url(n), _b64url(e), pem, gid),
         )
         made += 1
@@ -58,7 +61,7 @@ def ensure_exchange_keys(conn: sqlite3.Connection, now: int) -> int:
         " (SELECT 1 FROM hsm_keys k WHERE k.hsm_group_id = g.id)"
     ).fetchall():
         conn.executemany(
-            "INSERT INTO hsm_keys VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO hsm_keys VALUES (?, ?, ?, seal(?), ?)",
             [
                 (f"{ref}-app-v1", gid, "APP", km_crypto.new_aes_key(), now),
                 (f"{ref}-nwk-v1", gid, "NWK", km_crypto.new_aes_key(), now),
@@ -114,22 +117,29 @@ def public_exchange_keys(
 
 def _exchange_private(conn: sqlite3.Connection, sub: int, version: str) -> str | None:
     row = conn.execute(
-        "SELECT private_pem FROM platform_exchange_keys WHERE kid = ?", (version,)
+        "SELECT unseal(private_pem) FROM platform_exchange_keys WHERE kid = ?", (version,)
     ).fetchone()
     if row is not None:
         return str(row[0]) if row[0] else None
     ref, _, number = version.rpartition("-v")
     row = conn.execute(
-        "SELECT exchange_key_private_pem FROM hsm_groups WHERE subscription_id = ? AND ref = ?"
+        "SELECT unseal(exchange_key_private_pem) FROM hsm_groups"
+        " WHERE subscription_id = ? AND ref = ?"
         " AND CAST(exchange_key_version AS TEXT) = ?",
         (sub, ref, number),
     ).fetchone()
     return row[0] if row is not None else None
 
 
+def _platform_version(conn: sqlite3.Connection, version: str) -> bool:
+    """Is `version` one of the platform's exchange keys (rather than an HSM group's)?"""
+    found = conn.execute("SELECT 1 FROM platform_exchange_keys WHERE kid = ?", (version,))
+    return found.fetchone() is not None
+
+
 def _hsm_key(conn: sqlite3.Connection, sub: int, version: str, kind: str) -> str | None:
     row = conn.execute(
-        "SELECT k.key_hex FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
+        "SELECT unseal(k.key_hex) FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
         " WHERE k.version = ? AND k.kind = ? AND g.subscription_id = ?",
         (version, kind, sub),
     ).fetchone()
@@ -139,7 +149,7 @@ def _hsm_key(conn: sqlite3.Connection, sub: int, version: str, kind: str) -> str
 def hsm_key_hex(conn: sqlite3.Connection, sub: int, version: str) -> str | None:
     """An HSM AES key in clear, for tests and the demo (never served)."""
     row = conn.execute(
-        "SELECT k.key_hex FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
+        "SELECT unseal(k.key_hex) FROM hsm_keys k JOIN hsm_groups g ON g.id = k.hsm_group_id"
         " WHERE k.version = ? AND g.subscription_id = ?",
         (version, sub),
     ).fetchone()
@@ -153,6 +163,7 @@ class KeyOpener:
     def __init__(self, conn: sqlite3.Connection, sub: int) -> None:
         self.conn = conn
         self.sub = sub
+        self.hsm_off = hsm_deactivated(conn, sub)
         self._rsa: dict[str, str | None] = {}
         self._aes: dict[tuple[str, str], str | None] = {}
         # (version, ciphertext) -> plaintext, or the reason it does not open.
@@ -180,6 +191,12 @@ class KeyOpener:
             for item, result in zip(work, pool.map(one, work), strict=True):
                 self._opened[item] = result
 
+    def open_sealed(self, field: str, text: str, **how: Any) -> str:
+        """`open`, the key then sealed for storage (`db/sealing.py`): kept, never in clear."""
+        sealed = seal(self.conn, self.open(field, text, **how))
+        assert sealed is not None
+        return sealed
+
     def open(
         self,
         field: str,
@@ -197,6 +214,8 @@ class KeyOpener:
             return text.upper()
         if encoding == "HSM":
             assert hsm_version is not None
+            if self.hsm_off:
+                raise bad_request(f"{hsm_field}: {HSM_DEACTIVATED}")
             key = (hsm_version, kind)
             if key not in self._aes:
                 self._aes[key] = _hsm_key(self.conn, self.sub, hsm_version, kind)
@@ -213,6 +232,13 @@ class KeyOpener:
         else:
             assert exchange_version is not None
             private = self._private(exchange_version)
+            if (
+                self.hsm_off
+                and private is not None
+                and not _platform_version(self.conn, exchange_version)
+            ):
+                # An HSM group's exchange key: the key would be the HSM's to open.
+                raise bad_request(f"exchangeKeyVersion: {HSM_DEACTIVATED}")
             if private is None:
                 raise bad_request(
                     f"exchangeKeyVersion: no exchange key of version {exchange_version}",
@@ -350,13 +376,15 @@ def create_as_key(conn: sqlite3.Connection, sub: int, body: KmAsKeyCreate, now: 
     HSM group, the caller checks duplicates first."""
     group = None
     if body.hsmGroupID:
+        if hsm_deactivated(conn, sub):
+            raise bad_request(f"hsmGroupID: {HSM_DEACTIVATED}")
         group = hsm_group_id(conn, sub, body.hsmGroupID)
         if group is None:
             raise bad_request(f"hsmGroupID: no HSM group {body.hsmGroupID}", UNKNOWN_REFERENCE)
     security = body.hsmSecurity
     cur = conn.execute(
         "INSERT INTO km_as_keys (subscription_id, ref, name, hsm_group_id, key_label, wrap_algo,"
-        " key_hex, created, updated) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " key_hex, created, updated) VALUES (?, ?, ?, ?, ?, ?, seal(?), ?, ?)",
         (sub, body.ID, body.name, group, security.asKeyLabel if security else None,
          security.asKeyWrapAlgo if security else "AES_CBC", km_crypto.new_aes_key(), now, now),
     )  # fmt: skip

@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
+from ...schema.domains import DomainRestrictions
 from ...schema.key_manager import (
     KM_DEVICE_STATES,
     KmClaim,
@@ -19,6 +20,7 @@ from ...schema.key_manager import (
 )
 from .. import km_crypto
 from ..errors import UNKNOWN_REFERENCE, bad_request
+from .filters import device_restriction_sql
 from .key_manager import KeyOpener, km_base
 from .sql import Where, select_page
 from .sql import count as count_rows
@@ -64,11 +66,44 @@ def shape(row: sqlite3.Row, *, full: bool = True) -> dict[str, Any]:
 # --- reading -------------------------------------------------------------------------------------
 
 
-def where(sub: int, state: str | None) -> Where:
+def reach_sql(restrictions: DomainRestrictions | None) -> tuple[str, list[object]]:
+    """The KM devices (alias `k`) a caller with `restrictions` may reach: those whose EUI is
+    not a network device of the subscription outside the caller's domains. A KM device has
+    no domains of its own; it holds the root keys of the network device of the same EUI, so
+    it follows that device's domains (one without a network device is everyone's)."""
+    inside, params = device_restriction_sql(restrictions, "d.domain_set")
+    if not params:
+        return "1", []
+    return (
+        "NOT EXISTS (SELECT 1 FROM devices d WHERE d.subscription_id = k.subscription_id"
+        f" AND d.eui = k.eui AND NOT ({inside}))",
+        params,
+    )
+
+
+def where(sub: int, state: str | None, restrictions: DomainRestrictions | None = None) -> Where:
     w = Where(["k.subscription_id = ?"], [sub])
     if state:
         w.add("k.state = ?", state)
+    reach, params = reach_sql(restrictions)
+    if params:
+        w.add(reach, *params)
     return w
+
+
+def within_reach(
+    conn: sqlite3.Connection, sub: int, eui: str, restrictions: DomainRestrictions | None
+) -> bool:
+    """May a caller with `restrictions` reach the KM device (existing or to be) of `eui`?"""
+    reach, params = reach_sql(restrictions)
+    if not params:
+        return True
+    # The reach's placeholders come first: the SELECT list precedes FROM.
+    row = conn.execute(
+        f"SELECT {reach} FROM (SELECT ? AS subscription_id, ? AS eui) k",
+        [*params, sub, eui.upper()],
+    ).fetchone()
+    return bool(row[0])
 
 
 def page(conn: sqlite3.Connection, w: Where, offset: int, limit: int) -> ListPage:
@@ -95,6 +130,10 @@ def find_uid(
     return int(row[0]) if row else None
 
 
+def eui_of(conn: sqlite3.Connection, uid: int) -> str:
+    return str(conn.execute("SELECT eui FROM km_devices WHERE uid = ?", (uid,)).fetchone()[0])
+
+
 def get(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
     row = conn.execute(f"{_SELECT} WHERE k.uid = ?", (uid,)).fetchone()
     return shape(row)
@@ -102,15 +141,21 @@ def get(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
 
 def root_keys(conn: sqlite3.Connection, uid: int) -> tuple[str | None, str | None]:
     """(AppKey, NwkKey) in clear, for tests (never served)."""
-    row = conn.execute("SELECT app_key, nwk_key FROM km_devices WHERE uid = ?", (uid,)).fetchone()
+    row = conn.execute(
+        "SELECT unseal(app_key), unseal(nwk_key) FROM km_devices WHERE uid = ?", (uid,)
+    ).fetchone()
     return (row[0], row[1]) if row else (None, None)
 
 
-def states(conn: sqlite3.Connection, sub: int) -> dict[str, Any]:
+def states(
+    conn: sqlite3.Connection, sub: int, restrictions: DomainRestrictions | None = None
+) -> dict[str, Any]:
+    reach, params = reach_sql(restrictions)
     found = dict(
         conn.execute(
-            "SELECT state, count(*) FROM km_devices WHERE subscription_id = ? GROUP BY state",
-            (sub,),
+            f"SELECT state, count(*) FROM km_devices k WHERE subscription_id = ? AND {reach}"
+            " GROUP BY state",
+            (sub, *params),
         ).fetchall()
     )
     items = [{"state": s, "count": int(found.get(s, 0))} for s in KM_DEVICE_STATES]
@@ -132,13 +177,13 @@ def _as_key_uid(conn: sqlite3.Connection, sub: int, ref: str) -> int:
 def _open_keys(opener: KeyOpener, body: KmDeviceCreate | KmDeviceUpdate) -> dict[str, Any]:
     values: dict[str, Any] = {}
     if body.appKey:
-        values["app_key"] = opener.open(
+        values["app_key"] = opener.open_sealed(
             "appKey", body.appKey, hsm_version=body.hsmAppKeyVersion,
             exchange_version=body.exchangeKeyVersion, kind="APP", hsm_field="hsmAppKeyVersion",
         )  # fmt: skip
         values["hsm_app_key_version"] = body.hsmAppKeyVersion
     if body.nwkKey:
-        values["nwk_key"] = opener.open(
+        values["nwk_key"] = opener.open_sealed(
             "nwkKey", body.nwkKey, hsm_version=body.hsmNwkKeyVersion,
             exchange_version=body.exchangeKeyVersion, kind="NWK", hsm_field="hsmNwkKeyVersion",
         )  # fmt: skip
@@ -288,12 +333,21 @@ def record_joins(conn: sqlite3.Connection, devices: list[tuple[int, int]], ts: i
     )  # fmt: skip
 
 
-def frames(
-    conn: sqlite3.Connection, sub: int, device: int | None, offset: int, limit: int
-) -> ListPage:
+def _frames_where(sub: int, device: int | None, restrictions: DomainRestrictions | None) -> Where:
     w = Where(["f.subscription_id = ?"], [sub])
     if device is not None:
         w.add("f.device_uid = ?", device)
+    reach, params = reach_sql(restrictions)
+    if params:
+        w.add(reach, *params)
+    return w
+
+
+def frames(
+    conn: sqlite3.Connection, sub: int, device: int | None, offset: int, limit: int,
+    restrictions: DomainRestrictions | None = None,
+) -> ListPage:  # fmt: skip
+    w = _frames_where(sub, device, restrictions)
     found = select_page(
         conn,
         "SELECT f.ts, f.type, f.device_uid, k.eui FROM km_frames f"
@@ -310,8 +364,9 @@ def frames(
     return items, found.more
 
 
-def frames_count(conn: sqlite3.Connection, sub: int, device: int | None) -> int:
-    w = Where(["subscription_id = ?"], [sub])
-    if device is not None:
-        w.add("device_uid = ?", device)
-    return count_rows(conn, "km_frames", w)
+def frames_count(
+    conn: sqlite3.Connection, sub: int, device: int | None,
+    restrictions: DomainRestrictions | None = None,
+) -> int:  # fmt: skip
+    w = _frames_where(sub, device, restrictions)
+    return count_rows(conn, "km_frames f JOIN km_devices k ON k.uid = f.device_uid", w)

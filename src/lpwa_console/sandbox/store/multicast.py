@@ -23,6 +23,7 @@ from ...schema.multicast import (
     MulticastGroupFilter,
     MulticastGroupUpdate,
 )
+from ..db.sealing import seal
 from . import domains as domain_store
 from .domains import GROUP_DOMAINS
 from .sql import Page, Where, prefix, select_page
@@ -261,7 +262,7 @@ def create(
         "INSERT INTO multicast_groups (subscription_id, eui, name, nw_address, app_skey,"
         " nw_key, class, customer_admin_data, downlink_data_rate, downlink_frequency,"
         " ping_slot_period, creation_date, last_update, who)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " VALUES (?, ?, ?, ?, seal(?), seal(?), ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             sub, body.EUI, body.name or body.EUI, body.nwAddress, body.effective_app_skey(),
             body.nwKey, body.class_, body.customerAdminData, body.downlinkDataRate,
@@ -302,7 +303,7 @@ def update(
             "SELECT eui FROM multicast_groups WHERE uid = ?", (uid,)
         ).fetchone()[0]
     if "appSKey" in given or "appKeys" in given:
-        values["app_skey"] = body.effective_app_skey()
+        values["app_skey"] = seal(conn, body.effective_app_skey())
     values |= {"last_update": now, "who": who}
     sets = ", ".join(f"{c} = ?" for c in values)
     conn.execute(

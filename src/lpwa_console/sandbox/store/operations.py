@@ -371,7 +371,7 @@ def create_hsm_group(
     )
     gid = int(cur.lastrowid or 0)
     conn.executemany(
-        "INSERT INTO hsm_keys VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO hsm_keys VALUES (?, ?, ?, seal(?), ?)",
         [
             (f"{ref}-app-v1", gid, "APP", km_crypto.new_aes_key(), now),
             (nwk_version or f"{ref}-nwk-v1", gid, "NWK", km_crypto.new_aes_key(), now),
@@ -393,7 +393,7 @@ def update_hsm_group(
     owner = key_version_owner(conn, nwk_version)
     if owner is None:
         conn.execute(
-            "INSERT INTO hsm_keys VALUES (?, ?, 'NWK', ?, ?)",
+            "INSERT INTO hsm_keys VALUES (?, ?, 'NWK', seal(?), ?)",
             (nwk_version, gid, km_crypto.new_aes_key(), now),
         )
         return

@@ -24,3 +24,15 @@ def update(conn: sqlite3.Connection, subscription_id: int, values: dict[str, Any
 def show_tag_suggestions(conn: sqlite3.Connection, subscription_id: int) -> bool:
     row = get(conn, subscription_id)
     return bool(row["show_tag_suggestions"]) if row else True
+
+
+# Document 1 §2.2: with the option DEACTIVATED, root keys of LoRaWAN OTAA devices cannot be
+# protected by an HSM. The reason every refusal gives, after the field it names.
+HSM_DEACTIVATED = (
+    "the subscription's option hsm is DEACTIVATED: root keys cannot be protected by an HSM"
+)
+
+
+def hsm_deactivated(conn: sqlite3.Connection, subscription_id: int) -> bool:
+    row = conn.execute("SELECT hsm FROM subscriptions WHERE id = ?", (subscription_id,)).fetchone()
+    return row is not None and row[0] == "DEACTIVATED"

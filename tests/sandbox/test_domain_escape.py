@@ -1,0 +1,92 @@
+"""A domain-restricted account keeps its items inside its own domains (issue 21): it cannot
+make a device or a station cross-domain (no domain: seen by every restricted account),
+through PUT, the device import or `/bss/domains`. Written from the restricted side."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import API, DEVICES, Sandbox
+from .test_device_import import line
+
+ROLE = "subscriber-restricted"
+PARTNER_ROLE = "partner-restricted"
+BSS = f"{API}/partners/mine/bss"
+PARIS = {"name": "France/Paris", "group": {"name": "Site"}}
+METERING = {"name": "Metering", "group": {"name": "Vertical"}}
+
+
+def _france_device(sb: Sandbox) -> dict[str, Any]:
+    return next(
+        d for d in sb.all_devices(ROLE)
+        if any(x["name"].startswith("France/") for x in d["domains"])
+    )  # fmt: skip
+
+
+def _france_station(sb: Sandbox) -> dict[str, Any]:
+    page = sb.get(BSS, PARTNER_ROLE, params={"domain": "Site:France/Paris", "pageSize": 10})
+    assert page.status_code == 200, page.text
+    return dict(page.json()["briefs"][0])
+
+
+def test_a_restricted_device_cannot_be_made_cross_domain(sb: Sandbox) -> None:
+    device = _france_device(sb)
+    path = f"{DEVICES}/{device['ref']}"
+    refused = sb.put(path, ROLE, json={"domains": []})
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["code"] == 40302 and refused.json()["message"].startswith("domains:")
+    assert sb.put(path, ROLE, json={"domains": None}).status_code == 403
+    assert sb.get(path, ROLE).json()["domains"] == device["domains"]  # nothing changed
+    # Inside its domains it still moves the device, and an unrestricted account may empty it.
+    moved = sb.put(path, ROLE, json={"domains": [PARIS]})
+    assert moved.status_code == 200, moved.text
+    assert sb.put(path, json={"domains": []}).status_code == 200
+    # An item already cross-domain stays so (no change), and may be brought inside.
+    assert sb.put(path, ROLE, json={"domains": []}).status_code == 200
+    assert sb.put(path, ROLE, json={"domains": [PARIS]}).status_code == 200
+
+
+def test_the_import_cannot_make_a_restricted_device_cross_domain(sb: Sandbox) -> None:
+    device = _france_device(sb)
+    path = f"{DEVICES}/{device['ref']}"
+    before = sb.get(path, ROLE).json()["domains"]
+    activation = sb.get(path, ROLE).json().get("activation")
+    operation = {"OTAA": "UPDATE_OTAA", "ABP": "UPDATE_ABP"}.get(activation, "UPDATE_CELLULAR")
+    # Column AC holding only a separator: the import's form of "domains": [].
+    text = line(operation, B=device["EUI"], AC=",")
+    answer = sb.post(f"{DEVICES}/import", ROLE, files={"csv": ("d.csv", text.encode(), "text/csv")})
+    assert answer.status_code == 200 and "40302" in answer.text, answer.text
+    assert sb.get(path, ROLE).json()["domains"] == before
+    # The same line from an unrestricted account does empty them: it was an escape.
+    sb.post(f"{DEVICES}/import", files={"csv": ("d.csv", text.encode(), "text/csv")})
+    assert sb.get(path).json().get("domains", []) == []
+
+
+def test_a_restricted_station_cannot_be_made_cross_domain(sb: Sandbox) -> None:
+    station = _france_station(sb)
+    path = f"{BSS}/i{station['lrrID']}"
+    before = sb.get(path, PARTNER_ROLE).json()["domains"]
+    refused = sb.put(path, PARTNER_ROLE, json={"domains": []})
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["code"] == 40302
+    # Removing its one domain through /bss/domains is the same escape.
+    removed = sb.post(
+        f"{BSS}/domains", PARTNER_ROLE,
+        json={"removedDomains": before, "LRRIDs": [station["lrrID"]]},
+    )  # fmt: skip
+    assert removed.status_code == 403, removed.text
+    assert removed.json()["message"].startswith("removedDomains:")
+    assert sb.get(path, PARTNER_ROLE).json()["domains"] == before
+    # Removing a domain of another group leaves it inside: allowed.
+    added = sb.post(
+        f"{BSS}/domains", PARTNER_ROLE,
+        json={"addedDomains": [PARIS, METERING], "LRRIDs": [station["lrrID"]]},
+    )  # fmt: skip
+    assert added.status_code == 204, added.text
+    dropped = sb.post(
+        f"{BSS}/domains", PARTNER_ROLE,
+        json={"removedDomains": [METERING], "LRRIDs": [station["lrrID"]]},
+    )  # fmt: skip
+    assert dropped.status_code == 204, dropped.text
+    # The unrestricted partner account may still make it cross-domain.
+    assert sb.put(path, json={"domains": []}).status_code == 200

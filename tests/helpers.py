@@ -4,8 +4,10 @@ grab a screenshot."""
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import os
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import httpx
@@ -37,3 +39,13 @@ def shot(widget: Any, name: str) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         image.save(str(Path(folder) / name))
+
+
+def load_by_path(name: str, path: Path) -> ModuleType:
+    """A module of packaging/ by its path: that folder is named like the `packaging`
+    distribution, so it is never imported by name."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -15,7 +15,6 @@ import importlib.util
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -23,6 +22,7 @@ import uvicorn.config
 
 from lpwa_console import app as console_app
 from lpwa_console.sandbox import app as sandbox_app
+from tests.helpers import load_by_path
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src"
@@ -37,15 +37,6 @@ KNOWN_SITES: dict[tuple[str, str], Callable[[], list[str]]] = {
     ],
     ("lpwa_console/app.py", "build_first_models"): lambda: list(console_app.FIRST_USE_MODULES),
 }
-
-
-def load_by_path(name: str, path: Path) -> ModuleType:
-    # By path: the folder is named like the `packaging` distribution, so never import it.
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 def named_imports() -> set[str]:

@@ -7,27 +7,18 @@ and pyqtgraph draws a chart with the OpenGL placeholders in place of Qt's OpenGL
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import struct
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
+from tests.helpers import load_by_path
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def load_by_path(name: str, path: Path) -> ModuleType:
-    # By path: the folder is named like the `packaging` distribution, so never import it.
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 icu_data = load_by_path("lpwa_icu_data", ROOT / "packaging" / "icu_data.py")

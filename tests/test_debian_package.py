@@ -3,7 +3,6 @@ self-tested and removed by `./dev test` through packaging/build.py --check)."""
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess
@@ -12,16 +11,9 @@ from types import ModuleType
 
 import pytest
 
+from tests.helpers import load_by_path
+
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def load_by_path(name: str, path: Path) -> ModuleType:
-    # By path: the folder is named like the `packaging` distribution, so never import it.
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture

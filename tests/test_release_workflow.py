@@ -8,25 +8,16 @@ OS keeps its installers, and signing is skipped, not failed, without its secrets
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 import yaml
 
+from tests.helpers import load_by_path
+
 ROOT = Path(__file__).resolve().parents[1]
 WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
-
-
-def load_by_path(name: str, path: Path) -> ModuleType:
-    # By path: the folder is named like the `packaging` distribution, so never import it.
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @pytest.fixture(scope="module")

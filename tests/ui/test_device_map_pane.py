@@ -347,3 +347,20 @@ def test_the_map_says_how_many_devices_have_no_position(
     qtbot.waitUntil(lambda: vm.unplaced is not None, timeout=10_000)
     assert vm.unplaced == cellular
     pane.close()
+
+
+def test_the_busy_bar_coming_and_going_never_resizes_the_map(
+    qtbot: Any, runner: TaskRunner
+) -> None:
+    """At its narrowest (a laptop), the toolbar fills the pane's width. The busy bar shown for
+    each request used to widen the pane, the map then asked for its new box, and the bar
+    hidden at the answer narrowed it again: a request every debounce, for ever."""
+    pane = make(qtbot, runner, FakeDevices(THREE_CITIES))
+    pane.resize(pane.minimumSizeHint().width(), 500)
+    settle(qtbot, pane)
+    least, width, asked = pane.minimumSizeHint().width(), pane.view.width(), pane.vm.requests
+    pane.busy.setVisible(True)
+    assert pane.minimumSizeHint().width() == least
+    pane.busy.setVisible(False)
+    qtbot.wait(200)  # ten debounce intervals
+    assert pane.view.width() == width and pane.vm.settled and pane.vm.requests == asked

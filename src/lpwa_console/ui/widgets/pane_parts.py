@@ -97,6 +97,11 @@ def busy_bar() -> QProgressBar:
     bar.setRange(0, 0)
     bar.setMaximumSize(80, 8)
     bar.setTextVisible(False)
+    # Its room is kept while hidden: a bar coming and going with each request must not move
+    # the row it sits in (a map whose width changed asked for its new box, and so on).
+    policy = bar.sizePolicy()
+    policy.setRetainSizeWhenHidden(True)
+    bar.setSizePolicy(policy)
     bar.setVisible(False)
     return bar
 

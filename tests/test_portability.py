@@ -101,7 +101,7 @@ def test_a_tile_another_reader_holds_open_is_left_as_it_is(
     the tile there is the same one, so ours is dropped instead of failing the fetch."""
     import httpx
 
-    from lpwa_console.models.tiles import OnlineTileSource, TileKey
+    from lpwa_console.models.tiles import CachedTile, OnlineTileSource, TileKey
 
     source = OnlineTileSource(
         "https://tiles.example/{z}/{x}/{y}.png", tmp_path, http=httpx.AsyncClient()
@@ -112,7 +112,7 @@ def test_a_tile_another_reader_holds_open_is_left_as_it_is(
         raise PermissionError(13, "The process cannot access the file")
 
     monkeypatch.setattr(Path, "replace", refused)
-    source._write_cached(key, b"png")
+    source._write_cached(key, CachedTile(b"png", 0.0, "", ""))
     assert list(source.cache_path(key).parent.glob("*.part")) == []
 
 

@@ -21,9 +21,12 @@ import hashlib
 import hmac
 import os
 import sqlite3
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 PREFIX = "sealed:v1:"
 HASH_PREFIX = "sha256$"
@@ -63,8 +66,15 @@ class Sealer:
     """The functions above for one key."""
 
     def __init__(self, key: bytes) -> None:
-        self._aead = AESGCM(key)
         self._key = key
+
+    @cached_property
+    def _aead(self) -> AESGCM:
+        # Imported at the first key sealed or opened, not at the first connection: a warm
+        # sandbox serves the console's first screen (no key in it) without cryptography.
+        from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+        return AESGCM(self._key)
 
     def seal(self, text: str | None) -> str | None:
         if text is None or text.startswith(PREFIX):

@@ -97,8 +97,10 @@ def busy_bar() -> QProgressBar:
     bar.setRange(0, 0)
     bar.setMaximumSize(80, 8)
     bar.setTextVisible(False)
-    # Its room is kept while hidden: a bar coming and going with each request must not move
-    # the row it sits in (a map whose width changed asked for its new box, and so on).
+    # Its room is kept while hidden, and it asks for almost none at the row's narrowest: a
+    # bar coming and going with each request must not move the row it sits in (a map whose
+    # width changed asked for its new box, and so on), nor widen a narrow pane.
+    bar.setMinimumWidth(1)
     policy = bar.sizePolicy()
     policy.setRetainSizeWhenHidden(True)
     bar.setSizePolicy(policy)

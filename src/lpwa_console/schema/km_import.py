@@ -35,7 +35,7 @@ from typing import Literal
 from pydantic import ValidationError
 
 from .device_import import RowError, SentLine, column_index
-from .device_import import _records as records  # the same CSV reading, line numbers included
+from .device_import_csv import csv_records as records  # the same CSV reading, line numbers
 from .key_manager import KmDeviceCreate
 
 KmImportOperation = Literal["CREATE_OTAA", "DELETE"]

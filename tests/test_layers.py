@@ -123,3 +123,23 @@ def test_the_console_imports_no_private_name() -> None:
         and (private := [a.name for a in node.names if a.name.startswith("_") and a.name[1] != "_"])
     }
     assert not offenders, f"imports of another module's private names: {offenders}"
+
+
+MAX_LINES = 1_000
+
+
+def test_no_source_file_over_a_thousand_lines() -> None:
+    """A module longer than this holds more than one thing: split it into modules whose
+    names say what each holds, re-exporting from the old one (issue 19)."""
+    sources = [
+        path
+        for path in (ROOT / "src").rglob("*")
+        if path.is_file() and "__pycache__" not in path.parts and ".egg-info" not in str(path)
+    ]
+    long_files = {
+        str(path.relative_to(ROOT)): count
+        for path in sources
+        if (count := len(path.read_bytes().splitlines())) > MAX_LINES
+    }
+    assert sources
+    assert not long_files, f"files in src/ over {MAX_LINES} lines: {long_files}"

@@ -262,3 +262,23 @@ def test_the_pane_shown_last_comes_back_once_its_account_signs_in(
     console.session.open(operator)
     qtbot.waitUntil(lambda: "catalogs" in window.visible_keys, timeout=20_000)
     assert window.pane_keys[window.navigation.currentRow()] == "dashboard"
+
+
+def test_each_account_keeps_its_catalog_filters(qtbot: Any, pane: CatalogsPane) -> None:
+    """Issue 20: the language and the "Show" choice are kept per account, as the other panes'
+    filters are; a new account starts from the operator's default language and "All"."""
+    pane.set_account("first")
+    pane.language_combo.setCurrentIndex(pane.language_combo.findData("de"))
+    pane.source_combo.setCurrentIndex(pane.source_combo.findData("CUSTOM"))
+    qtbot.waitUntil(lambda: pane.vm.language == "de" and pane.vm.source == "CUSTOM")
+
+    pane.set_account("second")
+    assert pane.source_combo.currentData() == "ALL"
+    assert pane.language_combo.currentData() == pane.vm.default_language
+    qtbot.waitUntil(lambda: pane.vm.language == pane.vm.default_language)
+    assert pane.vm.source == "ALL"
+
+    pane.set_account("first")
+    assert pane.language_combo.currentData() == "de"
+    assert pane.source_combo.currentData() == "CUSTOM"
+    qtbot.waitUntil(lambda: pane.vm.language == "de" and pane.vm.source == "CUSTOM")

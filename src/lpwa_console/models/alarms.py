@@ -24,7 +24,7 @@ from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
 from .errors import user_message
-from .formatting import format_time
+from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -156,9 +156,6 @@ def alarm_info(alarm: Any) -> str:
 
 def _severity(alarm: AlarmItem) -> int | None:
     return None if alarm.acked else int(alarm.state)
-
-
-TIME_SAMPLE = "2026-12-28 23:58"  # format_time's widest (digits are of one width)
 
 
 def alarm_columns() -> list[Column[AlarmItem]]:

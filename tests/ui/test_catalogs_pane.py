@@ -20,9 +20,11 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QComboBox, QLineEdit, QMessageBox, QPushButton
 
 from lpwa_console.api import Credentials, LpwaClient
-from lpwa_console.models.catalogs import CatalogsViewModel
+from lpwa_console.models.catalogs import TABLES, CatalogsViewModel
 from lpwa_console.models.profiles import Profile
 from lpwa_console.models.tasks import TaskRunner
+from lpwa_console.sandbox.demo_catalog import PROFILES, VENDORS
+from lpwa_console.sandbox.demo_operator_catalog import CLASS_WORD, RF_REGIONS
 from lpwa_console.ui.dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
 from lpwa_console.ui.lazy_pane import real_pane
 from lpwa_console.ui.panes.catalogs import CatalogsPane
@@ -262,3 +264,58 @@ def test_the_pane_shown_last_comes_back_once_its_account_signs_in(
     console.session.open(operator)
     qtbot.waitUntil(lambda: "catalogs" in window.visible_keys, timeout=20_000)
     assert window.pane_keys[window.navigation.currentRow()] == "dashboard"
+
+
+def test_each_account_keeps_its_catalog_filters(qtbot: Any, pane: CatalogsPane) -> None:
+    """Issue 20: the language and the "Show" choice are kept per account, as the other panes'
+    filters are; a new account starts from the operator's default language and "All"."""
+    pane.set_account("first")
+    pane.language_combo.setCurrentIndex(pane.language_combo.findData("de"))
+    pane.source_combo.setCurrentIndex(pane.source_combo.findData("CUSTOM"))
+    qtbot.waitUntil(lambda: pane.vm.language == "de" and pane.vm.source == "CUSTOM")
+
+    pane.set_account("second")
+    assert pane.source_combo.currentData() == "ALL"
+    assert pane.language_combo.currentData() == pane.vm.default_language
+    qtbot.waitUntil(lambda: pane.vm.language == pane.vm.default_language)
+    assert pane.vm.source == "ALL"
+
+    pane.set_account("first")
+    assert pane.language_combo.currentData() == "de"
+    assert pane.source_combo.currentData() == "CUSTOM"
+    qtbot.waitUntil(lambda: pane.vm.language == "de" and pane.vm.source == "CUSTOM")
+
+
+@pytest.mark.parametrize("language", ["fr", "de", "es"])
+def test_the_demo_catalog_is_complete_in_its_languages(
+    qtbot: Any, pane: CatalogsPane, language: str
+) -> None:
+    """Issue 20: the language switch translated part of the demo catalog ("classe A" beside
+    "class A"). Every demo vendor, device profile and RF region now reads in each language
+    the operator offers (each row's texts are in that language, none falls back)."""
+    demo = {
+        "deviceVendors": {v.ref for v in VENDORS},
+        "deviceProfiles": {p.ref for p in PROFILES},
+        "rfRegions": {r[0] for r in RF_REGIONS},
+    }
+    pane.language_combo.setCurrentIndex(pane.language_combo.findData(language))
+
+    def read_in_language() -> bool:
+        for kind, refs in demo.items():
+            rows = _rows(pane, kind)
+            if not refs <= rows.keys():
+                return False
+            if any(rows[ref].languageTag != language for ref in refs):
+                return False
+        return True
+
+    for kind in demo:  # each tab shown once, so its list loads
+        pane.tabs.setCurrentIndex(list(TABLES).index(kind))
+    qtbot.waitUntil(read_in_language, timeout=15_000)
+    generic = [p.ref for p in PROFILES if p.vendor == "generic"]
+    names = [_name(pane, ref) for ref in generic]
+    assert all(f"{CLASS_WORD[language]} " in name and "class " not in name for name in names)
+    vendors = _rows(pane, "deviceVendors")
+    assert vendors["generic"].commercialName != "Generic"
+    assert vendors["itron"].commercialDescription != "Water, gas and electricity metering"
+    assert _rows(pane, "rfRegions")["US915_SB2"].name != "US915 sub-band 2"

@@ -104,10 +104,17 @@ def test_alarms_centre_at_1280_and_1366(qtbot: Any, client: LpwaClient) -> None:
         headers = [c.header for c in model.columns]
         viewport = table.viewport().width()
         for title in ("Severity", "Alarm", "Name", "Raised", "Updated"):
-            column = headers.index(title)
-            assert not table.isColumnHidden(column)
+            assert not table.isColumnHidden(headers.index(title)), title
+        # Every column shown is in sight (Count, Acked and Source were off the right edge
+        # behind a 330 px Info), none squeezed under its title, no horizontal scroll bar.
+        shown = [c for c in range(len(headers)) if not table.isColumnHidden(c)]
+        assert {headers[c] for c in shown} >= {"Count", "Acked", "Source", "Info"}
+        for column in shown:
             right = table.columnViewportPosition(column) + table.columnWidth(column)
-            assert 0 <= right <= viewport, title
+            assert 0 <= right <= viewport, headers[column]
+            title = table.fontMetrics().horizontalAdvance(headers[column])
+            assert table.columnWidth(column) >= title, headers[column]
+        qtbot.waitUntil(lambda t=table: t.horizontalScrollBar().maximum() == 0, timeout=2000)
         assert table.isColumnHidden(headers.index("Alarm UID"))
         # The times fit their column, and the newest update comes first.
         raised = headers.index("Raised")

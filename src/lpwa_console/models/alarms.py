@@ -24,7 +24,7 @@ from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
 from .errors import user_message
-from .formatting import format_time
+from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -158,13 +158,9 @@ def _severity(alarm: AlarmItem) -> int | None:
     return None if alarm.acked else int(alarm.state)
 
 
-TIME_SAMPLE = "2026-12-28 23:58"  # format_time's widest (digits are of one width)
-
-
 def alarm_columns() -> list[Column[AlarmItem]]:
-    # Sized by what they hold (a label, a name, a time): on a 1280-pixel screen what the
-    # alarm is, whose, when (Raised, Updated) and what it says are in sight; the count,
-    # acknowledged and source come after. The platform sorts alarms by state, acked or
+    # Sized by what they hold (a label, a name, a time): on a 1280-pixel screen every column
+    # shown is in sight; Info, last, stretches over the room the others leave. The platform sorts alarms by state, acked or
     # alarmUid only; with no sort it lists the latest update first (newest first), the
     # table's order until a header is clicked. The alarm's UID is the platform's internal
     # ID: hidden until chosen in the header's column menu.
@@ -187,10 +183,12 @@ def alarm_columns() -> list[Column[AlarmItem]]:
         Column("EUI / LRR ID", owner_id, width=110, sample="70B3D5FFFE000001"),
         Column("Raised", lambda a: format_time(a.creationTimestamp), width=100, sample=TIME_SAMPLE),
         Column("Updated", lambda a: format_time(a.updateTimestamp), width=100, sample=TIME_SAMPLE),
-        Column("Info", alarm_info, tooltip=lambda a: alarm_info(a) or None, width=330),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
         Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=52),
         Column("Source", lambda a: SOURCE_WORDS[kind_of(a)], width=100),
+        # The last column shown: it takes the room the others leave (its whole text in its
+        # tooltip), so no column is pushed off the right edge at 1280 px.
+        Column("Info", alarm_info, tooltip=lambda a: alarm_info(a) or None, width=100),
         Column("Alarm UID", lambda a: a.alarmUid, sort_key="alarmUid", width=120, hidden=True),
     ]
 

@@ -21,7 +21,7 @@ from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
-from .formatting import format_time
+from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column, PagedTableModel
 from .references import ReferenceListModel, list_references
 from .tasks import TaskRunner
@@ -39,26 +39,40 @@ def _number(value: float | None, fmt: str = "{:.1f}") -> str:
 
 
 def device_columns() -> list[Column[DeviceBrief]]:
+    # Sized to fit beside the detail on a 1280-pixel laptop (the list then has about 780 px):
+    # what the device is, its health, model, last uplink, battery and alarms. The others are
+    # hidden until chosen in the header's column menu (the defaults once totalled 1,310 px,
+    # the last columns cut off behind a scroll bar).
     return [
-        Column("Name", lambda d: d.name, sort_key="name", width=220),
-        Column("DevEUI / IMEI", lambda d: d.EUI, sort_key="EUI", width=150),
-        Column("Connectivity", lambda d: CONNECTIVITY_LABELS[d.connectivity], width=90),
+        Column("Name", lambda d: d.name, sort_key="name", width=150),
+        Column(
+            "DevEUI / IMEI", lambda d: d.EUI, sort_key="EUI", width=130, sample="70B3D5FFFE000001"
+        ),
+        Column(
+            "Connectivity", lambda d: CONNECTIVITY_LABELS[d.connectivity], width=90, hidden=True
+        ),
         Column("Health", lambda d: DEVICE_HEALTH_WORDS.get(d.healthState, d.healthState), width=80),
         Column(
             "Model",
             lambda d: (d.model.commercialName or d.model.ID) if d.model else "",
-            width=140,
+            width=120,
         ),
-        Column("Tags", lambda d: ", ".join(t.name for t in d.tags), width=160),
+        Column("Tags", lambda d: ", ".join(t.name for t in d.tags), width=160, hidden=True),
         Column(
             "Last uplink",
             lambda d: format_time(d.lastUpTimestamp),
             sort_key="lastUpTimestamp",
-            width=120,
+            width=110,
+            sample=TIME_SAMPLE,
         ),
-        Column("SF", lambda d: d.lastSF, sort_key="lastSF", alignment=RIGHT, width=40),
+        Column("SF", lambda d: d.lastSF, sort_key="lastSF", alignment=RIGHT, width=40, hidden=True),
         Column(
-            "Avg SNR", lambda d: _number(d.avgSNR), sort_key="avgSNR", alignment=RIGHT, width=70
+            "Avg SNR",
+            lambda d: _number(d.avgSNR),
+            sort_key="avgSNR",
+            alignment=RIGHT,
+            width=70,
+            hidden=True,
         ),
         Column(
             "Battery",
@@ -79,6 +93,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
             lambda d: format_time(d.creationDate),
             sort_key="creationDate",
             width=120,
+            hidden=True,
         ),
     ]
 

@@ -1,6 +1,6 @@
 """The demo's operator catalogs (demo part "operator-catalogs"): the installed versions, the
 base-station vendors and profiles (those the demo stations use) with LRR software versions,
-RF regions, texts in French, German and Spanish for a few items, the LoRaWAN details of the
+RF regions, texts in French, German and Spanish for every item with words, the LoRaWAN details of the
 generic profiles, and a newer version of each catalog in the repository `selfUpdate` reads.
 
 Small on purpose (a new database is made at the console's first start): the bench makes its
@@ -12,6 +12,7 @@ import json
 import sqlite3
 
 from ..schema.catalogs import CATALOG_FORMAT
+from .demo_catalog import PROFILES
 from .store import catalogs as store
 from .store.stations import STATION_MODELS
 
@@ -29,23 +30,110 @@ RF_REGIONS = [
     ("IN865_DEFAULT", "IN865 default", "India", "in865"),
 ]
 LORA_VENDOR_IDS = {"abeeway": "0x0200", "adeunis": "0x0100", "elsys": "0x0500"}
-# (kind, ref, language) -> (name, description)
-TEXTS = {
-    ("dv", "abeeway", "fr"): ("Abeeway", "Traceurs d'actifs"),
-    ("dv", "abeeway", "de"): ("Abeeway", "Objekt-Tracker"),
-    ("dv", "abeeway", "es"): ("Abeeway", "Rastreadores de activos"),
-    ("dv", "itron", "fr"): ("Itron", "Comptage d'eau, de gaz et d'électricité"),
-    ("dv", "itron", "de"): ("Itron", "Wasser-, Gas- und Stromzähler"),
-    ("dv", "generic", "fr"): ("Générique", "Équipements LoRaWAN génériques"),
-    ("dv", "generic", "de"): ("Generisch", "Generische LoRaWAN-Geräte"),
-    ("dv", "generic", "es"): ("Genérico", "Dispositivos LoRaWAN genéricos"),
-    ("dp", "LORA/GenericA.1.0.4a_ETSI", "fr"): ("LoRaWAN 1.0.4 - classe A", None),
-    ("dp", "LORA/GenericA.1.0.4a_ETSI", "de"): ("LoRaWAN 1.0.4 - Klasse A", None),
-    ("dp", "LORA/GenericA.1.1a_ETSI", "fr"): ("LoRaWAN 1.1 - classe A", None),
-    ("dp", "LORA/GenericA.1.1a_ETSI", "de"): ("LoRaWAN 1.1 - Klasse A", None),
-    ("rf", "EU868_DEFAULT", "fr"): ("EU868 par défaut", "Europe, 8 canaux"),
-    ("rf", "EU868_DEFAULT", "de"): ("EU868 Standard", "Europa, 8 Kanäle"),
+# The demo catalog is complete in its languages (issue 20: "classe A" beside "class A"):
+# every item whose name or description has words has them in each language; brand and
+# product names (Itron Cyble 5, Nedap SENSIT 3...) read the same in all of them.
+LANGUAGES = ("fr", "de", "es")
+VENDOR_TEXTS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str]]] = {
+    "generic": (
+        ("Générique", "Équipements LoRaWAN génériques"),
+        ("Generisch", "Generische LoRaWAN-Geräte"),
+        ("Genérico", "Dispositivos LoRaWAN genéricos"),
+    ),
+    "itron": (
+        ("Itron", "Comptage d'eau, de gaz et d'électricité"),
+        ("Itron", "Wasser-, Gas- und Stromzähler"),
+        ("Itron", "Medición de agua, gas y electricidad"),
+    ),
+    "sensus": (
+        ("Sensus", "Comptage d'eau"),
+        ("Sensus", "Wasserzähler"),
+        ("Sensus", "Medición de agua"),
+    ),
+    "nedap": (
+        ("Nedap", "Stationnement et identification"),
+        ("Nedap", "Parken und Identifikation"),
+        ("Nedap", "Aparcamiento e identificación"),
+    ),
+    "adeunis": (
+        ("Adeunis", "Capteurs pour le bâtiment et l'industrie"),
+        ("Adeunis", "Gebäude- und Industriesensoren"),
+        ("Adeunis", "Sensores para edificios e industria"),
+    ),
+    "elsys": (
+        ("Elsys", "Capteurs d'environnement intérieur"),
+        ("Elsys", "Sensoren für das Raumklima"),
+        ("Elsys", "Sensores de ambiente interior"),
+    ),
+    "abeeway": (
+        ("Abeeway", "Traceurs d'actifs"),
+        ("Abeeway", "Objekt-Tracker"),
+        ("Abeeway", "Rastreadores de activos"),
+    ),
+    "quectel": (
+        ("Quectel", "Modules IoT cellulaires"),
+        ("Quectel", "Mobilfunk-IoT-Module"),
+        ("Quectel", "Módulos IoT celulares"),
+    ),
+    "nordic": (
+        ("Nordic Semiconductor", "Systèmes en boîtier IoT cellulaires"),
+        ("Nordic Semiconductor", "Mobilfunk-IoT-System-in-Package"),
+        ("Nordic Semiconductor", "Sistemas en encapsulado IoT celulares"),
+    ),
+    "watteco": (
+        ("Watteco", "Capteurs de comptage et pour le bâtiment"),
+        ("Watteco", "Zähler- und Gebäudesensoren"),
+        ("Watteco", "Sensores de medición y para edificios"),
+    ),
 }
+CLASS_WORD = {"fr": "classe", "de": "Klasse", "es": "clase"}
+US_WORD = {"fr": "(États-Unis)", "de": "(USA)", "es": "(EE. UU.)"}
+RF_REGION_TEXTS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str]]] = {
+    "EU868_DEFAULT": (
+        ("EU868 par défaut", "Europe, 8 canaux"),
+        ("EU868 Standard", "Europa, 8 Kanäle"),
+        ("EU868 predeterminada", "Europa, 8 canales"),
+    ),
+    "US915_SB2": (
+        ("US915 sous-bande 2", "Amérique du Nord, canaux 8 à 15"),
+        ("US915 Teilband 2", "Nordamerika, Kanäle 8-15"),
+        ("US915 subbanda 2", "Norteamérica, canales 8 a 15"),
+    ),
+    "AS923_1": (
+        ("AS923-1", "Asie (923 MHz, groupe 1)"),
+        ("AS923-1", "Asien (923 MHz, Gruppe 1)"),
+        ("AS923-1", "Asia (923 MHz, grupo 1)"),
+    ),
+    "IN865_DEFAULT": (
+        ("IN865 par défaut", "Inde"),
+        ("IN865 Standard", "Indien"),
+        ("IN865 predeterminada", "India"),
+    ),
+}
+
+
+def generic_profile_name(name: str, lang: str) -> str:
+    """A generic profile's name in `lang`: "LoRaWAN 1.1 - class A" -> "LoRaWAN 1.1 - Klasse A"."""
+    return name.replace("class ", f"{CLASS_WORD[lang]} ").replace("(US)", US_WORD[lang])
+
+
+def _texts() -> dict[tuple[str, str, str], tuple[str, str | None]]:
+    """(kind, ref, language) -> (name, description): every item with words, every language."""
+    texts: dict[tuple[str, str, str], tuple[str, str | None]] = {}
+    for ref, per_language in VENDOR_TEXTS.items():
+        for lang, pair in zip(LANGUAGES, per_language, strict=True):
+            texts["dv", ref, lang] = pair
+    for profile in PROFILES:  # a brand's product name is its own in every language
+        for lang in LANGUAGES:
+            texts["dp", profile.ref, lang] = (generic_profile_name(profile.name, lang), None)
+    for ref, per_language in RF_REGION_TEXTS.items():
+        for lang, pair in zip(LANGUAGES, per_language, strict=True):
+            texts["rf", ref, lang] = pair
+    return texts
+
+
+TEXTS = _texts()
+
 # The LoRaWAN details of the generic profiles (what a real catalog ships).
 GENERIC_DETAILS = {
     "LORA/GenericA.1.0.2a_ETSI": {"regionalParameterVersion": "B", "macMaxTxEIRP": [16.0]},
@@ -81,7 +169,11 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "commercialName": "Milesight",
                     "commercialDescription": "Environment sensors",
                     "loraVendorID": "0x0800",
-                    "locals": {"fr": {"commercialDescription": "Capteurs d'environnement"}},
+                    "locals": {
+                        "fr": {"commercialDescription": "Capteurs d'environnement"},
+                        "de": {"commercialDescription": "Umweltsensoren"},
+                        "es": {"commercialDescription": "Sensores ambientales"},
+                    },
                 }
             ],
             "profiles": [
@@ -93,7 +185,11 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "regionalParameterVersion": "E",
                     "defaultIsmBands": ["eu868"],
                     "loraProfileIDs": ["0x08000001"],
-                    "locals": {"fr": {"commercialName": "Moniteur d'ambiance AM307"}},
+                    "locals": {
+                        "fr": {"commercialName": "Moniteur d'ambiance AM307"},
+                        "de": {"commercialName": "AM307 Raumklimamonitor"},
+                        "es": {"commercialName": "Monitor de ambiente AM307"},
+                    },
                 },
                 {
                     "ID": "MILE/EM300-TH.1.0.3_AS923",
@@ -104,6 +200,11 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "defaultIsmBands": ["as923"],
                     "uplinkDwellTime": 1,
                     "downlinkDwellTime": 1,
+                    "locals": {
+                        "fr": {"commercialName": "EM300 température"},
+                        "de": {"commercialName": "EM300 Temperatur"},
+                        "es": {"commercialName": "EM300 temperatura"},
+                    },
                 },
             ],
         },
@@ -137,6 +238,20 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "name": "AU915 sub-band 2",
                     "ismBand": "au915",
                     "commercialDescription": "Australia, channels 8-15",
+                    "locals": {
+                        "fr": {
+                            "name": "AU915 sous-bande 2",
+                            "commercialDescription": "Australie, canaux 8 à 15",
+                        },
+                        "de": {
+                            "name": "AU915 Teilband 2",
+                            "commercialDescription": "Australien, Kanäle 8-15",
+                        },
+                        "es": {
+                            "name": "AU915 subbanda 2",
+                            "commercialDescription": "Australia, canales 8 a 15",
+                        },
+                    },
                 },
             ],
         },

@@ -46,6 +46,7 @@ from ..connections import SignalConnections
 from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
 from ..pane import Pane
 from ..rights import RightsGate
+from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table
 
@@ -141,6 +142,7 @@ class TextsEditor(QWidget):
 
 class CatalogsPane(Pane):
     title = "Catalogs"
+    filter_set: FilterSet
 
     def __init__(
         self,
@@ -225,10 +227,13 @@ class CatalogsPane(Pane):
         self.ask_force: QMessageBox | None = None
         self._import_path: Path | None = None
         self._error_text = ""
-        self.language_combo.currentIndexChanged.connect(self._language_picked)
-        self.source_combo.currentIndexChanged.connect(
-            lambda _i: self.vm.set_source(str(self.source_combo.currentData()))
+        # Kept per account (`Pane.set_account`), like the other panes' filters.
+        self.filter_set = FilterSet(
+            [self.source_combo, self.language_combo], self._apply_filters, parent=self
         )
+        layout.insertWidget(1, self.filter_set.bar)
+        self.language_combo.currentIndexChanged.connect(self._language_picked)
+        self.source_combo.currentIndexChanged.connect(lambda _i: self._apply_filters())
         self.tabs.currentChanged.connect(lambda _i: self._update())
         self.updates_button.clicked.connect(self.open_updates)
         self.import_button.clicked.connect(self.choose_import_file)
@@ -428,6 +433,13 @@ class CatalogsPane(Pane):
         index = self.language_combo.findData(self.vm.language or self.vm.default_language)
         self.language_combo.setCurrentIndex(max(index, 0))
         self.language_combo.blockSignals(False)
+        # A new account's language is the operator's default one.
+        source_default, _language = self.filter_set.defaults
+        self.filter_set.defaults = (source_default, ("data", self.vm.default_language))
+
+    def _apply_filters(self) -> None:
+        self.vm.set_source(str(self.source_combo.currentData()))
+        self._language_picked(self.language_combo.currentIndex())
 
     def _language_picked(self, _index: int) -> None:
         tag = self.language_combo.currentData()

@@ -77,7 +77,12 @@ def _field(item: Any, *names: str) -> Any:
 
 
 def _command_title(status: Any) -> str:
-    kind = getattr(status, "lastCmdType", None) or ""
+    return command_type_words(getattr(status, "lastCmdType", None) or "")
+
+
+def command_type_words(kind: str) -> str:
+    """A command type (`lastCmdType`, `lastAcmdReqType`: CHANGE_SUPPORT_PASSWORD) in words:
+    the command's title ("Change support password")."""
     for spec in COMMANDS.values():
         if kind in spec.command_types or kind == spec.name:
             return spec.title

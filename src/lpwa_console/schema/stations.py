@@ -341,6 +341,10 @@ class BaseStation(_StationFields):
     owner: StationOwner | None = None
     appServers: list[ApiModel] = Field(default_factory=list)
     identificationMode: Literal["LRR_ID", "LRR_UUID"] | None = None
+    # The type of the station's last administration command (Document 2 §2.2; e.g.
+    # CHANGE_SUPPORT_PASSWORD), as `/admins/lastCmdStatus` names it.
+    lastAcmdReqType: str | None = None
+    lastCmdType: str | None = None
     now: int | None = None
 
 
@@ -406,7 +410,7 @@ STATION_READ_ONLY = frozenset(
     | {"mfs", "now", "owner", "power", "ram", "reverseSshState", "rfRegionID"}
     | {"rfRegionIDVersion", "rfRegionName", "rfRegionHref", "rfScanState", "rfcellState"}
     | {"stateSince", "temp", "timeSync", "upFrame", "upgradePolicy", "vendor", "version"}
-    | {"supportPassword", "beacons", "ants"}
+    | {"supportPassword", "beacons", "ants", "lastAcmdReqType", "lastCmdType"}
     # ours (list items and answers)
     | {"href", "alarmLevel", "alarmCount", "tags", "lat", "lon", "alt", "lastUpFrameDate"}
     | {"lastDwFrameDate", "minRC", "customVersion"}

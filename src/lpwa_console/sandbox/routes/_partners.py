@@ -63,6 +63,11 @@ class PartnerScope:
     def who(self) -> str:
         return self.account.name
 
+    @property
+    def station_base(self) -> str:
+        """Where this caller finds the partner's stations (their `href`s)."""
+        return station_store.station_base(self.uid, self.account.partner_uid == self.uid)
+
 
 def resolve_partner(conn: sqlite3.Connection, account: Account, text: str) -> int:
     """The partner UID behind a `{partnerUid}`; 404 when unknown or not the caller's."""

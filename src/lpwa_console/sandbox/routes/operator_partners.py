@@ -125,8 +125,11 @@ def update_partner(
     return _partner(svc.db.conn(), uid)
 
 
-def _operator_view(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    station = station_store.briefs(conn, [uid], full=True)[0] | {"now": now_ms()}
+def _operator_view(conn: sqlite3.Connection, uid: int, partner_uid: int) -> dict[str, Any]:
+    """The station as the operator reads it: its `href` is the partner interface's path
+    with the partner's UID (the operator can follow it; `mine` names no partner for it)."""
+    base = station_store.station_base(partner_uid, own=False)
+    station = station_store.briefs(conn, [uid], full=True, base=base)[0] | {"now": now_ms()}
     for name in HIDDEN_FROM_OPERATOR:
         station.pop(name, None)
     return station
@@ -146,7 +149,7 @@ def get_partner_station(
 ) -> dict[str, Any]:
     conn = svc.db.conn()
     scope = _scope(conn, account, operatorUid, networkPartnerUid)
-    return _operator_view(conn, visible_station_uid(conn, scope, baseStationUid))
+    return _operator_view(conn, visible_station_uid(conn, scope, baseStationUid), scope.uid)
 
 
 @router.put(
@@ -176,7 +179,7 @@ def update_partner_station(
             conn, uid, body, now=now_ms(), who=account.name, domains=pairs,
             subscription_id=scope.subscription_id,
         )  # fmt: skip
-    return _operator_view(svc.db.conn(), uid)
+    return _operator_view(svc.db.conn(), uid, scope.uid)
 
 
 @router.get(

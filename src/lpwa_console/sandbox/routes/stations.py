@@ -132,8 +132,8 @@ def _where(conn: sqlite3.Connection, scope: PartnerScope, f: BaseStationFilter) 
     )
 
 
-def _station(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
-    item = store.briefs(conn, [uid], full=True)[0]
+def _station(conn: sqlite3.Connection, uid: int, scope: PartnerScope) -> dict[str, Any]:
+    item = store.briefs(conn, [uid], full=True, base=scope.station_base)[0]
     # The hardware description, settings and support password (bs-ops's station_ops).
     item |= ops_store.hardware(conn, uid, item["model"].get("softwareType"))
     return item | {"now": _now(conn)}
@@ -167,7 +167,7 @@ def list_stations(
     conn = svc.db.conn()
     w = _where(conn, scope, f)
     uids, more = store.page(conn, w, criterion, descending, paging.offset, paging.size, after=after)
-    items = store.briefs(conn, uids)
+    items = store.briefs(conn, uids, base=scope.station_base)
     count = (
         (lambda: store.total(conn, scope.uid, scope.restrictions))
         if f.is_empty()
@@ -222,7 +222,7 @@ def create_station(
         partner_store.record_credit(
             conn, scope.uid, "STATION_CREATED", -1, now=now, who=scope.who, lrr_id=lrr_id
         )
-    return _station(svc.db.conn(), uid)
+    return _station(svc.db.conn(), uid, scope)
 
 
 # --- collection-level routes (before /{bsUid}) -------------------------------------------------
@@ -342,7 +342,7 @@ def tag_suggestions(
 @router.get("/{bsUid}", response_model=BaseStation, response_model_exclude_none=True)
 def get_station(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
-    return _station(conn, visible_station_uid(conn, scope, bsUid))
+    return _station(conn, visible_station_uid(conn, scope, bsUid), scope)
 
 
 @router.put("/{bsUid}", response_model=BaseStation, response_model_exclude_none=True)
@@ -357,12 +357,12 @@ def update_station(
         uid = visible_station_uid(conn, scope, bsUid)
         if pairs is not None:
             check_kept_inside(scope.restrictions, store.domains_of(conn, uid), pairs)
-        refuse_changed(_station(conn, uid), body.fixed_values(), any_case=STATION_ANY_CASE)
+        refuse_changed(_station(conn, uid, scope), body.fixed_values(), any_case=STATION_ANY_CASE)
         store.update(
             conn, uid, body, now=_now(conn), who=scope.who, domains=pairs,
             subscription_id=scope.subscription_id,
         )  # fmt: skip
-    return _station(svc.db.conn(), uid)
+    return _station(svc.db.conn(), uid, scope)
 
 
 @router.get("/{bsUid}/tags", response_model=StationTags, response_model_exclude_none=True)

@@ -307,14 +307,31 @@ def _thresholds(text: str) -> list[dict[str, Any]]:
     return list(json.loads(text or "[]"))
 
 
-def tag_href(station_uid: int, tag_id: int) -> str:
-    return f"{BASE_HREF}/{station_uid}/tags/{tag_id}"
+def tag_href(station_uid: int, tag_id: int, base: str = BASE_HREF) -> str:
+    return f"{base}/{station_uid}/tags/{tag_id}"
+
+
+def station_base(partner_uid: int, own: bool) -> str:
+    """Where a reader finds a partner's stations: `/partners/mine/bss` for the partner's own
+    accounts, `/partners/{uid}/bss` for the operator (`mine` names no partner for it)."""
+    return BASE_HREF if own else f"/partners/{partner_uid}/bss"
+
+
+def last_command_types(conn: sqlite3.Connection, uid: int) -> dict[str, str]:
+    """`lastAcmdReqType` and `lastCmdType` of a station (Document 2 §2.2): the type of its
+    newest administration command, as `/admins/lastCmdStatus` names it. Every command the
+    sandbox takes is one requested through the API, so the two are the same."""
+    row = conn.execute(
+        "SELECT cmd_type FROM station_commands WHERE bs_uid = ? ORDER BY id DESC LIMIT 1", (uid,)
+    ).fetchone()
+    return {} if row is None else {"lastAcmdReqType": row[0], "lastCmdType": row[0]}
 
 
 def briefs(
-    conn: sqlite3.Connection, uids: list[int], *, full: bool = False
+    conn: sqlite3.Connection, uids: list[int], *, full: bool = False, base: str = BASE_HREF
 ) -> list[dict[str, Any]]:
-    """Wire-shaped stations, in the order of `uids` (absent ones skipped)."""
+    """Wire-shaped stations, in the order of `uids` (absent ones skipped). `base`: the path
+    their `href`s start with, one the reader can follow (`station_base`)."""
     if not uids:
         return []
     m = marks(uids)
@@ -335,7 +352,11 @@ def briefs(
         uids,
     ):
         tags[uid].append(
-            {"name": name, "multicastVisibility": bool(visible), "href": tag_href(uid, tag_id)}
+            {
+                "name": name,
+                "multicastVisibility": bool(visible),
+                "href": tag_href(uid, tag_id, base),
+            }
         )
     out: list[dict[str, Any]] = []
     for uid in uids:
@@ -347,7 +368,7 @@ def briefs(
         item: dict[str, Any] = {
             "lrrID": r["lrr_id"],
             "name": r["name"],
-            "href": f"{BASE_HREF}/{uid}",
+            "href": f"{base}/{uid}",
             "model": {
                 "ID": r["model"],
                 "commercialName": model[0] if model else r["model"],
@@ -404,6 +425,7 @@ def briefs(
                 "rfCoverageType": r["rf_coverage_type"],
                 "rfHardwareConfig": r["rf_hardware_config"] or (model[4] if model else None),
                 "identificationMode": "LRR_UUID" if r["lrr_uuid"] else "LRR_ID",
+                **last_command_types(conn, uid),
                 "occContext": {
                     "version": r["version"],
                     "lastUpdate": r["last_update"],

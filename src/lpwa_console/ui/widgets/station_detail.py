@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from ...models.formatting import format_time
 from ...models.paged_table import PagedTableModel
 from ...models.rights import AccountRights
-from ...models.station_detail import StationDetailViewModel
+from ...models.station_detail import StationDetailViewModel, command_type_words
 from ...models.stations import (
     CONNECTION_WORDS,
     model_text,
@@ -87,6 +87,13 @@ def _percent(value: Any) -> str | None:
     return f"{value} %" if value is not None else None
 
 
+def _last_command(station: Any) -> str | None:
+    """The station's last administration command (Document 2 §2.2 `lastAcmdReqType`, else
+    `lastCmdType`) by its title; its outcome is in the Commands tab."""
+    kind = _get(station, "lastAcmdReqType") or _get(station, "lastCmdType")
+    return command_type_words(kind) if kind else None
+
+
 def overview_html(station: Any) -> str:
     """Who the station is, how it is doing, where it is, and its open alarms."""
     cnx = _get(station, "cnxState")
@@ -109,6 +116,7 @@ def overview_html(station: Any) -> str:
         field_row("Health", STATION_HEALTH_WORDS.get(health, health) if health else None),
         field_row("Last reboot", _when(_get(station, "lastReboot"))),
         field_row("Last report", _when(_get(station, "lastReport"))),
+        field_row("Last command", _last_command(station)),
         field_row("CPU", _percent(_get(station, "cpu"))),
         field_row("RAM", _percent(_get(station, "ram"))),
     ]

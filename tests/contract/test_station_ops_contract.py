@@ -28,7 +28,7 @@ PARAMS = {
     "updateFineTimestampKeys": {"fpgaBoards": [{"index": 0, "key": "0A" * 16}]},
     "updateLocation": {"locationType": 2},
     "updateLog": {"traceLevel": 1},
-    "updateRfRegion": {"rfRegionID": "EU868"},
+    "updateRfRegion": {"rfRegionID": "EU868_DEFAULT"},
     "scanRadio": {"frequency": {"start": 863, "stop": 870, "step": 100}},
 }
 

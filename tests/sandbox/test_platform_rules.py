@@ -83,3 +83,151 @@ def test_station_hrefs_are_ones_the_reader_can_follow(sb: Sandbox) -> None:
     own = sb.get(BSS, params={"pageSize": 5}).json()["briefs"]
     assert all(item["href"].startswith("/partners/mine/bss/") for item in own)
     assert sb.get(API + own[0]["href"]).status_code == 200
+
+
+# --- catalog changes reach the provisioning queue (Document 2 §2.2) -----------------------------
+
+
+def _queued(sb: Sandbox, type_: str) -> list[dict[str, Any]]:
+    """The queue's items of a type, oldest first."""
+    page = sb.get(f"{OPERATOR}/provqueues", "operator", params={"type": type_, "pageSize": 1000})
+    assert page.status_code == 200, page.text
+    return list(reversed(page.json()["briefs"]))
+
+
+def _new_items(sb: Sandbox, type_: str, before: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    seen = {item["UID"] for item in before}
+    return [(i["action"], i["entityID"]) for i in _queued(sb, type_) if i["UID"] not in seen]
+
+
+def test_device_profile_changes_are_queued_once_each(sb: Sandbox) -> None:
+    before = _queued(sb, "DEVICE_PROFILE")
+    body = {"ID": "queued-sensor", "commercialName": "Queued sensor", "vendor": {"ID": "elsys"},
+            "macMinorVersion": 4, "defaultIsmBands": [{"ID": "eu868"}]}  # fmt: skip
+    made = sb.post(f"{OPERATOR}/deviceProfiles", "operator", json=body)
+    assert made.status_code == 201, made.text
+    path = f"{API}{made.json()['href']}"
+    assert sb.put(path, "operator", json={"commercialName": "Queued sensor 2"}).status_code == 200
+    # Sending back what it holds changes nothing: nothing to provision.
+    assert sb.put(path, "operator", json=sb.get(path, "operator").json()).status_code == 200
+    assert _new_items(sb, "DEVICE_PROFILE", before) == [
+        ("CREATION", "CUSTOM/queued-sensor"),
+        ("UPDATE", "CUSTOM/queued-sensor"),
+    ]
+
+
+def test_rf_region_changes_are_queued_once_each(sb: Sandbox) -> None:
+    before = _queued(sb, "RF_REGION")
+    made = sb.post(
+        f"{OPERATOR}/rfRegions",
+        "operator",
+        json={"ID": "KR920_Q", "name": "KR", "ismBand": "kr920"},
+    )
+    assert made.status_code == 201, made.text
+    path = f"{API}{made.json()['href']}"
+    assert sb.put(path, "operator", json={"name": "Korea"}).status_code == 200
+    assert sb.put(path, "operator", json={"name": "Korea"}).status_code == 200  # no change
+    assert sb.client.delete(path, headers=sb.headers("operator")).status_code == 204
+    assert _new_items(sb, "RF_REGION", before) == [
+        ("CREATION", "CUSTOM/KR920_Q"),
+        ("UPDATE", "CUSTOM/KR920_Q"),
+        ("DELETION", "CUSTOM/KR920_Q"),
+    ]
+
+
+def test_catalog_install_queues_what_it_writes(sb: Sandbox) -> None:
+    before = _queued(sb, "RF_REGION")
+    installed = sb.post(f"{OPERATOR}/rfRegions/catalog/selfUpdate", "operator")
+    assert installed.status_code == 201, installed.text
+    assert ("CREATION", "AU915_SB2") in _new_items(sb, "RF_REGION", before)
+
+
+def test_hsm_group_creation_and_put_queue_one_item_each(sb: Sandbox) -> None:
+    groups = sb.get(f"{OPERATOR}/hsmGroups", "operator").json()["briefs"]
+    before = _queued(sb, "HSM_GROUP")
+    body = {"ID": "hsm-queue-1", "name": "Queued HSM", "subscriberID": groups[0]["subscriberID"]}
+    created = sb.post(f"{OPERATOR}/hsmGroups", "operator", json=body)
+    assert created.status_code == 201, created.text
+    path = f"{OPERATOR}/hsmGroups/{created.json()['UID']}"
+    assert _new_items(sb, "HSM_GROUP", before) == [("CREATION", "hsm-queue-1")]
+    before = _queued(sb, "HSM_GROUP")
+    # A new name and a new network key in one PUT: one UPDATE.
+    changed = created.json() | {"name": "Queued HSM 2", "hsmNwkKeyVersion": "hsm-queue-nwk-v2"}
+    assert sb.put(path, "operator", json=changed).status_code == 200
+    assert _new_items(sb, "HSM_GROUP", before) == [("UPDATE", "hsm-queue-1")]
+    # The same again: nothing changed, nothing queued; back to the first key: one UPDATE.
+    before = _queued(sb, "HSM_GROUP")
+    assert sb.put(path, "operator", json=changed).status_code == 200
+    assert _new_items(sb, "HSM_GROUP", before) == []
+    assert (
+        sb.put(path, "operator", json={"hsmNwkKeyVersion": "hsm-queue-1-nwk-v1"}).status_code == 200
+    )
+    assert _new_items(sb, "HSM_GROUP", before) == [("UPDATE", "hsm-queue-1")]
+
+
+# --- RF region references ----------------------------------------------------------------------
+
+
+def test_stations_name_rf_regions_of_the_operators_catalog(sb: Sandbox) -> None:
+    catalog = sb.get(f"{OPERATOR}/rfRegions", "operator", params={"pageSize": 1000}).json()
+    held = {r["ID"] for r in catalog["briefs"]}
+    stations = sb.get(BSS, params={"pageSize": 1000}).json()["briefs"]
+    used = {s["rfRegionID"] for s in stations if "rfRegionID" in s}
+    assert used and used <= held, used - held
+
+
+def test_update_rf_region_takes_only_a_catalog_region_of_the_stations_band(sb: Sandbox) -> None:
+    _uid, lrr = _acme_station(sb)
+    path = f"{BSS}/i{lrr}/admins/updateRfRegion"
+    nope = sb.post(path, json={"rfRegionID": "NOPE_REGION"})
+    assert nope.status_code == 400
+    assert (
+        nope.json()["message"] == "rfRegionID: the operator's catalog has no RF region NOPE_REGION"
+    )
+    other_band = sb.post(path, json={"rfRegionID": "US915_SB2"})
+    assert other_band.status_code == 400 and "us915" in other_band.json()["message"]
+    assert sb.post(path, json={"rfRegionID": "EU868_DEFAULT"}).status_code == 201
+
+
+def test_only_an_unused_custom_rf_region_can_be_deleted(sb: Sandbox) -> None:
+    regions = f"{OPERATOR}/rfRegions"
+    delete = lambda path: sb.client.delete(path, headers=sb.headers("operator"))  # noqa: E731
+    catalog = delete(f"{regions}/id:AS923_1")
+    assert catalog.status_code == 403
+    assert "source CATALOG" in catalog.json()["message"]
+    assert sb.get(f"{regions}/id:AS923_1", "operator").status_code == 200
+    # A custom region a station uses stays until no station does.
+    made = sb.post(regions, "operator", json={"ID": "EU868_X", "name": "EU X", "ismBand": "eu868"})
+    assert made.status_code == 201, made.text
+    _uid, lrr = _acme_station(sb)
+    conn = _db(sb).conn()
+    conn.execute("UPDATE stations SET rf_region_id = 'CUSTOM/EU868_X' WHERE lrr_id = ?", (lrr,))
+    conn.commit()
+    used = delete(f"{API}{made.json()['href']}")
+    assert used.status_code == 400 and "still used by 1 base station" in used.json()["message"]
+    conn.execute("UPDATE stations SET rf_region_id = 'EU868_DEFAULT' WHERE lrr_id = ?", (lrr,))
+    conn.commit()
+    assert delete(f"{API}{made.json()['href']}").status_code == 204
+
+
+# --- cellular devices' IP address ---------------------------------------------------------------
+
+
+def test_cellular_devices_carry_their_ip_address(sb: Sandbox) -> None:
+    listed = sb.get(f"{OPERATOR}/devices", "operator", params={"pageSize": 1000}).json()["briefs"]
+    cellular = [d for d in listed if d["connectivity"] == "CELLULAR"]
+    assert cellular and all(d["devAddr"].startswith("10.") for d in cellular)
+    assert len({d["devAddr"] for d in cellular}) == len(cellular)
+    # A new one gets its address at creation, read by the subscriber as its nwAddress.
+    made = sb.post(
+        f"{API}/subscriptions/mine/devices",
+        json={"EUI": "356938035643809", "connectivity": "CELLULAR", "imsi": "208019999000077"},
+    )
+    assert made.status_code == 201, made.text
+    uid = int(made.json()["ref"])
+    address = f"10.{(uid >> 16) & 255}.{(uid >> 8) & 255}.{uid & 255}"
+    assert made.json()["nwAddress"] == address
+    found = sb.get(f"{OPERATOR}/devices", "operator", params={"imei": "35693803564380"}).json()
+    assert [d["devAddr"] for d in found["briefs"]] == [address]
+    # Sent back, it is no change.
+    assert sb.put(f"{API}/subscriptions/mine/devices/{uid}", json=made.json()).status_code == 200

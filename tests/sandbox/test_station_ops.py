@@ -29,7 +29,7 @@ VALID: dict[str, dict[str, Any]] = {
     "updateFineTimestampKeys": {"fpgaBoards": [{"index": 0, "key": "0A" * 16}]},
     "updateLocation": {"locationType": 1, "adminLat": 48.85, "adminLon": 2.35, "adminAlt": 40},
     "updateLog": {"traceLevel": 2},
-    "updateRfRegion": {"rfRegionID": "EU868"},
+    "updateRfRegion": {"rfRegionID": "EU868_DEFAULT"},
     "scanRadio": {"frequency": {"start": 863, "stop": 870, "step": 200}},
 }
 
@@ -123,7 +123,7 @@ def test_software_rules_and_rights(sb: Sandbox) -> None:
     basic = _stations(sb, "BASIC_STATION_LINUX")[0]
     refused = sb.post(f"{BSS}/{basic}/admins/reboot", json={})
     assert refused.status_code == 400 and "softwareType" in refused.json()["message"]
-    ok = sb.post(f"{BSS}/{basic}/admins/updateRfRegion", json={"rfRegionID": "EU868"})
+    ok = sb.post(f"{BSS}/{basic}/admins/updateRfRegion", json={"rfRegionID": "EU868_DEFAULT"})
     assert ok.status_code == 201
     gps = sb.post(f"{BSS}/{basic}/admins/updateLocation", json={"locationType": 2})
     assert gps.status_code == 400 and "locationType" in gps.json()["message"]
@@ -207,7 +207,7 @@ def test_status_readings_follow_the_commands(sb: Sandbox, sim: Simulator) -> Non
                        ("updateAntennasGainAndLoss", VALID["updateAntennasGainAndLoss"]),
                        ("updateFineTimestampKeys", VALID["updateFineTimestampKeys"]),
                        ("updateLocation", VALID["updateLocation"]),
-                       ("updateRfRegion", {"rfRegionID": "EU868"}), ("openSsh", {})]:  # fmt: skip
+                       ("updateRfRegion", {"rfRegionID": "EU868_DEFAULT"}), ("openSsh", {})]:  # fmt: skip
         assert sb.post(f"{BSS}/{uid}/admins/{name}", json=body).status_code == 201
         _run(sim, 80, step=10)
         assert _last(sb, uid).lastCmdCompletionStatus == "COMPLETED", name
@@ -226,7 +226,7 @@ def test_status_readings_follow_the_commands(sb: Sandbox, sim: Simulator) -> Non
     assert status("fineTimestampKeysStatus")["fpgaBoards"] == [{"index": 0, "key": "0A" * 16}]
     location = status("locationStatus")["location"]
     assert (location["type"], location["latitude"], location["altitude"]) == (1, 48.85, 40)
-    assert status("rfRegionStatus")["rfRegion"]["ID"] == "EU868"
+    assert status("rfRegionStatus")["rfRegion"]["ID"] == "EU868_DEFAULT"
     assert _last(sb, uid).lastCmdData  # the SSH port
     assert sb.get(f"{BSS}/{uid}").json()["reverseSshState"] == 1
 

@@ -39,6 +39,7 @@ from .db import (
 from .demo_places import CITIES, CITY_WEIGHTS
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
+from .store.devices import cellular_ip
 
 log = logging.getLogger("lpwa_console.sandbox.demo")
 
@@ -273,7 +274,8 @@ def _generate(
                 cat.models["quectel-bg95-cell" if rand() < 0.6 else "nordic-9160-cell"],
                 health, created, last_up, None if last_up is None else last_up - 60_000,
                 None, None if last_up is None else round(-70 - rand() * 40, 1), None, None, bat,
-                lat, lon, None, None, None, None, None, None, None, None, None, ctx, eui,
+                lat, lon, None, None, cellular_ip(uid), None, None, None, None, None, None, ctx,
+                eui,
                 f"20801{uid:010d}", f"8933{uid:015d}", *alarms, level, _DEFAULT_ALARM004, hist,
             )  # fmt: skip
         else:

@@ -39,6 +39,8 @@ BATCH = 50_000
 SUPPLIER_PARTNER_REF = "demo-networks"
 SUPPLIER_PARTNER_GRANT = 40
 
+# Stations name an RF region of the operator's catalog (demo_operator_catalog.RF_REGIONS).
+DEMO_RF_REGION = "EU868_DEFAULT"
 SITES = ["rooftop", "tower", "water tower", "depot", "mast", "substation"]
 MODEL_IDS = list(STATION_MODELS)
 VERSIONS = ["2.4.54", "2.4.60", "2.6.12", "2.6.15"]
@@ -96,7 +98,7 @@ def _generate(
             uid, partner_uid, lrr_id_for(uid), name, model, "ACTIVE", created, health, cnx, since,
             created, last_up, None if last_up is None else last_up - int(rand() * 600_000),
             reboot, last_up, VERSIONS[int(rand() * len(VERSIONS))] if heard else None,
-            int(rand() * 100) if heard else None, "EU868" if country != "Spain" else "EU868-ES",
+            int(rand() * 100) if heard else None, DEMO_RF_REGION,
             "eu868", lat, lon, int(5 + rand() * 60), "IPSEC_X509" if secured else "DISABLE",
             now + int((rand() * 400 - 20) * DAY_MS) if secured else None,
             created if secured else None, "PRESENT" if rand() < 0.8 else "ABSENT",

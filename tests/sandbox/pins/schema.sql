@@ -1453,16 +1453,6 @@ CREATE TRIGGER tr_prov_hsm_added AFTER INSERT ON hsm_groups BEGIN
     INSERT INTO prov_queue (type, action, sub_system, entity_uid, entity_id, subscription_id, partner_uid, created, done_at) SELECT 'HSM_GROUP', 'CREATION', 'LRC', NEW.id, NEW.ref, NEW.subscription_id, NULL, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + 1500 + (abs(random()) % 3000) WHERE 1;
 END;
 
--- trigger tr_prov_hsm_changed on hsm_groups
-CREATE TRIGGER tr_prov_hsm_changed AFTER UPDATE OF name ON hsm_groups WHEN OLD.name IS NOT NEW.name BEGIN
-    INSERT INTO prov_queue (type, action, sub_system, entity_uid, entity_id, subscription_id, partner_uid, created, done_at) SELECT 'HSM_GROUP', 'UPDATE', 'LRC', NEW.id, NEW.ref, NEW.subscription_id, NULL, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + 1500 + (abs(random()) % 3000) WHERE 1;
-END;
-
--- trigger tr_prov_hsm_key on hsm_keys
-CREATE TRIGGER tr_prov_hsm_key AFTER INSERT ON hsm_keys BEGIN
-    INSERT INTO prov_queue (type, action, sub_system, entity_uid, entity_id, subscription_id, partner_uid, created, done_at) SELECT 'HSM_GROUP', 'UPDATE', 'LRC', NEW.hsm_group_id, (SELECT ref FROM hsm_groups WHERE id = NEW.hsm_group_id), (SELECT subscription_id FROM hsm_groups WHERE id = NEW.hsm_group_id), NULL, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + 1500 + (abs(random()) % 3000) WHERE 1;
-END;
-
 -- trigger tr_prov_hsm_removed on hsm_groups
 CREATE TRIGGER tr_prov_hsm_removed AFTER DELETE ON hsm_groups BEGIN
     INSERT INTO prov_queue (type, action, sub_system, entity_uid, entity_id, subscription_id, partner_uid, created, done_at) SELECT 'HSM_GROUP', 'DELETION', 'LRC', OLD.id, OLD.ref, OLD.subscription_id, NULL, CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER), CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER) + 1500 + (abs(random()) % 3000) WHERE 1;

@@ -1,5 +1,10 @@
 """The provisioning queue's triggers: every change of a device, station or HSM group
-queues its items, whichever path made it (routes, the import, the key manager)."""
+queues its items, whichever path made it (routes, the import, the key manager).
+
+An HSM group's update is queued by the store, once per change (`store.operations.
+update_hsm_group`): the triggers on its name and on each new key (issue 21: one PUT queued
+three UPDATE items, a creation a CREATION and two UPDATEs) were dropped by migration step
+`V_PLATFORM_RULES`; `SHIPPED_PROV_QUEUE_TRIGGERS` keeps the set step `V_OPERATIONS` made."""
 
 from __future__ import annotations
 
@@ -44,7 +49,7 @@ _DEVICE_CHANGED = " OR ".join(f"OLD.{c} IS NOT NEW.{c}" for c in _PROVISIONED_DE
 _STATION_ARGS = ("NEW.uid", "NEW.lrr_id", "NULL", "NEW.partner_uid")
 _OLD_STATION_ARGS = ("OLD.uid", "OLD.lrr_id", "NULL", "OLD.partner_uid")
 _HSM_ARGS = ("NEW.id", "NEW.ref", "NEW.subscription_id")
-PROV_QUEUE_TRIGGERS = {
+SHIPPED_PROV_QUEUE_TRIGGERS = {
     "tr_prov_device_added": f"AFTER INSERT ON devices BEGIN\n    "
     f"{_device_items('ACTIVATION', 'NEW')}\nEND",
     # UPDATE OF: the simulator's updates of other columns (every second) skip the trigger.
@@ -79,6 +84,14 @@ PROV_QUEUE_TRIGGERS = {
     "tr_prov_hsm_removed": "AFTER DELETE ON hsm_groups BEGIN\n    "
     f"{_prov_insert('HSM_GROUP', 'DELETION', 'LRC', 'OLD.id', 'OLD.ref', 'OLD.subscription_id')}"
     "\nEND",
+}
+
+
+RETIRED_PROV_QUEUE_TRIGGERS = ("tr_prov_hsm_changed", "tr_prov_hsm_key")
+PROV_QUEUE_TRIGGERS = {
+    name: body
+    for name, body in SHIPPED_PROV_QUEUE_TRIGGERS.items()
+    if name not in RETIRED_PROV_QUEUE_TRIGGERS
 }
 
 

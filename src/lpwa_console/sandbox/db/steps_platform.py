@@ -6,7 +6,8 @@ A shipped step never changes (tests/sandbox/test_migration_pins.py).
 
 from __future__ import annotations
 
-from .prov_queue import create_prov_queue_triggers
+from .ddl import create_triggers, drop_triggers
+from .prov_queue import RETIRED_PROV_QUEUE_TRIGGERS, SHIPPED_PROV_QUEUE_TRIGGERS
 
 # Key manager (Document 1 §2.7, §4.4): the private halves of the RSA exchange keys (the
 # platform's and each HSM group's; the stand-in moduli of step 7 and of older demos are
@@ -126,7 +127,7 @@ CREATE TABLE prov_queue (
 CREATE INDEX ix_prov_queue_sub ON prov_queue(sub_system, id);
 CREATE INDEX ix_prov_queue_type ON prov_queue(type, id);
 """
-V_OPERATIONS = _V_OPERATIONS_TABLES + "\n".join(create_prov_queue_triggers())
+V_OPERATIONS = _V_OPERATIONS_TABLES + "\n".join(create_triggers(SHIPPED_PROV_QUEUE_TRIGGERS))
 
 # The supplier interface (Document 2 §4.2): one supplier per supplier account
 # (supplier_accounts), its admins, service accounts (a scrypt hash of the secret, never the
@@ -402,3 +403,25 @@ UPDATE tokens SET token = token_hash(token);
 UPDATE accounts SET client_secret = 'sha256$' || token_hash(demo_secret(client_id))
     WHERE role != 'service-account';
 """
+
+# Rules of issue 21 §4: an HSM group's change is one queue item, queued by the store (the
+# triggers queued one per key and one for the name); stations name RF regions the operator's
+# catalog holds (the demo's EU868 and EU868-ES were in no catalog: EU868_DEFAULT); cellular
+# devices have their IP address (`nwAddress`, the operator list's `devAddr`), 10.0.0.0/8 by
+# UID as a new one gets it (`store.devices.cellular_ip`). Giving the addresses is no change
+# to provision: the queue items it would add are dropped.
+V_PLATFORM_RULES = (
+    "\n".join(drop_triggers(RETIRED_PROV_QUEUE_TRIGGERS))
+    + """
+UPDATE stations SET rf_region_id = 'EU868_DEFAULT'
+    WHERE rf_region_id IN ('EU868', 'EU868-ES')
+    AND EXISTS (SELECT 1 FROM rf_regions WHERE ref = 'EU868_DEFAULT')
+    AND NOT EXISTS (SELECT 1 FROM rf_regions r WHERE r.ref = stations.rf_region_id);
+CREATE TEMP TABLE rules_queue_mark AS SELECT coalesce(max(id), 0) AS id FROM prov_queue;
+UPDATE devices SET nw_address = '10.' || ((uid >> 16) & 255) || '.' || ((uid >> 8) & 255)
+    || '.' || (uid & 255)
+    WHERE connectivity = 'CELLULAR' AND nw_address IS NULL;
+DELETE FROM prov_queue WHERE id > (SELECT id FROM rules_queue_mark);
+DROP TABLE rules_queue_mark;
+"""
+)

@@ -62,6 +62,7 @@ from ..errors import (
     DUPLICATE,
     ApiError,
     bad_request,
+    forbidden,
     not_found,
     refuse_changed,
     too_large,
@@ -740,7 +741,18 @@ def update_rf_region(
 def delete_rf_region(
     operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
 ) -> Response:
+    """Only a CUSTOM region no station uses: a CATALOG one is the installed catalog's (it
+    would come back with the next install), so it is refused (403)."""
     with svc.db.write() as conn:
         _operator(conn, operatorUid)
-        store.delete_rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
+        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+        if store.rf_region_source(conn, uid) != "CUSTOM":
+            raise forbidden(
+                f"rfRegionUid: {rfRegionUid} comes from the installed catalog (source CATALOG);"
+                " only an RF region the operator created (CUSTOM) can be deleted"
+            )
+        users = store.rf_region_users(conn, uid)
+        if users:
+            raise bad_request(f"rfRegionUid: still used by {users} base station(s)")
+        store.delete_rf_region(conn, uid)
     return Response(status_code=204)

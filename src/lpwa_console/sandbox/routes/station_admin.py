@@ -32,7 +32,8 @@ from ...schema.station_admin import (
 )
 from .. import radio
 from ..auth import AppServices, ClientBodies
-from ..errors import bad_request, validation_message
+from ..errors import UNKNOWN_REFERENCE, bad_request, validation_message
+from ..store import catalogs as catalog_store
 from ..store import station_ops as store
 from ..store import stations as station_store
 from ..store.clock import network_now
@@ -180,6 +181,8 @@ def run_command(
         ):
             raise bad_request("locationType: a Basic Station takes an administrative location (1)")
         wire = params.to_wire()
+        if name == "updateRfRegion":
+            _check_rf_region(conn, uid, str(wire["rfRegionID"]))
         data = _check_version(conn, uid, name, wire)
         run_ms = None
         if name == "scanRadio":
@@ -192,6 +195,20 @@ def run_command(
             run_ms=run_ms, who=scope.who,
         )  # fmt: skip
     return wire
+
+
+def _check_rf_region(conn: Any, uid: int, region: str) -> None:
+    """updateRfRegion: an RF region of the operator's catalog, of the station's ISM band."""
+    band = catalog_store.rf_region_band(conn, region)
+    if band is None:
+        raise bad_request(
+            f"rfRegionID: the operator's catalog has no RF region {region}", UNKNOWN_REFERENCE
+        )
+    station_band = station_store.ism_band_of(conn, uid)
+    if station_band and band.lower() != station_band.lower():
+        raise bad_request(
+            f"rfRegionID: {region} is for the {band} ISM band; this base station uses {station_band}"
+        )
 
 
 def _check_version(conn: Any, uid: int, name: str, wire: dict[str, Any]) -> str | None:

@@ -24,6 +24,7 @@ from ...schema.catalogs import (
     version_key,
 )
 from ...schema.device_profiles import ISM_BAND_NAMES
+from .operations import enqueue
 
 BASE = "/admins/operators/1"
 # catalog_texts kinds
@@ -32,6 +33,24 @@ DEVICE_PROFILE, BS_PROFILE, DEVICE_VENDOR, BS_VENDOR, RF_REGION = "dp", "bp", "d
 _COLUMNS = {"typeMAC", "macMinorVersion", "motionModelIndicator", "loraProfileIDs"}
 DETAIL_FIELDS = tuple(n for n in (*LORAWAN_FIELDS, "mtcLteCategory") if n not in _COLUMNS)
 Progress = Callable[[int, int], None]
+# Provisioning queue types (Document 2 §2.2): what the LRC is told of a catalog change.
+# Base-station profiles have no type of their own; texts in other languages and logos are
+# the catalog's presentation, not the network's, and are not provisioned.
+PROV_DEVICE_PROFILE, PROV_RF_REGION = "DEVICE_PROFILE", "RF_REGION"
+
+
+def _device_profile_state(conn: sqlite3.Connection, uid: int) -> tuple[object, ...]:
+    """What a device profile is (its row, bands, alliance IDs): equal before and after a
+    write that changed nothing."""
+    row = conn.execute("SELECT * FROM device_models WHERE id = ?", (uid,)).fetchone()
+    bands = conn.execute(
+        "SELECT band FROM device_model_bands WHERE model_id = ? ORDER BY 1", (uid,)
+    ).fetchall()
+    ids = conn.execute(
+        "SELECT lora_id FROM device_model_lora_ids WHERE model_id = ? ORDER BY 1", (uid,)
+    ).fetchall()
+    return (tuple(row) if row else None, *(tuple(r) for r in bands), None,
+            *(tuple(r) for r in ids))  # fmt: skip
 
 
 def _marks(values: Sequence[object]) -> str:
@@ -426,6 +445,7 @@ def write_device_profile(
         values.get("motionModelIndicator"),
         json.dumps(details, separators=(",", ":")) if details else None,
     )
+    before = None if uid is None else _device_profile_state(conn, uid)
     if uid is None:
         cur = conn.execute(
             "INSERT INTO device_models (commercial_name, connectivity, description, vendor_id,"
@@ -451,7 +471,18 @@ def write_device_profile(
         "INSERT OR IGNORE INTO device_model_lora_ids (lora_id, model_id) VALUES (?, ?)",
         [(lid, uid) for lid in values.get("loraProfileIDs") or ()],
     )
+    # One queue item per creation, and per update that changed the profile.
+    if before is None:
+        _provision(conn, PROV_DEVICE_PROFILE, "CREATION", uid)
+    elif _device_profile_state(conn, uid) != before:
+        _provision(conn, PROV_DEVICE_PROFILE, "UPDATE", uid)
     return uid
+
+
+def _provision(conn: sqlite3.Connection, type_: str, action: str, uid: int) -> None:
+    table = "device_models" if type_ == PROV_DEVICE_PROFILE else "rf_regions"
+    ref = conn.execute(f"SELECT ref FROM {table} WHERE id = ?", (uid,)).fetchone()[0]
+    enqueue(conn, type_, action, str(ref), entity_uid=uid)
 
 
 def device_profile_values(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
@@ -673,18 +704,47 @@ def write_rf_region(
             (values["ID"], values["name"], values.get("commercialDescription"), values["ismBand"],
              source),
         )  # fmt: skip
-        return int(cur.lastrowid or 0)
-    sets = {"name": values.get("name"), "description": values.get("commercialDescription")}
+        uid = int(cur.lastrowid or 0)
+        _provision(conn, PROV_RF_REGION, "CREATION", uid)
+        return uid
+    sets = {"name": values.get("name"), "description": values.get("commercialDescription"),
+            "ism_band": values.get("ismBand")}  # fmt: skip
     sets = {k: v for k, v in sets.items() if v is not None}
     if sets:
-        conn.execute(
-            f"UPDATE rf_regions SET {', '.join(f'{c} = ?' for c in sets)} WHERE id = ?",
-            [*sets.values(), uid],
-        )
+        changed = conn.execute(
+            f"UPDATE rf_regions SET {', '.join(f'{c} = ?' for c in sets)} WHERE id = ?"
+            f" AND ({' OR '.join(f'{c} IS NOT ?' for c in sets)})",
+            [*sets.values(), uid, *sets.values()],
+        ).rowcount
+        if changed:
+            _provision(conn, PROV_RF_REGION, "UPDATE", uid)
     return uid
 
 
+def rf_region_source(conn: sqlite3.Connection, uid: int) -> str:
+    """CATALOG (installed from a catalog) or CUSTOM (created by the operator)."""
+    return str(conn.execute("SELECT source FROM rf_regions WHERE id = ?", (uid,)).fetchone()[0])
+
+
+def rf_region_users(conn: sqlite3.Connection, uid: int) -> int:
+    """How many base stations use the RF region."""
+    return int(
+        conn.execute(
+            "SELECT count(*) FROM stations WHERE rf_region_id = (SELECT ref FROM rf_regions"
+            " WHERE id = ?)",
+            (uid,),
+        ).fetchone()[0]
+    )
+
+
+def rf_region_band(conn: sqlite3.Connection, ref: str) -> str | None:
+    """The ISM band of the catalog's RF region `ref`, None when the catalog has none."""
+    row = conn.execute("SELECT ism_band FROM rf_regions WHERE ref = ?", (ref,)).fetchone()
+    return None if row is None else str(row[0])
+
+
 def delete_rf_region(conn: sqlite3.Connection, uid: int) -> None:
+    _provision(conn, PROV_RF_REGION, "DELETION", uid)
     conn.execute("DELETE FROM rf_regions WHERE id = ?", (uid,))
     _drop_texts(conn, RF_REGION, uid)
 
@@ -769,13 +829,9 @@ def import_file(
                 )
         else:
             values = item.model_dump(exclude_none=True, exclude={"locals"})
-            if uid is None:
-                uid = write_rf_region(conn, values, source="CATALOG")
-            else:
-                conn.execute(
-                    "UPDATE rf_regions SET name = ?, description = ?, ism_band = ? WHERE id = ?",
-                    (item.name, item.commercialDescription, item.ismBand, uid),
-                )
+            uid = write_rf_region(conn, values, source="CATALOG", uid=uid)
+            if found is not None and item.commercialDescription is None:
+                conn.execute("UPDATE rf_regions SET description = NULL WHERE id = ?", (uid,))
         for lang, t in item.locals.items():
             new_texts.append(
                 (text_kind, lang, uid, t.commercialName or t.name, t.commercialDescription)

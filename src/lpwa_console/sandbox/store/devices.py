@@ -404,6 +404,13 @@ def alarm004_json(config: AlarmsConfiguration | None) -> str:
     return json.dumps([t.model_dump() for t in thresholds]) if thresholds else _DEFAULT_ALARM004
 
 
+def cellular_ip(uid: int) -> str:
+    """A cellular device's IP address (its `nwAddress`, the operator list's `devAddr`;
+    Document 2 §2.2), which the network gives it: 10.0.0.0/8 by UID, so no two devices share
+    one (below 2^24 devices; the sandbox keeps no leases)."""
+    return f"10.{(uid >> 16) & 255}.{(uid >> 8) & 255}.{uid & 255}"
+
+
 def create(
     conn: sqlite3.Connection,
     subscription_id: int,
@@ -420,9 +427,13 @@ def create(
     refused import row): that the EUI is new, the domains allowed, and resolved the IDs of
     the model, routing profile and application servers."""
     marker = deprecated_value(body, "markerID")
+    cellular = body.connectivity == "CELLULAR"
+    # A cellular device gets its IP address with its UID (the one SQLite would give it).
+    next_uid = int(conn.execute("SELECT coalesce(max(uid), 0) + 1 FROM devices").fetchone()[0])
     uid = insert(
         conn,
         {
+            **({"uid": next_uid} if cellular else {}),
             "subscription_id": subscription_id,
             "eui": body.EUI,
             "name": body.name or body.EUI,
@@ -435,7 +446,7 @@ def create(
             "lon": body.adminLon,
             "admin_lat": body.adminLat,
             "admin_lon": body.adminLon,
-            "nw_address": body.nwAddress,
+            "nw_address": cellular_ip(next_uid) if cellular else body.nwAddress,
             "app_eui": body.appEUI,
             "app_key": seal(conn, body.appKey),  # stored sealed, never returned
             "app_skey": seal(conn, body.effective_app_skey()),

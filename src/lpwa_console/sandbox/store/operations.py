@@ -385,18 +385,33 @@ def update_hsm_group(
     conn: sqlite3.Connection, gid: int, name: str | None, nwk_version: str | None, now: int
 ) -> None:
     """A new name; a network key version: the group's own becomes current again, a new one is
-    generated (the caller checked it is not another group's)."""
+    generated (the caller checked it is not another group's). One UPDATE item is queued
+    when anything changed (issue 21: one per row had made three)."""
+    changed = False
     if name is not None:
-        conn.execute("UPDATE hsm_groups SET name = ? WHERE id = ?", (name, gid))
-    if nwk_version is None:
-        return
+        changed = bool(
+            conn.execute(
+                "UPDATE hsm_groups SET name = ? WHERE id = ? AND name IS NOT ?", (name, gid, name)
+            ).rowcount
+        )
+    if nwk_version is not None:
+        changed = _set_nwk_version(conn, gid, nwk_version, now) or changed
+    if changed:
+        ref, sub = conn.execute(
+            "SELECT ref, subscription_id FROM hsm_groups WHERE id = ?", (gid,)
+        ).fetchone()
+        enqueue(conn, "HSM_GROUP", "UPDATE", ref, entity_uid=gid, subscription_id=sub, now_ms=now)
+
+
+def _set_nwk_version(conn: sqlite3.Connection, gid: int, nwk_version: str, now: int) -> bool:
+    """Make `nwk_version` the group's current network key; True when that changed it."""
     owner = key_version_owner(conn, nwk_version)
     if owner is None:
         conn.execute(
             "INSERT INTO hsm_keys VALUES (?, ?, 'NWK', seal(?), ?)",
             (nwk_version, gid, km_crypto.new_aes_key(), now),
         )
-        return
+        return True
     current = conn.execute(
         "SELECT version FROM hsm_keys WHERE hsm_group_id = ? AND kind = 'NWK'"
         " ORDER BY created DESC, version DESC LIMIT 1",
@@ -410,8 +425,5 @@ def update_hsm_group(
             "UPDATE hsm_keys SET created = ? WHERE version = ?",
             (max(now, (latest or 0) + 1), nwk_version),
         )
-        # The change is provisioned as a new key would be.
-        ref = conn.execute("SELECT ref, subscription_id FROM hsm_groups WHERE id = ?", (gid,))
-        row = ref.fetchone()
-        enqueue(conn, "HSM_GROUP", "UPDATE", row[0], entity_uid=gid, subscription_id=row[1],
-                now_ms=now)  # fmt: skip
+        return True
+    return False

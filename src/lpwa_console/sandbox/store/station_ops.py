@@ -241,7 +241,9 @@ def status_answer(conn: sqlite3.Connection, uid: int, name: str) -> dict[str, An
             out["traceSince"] = r["trace_since"]
     elif name == "rfRegionStatus":
         region = s["rf_region_id"]
-        out["rfRegion"] = {"ID": region, "name": RF_REGION_NAMES.get(region or "", region),
+        named = conn.execute("SELECT name FROM rf_regions WHERE ref = ?", (region,)).fetchone()
+        name = named[0] if named else RF_REGION_NAMES.get(region or "", region)
+        out["rfRegion"] = {"ID": region, "name": name,
                            "version": r["rf_region_version"]}  # fmt: skip
         out["rfRegion"] = {k: v for k, v in out["rfRegion"].items() if v is not None}
     elif name == "rfcStatus":

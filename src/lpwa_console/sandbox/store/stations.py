@@ -311,6 +311,11 @@ def tag_href(station_uid: int, tag_id: int, base: str = BASE_HREF) -> str:
     return f"{base}/{station_uid}/tags/{tag_id}"
 
 
+def ism_band_of(conn: sqlite3.Connection, uid: int) -> str | None:
+    row = conn.execute("SELECT ism_band FROM stations WHERE uid = ?", (uid,)).fetchone()
+    return None if row is None or row[0] is None else str(row[0])
+
+
 def station_base(partner_uid: int, own: bool) -> str:
     """Where a reader finds a partner's stations: `/partners/mine/bss` for the partner's own
     accounts, `/partners/{uid}/bss` for the operator (`mine` names no partner for it)."""

@@ -142,6 +142,8 @@ def device_html(device: Device, names: Names | None = None) -> str:
             field_row(label_of("iccid"), device.iccid),
             field_row(label_of("eid"), device.eid),
             field_row(label_of("lastIMEI"), device.lastIMEI),
+            # A cellular device's nwAddress is the IP address the network gave it.
+            field_row("IP address", device.nwAddress),
             linked_id("networkContextID", device.networkContextID, "network_contexts"),
         ]
     profile = device.appServersRoutingProfile

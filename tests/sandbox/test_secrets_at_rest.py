@@ -152,7 +152,7 @@ def test_another_key_file_opens_nothing(tmp_path: Path, sb: Sandbox) -> None:
 
 def _old_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
     """A demo made by the version before the step, its secrets in clear as it kept them."""
-    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:-1])
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:_SECRETS_STEP])
     db = demo.prepare(SandboxSettings(db_path=path, demo_devices=20), history=False)
     with db.write() as conn:
         for table, column in _SEALED:
@@ -170,6 +170,8 @@ def _old_database(path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]
     return {"app_key": app_key, "queued": queued}
 
 
+# The secrets step's place (steps added after it run too).
+_SECRETS_STEP = migrations.MIGRATIONS.index(migrations.V_SECRETS_AT_REST)
 _SEALED = [
     ("km_devices", "app_key"), ("km_devices", "nwk_key"), ("km_as_keys", "key_hex"),
     ("hsm_keys", "key_hex"), ("platform_exchange_keys", "private_pem"),
@@ -186,7 +188,7 @@ def test_the_last_step_seals_an_older_database(
     assert before["app_key"].encode() in _raw(path)
     assert b"old-bearer-token-123" in _raw(path)
     db = Database(path)
-    assert db.migrations_run == 1
+    assert db.migrations_run == len(migrations.MIGRATIONS) - _SECRETS_STEP  # it and later ones
     conn = db.conn()
     for table, column in _SEALED:
         clear = conn.execute(

@@ -925,6 +925,9 @@ def fill_history(db: Database, settings: SandboxSettings) -> None:
                 from .station_sim import StationSimulator
 
                 StationSimulator(settings.seed).backfill(conn, now)
+                # A quarter of the demo's stations send Class B beacons (alarm 111 for
+                # those that fail them: station_trouble.py).
+                conn.execute("UPDATE station_runtime SET beacon = 1 WHERE bs_uid % 4 = 1")
             conn.execute("INSERT OR IGNORE INTO demo_parts VALUES (?)", (HEALTH_PART,))
     if KPI_PART not in done:
         with db.write() as conn:

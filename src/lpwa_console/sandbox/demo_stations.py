@@ -46,6 +46,8 @@ MODEL_IDS = list(STATION_MODELS)
 VERSIONS = ["2.4.54", "2.4.60", "2.6.12", "2.6.15"]
 TAGS = ["rooftop", "indoor", "macro", "pilot", "solar"]
 DEFAULT_102 = json.dumps([{"duration": "PT30S", "severity": 6}])
+# The platform gives alarm 103 no default (Document 2 §2.4); the demo operator gives every
+# station these (the die stays thrown, so the demo's other values stay as they were).
 DEFAULT_103 = json.dumps([{"duration": "PT1H", "severity": 4}, {"duration": "PT6H", "severity": 5}])
 
 STATION_COLUMNS = (
@@ -102,7 +104,7 @@ def _generate(
             "eu868", lat, lon, int(5 + rand() * 60), "IPSEC_X509" if secured else "DISABLE",
             now + int((rand() * 400 - 20) * DAY_MS) if secured else None,
             created if secured else None, "PRESENT" if rand() < 0.8 else "ABSENT",
-            int(rand() < 0.15), DEFAULT_102, DEFAULT_103 if rand() < 0.5 else "[]",
+            int(rand() < 0.15), DEFAULT_102, DEFAULT_103 if rand() < 2 else "[]",
             int(5 + rand() * 40) if heard else None, int(20 + rand() * 50) if heard else None,
             created, who,
         )  # fmt: skip
@@ -198,14 +200,15 @@ def _bulk_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, now: in
     every station's counters once. Their domain sets come with the rebuild that follows."""
     rng = random.Random(seed * 7_907 + first_uid)
     rows: list[tuple[object, ...]] = []
-    for uid, partner, cnx, health, since in conn.execute(
-        "SELECT uid, partner_uid, cnx_state, health_state, cnx_since FROM stations WHERE uid >= ?",
+    for uid, partner, cnx, health, since, a103 in conn.execute(
+        "SELECT uid, partner_uid, cnx_state, health_state, cnx_since, alarm103 FROM stations"
+        " WHERE uid >= ?",
         (first_uid,),
     ):
         if cnx == "DISC":
             ts = (since or now) + 30_000
             rows.append((partner, uid, 102, 6, 6, ts, ts, None))
-        if health == "RF_ERROR":
+        if health == "RF_ERROR" and _has_thresholds(a103):  # (no thresholds, no alarm 103)
             ts = now - int(rng.random() * DAY_MS)
             rows.append((partner, uid, 103, 4, 4, ts, ts, None))
         if rng.random() < 0.06:
@@ -220,15 +223,19 @@ def _bulk_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, now: in
     alarm_store.refresh_counters(conn, None)
 
 
+def _has_thresholds(alarm103: str | None) -> bool:
+    return bool(json.loads(alarm103 or "[]"))
+
+
 def seed_station_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, now: int) -> int:
     """Alarms of stations first_uid..: 102 (connection lost) on the disconnected ones, a
     CPU, RAM or disk alarm on a few, 103 on stations in RF error, and some cleared history.
     Through the store's raise/clear, as the simulator does. Returns how many were raised."""
     rng = random.Random(seed * 31_337 + first_uid)
     raised = 0
-    for uid, health, cnx, since, cpu, ram in conn.execute(
-        "SELECT uid, health_state, cnx_state, cnx_since, cpu, ram FROM stations WHERE uid >= ?"
-        " ORDER BY uid",
+    for uid, health, cnx, since, cpu, ram, a103 in conn.execute(
+        "SELECT uid, health_state, cnx_state, cnx_since, cpu, ram, alarm103 FROM stations"
+        " WHERE uid >= ? ORDER BY uid",
         (first_uid,),
     ).fetchall():
         if rng.random() < 0.25:  # an old outage, over (before any current one)
@@ -239,8 +246,10 @@ def seed_station_alarms(conn: sqlite3.Connection, first_uid: int, *, seed: int, 
             alarm_store.raise_alarm(conn, uid, 102, 6, None, (since or now) + 30_000)
             raised += 1
         if health == "RF_ERROR":
-            alarm_store.raise_alarm(conn, uid, 103, 4, None, now - int(rng.random() * DAY_MS))
-            raised += 1
+            when = now - int(rng.random() * DAY_MS)  # (the die stays thrown)
+            if _has_thresholds(a103):  # no thresholds, no alarm 103
+                alarm_store.raise_alarm(conn, uid, 103, 4, None, when)
+                raised += 1
         roll = rng.random()
         if roll < 0.08 and cpu is not None:
             alarm_store.raise_alarm(

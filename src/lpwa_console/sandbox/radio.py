@@ -6,7 +6,7 @@
   term (seeded) makes neighbours differ.
 - Load: CPU, RAM and disk usage drift as a mean-reverting walk around a per-station level.
 - Alarms: 102 (disconnected) and 103 (no uplink) by the durations of the station's
-  thresholds; 104-108 by the percentages of Document 2 §6 against fixed platform thresholds
+  thresholds; 104-108 and 111 by the percentages of Document 2 §6 against fixed platform thresholds
   with hysteresis (raised at `raise_at`, cleared below `clear_below`).
 - Commands: each kind has a start delay, a run time and a failure rate; a command waits
   while the station is disconnected and fails ERR_NOSTART after 10 minutes, and one still
@@ -311,6 +311,7 @@ USAGE_RULES: dict[int, UsageRule] = {
     106: UsageRule(106, 90.0, 80.0, MAJOR),  # CPU, average of the last hour
     107: UsageRule(107, 90.0, 80.0, MAJOR),  # RAM
     108: UsageRule(108, 90.0, 85.0, MAJOR),  # file system
+    111: UsageRule(111, 10.0, 5.0, MAJOR),  # failed beacons, last hour (beacons on)
 }
 
 

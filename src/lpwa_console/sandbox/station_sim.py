@@ -7,8 +7,9 @@
   kept). Now and then (about once a fortnight) its backhaul drops for 1-20 minutes.
 - Connection: a station away (an outage, or a command that takes it down: reboot, restart,
   upgrade ...) is DISC with alarm 102 raised per its alarm102 thresholds, cleared when it is
-  back; alarm 103 follows the silence of its uplinks per alarm103; 104-108 the percentages
-  of Document 2 §6 (radio.USAGE_RULES).
+  back; alarm 103 follows the silence of its uplinks per alarm103 (none without thresholds);
+  104-108 and 111 (failed beacons) the percentages of Document 2 §6 (radio.USAGE_RULES);
+  station_trouble.py gives one station in 40 each trouble, so every alarm happens.
 - Commands (`station_commands`) move PENDING -> PROCESSING -> an outcome with the delays
   and failure rates of radio.TIMINGS, and change the station as they complete.
 - Receptions: the devices heard in the step are heard by the stations around them (3 x 3
@@ -35,6 +36,7 @@ import numpy.typing as npt
 from ..schema.durations import parse_duration
 from . import radio
 from . import receptions as heard_by
+from . import station_trouble as trouble
 from .links import mix as _mix
 from .links import unit as _unit
 from .station_traffic import PendingTraffic
@@ -50,7 +52,8 @@ GRID_REFRESH_MS = 600_000
 BACKFILL_MAX_STATIONS, BACKFILL_MAX_DEVICES = 2_000, 100_000
 # Stations given their runtime row (first report, disk) per call of `_new_stations`.
 NEW_STATIONS_AT_ONCE = 2_000
-CONNECTION_ALARM, NO_UPLINK_ALARM = 102, 103
+CONNECTION_ALARM, NO_UPLINK_ALARM, BEACON_ALARM = 102, 103, 111
+BEACON_RULE = radio.USAGE_RULES[BEACON_ALARM]
 USAGE_WINDOWS = {104: ("crc", 4 * HOUR_MS), 105: ("dropped", HOUR_MS), 106: ("cpu", HOUR_MS),
                  107: ("ram", HOUR_MS), 108: ("disk", HOUR_MS)}  # fmt: skip
 REPORT_BLOCK, REPORT_STRIDE = 16, 137
@@ -115,14 +118,15 @@ class StationSimulator:
         """`levels` of many stations at once: (CPU levels, RAM levels, disk levels)."""
         s = self.seed
 
-        def level(hot_die: int, hot_share: float, hot: float, base: float, span: float) -> Any:
+        def level(hot_die: int, kind: int, hot: float, base: float, span: float) -> Any:
             normal = base + span * radio.hash_units(s, uids, hot_die + 1)
-            return np.where(radio.hash_units(s, uids, hot_die) < hot_share, hot, normal).tolist()
+            return np.where(trouble.troubled(uids, kind), hot, normal).tolist()
 
+        # The hot ones: one station in 40 each (station_trouble).
         return (
-            level(11, 0.02, 93.0, 10, 50),
-            level(13, 0.015, 95.0, 25, 45),
-            level(15, 0.01, 94.0, 15, 50),
+            level(11, trouble.HOT_CPU, 93.0, 10, 50),
+            level(13, trouble.HOT_RAM, 95.0, 25, 45),
+            level(15, trouble.HOT_DISK, 94.0, 15, 50),
         )
 
     def _thr(self, text: str | None) -> list[tuple[int, int]]:
@@ -471,8 +475,8 @@ class StationSimulator:
             conn,
             "SELECT r.bs_uid, r.next_report, r.offline_until, r.outage_until, r.disk,"
             " r.cpu_min, r.cpu_max, r.ram_min, r.ram_max, r.disk_min, r.disk_max, r.rtt_max,"
-            " s.cpu, s.ram, s.cnx_state, s.cnx_since, s.state, s.alarm102, s.alarm103, s.last_up"
-            " FROM station_runtime r JOIN stations s ON s.uid = r.bs_uid"
+            " s.cpu, s.ram, s.cnx_state, s.cnx_since, s.state, s.alarm102, s.alarm103, s.last_up,"
+            " r.beacon, s.gps_receiver FROM station_runtime r JOIN stations s ON s.uid = r.bs_uid"
             " WHERE r.next_report <= ? ORDER BY r.next_report",
             (t1,),
         )
@@ -483,6 +487,10 @@ class StationSimulator:
         # What they heard since they last reported: written with the report's own rows (one
         # write a station rather than two), and read by the usage alarms as if written.
         traffic, ups = self._traffic.take(due_uid)
+        # What the troubled stations hear and send beyond the devices (station_trouble).
+        extra = [trouble.background_traffic(row[0], row[1]) for row in due
+                 if row[14] == "CNX" and row[16] == "ACTIVE"]  # fmt: skip
+        traffic = trouble.merge_traffic(traffic + [row for row in extra if row is not None])
         heard_at = {uid: t for t, uid in ups}
         open_alarms: dict[int, dict[int, int]] = defaultdict(dict)
         for uid, code, state in _tuples(
@@ -514,10 +522,12 @@ class StationSimulator:
         new_disks = _drifted([r[4] for r in due], disk_levels, dice[43], 0.05, 1.0)
         rtts = np.rint(20 + 60 * np.array(base_rtt) + 15 * np.array(dice[45])).astype(np.int64)
         rtt_list = rtts.tolist()
+        flaky = trouble.troubled(due_uid, trouble.FLAKY_BACKHAUL)
+        outage_chance = np.where(flaky, trouble.FLAKY_OUTAGE_CHANCE, OUTAGE_CHANCE).tolist()
         for i, row in enumerate(due):
             (uid, ts, offline_until, outage_until, _disk, cpu_min, cpu_max, ram_min, ram_max,
              disk_min, disk_max, _rtt_max, _cpu, _ram, cnx, cnx_since, state, a102, a103,
-             last_up) = row  # fmt: skip
+             last_up, beacon, gps) = row  # fmt: skip
             report.reports += 1
             # Reports come at the station's own phase of the 5 minutes (spread evenly). One
             # missed for longer (the sandbox was stopped) is not replayed: the latest counts.
@@ -531,7 +541,7 @@ class StationSimulator:
             if (
                 cnx == "CNX"
                 and not (outage_until and outage_until > ts)
-                and dice[29][i] < OUTAGE_CHANCE
+                and dice[29][i] < outage_chance[i]
             ):
                 outage_until = ts + 60_000 + int(dice[31][i] * 19 * 60_000)
             away_until = max(offline_until or 0, outage_until or 0)
@@ -585,17 +595,26 @@ class StationSimulator:
                 else:
                     alarm_store.clear_alarm(conn, uid, code, ts)
                     report.cleared.add((uid, code))
-            # Alarm 103: silence of the uplinks.
-            rules = self._thr(a103)
-            if rules:
-                quiet = ts - max(last_up or 0, heard_at.get(uid, 0), cnx_since or 0)
-                severity = radio.crossed_severity(quiet, rules)
-                if severity is not None and alarms.get(NO_UPLINK_ALARM) != severity:
-                    alarm_store.raise_alarm(conn, uid, NO_UPLINK_ALARM, severity, None, ts)
-                    report.raised.add((uid, NO_UPLINK_ALARM))
-                elif severity is None and NO_UPLINK_ALARM in alarms:
-                    alarm_store.clear_alarm(conn, uid, NO_UPLINK_ALARM, ts)
-                    report.cleared.add((uid, NO_UPLINK_ALARM))
+            # Alarm 103: silence of the uplinks, per alarm103 only (Document 2 §2.4: no
+            # default); without thresholds an open one clears.
+            quiet = ts - max(last_up or 0, heard_at.get(uid, 0), cnx_since or 0)
+            severity = radio.crossed_severity(quiet, self._thr(a103))
+            if severity is not None and alarms.get(NO_UPLINK_ALARM) != severity:
+                alarm_store.raise_alarm(conn, uid, NO_UPLINK_ALARM, severity, None, ts)
+                report.raised.add((uid, NO_UPLINK_ALARM))
+            elif severity is None and NO_UPLINK_ALARM in alarms:
+                alarm_store.clear_alarm(conn, uid, NO_UPLINK_ALARM, ts)
+                report.cleared.add((uid, NO_UPLINK_ALARM))
+            # Alarm 111: the share of beacons that failed, while beacons are on.
+            failed = 100 * trouble.beacon_failure_share(uid, gps) if beacon else 0.0
+            verdict = radio.usage_verdict(BEACON_RULE, failed, BEACON_ALARM in alarms)
+            if verdict:
+                alarm_store.raise_alarm(conn, uid, BEACON_ALARM, BEACON_RULE.severity,
+                                        radio.add_info2(failed), ts)  # fmt: skip
+                report.raised.add((uid, BEACON_ALARM))
+            elif verdict is False:
+                alarm_store.clear_alarm(conn, uid, BEACON_ALARM, ts)
+                report.cleared.add((uid, BEACON_ALARM))
         # The hour's sample with the traffic of that hour; the traffic of other hours (the
         # report crossed an hour) and of stations that did not report their health, alone.
         counts_of = {(row[0], row[1]): row[2:] for row in traffic}
@@ -732,8 +751,9 @@ class StationSimulator:
         stations = []
         away = set()
         for uid, lat, lon, cnx in conn.execute(
+            # (a station in RF error hears nothing: its alarm 103 follows)
             "SELECT uid, lat, lon, cnx_state FROM stations WHERE lat IS NOT NULL"
-            " AND lon IS NOT NULL AND state = 'ACTIVE'"
+            " AND lon IS NOT NULL AND state = 'ACTIVE' AND health_state != 'RF_ERROR'"
         ):
             stations.append((uid, lat, lon))
             if cnx != "CNX":
@@ -791,11 +811,13 @@ class StationSimulator:
         # Each reception: its size, a CRC failure at the station's rate; the best station
         # answers every 8th uplink, dropping some at its rate.
         size = 12 + (radio.hash_units(seed, g_dev, g_ts, 63) * 40).astype(np.int64)
-        crc_rate = np.where(radio.hash_units(seed, g_st, 17) < 0.0125, 0.35,
+        crc_rate = np.where(trouble.troubled(g_st, trouble.NOISY), 0.35,
                             0.02 + 0.06 * radio.hash_units(seed, g_st, 18))  # fmt: skip
         crc = radio.hash_units(seed, g_dev, g_st, g_ts, 51) < crc_rate
         answered = (g_rank == 1) & (radio.hash_units(seed, g_dev, g_ts, 52) < 1 / DOWNLINK_EVERY)
-        drop_rate = np.where(radio.hash_units(seed, g_st, 19) < 0.01, 0.15, 0.01)
+        drop_rate = np.where(
+            trouble.troubled(g_st, trouble.OVERLOADED), trouble.OVERLOAD_DROP, 0.01
+        )
         dropped = answered & (radio.hash_units(seed, g_dev, g_ts, 53) < drop_rate)
         hour = g_ts - g_ts % HOUR_MS
         kept = list(

@@ -11,6 +11,7 @@ import sqlite3
 from typing import Any
 
 from .. import receptions as heard_by
+from ..station_trouble import BEACON_PERIOD_MS, beacons_sent
 from . import station_ops
 
 HOUR_MS = 3_600_000
@@ -134,12 +135,14 @@ def indicators(conn: sqlite3.Connection, uid: int, kind: str, now_ms: int) -> di
     ).fetchone()
     up, crc, dw, dropped, n, rtt = (v or 0 for v in row)
     if kind == "rfcell":
-        beacons = (now_ms - since) // 128_000 if r["beacon"] else 0
+        beacons = (now_ms - since) // BEACON_PERIOD_MS if r["beacon"] else 0
+        gps = conn.execute("SELECT gps_receiver FROM stations WHERE uid = ?", (uid,)).fetchone()
+        sent = beacons_sent(uid, gps[0] if gps else None, beacons)
         values = {
             "urcv": up, "ucrc": crc, "usz": 0, "udly": 0, "uder": 0, "unwf": 0,
             "dsnd": dw - dropped, "dwai": 0, "dbsy": dropped,
             "cok": 1 + counted.get("rfcell", {}).get("cok", [0])[0], "cerr": 0, "conf": 0,
-            "clnk": counted.get("wan", {}).get("disc", [0])[0], "breq": beacons, "bsnd": beacons,
+            "clnk": counted.get("wan", {}).get("disc", [0])[0], "breq": beacons, "bsnd": sent,
         }  # fmt: skip
     else:
         wan = counted.get("wan", {})

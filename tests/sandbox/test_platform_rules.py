@@ -4,8 +4,14 @@ provisioning queue, RF region references, and cellular devices' IP address."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+from lpwa_console.sandbox import SandboxSettings, demo
+from lpwa_console.sandbox.db import Database, migrations
+from lpwa_console.sandbox.store.devices import cellular_ip
 from lpwa_console.sandbox.store.stations import software_type
 
 from .conftest import API, Sandbox
@@ -231,3 +237,39 @@ def test_cellular_devices_carry_their_ip_address(sb: Sandbox) -> None:
     assert [d["devAddr"] for d in found["briefs"]] == [address]
     # Sent back, it is no change.
     assert sb.put(f"{API}/subscriptions/mine/devices/{uid}", json=made.json()).status_code == 200
+
+
+# --- an older database -------------------------------------------------------------------------
+
+
+def test_the_rules_step_brings_an_older_database_in_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Migration step V_PLATFORM_RULES: the demo's stations name the catalog's RF region,
+    cellular devices get their IP address (nothing queued for it), and the per-row HSM
+    triggers are gone."""
+    path = tmp_path / "old.db"
+    step = migrations.MIGRATIONS.index(migrations.V_PLATFORM_RULES)
+    monkeypatch.setattr(migrations, "MIGRATIONS", migrations.MIGRATIONS[:step])
+    db = demo.prepare(SandboxSettings(db_path=path, demo_devices=40), history=False)
+    with db.write() as conn:  # as the version before made them
+        conn.execute("UPDATE stations SET rf_region_id = 'EU868' WHERE uid % 2 = 0")
+        conn.execute("UPDATE stations SET rf_region_id = 'EU868-ES' WHERE uid % 2 = 1")
+        conn.execute("UPDATE devices SET nw_address = NULL WHERE connectivity = 'CELLULAR'")
+        queued = conn.execute("SELECT count(*) FROM prov_queue").fetchone()[0]
+    db.close()
+    monkeypatch.undo()
+    db = Database(path)
+    assert db.migrations_run == len(migrations.MIGRATIONS) - step
+    conn = db.conn()
+    assert {r[0] for r in conn.execute("SELECT DISTINCT rf_region_id FROM stations")} == {
+        "EU868_DEFAULT"
+    }
+    cellular = conn.execute(
+        "SELECT uid, nw_address FROM devices WHERE connectivity = 'CELLULAR'"
+    ).fetchall()
+    assert cellular and all(ip == cellular_ip(uid) for uid, ip in cellular)
+    assert conn.execute("SELECT count(*) FROM prov_queue").fetchone()[0] == queued
+    triggers = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")}
+    assert "tr_prov_hsm_added" in triggers and "tr_prov_hsm_key" not in triggers
+    db.close()

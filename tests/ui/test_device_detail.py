@@ -394,9 +394,8 @@ NOT_IN_INFORMATION = {
     "alarmCount", "alarm1", "alarm2", "alarm3", "alarm4", "alarm5", "alarm6",
     "now",  # the server's clock, not the device's
 }  # fmt: skip
-LORAWAN_ONLY = {
-    "activation", "nwAddress", "appEUI", "asTransportKey", "hsmGroupID", "lastSF", "LRRs"
-}  # fmt: skip
+# (nwAddress is both's: a LoRaWAN DevAddr, a cellular device's IP address)
+LORAWAN_ONLY = {"activation", "appEUI", "asTransportKey", "hsmGroupID", "lastSF", "LRRs"}
 CELLULAR_ONLY = {"imsi", "iccid", "eid", "lastIMEI", "networkContextID"}
 
 

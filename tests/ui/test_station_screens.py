@@ -393,3 +393,11 @@ def test_partners_say_used_of_granted_in_one_column() -> None:
         {"partner": {"ID": "acme", "name": "Acme"}, "totalBaseStationsUsed": 1036}
     )
     assert used.value(mine) == "1,036 (no limit)"
+
+
+def test_the_overview_names_the_last_admin_command() -> None:
+    """Document 2 §2.2: the station carries the type of its last administration command."""
+    shown = overview_html({"name": "Cmd", "lastAcmdReqType": "CHANGE_SUPPORT_PASSWORD",
+                           "lastCmdType": "CHANGE_SUPPORT_PASSWORD"})  # fmt: skip
+    assert "Last command</td><td style='padding:2px 0'>Change the support password" in shown
+    assert "Last command</td><td style='padding:2px 0'>—" in overview_html({"name": "None"})

@@ -85,10 +85,15 @@ def test_station_hrefs_are_ones_the_reader_can_follow(sb: Sandbox) -> None:
         assert sb.get(API + item["href"], "operator").status_code == 200
         for tag in item.get("tags", []):
             assert tag["href"].startswith(f"/partners/{partner}/bss/")
+    # Its alarms too.
+    alarms = sb.get(f"{API}/partners/{partner}/bss/alarms", "operator").json()["briefs"]
+    assert alarms and all(a["href"].startswith(f"/partners/{partner}/bss/") for a in alarms)
     # The partner's own accounts keep `mine`.
     own = sb.get(BSS, params={"pageSize": 5}).json()["briefs"]
     assert all(item["href"].startswith("/partners/mine/bss/") for item in own)
     assert sb.get(API + own[0]["href"]).status_code == 200
+    mine = sb.get(f"{BSS}/alarms").json()["briefs"]
+    assert mine and all(a["href"].startswith("/partners/mine/bss/") for a in mine)
 
 
 # --- catalog changes reach the provisioning queue (Document 2 §2.2) -----------------------------

@@ -83,11 +83,14 @@ HistoryQuery = Annotated[store.StationAlarmQuery, Depends(history_query)]
 ScopedQuery = Annotated[store.StationAlarmQuery, Depends(scoped_query)]
 
 
-def _items(conn: sqlite3.Connection, rows: list[sqlite3.Row], *, with_bs: bool) -> list[Any]:
+def _items(
+    conn: sqlite3.Connection, rows: list[sqlite3.Row], *, with_bs: bool, base: str
+) -> list[Any]:
+    """`base`: where the caller finds the stations (`PartnerScope.station_base`)."""
     stations = store.stations_of(conn, (r["bs_uid"] for r in rows)) if with_bs else {}
     items = []
     for row in rows:
-        item = store.brief(row)
+        item = store.brief(row, base)
         if with_bs:
             item["bs"] = stations.get(row["bs_uid"], {"lrrID": "", "domains": []})
         items.append(item)
@@ -102,6 +105,7 @@ def _list(
     page_after: str | None,
     *,
     with_bs: bool,
+    base: str,
 ) -> dict[str, Any]:
     criterion, descending = parse_sort(sort, ALARM_SORT_CRITERIA, DEFAULT_SORT)
     after = None
@@ -116,7 +120,7 @@ def _list(
         offset=0 if after is not None else paging.offset, limit=paging.size, after_id=after,
     )  # fmt: skip
     out = list_answer(
-        _items(conn, rows, with_bs=with_bs),
+        _items(conn, rows, with_bs=with_bs, base=base),
         more,
         first=after is None and paging.first,
         count=lambda: store.count(conn, w),
@@ -127,11 +131,11 @@ def _list(
 
 
 def _histories(
-    conn: sqlite3.Connection, w: Where, paging: Paging, *, with_bs: bool
+    conn: sqlite3.Connection, w: Where, paging: Paging, *, with_bs: bool, base: str
 ) -> dict[str, Any]:
     rows, more = store.history_page(conn, w, offset=paging.offset, limit=paging.size)
     return list_answer(
-        _items(conn, rows, with_bs=with_bs),
+        _items(conn, rows, with_bs=with_bs, base=base),
         more,
         first=paging.first,
         count=lambda: store.count(conn, w),
@@ -159,7 +163,7 @@ def list_alarms(
     if limit is not None:
         paging = Paging(paging.index, min(paging.size, limit))
     w = store.where(scope.uid, q, scope.restrictions)
-    return _list(svc.db.conn(), w, paging, sort, pageAfter, with_bs=True)
+    return _list(svc.db.conn(), w, paging, sort, pageAfter, with_bs=True, base=scope.station_base)
 
 
 @router.get(
@@ -172,7 +176,7 @@ def alarm_histories(
     scope: PartnerReader, svc: AppServices, q: HistoryQuery, paging: PageParams
 ) -> dict[str, Any]:
     w = store.where(scope.uid, q, scope.restrictions)
-    return _histories(svc.db.conn(), w, paging, with_bs=True)
+    return _histories(svc.db.conn(), w, paging, with_bs=True, base=scope.station_base)
 
 
 @router.post("/alarms/ack", status_code=204)
@@ -221,7 +225,8 @@ def station_alarms(
     bsUid: str, scope: PartnerReader, svc: AppServices, q: ScopedQuery, paging: PageParams
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    return _list(conn, _station_where(conn, scope, bsUid, q), paging, None, None, with_bs=False)
+    w = _station_where(conn, scope, bsUid, q)
+    return _list(conn, w, paging, None, None, with_bs=False, base=scope.station_base)
 
 
 @router.get(
@@ -233,7 +238,8 @@ def station_alarm_histories(
     bsUid: str, scope: PartnerReader, svc: AppServices, q: HistoryQuery, paging: PageParams
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    return _histories(conn, _station_where(conn, scope, bsUid, q), paging, with_bs=False)
+    w = _station_where(conn, scope, bsUid, q)
+    return _histories(conn, w, paging, with_bs=False, base=scope.station_base)
 
 
 @router.post("/{bsUid}/alarms/ack", status_code=201)

@@ -191,8 +191,9 @@ def state_counts(conn: sqlite3.Connection, w: Where) -> dict[int, int]:
     return {int(s): int(n) for s, n in rows}
 
 
-def brief(row: sqlite3.Row) -> dict[str, Any]:
-    href = f"{BASE_HREF}/{row['bs_uid']}/alarms/{alarm_uid(row['id'])}"
+def brief(row: sqlite3.Row, base: str = BASE_HREF) -> dict[str, Any]:
+    """`base`: the stations' path the reader follows (`stations.station_base`)."""
+    href = f"{base}/{row['bs_uid']}/alarms/{alarm_uid(row['id'])}"
     out = {**brief_fields(row, href), "addInfo2": row["add_info2"]}
     return {k: v for k, v in out.items() if v is not None}
 

@@ -85,6 +85,19 @@ def test_station_hrefs_are_ones_the_reader_can_follow(sb: Sandbox) -> None:
         assert sb.get(API + item["href"], "operator").status_code == 200
         for tag in item.get("tags", []):
             assert tag["href"].startswith(f"/partners/{partner}/bss/")
+    # Clusters' stations and a station's tags too.
+    one = page["briefs"][0]
+    box = {"minLat": one["lat"] - 1e-4, "maxLat": one["lat"] + 1e-4,
+           "minLon": one["lon"] - 1e-4, "maxLon": one["lon"] + 1e-4}  # fmt: skip
+    near = sb.get(f"{API}/partners/{partner}/bss/clusters", "operator", params=box).json()
+    items = [c["item"] for c in near["clusters"] if "item" in c]
+    assert items and all(i["href"].startswith(f"/partners/{partner}/bss/") for i in items)
+    path = f"{API}/partners/{partner}/bss/i{one['lrrID']}/tags"
+    added = sb.post(path, "operator", json={"name": "checked"})
+    assert added.status_code == 201, added.text
+    assert added.json()["href"].startswith(f"/partners/{partner}/bss/")
+    tags = sb.get(path, "operator").json()["briefs"]
+    assert tags and all(t["href"].startswith(f"/partners/{partner}/bss/") for t in tags)
     # Its alarms too.
     alarms = sb.get(f"{API}/partners/{partner}/bss/alarms", "operator").json()["briefs"]
     assert alarms and all(a["href"].startswith(f"/partners/{partner}/bss/") for a in alarms)

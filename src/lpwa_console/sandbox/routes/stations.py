@@ -244,7 +244,7 @@ def station_clusters(
     w = _where(conn, scope, filters)
     total, clusters = cluster_store.clusters(
         conn, scope.uid, w, scope.restrictions, (minLat, minLon, maxLat, maxLon),
-        filtered=not filters.is_empty(),
+        filtered=not filters.is_empty(), base=scope.station_base,
     )  # fmt: skip
     return {"count": total, "clusters": clusters}
 
@@ -369,7 +369,9 @@ def update_station(
 def station_tags(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return {
-        "briefs": store.station_tags(conn, visible_station_uid(conn, scope, bsUid)),
+        "briefs": store.station_tags(
+            conn, visible_station_uid(conn, scope, bsUid), scope.station_base
+        ),
         "more": False,
     }
 
@@ -387,7 +389,7 @@ def add_station_tag(
         )
         assert tid is not None
         store.tag_stations(conn, tid, [uid], untag=False)
-        return store.tag_row(conn, tid) | {"href": store.tag_href(uid, tid)}
+        return store.tag_row(conn, tid) | {"href": store.tag_href(uid, tid, scope.station_base)}
 
 
 def _station_tag(conn: sqlite3.Connection, uid: int, tagUid: str) -> int:
@@ -412,7 +414,7 @@ def update_station_tag(
         if new != tid:
             store.tag_stations(conn, tid, [uid], untag=True)
             store.tag_stations(conn, new, [uid], untag=False)
-        return store.tag_row(conn, new) | {"href": store.tag_href(uid, new)}
+        return store.tag_row(conn, new) | {"href": store.tag_href(uid, new, scope.station_base)}
 
 
 @router.delete("/{bsUid}/tags/{tagUid}", status_code=204)

@@ -12,7 +12,7 @@ from typing import Any
 from ...schema.domains import DomainRestrictions
 from .clusters import STATION_SOURCE, cluster_answer, cluster_rows
 from .sql import Where
-from .stations import briefs, restriction_sql
+from .stations import BASE_HREF, briefs, restriction_sql
 
 
 def clusters(
@@ -23,8 +23,10 @@ def clusters(
     box: tuple[float, float, float, float],
     *,
     filtered: bool,
+    base: str = BASE_HREF,
 ) -> tuple[int, list[dict[str, Any]]]:
-    """(total, clusters) of the stations `where` selects inside `box`."""
+    """(total, clusters) of the stations `where` selects inside `box`; `base`: the stations'
+    path the reader follows (`stations.station_base`)."""
     rows = cluster_rows(
         conn,
         STATION_SOURCE,
@@ -35,4 +37,6 @@ def clusters(
         filtered=filtered,
     )
     # Briefs come in the order of the uids asked for.
-    return cluster_answer(rows, lambda uids: dict(zip(uids, briefs(conn, uids), strict=False)))
+    return cluster_answer(
+        rows, lambda uids: dict(zip(uids, briefs(conn, uids, base=base), strict=False))
+    )

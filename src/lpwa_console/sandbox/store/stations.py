@@ -606,9 +606,9 @@ def tag_stations(conn: sqlite3.Connection, tid: int, uids: list[int], *, untag: 
     return conn.total_changes - before
 
 
-def station_tags(conn: sqlite3.Connection, uid: int) -> list[dict[str, Any]]:
+def station_tags(conn: sqlite3.Connection, uid: int, base: str = BASE_HREF) -> list[dict[str, Any]]:
     return [
-        {"name": n, "multicastVisibility": bool(v), "href": tag_href(uid, t)}
+        {"name": n, "multicastVisibility": bool(v), "href": tag_href(uid, t, base)}
         for t, n, v in conn.execute(
             "SELECT t.id, t.name, t.multicast_visibility FROM station_tags l"
             " JOIN station_tag_names t ON t.id = l.tag_id WHERE l.station_uid = ? ORDER BY t.name",

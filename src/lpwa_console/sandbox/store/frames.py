@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from typing import Any
 
@@ -45,9 +46,18 @@ def _bucket(b: dict[str, Any]) -> dict[str, Any]:
         "dw": {"count": dw, "size": dw_size, "countSent": dw, "sizeSent": dw_size},
     }
     if up:
-        item["rssiMean"] = round(b["rssi"] / up, 1)
-        item["snrMean"] = round(b["snr"] / up, 1)
+        rssi, snr = b["rssi"] / up, b["snr"] / up
+        item["rssiMean"] = round(rssi, 1)
+        item["snrMean"] = round(snr, 1)
+        item["espMean"] = round(esp(rssi, snr), 1)
+        # The simulated network loses no uplink (every frame counts on time): no PER.
+        item["instantPerMean"] = 0.0
     return item
+
+
+def esp(rssi: float, snr: float) -> float:
+    """Estimated signal power (dBm) of a frame heard at `rssi` with `snr`."""
+    return rssi + snr - 10 * math.log10(1 + 10 ** (snr / 10))
 
 
 def frames(

@@ -228,3 +228,24 @@ def test_every_read_answers_as_the_reference_says(
     assert not failures, f"{len(failures)} of {operations} reads failed:\n\n" + "\n\n".join(
         failures
     )
+
+
+def test_aggregated_frames_without_traffic_carry_what_the_reference_requires(
+    sandbox: SandboxProcess,
+) -> None:
+    """Slots without any uplink (a day long before the demo's traffic) still carry the
+    means the reference requires, and their counts say there is nothing behind them."""
+    contract = _contract("device-manager")
+    slot = contract["components"]["schemas"]["FramesDeviceAggregation"]["properties"]["briefs"]
+    required = set(slot["items"]["required"])
+    headers = {"Authorization": f"Bearer {_token(sandbox, 'subscriber')}"}
+    with httpx.Client(base_url=sandbox.base_url, headers=headers) as client:
+        device = _first(client, "/subscriptions/mine/devices")["ref"]
+        answer = client.get(
+            f"/subscriptions/mine/devices/{device}/frames/aggregated",
+            params={"begin": "2020-01-01T00:00:00Z", "duration": "P1D", "step": "PT1H"},
+        )
+    assert answer.status_code == 200, answer.text
+    slots = answer.json()["briefs"]
+    assert slots and all(required <= set(s) for s in slots), required
+    assert all(s["up"]["count"] == 0 and s["rssiMean"] == 0 for s in slots)

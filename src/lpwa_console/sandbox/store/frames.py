@@ -45,13 +45,14 @@ def _bucket(b: dict[str, Any]) -> dict[str, Any]:
         "up": {"count": up, "size": up_size, "countOnTime": up, "sizeOnTime": up_size},
         "dw": {"count": dw, "size": dw_size, "countSent": dw, "sizeSent": dw_size},
     }
-    if up:
-        rssi, snr = b["rssi"] / up, b["snr"] / up
-        item["rssiMean"] = round(rssi, 1)
-        item["snrMean"] = round(snr, 1)
-        item["espMean"] = round(esp(rssi, snr), 1)
-        # The simulated network loses no uplink (every frame counts on time): no PER.
-        item["instantPerMean"] = 0.0
+    # The simulated network loses no uplink (every frame counts on time): no PER. A slot
+    # without uplinks has no mean; the reference requires the means, so they read 0 there,
+    # beside its uplink count of 0.
+    rssi, snr = (b["rssi"] / up, b["snr"] / up) if up else (0.0, 0.0)
+    item["rssiMean"] = round(rssi, 1)
+    item["snrMean"] = round(snr, 1)
+    item["espMean"] = round(esp(rssi, snr), 1) if up else 0.0
+    item["instantPerMean"] = 0.0
     return item
 
 

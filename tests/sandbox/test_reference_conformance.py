@@ -1,6 +1,7 @@
 """Both public ThingPark 7.3 contracts (`../shared/reference/`, device manager and network
 manager) as a test: every GET operation, driven by schemathesis against the real sandbox over
-HTTP (the suite's live sandbox), as the contract's account (subscriber; network partner), and
+HTTP (the suite's live sandbox), as the contract's accounts (the subscriber, unrestricted and
+domain-restricted; the network partner), and
 every answer checked: no 5xx, a documented status, content type and body.
 
 Path parameters name the demo's real items (a device, a station, ...) in most examples, so
@@ -181,6 +182,7 @@ def _first_page(case: Any) -> bool:
     [
         ("device-manager", "subscriber", _device_manager_items),
         ("network-manager", "partner", _network_manager_items),
+        ("device-manager", "subscriber-restricted", _device_manager_items),
     ],
 )
 def test_every_read_answers_as_the_reference_says(

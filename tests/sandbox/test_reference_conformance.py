@@ -1,8 +1,8 @@
 """Both public ThingPark 7.3 contracts (`../shared/reference/`, device manager and network
 manager) as a test: every GET operation, driven by schemathesis against the real sandbox over
 HTTP (the suite's live sandbox), as the contract's accounts (the subscriber, unrestricted and
-domain-restricted; the network partner), and
-every answer checked: no 5xx, a documented status, content type and body.
+domain-restricted; the network partner), and every answer checked: no 5xx, a documented
+status, content type and body.
 
 Path parameters name the demo's real items (a device, a station, ...) in most examples, so
 bodies are checked, not only 404s; the rest keep schemathesis's values (an unknown item).

@@ -36,6 +36,7 @@ from .db import (
     drop_tag_count_triggers,
     rebuild_domain_sets_sql,
 )
+from .db.steps_reference import NETWORK_SUBSCRIPTION_BACKFILL, NETWORK_SUBSCRIPTION_REGULATION
 from .demo_places import CITIES, CITY_WEIGHTS
 from .settings import SandboxSettings
 from .store import alarms as alarm_store
@@ -610,16 +611,17 @@ NETWORK_SUBSCRIPTIONS: list[dict[str, object]] = [
      "thirdPartyAppServersRouting": True, "supplier": {"ID": "acme-net", "commercialName": "Acme"},
      "granted": 500_000, "used": 0, "maxDestinationPerRoute": 5, "nwGeolocalization": True,
      "prAllowed": True, "uplinkRate": 144, "uplinkRateUnit": "DAY", "downlinkRate": 10,
-     "downlinkRateUnit": "DAY", "downlinkTransmission": True},
+     "downlinkRateUnit": "DAY", "downlinkTransmission": True, **NETWORK_SUBSCRIPTION_REGULATION},
     {"ID": "ns-lora-multicast", "name": "LoRaWAN multicast", "commercialName": "Multicast",
      "connectivity": "LORAWAN", "communicationType": "MULTICAST", "hsmGroupID": None,
      "platformCloudRouting": False, "platformKafkaRouting": True,
      "thirdPartyAppServersRouting": True, "granted": 100, "used": 5,
-     "multicastMaxLrrCells": 100},
+     "multicastMaxLrrCells": 100, **NETWORK_SUBSCRIPTION_BACKFILL["ns-lora-multicast"]},
     {"ID": "ns-cellular", "name": "Cellular LTE-M", "commercialName": "LTE-M Europe",
      "connectivity": "CELLULAR", "communicationType": "UNICAST", "hsmGroupID": "hsm-eu-central-1",
      "platformCloudRouting": True, "platformKafkaRouting": False,
-     "thirdPartyAppServersRouting": False, "granted": 100_000, "used": 0},
+     "thirdPartyAppServersRouting": False, "granted": 100_000, "used": 0,
+     **NETWORK_SUBSCRIPTION_BACKFILL["ns-cellular"]},
 ]  # fmt: skip
 
 

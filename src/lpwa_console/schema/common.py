@@ -54,8 +54,6 @@ def member_of_object(key: str) -> BeforeValidator:
     return BeforeValidator(read)
 
 
-# `state` of the subscription: {"timestamp", "value"} in the reference, the value in the seed.
-StateValue = Annotated[str | None, member_of_object("value")]
 # `version` of a base station: {"version", "status", "statusInfo"} in the reference.
 VersionValue = Annotated[str | None, member_of_object("version")]
 

@@ -21,12 +21,12 @@ ISM_BAND_NAMES: dict[str, str] = {
     "cn779": "CN779-787 (CN779)",
     "as923": "AS923",
     "kr920": "KR920-923 (KR920)",
-    "us915": "US902-928 (US915)",
+    "us915": "US902-915 (US915)",
     "au915": "AU915-928 (AU915)",
     "cn470": "CN470-510 (CN470)",
     "in865": "IN865-867 (IN865)",
     "ru864": "RU864-870 (RU864)",
-    "ww2g4": "2.4 GHz worldwide",
+    "ww2g4": "WW2400",
 }
 TypeMAC = Literal["LoRaMAC", "802.15.4", "WattecoMAC_3.1", "WattecoMAC_3.2"]
 # LoRaWAN versions by macMinorVersion (macMajorVersion 0 is LoRaWAN 1.x).

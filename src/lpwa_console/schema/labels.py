@@ -231,9 +231,9 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
         "networkSubscriptionID": FieldWords("Network subscription"),
         "networkSubscription": FieldWords("Network subscription"),
         "bss": FieldWords("Base stations"),
-        "historyUpDaily": FieldWords("Uplinks per day"),
-        "historyDwDaily": FieldWords("Downlinks per day"),
-        "val": FieldWords("Last days, oldest first"),
+        "historyUpDaily": FieldWords("Uplink history"),
+        "historyDwDaily": FieldWords("Downlink history"),
+        "val": FieldWords("Counts per period, oldest first"),
         "multicastMaxLrrCells": FieldWords("Most base stations per group"),
         "communicationType": FieldWords(
             "Communication", choices=_choices(UNICAST="Unicast", MULTICAST="Multicast")

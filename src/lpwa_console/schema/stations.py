@@ -15,7 +15,7 @@ import re
 from datetime import timedelta
 from typing import Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, field_serializer, field_validator, model_validator
 
 from .common import (
     ApiModel,
@@ -339,13 +339,20 @@ class BaseStation(_StationFields):
     rfCoverageType: RfCoverageType | None = None
     rfHardwareConfig: str | None = None
     owner: StationOwner | None = None
-    appServers: list[ApiModel] = Field(default_factory=list)
+    # The RF probe's application servers: absent without any (the reference's 1 to 5).
+    appServers: list[ApiModel] | None = None
     identificationMode: Literal["LRR_ID", "LRR_UUID"] | None = None
     # The type of the station's last administration command (Document 2 §2.2; e.g.
     # CHANGE_SUPPORT_PASSWORD), as `/admins/lastCmdStatus` names it.
     lastAcmdReqType: str | None = None
     lastCmdType: str | None = None
     now: int | None = None
+
+    @field_serializer("version")
+    def _version_object(self, version: str | None) -> dict[str, str] | None:
+        """Written as the reference's object (its brief keeps the plain value); read in
+        either shape (VersionValue)."""
+        return None if version is None else {"version": version}
 
 
 class BaseStationPage(ListEnvelope[BaseStationBrief]):

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
+from pydantic import BeforeValidator, Field
 
-from .common import ApiModel, RequestModel, ResourceRequest, StateValue
+from .common import ApiModel, RequestModel, ResourceRequest
 from .domains import DomainRestrictions
 
 Permission = Literal["x", "a", "ra", "rc", "s1"]
@@ -31,6 +31,18 @@ class SubscriptionGrant(ApiModel):
     rights: list[str] | None = None
 
 
+class SubscriptionState(ApiModel):
+    """`state` as the reference gives it; a plain value (what the sandbox gave before)
+    reads as the value."""
+
+    value: str
+    timestamp: int | None = None
+
+
+def _state_object(value: object) -> object:
+    return {"value": value} if isinstance(value, str) else value
+
+
 class Subscription(ApiModel):
     ID: str | None = None
     name: str | None = None
@@ -38,7 +50,7 @@ class Subscription(ApiModel):
     showTagSuggestionsWhenDomainRestrictions: bool = True
     subscription: SubscriptionGrant
     creationTimestamp: int | None = None
-    state: StateValue = None
+    state: Annotated[SubscriptionState | None, BeforeValidator(_state_object)] = None
 
 
 class SubscriptionOptionsUpdate(RequestModel):

@@ -818,7 +818,7 @@ CREATE TABLE partners (
     alarm_state_notifications TEXT,
     state TEXT NOT NULL DEFAULT 'ACTIVE',
     creation_ts INTEGER NOT NULL,
-    state_ts INTEGER NOT NULL,
+    state_ts INTEGER NOT NULL, version INTEGER NOT NULL DEFAULT 0, last_update INTEGER, who TEXT,
     UNIQUE (type, ref)
 );
 
@@ -1126,7 +1126,7 @@ CREATE TABLE subscriptions (
     hsm TEXT NOT NULL DEFAULT 'DEACTIVATED',
     show_tag_suggestions INTEGER NOT NULL DEFAULT 1,
     creation_ts INTEGER NOT NULL
-);
+, version INTEGER NOT NULL DEFAULT 0, last_update INTEGER, who TEXT);
 
 -- table supplier_accounts on supplier_accounts
 CREATE TABLE supplier_accounts (

@@ -118,7 +118,7 @@ def update_partner(
             values["name"] = body.name
         if "totalBaseStationsGranted" in body.model_fields_set:
             values["total_granted"] = body.totalBaseStationsGranted
-        store.update(conn, uid, values)
+        store.update(conn, uid, values, now=now_ms(), who=account.name)
         if "total_granted" in values and values["total_granted"] != row["total_granted"]:
             change = (values["total_granted"] or 0) - (row["total_granted"] or 0)
             store.record_credit(conn, uid, "GRANT_CHANGED", change, now=now_ms(), who=account.name)

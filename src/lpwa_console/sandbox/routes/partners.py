@@ -19,6 +19,7 @@ from ..auth import AppServices, ClientBodies
 from ..errors import forbidden
 from ..store import catalogs as catalog_store
 from ..store import partners as store
+from ..store.clock import now_ms
 from ._common import PageParams, list_answer
 from ._partners import PartnerReader, PartnerScope, is_operator
 from ._router import RecordedRouter
@@ -69,7 +70,7 @@ def update_partner(
     if "alarmStateNotifications" in given:
         values["alarm_state_notifications"] = body.alarmStateNotifications
     with svc.db.write() as write:
-        store.update(write, scope.uid, values)
+        store.update(write, scope.uid, values, now=now_ms(), who=scope.account.name)
     return partner_answer(svc.db.conn(), scope)
 
 

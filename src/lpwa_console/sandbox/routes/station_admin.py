@@ -32,7 +32,7 @@ from ...schema.station_admin import (
 )
 from .. import radio
 from ..auth import AppServices, ClientBodies
-from ..errors import UNKNOWN_REFERENCE, bad_request, validation_message
+from ..errors import UNKNOWN_REFERENCE, bad_request, not_found, validation_message
 from ..store import catalogs as catalog_store
 from ..store import station_ops as store
 from ..store import stations as station_store
@@ -154,7 +154,13 @@ def status_reading(
     conn = svc.db.conn()
     uid = visible_station_uid(conn, scope, bsUid)
     _check_software(conn, uid, status.value)
-    return store.status_answer(conn, uid, status.value)
+    answer = store.status_answer(conn, uid, status.value)
+    if status.value == "backupSwVersion" and "backup" not in answer:
+        # The reference's answer always describes a backup: without one there is nothing.
+        raise not_found(
+            "no backup of this station's software is known (the backup command makes one)"
+        )
+    return answer
 
 
 @router.post(f"{ADMINS}/{{command}}", status_code=201, response_model=CommandAccepted)

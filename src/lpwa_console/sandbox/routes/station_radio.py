@@ -65,8 +65,9 @@ def _one(items: list[dict[str, Any]], ant_uid: int) -> dict[str, Any]:
 
 @router.get("/ants/{antUid}", response_model=Antenna, response_model_exclude_none=True)
 def antenna(bsUid: str, antUid: int, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    _uid, items = _antennas(svc.db.conn(), scope, bsUid)
-    return _one(items, antUid)
+    conn = svc.db.conn()
+    uid, items = _antennas(conn, scope, bsUid)
+    return _one(items, antUid) | {"occContext": store.occ_context(conn, uid)}
 
 
 @router.put("/ants/{antUid}", response_model=Antenna, response_model_exclude_none=True)
@@ -79,7 +80,7 @@ def update_antenna(
         _one(items, antUid)
         store.save_antenna(conn, uid, antUid, body.model_dump(mode="json", exclude_unset=True))
         _uid, items = _antennas(conn, scope, bsUid)
-        return _one(items, antUid)
+        return _one(items, antUid) | {"occContext": store.occ_context(conn, uid)}
 
 
 @router.get("/rfProbe", response_model=RfProbe)

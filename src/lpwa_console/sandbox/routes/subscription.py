@@ -9,7 +9,9 @@ from ...schema.subscription import Subscription, SubscriptionUpdate
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SettingsWriter, SubscriptionReader
 from ..errors import not_found
+from ..network_ids import NET_ID
 from ..store import subscription as store
+from ..store.clock import now_ms
 from ._router import RecordedRouter
 
 router = RecordedRouter(
@@ -25,9 +27,28 @@ def _subscription(conn: sqlite3.Connection, account: Account) -> dict[str, Any]:
     return {
         "ID": row["ref"],
         "name": row["name"],
-        "state": "ACTIVE",
+        # The reference's shape; the subscription is active since its creation.
+        "state": {"value": "ACTIVE", "timestamp": row["creation_ts"]},
         "creationTimestamp": row["creation_ts"],
-        "options": {"hsm": row["hsm"]},
+        # The options the reference requires besides hsm: the validations are a removed
+        # feature (§2.2), cellular devices take HSS and SPR data (a creation gives `ki`), no
+        # license option.
+        "options": {
+            "hsm": row["hsm"],
+            "devAddrValidation": "DEACTIVATED",
+            "devEUIValidation": "DEACTIVATED",
+            "cellularSupport": "HSS_SPR",
+            "license": "DEACTIVATED",
+        },
+        # Devices and groups name their network subscription by ID.
+        "networkSubscriptionsHandling": {"mode": "ADVANCED"},
+        "subscriber": {"ID": row["ref"], "name": row["name"]},
+        "operator": {"nonRoamingDevicesNetID": NET_ID, "roamingDevicesNetID": NET_ID},
+        "occContext": {
+            "version": row["version"],
+            "lastUpdate": row["last_update"] or row["creation_ts"],
+            "who": row["who"] or row["name"],
+        },
         "showTagSuggestionsWhenDomainRestrictions": bool(row["show_tag_suggestions"]),
         "subscription": {
             "grantedPermissions": list(account.permissions),
@@ -57,5 +78,5 @@ def update_subscription(
     if body.name:
         values["name"] = body.name
     with svc.db.write() as conn:
-        store.update(conn, account.subscription_id, values)
+        store.update(conn, account.subscription_id, values, now=now_ms(), who=account.name)
     return _subscription(svc.db.conn(), account)

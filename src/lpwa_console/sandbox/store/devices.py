@@ -43,7 +43,8 @@ SORT_COLUMNS: dict[str, str] = {
 }
 
 _BRIEF_COLUMNS = """
-    d.*, m.ref AS model_ref, m.commercial_name AS model_name, m.connectivity AS model_conn
+    d.*, m.ref AS model_ref, m.commercial_name AS model_name, m.connectivity AS model_conn,
+    v.ref AS vendor_ref, v.name AS vendor_name
 """
 
 
@@ -120,7 +121,7 @@ def briefs(
     marks = ", ".join("?" * len(uids))
     cursor = conn.execute(
         f"SELECT {_BRIEF_COLUMNS} FROM devices d LEFT JOIN device_models m ON m.id = d.model_id"
-        f" WHERE d.uid IN ({marks})",
+        f" LEFT JOIN device_vendors v ON v.id = m.vendor_id WHERE d.uid IN ({marks})",
         list(uids),
     )
     # Plain dicts: sqlite3.Row finds a name by comparing it with every column name in turn,
@@ -150,16 +151,52 @@ def briefs(
         list(uids),
     ):
         servers[uid].append({"ID": ref, "name": name, "href": app_server_href(row_id, ref, scope)})
+    histories = _histories(conn, rows)
     out = []
     for uid in uids:
         row = rows.get(uid)
         if row is None:
             continue
-        item = _brief(row, tags[uid], domains[uid], servers[uid])
+        item = _brief(row, tags[uid], domains[uid], servers[uid]) | histories[uid]
         if full:
             item.update(_details(conn, row))
         out.append(item)
     return out
+
+
+HISTORY_SLOT_MS = 2 * 3_600_000
+HISTORY_SLOTS = 12
+
+
+def _histories(
+    conn: sqlite3.Connection, rows: Mapping[int, Mapping[str, Any]]
+) -> dict[int, dict[str, Any]]:
+    """`historyUpDaily` and `historyDwDaily` of each device: its uplinks (downlinks) per
+    2-hour slot over the 24 hours before its last uplink (downlink), oldest first, from the
+    hourly traffic buckets (an hour counts in the slot holding its start). One query."""
+    span = HISTORY_SLOT_MS * HISTORY_SLOTS
+    ends = {uid: (row["last_up"], row["last_dw"]) for uid, row in rows.items()}
+    up = {uid: [0] * HISTORY_SLOTS for uid in rows}
+    dw = {uid: [0] * HISTORY_SLOTS for uid in rows}
+    windows = [[uid, max(e for e in pair if e) - span] for uid, pair in ends.items() if any(pair)]
+    for uid, ts, n_up, n_dw in conn.execute(
+        "WITH w(uid, since) AS (SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]')"
+        " FROM json_each(?)) SELECT f.device_uid, f.ts, f.up, f.dw FROM w"
+        " JOIN frame_buckets f ON f.device_uid = w.uid AND f.ts >= w.since",
+        (json.dumps(windows),),
+    ):
+        for counts, end, n in ((up[uid], ends[uid][0], n_up), (dw[uid], ends[uid][1], n_dw)):
+            if n and end and end - span <= ts <= end:
+                counts[min(HISTORY_SLOTS - 1, (ts - end + span) // HISTORY_SLOT_MS)] += n
+    return {
+        uid: {"historyUpDaily": {"val": up[uid]}, "historyDwDaily": {"val": dw[uid]}}
+        for uid in rows
+    }
+
+
+def logo_href(ref: str) -> str:
+    """A catalog item's logo, as a station's model and vendor give theirs."""
+    return f"/logos/{ref.lower()}.png"
 
 
 def _brief(
@@ -203,9 +240,11 @@ def _brief(
     if row["model_ref"]:
         model = {"ID": row["model_ref"], "commercialName": row["model_name"]}
         model["connectivity"] = row["model_conn"]
+        model["logo"] = logo_href(row["model_ref"])
         item["model"] = {k: v for k, v in model.items() if v is not None}
-    if row["history_up"]:
-        item["historyUpDaily"] = {"val": [int(v) for v in row["history_up"].split(",")]}
+    # The model's vendor, as the device profiles name it (a model without one: "generic").
+    vendor = row["vendor_ref"] or "generic"
+    item["vendor"] = {"commercialName": row["vendor_name"] or "Generic", "logo": logo_href(vendor)}
     if row["marker_id"] is not None:
         item["markerID"] = row["marker_id"]
     # No null members: a list answers with these dicts as they are (`wire_json`).

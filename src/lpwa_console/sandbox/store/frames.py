@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sqlite3
 from typing import Any
 
@@ -44,10 +45,20 @@ def _bucket(b: dict[str, Any]) -> dict[str, Any]:
         "up": {"count": up, "size": up_size, "countOnTime": up, "sizeOnTime": up_size},
         "dw": {"count": dw, "size": dw_size, "countSent": dw, "sizeSent": dw_size},
     }
-    if up:
-        item["rssiMean"] = round(b["rssi"] / up, 1)
-        item["snrMean"] = round(b["snr"] / up, 1)
+    # The simulated network loses no uplink (every frame counts on time): no PER. A slot
+    # without uplinks has no mean; the reference requires the means, so they read 0 there,
+    # beside its uplink count of 0.
+    rssi, snr = (b["rssi"] / up, b["snr"] / up) if up else (0.0, 0.0)
+    item["rssiMean"] = round(rssi, 1)
+    item["snrMean"] = round(snr, 1)
+    item["espMean"] = round(esp(rssi, snr), 1) if up else 0.0
+    item["instantPerMean"] = 0.0
     return item
+
+
+def esp(rssi: float, snr: float) -> float:
+    """Estimated signal power (dBm) of a frame heard at `rssi` with `snr`."""
+    return rssi + snr - 10 * math.log10(1 + 10 ** (snr / 10))
 
 
 def frames(

@@ -266,7 +266,11 @@ def platform_key(conn: sqlite3.Connection) -> dict[str, str]:
 
 
 def network_subscription(row: sqlite3.Row) -> dict[str, Any]:
-    return {**json.loads(row["body"]), "href": f"{MINE}/networkSubscriptions/{row['id']}"}
+    body = json.loads(row["body"])
+    # The reference's names of the seed's routing booleans (Document 1 §2.6), both given.
+    body["thingParkCloudRouting"] = bool(body.get("platformCloudRouting"))
+    body["thingParkKafkaRouting"] = bool(body.get("platformKafkaRouting"))
+    return {**body, "href": f"{MINE}/networkSubscriptions/{row['id']}"}
 
 
 def network_subscription_where(

@@ -6,6 +6,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ..network_ids import NET_ID
+
 PARTNERS_HREF = "/partners"
 
 
@@ -66,6 +68,18 @@ def answer(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
         "showTagSuggestionsWhenDomainRestrictions": bool(row["show_tag_suggestions"]),
         "creationTimestamp": row["creation_ts"],
         "state": {"value": row["state"], "timestamp": row["state_ts"]},
+        # What the reference requires too: the affiliated connectivity supplier (the partner
+        # itself in the sandbox), the operator's NetID for stations, the security a station
+        # gets when its creation names none (stores.stations.create), no license option.
+        "supplier": {"ID": row["ref"], "name": row["name"]},
+        "operator": {"baseStationsNetID": NET_ID},
+        "defaultBsSecurity": "DISABLE",
+        "options": {"license": "DEACTIVATED"},
+        "occContext": {
+            "version": row["version"],
+            "lastUpdate": row["last_update"] or row["creation_ts"],
+            "who": row["who"] or row["name"],
+        },
     }
     if row["total_granted"] is not None:
         out["totalBaseStationsGranted"] = row["total_granted"]
@@ -92,10 +106,16 @@ def create(
     return int(cur.lastrowid or 0)
 
 
-def update(conn: sqlite3.Connection, uid: int, values: dict[str, Any]) -> None:
-    if values:
-        sets = ", ".join(f"{column} = ?" for column in values)
-        conn.execute(f"UPDATE partners SET {sets} WHERE uid = ?", [*values.values(), uid])
+def update(
+    conn: sqlite3.Connection, uid: int, values: dict[str, Any], *, now: int, who: str
+) -> None:
+    """Changes the settings and moves the occContext on (version, last update, who)."""
+    values = values | {"last_update": now, "who": who}
+    sets = ", ".join(f"{column} = ?" for column in values)
+    conn.execute(
+        f"UPDATE partners SET {sets}, version = version + 1 WHERE uid = ?",
+        [*values.values(), uid],
+    )
 
 
 def show_tag_suggestions(conn: sqlite3.Connection, uid: int) -> bool:

@@ -13,6 +13,7 @@ from typing import Any
 from .. import receptions as heard_by
 from ..station_trouble import BEACON_PERIOD_MS, beacons_sent
 from . import station_ops
+from .stations import backhaul_address
 
 HOUR_MS = 3_600_000
 KEEP_HOURS_MS = 7 * 24 * HOUR_MS  # station_hours keeps a week per station
@@ -167,7 +168,7 @@ def interface(conn: sqlite3.Connection, uid: int, now_ms: int) -> dict[str, Any]
     tx_kb = (up_size + 150 * n) / 1000
     rx_kb = (dw_size + 120 * n) / 1000
     out: dict[str, Any] = {
-        "recordedSince": since, "address": f"10.{uid >> 16 & 255}.{uid >> 8 & 255}.{uid & 255}",
+        "recordedSince": since, "address": backhaul_address(uid),
         "activity": seconds, "averageLatency": mean, "deviationLatency": dev,
         "averageTxTraffic": round(tx_kb * 8000 / seconds), "averageRxTraffic": round(rx_kb * 8000 / seconds),
         "totalTxTraffic": round(tx_kb, 3), "totalRxTraffic": round(rx_kb, 3),

@@ -217,6 +217,9 @@ def status_answer(conn: sqlite3.Connection, uid: int, name: str) -> dict[str, An
         return {"briefs": available_versions(s["sw_version"])}
     connected = s["cnx_state"] == "CNX"
     out: dict[str, Any] = {"completionStatus": "COMPLETED" if connected else "ERR_NOSTART"}
+    if name == "backupSwVersion" and r["backup_version"]:
+        # The last backup known, read while connected or not.
+        out["backup"] = version_status(r["backup_version"]) | {"date": r["backup_date"]}
     if not connected:
         return out
     if name == "antennasGainAndLossStatus":
@@ -226,9 +229,6 @@ def status_answer(conn: sqlite3.Connection, uid: int, name: str) -> dict[str, An
             else [{"index": 0, "gain": 2.0, "cableLoss": 0.5}]
         )
         out["chains"] = [c | {"name": f"Antenna {c['index']}"} for c in chains]
-    elif name == "backupSwVersion":
-        if r["backup_version"]:
-            out["backup"] = version_status(r["backup_version"]) | {"date": r["backup_date"]}
     elif name == "fineTimestampKeysStatus":
         out["fpgaBoards"] = json.loads(r["fpga_keys"]) if r["fpga_keys"] else []
     elif name == "locationStatus":
@@ -349,6 +349,15 @@ def antennas(conn: sqlite3.Connection, uid: int, count: int) -> list[dict[str, A
 
 
 CLEAR_VALUES = (-1, -999)
+
+
+def occ_context(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
+    """The station's occContext, which its antennas answer too (the reference requires one;
+    deprecated for an antenna, §2.4, so an antenna's PUT does not move it on)."""
+    version, last_update, who = conn.execute(
+        "SELECT version, last_update, who FROM stations WHERE uid = ?", (uid,)
+    ).fetchone()
+    return {"version": version, "lastUpdate": last_update, "who": who}
 
 
 def save_antenna(conn: sqlite3.Connection, uid: int, idx: int, values: dict[str, Any]) -> None:

@@ -332,6 +332,25 @@ def last_command_types(conn: sqlite3.Connection, uid: int) -> dict[str, str]:
     return {} if row is None else {"lastAcmdReqType": row[0], "lastCmdType": row[0]}
 
 
+def backhaul_address(uid: int) -> str:
+    """The IP address of a station's Ethernet backhaul (wans/ints/0)."""
+    return f"10.{uid >> 16 & 255}.{uid >> 8 & 255}.{uid & 255}"
+
+
+def backhaul(uid: int, cnx_state: str) -> dict[str, Any]:
+    """The reference's `ints` (backhaul interfaces): a sandbox station reaches its LRCs over
+    one Ethernet link (wans/ints/0) once it has connected; none is known before."""
+    if cnx_state == "NEVERCNX":
+        return {}
+    return {"int": [{"name": "eth0", "type": "ETHERNET", "ip": backhaul_address(uid)}]}
+
+
+def _owner_and_host(conn: sqlite3.Connection, partner_uid: int) -> dict[str, Any]:
+    row = conn.execute("SELECT ref, name FROM partners WHERE uid = ?", (partner_uid,)).fetchone()
+    who = {"ID": row["ref"], "name": row["name"], "accessRight": "RW"}
+    return {"owner": who, "host": dict(who)}
+
+
 def briefs(
     conn: sqlite3.Connection, uids: list[int], *, full: bool = False, base: str = BASE_HREF
 ) -> list[dict[str, Any]]:
@@ -412,6 +431,7 @@ def briefs(
             "ram": r["ram"],
             "customerAdminData": r["customer_admin_data"],
             "gpsReceiverConfig": r["gps_receiver"],
+            "ints": backhaul(uid, r["cnx_state"]),
         }
         if r["lrr_uuid"]:
             item["lrrUUID"] = r["lrr_uuid"]
@@ -436,6 +456,9 @@ def briefs(
                     "lastUpdate": r["last_update"],
                     "who": r["who"],
                 },
+                # No FPGA board is known of a sandbox station; its owner hosts it too.
+                "fpgaBoards": [],
+                **_owner_and_host(conn, r["partner_uid"]),
             }
         else:
             item |= {

@@ -13,12 +13,16 @@ def get(conn: sqlite3.Connection, subscription_id: int) -> sqlite3.Row | None:
     return row
 
 
-def update(conn: sqlite3.Connection, subscription_id: int, values: dict[str, Any]) -> None:
-    if values:
-        sets = ", ".join(f"{column} = ?" for column in values)
-        conn.execute(
-            f"UPDATE subscriptions SET {sets} WHERE id = ?", [*values.values(), subscription_id]
-        )
+def update(
+    conn: sqlite3.Connection, subscription_id: int, values: dict[str, Any], *, now: int, who: str
+) -> None:
+    """Changes the settings and moves the occContext on (version, last update, who)."""
+    values = values | {"last_update": now, "who": who}
+    sets = ", ".join(f"{column} = ?" for column in values)
+    conn.execute(
+        f"UPDATE subscriptions SET {sets}, version = version + 1 WHERE id = ?",
+        [*values.values(), subscription_id],
+    )
 
 
 def show_tag_suggestions(conn: sqlite3.Connection, subscription_id: int) -> bool:

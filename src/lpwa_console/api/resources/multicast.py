@@ -24,7 +24,7 @@ from ...schema.multicast import (
     MulticastGroupPage,
     MulticastGroupUpdate,
 )
-from ..pagination import IndexPaginator
+from ..pagination import Paginator, Params, page_params, sort_params
 from ._resource import APIResource
 
 BASE = "/subscriptions/mine/multicastGroups"
@@ -44,6 +44,9 @@ def _frames_params(
 class MulticastGroupsResource(APIResource):
     """`group` arguments are a UID or `e` + EUI (MulticastGroupBrief.path_ref)."""
 
+    async def _page(self, params: Params) -> MulticastGroupPage:
+        return await self._client.get(BASE, MulticastGroupPage, params=params)
+
     async def list(
         self,
         page_index: int = 1,
@@ -53,11 +56,8 @@ class MulticastGroupsResource(APIResource):
         sort: str | None = None,
         descending: bool = False,
     ) -> MulticastGroupPage:
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
-        params += (filters or MulticastGroupFilter()).to_params()
-        if sort:
-            params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
-        return await self._client.get(BASE, MulticastGroupPage, params=params)
+        query = (filters or MulticastGroupFilter()).to_params() + sort_params(sort, descending)
+        return await self._page(page_params(page_index, page_size) + query)
 
     def iterate(
         self,
@@ -66,11 +66,9 @@ class MulticastGroupsResource(APIResource):
         sort: str | None = None,
         descending: bool = False,
         page_size: int = 500,
-    ) -> IndexPaginator[MulticastGroupBrief]:
-        async def fetch(index: int, size: int) -> MulticastGroupPage:
-            return await self.list(index, size, filters=filters, sort=sort, descending=descending)
-
-        return IndexPaginator(fetch, page_size)
+    ) -> Paginator[MulticastGroupBrief]:
+        query = (filters or MulticastGroupFilter()).to_params() + sort_params(sort, descending)
+        return Paginator(self._page, query, page_size=page_size)
 
     async def get(self, group: str) -> MulticastGroup:
         return await self._client.get(f"{BASE}/{path_segment(group)}", MulticastGroup)

@@ -20,6 +20,7 @@ from ...schema.station_monitoring import (
     RoundTrips,
     ServedDevices,
 )
+from ..pagination import page_params
 from ._resource import APIResource
 from ._stations_path import station_path
 from .station_radio import window_params
@@ -120,7 +121,7 @@ class StationMonitoringResource(APIResource):
     ) -> ServedDevices:
         """Devices whose last uplink this station heard (in the last `duration`, P1D by
         default), newest first unless `order` is asc."""
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        params = page_params(page_index, page_size)
         params += window_params(None, duration, None)
         params += [("bsRank", str(rank)) for rank in bs_rank]
         if with_location_only:

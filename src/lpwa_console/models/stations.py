@@ -8,8 +8,7 @@ view asks for; the detail is read when a row becomes current (the last of a held
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
@@ -28,7 +27,8 @@ from ..schema.stations import (
 )
 from .formatting import format_time
 from .forms import automatic_data, check_only_data, in_words
-from .paged_table import Column, PagedTableModel
+from .list_detail import ListDetailViewModel
+from .paged_table import Column
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .tasks import TaskRunner
 from .validation import field_named_in, validate
@@ -149,15 +149,8 @@ def station_columns() -> list[Column[BaseStationBrief]]:
     ]
 
 
-class StationsViewModel(QObject):
-    count_changed = Signal(int)
-    loading_changed = Signal(bool)
-    error = Signal(str)
-    first_page_loaded = Signal(float)  # ms since the reload
-    client_changed = Signal(bool)
-    filters_changed = Signal(object)
+class StationsViewModel(ListDetailViewModel):
     detail_changed = Signal(object)  # BaseStation | None
-    detail_loading = Signal(bool)
     detail_failed = Signal(str)
     saving_changed = Signal(bool)
     saved = Signal(object)  # BaseStation
@@ -165,6 +158,8 @@ class StationsViewModel(QObject):
     tags_applied = Signal(str)  # what happened, in words
     save_failed = Signal(str, str)  # message, field ('' for the form)
     created = Signal(object)  # BaseStation: a new station, shown in the detail
+
+    list_title = "Base stations"
 
     def __init__(
         self,
@@ -174,31 +169,29 @@ class StationsViewModel(QObject):
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
-        self.filters = BaseStationFilter()
-        self.model: PagedTableModel[BaseStationBrief] = PagedTableModel(
-            station_columns(), None, page_size=page_size, parent=self
+        super().__init__(
+            runner,
+            client,
+            station_columns(),
+            BaseStationFilter(),
+            page_size=page_size,
+            parent=parent,
         )
-        self.model.count_changed.connect(self.count_changed)
-        self.model.loading_changed.connect(self.loading_changed)
-        self.model.error.connect(self.error)
-        self.model.first_page_loaded.connect(self._first_page)
         self.detail: BaseStation | None = None
-        self.first_page_ms: float | None = None
-        self._reload_t0 = 0.0
         self._detail_uid = ""
-        self._detail_task: int | None = None
         self._saving = False
         if client is not None:
             self.reload()
 
     # --- list ---------------------------------------------------------------------------
 
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
+    def _list_page(
+        self, client: LpwaClient, filters: Any, page: int, size: int, sort: str | None, desc: bool
+    ) -> Awaitable[ListEnvelope[BaseStationBrief]]:
+        return client.stations.list(page, size, filters=filters, sort=sort, descending=desc)
+
+    def item_key(self, item: BaseStationBrief) -> str:
+        return item.path_ref
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client
@@ -206,65 +199,12 @@ class StationsViewModel(QObject):
         self.client_changed.emit(client is not None)
         self.reload()
 
-    def reload(self) -> None:
-        self._reload_t0 = time.perf_counter()
-        self.first_page_ms = None
-        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
-
-    def set_filters(self, filters: BaseStationFilter) -> None:
-        if filters == self.filters:
-            return
-        self.filters = filters
-        self.filters_changed.emit(filters)
-        self.reload()
-
-    def update_filters(self, **changes: Any) -> None:
-        data = self.filters.model_dump()
-        data.update(changes)
-        self.set_filters(BaseStationFilter.model_validate(data))
-
     def clear_filters(self) -> None:
         self.set_filters(BaseStationFilter())
 
-    def _fetcher(self) -> Any:
-        client, filters, runner = self.client, self.filters, self.runner
-        assert client is not None
-
-        async def fetch(
-            page: int, size: int, sort: str | None, descending: bool
-        ) -> ListEnvelope[BaseStationBrief]:
-            call = client.stations.list(
-                page,
-                size,
-                filters=filters,
-                sort=sort,
-                descending=descending,
-            )
-            return await runner.track(f"Base stations page {page}", call)
-
-        return fetch
-
-    def _first_page(self) -> None:
-        self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
-        self.first_page_loaded.emit(self.first_page_ms)
+    def _after_first_page(self) -> None:
         if self._detail_uid and self.row_of(self._detail_uid) < 0 and self.list_complete():
             self.select(None)  # the station shown left the list
-
-    def row_of(self, uid: str) -> int:
-        """The row of this station among the rows loaded, or -1."""
-        size, rows = self.model.page_size, self.model.rowCount()
-        for page in sorted(self.model.loaded_pages()):
-            for row in range(page * size, min((page + 1) * size, rows)):
-                item = self.model.item(row)
-                if item is not None and item.path_ref == uid:
-                    return row
-        return -1
-
-    def list_complete(self) -> bool:
-        if not self.model.count_known:
-            return False
-        pages = -(-self.model.rowCount() // self.model.page_size)
-        return set(range(pages)) <= set(self.model.loaded_pages())
 
     def refs(self, rows: list[int]) -> list[StationRef]:
         """The stations of these rows (those loaded), as command targets."""
@@ -339,9 +279,7 @@ class StationsViewModel(QObject):
 
     def select(self, uid: str | None) -> None:
         """Show this station (its path form, `i` + lrrID, or any UID form; None: none)."""
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
+        self._cancel_detail()
         self._detail_uid = uid or ""
         if not uid or self.client is None:
             self._set_detail(None)
@@ -507,9 +445,7 @@ class StationsViewModel(QObject):
 
     def _created(self, station: BaseStation) -> None:
         self._set_saving(False)
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
+        self._cancel_detail()
         self._detail_uid = station.path_ref
         self._set_detail(station)  # shown at once; its row is selected once listed
         self.created.emit(station)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -22,7 +23,8 @@ from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, De
 from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
 from .formatting import TIME_SAMPLE, format_time
-from .paged_table import Column, PagedTableModel
+from .list_detail import ListDetailViewModel
+from .paged_table import Column
 from .references import ReferenceListModel, list_references
 from .tasks import TaskRunner
 from .validation import field_named_in, validate
@@ -129,13 +131,8 @@ async def _list_references(client: LpwaClient, kind: str) -> list[tuple[str, str
 # --- the view-model ------------------------------------------------------------------------
 
 
-class DevicesViewModel(QObject):
-    filters_changed = Signal(object)  # DeviceFilter
-    count_changed = Signal(int)
-    loading_changed = Signal(bool)
-    error = Signal(str)
+class DevicesViewModel(ListDetailViewModel):
     detail_changed = Signal(object)  # Device | None
-    detail_loading = Signal(bool)
     detail_failed = Signal(str)  # the selected device could not be read (it is not shown)
     detail_row = Signal(int)  # after a reload, the row of the device shown (to select it)
     saved = Signal(object)  # Device, after a create or an update
@@ -144,9 +141,9 @@ class DevicesViewModel(QObject):
     tags_applied = Signal(str)  # what happened, in words
     deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
     suggestions_changed = Signal(list)  # list[str]
-    client_changed = Signal(bool)  # has a client
-    first_page_loaded = Signal(float)  # ms since the reload that asked for it
     references_changed = Signal(str)  # kind (a key of REFERENCE_KINDS), loaded or failed
+
+    list_title = "Devices"
 
     def __init__(
         self,
@@ -156,21 +153,10 @@ class DevicesViewModel(QObject):
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
-        self.filters = DeviceFilter()
-        self.model: PagedTableModel[DeviceBrief] = PagedTableModel(
-            device_columns(), None, page_size=page_size, parent=self
+        super().__init__(
+            runner, client, device_columns(), DeviceFilter(), page_size=page_size, parent=parent
         )
-        self.model.count_changed.connect(self.count_changed)
-        self.model.loading_changed.connect(self.loading_changed)
-        self.model.error.connect(self.error)
-        self.model.first_page_loaded.connect(self._first_page)
         self.detail: Device | None = None
-        self.first_page_ms: float | None = None
-        self._reload_t0 = 0.0
-        self._detail_task: int | None = None
         self._detail_ref = ""
         self._detail_eui = ""
         self._follow_task: int | None = None
@@ -182,9 +168,13 @@ class DevicesViewModel(QObject):
 
     # --- list ---------------------------------------------------------------------------
 
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
+    def _list_page(
+        self, client: LpwaClient, filters: Any, page: int, size: int, sort: str | None, desc: bool
+    ) -> Awaitable[ListEnvelope[DeviceBrief]]:
+        return client.devices.list(page, size, filters=filters, sort=sort, descending=desc)
+
+    def item_key(self, item: DeviceBrief) -> str:
+        return item.EUI
 
     def set_client(self, client: LpwaClient | None) -> None:
         """A new session (or none): everything shown so far belongs to the old one."""
@@ -200,62 +190,11 @@ class DevicesViewModel(QObject):
         self.client_changed.emit(client is not None)
         self.reload()
 
-    def reload(self) -> None:
-        self._reload_t0 = time.perf_counter()
-        self.first_page_ms = None
-        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
-
-    def set_filters(self, filters: DeviceFilter) -> None:
-        if filters == self.filters:
-            return
-        self.filters = filters
-        self.filters_changed.emit(filters)
-        self.reload()
-
-    def update_filters(self, **changes: Any) -> None:
-        """Change some filters, e.g. `update_filters(query="abc", connectivity=None)`."""
-        data = self.filters.model_dump()
-        data.update(changes)
-        self.set_filters(DeviceFilter.model_validate(data))
-
     def clear_filters(self) -> None:
         self.set_filters(DeviceFilter())
 
-    def _fetcher(self) -> Any:
-        client, filters, runner = self.client, self.filters, self.runner
-        assert client is not None
-
-        async def fetch(
-            page: int, size: int, sort: str | None, descending: bool
-        ) -> ListEnvelope[DeviceBrief]:
-            call = client.devices.list(
-                page, size, filters=filters, sort=sort, descending=descending
-            )
-            return await runner.track(f"Devices page {page}", call)
-
-        return fetch
-
-    def _first_page(self) -> None:
-        self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
-        self.first_page_loaded.emit(self.first_page_ms)
+    def _after_first_page(self) -> None:
         self._follow_detail()
-
-    def row_of(self, eui: str) -> int:
-        """The row of this device among the rows loaded, or -1."""
-        size, rows = self.model.page_size, self.model.rowCount()
-        for page in sorted(self.model.loaded_pages()):
-            for row in range(page * size, min((page + 1) * size, rows)):
-                item = self.model.item(row)
-                if item is not None and eui == item.EUI:
-                    return row
-        return -1
-
-    def list_complete(self) -> bool:
-        """Every row of the view is loaded (so a device not among them is not in the view)."""
-        if not self.model.count_known:
-            return False
-        pages = -(-self.model.rowCount() // self.model.page_size)
-        return set(range(pages)) <= set(self.model.loaded_pages())
 
     def _follow_detail(self) -> None:
         """After a reload (filters, refresh, save, import), the detail follows the list: the
@@ -320,9 +259,7 @@ class DevicesViewModel(QObject):
 
     def select(self, ref: str | None, *, eui: str = "") -> None:
         """Show this device (None: no device). `eui` names it when `ref` is a UID."""
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
+        self._cancel_detail()
         self._detail_ref = ref or ""
         self._detail_eui = eui or (ref[1:] if ref and ref.startswith("e") else "")
         if not ref or self.client is None:

@@ -71,6 +71,9 @@ class ListDetailViewModel(QObject):
         """What names an item in `row_of` (its UID, EUI or ID)."""
         raise NotImplementedError
 
+    def _is_item(self, item: Any, key: object) -> bool:
+        return self.item_key(item) == key
+
     def _after_first_page(self) -> None:
         """What follows the first page of a reload (the detail following the list)."""
 
@@ -110,7 +113,7 @@ class ListDetailViewModel(QObject):
         for page in sorted(model.loaded_pages()):
             for row in range(page * size, min((page + 1) * size, rows)):
                 item = model.item(row)
-                if item is not None and self.item_key(item) == key:
+                if item is not None and self._is_item(item, key):
                     return row
         return -1
 

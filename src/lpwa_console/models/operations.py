@@ -518,9 +518,9 @@ class LiveResourceViewModel(OperationsViewModel):
 
     refreshed = Signal()
 
-    def _make_model(self, page_size: int) -> PagedTableModel[Any]:
+    def _make_model(self, columns: list[Column[Any]], page_size: int) -> PagedTableModel[Any]:
         model: LiveTableModel[Any] = LiveTableModel(
-            self.kind.columns, lambda item: item.UID, page_size=page_size, parent=self
+            columns, lambda item: item.UID, page_size=page_size, parent=self
         )
         model.layoutChanged.connect(self._after_refresh)
         return model

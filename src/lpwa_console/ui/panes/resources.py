@@ -406,7 +406,7 @@ class ResourcesPane(Pane):
         for vm in view_models:
             self._connections.connect_all(
                 (vm.count_changed, lambda _c, v=vm: self._update(v)),
-                (vm.first_page_loaded, lambda v=vm: self._first_page(v)),
+                (vm.first_page_loaded, lambda _ms, v=vm: self._first_page(v)),
                 (vm.loading_changed, lambda on, v=vm: self._loading(v, on)),
                 (vm.error, lambda m, v=vm: self._error(v, m)),
                 (vm.not_offered, lambda _m, v=vm: self._update(v)),

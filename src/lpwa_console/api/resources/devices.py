@@ -17,6 +17,7 @@ from ...schema.devices import (
     TagActionResult,
 )
 from ..pagination import Paginator, Params, page_params, sort_params
+from ._params import box_params
 from ._resource import APIResource
 
 BASE = "/subscriptions/mine/devices"
@@ -109,12 +110,7 @@ class DevicesResource(APIResource):
         *,
         filters: DeviceFilter | None = None,
     ) -> DeviceClusters:
-        params = [
-            ("minLat", str(min_lat)),
-            ("minLon", str(min_lon)),
-            ("maxLat", str(max_lat)),
-            ("maxLon", str(max_lon)),
-        ]
+        params = box_params(min_lat, min_lon, max_lat, max_lon)
         params += (
             (filters or DeviceFilter())
             .model_copy(update={"minLat": None, "minLon": None, "maxLat": None, "maxLon": None})

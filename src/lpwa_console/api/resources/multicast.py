@@ -6,13 +6,11 @@ from __future__ import annotations
 import warnings
 from datetime import datetime, timedelta
 
-from ...schema.alarms import wire_time
 from ...schema.common import path_segment
 from ...schema.frames import (
     DEFAULT_STEP,
     MulticastFrames,
     MulticastFramesAggregation,
-    normalise_duration,
     normalise_step,
 )
 from ...schema.multicast import (
@@ -25,20 +23,10 @@ from ...schema.multicast import (
     MulticastGroupUpdate,
 )
 from ..pagination import Paginator, Params, page_params, sort_params
+from ._params import window_params
 from ._resource import APIResource
 
 BASE = "/subscriptions/mine/multicastGroups"
-
-
-def _frames_params(
-    begin: datetime | None, duration: str | timedelta | None
-) -> list[tuple[str, str]]:
-    params: list[tuple[str, str]] = []
-    if begin is not None:
-        params.append(("begin", wire_time(begin)))
-    if duration is not None:
-        params.append(("duration", normalise_duration(duration)))
-    return params
 
 
 class MulticastGroupsResource(APIResource):
@@ -108,7 +96,7 @@ class MulticastGroupsResource(APIResource):
         default: P7D up to now), counting downlinks by success ratio."""
         if group is not None and app_server_id is not None:
             raise ValueError("appServerID filters the history of all groups, not of one")
-        params = [*_frames_params(begin, duration), ("step", normalise_step(step))]
+        params = [*window_params(begin, duration), ("step", normalise_step(step))]
         if timezone:
             params.append(("timezone", timezone))
         if app_server_id:
@@ -134,4 +122,4 @@ class MulticastGroupsResource(APIResource):
             stacklevel=2,
         )
         path = f"{BASE}/{path_segment(group)}/frames" if group else f"{BASE}/frames"
-        return await self._client.get(path, MulticastFrames, params=_frames_params(begin, duration))
+        return await self._client.get(path, MulticastFrames, params=window_params(begin, duration))

@@ -21,9 +21,9 @@ from ...schema.station_monitoring import (
     ServedDevices,
 )
 from ..pagination import page_params
+from ._params import window_params
 from ._resource import APIResource
 from ._stations_path import station_path
-from .station_radio import window_params
 
 Window = tuple[datetime | None, str | timedelta | None, str | timedelta]
 

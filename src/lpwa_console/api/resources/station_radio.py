@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from ...schema.alarms import wire_time
-from ...schema.frames import DEFAULT_STEP, normalise_duration, normalise_step
+from ...schema.frames import DEFAULT_STEP
 from ...schema.station_radio import (
     Antenna,
     Antennas,
@@ -15,21 +14,9 @@ from ...schema.station_radio import (
     RfProbeUpdate,
     StationFrames,
 )
+from ._params import window_params
 from ._resource import APIResource
 from ._stations_path import station_path
-
-
-def window_params(
-    begin: datetime | None, duration: str | timedelta | None, step: str | timedelta | None
-) -> list[tuple[str, str]]:
-    params: list[tuple[str, str]] = []
-    if begin is not None:
-        params.append(("begin", wire_time(begin)))
-    if duration is not None:
-        params.append(("duration", normalise_duration(duration)))
-    if step is not None:
-        params.append(("step", normalise_step(step)))
-    return params
 
 
 class StationRadioResource(APIResource):

@@ -30,6 +30,7 @@ from ...schema.stations import (
     TagAction,
 )
 from ..pagination import Paginator, Params, page_params, sort_params
+from ._params import box_params
 from ._resource import APIResource
 from .partners import MINE, partner_path
 
@@ -136,12 +137,7 @@ class StationsResource(APIResource):
         filters: BaseStationFilter | None = None,
         partner: str = MINE,
     ) -> BaseStationClusters:
-        params = [
-            ("minLat", str(min_lat)),
-            ("minLon", str(min_lon)),
-            ("maxLat", str(max_lat)),
-            ("maxLon", str(max_lon)),
-        ]
+        params = box_params(min_lat, min_lon, max_lat, max_lon)
         params += (filters or BaseStationFilter()).without_box().to_params()
         return await self._client.get(
             f"{self._base(partner)}/clusters", BaseStationClusters, params=params

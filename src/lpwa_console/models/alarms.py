@@ -23,6 +23,7 @@ from ..api import FeatureNotOffered, LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
+from .client_view_model import ClientViewModel
 from .errors import user_message
 from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column, PagedTableModel
@@ -464,7 +465,7 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
         return alarm_key(alarm) if alarm is not None else None
 
 
-class AlarmsViewModel(QObject):
+class AlarmsViewModel(ClientViewModel):
     count_changed = Signal(int)
     loading_changed = Signal(bool)
     error = Signal(str)
@@ -483,9 +484,7 @@ class AlarmsViewModel(QObject):
         sources: Callable[[], Collection[str]] | None = None,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         # The lists the account has ("devices", "multicast", "stations"), asked at each
         # reload: a network partner has its stations' alarms only, and the others are not
         # asked for (the server would refuse them). None: all three.
@@ -509,10 +508,6 @@ class AlarmsViewModel(QObject):
         self.live = True  # the pane turns it off while hidden or when Live is unchecked
         if client is not None:
             self.reload()
-
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client

@@ -21,6 +21,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 
 from ..api import LpwaClient
 from ..schema.devices import DeviceCluster
+from .client_view_model import ClientViewModel
 from .latest import Latest
 from .tasks import TaskRunner
 
@@ -88,7 +89,7 @@ class GeoBox:
 Ask = Coroutine[Any, Any, Any]
 
 
-class ClusterLayerViewModel(QObject):
+class ClusterLayerViewModel(ClientViewModel):
     """Clusters of the layer's items in the visible box, following the session.
 
     `clusters`, `total` (items in the box) and `answered_box` describe the last answer;
@@ -115,9 +116,7 @@ class ClusterLayerViewModel(QObject):
         debounce_ms: int = DEBOUNCE_MS,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.enabled = True  # the map's toggle of this layer
         self.box: GeoBox | None = None
         self.clusters: list[Any] = []
@@ -159,10 +158,6 @@ class ClusterLayerViewModel(QObject):
         """What a subclass starts again for another session (or none)."""
 
     # --- state --------------------------------------------------------------------------
-
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
 
     @property
     def loading(self) -> bool:

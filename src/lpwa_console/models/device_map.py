@@ -6,8 +6,9 @@ how many devices have no position."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from ..api import LpwaClient
 from ..schema.common import BoundingBox, Coordinates, ListEnvelope
@@ -18,9 +19,8 @@ from ..schema.devices import (
     DeviceClusters,
     DeviceFilter,
 )
-from .cluster_layer import DEBOUNCE_MS, Ask, ClusterLayerViewModel, GeoBox, Member
+from .cluster_layer import Ask, ClusterLayerViewModel, GeoBox, Member
 from .latest import Latest
-from .tasks import TaskRunner
 
 __all__ = ["DeviceMapViewModel", "GeoBox", "Member", "merged"]
 
@@ -60,15 +60,9 @@ class DeviceMapViewModel(ClusterLayerViewModel):
     extent_task = "Where the devices are"
     members_task = "Devices at one place"
 
-    def __init__(
-        self,
-        runner: TaskRunner,
-        client: LpwaClient | None = None,
-        *,
-        debounce_ms: int = DEBOUNCE_MS,
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(runner, client, debounce_ms=debounce_ms, parent=parent)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """As ClusterLayerViewModel's."""
+        super().__init__(*args, **kwargs)
         self.filters = DeviceFilter()
         # Devices matching the filters that no cluster holds (no position), once known.
         self.unplaced: int | None = None

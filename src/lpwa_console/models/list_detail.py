@@ -16,12 +16,13 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope
+from .client_view_model import ClientViewModel
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
 from .validation import validate
 
 
-class ListDetailViewModel(QObject):
+class ListDetailViewModel(ClientViewModel):
     count_changed = Signal(int)
     loading_changed = Signal(bool)
     error = Signal(str)
@@ -42,9 +43,7 @@ class ListDetailViewModel(QObject):
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.filters: Any = filters
         self.model: PagedTableModel[Any] = self._make_model(list(columns), page_size)
         self.model.count_changed.connect(self.count_changed)
@@ -78,10 +77,6 @@ class ListDetailViewModel(QObject):
         """What follows the first page of a reload (the detail following the list)."""
 
     # --- the list -----------------------------------------------------------------------
-
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
 
     def reload(self) -> None:
         self._reload_t0 = time.perf_counter()

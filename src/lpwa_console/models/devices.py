@@ -22,8 +22,8 @@ from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
+from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
-from .list_detail import ListDetailViewModel
 from .paged_table import Column
 from .references import ReferenceListModel, list_references
 from .tasks import TaskRunner
@@ -131,19 +131,14 @@ async def _list_references(client: LpwaClient, kind: str) -> list[tuple[str, str
 # --- the view-model ------------------------------------------------------------------------
 
 
-class DevicesViewModel(ListDetailViewModel):
-    detail_changed = Signal(object)  # Device | None
-    detail_failed = Signal(str)  # the selected device could not be read (it is not shown)
+class DevicesViewModel(FleetListViewModel):
     detail_row = Signal(int)  # after a reload, the row of the device shown (to select it)
-    saved = Signal(object)  # Device, after a create or an update
-    save_failed = Signal(str, str)  # message, field ('' when the server names none)
-    saving_changed = Signal(bool)
-    tags_applied = Signal(str)  # what happened, in words
     deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
-    suggestions_changed = Signal(list)  # list[str]
     references_changed = Signal(str)  # kind (a key of REFERENCE_KINDS), loaded or failed
 
     list_title = "Devices"
+    noun, plural = "device", "devices"
+    tag_model = Tag
 
     def __init__(
         self,
@@ -153,14 +148,11 @@ class DevicesViewModel(ListDetailViewModel):
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(
-            runner, client, device_columns(), DeviceFilter(), page_size=page_size, parent=parent
-        )
+        columns, filters = device_columns(), DeviceFilter()
+        super().__init__(runner, client, columns, filters, page_size=page_size, parent=parent)
         self.detail: Device | None = None
-        self._detail_ref = ""
         self._detail_eui = ""
         self._follow_task: int | None = None
-        self._saving = False
         self.references = {kind: ReferenceListModel(self) for kind in REFERENCE_KINDS}
         self._reference_tasks: dict[str, int] = {}
         if client is not None:
@@ -176,10 +168,18 @@ class DevicesViewModel(ListDetailViewModel):
     def item_key(self, item: DeviceBrief) -> str:
         return item.EUI
 
-    def set_client(self, client: LpwaClient | None) -> None:
-        """A new session (or none): everything shown so far belongs to the old one."""
-        self.client = client
-        self.select(None)  # and forget which device was shown: it belongs to the old one
+    def tagged_key(self, item: Any) -> str:
+        return str(item.EUI)
+
+    def _tag(self, client: LpwaClient, name: str, keys: list[str], untag: bool) -> Call:
+        devices = client.devices
+        return devices.untag(name, keys) if untag else devices.tag(name, keys)
+
+    def _tag_suggestions(self, client: LpwaClient, query: str) -> Call:
+        return client.devices.tag_suggestions(query)
+
+    def _forget_session(self) -> None:
+        """The lists the device fields refer to belong to the old session too."""
         for task in self._reference_tasks.values():
             self.runner.cancel(task)
         self._reference_tasks.clear()
@@ -187,11 +187,6 @@ class DevicesViewModel(ListDetailViewModel):
             if model.items or model.loaded or model.error:
                 model.clear()
                 self.references_changed.emit(kind)
-        self.client_changed.emit(client is not None)
-        self.reload()
-
-    def clear_filters(self) -> None:
-        self.set_filters(DeviceFilter())
 
     def _after_first_page(self) -> None:
         self._follow_detail()
@@ -257,6 +252,10 @@ class DevicesViewModel(ListDetailViewModel):
             return False
         return self._detail_task is not None or (self.detail is not None and eui == self.detail.EUI)
 
+    def reload_detail(self) -> None:
+        if self.detail is not None:
+            self.select(self.detail.path_ref, eui=self.detail.EUI)
+
     def select(self, ref: str | None, *, eui: str = "") -> None:
         """Show this device (None: no device). `eui` names it when `ref` is a UID."""
         self._cancel_detail()
@@ -275,32 +274,11 @@ class DevicesViewModel(ListDetailViewModel):
         )
 
     def _detail_done(self, ref: str, device: Device) -> None:
-        if ref != self._detail_ref:
-            return
-        self._detail_task = None
-        self._detail_eui = device.EUI
-        self.detail_loading.emit(False)
-        self._set_detail(device)
-
-    def _detail_failed(self, ref: str, message: str) -> None:
-        """Not readable (deleted meanwhile, not allowed, no answer): what was shown before
-        belongs to another row, so nothing is shown."""
-        if ref != self._detail_ref:
-            return
-        self._detail_task = None
-        self.detail_loading.emit(False)
-        self._set_detail(None)
-        self.detail_failed.emit(message)
-
-    def _set_detail(self, device: Device | None) -> None:
-        self.detail = device
-        self.detail_changed.emit(device)
+        if ref == self._detail_ref:
+            self._detail_eui = device.EUI
+            self._detail_read(ref, device)
 
     # --- create and update --------------------------------------------------------------
-
-    @property
-    def saving(self) -> bool:
-        return self._saving
 
     def create(self, data: dict[str, Any]) -> bool:
         """Validate, then POST. False (and `save_failed`) when the schema refuses it."""
@@ -358,10 +336,6 @@ class DevicesViewModel(ListDetailViewModel):
         self.reload()
         self.select(device.path_ref, eui=device.EUI)
 
-    def _set_saving(self, saving: bool) -> None:
-        self._saving = saving
-        self.saving_changed.emit(saving)
-
     # --- tags ---------------------------------------------------------------------------
 
     def selected_euis(self, rows: list[int]) -> list[str]:
@@ -370,23 +344,8 @@ class DevicesViewModel(ListDetailViewModel):
 
     def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
         euis = self.selected_euis(rows)
-        name = name.strip()
-        if not euis or not name or self.client is None:
-            return False
-        client = self.client
         verb = "Untag" if untag else "Tag"
-        call = client.devices.untag(name, euis) if untag else client.devices.tag(name, euis)
-
-        def done(_result: object) -> None:
-            self._patch_tags(rows, name, untag)
-            what = "removed from" if untag else "added to"
-            noun = "device" if len(euis) == 1 else "devices"
-            self.tags_applied.emit(f"Tag “{name}” {what} {len(euis):,} {noun}")
-            if self.detail is not None and self.detail.EUI in euis:
-                self.select(self.detail.path_ref, eui=self.detail.EUI)
-
-        self.runner.run(f"{verb} {len(euis)} devices “{name}”", call, on_done=done)
-        return True
+        return self._tag_rows(name, rows, euis, untag, f"{verb} {len(euis)} devices “{name}”")
 
     def delete(self, rows: list[int]) -> bool:
         """Delete the devices of these rows (a few at a time); the list reloads after.
@@ -418,32 +377,6 @@ class DevicesViewModel(ListDetailViewModel):
         noun = "device" if len(euis) == 1 else "devices"
         self.runner.run(f"Delete {len(euis):,} {noun}", run(), on_done=done)
         return True
-
-    def _patch_tags(self, rows: list[int], name: str, untag: bool) -> None:
-        # Patch the loaded rows instead of reloading, so the view keeps its place.
-        for row in rows:
-            brief = self.model.item(row)
-            if brief is None:
-                continue
-            tags = [t for t in brief.tags if t.name != name]
-            if not untag:
-                tags.append(Tag(name=name))
-            self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
-
-    def suggest_tags(self, query: str = "") -> None:
-        if self.client is None:
-            return
-        if not query.strip():
-            # The platform suggests tags starting with a query of one character at least
-            # (a 7.3 platform refuses an empty one): nothing typed, nothing suggested.
-            self.suggestions_changed.emit([])
-            return
-        self.runner.run(
-            "Tag suggestions",
-            self.client.devices.tag_suggestions(query),
-            on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
-            quiet=True,
-        )
 
     # --- referenced resources -----------------------------------------------------------
 

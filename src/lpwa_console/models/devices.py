@@ -12,7 +12,6 @@ from collections.abc import Awaitable
 from typing import Any
 
 from PySide6.QtCore import (
-    QObject,
     Qt,
     Signal,
 )
@@ -26,7 +25,6 @@ from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column
 from .references import ReferenceListModel, list_references
-from .tasks import TaskRunner
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
@@ -140,23 +138,18 @@ class DevicesViewModel(FleetListViewModel):
     noun, plural = "device", "devices"
     tag_model = Tag
 
-    def __init__(
-        self,
-        runner: TaskRunner,
-        client: LpwaClient | None = None,
-        *,
-        page_size: int = 100,
-        parent: QObject | None = None,
-    ) -> None:
-        columns, filters = device_columns(), DeviceFilter()
-        super().__init__(runner, client, columns, filters, page_size=page_size, parent=parent)
-        self.detail: Device | None = None
+    def _columns(self) -> list[Column[Any]]:
+        return list(device_columns())
+
+    def _initial_filters(self) -> DeviceFilter:
+        return DeviceFilter()
+
+    def _setup(self) -> None:
+        super()._setup()
         self._detail_eui = ""
         self._follow_task: int | None = None
         self.references = {kind: ReferenceListModel(self) for kind in REFERENCE_KINDS}
         self._reference_tasks: dict[str, int] = {}
-        if client is not None:
-            self.reload()
 
     # --- list ---------------------------------------------------------------------------
 

@@ -7,16 +7,14 @@ A subclass says how to read one item and the tag calls (`_get`, `_tag`,
 
 from __future__ import annotations
 
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import Signal
 
 from ..api import LpwaClient
 from .list_detail import ListDetailViewModel
-from .paged_table import Column
-from .tasks import TaskRunner
 
 Call = Coroutine[Any, Any, Any]  # a client call, run as a task
 
@@ -35,18 +33,7 @@ class FleetListViewModel(ListDetailViewModel):
     suggestions_title = "Tag suggestions"
     tag_model: type[BaseModel] = BaseModel  # a tag of a row
 
-    def __init__(
-        self,
-        runner: TaskRunner,
-        client: LpwaClient | None,
-        columns: Sequence[Column[Any]],
-        filters: Any,
-        *,
-        page_size: int = 100,
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(runner, client, columns, filters, page_size=page_size, parent=parent)
-        self.default_filters = filters
+    def _setup(self) -> None:
         self.detail: Any = None
         self._detail_ref = ""
         self._saving = False
@@ -71,9 +58,6 @@ class FleetListViewModel(ListDetailViewModel):
         self._forget_session()
         self.client_changed.emit(client is not None)
         self.reload()
-
-    def clear_filters(self) -> None:
-        self.set_filters(self.default_filters)
 
     def select(self, ref: str | None) -> None:
         raise NotImplementedError

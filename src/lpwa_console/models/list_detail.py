@@ -8,7 +8,7 @@ A subclass says how to ask for one page (`_list_page`), how an item is named in 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable
 from typing import Any
 
 from pydantic import BaseModel
@@ -32,20 +32,20 @@ class ListDetailViewModel(ClientViewModel):
     detail_loading = Signal(bool)
 
     list_title = "Items"  # the task of one page: "<list_title> page N"
+    load_at_start = True  # made with a client, the list loads (else when first shown)
 
     def __init__(
         self,
         runner: TaskRunner,
-        client: LpwaClient | None,
-        columns: Sequence[Column[Any]],
-        filters: Any,
+        client: LpwaClient | None = None,
         *,
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(runner, client, parent)
-        self.filters: Any = filters
-        self.model: PagedTableModel[Any] = self._make_model(list(columns), page_size)
+        self.default_filters: Any = self._initial_filters()
+        self.filters: Any = self.default_filters
+        self.model: PagedTableModel[Any] = self._make_model(self._columns(), page_size)
         self.model.count_changed.connect(self.count_changed)
         self.model.loading_changed.connect(self.loading_changed)
         self.model.error.connect(self.error)
@@ -53,8 +53,21 @@ class ListDetailViewModel(ClientViewModel):
         self.first_page_ms: float | None = None
         self._reload_t0 = 0.0
         self._detail_task: int | None = None
+        self._setup()
+        if client is not None and self.load_at_start:
+            self.reload()
 
     # --- what a list says ---------------------------------------------------------------
+
+    def _columns(self) -> list[Column[Any]]:
+        raise NotImplementedError
+
+    def _initial_filters(self) -> Any:
+        """The filters a list starts with (and `clear_filters` goes back to)."""
+        raise NotImplementedError
+
+    def _setup(self) -> None:
+        """The subclass's own state, made before the list first loads."""
 
     def _make_model(self, columns: list[Column[Any]], page_size: int) -> PagedTableModel[Any]:
         """The table model (a subclass may make one that refreshes in place)."""
@@ -131,6 +144,9 @@ class ListDetailViewModel(ClientViewModel):
 
     def _filters_set(self) -> None:
         self.reload()
+
+    def clear_filters(self) -> None:
+        self.set_filters(self.default_filters)
 
     def update_filters(self, **changes: Any) -> None:
         """Change some filters, e.g. `update_filters(query="abc", appServerID=["a"])`; what

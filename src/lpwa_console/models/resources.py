@@ -392,6 +392,8 @@ class ResourceViewModel(ListDetailViewModel):
     part_failed = Signal(str, str, str)  # part key, message, field
     deleted = Signal(str)
 
+    load_at_start = False  # lists load when first shown, not at connection time
+
     def __init__(
         self,
         runner: TaskRunner,
@@ -401,12 +403,18 @@ class ResourceViewModel(ListDetailViewModel):
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(
-            runner, client, kind.columns, kind.filters, page_size=page_size, parent=parent
-        )
-        self.kind = kind
+        self.kind = kind  # before the base makes the table of its columns
+        super().__init__(runner, client, page_size=page_size, parent=parent)
         self.list_title = kind.title
         self.model.not_offered.connect(self.not_offered)
+
+    def _columns(self) -> list[Column[Any]]:
+        return self.kind.columns
+
+    def _initial_filters(self) -> Any:
+        return self.kind.filters
+
+    def _setup(self) -> None:
         self.detail: Any = None
         self.extras: dict[str, Any] = {}
         self.loaded = False

@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.common import ListEnvelope, Severity
@@ -30,7 +30,6 @@ from .formatting import format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
-from .tasks import TaskRunner
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
@@ -157,19 +156,11 @@ class StationsViewModel(FleetListViewModel):
     suggestions_title = "Base station tag suggestions"
     tag_model = StationTag
 
-    def __init__(
-        self,
-        runner: TaskRunner,
-        client: LpwaClient | None = None,
-        *,
-        page_size: int = 100,
-        parent: QObject | None = None,
-    ) -> None:
-        columns, filters = station_columns(), BaseStationFilter()
-        super().__init__(runner, client, columns, filters, page_size=page_size, parent=parent)
-        self.detail: BaseStation | None = None
-        if client is not None:
-            self.reload()
+    def _columns(self) -> list[Column[Any]]:
+        return list(station_columns())
+
+    def _initial_filters(self) -> BaseStationFilter:
+        return BaseStationFilter()
 
     # --- list ---------------------------------------------------------------------------
 

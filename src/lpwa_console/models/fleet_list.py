@@ -62,6 +62,14 @@ class FleetListViewModel(ListDetailViewModel):
     def select(self, ref: str | None) -> None:
         raise NotImplementedError
 
+    def select_row(self, row: int) -> None:
+        """Show the item of this row (none for -1)."""
+        raise NotImplementedError
+
+    def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
+        """Tag (or untag) the items of these rows (`_tag_rows` with the item's keys)."""
+        raise NotImplementedError
+
     # --- the detail ---------------------------------------------------------------------
 
     def reload_detail(self) -> None:

@@ -502,11 +502,6 @@ class DevicesPane(FleetListPane):
         self.dialog.finished.connect(self._dialog_closed)
         self.dialog.open()
 
-    def _dialog_closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
-
     def row_menu(self, row: int) -> QMenu:
         """What can be done with the device under the mouse (and the rest of the selection);
         what the account may not do is disabled, with the reason as its tooltip."""

@@ -30,7 +30,7 @@ from ..connections import SignalConnections
 from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty
+from ..widgets.pane_parts import KeptDialog, PaneMessage, TableOrEmpty, selected_rows
 
 FILTER_DEBOUNCE_MS = 250
 MAX_SELECTION = 1000  # rows a bulk action takes at once (the platform's limit for a tag)
@@ -38,7 +38,7 @@ SELECT_DELAY_MS = 120  # arrow keys held down: the last row's detail only is rea
 DOMAIN_PROBLEM = "Type the group, a colon, then the domain, e.g. Site:France/Lyon"
 
 
-class FleetListPane(Pane):
+class FleetListPane(Pane, KeptDialog):
     noun = "item"  # "device", "base station": messages, the empty list
     plural = "items"
     list_words = "items"  # "Could not load <list_words>"
@@ -190,13 +190,7 @@ class FleetListPane(Pane):
 
     def selected_rows(self) -> list[int]:
         """Selected rows, without building one index per row of a huge selection."""
-        rows: list[int] = []
-        ranges = self.table.selectionModel().selection()
-        for selection in (ranges.at(i) for i in range(ranges.count())):
-            rows.extend(range(selection.top(), selection.bottom() + 1))
-            if len(rows) > MAX_SELECTION:
-                break
-        return sorted(set(rows))
+        return selected_rows(self.table, MAX_SELECTION)
 
     def _select_row(self, row: int) -> None:
         """Make this row the current and only selected one, in sight."""

@@ -41,6 +41,7 @@ from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.resource_form import SchemaFormDialog
 from ..pane import Pane
 from ..rights import RightsGate
+from ..widgets.pane_parts import KeptDialog
 from .resources import ResourcesPane
 
 
@@ -174,7 +175,7 @@ class GeneratedKeysDialog(QDialog):
         super().done(result)
 
 
-class KeyManagerPane(Pane):
+class KeyManagerPane(Pane, KeptDialog):
     imports = True
 
     def __init__(
@@ -259,16 +260,6 @@ class KeyManagerPane(Pane):
         self.section.setCurrentIndex(0)
         self.vms[0].update_filters(state=state)
 
-    def _show(self, dialog: QDialog) -> None:
-        self.dialog = dialog
-        dialog.finished.connect(self._closed)
-        dialog.open()
-
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
-
     def claim(self) -> None:
         dialog = SchemaFormDialog(
             KmClaim, None, title="Claim a device", checker=self.km.check_claim,
@@ -286,16 +277,16 @@ class KeyManagerPane(Pane):
             self.vms[0].reload()
 
         dialog.finished.connect(disconnect)
-        self._show(dialog)
+        self._show_dialog(dialog)
 
     def generate_keys(self) -> None:
-        self._show(GeneratedKeysDialog(self.km, self))
+        self._show_dialog(GeneratedKeysDialog(self.km, self))
 
     def import_devices(self) -> None:
         wizard = ImportWizard(
             self.importer, self, title="Import key manager devices", show_guide=False
         )
-        self._show(wizard)
+        self._show_dialog(wizard)
 
     def _imported(self) -> None:
         self.vms[0].reload()

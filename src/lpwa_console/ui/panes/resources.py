@@ -44,7 +44,14 @@ from ..rights import RightsGate
 from ..selection_gate import a_noun
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
+from ..widgets.pane_parts import (
+    KeptDialog,
+    PaneMessage,
+    TableOrEmpty,
+    busy_bar,
+    data_table,
+    tab_order,
+)
 
 MASK = "•••• (hidden)"
 FILTER_DEBOUNCE_MS = 300
@@ -303,7 +310,7 @@ def _lower(title: str) -> str:
     return " ".join(w if w.isupper() or w[1:2].isupper() else w.lower() for w in title.split())
 
 
-class ResourcesPane(Pane):
+class ResourcesPane(Pane, KeptDialog):
     def __init__(
         self,
         title: str,
@@ -592,16 +599,6 @@ class ResourcesPane(Pane):
             # filters set aside and said) and selected when the list comes.
             self._pending_select = (vm, str(item_id))
             state.set_aside(vm.kind.label(item), str(item_id))
-
-    def _show_dialog(self, dialog: QDialog) -> None:
-        self.dialog = dialog
-        dialog.finished.connect(self._closed)
-        dialog.open()
-
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
 
     def delete_item(self) -> None:
         item = self.vm.detail

@@ -476,11 +476,6 @@ class StationsPane(FleetListPane):
         if self.vm.detail is not None and self.allowed("station.edit"):
             self.vm.update(self.vm.detail, data)
 
-    def _dialog_closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
-
     def _tagger(self, untag: bool) -> Callable[[], None]:
         return lambda: self.tag_selection(untag=untag)
 

@@ -10,6 +10,7 @@ from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
     QHeaderView,
     QLabel,
     QProgressBar,
@@ -179,3 +180,31 @@ def tab_order(*widgets: QWidget) -> None:
     whatever order they were created in."""
     for first, second in pairwise(widgets):
         QWidget.setTabOrder(first, second)
+
+
+def selected_rows(table: QTableView, limit: int) -> list[int]:
+    """The rows selected in `table` (sorted), read by ranges and stopped once past `limit`:
+    a huge selection builds no index per row."""
+    rows: list[int] = []
+    ranges = table.selectionModel().selection()
+    for selection in (ranges.at(i) for i in range(ranges.count())):
+        rows.extend(range(selection.top(), selection.bottom() + 1))
+        if len(rows) > limit:
+            break
+    return sorted(set(rows))
+
+
+class KeptDialog:
+    """A pane's one form dialog open at a time (`dialog`), deleted once closed."""
+
+    dialog: Any = None
+
+    def _show_dialog(self, dialog: QDialog) -> None:
+        self.dialog = dialog
+        dialog.finished.connect(self._dialog_closed)
+        dialog.open()
+
+    def _dialog_closed(self, _result: int) -> None:
+        if self.dialog is not None:
+            self.dialog.deleteLater()
+        self.dialog = None

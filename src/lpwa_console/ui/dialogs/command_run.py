@@ -9,11 +9,13 @@ from typing import Any
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QStackedWidget,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -231,3 +233,64 @@ class RunView(QWidget):
             )
             return
         self.run.retry_failed(include_unknown=True)
+
+
+class CommandDialog(QDialog):
+    """The pages every station command dialog has: the form (sent with `send_button`), a
+    confirmation (`back_button` safe, `confirm_button` starts), then the run followed
+    (`show_run`). Closing stops sending and following; what was sent stays sent."""
+
+    run: Any = None  # the BulkCommandRun once started
+
+    def _stack_pages(self, *pages: QWidget) -> None:
+        self.stack = QStackedWidget()
+        for page in pages:
+            self.stack.addWidget(page)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.stack, 1)
+
+    def _send_row(self, text: str = "") -> QHBoxLayout:
+        """Cancel and the default `send_button` (named `sendCommand`), right-aligned."""
+        self.send_button = QPushButton(text)
+        self.send_button.setObjectName("sendCommand")
+        self.send_button.setDefault(True)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.send_button)
+        return buttons
+
+    def _confirm_row(self, text: str = "") -> QHBoxLayout:
+        """Back to the form, and `confirm_button` that starts (`start`)."""
+        self.back_button = QPushButton("Back")
+        self.back_button.setObjectName("backToForm")
+        self.confirm_button = QPushButton(text)
+        self.confirm_button.setObjectName("confirmCommand")
+        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
+        self.confirm_button.clicked.connect(self.start)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.back_button)
+        buttons.addWidget(self.confirm_button)
+        return buttons
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def show_run(self, run: BulkCommandRun, *, allow_retry: bool = True) -> RunView:
+        """The run's page, with Close, shown (the run is started by the caller)."""
+        view = RunView(run, allow_retry=allow_retry)
+        close = QPushButton("Close")
+        close.setObjectName("closeRun")
+        close.clicked.connect(self.accept)
+        view.buttons.addWidget(close)
+        self.stack.addWidget(view)
+        self.stack.setCurrentWidget(view)
+        return view
+
+    def done(self, result: int) -> None:
+        if self.run is not None and self.run.running:
+            self.run.cancel()
+        super().done(result)

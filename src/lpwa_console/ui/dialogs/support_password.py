@@ -15,13 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -44,7 +40,7 @@ from ...schema.station_admin import SupportPasswordChange
 from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line, required_legend
-from .command_run import RunView
+from .command_run import CommandDialog
 
 LRR_LINUX = "LRR_LINUX"
 SPEC = command_spec("changeSupportPassword")
@@ -57,7 +53,7 @@ def not_lrr_reason(station: StationRef) -> str:
     )
 
 
-class SupportPasswordDialog(QDialog):
+class SupportPasswordDialog(CommandDialog):
     def __init__(
         self,
         parent: QWidget | None,
@@ -79,11 +75,7 @@ class SupportPasswordDialog(QDialog):
         self.excluded: list[StationRef] = []
         self.stations: list[StationRef] = []
         self._lookup: asyncio.Future[Any] | None = None
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self._form_page())
-        self.stack.addWidget(self._confirm_page())
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.stack, 1)
+        self._stack_pages(self._form_page(), self._confirm_page())
         self._sort_stations(self.all_stations)
         self.resize(560, 360)
         unknown = [s for s in self.all_stations if s.software_type is None]
@@ -149,15 +141,7 @@ class SupportPasswordDialog(QDialog):
             "masked, never shown again, and not kept by the console."
         )
         hint.setWordWrap(True)
-        self.send_button = QPushButton("Change…")
-        self.send_button.setObjectName("sendCommand")
-        self.send_button.setDefault(True)
-        cancel = QPushButton("Cancel")
-        cancel.clicked.connect(self.reject)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(cancel)
-        buttons.addWidget(self.send_button)
+        buttons = self._send_row("Change…")
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.to_label)
@@ -211,16 +195,7 @@ class SupportPasswordDialog(QDialog):
             "Remote sessions that use the support account need the new password from then on."
         )
         effect.setWordWrap(True)
-        self.back_button = QPushButton("Back")
-        self.back_button.setObjectName("backToForm")
-        self.confirm_button = QPushButton("Change the password")
-        self.confirm_button.setObjectName("confirmCommand")
-        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
-        self.confirm_button.clicked.connect(self.start)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.back_button)
-        buttons.addWidget(self.confirm_button)
+        buttons = self._confirm_row("Change the password")
         layout = QVBoxLayout(page)
         layout.addWidget(self.confirm_text)
         layout.addWidget(effect)
@@ -256,13 +231,7 @@ class SupportPasswordDialog(QDialog):
         self.run.setParent(self)
         # The run holds the only copy (a SecretStr) while it sends; dropped when it ends.
         self.run.finished.connect(self._forget)
-        view = RunView(self.run, allow_retry=False)
-        close = QPushButton("Close")
-        close.setObjectName("closeRun")
-        close.clicked.connect(self.accept)
-        view.buttons.addWidget(close)
-        self.stack.addWidget(view)
-        self.stack.setCurrentWidget(view)
+        self.show_run(self.run, allow_retry=False)
         self.run.start()
 
     def _forget(self, _summary: str) -> None:
@@ -278,6 +247,4 @@ class SupportPasswordDialog(QDialog):
         self.clear_secrets()
         if self._lookup is not None:
             self._lookup.cancel()
-        if self.run is not None and self.run.running:
-            self.run.cancel()
         super().done(result)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.rights import AccountRights
 from ...models.station_commands import (
     BulkCommandRun,
     State,
@@ -30,6 +31,8 @@ from ...models.station_commands import (
     count_words,
     stations_in_words,
 )
+from ...models.tasks import TaskRunner
+from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line
 
@@ -240,7 +243,20 @@ class CommandDialog(QDialog):
     confirmation (`back_button` safe, `confirm_button` starts), then the run followed
     (`show_run`). Closing stops sending and following; what was sent stays sent."""
 
-    run: Any = None  # the BulkCommandRun once started
+    def __init__(
+        self,
+        parent: QWidget | None,
+        admin: Any,
+        *,
+        rights: AccountRights | None = None,
+        runner: TaskRunner | None = None,
+    ) -> None:
+        """`admin`: the client's station admin resource (None: not connected)."""
+        super().__init__(parent)
+        self.admin = admin
+        self.runner = runner
+        self.gate = RightsGate(rights, self)
+        self.run: BulkCommandRun | None = None
 
     def _stack_pages(self, *pages: QWidget) -> None:
         self.stack = QStackedWidget()

@@ -62,9 +62,8 @@ from ...models.station_commands import (
     stations_in_words,
 )
 from ...models.tasks import TaskRunner
-from ..rights import RightsGate
 from ..theme import severity_color
-from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area
+from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area, words_label
 from ..widgets.nested_editor import Editor, editor_for, field_label
 from .command_run import CommandDialog, RunView
 
@@ -177,13 +176,9 @@ class StationCommandDialog(CommandDialog):
         rights: AccountRights | None = None,
         runner: TaskRunner | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent, admin, rights=rights, runner=runner)
         self.setObjectName("stationCommandDialog")
-        self.admin = admin
         self.stations = list(stations)
-        self.runner = runner
-        self.gate = RightsGate(rights, self)
-        self.run: BulkCommandRun | None = None
         self.run_view: RunView | None = None
         # One station: its forms start from what it has now (log level, RF region, ...).
         self.current = (
@@ -208,9 +203,7 @@ class StationCommandDialog(CommandDialog):
     def _form_page(self, family: str | None, command: str | None) -> QWidget:
         page = QWidget()
         page.setObjectName("formPage")
-        self.to_label = QLabel(f"To: {stations_in_words(self.stations)}")
-        self.to_label.setObjectName("stationsLabel")
-        self.to_label.setWordWrap(True)
+        self.to_label = words_label("stationsLabel", f"To: {stations_in_words(self.stations)}")
         self.picker = QComboBox()
         self.picker.setObjectName("commandPicker")
         self.picker.setAccessibleName("Command")
@@ -228,13 +221,8 @@ class StationCommandDialog(CommandDialog):
                 self.picker.addItem(spec.title, spec.name)
         index = self.picker.findData(command) if command else 1 if not family else 0
         self.picker.setCurrentIndex(max(index, 0))
-        self.help = QLabel()
-        self.help.setObjectName("commandHelp")
-        self.help.setWordWrap(True)
-        self.warning = QLabel()
-        self.warning.setObjectName("disruptiveWarning")
-        self.warning.setWordWrap(True)
-        self.warning.setStyleSheet(f"color: {severity_color(5).name()}")
+        self.help = words_label("commandHelp")
+        self.warning = words_label("disruptiveWarning", warning=True)
         self.versions = QLabel()
         self.versions.setObjectName("currentValues")
         self.versions.setWordWrap(True)

@@ -37,9 +37,7 @@ from ...models.station_commands import (
 from ...models.tasks import TaskRunner
 from ...schema.labels import field_words
 from ...schema.station_admin import SupportPasswordChange
-from ..rights import RightsGate
-from ..theme import severity_color
-from ..widgets.form_parts import message_line, required_legend
+from ..widgets.form_parts import message_line, required_legend, words_label
 from .command_run import CommandDialog
 
 LRR_LINUX = "LRR_LINUX"
@@ -63,14 +61,10 @@ class SupportPasswordDialog(CommandDialog):
         rights: AccountRights | None = None,
         runner: TaskRunner | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent, admin_of(client), rights=rights, runner=runner)
         self.setObjectName("supportPasswordDialog")
         self.setWindowTitle("Support password")
         self.client = client
-        self.admin = admin_of(client)
-        self.runner = runner
-        self.gate = RightsGate(rights, self)
-        self.run: BulkCommandRun | None = None
         self.all_stations = list(stations)
         self.excluded: list[StationRef] = []
         self.stations: list[StationRef] = []
@@ -115,13 +109,8 @@ class SupportPasswordDialog(CommandDialog):
     def _form_page(self) -> QWidget:
         page = QWidget()
         page.setObjectName("formPage")
-        self.to_label = QLabel()
-        self.to_label.setObjectName("stationsLabel")
-        self.to_label.setWordWrap(True)
-        self.excluded_label = QLabel()
-        self.excluded_label.setObjectName("excludedStations")
-        self.excluded_label.setWordWrap(True)
-        self.excluded_label.setStyleSheet(f"color: {severity_color(5).name()}")
+        self.to_label = words_label("stationsLabel")
+        self.excluded_label = words_label("excludedStations", warning=True)
         words = field_words("password", SupportPasswordChange)
         self.password = QLineEdit()
         self.password.setObjectName("password")

@@ -8,7 +8,6 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QHBoxLayout,
     QHeaderView,
@@ -35,6 +34,7 @@ from ...models.tasks import TaskRunner
 from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line
+from ..widgets.pane_parts import row_table
 
 # A state's colour: the severity it reads as (6 critical ... 2 indeterminate; 0 none).
 STATE_SEVERITY = {
@@ -67,18 +67,7 @@ LONG_STATION = "Paris La Defense water tower 05 (1000000F)"
 
 def results_table(model: StationResultsModel) -> QTableView:
     """Per-station results: fixed row height (never measured), the message stretching."""
-    table = QTableView()
-    table.setObjectName("stationResults")
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.setShowGrid(False)
-    vertical = table.verticalHeader()
-    vertical.setVisible(False)
-    vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    table = row_table(model, "stationResults")
     header = table.horizontalHeader()
     header.setStretchLastSection(False)
     # In the stations' order until a header is clicked (State: what needs attention first).

@@ -34,6 +34,7 @@ from ..widgets.pane_parts import (
     PaneMessage,
     TableOrEmpty,
     busy_bar,
+    count_text,
     data_table,
     selected_rows,
     tab_order,
@@ -291,12 +292,9 @@ class AlarmsPane(Pane):
         self._live(self.live.isChecked())
 
     def _update_count(self, count: int) -> None:
+        text = count_text(count, "alarm", "alarms", first_loaded=self._first_loaded)
         if not self.vm.has_client:
             text = ""
-        elif not self._first_loaded:
-            text = "Loading…"
-        else:
-            text = f"{count:,} alarm{'' if count == 1 else 's'}"
         # A list this platform does not offer (the groups' alarms on a 7.3 platform): left
         # out, and said here rather than as an error on every refresh.
         lacking = "\n".join(self.vm.not_offered.values()) if self.vm.has_client else ""

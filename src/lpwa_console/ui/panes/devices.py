@@ -38,7 +38,7 @@ from ..selection_gate import SelectionGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
-from ..widgets.more_filters import MoreFiltersButton, TextFilter
+from ..widgets.more_filters import MoreFiltersButton, TextFilter, filter_line
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
 from .fleet_list import MAX_SELECTION, FleetListPane
@@ -152,13 +152,11 @@ class DevicesPane(FleetListPane):
         self.exporter = exporter or DeviceExporter(view_model.runner, parent=self)
 
         # --- filter bar ---
-        self.search = QLineEdit()
-        self.search.setObjectName("search")
-        self.search.setPlaceholderText("Name or DevEUI starting with…  (Ctrl+F)")
-        self.search.setToolTip(
-            "Devices whose name or DevEUI starts with this text (as the platform searches)"
+        self.search = filter_line(
+            "search",
+            "Name or DevEUI starting with…  (Ctrl+F)",
+            "Devices whose name or DevEUI starts with this text (as the platform searches)",
         )
-        self.search.setClearButtonEnabled(True)
         self.connectivity = QComboBox()
         self.connectivity.setObjectName("connectivityFilter")
         for label, value in (
@@ -172,17 +170,12 @@ class DevicesPane(FleetListPane):
         self.health.addItem("Any health", None)
         for state in ("ACTIVE", "INIT", "RF_CNX_ERROR", "SUSPENDED"):  # what the list filters by
             self.health.addItem(DEVICE_HEALTH_WORDS[state], state)
-        self.tag_filter = QLineEdit()
-        self.tag_filter.setObjectName("tagFilter")
-        self.tag_filter.setPlaceholderText("Tag")
-        self.tag_filter.setClearButtonEnabled(True)
-        self.app_server = QLineEdit()
-        self.app_server.setObjectName("appServerFilter")
-        self.app_server.setPlaceholderText("App server ID")
-        self.app_server.setToolTip(
-            "Devices associated with all these application servers (comma-separated IDs)"
+        self.tag_filter = filter_line("tagFilter", "Tag")
+        self.app_server = filter_line(
+            "appServerFilter",
+            "App server ID",
+            "Devices associated with all these application servers (comma-separated IDs)",
         )
-        self.app_server.setClearButtonEnabled(True)
         self.more_filters = MoreFiltersButton(EXTRA_FILTERS, self)
         self.extra_filters = self.more_filters.edits
         attach_completer(self.app_server, view_model.references["appServers"], multiple=True)

@@ -30,7 +30,13 @@ from ..connections import SignalConnections
 from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton
-from ..widgets.pane_parts import KeptDialog, PaneMessage, TableOrEmpty, selected_rows
+from ..widgets.pane_parts import (
+    KeptDialog,
+    PaneMessage,
+    TableOrEmpty,
+    count_text,
+    selected_rows,
+)
 
 FILTER_DEBOUNCE_MS = 250
 MAX_SELECTION = 1000  # rows a bulk action takes at once (the platform's limit for a tag)
@@ -255,14 +261,11 @@ class FleetListPane(Pane, KeptDialog):
         """The buttons' and actions' states (connected, rights, selection)."""
 
     def _update_count(self, count: int) -> None:
-        if not self.vm.has_client:
-            text = ""
-        elif not self._first_loaded:
-            text = "Loading…"
-        else:
-            plus = "" if self.vm.model.count_known else "+"
-            text = f"{count:,}{plus} {self.noun if count == 1 else self.plural}"
-        self.count_label.setText(text)
+        model, loaded = self.vm.model, self._first_loaded
+        text = count_text(
+            count, self.noun, self.plural, first_loaded=loaded, known=model.count_known
+        )
+        self.count_label.setText(text if self.vm.has_client else "")
         self._update_empty()
 
     def _update_empty(self) -> None:

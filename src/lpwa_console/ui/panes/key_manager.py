@@ -39,10 +39,9 @@ from ...schema.key_manager import (
 from ..connections import SignalConnections
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.resource_form import SchemaFormDialog
-from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.pane_parts import KeptDialog
-from .resources import ResourcesPane
+from .resources import ListsHost, ResourcesPane
 
 
 class StatesChart(QWidget):
@@ -175,7 +174,7 @@ class GeneratedKeysDialog(QDialog):
         super().done(result)
 
 
-class KeyManagerPane(Pane, KeptDialog):
+class KeyManagerPane(ListsHost, KeptDialog):
     imports = True
 
     def __init__(
@@ -236,15 +235,6 @@ class KeyManagerPane(Pane, KeptDialog):
             self.gate.enable(button, connected)
 
     # --- navigator ------------------------------------------------------------------------
-
-    def open_item(self, item_id: str | None, section: str | None = None) -> None:
-        self.lists.open_item(item_id, section)
-
-    def current_item(self) -> tuple[str | None, str | None]:
-        return self.lists.current_item()
-
-    def set_account(self, key: str) -> None:
-        self.lists.set_account(key)  # each account keeps its own filters
 
     async def first_page(self) -> dict[str, Any]:
         return await self.lists.first_page()

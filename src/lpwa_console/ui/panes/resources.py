@@ -710,3 +710,19 @@ class ResourcesPane(Pane, KeptDialog):
     def closeEvent(self, event: Any) -> None:
         self._connections.disconnect_all()
         super().closeEvent(event)
+
+
+class ListsHost(Pane):
+    """A pane built around a ResourcesPane (`lists`): the window's and the navigator's calls
+    go to its lists (each account keeps its own filters)."""
+
+    lists: ResourcesPane
+
+    def open_item(self, item_id: str | None, section: str | None = None) -> None:
+        self.lists.open_item(item_id, section)
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        return self.lists.current_item()
+
+    def set_account(self, key: str) -> None:
+        self.lists.set_account(key)

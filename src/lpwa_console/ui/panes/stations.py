@@ -43,7 +43,7 @@ from ..rights import RightsGate
 from ..selection_gate import SelectionGate
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
-from ..widgets.more_filters import MoreFiltersButton, TextFilter
+from ..widgets.more_filters import MoreFiltersButton, TextFilter, filter_line
 from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import StationDetail
@@ -105,11 +105,11 @@ class StationsPane(FleetListPane):
         self.tag_dialog = None
 
         # --- filter bar ---
-        self.search = QLineEdit()
-        self.search.setObjectName("stationSearch")
-        self.search.setPlaceholderText("Name, LRR ID or UUID starting with…  (Ctrl+F)")
-        self.search.setToolTip("Stations whose name, LRR ID or LRR UUID starts with this text")
-        self.search.setClearButtonEnabled(True)
+        self.search = filter_line(
+            "stationSearch",
+            "Name, LRR ID or UUID starting with…  (Ctrl+F)",
+            "Stations whose name, LRR ID or LRR UUID starts with this text",
+        )
         self.connection = QComboBox()
         self.connection.setObjectName("stationConnectionFilter")
         self.connection.setToolTip("Stations in this health state (connection and radio)")
@@ -120,11 +120,9 @@ class StationsPane(FleetListPane):
         self.alarm.setToolTip("Stations with an unacknowledged alarm at least this severe")
         for label, level in ALARM_FILTERS:
             self.alarm.addItem(label, level)
-        self.tag_filter = QLineEdit()
-        self.tag_filter.setObjectName("stationTagFilter")
-        self.tag_filter.setPlaceholderText("Tag")
-        self.tag_filter.setToolTip("Stations with this tag (exact name)")
-        self.tag_filter.setClearButtonEnabled(True)
+        self.tag_filter = filter_line(
+            "stationTagFilter", "Tag", "Stations with this tag (exact name)"
+        )
         self.more_filters = MoreFiltersButton(EXTRA_FILTERS, self)
         self.extra_filters = self.more_filters.edits
         filters = QHBoxLayout()
@@ -177,7 +175,7 @@ class StationsPane(FleetListPane):
         actions.addWidget(self.busy)
         actions.addWidget(self.partner_label)
         actions.addStretch(1)
-        for button in (
+        self.buttons = (
             self.new_button,
             self.reboot_button,
             self.command_button,
@@ -186,7 +184,8 @@ class StationsPane(FleetListPane):
             self.untag_button,
             self.copy_button,
             self.refresh_button,
-        ):
+        )
+        for button in self.buttons:
             actions.addWidget(button)
 
         # --- table and detail ---
@@ -249,14 +248,7 @@ class StationsPane(FleetListPane):
             self.alarm,
             self.tag_filter,
             self.more_filters,
-            self.new_button,
-            self.reboot_button,
-            self.command_button,
-            self.edit_button,
-            self.tag_button,
-            self.untag_button,
-            self.copy_button,
-            self.refresh_button,
+            *self.buttons,
             self.table,
             self.detail.tabs,
         )

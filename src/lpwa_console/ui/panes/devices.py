@@ -248,7 +248,7 @@ class DevicesPane(FleetListPane):
         actions.addStretch(1)
         actions.addWidget(self.export_progress)
         actions.addWidget(self.export_cancel)
-        for button in (
+        self.buttons = (
             self.new_button,
             self.edit_button,
             self.tag_button,
@@ -256,7 +256,8 @@ class DevicesPane(FleetListPane):
             self.copy_button,
             self.export_button,
             self.refresh_button,
-        ):
+        )
+        for button in self.buttons:
             actions.addWidget(button)
 
         # --- table ---
@@ -333,13 +334,8 @@ class DevicesPane(FleetListPane):
             self.tag_filter,
             self.app_server,
             self.more_filters,
-            self.new_button,
-            self.edit_button,
-            self.tag_button,
-            self.untag_button,
-            self.copy_button,
-            self.export_button,
-            self.export_cancel,
+            *self.buttons[:-1],
+            self.export_cancel,  # beside the export while one runs
             self.refresh_button,
             self.table,
             self.detail.tabs,

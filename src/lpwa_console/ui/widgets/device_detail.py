@@ -252,7 +252,9 @@ def _scrolled_label(name: str) -> tuple[QScrollArea, QLabel]:
     return area, label
 
 
-class TagsTab(QWidget):
+class DeviceTab(QWidget):
+    """A tab of the device shown that acts on it: its view-model and the account's rights."""
+
     def __init__(
         self,
         vm: DeviceDetailViewModel,
@@ -262,6 +264,14 @@ class TagsTab(QWidget):
         super().__init__(parent)
         self.vm = vm
         self.gate = gate or RightsGate(None, self)
+        self._build()
+
+    def _build(self) -> None:
+        raise NotImplementedError
+
+
+class TagsTab(DeviceTab):
+    def _build(self) -> None:
         self.list = QListWidget()
         self.list.setObjectName("deviceTags")
         self.name = QLineEdit()
@@ -326,19 +336,12 @@ class AlarmDelegate(SeverityDelegate):
             option.palette.setColor(QPalette.ColorRole.Text, grey)
 
 
-class AlarmsTab(QWidget):
+class AlarmsTab(DeviceTab):
     """The device's alarms, latest update first, as many as the platform has: the next page
     loads when the list is scrolled to its end or with "Load more"."""
 
-    def __init__(
-        self,
-        vm: DeviceDetailViewModel,
-        gate: RightsGate | None = None,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.vm = vm
-        self.gate = gate or RightsGate(None, self)
+    def _build(self) -> None:
+        vm = self.vm
         self.model = vm.alarms_model
         self.table = QTableView()
         self.table.setObjectName("deviceAlarms")

@@ -540,59 +540,37 @@ class AlarmsViewModel(ClientViewModel):
         self.filters_changed.emit()
         self.reload()
 
+    def _pages(self, alarms: Any, title: str, source: str | None = None) -> ListFetch:
+        """One alarm list's pages. With `source`, a list the platform may not offer: then
+        it is empty, said once (`not_offered`), and not asked again from this platform."""
+        runner = self.runner
+
+        async def fetch(
+            page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+        ) -> ListEnvelope[Any]:
+            if source and self.not_offered.get(source):
+                return ListEnvelope[Any](briefs=[], count=0, more=False)
+            call = alarms.list(page, size, filters=filters, sort=sort, descending=desc)
+            try:
+                return await runner.track(f"{title} page {page}", call)
+            except FeatureNotOffered as exc:
+                if not source:
+                    raise
+                # The rest of the centre stands: this part is empty, said once.
+                self.not_offered[source] = user_message(exc)
+                log.info("alarms: %s", self.not_offered[source])
+                return ListEnvelope[Any](briefs=[], count=0, more=False)
+
+        return fetch
+
     def _lists(self) -> tuple[ListFetch | None, ListFetch | None, ListFetch | None]:
-        if self.client is not None:
-            client, runner = self.client, self.runner
-
-            async def devices(
-                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
-            ) -> ListEnvelope[Any]:
-                call = client.device_alarms.list(
-                    page,
-                    size,
-                    filters=filters,
-                    sort=sort,  # type: ignore[arg-type]
-                    descending=desc,
-                )
-                return await runner.track(f"Device alarms page {page}", call)
-
-            async def multicast(
-                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
-            ) -> ListEnvelope[Any]:
-                if self.not_offered.get("multicast"):
-                    return ListEnvelope[Any](briefs=[], count=0, more=False)
-                call = client.multicast_alarms.list(
-                    page,
-                    size,
-                    filters=filters,
-                    sort=sort,  # type: ignore[arg-type]
-                    descending=desc,
-                )
-                try:
-                    return await runner.track(f"Multicast alarms page {page}", call)
-                except FeatureNotOffered as exc:
-                    # The rest of the centre stands: this part is empty, said once, and
-                    # not asked again from this platform.
-                    self.not_offered["multicast"] = user_message(exc)
-                    log.info("alarms: %s", self.not_offered["multicast"])
-                    return ListEnvelope[Any](briefs=[], count=0, more=False)
-
-            station_alarms = client.station_alarms
-
-            async def stations(
-                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
-            ) -> ListEnvelope[Any]:
-                call = station_alarms.list(
-                    page,
-                    size,
-                    filters=filters,
-                    sort=sort,  # type: ignore[arg-type]
-                    descending=desc,
-                )
-                return await runner.track(f"Base station alarms page {page}", call)
-
-        else:
+        if self.client is None:
             return None, None, None
+        client = self.client
+        devices = self._pages(client.device_alarms, "Device alarms")
+        multicast = self._pages(client.multicast_alarms, "Multicast alarms", "multicast")
+        station_alarms = client.station_alarms
+        stations = self._pages(station_alarms, "Base station alarms")
         available = self.available_sources()
 
         def wanted(source: str) -> bool:

@@ -29,14 +29,8 @@ from ...schema.domains import parse_domain_filter
 from ..connections import SignalConnections
 from ..pane import Pane
 from ..rights import RightsGate
+from ..widgets import pane_parts as parts
 from ..widgets.more_filters import EscapeClears, MoreFiltersButton
-from ..widgets.pane_parts import (
-    KeptDialog,
-    PaneMessage,
-    TableOrEmpty,
-    count_text,
-    selected_rows,
-)
 
 FILTER_DEBOUNCE_MS = 250
 MAX_SELECTION = 1000  # rows a bulk action takes at once (the platform's limit for a tag)
@@ -44,7 +38,7 @@ SELECT_DELAY_MS = 120  # arrow keys held down: the last row's detail only is rea
 DOMAIN_PROBLEM = "Type the group, a colon, then the domain, e.g. Site:France/Lyon"
 
 
-class FleetListPane(Pane, KeptDialog):
+class FleetListPane(Pane, parts.KeptDialog):
     noun = "item"  # "device", "base station": messages, the empty list
     plural = "items"
     list_words = "items"  # "Could not load <list_words>"
@@ -58,9 +52,9 @@ class FleetListPane(Pane, KeptDialog):
     search: QLineEdit
     more_filters: MoreFiltersButton
     extra_filters: dict[str, QLineEdit]
-    stack: TableOrEmpty
+    stack: parts.TableOrEmpty
     table: QTableView
-    message: PaneMessage
+    message: parts.PaneMessage
     _show_message: Callable[[str], None]
     _connections: SignalConnections
 
@@ -196,7 +190,7 @@ class FleetListPane(Pane, KeptDialog):
 
     def selected_rows(self) -> list[int]:
         """Selected rows, without building one index per row of a huge selection."""
-        return selected_rows(self.table, MAX_SELECTION)
+        return parts.selected_rows(self.table, MAX_SELECTION)
 
     def _select_row(self, row: int) -> None:
         """Make this row the current and only selected one, in sight."""
@@ -262,7 +256,7 @@ class FleetListPane(Pane, KeptDialog):
 
     def _update_count(self, count: int) -> None:
         model, loaded = self.vm.model, self._first_loaded
-        text = count_text(
+        text = parts.count_text(
             count, self.noun, self.plural, first_loaded=loaded, known=model.count_known
         )
         self.count_label.setText(text if self.vm.has_client else "")

@@ -1,12 +1,17 @@
-"""Query parameters several resources take alike: a time window (`begin`, `duration`,
-`step`) of the history endpoints, and the box of the cluster endpoints."""
+"""The time window (`begin`, `duration`, `step`) the history endpoints of devices,
+multicast groups and base stations take alike. Imported with those resources only: the
+schema modules it needs are not a start's (issue 8)."""
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import TypedDict
 
 from ...schema.alarms import wire_time
-from ...schema.frames import normalise_duration, normalise_step
+from ...schema.frames import DEFAULT_STEP, normalise_duration, normalise_step
+from ._stations_path import station_path
+
+Params = list[tuple[str, str]]
 
 
 def window_params(
@@ -25,13 +30,19 @@ def window_params(
     return params
 
 
-def box_params(
-    min_lat: float, min_lon: float, max_lat: float, max_lon: float
-) -> list[tuple[str, str]]:
-    """The box of a cluster request (`minLat`, `minLon`, `maxLat`, `maxLon`)."""
-    return [
-        ("minLat", str(min_lat)),
-        ("minLon", str(min_lon)),
-        ("maxLat", str(max_lat)),
-        ("maxLon", str(max_lon)),
-    ]
+class Window(TypedDict, total=False):
+    """The keyword arguments of a station's history request: the window (`begin`,
+    `duration`, `step`: the schema's default step when not given) and the `partner`."""
+
+    begin: datetime | None
+    duration: str | timedelta | None
+    step: str | timedelta
+    partner: str
+
+
+def station_window(bs_uid: str | int, tail: str, window: Window) -> tuple[str, Params]:
+    """The path `<station>/<tail>` of the window's partner, and the window's parameters
+    (the default step when none is given)."""
+    path = f"{station_path(bs_uid, window.get('partner', 'mine'))}/{tail}"
+    step = window.get("step", DEFAULT_STEP)
+    return path, window_params(window.get("begin"), window.get("duration"), step)

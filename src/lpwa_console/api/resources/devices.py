@@ -17,8 +17,7 @@ from ...schema.devices import (
     TagActionResult,
 )
 from ..pagination import Paginator, Params, page_params, sort_params
-from ._params import box_params
-from ._resource import APIResource
+from ._resource import APIResource, box_params
 
 BASE = "/subscriptions/mine/devices"
 

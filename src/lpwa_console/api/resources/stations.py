@@ -30,8 +30,7 @@ from ...schema.stations import (
     TagAction,
 )
 from ..pagination import Paginator, Params, page_params, sort_params
-from ._params import box_params
-from ._resource import APIResource
+from ._resource import APIResource, box_params
 from .partners import MINE, partner_path
 
 

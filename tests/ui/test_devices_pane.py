@@ -18,7 +18,8 @@ from lpwa_console.models.paged_table import PLACEHOLDER
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import Device
 from lpwa_console.ui.dialogs.device_form import DeviceFormDialog
-from lpwa_console.ui.panes.devices import FILTER_DEBOUNCE_MS, REFERENCES_WAIT_MS, DevicesPane
+from lpwa_console.ui.panes.devices import REFERENCES_WAIT_MS, DevicesPane
+from lpwa_console.ui.panes.fleet_list import FILTER_DEBOUNCE_MS
 from tests.helpers import shot
 
 

@@ -23,6 +23,7 @@ from ..api import FeatureNotOffered, LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
+from .client_view_model import ClientViewModel
 from .errors import user_message
 from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column, PagedTableModel
@@ -464,7 +465,7 @@ class LivePagedTableModel(PagedTableModel[AlarmItem]):
         return alarm_key(alarm) if alarm is not None else None
 
 
-class AlarmsViewModel(QObject):
+class AlarmsViewModel(ClientViewModel):
     count_changed = Signal(int)
     loading_changed = Signal(bool)
     error = Signal(str)
@@ -483,9 +484,7 @@ class AlarmsViewModel(QObject):
         sources: Callable[[], Collection[str]] | None = None,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         # The lists the account has ("devices", "multicast", "stations"), asked at each
         # reload: a network partner has its stations' alarms only, and the others are not
         # asked for (the server would refuse them). None: all three.
@@ -509,10 +508,6 @@ class AlarmsViewModel(QObject):
         self.live = True  # the pane turns it off while hidden or when Live is unchecked
         if client is not None:
             self.reload()
-
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client
@@ -545,59 +540,37 @@ class AlarmsViewModel(QObject):
         self.filters_changed.emit()
         self.reload()
 
+    def _pages(self, alarms: Any, title: str, source: str | None = None) -> ListFetch:
+        """One alarm list's pages. With `source`, a list the platform may not offer: then
+        it is empty, said once (`not_offered`), and not asked again from this platform."""
+        runner = self.runner
+
+        async def fetch(
+            page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
+        ) -> ListEnvelope[Any]:
+            if source and self.not_offered.get(source):
+                return ListEnvelope[Any](briefs=[], count=0, more=False)
+            call = alarms.list(page, size, filters=filters, sort=sort, descending=desc)
+            try:
+                return await runner.track(f"{title} page {page}", call)
+            except FeatureNotOffered as exc:
+                if not source:
+                    raise
+                # The rest of the centre stands: this part is empty, said once.
+                self.not_offered[source] = user_message(exc)
+                log.info("alarms: %s", self.not_offered[source])
+                return ListEnvelope[Any](briefs=[], count=0, more=False)
+
+        return fetch
+
     def _lists(self) -> tuple[ListFetch | None, ListFetch | None, ListFetch | None]:
-        if self.client is not None:
-            client, runner = self.client, self.runner
-
-            async def devices(
-                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
-            ) -> ListEnvelope[Any]:
-                call = client.device_alarms.list(
-                    page,
-                    size,
-                    filters=filters,
-                    sort=sort,  # type: ignore[arg-type]
-                    descending=desc,
-                )
-                return await runner.track(f"Device alarms page {page}", call)
-
-            async def multicast(
-                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
-            ) -> ListEnvelope[Any]:
-                if self.not_offered.get("multicast"):
-                    return ListEnvelope[Any](briefs=[], count=0, more=False)
-                call = client.multicast_alarms.list(
-                    page,
-                    size,
-                    filters=filters,
-                    sort=sort,  # type: ignore[arg-type]
-                    descending=desc,
-                )
-                try:
-                    return await runner.track(f"Multicast alarms page {page}", call)
-                except FeatureNotOffered as exc:
-                    # The rest of the centre stands: this part is empty, said once, and
-                    # not asked again from this platform.
-                    self.not_offered["multicast"] = user_message(exc)
-                    log.info("alarms: %s", self.not_offered["multicast"])
-                    return ListEnvelope[Any](briefs=[], count=0, more=False)
-
-            station_alarms = client.station_alarms
-
-            async def stations(
-                page: int, size: int, sort: str | None, desc: bool, filters: AlarmFilter
-            ) -> ListEnvelope[Any]:
-                call = station_alarms.list(
-                    page,
-                    size,
-                    filters=filters,
-                    sort=sort,  # type: ignore[arg-type]
-                    descending=desc,
-                )
-                return await runner.track(f"Base station alarms page {page}", call)
-
-        else:
+        if self.client is None:
             return None, None, None
+        client = self.client
+        devices = self._pages(client.device_alarms, "Device alarms")
+        multicast = self._pages(client.multicast_alarms, "Multicast alarms", "multicast")
+        station_alarms = client.station_alarms
+        stations = self._pages(station_alarms, "Base station alarms")
         available = self.available_sources()
 
         def wanted(source: str) -> bool:

@@ -42,6 +42,7 @@ from ..schema.catalogs import (
 )
 from ..schema.common import ListEnvelope
 from ..schema.labels import FieldWords, field_words
+from .client_view_model import ClientViewModel
 from .errors import UserError
 from .forms import FormField, Raw, error_text, form_data, form_fields, raw_of
 from .paged_table import Column, PagedTableModel
@@ -319,7 +320,7 @@ def read_catalog_file(
 # --- the view-model -------------------------------------------------------------------------
 
 
-class CatalogsViewModel(QObject):
+class CatalogsViewModel(ClientViewModel):
     error = Signal(str)
     client_changed = Signal(bool)
     languages_changed = Signal()
@@ -343,9 +344,7 @@ class CatalogsViewModel(QObject):
     def __init__(
         self, runner: TaskRunner, client: LpwaClient | None = None, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.languages: list[str] = ["en"]
         self.default_language = "en"
         self.language = ""  # '' until the operator says its default
@@ -359,10 +358,6 @@ class CatalogsViewModel(QObject):
             model.error.connect(self.error)
         if client is not None:
             self.set_client(client)
-
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client

@@ -8,10 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Awaitable
 from typing import Any
 
 from PySide6.QtCore import (
-    QObject,
     Qt,
     Signal,
 )
@@ -21,10 +21,10 @@ from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
+from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
-from .paged_table import Column, PagedTableModel
+from .paged_table import Column
 from .references import ReferenceListModel, list_references
-from .tasks import TaskRunner
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
@@ -129,67 +129,50 @@ async def _list_references(client: LpwaClient, kind: str) -> list[tuple[str, str
 # --- the view-model ------------------------------------------------------------------------
 
 
-class DevicesViewModel(QObject):
-    filters_changed = Signal(object)  # DeviceFilter
-    count_changed = Signal(int)
-    loading_changed = Signal(bool)
-    error = Signal(str)
-    detail_changed = Signal(object)  # Device | None
-    detail_loading = Signal(bool)
-    detail_failed = Signal(str)  # the selected device could not be read (it is not shown)
+class DevicesViewModel(FleetListViewModel):
     detail_row = Signal(int)  # after a reload, the row of the device shown (to select it)
-    saved = Signal(object)  # Device, after a create or an update
-    save_failed = Signal(str, str)  # message, field ('' when the server names none)
-    saving_changed = Signal(bool)
-    tags_applied = Signal(str)  # what happened, in words
     deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
-    suggestions_changed = Signal(list)  # list[str]
-    client_changed = Signal(bool)  # has a client
-    first_page_loaded = Signal(float)  # ms since the reload that asked for it
     references_changed = Signal(str)  # kind (a key of REFERENCE_KINDS), loaded or failed
 
-    def __init__(
-        self,
-        runner: TaskRunner,
-        client: LpwaClient | None = None,
-        *,
-        page_size: int = 100,
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
-        self.filters = DeviceFilter()
-        self.model: PagedTableModel[DeviceBrief] = PagedTableModel(
-            device_columns(), None, page_size=page_size, parent=self
-        )
-        self.model.count_changed.connect(self.count_changed)
-        self.model.loading_changed.connect(self.loading_changed)
-        self.model.error.connect(self.error)
-        self.model.first_page_loaded.connect(self._first_page)
-        self.detail: Device | None = None
-        self.first_page_ms: float | None = None
-        self._reload_t0 = 0.0
-        self._detail_task: int | None = None
-        self._detail_ref = ""
+    list_title = "Devices"
+    noun, plural = "device", "devices"
+    tag_model = Tag
+
+    def _columns(self) -> list[Column[Any]]:
+        return list(device_columns())
+
+    def _initial_filters(self) -> DeviceFilter:
+        return DeviceFilter()
+
+    def _setup(self) -> None:
+        super()._setup()
         self._detail_eui = ""
         self._follow_task: int | None = None
-        self._saving = False
         self.references = {kind: ReferenceListModel(self) for kind in REFERENCE_KINDS}
         self._reference_tasks: dict[str, int] = {}
-        if client is not None:
-            self.reload()
 
     # --- list ---------------------------------------------------------------------------
 
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
+    def _list_page(
+        self, client: LpwaClient, filters: Any, page: int, size: int, sort: str | None, desc: bool
+    ) -> Awaitable[ListEnvelope[DeviceBrief]]:
+        return client.devices.list(page, size, filters=filters, sort=sort, descending=desc)
 
-    def set_client(self, client: LpwaClient | None) -> None:
-        """A new session (or none): everything shown so far belongs to the old one."""
-        self.client = client
-        self.select(None)  # and forget which device was shown: it belongs to the old one
+    def item_key(self, item: DeviceBrief) -> str:
+        return item.EUI
+
+    def tagged_key(self, item: Any) -> str:
+        return str(item.EUI)
+
+    def _tag(self, client: LpwaClient, name: str, keys: list[str], untag: bool) -> Call:
+        devices = client.devices
+        return devices.untag(name, keys) if untag else devices.tag(name, keys)
+
+    def _tag_suggestions(self, client: LpwaClient, query: str) -> Call:
+        return client.devices.tag_suggestions(query)
+
+    def _forget_session(self) -> None:
+        """The lists the device fields refer to belong to the old session too."""
         for task in self._reference_tasks.values():
             self.runner.cancel(task)
         self._reference_tasks.clear()
@@ -197,65 +180,9 @@ class DevicesViewModel(QObject):
             if model.items or model.loaded or model.error:
                 model.clear()
                 self.references_changed.emit(kind)
-        self.client_changed.emit(client is not None)
-        self.reload()
 
-    def reload(self) -> None:
-        self._reload_t0 = time.perf_counter()
-        self.first_page_ms = None
-        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
-
-    def set_filters(self, filters: DeviceFilter) -> None:
-        if filters == self.filters:
-            return
-        self.filters = filters
-        self.filters_changed.emit(filters)
-        self.reload()
-
-    def update_filters(self, **changes: Any) -> None:
-        """Change some filters, e.g. `update_filters(query="abc", connectivity=None)`."""
-        data = self.filters.model_dump()
-        data.update(changes)
-        self.set_filters(DeviceFilter.model_validate(data))
-
-    def clear_filters(self) -> None:
-        self.set_filters(DeviceFilter())
-
-    def _fetcher(self) -> Any:
-        client, filters, runner = self.client, self.filters, self.runner
-        assert client is not None
-
-        async def fetch(
-            page: int, size: int, sort: str | None, descending: bool
-        ) -> ListEnvelope[DeviceBrief]:
-            call = client.devices.list(
-                page, size, filters=filters, sort=sort, descending=descending
-            )
-            return await runner.track(f"Devices page {page}", call)
-
-        return fetch
-
-    def _first_page(self) -> None:
-        self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
-        self.first_page_loaded.emit(self.first_page_ms)
+    def _after_first_page(self) -> None:
         self._follow_detail()
-
-    def row_of(self, eui: str) -> int:
-        """The row of this device among the rows loaded, or -1."""
-        size, rows = self.model.page_size, self.model.rowCount()
-        for page in sorted(self.model.loaded_pages()):
-            for row in range(page * size, min((page + 1) * size, rows)):
-                item = self.model.item(row)
-                if item is not None and eui == item.EUI:
-                    return row
-        return -1
-
-    def list_complete(self) -> bool:
-        """Every row of the view is loaded (so a device not among them is not in the view)."""
-        if not self.model.count_known:
-            return False
-        pages = -(-self.model.rowCount() // self.model.page_size)
-        return set(range(pages)) <= set(self.model.loaded_pages())
 
     def _follow_detail(self) -> None:
         """After a reload (filters, refresh, save, import), the detail follows the list: the
@@ -318,11 +245,13 @@ class DevicesViewModel(QObject):
             return False
         return self._detail_task is not None or (self.detail is not None and eui == self.detail.EUI)
 
+    def reload_detail(self) -> None:
+        if self.detail is not None:
+            self.select(self.detail.path_ref, eui=self.detail.EUI)
+
     def select(self, ref: str | None, *, eui: str = "") -> None:
         """Show this device (None: no device). `eui` names it when `ref` is a UID."""
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
+        self._cancel_detail()
         self._detail_ref = ref or ""
         self._detail_eui = eui or (ref[1:] if ref and ref.startswith("e") else "")
         if not ref or self.client is None:
@@ -338,32 +267,11 @@ class DevicesViewModel(QObject):
         )
 
     def _detail_done(self, ref: str, device: Device) -> None:
-        if ref != self._detail_ref:
-            return
-        self._detail_task = None
-        self._detail_eui = device.EUI
-        self.detail_loading.emit(False)
-        self._set_detail(device)
-
-    def _detail_failed(self, ref: str, message: str) -> None:
-        """Not readable (deleted meanwhile, not allowed, no answer): what was shown before
-        belongs to another row, so nothing is shown."""
-        if ref != self._detail_ref:
-            return
-        self._detail_task = None
-        self.detail_loading.emit(False)
-        self._set_detail(None)
-        self.detail_failed.emit(message)
-
-    def _set_detail(self, device: Device | None) -> None:
-        self.detail = device
-        self.detail_changed.emit(device)
+        if ref == self._detail_ref:
+            self._detail_eui = device.EUI
+            self._detail_read(ref, device)
 
     # --- create and update --------------------------------------------------------------
-
-    @property
-    def saving(self) -> bool:
-        return self._saving
 
     def create(self, data: dict[str, Any]) -> bool:
         """Validate, then POST. False (and `save_failed`) when the schema refuses it."""
@@ -421,10 +329,6 @@ class DevicesViewModel(QObject):
         self.reload()
         self.select(device.path_ref, eui=device.EUI)
 
-    def _set_saving(self, saving: bool) -> None:
-        self._saving = saving
-        self.saving_changed.emit(saving)
-
     # --- tags ---------------------------------------------------------------------------
 
     def selected_euis(self, rows: list[int]) -> list[str]:
@@ -433,23 +337,8 @@ class DevicesViewModel(QObject):
 
     def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
         euis = self.selected_euis(rows)
-        name = name.strip()
-        if not euis or not name or self.client is None:
-            return False
-        client = self.client
         verb = "Untag" if untag else "Tag"
-        call = client.devices.untag(name, euis) if untag else client.devices.tag(name, euis)
-
-        def done(_result: object) -> None:
-            self._patch_tags(rows, name, untag)
-            what = "removed from" if untag else "added to"
-            noun = "device" if len(euis) == 1 else "devices"
-            self.tags_applied.emit(f"Tag “{name}” {what} {len(euis):,} {noun}")
-            if self.detail is not None and self.detail.EUI in euis:
-                self.select(self.detail.path_ref, eui=self.detail.EUI)
-
-        self.runner.run(f"{verb} {len(euis)} devices “{name}”", call, on_done=done)
-        return True
+        return self._tag_rows(name, rows, euis, untag, f"{verb} {len(euis)} devices “{name}”")
 
     def delete(self, rows: list[int]) -> bool:
         """Delete the devices of these rows (a few at a time); the list reloads after.
@@ -481,32 +370,6 @@ class DevicesViewModel(QObject):
         noun = "device" if len(euis) == 1 else "devices"
         self.runner.run(f"Delete {len(euis):,} {noun}", run(), on_done=done)
         return True
-
-    def _patch_tags(self, rows: list[int], name: str, untag: bool) -> None:
-        # Patch the loaded rows instead of reloading, so the view keeps its place.
-        for row in rows:
-            brief = self.model.item(row)
-            if brief is None:
-                continue
-            tags = [t for t in brief.tags if t.name != name]
-            if not untag:
-                tags.append(Tag(name=name))
-            self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
-
-    def suggest_tags(self, query: str = "") -> None:
-        if self.client is None:
-            return
-        if not query.strip():
-            # The platform suggests tags starting with a query of one character at least
-            # (a 7.3 platform refuses an empty one): nothing typed, nothing suggested.
-            self.suggestions_changed.emit([])
-            return
-        self.runner.run(
-            "Tag suggestions",
-            self.client.devices.tag_suggestions(query),
-            on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
-            quiet=True,
-        )
 
     # --- referenced resources -----------------------------------------------------------
 

@@ -33,6 +33,7 @@ from ..schema.key_manager import (
     key_encoding,
 )
 from ..schema.km_import import KmImportRow, parse_km_import_csv, write_km_import_file
+from .client_view_model import ClientViewModel
 from .device_import import DeviceImportViewModel, responsive_gil
 from .formatting import format_time
 from .km_crypto import PublicExchangeKey
@@ -211,7 +212,7 @@ KNOWN_TYPES = (KmDeviceBrief, KmDevice, KmAsKey, KmHsmGroup)
 # --- states, claim, key generation ---------------------------------------------------------------
 
 
-class KeyManagerViewModel(QObject):
+class KeyManagerViewModel(ClientViewModel):
     states_changed = Signal(object)  # KmStatesDistribution
     claimed = Signal(object)  # KmDevice
     claim_failed = Signal(str, str)  # message, field
@@ -222,9 +223,7 @@ class KeyManagerViewModel(QObject):
     def __init__(
         self, runner: TaskRunner, client: LpwaClient | None = None, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.states = KmStatesDistribution()
 
     def set_client(self, client: LpwaClient | None) -> None:

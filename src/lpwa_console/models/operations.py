@@ -37,6 +37,7 @@ from ..schema.operations import (
     ProvisioningQueueFilter,
     SimCardFilter,
 )
+from .client_view_model import ClientViewModel
 from .formatting import format_time
 from .latest import Latest
 from .paged_table import Column, PagedTableModel
@@ -518,9 +519,9 @@ class LiveResourceViewModel(OperationsViewModel):
 
     refreshed = Signal()
 
-    def _make_model(self, page_size: int) -> PagedTableModel[Any]:
+    def _make_model(self, columns: list[Column[Any]], page_size: int) -> PagedTableModel[Any]:
         model: LiveTableModel[Any] = LiveTableModel(
-            self.kind.columns, lambda item: item.UID, page_size=page_size, parent=self
+            columns, lambda item: item.UID, page_size=page_size, parent=self
         )
         model.layoutChanged.connect(self._after_refresh)
         return model
@@ -557,7 +558,7 @@ class LiveResourceViewModel(OperationsViewModel):
 # --- who may use the pane ---------------------------------------------------------------------
 
 
-class OperationsAccess(QObject):
+class OperationsAccess(ClientViewModel):
     """Whether the signed-in account is an operator: one small request per connection (the
     HSM groups' first page), asked when the pane is first shown. `allowed` is None while
     not known."""
@@ -567,9 +568,7 @@ class OperationsAccess(QObject):
     def __init__(
         self, runner: TaskRunner, client: LpwaClient | None = None, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.allowed: bool | None = None
         self.reason = ""
         self._task: int | None = None

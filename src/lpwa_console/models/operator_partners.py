@@ -13,6 +13,7 @@ from ..api import LpwaClient
 from ..schema.common import ListEnvelope
 from ..schema.partners import Partner, StationCreditTransaction
 from ..schema.stations import BaseStation, normalise_lrr_id
+from .client_view_model import ClientViewModel
 from .formatting import format_time
 from .paged_table import Column, PagedTableModel
 from .tasks import TaskRunner
@@ -60,7 +61,7 @@ def transaction_columns() -> list[Column[StationCreditTransaction]]:
     ]
 
 
-class OperatorPartnersViewModel(QObject):
+class OperatorPartnersViewModel(ClientViewModel):
     error = Signal(str)
     client_changed = Signal(bool)
     partner_changed = Signal(object)  # Partner | None
@@ -70,9 +71,7 @@ class OperatorPartnersViewModel(QObject):
     def __init__(
         self, runner: TaskRunner, client: LpwaClient | None = None, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.model: PagedTableModel[Partner] = PagedTableModel(partner_columns(), parent=self)
         self.transactions: PagedTableModel[StationCreditTransaction] = PagedTableModel(
             transaction_columns(), parent=self
@@ -83,10 +82,6 @@ class OperatorPartnersViewModel(QObject):
         self._station_task: int | None = None
         if client is not None:
             self.reload()
-
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
 
     def set_client(self, client: LpwaClient | None) -> None:
         self.client = client

@@ -8,19 +8,18 @@ from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient
 from ..schema.partners import Partner
+from .client_view_model import ClientViewModel
 from .latest import Latest
 from .tasks import TaskRunner
 
 
-class PartnerViewModel(QObject):
+class PartnerViewModel(ClientViewModel):
     changed = Signal()  # `partner` or `error` changed
 
     def __init__(
         self, runner: TaskRunner, client: LpwaClient | None = None, parent: QObject | None = None
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
+        super().__init__(runner, client, parent)
         self.partner: Partner | None = None
         self.error = ""
         self._latest = Latest()

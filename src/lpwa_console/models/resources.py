@@ -51,7 +51,8 @@ from ..schema.network import (
 )
 from .formatting import format_time
 from .forms import automatic_data, check_only_data
-from .paged_table import Column, PagedTableModel
+from .list_detail import ListDetailViewModel
+from .paged_table import Column
 from .tasks import TaskRunner
 from .validation import field_named_in, validate
 
@@ -382,21 +383,16 @@ def conflict_message(noun: str) -> str:
     )
 
 
-class ResourceViewModel(QObject):
-    count_changed = Signal(int)
-    loading_changed = Signal(bool)
-    error = Signal(str)
+class ResourceViewModel(ListDetailViewModel):
     not_offered = Signal(str)  # the platform does not offer this list: why, once
-    first_page_loaded = Signal()
-    filters_changed = Signal(object)  # the kind's filter model
     detail_changed = Signal(object, dict)  # item | None, extras {title: model}
-    detail_loading = Signal(bool)
     saved = Signal(object)
     save_failed = Signal(str, str)  # message, field
     part_saved = Signal(str, object)  # part key, what the server answered
     part_failed = Signal(str, str, str)  # part key, message, field
     deleted = Signal(str)
-    client_changed = Signal(bool)
+
+    load_at_start = False  # lists load when first shown, not at connection time
 
     def __init__(
         self,
@@ -407,30 +403,34 @@ class ResourceViewModel(QObject):
         page_size: int = 100,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.kind = kind
-        self.client = client
-        self.filters: Any = kind.filters
-        self.model: PagedTableModel[Any] = self._make_model(page_size)
-        self.model.count_changed.connect(self.count_changed)
-        self.model.loading_changed.connect(self.loading_changed)
-        self.model.error.connect(self.error)
+        self.kind = kind  # before the base makes the table of its columns
+        super().__init__(runner, client, page_size=page_size, parent=parent)
+        self.list_title = kind.title
         self.model.not_offered.connect(self.not_offered)
-        self.model.first_page_loaded.connect(self.first_page_loaded)
+
+    def _columns(self) -> list[Column[Any]]:
+        return self.kind.columns
+
+    def _initial_filters(self) -> Any:
+        return self.kind.filters
+
+    def _setup(self) -> None:
         self.detail: Any = None
         self.extras: dict[str, Any] = {}
         self.loaded = False
-        self._detail_task: int | None = None
         self._detail_key: object = None
 
-    def _make_model(self, page_size: int) -> PagedTableModel[Any]:
-        """The table model (a subclass may make one that refreshes in place)."""
-        return PagedTableModel(self.kind.columns, None, page_size=page_size, parent=self)
+    def _list_page(
+        self, client: LpwaClient, filters: Any, page: int, size: int, sort: str | None, desc: bool
+    ) -> Awaitable[ListEnvelope[Any]]:
+        return self.kind.list_page(client, page, size, sort, desc, filters)
 
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
+    def item_key(self, item: Any) -> object:
+        return getattr(item, "ID", None)
+
+    def _is_item(self, item: Any, key: object) -> bool:
+        """`row_of` takes an ID or an EUI."""
+        return key in (getattr(item, "ID", None), getattr(item, "EUI", None))
 
     @property
     def not_offered_reason(self) -> str | None:
@@ -468,17 +468,7 @@ class ResourceViewModel(QObject):
 
     def reload(self) -> None:
         self.loaded = self.client is not None
-        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
-
-    def _fetcher(self) -> Any:
-        client, runner, kind, filters = self.client, self.runner, self.kind, self.filters
-        assert client is not None
-
-        async def fetch(page: int, size: int, sort: str | None, desc: bool) -> ListEnvelope[Any]:
-            call = kind.list_page(client, page, size, sort, desc, filters)
-            return await runner.track(f"{kind.title} page {page}", call)
-
-        return fetch
+        super().reload()
 
     # --- filters ------------------------------------------------------------------------
 
@@ -487,26 +477,10 @@ class ResourceViewModel(QObject):
         """Whether filters other than the kind's default hide some items."""
         return self.filters is not None and self.filters != self.kind.filters
 
-    def set_filters(self, filters: BaseModel) -> None:
-        """New filters apply on the server: the list loads again (if it was loaded)."""
-        if filters == self.filters:
-            return
-        self.filters = filters
-        self.filters_changed.emit(filters)
+    def _filters_set(self) -> None:
+        """The list loads again if it was loaded (else when first shown)."""
         if self.loaded:
             self.reload()
-
-    def update_filters(self, **changes: Any) -> None:
-        """Change some filters, e.g. `update_filters(query="abc", appServerID=["a"])`."""
-        if self.filters is None:
-            return
-        data = self.filters.model_dump()
-        data.update(changes)
-        filters, errors = validate(type(self.filters), data)
-        if filters is None:  # typed in a filter box ("abc" as a price)
-            self.error.emit("Filter not applied: " + "; ".join(errors.values()))
-            return
-        self.set_filters(filters)
 
     # --- detail -----------------------------------------------------------------------
 
@@ -516,9 +490,7 @@ class ResourceViewModel(QObject):
     def select(self, item: Any, *, fetch: bool = True) -> None:
         """Show `item` and load its detail: the full item (unless `fetch` is false: `item`
         is full already, e.g. what an update answered) and its extras."""
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
+        self._cancel_detail()
         self._detail_key = item
         if item is None or self.client is None:
             self._set_detail(None, {})
@@ -553,27 +525,13 @@ class ResourceViewModel(QObject):
             f"Load {kind.noun} {kind.label(item)}", load(), on_done=done, on_error=failed
         )
 
-    def row_of(self, item_id: str) -> int:
-        """The row of the loaded item with this ID (or EUI), or -1."""
-        model = self.model
-        for page in sorted(model.loaded_pages()):
-            for row in range(page * model.page_size, (page + 1) * model.page_size):
-                item = model.item(row)
-                if item is not None and item_id in (
-                    getattr(item, "ID", None),
-                    getattr(item, "EUI", None),
-                ):
-                    return row
-        return -1
-
     def open_id(self, item_id: str) -> bool:
         """Show the item with this identifier, read by itself (it may be in no page loaded).
         False when the kind cannot read one item (the pane then looks among its rows)."""
         get_id = self.kind.get_id
         if get_id is None or self.client is None:
             return False
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
+        self._cancel_detail()
         key = self._detail_key = object()
         client, kind = self.client, self.kind
 

@@ -8,12 +8,11 @@ view asks for; the detail is read when a row becomes current (the last of a held
 from __future__ import annotations
 
 import logging
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.common import ListEnvelope, Severity
@@ -26,11 +25,11 @@ from ..schema.stations import (
     BaseStationUpdate,
     StationTag,
 )
+from .fleet_list import Call, FleetListViewModel
 from .formatting import format_time
 from .forms import automatic_data, check_only_data, in_words
-from .paged_table import Column, PagedTableModel
+from .paged_table import Column
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
-from .tasks import TaskRunner
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
@@ -149,122 +148,43 @@ def station_columns() -> list[Column[BaseStationBrief]]:
     ]
 
 
-class StationsViewModel(QObject):
-    count_changed = Signal(int)
-    loading_changed = Signal(bool)
-    error = Signal(str)
-    first_page_loaded = Signal(float)  # ms since the reload
-    client_changed = Signal(bool)
-    filters_changed = Signal(object)
-    detail_changed = Signal(object)  # BaseStation | None
-    detail_loading = Signal(bool)
-    detail_failed = Signal(str)
-    saving_changed = Signal(bool)
-    saved = Signal(object)  # BaseStation
-    suggestions_changed = Signal(list)  # tag names
-    tags_applied = Signal(str)  # what happened, in words
-    save_failed = Signal(str, str)  # message, field ('' for the form)
+class StationsViewModel(FleetListViewModel):
     created = Signal(object)  # BaseStation: a new station, shown in the detail
 
-    def __init__(
-        self,
-        runner: TaskRunner,
-        client: LpwaClient | None = None,
-        *,
-        page_size: int = 100,
-        parent: QObject | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.runner = runner
-        self.client = client
-        self.filters = BaseStationFilter()
-        self.model: PagedTableModel[BaseStationBrief] = PagedTableModel(
-            station_columns(), None, page_size=page_size, parent=self
-        )
-        self.model.count_changed.connect(self.count_changed)
-        self.model.loading_changed.connect(self.loading_changed)
-        self.model.error.connect(self.error)
-        self.model.first_page_loaded.connect(self._first_page)
-        self.detail: BaseStation | None = None
-        self.first_page_ms: float | None = None
-        self._reload_t0 = 0.0
-        self._detail_uid = ""
-        self._detail_task: int | None = None
-        self._saving = False
-        if client is not None:
-            self.reload()
+    list_title = "Base stations"
+    noun, plural = "station", "stations"
+    suggestions_title = "Base station tag suggestions"
+    tag_model = StationTag
+
+    def _columns(self) -> list[Column[Any]]:
+        return list(station_columns())
+
+    def _initial_filters(self) -> BaseStationFilter:
+        return BaseStationFilter()
 
     # --- list ---------------------------------------------------------------------------
 
-    @property
-    def has_client(self) -> bool:
-        return self.client is not None
+    def _list_page(
+        self, client: LpwaClient, filters: Any, page: int, size: int, sort: str | None, desc: bool
+    ) -> Awaitable[ListEnvelope[BaseStationBrief]]:
+        return client.stations.list(page, size, filters=filters, sort=sort, descending=desc)
 
-    def set_client(self, client: LpwaClient | None) -> None:
-        self.client = client
-        self.select(None)
-        self.client_changed.emit(client is not None)
-        self.reload()
+    def item_key(self, item: BaseStationBrief) -> str:
+        return item.path_ref
 
-    def reload(self) -> None:
-        self._reload_t0 = time.perf_counter()
-        self.first_page_ms = None
-        self.model.set_fetcher(self._fetcher() if self.client is not None else None)
+    def tagged_key(self, item: Any) -> str:
+        return str(item.lrrID)
 
-    def set_filters(self, filters: BaseStationFilter) -> None:
-        if filters == self.filters:
-            return
-        self.filters = filters
-        self.filters_changed.emit(filters)
-        self.reload()
+    def _tag(self, client: LpwaClient, name: str, keys: list[str], untag: bool) -> Call:
+        stations = client.stations
+        return stations.untag(name, keys) if untag else stations.tag(name, keys)
 
-    def update_filters(self, **changes: Any) -> None:
-        data = self.filters.model_dump()
-        data.update(changes)
-        self.set_filters(BaseStationFilter.model_validate(data))
+    def _tag_suggestions(self, client: LpwaClient, query: str) -> Call:
+        return client.stations.tag_suggestions(query)
 
-    def clear_filters(self) -> None:
-        self.set_filters(BaseStationFilter())
-
-    def _fetcher(self) -> Any:
-        client, filters, runner = self.client, self.filters, self.runner
-        assert client is not None
-
-        async def fetch(
-            page: int, size: int, sort: str | None, descending: bool
-        ) -> ListEnvelope[BaseStationBrief]:
-            call = client.stations.list(
-                page,
-                size,
-                filters=filters,
-                sort=sort,
-                descending=descending,
-            )
-            return await runner.track(f"Base stations page {page}", call)
-
-        return fetch
-
-    def _first_page(self) -> None:
-        self.first_page_ms = (time.perf_counter() - self._reload_t0) * 1000
-        self.first_page_loaded.emit(self.first_page_ms)
-        if self._detail_uid and self.row_of(self._detail_uid) < 0 and self.list_complete():
+    def _after_first_page(self) -> None:
+        if self._detail_ref and self.row_of(self._detail_ref) < 0 and self.list_complete():
             self.select(None)  # the station shown left the list
-
-    def row_of(self, uid: str) -> int:
-        """The row of this station among the rows loaded, or -1."""
-        size, rows = self.model.page_size, self.model.rowCount()
-        for page in sorted(self.model.loaded_pages()):
-            for row in range(page * size, min((page + 1) * size, rows)):
-                item = self.model.item(row)
-                if item is not None and item.path_ref == uid:
-                    return row
-        return -1
-
-    def list_complete(self) -> bool:
-        if not self.model.count_known:
-            return False
-        pages = -(-self.model.rowCount() // self.model.page_size)
-        return set(range(pages)) <= set(self.model.loaded_pages())
 
     def refs(self, rows: list[int]) -> list[StationRef]:
         """The stations of these rows (those loaded), as command targets."""
@@ -277,49 +197,12 @@ class StationsViewModel(QObject):
 
     # --- tags -------------------------------------------------------------------------
 
-    def suggest_tags(self, query: str = "") -> None:
-        if self.client is None:
-            return
-        if not query.strip():
-            # The platform suggests tags starting with a query of one character at least
-            # (a 7.3 platform refuses an empty one): nothing typed, nothing suggested.
-            self.suggestions_changed.emit([])
-            return
-        self.runner.run(
-            "Base station tag suggestions",
-            self.client.stations.tag_suggestions(query),
-            on_done=lambda s: self.suggestions_changed.emit([t.name for t in s.briefs]),
-            quiet=True,
-        )
-
     def tag(self, name: str, rows: list[int], *, untag: bool = False) -> bool:
         """Tag (or untag) the stations of these rows; the rows show it without a reload."""
-        refs = self.refs(rows)
-        name = name.strip()
-        if not refs or not name or self.client is None:
-            return False
-        lrr_ids = [r.lrr_id for r in refs]
-        stations = self.client.stations
-        call = stations.untag(name, lrr_ids) if untag else stations.tag(name, lrr_ids)
-
-        def done(_result: object) -> None:
-            for row in rows:
-                brief = self.model.item(row)
-                if brief is None:
-                    continue
-                tags = [t for t in brief.tags if t.name != name]
-                if not untag:
-                    tags.append(StationTag(name=name))
-                self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
-            what = "removed from" if untag else "added to"
-            noun = "station" if len(refs) == 1 else "stations"
-            self.tags_applied.emit(f"Tag “{name}” {what} {len(refs):,} {noun}")
-            if self.detail is not None and self.detail.lrrID in lrr_ids:
-                self.reload_detail()
-
+        lrr_ids = [r.lrr_id for r in self.refs(rows)]
         verb = "Untag" if untag else "Tag"
-        self.runner.run(f"{verb} {len(refs):,} base stations “{name}”", call, on_done=done)
-        return True
+        title = f"{verb} {len(lrr_ids):,} base stations “{name.strip()}”"
+        return self._tag_rows(name, rows, lrr_ids, untag, title)
 
     # --- detail -------------------------------------------------------------------------
 
@@ -331,7 +214,7 @@ class StationsViewModel(QObject):
             self.select(brief.path_ref)
 
     def showing(self, uid: str) -> bool:
-        if not uid or uid != self._detail_uid:
+        if not uid or uid != self._detail_ref:
             return False
         return self._detail_task is not None or (
             self.detail is not None and self.detail.path_ref == uid
@@ -339,10 +222,8 @@ class StationsViewModel(QObject):
 
     def select(self, uid: str | None) -> None:
         """Show this station (its path form, `i` + lrrID, or any UID form; None: none)."""
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
-        self._detail_uid = uid or ""
+        self._cancel_detail()
+        self._detail_ref = uid or ""
         if not uid or self.client is None:
             self._set_detail(None)
             return
@@ -351,7 +232,7 @@ class StationsViewModel(QObject):
             f"Load base station {uid}",
             self.client.stations.get(uid),
             on_done=lambda station: self._detail_done(uid, station),
-            on_error=lambda _exc, msg: self._detail_error(uid, msg),
+            on_error=lambda _exc, msg: self._detail_failed(uid, msg),
         )
 
     def refresh_stations(self, uids: list[str]) -> None:
@@ -359,9 +240,9 @@ class StationsViewModel(QObject):
         the rows loaded, patched in place. A few dozen at most: more is a reload's work."""
         if self.client is None:
             return
-        if self._detail_uid in uids:
+        if self._detail_ref in uids:
             self.reload_detail()  # its row follows (`_patch_row`)
-        rows = [u for u in uids if u != self._detail_uid and self.row_of(u) >= 0]
+        rows = [u for u in uids if u != self._detail_ref and self.row_of(u) >= 0]
         if len(rows) > MAX_ROWS_REREAD:
             self.model.reload()
             return
@@ -373,17 +254,9 @@ class StationsViewModel(QObject):
                 quiet=True,
             )
 
-    def reload_detail(self) -> None:
-        if self._detail_uid:
-            self.select(self._detail_uid)
-
     def _detail_done(self, uid: str, station: BaseStation) -> None:
-        if uid != self._detail_uid:
-            return
-        self._detail_task = None
-        self.detail_loading.emit(False)
-        self._set_detail(station)
-        self._patch_row(station)
+        if self._detail_read(uid, station):
+            self._patch_row(station)
 
     def _patch_row(self, station: BaseStation) -> None:
         """The station's row says what its detail, read later, says: after a reboot the row
@@ -398,23 +271,7 @@ class StationsViewModel(QObject):
         if any(getattr(brief, k) != v for k, v in update.items()):
             self.model.replace_item(row, brief.model_copy(update=update))
 
-    def _detail_error(self, uid: str, message: str) -> None:
-        if uid != self._detail_uid:
-            return
-        self._detail_task = None
-        self.detail_loading.emit(False)
-        self._set_detail(None)
-        self.detail_failed.emit(message)
-
-    def _set_detail(self, station: BaseStation | None) -> None:
-        self.detail = station
-        self.detail_changed.emit(station)
-
     # --- configuration ------------------------------------------------------------------
-
-    @property
-    def saving(self) -> bool:
-        return self._saving
 
     def check_update(self, data: dict[str, Any], station: Any) -> dict[str, str]:
         """The schema's errors for this configuration, by field ('' for the whole form)."""
@@ -507,10 +364,8 @@ class StationsViewModel(QObject):
 
     def _created(self, station: BaseStation) -> None:
         self._set_saving(False)
-        if self._detail_task is not None:
-            self.runner.cancel(self._detail_task)
-            self._detail_task = None
-        self._detail_uid = station.path_ref
+        self._cancel_detail()
+        self._detail_ref = station.path_ref
         self._set_detail(station)  # shown at once; its row is selected once listed
         self.created.emit(station)
         self.reload()  # the list and its count have it
@@ -518,13 +373,9 @@ class StationsViewModel(QObject):
     def _saved(self, station: BaseStation) -> None:
         self._set_saving(False)
         self.saved.emit(station)
-        if station.path_ref == self._detail_uid:
+        if station.path_ref == self._detail_ref:
             self._set_detail(station)
         self._patch_row(station)  # what changed (name, tags...) shown in its row
-
-    def _set_saving(self, saving: bool) -> None:
-        self._saving = saving
-        self.saving_changed.emit(saving)
 
 
 def create_refusal_words(exc: BaseException, message: str, fields: set[str]) -> tuple[str, str]:

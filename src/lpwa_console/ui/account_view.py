@@ -4,6 +4,7 @@ Opened from the account button of the status bar."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from html import escape
 
 from PySide6.QtCore import Qt
@@ -43,6 +44,16 @@ def platform_text(session: Session) -> str:
         where = f" at {info.base_url}" if info is not None else ""
         return f"Embedded sandbox (demo platform on this computer){where}"
     return f"{profile.name}: {profile.subscriber_url}"
+
+
+def _described(names: Iterable[str] | None, words: Mapping[str, str], missing: str) -> list[str]:
+    """Each name in bold with its meaning (`missing` when none is published); not known
+    (None) said as such, none as "None"."""
+    if names is None:
+        return [escape(UNKNOWN)]
+    return [f"<b>{escape(n)}</b>: {escape(words.get(n, missing))}" for n in sorted(names)] or [
+        "None"
+    ]
 
 
 def _list(items: list[str]) -> str:
@@ -142,22 +153,10 @@ def account_html(
         parts.append(f"<p>{escape(_no_grants_words(session))}</p>")
         parts.append(scope_html(scope))
         return "".join(parts)
-    if grants.permissions is None:
-        permissions = [escape(UNKNOWN)]
-    else:
-        permissions = [
-            f"<b>{escape(p)}</b>: {escape(PERMISSION_WORDS.get(p, 'meaning not published'))}"
-            for p in sorted(grants.permissions)
-        ] or ["None"]
+    permissions = _described(grants.permissions, PERMISSION_WORDS, "meaning not published")
     parts.append("<h4 style='margin:10px 0 2px 0'>Subscription permissions</h4>")
     parts.append(_list(permissions))
-    if grants.rights is None:
-        access = [escape(UNKNOWN)]
-    else:
-        access = [
-            f"<b>{escape(r)}</b>: {escape(RIGHT_WORDS.get(r, 'no description'))}"
-            for r in sorted(grants.rights)
-        ] or ["None"]
+    access = _described(grants.rights, RIGHT_WORDS, "no description")
     parts.append("<h4 style='margin:10px 0 2px 0'>Access rights</h4>")
     parts.append(_list(access))
     parts.append("<h4 style='margin:10px 0 2px 0'>Domain restrictions</h4>")

@@ -26,7 +26,7 @@ from ...schema.alarms import (
     alarm_sort_param,
 )
 from ...schema.common import ListEnvelope, path_segment
-from ..pagination import CursorPaginator, IndexPaginator
+from ..pagination import Paginator, Params, page_params
 from ._resource import APIResource
 
 if TYPE_CHECKING:
@@ -39,6 +39,13 @@ BriefT = TypeVar("BriefT", bound=AlarmBrief)
 PageT = TypeVar("PageT", bound=ListEnvelope[Any])
 
 
+def _query(
+    filters: AlarmFilter | None, sort: AlarmSortCriterion | None, descending: bool
+) -> Params:
+    sort_param = [("sort", alarm_sort_param(sort, descending))] if sort else []
+    return sort_param + (filters or AlarmFilter()).to_params()
+
+
 def _list_params(
     page_size: int,
     filters: AlarmFilter | None,
@@ -46,19 +53,17 @@ def _list_params(
     descending: bool,
     page_index: int | None,
     page_after: str | None,
-) -> list[tuple[str, str]]:
+) -> Params:
     if page_after is not None and sort != CURSOR_SORT:
         raise ValueError("pageAfter works only when sorting by alarmUid")
     if page_after is not None and page_index is not None:
         raise ValueError("give a page index or a cursor, not both")
-    params = [("pageSize", str(page_size))]
+    paging = [("pageSize", str(page_size))]
     if page_index is not None:
-        params.insert(0, ("pageIndex", str(page_index)))
-    if sort:
-        params.append(("sort", alarm_sort_param(sort, descending)))
+        paging = page_params(page_index, page_size)
     if page_after:
-        params.append(("pageAfter", page_after))
-    return params + (filters or AlarmFilter()).to_params()
+        paging.append(("pageAfter", page_after))
+    return paging + _query(filters, sort, descending)
 
 
 class AlarmsResource(APIResource, Generic[BriefT, PageT]):
@@ -73,6 +78,11 @@ class AlarmsResource(APIResource, Generic[BriefT, PageT]):
         # How a platform without the whole collection's list says so (FeatureNotOffered).
         self._feature: dict[str, Any] = {}
 
+    async def _page(self, params: Params) -> PageT:
+        return await self._client.get(
+            f"{self.path}/alarms", self._page_model, params=params, **self._feature
+        )
+
     async def list(
         self,
         page_index: int | None = 1,
@@ -85,23 +95,16 @@ class AlarmsResource(APIResource, Generic[BriefT, PageT]):
     ) -> PageT:
         """GET {path}/alarms. With `page_after`, give sort="alarmUid" and page_index=None.
         (On multicast groups, devEUI filters on the groups' EUIs.)"""
-        params = _list_params(page_size, filters, sort, descending, page_index, page_after)
-        return await self._client.get(
-            f"{self.path}/alarms", self._page_model, params=params, **self._feature
+        return await self._page(
+            _list_params(page_size, filters, sort, descending, page_index, page_after)
         )
 
     def iterate(
         self, *, filters: AlarmFilter | None = None, descending: bool = False, page_size: int = 500
-    ) -> CursorPaginator[BriefT]:
+    ) -> Paginator[BriefT]:
         """Every alarm once, sorted by alarmUid, page after page by cursor."""
-
-        async def fetch(cursor: str | None, size: int) -> ListEnvelope[BriefT]:
-            return await self.list(
-                None, size, filters=filters, sort=CURSOR_SORT,
-                descending=descending, page_after=cursor,
-            )  # fmt: skip
-
-        return CursorPaginator(fetch, page_size)
+        query = _query(filters, CURSOR_SORT, descending)
+        return Paginator(self._page, query, page_size=page_size, by_cursor=True)
 
     def iterate_sorted(
         self,
@@ -110,13 +113,9 @@ class AlarmsResource(APIResource, Generic[BriefT, PageT]):
         descending: bool = False,
         filters: AlarmFilter | None = None,
         page_size: int = 500,
-    ) -> IndexPaginator[BriefT]:
+    ) -> Paginator[BriefT]:
         """Pages by index, for the sort criteria other than alarmUid."""
-
-        async def fetch(index: int, size: int) -> ListEnvelope[BriefT]:
-            return await self.list(index, size, filters=filters, sort=sort, descending=descending)
-
-        return IndexPaginator(fetch, page_size)
+        return Paginator(self._page, _query(filters, sort, descending), page_size=page_size)
 
     async def acknowledge(self, alarm_uids: builtins.list[str]) -> None:
         """POST {path}/alarms/ack with `{"alarmUids": [...]}`."""

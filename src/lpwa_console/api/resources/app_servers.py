@@ -18,13 +18,16 @@ from ...schema.app_servers import (
     SecurityAppServerUpdate,
 )
 from ...schema.common import path_segment
-from ..pagination import IndexPaginator
+from ..pagination import Paginator, Params, page_params, sort_params
 from ._resource import APIResource
 
 BASE = "/subscriptions/mine/appServers"
 
 
 class AppServersResource(APIResource):
+    async def _page(self, params: Params) -> AppServerPage:
+        return await self._client.get(BASE, AppServerPage, params=params)
+
     async def list(
         self,
         page_index: int = 1,
@@ -36,19 +39,14 @@ class AppServersResource(APIResource):
     ) -> AppServerPage:
         """Without a scope filter the platform lists SUBSCRIPTION servers only; pass
         schema.app_servers.ALL_SCOPES for both."""
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
-        params += (filters or AppServerFilter()).to_params()
-        if sort:
-            params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
-        return await self._client.get(BASE, AppServerPage, params=params)
+        query = (filters or AppServerFilter()).to_params() + sort_params(sort, descending)
+        return await self._page(page_params(page_index, page_size) + query)
 
     def iterate(
         self, *, filters: AppServerFilter | None = None, page_size: int = 500
-    ) -> IndexPaginator[AppServerBrief]:
-        async def fetch(index: int, size: int) -> AppServerPage:
-            return await self.list(index, size, filters=filters)
-
-        return IndexPaginator(fetch, page_size)
+    ) -> Paginator[AppServerBrief]:
+        query = (filters or AppServerFilter()).to_params()
+        return Paginator(self._page, query, page_size=page_size)
 
     async def get(self, server: str | int) -> AppServer:
         return await self._client.get(f"{BASE}/{path_segment(server)}", AppServer)

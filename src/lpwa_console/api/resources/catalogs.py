@@ -36,6 +36,7 @@ from ...schema.catalogs import (
     VendorUpdate,
 )
 from ...schema.common import path_segment
+from ..pagination import page_params
 from ._resource import APIResource
 
 MINE = "mine"
@@ -78,7 +79,7 @@ class ProgressReader:
 def _params(
     page_index: int, page_size: int, language: str | None, **more: str | None
 ) -> list[tuple[str, str]]:
-    params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+    params = page_params(page_index, page_size)
     if language:
         params.append(("language-tag", language))
     params.extend((k, v) for k, v in more.items() if v)

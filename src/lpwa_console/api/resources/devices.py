@@ -16,8 +16,8 @@ from ...schema.devices import (
     TagAction,
     TagActionResult,
 )
-from ..pagination import CursorPaginator, IndexPaginator
-from ._resource import APIResource
+from ..pagination import Paginator, Params, page_params, sort_params
+from ._resource import APIResource, box_params
 
 BASE = "/subscriptions/mine/devices"
 
@@ -26,12 +26,11 @@ class DeviceTags(ListEnvelope[Tag]):
     pass
 
 
-def _sort_param(sort: str | None, descending: bool) -> list[tuple[str, str]]:
-    return [("sort", f"{sort},{'desc' if descending else 'asc'}")] if sort else []
-
-
 class DevicesResource(APIResource):
     """`/subscriptions/mine/devices`."""
+
+    async def _page(self, params: Params) -> DevicePage:
+        return await self._client.get(BASE, DevicePage, params=params)
 
     async def list(
         self,
@@ -42,9 +41,8 @@ class DevicesResource(APIResource):
         sort: str | None = None,
         descending: bool = False,
     ) -> DevicePage:
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
-        params += (filters or DeviceFilter()).to_params() + _sort_param(sort, descending)
-        return await self._client.get(BASE, DevicePage, params=params)
+        query = (filters or DeviceFilter()).to_params() + sort_params(sort, descending)
+        return await self._page(page_params(page_index, page_size) + query)
 
     def iterate(
         self,
@@ -53,25 +51,16 @@ class DevicesResource(APIResource):
         sort: str | None = None,
         descending: bool = False,
         page_size: int = 500,
-    ) -> IndexPaginator[DeviceBrief]:
-        async def fetch(index: int, size: int) -> ListEnvelope[DeviceBrief]:
-            return await self.list(index, size, filters=filters, sort=sort, descending=descending)
-
-        return IndexPaginator(fetch, page_size)
+    ) -> Paginator[DeviceBrief]:
+        query = (filters or DeviceFilter()).to_params() + sort_params(sort, descending)
+        return Paginator(self._page, query, page_size=page_size)
 
     def iterate_by_cursor(
         self, *, filters: DeviceFilter | None = None, page_size: int = 500
-    ) -> CursorPaginator[DeviceBrief]:
+    ) -> Paginator[DeviceBrief]:
         """Every device exactly once, even while others are created (sorted by EUI)."""
-
-        async def fetch(cursor: str | None, size: int) -> ListEnvelope[DeviceBrief]:
-            params = [("pageSize", str(size)), ("sort", "EUI,asc")]
-            params += (filters or DeviceFilter()).to_params()
-            if cursor:
-                params.append(("pageAfter", cursor))
-            return await self._client.get(BASE, DevicePage, params=params)
-
-        return CursorPaginator(fetch, page_size)
+        query = sort_params("EUI", False) + (filters or DeviceFilter()).to_params()
+        return Paginator(self._page, query, page_size=page_size, by_cursor=True)
 
     async def get(self, device: str) -> Device:
         """`device` is a UID or `e` + EUI (see schema.common.device_ref)."""
@@ -120,12 +109,7 @@ class DevicesResource(APIResource):
         *,
         filters: DeviceFilter | None = None,
     ) -> DeviceClusters:
-        params = [
-            ("minLat", str(min_lat)),
-            ("minLon", str(min_lon)),
-            ("maxLat", str(max_lat)),
-            ("maxLon", str(max_lon)),
-        ]
+        params = box_params(min_lat, min_lon, max_lat, max_lon)
         params += (
             (filters or DeviceFilter())
             .model_copy(update={"minLat": None, "minLon": None, "maxLat": None, "maxLon": None})

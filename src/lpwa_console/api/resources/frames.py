@@ -7,16 +7,15 @@ import warnings
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from ...schema.alarms import wire_time
 from ...schema.common import path_segment
 from ...schema.frames import (
     DEFAULT_STEP,
     DeviceFrames,
     FramesAggregation,
     FrameType,
-    normalise_duration,
     normalise_step,
 )
+from ._params import window_params
 from ._resource import APIResource
 
 DEVICES = "/subscriptions/mine/devices"
@@ -25,13 +24,7 @@ DEVICES = "/subscriptions/mine/devices"
 def _window(
     begin: datetime | None, duration: str | timedelta | None, types: Sequence[FrameType]
 ) -> list[tuple[str, str]]:
-    params: list[tuple[str, str]] = []
-    if begin is not None:
-        params.append(("begin", wire_time(begin)))
-    if duration is not None:
-        params.append(("duration", normalise_duration(duration)))
-    params += [("type", str(t)) for t in types]
-    return params
+    return window_params(begin, duration) + [("type", str(t)) for t in types]
 
 
 class FramesResource(APIResource):

@@ -33,13 +33,9 @@ from ...schema.key_manager import (
 )
 from ...schema.km_import import KmImportRow, write_km_import_file
 from .._base import BaseClient
-from ..pagination import IndexPaginator
+from ..pagination import Paginator, Params, page_params
 from ._resource import APIResource
 from .device_import import read_import_answer
-
-
-def _page(page_index: int, page_size: int) -> list[tuple[str, str]]:
-    return [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
 
 
 def device_segment(device: str | int) -> str:
@@ -77,7 +73,7 @@ class KeyManagerResource(APIResource):
         return await self._client.get(
             f"{self.base}/hsmGroups",
             KmHsmGroupPage,
-            params=_page(page_index, page_size),
+            params=page_params(page_index, page_size),
             feature=KEY_MANAGER,
         )
 
@@ -102,7 +98,7 @@ class KeyManagerResource(APIResource):
         return await self._client.get(
             f"{self.base}/asKeys",
             KmAsKeyPage,
-            params=_page(page_index, page_size),
+            params=page_params(page_index, page_size),
             feature=KEY_MANAGER,
         )
 
@@ -120,21 +116,22 @@ class KeyManagerResource(APIResource):
 
     # --- devices -------------------------------------------------------------------------------
 
-    async def devices(
-        self, page_index: int = 1, page_size: int = 100, *, filters: KmDeviceFilter | None = None
-    ) -> KmDevicePage:
-        params = _page(page_index, page_size) + (filters or KmDeviceFilter()).to_params()
+    async def _devices_page(self, params: Params) -> KmDevicePage:
         return await self._client.get(
             f"{self.base}/devices", KmDevicePage, params=params, feature=KEY_MANAGER
         )
 
+    async def devices(
+        self, page_index: int = 1, page_size: int = 100, *, filters: KmDeviceFilter | None = None
+    ) -> KmDevicePage:
+        query = (filters or KmDeviceFilter()).to_params()
+        return await self._devices_page(page_params(page_index, page_size) + query)
+
     def iterate_devices(
         self, *, filters: KmDeviceFilter | None = None, page_size: int = 500
-    ) -> IndexPaginator[KmDeviceBrief]:
-        async def fetch(index: int, size: int) -> KmDevicePage:
-            return await self.devices(index, size, filters=filters)
-
-        return IndexPaginator(fetch, page_size)
+    ) -> Paginator[KmDeviceBrief]:
+        query = (filters or KmDeviceFilter()).to_params()
+        return Paginator(self._devices_page, query, page_size=page_size)
 
     async def device(self, device: str | int) -> KmDevice:
         return await self._client.get(f"{self.base}/devices/{device_segment(device)}", KmDevice)
@@ -171,7 +168,7 @@ class KeyManagerResource(APIResource):
         return await self._client.get(
             f"{path}/frames",
             KmFramePage,
-            params=_page(page_index, page_size),
+            params=page_params(page_index, page_size),
             feature=KEY_MANAGER if device is None else None,
         )
 

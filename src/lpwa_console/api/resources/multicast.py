@@ -6,13 +6,11 @@ from __future__ import annotations
 import warnings
 from datetime import datetime, timedelta
 
-from ...schema.alarms import wire_time
 from ...schema.common import path_segment
 from ...schema.frames import (
     DEFAULT_STEP,
     MulticastFrames,
     MulticastFramesAggregation,
-    normalise_duration,
     normalise_step,
 )
 from ...schema.multicast import (
@@ -24,25 +22,18 @@ from ...schema.multicast import (
     MulticastGroupPage,
     MulticastGroupUpdate,
 )
-from ..pagination import IndexPaginator
+from ..pagination import Paginator, Params, page_params, sort_params
+from ._params import window_params
 from ._resource import APIResource
 
 BASE = "/subscriptions/mine/multicastGroups"
 
 
-def _frames_params(
-    begin: datetime | None, duration: str | timedelta | None
-) -> list[tuple[str, str]]:
-    params: list[tuple[str, str]] = []
-    if begin is not None:
-        params.append(("begin", wire_time(begin)))
-    if duration is not None:
-        params.append(("duration", normalise_duration(duration)))
-    return params
-
-
 class MulticastGroupsResource(APIResource):
     """`group` arguments are a UID or `e` + EUI (MulticastGroupBrief.path_ref)."""
+
+    async def _page(self, params: Params) -> MulticastGroupPage:
+        return await self._client.get(BASE, MulticastGroupPage, params=params)
 
     async def list(
         self,
@@ -53,11 +44,8 @@ class MulticastGroupsResource(APIResource):
         sort: str | None = None,
         descending: bool = False,
     ) -> MulticastGroupPage:
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
-        params += (filters or MulticastGroupFilter()).to_params()
-        if sort:
-            params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
-        return await self._client.get(BASE, MulticastGroupPage, params=params)
+        query = (filters or MulticastGroupFilter()).to_params() + sort_params(sort, descending)
+        return await self._page(page_params(page_index, page_size) + query)
 
     def iterate(
         self,
@@ -66,11 +54,9 @@ class MulticastGroupsResource(APIResource):
         sort: str | None = None,
         descending: bool = False,
         page_size: int = 500,
-    ) -> IndexPaginator[MulticastGroupBrief]:
-        async def fetch(index: int, size: int) -> MulticastGroupPage:
-            return await self.list(index, size, filters=filters, sort=sort, descending=descending)
-
-        return IndexPaginator(fetch, page_size)
+    ) -> Paginator[MulticastGroupBrief]:
+        query = (filters or MulticastGroupFilter()).to_params() + sort_params(sort, descending)
+        return Paginator(self._page, query, page_size=page_size)
 
     async def get(self, group: str) -> MulticastGroup:
         return await self._client.get(f"{BASE}/{path_segment(group)}", MulticastGroup)
@@ -110,7 +96,7 @@ class MulticastGroupsResource(APIResource):
         default: P7D up to now), counting downlinks by success ratio."""
         if group is not None and app_server_id is not None:
             raise ValueError("appServerID filters the history of all groups, not of one")
-        params = [*_frames_params(begin, duration), ("step", normalise_step(step))]
+        params = [*window_params(begin, duration), ("step", normalise_step(step))]
         if timezone:
             params.append(("timezone", timezone))
         if app_server_id:
@@ -136,4 +122,4 @@ class MulticastGroupsResource(APIResource):
             stacklevel=2,
         )
         path = f"{BASE}/{path_segment(group)}/frames" if group else f"{BASE}/frames"
-        return await self._client.get(path, MulticastFrames, params=_frames_params(begin, duration))
+        return await self._client.get(path, MulticastFrames, params=window_params(begin, duration))

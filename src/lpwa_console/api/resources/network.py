@@ -24,6 +24,7 @@ from ...schema.network import (
     rsa_public_key_from_pem,
 )
 from ..errors import APIResponseValidationError
+from ..pagination import page_params
 from ._resource import APIResource
 
 MINE = "/subscriptions/mine"
@@ -36,15 +37,11 @@ HSM_GROUPS = "HSM groups"
 MANAGED_NETWORK = "a managed customer network"
 
 
-def _page(page_index: int, page_size: int) -> list[tuple[str, str]]:
-    return [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
-
-
 class NetworkContextsResource(APIResource):
     """`/subscriptions/mine/cellularNetworkContexts`."""
 
     async def list(self, page_index: int = 1, page_size: int = 100) -> CellularNetworkContextPage:
-        params = _page(page_index, page_size)
+        params = page_params(page_index, page_size)
         return await self._client.get(
             CONTEXTS, CellularNetworkContextPage, params=params, feature=NETWORK_CONTEXTS
         )
@@ -73,7 +70,7 @@ class AsTransportKeysResource(APIResource):
 
     async def list(self, page_index: int = 1, page_size: int = 100) -> AsTransportKeyPage:
         return await self._client.get(
-            KEYS, AsTransportKeyPage, params=_page(page_index, page_size), feature=AS_KEYS
+            KEYS, AsTransportKeyPage, params=page_params(page_index, page_size), feature=AS_KEYS
         )
 
     async def get(self, key_id: str) -> AsTransportKey:
@@ -95,7 +92,7 @@ class HsmGroupsResource(APIResource):
     """`/subscriptions/mine/hsmGroups` and the public exchange key."""
 
     async def list(self, page_index: int = 1, page_size: int = 100) -> HsmGroupPage:
-        params = _page(page_index, page_size)
+        params = page_params(page_index, page_size)
         return await self._client.get(
             f"{MINE}/hsmGroups", HsmGroupPage, params=params, feature=HSM_GROUPS
         )
@@ -136,7 +133,10 @@ class NetworkSubscriptionsResource(APIResource):
         *,
         filters: NetworkSubscriptionFilter | None = None,
     ) -> NetworkSubscriptionPage:
-        params = _page(page_index, page_size) + (filters or NetworkSubscriptionFilter()).to_params()
+        params = (
+            page_params(page_index, page_size)
+            + (filters or NetworkSubscriptionFilter()).to_params()
+        )
         return await self._client.get(
             f"{MINE}/networkSubscriptions", NetworkSubscriptionPage, params=params
         )

@@ -20,14 +20,10 @@ from ...schema.operations import (
     SimCardFilter,
     SimCardPage,
 )
+from ..pagination import Params, page_params
 from ._resource import APIResource
 
 MINE = "mine"
-Params = list[tuple[str, str]]
-
-
-def _paging(page_index: int, page_size: int) -> Params:
-    return [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
 
 
 def _sort(descending: bool) -> Params:
@@ -50,7 +46,7 @@ class OperationsResource(APIResource):
         descending: bool = True,
         operator: str = MINE,
     ) -> ProvisioningQueuePage:
-        params = _paging(page_index, page_size) + _sort(descending)
+        params = page_params(page_index, page_size) + _sort(descending)
         params += filters.to_params() if filters else []
         return await self._client.get(
             f"{self._base(operator)}/provqueues", ProvisioningQueuePage, params=params
@@ -72,7 +68,7 @@ class OperationsResource(APIResource):
         descending: bool = True,
         operator: str = MINE,
     ) -> CommandQueuePage:
-        params = _paging(page_index, page_size) + _sort(descending)
+        params = page_params(page_index, page_size) + _sort(descending)
         params += filters.to_params() if filters else []
         return await self._client.get(
             f"{self._base(operator)}/cmdqueues", CommandQueuePage, params=params
@@ -93,7 +89,7 @@ class OperationsResource(APIResource):
         filters: SimCardFilter | None = None,
         operator: str = MINE,
     ) -> SimCardPage:
-        params = _paging(page_index, page_size) + (filters.to_params() if filters else [])
+        params = page_params(page_index, page_size) + (filters.to_params() if filters else [])
         return await self._client.get(f"{self._base(operator)}/sims", SimCardPage, params=params)
 
     async def devices(
@@ -104,7 +100,7 @@ class OperationsResource(APIResource):
         filters: OperatorDeviceFilter | None = None,
         operator: str = MINE,
     ) -> OperatorDevicePage:
-        params = _paging(page_index, page_size) + (filters.to_params() if filters else [])
+        params = page_params(page_index, page_size) + (filters.to_params() if filters else [])
         return await self._client.get(
             f"{self._base(operator)}/devices", OperatorDevicePage, params=params
         )
@@ -117,7 +113,7 @@ class OperationsResource(APIResource):
         return await self._client.get(
             f"{self._base(operator)}/hsmGroups",
             OperatorHsmGroupPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     async def hsm_group(self, group: str, *, operator: str = MINE) -> OperatorHsmGroup:

@@ -12,6 +12,7 @@ from ...schema.partners import (
     StationCreditTransactions,
 )
 from ...schema.stations import BaseStation, BaseStationUpdate
+from ..pagination import page_params
 from ._resource import APIResource
 
 MINE = "mine"
@@ -40,7 +41,7 @@ class OperatorPartnersResource(APIResource):
     async def list(
         self, page_index: int = 1, page_size: int = 100, *, operator: str = MINE
     ) -> PartnerPage:
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        params = page_params(page_index, page_size)
         return await self._client.get(self._base(operator), PartnerPage, params=params)
 
     async def create(self, partner: PartnerCreate, *, operator: str = MINE) -> Partner:
@@ -75,7 +76,7 @@ class OperatorPartnersResource(APIResource):
     async def credit_transactions(
         self, partner: str, page_index: int = 1, page_size: int = 100, *, operator: str = MINE
     ) -> StationCreditTransactions:
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        params = page_params(page_index, page_size)
         return await self._client.get(
             f"{self._base(operator)}/{path_segment(partner)}/stationCreditTransactions",
             StationCreditTransactions,

@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
-from typing import Literal
+from datetime import timedelta
+from typing import Literal, TypeVar, Unpack
 
-from ...schema.frames import DEFAULT_STEP
+from pydantic import BaseModel
+
 from ...schema.station_monitoring import (
     BackhaulInterface,
     CpuHistory,
@@ -20,11 +21,12 @@ from ...schema.station_monitoring import (
     RoundTrips,
     ServedDevices,
 )
+from ..pagination import page_params
+from ._params import Window, station_window, window_params
 from ._resource import APIResource
 from ._stations_path import station_path
-from .station_radio import window_params
 
-Window = tuple[datetime | None, str | timedelta | None, str | timedelta]
+M = TypeVar("M", bound=BaseModel)
 
 
 class StationMonitoringResource(APIResource):
@@ -40,44 +42,22 @@ class StationMonitoringResource(APIResource):
         path = f"{station_path(bs_uid, partner)}/sys/disks/{disk_index}"
         return await self._client.get(path, DiskRecord)
 
-    async def cpu_history(
-        self,
-        bs_uid: str | int,
-        *,
-        begin: datetime | None = None,
-        duration: str | timedelta | None = None,
-        step: str | timedelta = DEFAULT_STEP,
-        partner: str = "mine",
-    ) -> CpuHistory:
-        path = f"{station_path(bs_uid, partner)}/sys/cpu/histories"
-        return await self._client.get(path, CpuHistory, params=window_params(begin, duration, step))
+    async def _history(self, bs_uid: str | int, tail: str, model: type[M], window: Window) -> M:
+        """GET `<station>/<tail>` over a window (`Window`'s keywords)."""
+        path, params = station_window(bs_uid, tail, window)
+        return await self._client.get(path, model, params=params)
 
-    async def ram_history(
-        self,
-        bs_uid: str | int,
-        *,
-        begin: datetime | None = None,
-        duration: str | timedelta | None = None,
-        step: str | timedelta = DEFAULT_STEP,
-        partner: str = "mine",
-    ) -> RamHistory:
-        path = f"{station_path(bs_uid, partner)}/sys/ram/histories"
-        return await self._client.get(path, RamHistory, params=window_params(begin, duration, step))
+    async def cpu_history(self, bs_uid: str | int, **window: Unpack[Window]) -> CpuHistory:
+        return await self._history(bs_uid, "sys/cpu/histories", CpuHistory, window)
+
+    async def ram_history(self, bs_uid: str | int, **window: Unpack[Window]) -> RamHistory:
+        return await self._history(bs_uid, "sys/ram/histories", RamHistory, window)
 
     async def disk_history(
-        self,
-        bs_uid: str | int,
-        disk_index: int = 0,
-        *,
-        begin: datetime | None = None,
-        duration: str | timedelta | None = None,
-        step: str | timedelta = DEFAULT_STEP,
-        partner: str = "mine",
+        self, bs_uid: str | int, disk_index: int = 0, **window: Unpack[Window]
     ) -> DiskHistory:
-        path = f"{station_path(bs_uid, partner)}/sys/disks/{disk_index}/histories"
-        return await self._client.get(
-            path, DiskHistory, params=window_params(begin, duration, step)
-        )
+        tail = f"sys/disks/{disk_index}/histories"
+        return await self._history(bs_uid, tail, DiskHistory, window)
 
     async def rfcell_indicators(self, bs_uid: str | int, *, partner: str = "mine") -> Indicators:
         path = f"{station_path(bs_uid, partner)}/rfcell/indicators"
@@ -94,17 +74,10 @@ class StationMonitoringResource(APIResource):
         return await self._client.get(path, BackhaulInterface)
 
     async def round_trips(
-        self,
-        bs_uid: str | int,
-        int_uid: int = 0,
-        *,
-        begin: datetime | None = None,
-        duration: str | timedelta | None = None,
-        step: str | timedelta = DEFAULT_STEP,
-        partner: str = "mine",
+        self, bs_uid: str | int, int_uid: int = 0, **window: Unpack[Window]
     ) -> RoundTrips:
-        path = f"{station_path(bs_uid, partner)}/wans/ints/{int_uid}/roundTrips"
-        return await self._client.get(path, RoundTrips, params=window_params(begin, duration, step))
+        tail = f"wans/ints/{int_uid}/roundTrips"
+        return await self._history(bs_uid, tail, RoundTrips, window)
 
     async def served_devices(
         self,
@@ -120,7 +93,7 @@ class StationMonitoringResource(APIResource):
     ) -> ServedDevices:
         """Devices whose last uplink this station heard (in the last `duration`, P1D by
         default), newest first unless `order` is asc."""
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        params = page_params(page_index, page_size)
         params += window_params(None, duration, None)
         params += [("bsRank", str(rank)) for rank in bs_rank]
         if with_location_only:

@@ -3,10 +3,8 @@ the traffic it heard, `/rfProbe/frames`)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from typing import Unpack
 
-from ...schema.alarms import wire_time
-from ...schema.frames import DEFAULT_STEP, normalise_duration, normalise_step
 from ...schema.station_radio import (
     Antenna,
     Antennas,
@@ -15,21 +13,9 @@ from ...schema.station_radio import (
     RfProbeUpdate,
     StationFrames,
 )
+from ._params import Window, station_window
 from ._resource import APIResource
 from ._stations_path import station_path
-
-
-def window_params(
-    begin: datetime | None, duration: str | timedelta | None, step: str | timedelta | None
-) -> list[tuple[str, str]]:
-    params: list[tuple[str, str]] = []
-    if begin is not None:
-        params.append(("begin", wire_time(begin)))
-    if duration is not None:
-        params.append(("duration", normalise_duration(duration)))
-    if step is not None:
-        params.append(("step", normalise_step(step)))
-    return params
 
 
 class StationRadioResource(APIResource):
@@ -54,16 +40,7 @@ class StationRadioResource(APIResource):
         path = f"{station_path(bs_uid, partner)}/rfProbe"
         return await self._client.put(path, RfProbe, json=update.to_wire())
 
-    async def rf_probe_frames(
-        self,
-        bs_uid: str | int,
-        *,
-        begin: datetime | None = None,
-        duration: str | timedelta | None = None,
-        step: str | timedelta = DEFAULT_STEP,
-        partner: str = "mine",
-    ) -> StationFrames:
+    async def rf_probe_frames(self, bs_uid: str | int, **window: Unpack[Window]) -> StationFrames:
         """Radio traffic the probe heard, one bucket per `step` (default an hour)."""
-        path = f"{station_path(bs_uid, partner)}/rfProbe/frames"
-        params = window_params(begin, duration, step)
+        path, params = station_window(bs_uid, "rfProbe/frames", window)
         return await self._client.get(path, StationFrames, params=params)

@@ -7,8 +7,9 @@
 from __future__ import annotations
 
 import builtins
+from collections.abc import Awaitable
 
-from ...schema.common import ListEnvelope, path_segment
+from ...schema.common import path_segment
 from ...schema.stations import (
     BaseStation,
     BaseStationBrief,
@@ -28,13 +29,9 @@ from ...schema.stations import (
     StationTagSuggestions,
     TagAction,
 )
-from ..pagination import CursorPaginator, IndexPaginator
-from ._resource import APIResource
+from ..pagination import Paginator, Params, page_params, sort_params
+from ._resource import APIResource, box_params
 from .partners import MINE, partner_path
-
-
-def _sort(sort: str | None, descending: bool) -> list[tuple[str, str]]:
-    return [("sort", f"{sort},{'desc' if descending else 'asc'}")] if sort else []
 
 
 class StationsResource(APIResource):
@@ -43,6 +40,17 @@ class StationsResource(APIResource):
 
     def _one(self, station: str, partner: str) -> str:
         return f"{self._base(partner)}/{path_segment(station)}"
+
+    async def _page(self, partner: str, params: Params) -> BaseStationPage:
+        return await self._client.get(self._base(partner), BaseStationPage, params=params)
+
+    def _pages(
+        self, partner: str, query: Params, page_size: int, *, by_cursor: bool = False
+    ) -> Paginator[BaseStationBrief]:
+        def fetch(params: Params) -> Awaitable[BaseStationPage]:
+            return self._page(partner, params)
+
+        return Paginator(fetch, query, page_size=page_size, by_cursor=by_cursor)
 
     async def list(
         self,
@@ -56,11 +64,11 @@ class StationsResource(APIResource):
         partner: str = MINE,
     ) -> BaseStationPage:
         """One page; `page_after` (a `cursors.last`) works only with sort="lrrID"."""
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
-        params += (filters or BaseStationFilter()).to_params() + _sort(sort, descending)
+        params = page_params(page_index, page_size)
+        params += (filters or BaseStationFilter()).to_params() + sort_params(sort, descending)
         if page_after is not None:
             params.append(("pageAfter", page_after))
-        return await self._client.get(self._base(partner), BaseStationPage, params=params)
+        return await self._page(partner, params)
 
     def iterate(
         self,
@@ -70,13 +78,9 @@ class StationsResource(APIResource):
         descending: bool = False,
         page_size: int = 500,
         partner: str = MINE,
-    ) -> IndexPaginator[BaseStationBrief]:
-        async def fetch(index: int, size: int) -> ListEnvelope[BaseStationBrief]:
-            return await self.list(
-                index, size, filters=filters, sort=sort, descending=descending, partner=partner
-            )
-
-        return IndexPaginator(fetch, page_size)
+    ) -> Paginator[BaseStationBrief]:
+        query = (filters or BaseStationFilter()).to_params() + sort_params(sort, descending)
+        return self._pages(partner, query, page_size)
 
     def iterate_by_cursor(
         self,
@@ -84,15 +88,10 @@ class StationsResource(APIResource):
         filters: BaseStationFilter | None = None,
         page_size: int = 500,
         partner: str = MINE,
-    ) -> CursorPaginator[BaseStationBrief]:
+    ) -> Paginator[BaseStationBrief]:
         """Every station exactly once, by lrrID, even while others are created."""
-
-        async def fetch(cursor: str | None, size: int) -> ListEnvelope[BaseStationBrief]:
-            return await self.list(
-                1, size, filters=filters, sort="lrrID", page_after=cursor, partner=partner
-            )
-
-        return CursorPaginator(fetch, page_size)
+        query = (filters or BaseStationFilter()).to_params() + sort_params("lrrID", False)
+        return self._pages(partner, query, page_size, by_cursor=True)
 
     async def models(
         self,
@@ -103,7 +102,7 @@ class StationsResource(APIResource):
         partner: str = MINE,
     ) -> StationModelPage:
         """The base station models the partner may create stations of (`bsProfiles`)."""
-        params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
+        params = page_params(page_index, page_size)
         if vendor_id:
             params.append(("vendorID", vendor_id))
         return await self._client.get(
@@ -137,12 +136,7 @@ class StationsResource(APIResource):
         filters: BaseStationFilter | None = None,
         partner: str = MINE,
     ) -> BaseStationClusters:
-        params = [
-            ("minLat", str(min_lat)),
-            ("minLon", str(min_lon)),
-            ("maxLat", str(max_lat)),
-            ("maxLon", str(max_lon)),
-        ]
+        params = box_params(min_lat, min_lon, max_lat, max_lon)
         params += (filters or BaseStationFilter()).without_box().to_params()
         return await self._client.get(
             f"{self._base(partner)}/clusters", BaseStationClusters, params=params

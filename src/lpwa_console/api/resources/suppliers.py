@@ -45,14 +45,10 @@ from ...schema.suppliers import (
     SupplierRestrictedUpdate,
     SupplierUpdate,
 )
+from ..pagination import page_params
 from ._resource import APIResource
 
 MINE = "mine"
-Params = list[tuple[str, str]]
-
-
-def _paging(page_index: int, page_size: int) -> Params:
-    return [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
 
 
 class SuppliersResource(APIResource):
@@ -94,7 +90,7 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._base(supplier)}/serviceAccounts",
             ServiceAccountPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     async def service_account(self, account_id: str, *, supplier: str = MINE) -> ServiceAccount:
@@ -138,7 +134,7 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._base(supplier)}/serviceAccounts/groups",
             ServiceAccountGroupPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     async def modules(
@@ -147,7 +143,7 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._base(supplier)}/modules",
             SupplierModulePage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     # --- applications -------------------------------------------------------------------------
@@ -160,7 +156,7 @@ class SuppliersResource(APIResource):
         filters: ApplicationFilter | None = None,
         supplier: str = MINE,
     ) -> ApplicationPage:
-        params = _paging(page_index, page_size) + (filters or ApplicationFilter()).to_params()
+        params = page_params(page_index, page_size) + (filters or ApplicationFilter()).to_params()
         return await self._client.get(
             f"{self._base(supplier)}/applications", ApplicationPage, params=params
         )
@@ -210,7 +206,7 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._app(supplier, app)}/options",
             ApplicationOptionPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     async def option(self, app: str, option: str, *, supplier: str = MINE) -> ApplicationOption:
@@ -244,7 +240,7 @@ class SuppliersResource(APIResource):
         filters: ProductFilter | None = None,
         supplier: str = MINE,
     ) -> ProductPage:
-        params = _paging(page_index, page_size) + (filters or ProductFilter()).to_params()
+        params = page_params(page_index, page_size) + (filters or ProductFilter()).to_params()
         return await self._client.get(f"{self._base(supplier)}/devices", ProductPage, params=params)
 
     def _product(self, supplier: str, product: str) -> str:
@@ -274,7 +270,7 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._product(supplier, product)}/versions",
             ProductVersionPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     async def version(self, product: str, version: str, *, supplier: str = MINE) -> ProductVersion:
@@ -315,7 +311,7 @@ class SuppliersResource(APIResource):
         supplier: str = MINE,
     ) -> CategoryPage:
         """Without a `type` filter, SELLING categories only."""
-        params = _paging(page_index, page_size) + (filters or CategoryFilter()).to_params()
+        params = page_params(page_index, page_size) + (filters or CategoryFilter()).to_params()
         return await self._client.get(
             f"{self._base(supplier)}/helpers/categories", CategoryPage, params=params
         )
@@ -327,7 +323,7 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._base(supplier)}/helpers/{path_segment(target)}/customFieldSets",
             CustomFieldSetPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )
 
     async def vendors(
@@ -336,5 +332,5 @@ class SuppliersResource(APIResource):
         return await self._client.get(
             f"{self._base(supplier)}/helpers/vendors",
             HelperVendorPage,
-            params=_paging(page_index, page_size),
+            params=page_params(page_index, page_size),
         )

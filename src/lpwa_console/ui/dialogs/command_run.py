@@ -8,12 +8,13 @@ from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtWidgets import (
-    QAbstractItemView,
+    QDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
+    QStackedWidget,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTableView,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.rights import AccountRights
 from ...models.station_commands import (
     BulkCommandRun,
     State,
@@ -28,8 +30,11 @@ from ...models.station_commands import (
     count_words,
     stations_in_words,
 )
+from ...models.tasks import TaskRunner
+from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line
+from ..widgets.pane_parts import row_table
 
 # A state's colour: the severity it reads as (6 critical ... 2 indeterminate; 0 none).
 STATE_SEVERITY = {
@@ -62,18 +67,7 @@ LONG_STATION = "Paris La Defense water tower 05 (1000000F)"
 
 def results_table(model: StationResultsModel) -> QTableView:
     """Per-station results: fixed row height (never measured), the message stretching."""
-    table = QTableView()
-    table.setObjectName("stationResults")
-    table.setModel(model)
-    table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    table.setAlternatingRowColors(True)
-    table.setWordWrap(False)
-    table.setShowGrid(False)
-    vertical = table.verticalHeader()
-    vertical.setVisible(False)
-    vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-    vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    table = row_table(model, "stationResults")
     header = table.horizontalHeader()
     header.setStretchLastSection(False)
     # In the stations' order until a header is clicked (State: what needs attention first).
@@ -231,3 +225,77 @@ class RunView(QWidget):
             )
             return
         self.run.retry_failed(include_unknown=True)
+
+
+class CommandDialog(QDialog):
+    """The pages every station command dialog has: the form (sent with `send_button`), a
+    confirmation (`back_button` safe, `confirm_button` starts), then the run followed
+    (`show_run`). Closing stops sending and following; what was sent stays sent."""
+
+    def __init__(
+        self,
+        parent: QWidget | None,
+        admin: Any,
+        *,
+        rights: AccountRights | None = None,
+        runner: TaskRunner | None = None,
+    ) -> None:
+        """`admin`: the client's station admin resource (None: not connected)."""
+        super().__init__(parent)
+        self.admin = admin
+        self.runner = runner
+        self.gate = RightsGate(rights, self)
+        self.run: BulkCommandRun | None = None
+
+    def _stack_pages(self, *pages: QWidget) -> None:
+        self.stack = QStackedWidget()
+        for page in pages:
+            self.stack.addWidget(page)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.stack, 1)
+
+    def _send_row(self, text: str = "") -> QHBoxLayout:
+        """Cancel and the default `send_button` (named `sendCommand`), right-aligned."""
+        self.send_button = QPushButton(text)
+        self.send_button.setObjectName("sendCommand")
+        self.send_button.setDefault(True)
+        cancel = QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.send_button)
+        return buttons
+
+    def _confirm_row(self, text: str = "") -> QHBoxLayout:
+        """Back to the form, and `confirm_button` that starts (`start`)."""
+        self.back_button = QPushButton("Back")
+        self.back_button.setObjectName("backToForm")
+        self.confirm_button = QPushButton(text)
+        self.confirm_button.setObjectName("confirmCommand")
+        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
+        self.confirm_button.clicked.connect(self.start)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.back_button)
+        buttons.addWidget(self.confirm_button)
+        return buttons
+
+    def start(self) -> None:
+        raise NotImplementedError
+
+    def show_run(self, run: BulkCommandRun, *, allow_retry: bool = True) -> RunView:
+        """The run's page, with Close, shown (the run is started by the caller)."""
+        view = RunView(run, allow_retry=allow_retry)
+        close = QPushButton("Close")
+        close.setObjectName("closeRun")
+        close.clicked.connect(self.accept)
+        view.buttons.addWidget(close)
+        self.stack.addWidget(view)
+        self.stack.setCurrentWidget(view)
+        return view
+
+    def done(self, result: int) -> None:
+        if self.run is not None and self.run.running:
+            self.run.cancel()
+        super().done(result)

@@ -28,9 +28,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QListWidget,
-    QPushButton,
     QScrollArea,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -64,11 +62,10 @@ from ...models.station_commands import (
     stations_in_words,
 )
 from ...models.tasks import TaskRunner
-from ..rights import RightsGate
 from ..theme import severity_color
-from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area
+from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area, words_label
 from ..widgets.nested_editor import Editor, editor_for, field_label
-from .command_run import RunView
+from .command_run import CommandDialog, RunView
 
 SUPPORT = "changeSupportPassword"
 
@@ -161,7 +158,7 @@ class ParametersForm(QWidget):
 MOVED_EVERY_MS = 2000  # stations whose state may have changed, told at most this often
 
 
-class StationCommandDialog(QDialog):
+class StationCommandDialog(CommandDialog):
     """Parameters, confirmation (disruptive commands), progress: three pages."""
 
     # The UIDs of the stations of a run that ended: whoever lists them reads them again.
@@ -179,13 +176,9 @@ class StationCommandDialog(QDialog):
         rights: AccountRights | None = None,
         runner: TaskRunner | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent, admin, rights=rights, runner=runner)
         self.setObjectName("stationCommandDialog")
-        self.admin = admin
         self.stations = list(stations)
-        self.runner = runner
-        self.gate = RightsGate(rights, self)
-        self.run: BulkCommandRun | None = None
         self.run_view: RunView | None = None
         # One station: its forms start from what it has now (log level, RF region, ...).
         self.current = (
@@ -201,11 +194,7 @@ class StationCommandDialog(QDialog):
             if family
             else f"Command for {count_words(len(self.stations))}"
         )
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self._form_page(family, command))
-        self.stack.addWidget(self._confirm_page())
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.stack, 1)
+        self._stack_pages(self._form_page(family, command), self._confirm_page())
         self._pick()
         self.fit()
 
@@ -214,9 +203,7 @@ class StationCommandDialog(QDialog):
     def _form_page(self, family: str | None, command: str | None) -> QWidget:
         page = QWidget()
         page.setObjectName("formPage")
-        self.to_label = QLabel(f"To: {stations_in_words(self.stations)}")
-        self.to_label.setObjectName("stationsLabel")
-        self.to_label.setWordWrap(True)
+        self.to_label = words_label("stationsLabel", f"To: {stations_in_words(self.stations)}")
         self.picker = QComboBox()
         self.picker.setObjectName("commandPicker")
         self.picker.setAccessibleName("Command")
@@ -234,13 +221,8 @@ class StationCommandDialog(QDialog):
                 self.picker.addItem(spec.title, spec.name)
         index = self.picker.findData(command) if command else 1 if not family else 0
         self.picker.setCurrentIndex(max(index, 0))
-        self.help = QLabel()
-        self.help.setObjectName("commandHelp")
-        self.help.setWordWrap(True)
-        self.warning = QLabel()
-        self.warning.setObjectName("disruptiveWarning")
-        self.warning.setWordWrap(True)
-        self.warning.setStyleSheet(f"color: {severity_color(5).name()}")
+        self.help = words_label("commandHelp")
+        self.warning = words_label("disruptiveWarning", warning=True)
         self.versions = QLabel()
         self.versions.setObjectName("currentValues")
         self.versions.setWordWrap(True)
@@ -259,15 +241,7 @@ class StationCommandDialog(QDialog):
         self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
         self.scroll_area.setWidget(body)
         self.form_error = message_line("formError")
-        self.send_button = QPushButton()
-        self.send_button.setObjectName("sendCommand")
-        self.send_button.setDefault(True)
-        cancel = QPushButton("Cancel")
-        cancel.clicked.connect(self.reject)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(cancel)
-        buttons.addWidget(self.send_button)
+        buttons = self._send_row()
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.to_label)
@@ -401,17 +375,8 @@ class StationCommandDialog(QDialog):
         self.confirm_list = QListWidget()
         self.confirm_list.setObjectName("confirmStations")
         self.confirm_list.setUniformItemSizes(True)
-        self.back_button = QPushButton("Back")
-        self.back_button.setObjectName("backToForm")
-        self.confirm_button = QPushButton()
-        self.confirm_button.setObjectName("confirmCommand")
+        buttons = self._confirm_row()
         self.confirm_button.setStyleSheet(f"color: {severity_color(6).name()}")
-        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
-        self.confirm_button.clicked.connect(self.start)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.back_button)
-        buttons.addWidget(self.confirm_button)
         layout = QVBoxLayout(page)
         layout.addWidget(self.confirm_text)
         layout.addWidget(self.confirm_effect)
@@ -459,13 +424,7 @@ class StationCommandDialog(QDialog):
         self._moved_timer.setInterval(MOVED_EVERY_MS)
         self._moved_timer.timeout.connect(self._tell_moved)
         self.run.station_moved.connect(self._station_moved)
-        self.run_view = RunView(self.run)
-        close = QPushButton("Close")
-        close.setObjectName("closeRun")
-        close.clicked.connect(self.accept)
-        self.run_view.buttons.addWidget(close)
-        self.stack.addWidget(self.run_view)
-        self.stack.setCurrentWidget(self.run_view)
+        self.run_view = self.show_run(self.run)
         if len(self.stations) > 1:  # room for the table, within the screen
             area = screen_area(self)
             self.setMaximumHeight(area.height() - 40)
@@ -493,8 +452,6 @@ class StationCommandDialog(QDialog):
         # Closing stops sending and following; what was sent stays sent.
         if self.current is not None:
             self.current.cancel()
-        if self.run is not None and self.run.running:
-            self.run.cancel()
         super().done(result)
 
 

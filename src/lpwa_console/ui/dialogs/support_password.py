@@ -15,13 +15,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QDialog,
     QFormLayout,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
-    QStackedWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -41,10 +37,8 @@ from ...models.station_commands import (
 from ...models.tasks import TaskRunner
 from ...schema.labels import field_words
 from ...schema.station_admin import SupportPasswordChange
-from ..rights import RightsGate
-from ..theme import severity_color
-from ..widgets.form_parts import message_line, required_legend
-from .command_run import RunView
+from ..widgets.form_parts import message_line, required_legend, words_label
+from .command_run import CommandDialog
 
 LRR_LINUX = "LRR_LINUX"
 SPEC = command_spec("changeSupportPassword")
@@ -57,7 +51,7 @@ def not_lrr_reason(station: StationRef) -> str:
     )
 
 
-class SupportPasswordDialog(QDialog):
+class SupportPasswordDialog(CommandDialog):
     def __init__(
         self,
         parent: QWidget | None,
@@ -67,23 +61,15 @@ class SupportPasswordDialog(QDialog):
         rights: AccountRights | None = None,
         runner: TaskRunner | None = None,
     ) -> None:
-        super().__init__(parent)
+        super().__init__(parent, admin_of(client), rights=rights, runner=runner)
         self.setObjectName("supportPasswordDialog")
         self.setWindowTitle("Support password")
         self.client = client
-        self.admin = admin_of(client)
-        self.runner = runner
-        self.gate = RightsGate(rights, self)
-        self.run: BulkCommandRun | None = None
         self.all_stations = list(stations)
         self.excluded: list[StationRef] = []
         self.stations: list[StationRef] = []
         self._lookup: asyncio.Future[Any] | None = None
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self._form_page())
-        self.stack.addWidget(self._confirm_page())
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.stack, 1)
+        self._stack_pages(self._form_page(), self._confirm_page())
         self._sort_stations(self.all_stations)
         self.resize(560, 360)
         unknown = [s for s in self.all_stations if s.software_type is None]
@@ -123,13 +109,8 @@ class SupportPasswordDialog(QDialog):
     def _form_page(self) -> QWidget:
         page = QWidget()
         page.setObjectName("formPage")
-        self.to_label = QLabel()
-        self.to_label.setObjectName("stationsLabel")
-        self.to_label.setWordWrap(True)
-        self.excluded_label = QLabel()
-        self.excluded_label.setObjectName("excludedStations")
-        self.excluded_label.setWordWrap(True)
-        self.excluded_label.setStyleSheet(f"color: {severity_color(5).name()}")
+        self.to_label = words_label("stationsLabel")
+        self.excluded_label = words_label("excludedStations", warning=True)
         words = field_words("password", SupportPasswordChange)
         self.password = QLineEdit()
         self.password.setObjectName("password")
@@ -149,15 +130,7 @@ class SupportPasswordDialog(QDialog):
             "masked, never shown again, and not kept by the console."
         )
         hint.setWordWrap(True)
-        self.send_button = QPushButton("Change…")
-        self.send_button.setObjectName("sendCommand")
-        self.send_button.setDefault(True)
-        cancel = QPushButton("Cancel")
-        cancel.clicked.connect(self.reject)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(cancel)
-        buttons.addWidget(self.send_button)
+        buttons = self._send_row("Change…")
         layout = QVBoxLayout(page)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.to_label)
@@ -211,16 +184,7 @@ class SupportPasswordDialog(QDialog):
             "Remote sessions that use the support account need the new password from then on."
         )
         effect.setWordWrap(True)
-        self.back_button = QPushButton("Back")
-        self.back_button.setObjectName("backToForm")
-        self.confirm_button = QPushButton("Change the password")
-        self.confirm_button.setObjectName("confirmCommand")
-        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
-        self.confirm_button.clicked.connect(self.start)
-        buttons = QHBoxLayout()
-        buttons.addStretch(1)
-        buttons.addWidget(self.back_button)
-        buttons.addWidget(self.confirm_button)
+        buttons = self._confirm_row("Change the password")
         layout = QVBoxLayout(page)
         layout.addWidget(self.confirm_text)
         layout.addWidget(effect)
@@ -256,13 +220,7 @@ class SupportPasswordDialog(QDialog):
         self.run.setParent(self)
         # The run holds the only copy (a SecretStr) while it sends; dropped when it ends.
         self.run.finished.connect(self._forget)
-        view = RunView(self.run, allow_retry=False)
-        close = QPushButton("Close")
-        close.setObjectName("closeRun")
-        close.clicked.connect(self.accept)
-        view.buttons.addWidget(close)
-        self.stack.addWidget(view)
-        self.stack.setCurrentWidget(view)
+        self.show_run(self.run, allow_retry=False)
         self.run.start()
 
     def _forget(self, _summary: str) -> None:
@@ -278,6 +236,4 @@ class SupportPasswordDialog(QDialog):
         self.clear_secrets()
         if self._lookup is not None:
             self._lookup.cancel()
-        if self.run is not None and self.run.running:
-            self.run.cancel()
         super().done(result)

@@ -30,7 +30,15 @@ from ..pane import Pane
 from ..rights import RightsGate
 from ..selection_gate import SelectionGate
 from ..widgets.filter_state import FilterSet
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
+from ..widgets.pane_parts import (
+    PaneMessage,
+    TableOrEmpty,
+    busy_bar,
+    count_text,
+    data_table,
+    selected_rows,
+    tab_order,
+)
 
 MAX_ACK_SELECTION = 10_000
 SOURCE_CHOICES = (
@@ -194,13 +202,7 @@ class AlarmsPane(Pane):
         return first, max(first, last)
 
     def selected_rows(self) -> list[int]:
-        rows: list[int] = []
-        ranges = self.table.selectionModel().selection()
-        for selection in (ranges.at(i) for i in range(ranges.count())):
-            rows.extend(range(selection.top(), selection.bottom() + 1))
-            if len(rows) > MAX_ACK_SELECTION:
-                break
-        return sorted(set(rows))
+        return selected_rows(self.table, MAX_ACK_SELECTION)
 
     def owner_location(self, row: int) -> Location | None:
         """Where the alarm of this row leads: its device, or its multicast group."""
@@ -290,12 +292,9 @@ class AlarmsPane(Pane):
         self._live(self.live.isChecked())
 
     def _update_count(self, count: int) -> None:
+        text = count_text(count, "alarm", "alarms", first_loaded=self._first_loaded)
         if not self.vm.has_client:
             text = ""
-        elif not self._first_loaded:
-            text = "Loading…"
-        else:
-            text = f"{count:,} alarm{'' if count == 1 else 's'}"
         # A list this platform does not offer (the groups' alarms on a 7.3 platform): left
         # out, and said here rather than as an error on every refresh.
         lacking = "\n".join(self.vm.not_offered.values()) if self.vm.has_client else ""

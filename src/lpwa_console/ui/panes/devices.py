@@ -7,7 +7,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QItemSelectionModel, QObject, QPoint, Qt, QTimer
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QProgressBar,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -29,29 +28,26 @@ from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
 from ...schema.devices import Device
-from ...schema.domains import parse_domain_filter
 from ...schema.labels import DEVICE_HEALTH_WORDS
 from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S, wait_signal
 from ..map_place import device_place
 from ..navigator import Location
-from ..pane import Pane
 from ..rights import RightsGate
 from ..selection_gate import SelectionGate
 from ..widgets.device_detail import DeviceDetail
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
-from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
+from ..widgets.more_filters import MoreFiltersButton, TextFilter, filter_line
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.reference_input import attach_completer
+from .fleet_list import MAX_SELECTION, FleetListPane
 
 if TYPE_CHECKING:
     # The dialogs are imported when first opened, not at start (issue 8).
     from ..dialogs.device_form import DeviceFormDialog
     from ..dialogs.import_wizard import ImportWizard
 
-MAX_TAG_SELECTION = 1000  # the platform's limit for one tag request
-FILTER_DEBOUNCE_MS = 250
 # The list filters of Document 1 §4.1 that have no room in the bar: under "Filters".
 EXTRA_FILTERS = [
     TextFilter(
@@ -126,10 +122,14 @@ class AfterPaint(QObject):
         callback()
 
 
-class DevicesPane(Pane):
+class DevicesPane(FleetListPane):
     title = "Devices"
     imports = exports = True
     filter_set: FilterSet
+    vm: DevicesViewModel
+    noun, plural, list_words = "device", "devices", "devices"
+    tag_action = "device.tag"
+    domain_tip = DOMAIN_TIP
 
     def __init__(
         self,
@@ -152,13 +152,11 @@ class DevicesPane(Pane):
         self.exporter = exporter or DeviceExporter(view_model.runner, parent=self)
 
         # --- filter bar ---
-        self.search = QLineEdit()
-        self.search.setObjectName("search")
-        self.search.setPlaceholderText("Name or DevEUI starting with…  (Ctrl+F)")
-        self.search.setToolTip(
-            "Devices whose name or DevEUI starts with this text (as the platform searches)"
+        self.search = filter_line(
+            "search",
+            "Name or DevEUI starting with…  (Ctrl+F)",
+            "Devices whose name or DevEUI starts with this text (as the platform searches)",
         )
-        self.search.setClearButtonEnabled(True)
         self.connectivity = QComboBox()
         self.connectivity.setObjectName("connectivityFilter")
         for label, value in (
@@ -172,17 +170,12 @@ class DevicesPane(Pane):
         self.health.addItem("Any health", None)
         for state in ("ACTIVE", "INIT", "RF_CNX_ERROR", "SUSPENDED"):  # what the list filters by
             self.health.addItem(DEVICE_HEALTH_WORDS[state], state)
-        self.tag_filter = QLineEdit()
-        self.tag_filter.setObjectName("tagFilter")
-        self.tag_filter.setPlaceholderText("Tag")
-        self.tag_filter.setClearButtonEnabled(True)
-        self.app_server = QLineEdit()
-        self.app_server.setObjectName("appServerFilter")
-        self.app_server.setPlaceholderText("App server ID")
-        self.app_server.setToolTip(
-            "Devices associated with all these application servers (comma-separated IDs)"
+        self.tag_filter = filter_line("tagFilter", "Tag")
+        self.app_server = filter_line(
+            "appServerFilter",
+            "App server ID",
+            "Devices associated with all these application servers (comma-separated IDs)",
         )
-        self.app_server.setClearButtonEnabled(True)
         self.more_filters = MoreFiltersButton(EXTRA_FILTERS, self)
         self.extra_filters = self.more_filters.edits
         attach_completer(self.app_server, view_model.references["appServers"], multiple=True)
@@ -255,7 +248,7 @@ class DevicesPane(Pane):
         actions.addStretch(1)
         actions.addWidget(self.export_progress)
         actions.addWidget(self.export_cancel)
-        for button in (
+        self.buttons = (
             self.new_button,
             self.edit_button,
             self.tag_button,
@@ -263,7 +256,8 @@ class DevicesPane(Pane):
             self.copy_button,
             self.export_button,
             self.refresh_button,
-        ):
+        )
+        for button in self.buttons:
             actions.addWidget(button)
 
         # --- table ---
@@ -296,36 +290,12 @@ class DevicesPane(Pane):
         )
         self._aside_eui = ""  # the device the filters were set aside for
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(filters)
-        layout.addLayout(actions)
-        layout.addWidget(self.message)
-        layout.addWidget(self.filter_set.bar)
-        layout.addWidget(self.splitter, 1)
+        self._lay_out(filters, actions, self.message, self.filter_set.bar, self.splitter)
 
         # --- wiring ---
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(FILTER_DEBOUNCE_MS)
-        self._filter_timer.timeout.connect(self.apply_filters)
-        self._clearing = False
-        text_filters = [self.search, self.tag_filter, self.app_server, *self.extra_filters.values()]
-        for edit in text_filters:
-            edit.textChanged.connect(lambda _t: self._filter_timer.start())
-            edit.returnPressed.connect(self.apply_filters)
-        self.search.returnPressed.connect(self.focus_results)
-        self.connectivity.currentIndexChanged.connect(lambda _i: self.apply_filters())
-        self.health.currentIndexChanged.connect(lambda _i: self.apply_filters())
-        self.escape_clears = EscapeClears(self.apply_filters, self)
-        self.escape_clears.watch(*text_filters, self.connectivity, self.health)
+        self._wire_filters()
         self.more_filters.clicked.connect(lambda: self.vm.load_references())
-        self.more_filters.panel.clear_requested.connect(self.clear_filters)
-        self._select_timer = QTimer(self)
-        self._select_timer.setSingleShot(True)
-        self._select_timer.setInterval(120)  # arrow keys held down: load the last one only
-        self._select_timer.timeout.connect(self._load_current)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
+        self._wire_selection()
         # Tag, Untag, Copy EUI and Edit act on the selection: enabled only when there is one
         # (judged again after a delete, a reload, a new session), else they say why.
         self.selection_gate = SelectionGate(
@@ -364,13 +334,8 @@ class DevicesPane(Pane):
             self.tag_filter,
             self.app_server,
             self.more_filters,
-            self.new_button,
-            self.edit_button,
-            self.tag_button,
-            self.untag_button,
-            self.copy_button,
-            self.export_button,
-            self.export_cancel,
+            *self.buttons[:-1],
+            self.export_cancel,  # beside the export while one runs
             self.refresh_button,
             self.table,
             self.detail.tabs,
@@ -409,16 +374,6 @@ class DevicesPane(Pane):
 
     # --- public actions (also the window's shortcuts) -----------------------------------
 
-    def focus_filter(self) -> None:
-        self.search.setFocus()
-        self.search.selectAll()
-
-    def focus_results(self) -> None:
-        """Enter in the search box: the list takes the keyboard (on its first row)."""
-        self.table.setFocus()
-        if not self.table.currentIndex().isValid() and self.vm.model.rowCount() > 0:
-            self.table.setCurrentIndex(self.vm.model.index(0, 0))
-
     # --- navigation ---------------------------------------------------------------------
 
     def open_item(self, eui: str | None, _section: str | None = None) -> None:
@@ -431,13 +386,7 @@ class DevicesPane(Pane):
         self.detail.reveal()
         row = self.vm.row_of(eui)
         if row >= 0:
-            flags = (
-                QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows
-            )
-            index = self.vm.model.index(row, 0)
-            self.table.selectionModel().setCurrentIndex(index, flags)
-            self.table.scrollTo(index)
+            self._select_row(row)
             return
         self.table.selectionModel().clearSelection()
         self._select_timer.stop()
@@ -449,8 +398,7 @@ class DevicesPane(Pane):
         """The list narrowed to this device, the filters set aside (said above the list);
         its row is selected when the list comes (`_detail_row`)."""
         self._aside_eui = eui
-        self._first_loaded = False
-        self._last_error = ""
+        self._list_asked_again()
         self.filter_set.set_aside(name, eui)
 
     def current_item(self) -> tuple[str | None, str | None]:
@@ -458,22 +406,23 @@ class DevicesPane(Pane):
         return (detail.EUI if detail is not None else None), None
 
     def refresh(self) -> None:
-        self._first_loaded = False
-        self._last_error = ""
+        self._list_asked_again()
         self.vm.reload()
         self._update_count(0)
 
-    def apply_filters(self) -> None:
-        """Send what the filter fields hold now (typing calls this after a pause)."""
-        self._filter_timer.stop()
-        if self._clearing:
-            return
+    def _text_filters(self) -> list[QLineEdit]:
+        return [self.search, self.tag_filter, self.app_server, *self.extra_filters.values()]
+
+    def _choice_filters(self) -> list[QComboBox]:
+        return [self.connectivity, self.health]
+
+    def filter_changes(self) -> dict[str, Any]:
         tag = self.tag_filter.text().strip()
         server = self.app_server.text().strip()
         health = self.health.currentData()
         extra = self.more_filters.values()
-        changes = {
-            "query": self.search.text().strip() or None,
+        return {
+            "query": self.search_query(),
             "connectivity": self.connectivity.currentData(),
             "healthState": [health] if health else [],
             "tag": [tag] if tag else [],
@@ -481,60 +430,15 @@ class DevicesPane(Pane):
             **extra,
             "domain": self._domain_filter(extra.get("domain")),
         }
-        self._update_clear()
-        if all(getattr(self.vm.filters, k) == v for k, v in changes.items()):
-            return  # nothing changed: keep the count and the empty state as they are
-        self._first_loaded = False
-        self._last_error = ""
-        self.vm.update_filters(**changes)
 
-    def _domain_filter(self, text: str | None) -> list[str]:
-        """The domain field as the list filter; a text that is not `group:domain` is not sent,
-        and the field says why (in red, and in its tooltip)."""
-        edit = self.extra_filters["domain"]
-        problem = ""
-        if text:
-            try:
-                parse_domain_filter(text)
-            except ValueError:
-                problem = "Type the group, a colon, then the domain, e.g. Site:France/Lyon"
-        edit.setStyleSheet("QLineEdit { color: #c0392b; }" if problem else "")
-        edit.setToolTip(problem or DOMAIN_TIP)
-        return [text] if text and not problem else []
-
-    def clear_filters(self) -> None:
-        """Empty every filter field and ask for the whole list again."""
-        self._clearing = True  # one request for all, not one per field
-        try:
-            for edit in (self.search, self.tag_filter, self.app_server):
-                edit.clear()
-            for edit in self.extra_filters.values():
-                edit.clear()
-            self.connectivity.setCurrentIndex(0)
-            self.health.setCurrentIndex(0)
-        finally:
-            self._clearing = False
-        self._filter_timer.stop()
-        self.filter_set.dismiss()
-        if not self.vm.filters.is_empty():
-            self._first_loaded = False
-            self._last_error = ""
-            self.vm.clear_filters()
+    def _filters_read(self) -> None:
         self._update_clear()
 
     def _update_clear(self) -> None:
-        fields = [self.search, self.tag_filter, self.app_server, *self.extra_filters.values()]
-        active = any(e.text().strip() for e in fields) or any(
-            c.currentIndex() > 0 for c in (self.connectivity, self.health)
+        active = any(e.text().strip() for e in self._text_filters()) or any(
+            c.currentIndex() > 0 for c in self._choice_filters()
         )
         self.more_filters.panel.clear_button.setEnabled(active or not self.vm.filters.is_empty())
-
-    def allowed(self, action: str) -> bool:
-        """Whether the account may do this; if not, the pane says why."""
-        verdict = self.gate.check(action)
-        if not verdict.allowed:
-            self._show_message(verdict.reason)
-        return verdict.allowed
 
     def new_device(self) -> None:
         if not self.vm.has_client or not self.allowed("device.create"):
@@ -587,41 +491,6 @@ class DevicesPane(Pane):
         self.dialog.finished.connect(self._dialog_closed)
         self.dialog.open()
 
-    def _dialog_closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
-
-    def selected_rows(self) -> list[int]:
-        """Selected rows, without building one index per row of a huge selection."""
-        rows: list[int] = []
-        ranges = self.table.selectionModel().selection()
-        for selection in (ranges.at(i) for i in range(ranges.count())):
-            rows.extend(range(selection.top(), selection.bottom() + 1))
-            if len(rows) > MAX_TAG_SELECTION:
-                break
-        return sorted(set(rows))
-
-    def tag_selection(self, *, untag: bool) -> None:
-        rows = self.selected_rows()
-        if not rows or not self.allowed("device.tag"):
-            return
-        if len(rows) > MAX_TAG_SELECTION:
-            self._show_message(f"Select at most {MAX_TAG_SELECTION:,} devices to tag at once")
-            return
-        from ..dialogs.tag import TagDialog  # imported when first used, not at start
-
-        dialog = TagDialog(self.vm, len(rows), untag=untag, parent=self)
-        dialog.setObjectName("tagDialog")
-
-        def done(result: int) -> None:
-            if result == TagDialog.DialogCode.Accepted:
-                self.vm.tag(dialog.tag_name, rows, untag=untag)
-            dialog.deleteLater()
-
-        dialog.finished.connect(done)
-        dialog.open()
-
     def row_menu(self, row: int) -> QMenu:
         """What can be done with the device under the mouse (and the rest of the selection);
         what the account may not do is disabled, with the reason as its tooltip."""
@@ -666,7 +535,7 @@ class DevicesPane(Pane):
 
     def delete_selection(self) -> None:
         """Ask, naming the devices, then delete them (Delete key, or the row menu)."""
-        rows = self.selected_rows()[:MAX_TAG_SELECTION]
+        rows = self.selected_rows()[:MAX_SELECTION]
         verdict = self.gate.check("device.delete")
         if not rows or not self.vm.has_client:
             return
@@ -717,18 +586,13 @@ class DevicesPane(Pane):
             text += f"; {len(failures):,} not deleted: {eui}: {reason}{others}"
         self._show_message(text)
 
-    def _row_menu(self, pos: QPoint) -> None:
-        index = self.table.indexAt(pos)
-        if index.isValid():
-            self.row_menu(index.row()).popup(self.table.viewport().mapToGlobal(pos))
-
     def _show_on_map(self, row: int) -> None:
         device = self.vm.model.item(row)
         if device is not None and device.lat is not None and device.lon is not None:
             self.navigate.emit(Location("map", device_place(device.lat, device.lon, device.EUI)))
 
     def copy_eui(self) -> None:
-        euis = self.vm.selected_euis(self.selected_rows()[:MAX_TAG_SELECTION])
+        euis = self.vm.selected_euis(self.selected_rows()[:MAX_SELECTION])
         if euis:
             QGuiApplication.clipboard().setText("\n".join(euis))
             self._show_message(f"Copied {len(euis):,} EUI{'s' if len(euis) > 1 else ''}")
@@ -858,10 +722,6 @@ class DevicesPane(Pane):
             header.blockSignals(False)
             self._show_message(f"The platform cannot sort by {columns[column].header}")
 
-    def _load_current(self) -> None:
-        self.vm.select_row(self.table.currentIndex().row())
-        self._update_actions()
-
     def _first_page(self, _ms: float) -> None:
         self._first_loaded = True
         self._signing_in = False
@@ -886,45 +746,24 @@ class DevicesPane(Pane):
     def _load_references(self) -> None:
         self.vm.load_references(retry=False)
 
-    def _update_count(self, count: int) -> None:
-        model = self.vm.model
-        if not self.vm.has_client:
-            text = ""
-        elif not self._first_loaded:
-            text = "Loading…"
-        else:
-            plus = "" if model.count_known else "+"
-            text = f"{count:,}{plus} device{'' if count == 1 else 's'}"
-        self.count_label.setText(text)
-        self._update_empty()
-
-    def _update_empty(self) -> None:
-        model = self.vm.model
-        empty_text = ""
-        if not self.vm.has_client:
-            empty_text = "Not connected"
-        elif self._last_error and model.rowCount() == 0:
-            empty_text = f"Could not load devices: {self._last_error}"
-        elif self._signing_in and not self._first_loaded and model.rowCount() == 0:
-            empty_text = "Loading devices…"
-        elif self._first_loaded and model.rowCount() == 0:
-            empty_text = (
-                "No devices yet: create one with New device (Ctrl+N)"
-                if self.vm.filters.is_empty()
-                else "No devices match these filters. The search finds devices whose name"
+    def _empty_text(self, rows: int) -> str:
+        if rows:
+            return ""
+        if self._signing_in and not self._first_loaded:
+            return "Loading devices…"
+        if not self._first_loaded:
+            return ""
+        if self.vm.filters.is_empty():
+            return "No devices yet: create one with New device (Ctrl+N)"
+        if self.vm.filters.query:
+            return (
+                "No devices match these filters. The search finds devices whose name"
                 f" or DevEUI starts with “{self.vm.filters.query}” (not text in the middle)"
-                if self.vm.filters.query
-                else "No devices match these filters"
             )
-        self.stack.show_empty(empty_text)
+        return "No devices match these filters"
 
     def _loading(self, loading: bool) -> None:
         self.busy.setVisible(loading)
-
-    def _error(self, message: str) -> None:
-        self._last_error = message
-        self._show_message(f"Could not load devices: {message}")
-        self._update_empty()
 
     def _edit_row(self, row: int) -> None:
         """Edit the device of this row, once its detail has been read if it is not yet."""
@@ -948,10 +787,6 @@ class DevicesPane(Pane):
             self.vm.load_references(max_age_s=600, retry=False)
         self._update_actions()
 
-    def _detail_loading(self, loading: bool) -> None:
-        if loading:
-            self.detail.show_loading()
-
     def _detail_failed(self, message: str) -> None:
         self.detail.show_error(message)
         self._update_actions()
@@ -959,24 +794,13 @@ class DevicesPane(Pane):
     def _detail_row(self, row: int) -> None:
         """After a reload, the device shown is selected again where the list now has it
         (unless another row was picked meanwhile)."""
-        selection = self.table.selectionModel()
-        if selection.hasSelection():
-            return
-        index = self.vm.model.index(row, 0)
-        flags = (
-            QItemSelectionModel.SelectionFlag.ClearAndSelect
-            | QItemSelectionModel.SelectionFlag.Rows
-        )
-        selection.setCurrentIndex(index, flags)
-        self.table.scrollTo(index)
+        if not self.table.selectionModel().hasSelection():
+            self._select_row(row)
 
     def _client_changed(self, has_client: bool) -> None:
         # The first page after signing in: said in words (a reload keeps its table).
         self._signing_in = has_client
-        self._first_loaded = False
-        self._last_error = ""
-        self._update_count(0)
-        self._update_actions()
+        super()._client_changed(has_client)
 
     def _edit_refusal(self, _rows: list[int]) -> str:
         return "" if self.vm.detail is not None else "Select a device first"
@@ -991,7 +815,3 @@ class DevicesPane(Pane):
         for action in (self.export_action, self.export_import_action):
             action.setEnabled(connected and not self.exporter.running)
         gate.enable(self.import_action, connected)
-
-    def closeEvent(self, event: object) -> None:
-        self._connections.disconnect_all()
-        super().closeEvent(event)  # type: ignore[arg-type]

@@ -39,9 +39,9 @@ from ...schema.key_manager import (
 from ..connections import SignalConnections
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.resource_form import SchemaFormDialog
-from ..pane import Pane
 from ..rights import RightsGate
-from .resources import ResourcesPane
+from ..widgets.pane_parts import KeptDialog
+from .resources import ListsHost, ResourcesPane
 
 
 class StatesChart(QWidget):
@@ -174,7 +174,7 @@ class GeneratedKeysDialog(QDialog):
         super().done(result)
 
 
-class KeyManagerPane(Pane):
+class KeyManagerPane(ListsHost, KeptDialog):
     imports = True
 
     def __init__(
@@ -236,15 +236,6 @@ class KeyManagerPane(Pane):
 
     # --- navigator ------------------------------------------------------------------------
 
-    def open_item(self, item_id: str | None, section: str | None = None) -> None:
-        self.lists.open_item(item_id, section)
-
-    def current_item(self) -> tuple[str | None, str | None]:
-        return self.lists.current_item()
-
-    def set_account(self, key: str) -> None:
-        self.lists.set_account(key)  # each account keeps its own filters
-
     async def first_page(self) -> dict[str, Any]:
         return await self.lists.first_page()
 
@@ -258,16 +249,6 @@ class KeyManagerPane(Pane):
         self.lists.show_section(0)
         self.section.setCurrentIndex(0)
         self.vms[0].update_filters(state=state)
-
-    def _show(self, dialog: QDialog) -> None:
-        self.dialog = dialog
-        dialog.finished.connect(self._closed)
-        dialog.open()
-
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
 
     def claim(self) -> None:
         dialog = SchemaFormDialog(
@@ -286,16 +267,16 @@ class KeyManagerPane(Pane):
             self.vms[0].reload()
 
         dialog.finished.connect(disconnect)
-        self._show(dialog)
+        self._show_dialog(dialog)
 
     def generate_keys(self) -> None:
-        self._show(GeneratedKeysDialog(self.km, self))
+        self._show_dialog(GeneratedKeysDialog(self.km, self))
 
     def import_devices(self) -> None:
         wizard = ImportWizard(
             self.importer, self, title="Import key manager devices", show_guide=False
         )
-        self._show(wizard)
+        self._show_dialog(wizard)
 
     def _imported(self) -> None:
         self.vms[0].reload()

@@ -30,13 +30,12 @@ from ...models.resources import ResourceViewModel
 from ...models.rights import AccountRights
 from ..connections import SignalConnections
 from ..navigator import Location
-from ..pane import Pane
-from .resources import ResourcesPane
+from .resources import ListsHost, ResourcesPane
 
 CHECKING = "Checking whether this account may see the operator's operations…"
 
 
-class OperationsPane(Pane):
+class OperationsPane(ListsHost):
     title = "Operations"
 
     def __init__(
@@ -100,15 +99,6 @@ class OperationsPane(Pane):
         self._section_changed()
 
     # --- navigation ---------------------------------------------------------------------
-
-    def open_item(self, item_id: str | None, section: str | None = None) -> None:
-        self.lists.open_item(item_id, section)
-
-    def current_item(self) -> tuple[str | None, str | None]:
-        return self.lists.current_item()
-
-    def set_account(self, key: str) -> None:
-        self.lists.set_account(key)  # each account keeps its own filters
 
     def focus_filter(self) -> None:
         self.lists.focus_filter()

@@ -44,7 +44,14 @@ from ..rights import RightsGate
 from ..selection_gate import a_noun
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
-from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
+from ..widgets.pane_parts import (
+    KeptDialog,
+    PaneMessage,
+    TableOrEmpty,
+    busy_bar,
+    data_table,
+    tab_order,
+)
 
 MASK = "•••• (hidden)"
 FILTER_DEBOUNCE_MS = 300
@@ -303,7 +310,7 @@ def _lower(title: str) -> str:
     return " ".join(w if w.isupper() or w[1:2].isupper() else w.lower() for w in title.split())
 
 
-class ResourcesPane(Pane):
+class ResourcesPane(Pane, KeptDialog):
     def __init__(
         self,
         title: str,
@@ -406,7 +413,7 @@ class ResourcesPane(Pane):
         for vm in view_models:
             self._connections.connect_all(
                 (vm.count_changed, lambda _c, v=vm: self._update(v)),
-                (vm.first_page_loaded, lambda v=vm: self._first_page(v)),
+                (vm.first_page_loaded, lambda _ms, v=vm: self._first_page(v)),
                 (vm.loading_changed, lambda on, v=vm: self._loading(v, on)),
                 (vm.error, lambda m, v=vm: self._error(v, m)),
                 (vm.not_offered, lambda _m, v=vm: self._update(v)),
@@ -593,16 +600,6 @@ class ResourcesPane(Pane):
             self._pending_select = (vm, str(item_id))
             state.set_aside(vm.kind.label(item), str(item_id))
 
-    def _show_dialog(self, dialog: QDialog) -> None:
-        self.dialog = dialog
-        dialog.finished.connect(self._closed)
-        dialog.open()
-
-    def _closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
-
     def delete_item(self) -> None:
         item = self.vm.detail
         if not self.vm.can_delete(item) or not self._guarded(self.vm, "delete"):
@@ -713,3 +710,19 @@ class ResourcesPane(Pane):
     def closeEvent(self, event: Any) -> None:
         self._connections.disconnect_all()
         super().closeEvent(event)
+
+
+class ListsHost(Pane):
+    """A pane built around a ResourcesPane (`lists`): the window's and the navigator's calls
+    go to its lists (each account keeps its own filters)."""
+
+    lists: ResourcesPane
+
+    def open_item(self, item_id: str | None, section: str | None = None) -> None:
+        self.lists.open_item(item_id, section)
+
+    def current_item(self) -> tuple[str | None, str | None]:
+        return self.lists.current_item()
+
+    def set_account(self, key: str) -> None:
+        self.lists.set_account(key)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.device_map import GeoBox, Member
+from ...models.cluster_layer import GeoBox, Member
 from ...models.rights import AccountRights
 from ...models.station_commands import StationRef
 from ...models.station_map import StationMapViewModel, cluster_box, cluster_point

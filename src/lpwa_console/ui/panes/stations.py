@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QPoint, Qt, QTimer
+from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMenu,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -35,25 +34,21 @@ from ...models.stations import (
     StationsViewModel,
     command_action,
 )
-from ...schema.domains import parse_domain_filter
 from ...schema.stations import BaseStation
 from ..connections import SignalConnections
 from ..dialogs.resource_form import SchemaFormDialog
 from ..dialogs.station_commands import open_station_command
-from ..dialogs.tag import TagDialog
 from ..first_page import FIRST_PAGE_TIMEOUT_S, first_page_of, wait_signal
-from ..pane import Pane
 from ..rights import RightsGate
 from ..selection_gate import SelectionGate
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
-from ..widgets.more_filters import EscapeClears, MoreFiltersButton, TextFilter
+from ..widgets.more_filters import MoreFiltersButton, TextFilter, filter_line
 from ..widgets.nested_editor import ObjectEditor
 from ..widgets.pane_parts import PaneMessage, TableOrEmpty, busy_bar, data_table, tab_order
 from ..widgets.station_detail import StationDetail
+from .fleet_list import MAX_SELECTION, FleetListPane
 
-FILTER_DEBOUNCE_MS = 250
-MAX_SELECTION = 1000
 EXTRA_FILTERS = [
     TextFilter("name", "Name", "starts with", "Stations whose name starts with this"),
     TextFilter(
@@ -77,9 +72,13 @@ ALARM_FILTERS: list[tuple[str, int | None]] = [
 ]
 
 
-class StationsPane(Pane):
+class StationsPane(FleetListPane):
     title = "Base stations"
     filter_set: FilterSet
+    vm: StationsViewModel
+    noun, plural, list_words = "station", "stations", "base stations"
+    tag_action, tag_dialog_name = "station.tag", "stationTagDialog"
+    domain_tip = DOMAIN_TIP
 
     def __init__(
         self,
@@ -103,14 +102,14 @@ class StationsPane(Pane):
         self._select_after = ""  # a station just created: its row selected once listed
         self._aside_ref = ""  # the station the filters were set aside for
         self.command_dialog: QDialog | None = None  # the last command dialog opened
-        self.tag_dialog: TagDialog | None = None
+        self.tag_dialog = None
 
         # --- filter bar ---
-        self.search = QLineEdit()
-        self.search.setObjectName("stationSearch")
-        self.search.setPlaceholderText("Name, LRR ID or UUID starting with…  (Ctrl+F)")
-        self.search.setToolTip("Stations whose name, LRR ID or LRR UUID starts with this text")
-        self.search.setClearButtonEnabled(True)
+        self.search = filter_line(
+            "stationSearch",
+            "Name, LRR ID or UUID starting with…  (Ctrl+F)",
+            "Stations whose name, LRR ID or LRR UUID starts with this text",
+        )
         self.connection = QComboBox()
         self.connection.setObjectName("stationConnectionFilter")
         self.connection.setToolTip("Stations in this health state (connection and radio)")
@@ -121,11 +120,9 @@ class StationsPane(Pane):
         self.alarm.setToolTip("Stations with an unacknowledged alarm at least this severe")
         for label, level in ALARM_FILTERS:
             self.alarm.addItem(label, level)
-        self.tag_filter = QLineEdit()
-        self.tag_filter.setObjectName("stationTagFilter")
-        self.tag_filter.setPlaceholderText("Tag")
-        self.tag_filter.setToolTip("Stations with this tag (exact name)")
-        self.tag_filter.setClearButtonEnabled(True)
+        self.tag_filter = filter_line(
+            "stationTagFilter", "Tag", "Stations with this tag (exact name)"
+        )
         self.more_filters = MoreFiltersButton(EXTRA_FILTERS, self)
         self.extra_filters = self.more_filters.edits
         filters = QHBoxLayout()
@@ -178,7 +175,7 @@ class StationsPane(Pane):
         actions.addWidget(self.busy)
         actions.addWidget(self.partner_label)
         actions.addStretch(1)
-        for button in (
+        self.buttons = (
             self.new_button,
             self.reboot_button,
             self.command_button,
@@ -187,7 +184,8 @@ class StationsPane(Pane):
             self.untag_button,
             self.copy_button,
             self.refresh_button,
-        ):
+        )
+        for button in self.buttons:
             actions.addWidget(button)
 
         # --- table and detail ---
@@ -215,35 +213,11 @@ class StationsPane(Pane):
             parent=self,
         )
 
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(filters)
-        layout.addLayout(actions)
-        layout.addWidget(self.message)
-        layout.addWidget(self.filter_set.bar)
-        layout.addWidget(self.splitter, 1)
+        self._lay_out(filters, actions, self.message, self.filter_set.bar, self.splitter)
 
         # --- wiring ---
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(FILTER_DEBOUNCE_MS)
-        self._filter_timer.timeout.connect(self.apply_filters)
-        self._clearing = False
-        text_filters = [self.search, self.tag_filter, *self.extra_filters.values()]
-        for edit in text_filters:
-            edit.textChanged.connect(lambda _t: self._filter_timer.start())
-            edit.returnPressed.connect(self.apply_filters)
-        self.search.returnPressed.connect(self.focus_results)
-        self.connection.currentIndexChanged.connect(lambda _i: self.apply_filters())
-        self.alarm.currentIndexChanged.connect(lambda _i: self.apply_filters())
-        self.escape_clears = EscapeClears(self.apply_filters, self)
-        self.escape_clears.watch(*text_filters, self.connection, self.alarm)
-        self.more_filters.panel.clear_requested.connect(self.clear_filters)
-        self._select_timer = QTimer(self)
-        self._select_timer.setSingleShot(True)
-        self._select_timer.setInterval(120)  # arrow keys held down: read the last one only
-        self._select_timer.timeout.connect(self._load_current)
-        self.table.selectionModel().currentRowChanged.connect(lambda *_: self._select_timer.start())
+        self._wire_filters()
+        self._wire_selection()
         # Copy, Tag and Untag act on the selection; Reboot and Commands on it or on the
         # station shown; Edit on the station shown: judged again after every change of rows.
         self.selection_gate = SelectionGate(
@@ -274,14 +248,7 @@ class StationsPane(Pane):
             self.alarm,
             self.tag_filter,
             self.more_filters,
-            self.new_button,
-            self.reboot_button,
-            self.command_button,
-            self.edit_button,
-            self.tag_button,
-            self.untag_button,
-            self.copy_button,
-            self.refresh_button,
+            *self.buttons,
             self.table,
             self.detail.tabs,
         )
@@ -323,15 +290,6 @@ class StationsPane(Pane):
 
     # --- public actions (and the window's shortcuts) ----------------------------------
 
-    def focus_filter(self) -> None:
-        self.search.setFocus()
-        self.search.selectAll()
-
-    def focus_results(self) -> None:
-        self.table.setFocus()
-        if not self.table.currentIndex().isValid() and self.vm.model.rowCount() > 0:
-            self.table.setCurrentIndex(self.vm.model.index(0, 0))
-
     def open_item(self, item: str | None, section: str | None = None) -> None:
         """Show this station: its LRR ID (or any UID form: `i`+lrrID, a UID), selected in
         the list, its detail from the top (or on `section`, a tab: "alarms", "commands"...).
@@ -344,13 +302,7 @@ class StationsPane(Pane):
         self.detail.reveal()
         row = self.vm.row_of(ref)
         if row >= 0:
-            flags = (
-                QItemSelectionModel.SelectionFlag.ClearAndSelect
-                | QItemSelectionModel.SelectionFlag.Rows
-            )
-            index = self.vm.model.index(row, 0)
-            self.table.selectionModel().setCurrentIndex(index, flags)
-            self.table.scrollTo(index)
+            self._select_row(row)
             self._select_timer.stop()
             self.vm.select_row(row)
         else:
@@ -367,8 +319,7 @@ class StationsPane(Pane):
         """The list narrowed to this station (`i`+LRR ID), the filters set aside (said above
         the list); its row is selected when the list has it (`_select_created`)."""
         self._select_after = self._aside_ref = ref
-        self._first_loaded = False
-        self._last_error = ""
+        self._list_asked_again()
         self.filter_set.set_aside(name, ref[1:])
 
     def show_section(self, section: str) -> None:
@@ -381,23 +332,25 @@ class StationsPane(Pane):
         return (detail.lrrID if detail is not None else None), None
 
     def refresh(self) -> None:
-        self._first_loaded = False
-        self._last_error = ""
+        self._list_asked_again()
         self.vm.reload()
         self.vm.reload_detail()
         if self.partner is not None:
             self.partner.load()
         self._update_count(0)
 
-    def apply_filters(self) -> None:
-        self._filter_timer.stop()
-        if self._clearing:
-            return
+    def _text_filters(self) -> list[QLineEdit]:
+        return [self.search, self.tag_filter, *self.extra_filters.values()]
+
+    def _choice_filters(self) -> list[QComboBox]:
+        return [self.connection, self.alarm]
+
+    def filter_changes(self) -> dict[str, Any]:
         tag = self.tag_filter.text().strip()
         extra = self.more_filters.values()
         lrr = (extra.get("LRRID") or "").upper()
-        changes: dict[str, Any] = {
-            "query": self.search.text().strip() or None,
+        return {
+            "query": self.search_query(),
             "healthState": list(self.connection.currentData() or []),
             "alarmLevel": self.alarm.currentData(),
             "tag": [tag] if tag else [],
@@ -406,48 +359,6 @@ class StationsPane(Pane):
             "version": extra.get("version"),
             "domain": self._domain_filter(extra.get("domain")),
         }
-        if all(getattr(self.vm.filters, k) == v for k, v in changes.items()):
-            return
-        self._first_loaded = False
-        self._last_error = ""
-        self.vm.update_filters(**changes)
-
-    def _domain_filter(self, text: str | None) -> list[str]:
-        edit = self.extra_filters["domain"]
-        problem = ""
-        if text:
-            try:
-                parse_domain_filter(text)
-            except ValueError:
-                problem = "Type the group, a colon, then the domain, e.g. Site:France/Lyon"
-        edit.setStyleSheet("QLineEdit { color: #c0392b; }" if problem else "")
-        edit.setToolTip(problem or DOMAIN_TIP)
-        return [text] if text and not problem else []
-
-    def clear_filters(self) -> None:
-        self.filter_set.dismiss()
-        self._clearing = True
-        try:
-            for edit in (self.search, self.tag_filter, *self.extra_filters.values()):
-                edit.clear()
-            self.connection.setCurrentIndex(0)
-            self.alarm.setCurrentIndex(0)
-        finally:
-            self._clearing = False
-        self._filter_timer.stop()
-        if not self.vm.filters.is_empty():
-            self._first_loaded = False
-            self._last_error = ""
-            self.vm.clear_filters()
-
-    def selected_rows(self) -> list[int]:
-        rows: list[int] = []
-        ranges = self.table.selectionModel().selection()
-        for selection in (ranges.at(i) for i in range(ranges.count())):
-            rows.extend(range(selection.top(), selection.bottom() + 1))
-            if len(rows) > MAX_SELECTION:
-                break
-        return sorted(set(rows))
 
     def send_command(self, command: str | None, rows: list[int] | None = None) -> None:
         """Open the command dialog for the selected stations (or these rows; with nothing
@@ -557,39 +468,6 @@ class StationsPane(Pane):
         if self.vm.detail is not None and self.allowed("station.edit"):
             self.vm.update(self.vm.detail, data)
 
-    def allowed(self, action: str) -> bool:
-        verdict = self.gate.check(action)
-        if not verdict.allowed:
-            self._show_message(verdict.reason)
-        return verdict.allowed
-
-    def _dialog_closed(self, _result: int) -> None:
-        if self.dialog is not None:
-            self.dialog.deleteLater()
-        self.dialog = None
-
-    def tag_selection(self, *, untag: bool) -> None:
-        rows = self.selected_rows()
-        if not rows or not self.allowed("station.tag"):
-            return
-        if len(rows) > MAX_SELECTION:
-            self._show_message(f"Select at most {MAX_SELECTION:,} stations to tag at once")
-            return
-        dialog = TagDialog(
-            self.vm, len(rows), untag=untag, parent=self, nouns=("station", "stations")
-        )
-        dialog.setObjectName("stationTagDialog")
-        self.tag_dialog = dialog
-
-        def done(result: int) -> None:
-            if result == TagDialog.DialogCode.Accepted:
-                self.vm.tag(dialog.tag_name, rows, untag=untag)
-            dialog.deleteLater()
-            self.tag_dialog = None
-
-        dialog.finished.connect(done)
-        dialog.open()
-
     def _tagger(self, untag: bool) -> Callable[[], None]:
         return lambda: self.tag_selection(untag=untag)
 
@@ -649,13 +527,6 @@ class StationsPane(Pane):
             show.setToolTip("This station has no position")
         return menu
 
-    def _row_menu(self, pos: QPoint) -> None:
-        index = self.table.indexAt(pos)
-        if index.isValid():
-            self.row_menu(index.row()).popup(self.table.viewport().mapToGlobal(pos))
-        else:
-            self.area_menu().popup(self.table.viewport().mapToGlobal(pos))
-
     def _empty_menu(self, pos: QPoint) -> None:
         self.area_menu().popup(self.empty.mapToGlobal(pos))
 
@@ -680,52 +551,28 @@ class StationsPane(Pane):
 
     # --- view-model signals -------------------------------------------------------------
 
-    def _load_current(self) -> None:
-        self.vm.select_row(self.table.currentIndex().row())
-        self._update_actions()
-
     def _first_page(self, _ms: float) -> None:
         self._first_loaded = True
         self._update_count(self.vm.model.rowCount())
         self._select_created()
 
-    def _update_count(self, count: int) -> None:
-        if not self.vm.has_client:
-            text = ""
-        elif not self._first_loaded:
-            text = "Loading…"
-        else:
-            plus = "" if self.vm.model.count_known else "+"
-            text = f"{count:,}{plus} station{'' if count == 1 else 's'}"
-        self.count_label.setText(text)
-        empty = ""
-        rows = self.vm.model.rowCount()
-        if not self.vm.has_client:
-            empty = "Not connected"
-        elif self._last_error and rows == 0:
-            empty = f"Could not load base stations: {self._last_error}"
-        elif self._first_loaded and rows == 0:
-            empty = (
+    def _empty_text(self, rows: int) -> str:
+        if not self._first_loaded or rows:
+            return ""
+        if self.vm.filters.is_empty():
+            return (
                 "No base station yet: this partner has none, or none you may see."
                 " Create one with New base station (Ctrl+N)"
-                if self.vm.filters.is_empty()
-                else "No base station matches these filters. The search finds stations whose"
-                f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
-                if self.vm.filters.query
-                else "No base station matches these filters"
             )
-        self.stack.show_empty(empty)
-
-    def _error(self, message: str) -> None:
-        self._last_error = message
-        self._show_message(f"Could not load base stations: {message}")
-        self._update_count(self.vm.model.rowCount())
+        if self.vm.filters.query:
+            return (
+                "No base station matches these filters. The search finds stations whose"
+                f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
+            )
+        return "No base station matches these filters"
 
     def _client_changed(self, has_client: bool) -> None:
-        self._first_loaded = False
-        self._last_error = ""
-        self._update_count(0)
-        self._update_actions()
+        super()._client_changed(has_client)
         if self.partner is not None and not has_client:
             self._partner_changed()
 
@@ -741,10 +588,6 @@ class StationsPane(Pane):
             self.filter_set.rename(station.name)  # was said by its LRR ID until read
         self._update_actions()
 
-    def _detail_loading(self, loading: bool) -> None:
-        if loading:
-            self.detail.show_loading()
-
     def _saved(self, station: BaseStation) -> None:
         self._show_message(f"Saved {station.name}")
 
@@ -752,8 +595,7 @@ class StationsPane(Pane):
         """A new station: shown in the detail now, its row selected once the list (which
         reloads, count and all) has it; the partner's used count read again."""
         self._select_after = station.path_ref
-        self._first_loaded = False
-        self._last_error = ""
+        self._list_asked_again()
         self._update_count(0)
         name = station.name or station.lrrID
         what = name if name == station.lrrID else f"{name} (LRR ID {station.lrrID})"
@@ -815,10 +657,6 @@ class StationsPane(Pane):
 
     def _target_refusal(self, rows: list[int]) -> str:
         return "" if rows or self.vm.detail is not None else "Select a base station first"
-
-    def closeEvent(self, event: Any) -> None:
-        self._connections.disconnect_all()
-        super().closeEvent(event)
 
 
 def _map_location(lat: float | None, lon: float | None, lrr_id: str) -> Any:

@@ -13,7 +13,7 @@ from html import escape
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QPalette
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -54,6 +54,7 @@ from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm004_editor import Alarm004Editor
+from .detail_frame import DetailFrame
 from .detail_html import field_row, linked_row, muted, section_html
 from .pane_parts import SeverityDelegate, keep_line
 from .traffic_chart import TrafficChart
@@ -253,7 +254,9 @@ def _scrolled_label(name: str) -> tuple[QScrollArea, QLabel]:
     return area, label
 
 
-class TagsTab(QWidget):
+class DeviceTab(QWidget):
+    """A tab of the device shown that acts on it: its view-model and the account's rights."""
+
     def __init__(
         self,
         vm: DeviceDetailViewModel,
@@ -263,6 +266,14 @@ class TagsTab(QWidget):
         super().__init__(parent)
         self.vm = vm
         self.gate = gate or RightsGate(None, self)
+        self._build()
+
+    def _build(self) -> None:
+        raise NotImplementedError
+
+
+class TagsTab(DeviceTab):
+    def _build(self) -> None:
         self.list = QListWidget()
         self.list.setObjectName("deviceTags")
         self.name = QLineEdit()
@@ -327,19 +338,12 @@ class AlarmDelegate(SeverityDelegate):
             option.palette.setColor(QPalette.ColorRole.Text, grey)
 
 
-class AlarmsTab(QWidget):
+class AlarmsTab(DeviceTab):
     """The device's alarms, latest update first, as many as the platform has: the next page
     loads when the list is scrolled to its end or with "Load more"."""
 
-    def __init__(
-        self,
-        vm: DeviceDetailViewModel,
-        gate: RightsGate | None = None,
-        parent: QWidget | None = None,
-    ) -> None:
-        super().__init__(parent)
-        self.vm = vm
-        self.gate = gate or RightsGate(None, self)
+    def _build(self) -> None:
+        vm = self.vm
         self.model = vm.alarms_model
         self.table = QTableView()
         self.table.setObjectName("deviceAlarms")
@@ -649,7 +653,7 @@ def _normalised(thresholds: list[Threshold]) -> list[Threshold]:
     return [Threshold(t.enabled, t.level, t.duration.strip().upper()) for t in thresholds]
 
 
-class DeviceDetail(QWidget):
+class DeviceDetail(DetailFrame):
     """The detail panel: the device's tabs, or a sentence when there is no device to show.
     `save_requested(ref, data)` asks the devices view-model to update."""
 
@@ -689,33 +693,8 @@ class DeviceDetail(QWidget):
         self.routing = RoutingTab(rights, self.gate)
         self.tabs.addTab(self.routing, "Routing")
 
-        self.empty = QWidget()
-        self.empty.setObjectName("deviceDetailEmpty")
-        self.empty_title = QLabel()
-        self.empty_title.setObjectName("deviceDetailEmptyTitle")
-        self.empty_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = QFont(self.empty_title.font())
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        self.empty_title.setFont(font)
-        self.empty_text = QLabel()
-        self.empty_text.setObjectName("deviceDetailEmptyText")
-        self.empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_text.setWordWrap(True)
-        self.empty_text.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        empty_layout = QVBoxLayout(self.empty)
-        empty_layout.setContentsMargins(24, 24, 24, 24)
-        empty_layout.addStretch(1)
-        empty_layout.addWidget(self.empty_title)
-        empty_layout.addWidget(self.empty_text)
-        empty_layout.addStretch(1)
-
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.tabs)
-        self.stack.addWidget(self.empty)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.stack)
+        self.summary = self.label
+        self._frame("deviceDetail", margin=24)
 
         self.alarm004.save_requested.connect(self.save_requested)
         self.routing.save_requested.connect(self.save_requested)
@@ -734,9 +713,14 @@ class DeviceDetail(QWidget):
         if location is not None:
             self.navigate.emit(location)
 
+    noun = "the device"
+
     @property
     def showing_device(self) -> bool:
-        return self.stack.currentWidget() is self.tabs
+        return self._showing()
+
+    def _show_none(self) -> None:
+        self.show_device(None)
 
     def refresh_names(self) -> None:
         """The lists of names arrived: the information again, with them."""
@@ -788,23 +772,6 @@ class DeviceDetail(QWidget):
                 editor.device = device  # Revert goes back to what the device has now
                 return
         editor.set_device(device)
-
-    def show_loading(self) -> None:
-        if self.showing_device:
-            self.label.setText(muted("Loading…"))
-        else:
-            self._show_empty("Loading…", "")
-
-    def show_error(self, message: str) -> None:
-        """The device could not be read: nothing of it is shown."""
-        self.show_device(None)
-        self._show_empty("Could not load the device", message)
-
-    def _show_empty(self, title: str, text: str) -> None:
-        self.empty_title.setText(title)
-        self.empty_text.setText(text)
-        self.empty_text.setVisible(bool(text))
-        self.stack.setCurrentWidget(self.empty)
 
     def _tab_changed(self, _index: int) -> None:
         self._load_current_tab()

@@ -37,6 +37,16 @@ def message_line(name: str, *, error: bool = True) -> QLabel:
     return label
 
 
+def words_label(name: str, text: str = "", *, warning: bool = False) -> QLabel:
+    """A wrapped line of words (named `name`); a `warning` in the warning colour."""
+    label = QLabel(text)
+    label.setObjectName(name)
+    label.setWordWrap(True)
+    if warning:
+        label.setStyleSheet(f"color: {severity_color(5).name()}")
+    return label
+
+
 def screen_area(widget: QWidget) -> QRect:
     screen = widget.screen() or QGuiApplication.primaryScreen()
     return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 720)

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QWidget
 
 from ...models.station_detail import HEALTH_WINDOW, PROBE_WINDOW, HealthSeries, ProbeSeries
 from ...schema.durations import duration_words
-from .chart_background import follow_palette
-from .count_chart import CountChart, bucket_label
+from .count_chart import CountChart
+from .time_chart import TimeChart, bucket_label
 
 if TYPE_CHECKING:
     import pyqtgraph as pg
@@ -23,68 +22,25 @@ HEALTH_SERIES = (("CPU", "#2f6fbf"), ("RAM", "#8e24aa"), ("Disk", "#ef6c00"))
 PROBE_SERIES = (("Uplink", "#2f6fbf"), ("Downlink", "#ef6c00"))
 
 
-class HealthChart(QWidget):
+class HealthChart(TimeChart):
     """CPU, RAM and disk use (0-100 %) over time; hovering names the time and each value."""
 
+    empty_name = "healthEmpty"
+
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._plot: pg.PlotWidget | None = None
-        self.curves: list[Any] = []
         self._times: Any = ()
         self._values: list[Any] = []
-        legend = QHBoxLayout()
-        legend.setContentsMargins(4, 0, 4, 0)
-        for name, colour in HEALTH_SERIES:
-            swatch = QLabel(f'<span style="color:{colour}">&#9632;</span> {name}')
-            swatch.setObjectName("chartLegend")
-            legend.addWidget(swatch)
-        legend.addStretch(1)
-        self.hover = QLabel()
-        self.hover.setObjectName("chartHover")
-        legend.addWidget(self.hover)
-        self.empty = QLabel()
-        self.empty.setObjectName("healthEmpty")
-        self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty.setWordWrap(True)
-        self.stack = QStackedWidget()
-        self.stack.setMinimumHeight(160)
-        self.stack.addWidget(self.empty)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(legend)
-        layout.addWidget(self.stack, 1)
-        self.show_message("Nothing loaded yet")
-
-    @property
-    def plot_widget(self) -> pg.PlotWidget:
-        if self._plot is None:
-            self._plot = self._make_plot()
-        return self._plot
+        super().__init__(HEALTH_SERIES, parent)
+        self.plot_name = "healthPlot"
 
     def _make_plot(self) -> pg.PlotWidget:
         import pyqtgraph as pg
 
-        plot = pg.PlotWidget(axisItems={"bottom": pg.DateAxisItem()})
-        plot.setObjectName("healthPlot")
+        plot = self._new_plot({"bottom": pg.DateAxisItem()}, "%")
         item = plot.getPlotItem()
-        item.setClipToView(True)
-        item.setDownsampling(auto=True, mode="peak")
-        item.showGrid(x=True, y=True, alpha=0.2)
-        item.setLabel("left", "%")
-        item.setMenuEnabled(False)
-        box = item.getViewBox()
-        box.setLimits(yMin=0, yMax=100)
-        box.setMouseEnabled(x=True, y=False)
+        item.getViewBox().setLimits(yMin=0, yMax=100)
         self.curves = [item.plot(name=n, pen=pg.mkPen(c, width=1)) for n, c in HEALTH_SERIES]
-        item.scene().sigMouseMoved.connect(self._on_mouse_moved)
-        follow_palette(plot)
-        self.stack.addWidget(plot)
         return plot
-
-    def show_message(self, text: str) -> None:
-        self.empty.setText(text)
-        self.hover.clear()
-        self.stack.setCurrentWidget(self.empty)
 
     def set_health(self, health: HealthSeries | None) -> None:
         if health is None:
@@ -121,13 +77,6 @@ class HealthChart(QWidget):
             if index < len(values)
         ]
         return f"{bucket_label(float(self._times[index]))}  ·  " + "  ·  ".join(parts)
-
-    def _on_mouse_moved(self, pos: QPointF) -> None:
-        box = self.plot_widget.getPlotItem().getViewBox()
-        if not box.sceneBoundingRect().contains(pos):
-            self.hover.clear()
-            return
-        self.hover.setText(self.value_at(box.mapSceneToView(pos).x()) or "")
 
 
 class ProbeChart(CountChart):

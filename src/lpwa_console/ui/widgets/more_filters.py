@@ -31,6 +31,17 @@ class TextFilter:
     tip: str = ""
 
 
+def filter_line(name: str, placeholder: str, tip: str = "") -> QLineEdit:
+    """A typed filter of a list's bar: named, saying what to type, cleared with one click."""
+    edit = QLineEdit()
+    edit.setObjectName(name)
+    edit.setPlaceholderText(placeholder)
+    if tip:
+        edit.setToolTip(tip)
+    edit.setClearButtonEnabled(True)
+    return edit
+
+
 class EscapeClears(QObject):
     """Esc in a filter field clears it (a combo goes back to its first choice, "All") and calls
     `cleared`. An empty field lets Esc through, e.g. to close the panel it is in."""

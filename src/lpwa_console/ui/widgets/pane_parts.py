@@ -6,10 +6,11 @@ from __future__ import annotations
 from itertools import pairwise
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
     QHeaderView,
     QLabel,
     QProgressBar,
@@ -43,22 +44,14 @@ class SeverityDelegate(QStyledItemDelegate):
             option.font = font
 
 
-def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = False) -> QTableView:
-    """A read-only row table over a lazy model: fixed row height (the view never measures
-    rows, PITFALLS), the columns' widths, severity colours, sorting when a column sorts."""
+def row_table(model: QAbstractItemModel, name: str) -> QTableView:
+    """A read-only table of rows: whole rows selected, no grid, no wrapping, alternate
+    colours, a fixed row height (the view never measures rows, PITFALLS)."""
     table = QTableView()
     table.setObjectName(name)
     table.setModel(model)
     table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-    table.setSelectionMode(
-        QAbstractItemView.SelectionMode.ExtendedSelection
-        if multi_select
-        else QAbstractItemView.SelectionMode.SingleSelection
-    )
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-    # Tab leaves the table for the next control (arrows move inside it): a row list is one
-    # stop of the keyboard's way, not a grid of cells to walk through.
-    table.setTabKeyNavigation(False)
     table.setAlternatingRowColors(True)
     table.setWordWrap(False)
     table.setShowGrid(False)
@@ -66,6 +59,21 @@ def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = F
     vertical.setVisible(False)
     vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
     vertical.setDefaultSectionSize(table.fontMetrics().height() + 8)
+    return table
+
+
+def data_table(model: PagedTableModel[Any], name: str, *, multi_select: bool = False) -> QTableView:
+    """A row table over a lazy model (`row_table`): the columns' widths, severity colours,
+    sorting when a column sorts."""
+    table = row_table(model, name)
+    table.setSelectionMode(
+        QAbstractItemView.SelectionMode.ExtendedSelection
+        if multi_select
+        else QAbstractItemView.SelectionMode.SingleSelection
+    )
+    # Tab leaves the table for the next control (arrows move inside it): a row list is one
+    # stop of the keyboard's way, not a grid of cells to walk through.
+    table.setTabKeyNavigation(False)
     header = table.horizontalHeader()
     header.setStretchLastSection(True)
     header.setHighlightSections(False)
@@ -179,3 +187,41 @@ def tab_order(*widgets: QWidget) -> None:
     whatever order they were created in."""
     for first, second in pairwise(widgets):
         QWidget.setTabOrder(first, second)
+
+
+def count_text(
+    count: int, noun: str, plural: str, *, first_loaded: bool, known: bool = True
+) -> str:
+    """A list's count in words: "Loading…" until its first page, "1,234+ devices" while the
+    platform has not said its total."""
+    if not first_loaded:
+        return "Loading…"
+    return f"{count:,}{'' if known else '+'} {noun if count == 1 else plural}"
+
+
+def selected_rows(table: QTableView, limit: int) -> list[int]:
+    """The rows selected in `table` (sorted), read by ranges and stopped once past `limit`:
+    a huge selection builds no index per row."""
+    rows: list[int] = []
+    ranges = table.selectionModel().selection()
+    for selection in (ranges.at(i) for i in range(ranges.count())):
+        rows.extend(range(selection.top(), selection.bottom() + 1))
+        if len(rows) > limit:
+            break
+    return sorted(set(rows))
+
+
+class KeptDialog:
+    """A pane's one form dialog open at a time (`dialog`), deleted once closed."""
+
+    dialog: Any = None
+
+    def _show_dialog(self, dialog: QDialog) -> None:
+        self.dialog = dialog
+        dialog.finished.connect(self._dialog_closed)
+        dialog.open()
+
+    def _dialog_closed(self, _result: int) -> None:
+        if self.dialog is not None:
+            self.dialog.deleteLater()
+        self.dialog = None

@@ -9,7 +9,6 @@ from html import escape
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFont, QPalette
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
@@ -17,7 +16,6 @@ from PySide6.QtWidgets import (
     QMenu,
     QPushButton,
     QScrollArea,
-    QStackedWidget,
     QTabWidget,
     QTextBrowser,
     QToolButton,
@@ -42,6 +40,7 @@ from ..navigator import Location, location_of
 from ..rights import RightsGate
 from ..theme import severity_color
 from .alarm_thresholds_editor import AlarmThresholdsEditor
+from .detail_frame import DetailFrame
 from .detail_html import field_row, linked_row, muted, section_html
 from .health_chart import HealthChart, ProbeChart
 from .pane_parts import TableOrEmpty, data_table
@@ -341,7 +340,7 @@ class ListTab(QWidget):
         self.stack.show_empty(text)
 
 
-class StationDetail(QWidget):
+class StationDetail(DetailFrame):
     """The detail panel. `edit_requested` asks the pane for the configuration form;
     `command_requested(command)` for a command dialog on this station."""
 
@@ -465,30 +464,8 @@ class StationDetail(QWidget):
             **{key: tab for tab, key in self.tab_keys.items()},
         }
 
-        self.empty = QWidget()
-        self.empty.setObjectName("stationDetailEmpty")
-        self.empty_title = QLabel()
-        self.empty_title.setObjectName("stationDetailEmptyTitle")
-        self.empty_title.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        font = QFont(self.empty_title.font())
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        font.setBold(True)
-        self.empty_title.setFont(font)
-        self.empty_text = QLabel()
-        self.empty_text.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.empty_text.setWordWrap(True)
-        self.empty_text.setForegroundRole(QPalette.ColorRole.PlaceholderText)
-        empty_layout = QVBoxLayout(self.empty)
-        empty_layout.addStretch(1)
-        empty_layout.addWidget(self.empty_title)
-        empty_layout.addWidget(self.empty_text)
-        empty_layout.addStretch(1)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.tabs)
-        self.stack.addWidget(self.empty)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.stack)
+        self.summary = self.overview
+        self._frame("stationDetail")
 
         for view in (self.overview, self.config_label):
             view.link_activated.connect(self.follow)
@@ -529,9 +506,14 @@ class StationDetail(QWidget):
         layout.addWidget(chart, 1)
         return tab
 
+    noun = "the base station"
+
     @property
     def showing_station(self) -> bool:
-        return self.stack.currentWidget() is self.tabs
+        return self._showing()
+
+    def _show_none(self) -> None:
+        self.show_station(None)
 
     def follow(self, href: str) -> None:
         where = station_position(self.station) if self.station is not None else None
@@ -642,22 +624,6 @@ class StationDetail(QWidget):
                 else "Loading…"
             )
         self.load_current_tab()
-
-    def show_loading(self) -> None:
-        if self.showing_station:
-            self.overview.setText(muted("Loading…"))
-        else:
-            self._show_empty("Loading…", "")
-
-    def show_error(self, message: str) -> None:
-        self.show_station(None)
-        self._show_empty("Could not load the base station", message)
-
-    def _show_empty(self, title: str, text: str) -> None:
-        self.empty_title.setText(title)
-        self.empty_text.setText(text)
-        self.empty_text.setVisible(bool(text))
-        self.stack.setCurrentWidget(self.empty)
 
     def load_current_tab(self) -> None:
         key = self.tab_keys.get(self.tabs.currentWidget())

@@ -22,7 +22,7 @@ from .errors import install_error_handlers
 from .json_body import BoundedRoute
 from .openapi import install_openapi
 from .params import BoundedRequest
-from .raw_segments import OneSegmentRoute
+from .route_matching import SegmentRoute
 from .routes import token
 from .settings import SandboxSettings
 
@@ -72,9 +72,9 @@ FIRST_PATHS = ("/subscriptions/mine", "/subscriptions/mine/devices")
 WARM_UP_PATH = "/-warm-up-"
 
 
-class SandboxRoute(BoundedRoute, OneSegmentRoute):
+class SandboxRoute(BoundedRoute, SegmentRoute):
     """Each route reads its JSON body once, bounded and strict (json_body.py), and takes
-    each identifier from one raw path segment (raw_segments.py)."""
+    each identifier from one raw path segment, literals first (route_matching.py)."""
 
 
 def route_module(name: str) -> ModuleType:

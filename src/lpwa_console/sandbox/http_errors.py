@@ -42,7 +42,7 @@ def json_error_protocol() -> type[asyncio.Protocol]:
     except ImportError:  # no httptools: uvicorn's "auto" takes h11
         from uvicorn.protocols.http.h11_impl import H11Protocol as base
 
-    class JsonErrorProtocol(base):  # type: ignore[misc, valid-type]
+    class JsonErrorProtocol(base):  # type: ignore[misc]
         def send_400_response(self, msg: str) -> None:
             self.transport.write(error_bytes(list(self.server_state.default_headers)))
             self.transport.close()

@@ -277,7 +277,9 @@ def _catalog_routes(kind: CatalogKind) -> None:
 
     opts: dict[str, Any] = {"response_model": CatalogVersion, **X}
     router.get(base, **opts)(get_catalog)
-    again = {409: {"description": "This version is installed already (`force` installs it again)"}}
+    again: dict[int | str, dict[str, Any]] = {
+        409: {"description": "This version is installed already (`force` installs it again)"}
+    }
     router.post(base, status_code=201, openapi_extra=_FILE_BODY, responses=again, **opts)(
         import_catalog
     )

@@ -87,6 +87,10 @@ def test_an_unknown_path_is_404_whatever_the_method(sb: Sandbox) -> None:
     # A known path with another method: 405 naming only what is served there.
     logo = sb.client.delete(f"{regions}/EU868/logo", headers=sb.headers("operator"))
     assert logo.status_code == 405 and logo.headers["Allow"] == "GET, POST"
+    # A literal beats an identifier: this path is the catalog's, not a profile's (no PUT).
+    catalog = f"{API}/admins/operators/mine/deviceProfiles/catalog"
+    put = sb.client.put(catalog, headers=sb.headers("operator"), json={})
+    assert put.status_code == 405 and put.headers["Allow"] == "GET, POST"
     app = sb.client.delete(f"{applications}/id%3Alpwa%2Fconsole", headers=sb.headers())
     assert app.status_code == 405 and app.headers["Allow"] == "GET"
     # An encoded slash stays inside its identifier: this is the application's own path.

@@ -76,7 +76,9 @@ def test_device_rules() -> None:
 
 def test_update_and_key_encodings() -> None:
     update = KmDeviceUpdate.model_validate({"EUI": "0011223344556677", "state": "GENERIC"})
-    assert update.fixed_values() == {"EUI": "0011223344556677"} and update.to_wire() == {}
+    assert update.fixed_values() == {"EUI": "0011223344556677"}
+    # The state is sent on: the server refuses one the update cannot give (issue 21).
+    assert update.to_wire() == {"state": "GENERIC"}
     with pytest.raises(ValidationError, match="hsmNwkKeyVersion: only with a nwkKey"):
         KmDeviceUpdate(hsmNwkKeyVersion="v1")
     cipher = base64.b64encode(bytes(256)).decode()

@@ -319,3 +319,66 @@ def test_the_demo_catalog_is_complete_in_its_languages(
     assert vendors["generic"].commercialName != "Generic"
     assert vendors["itron"].commercialDescription != "Water, gas and electricity metering"
     assert _rows(pane, "rfRegions")["US915_SB2"].name != "US915 sub-band 2"
+
+
+def test_installing_an_older_catalog_file_asks_with_both_versions(
+    qtbot: Any, pane: CatalogsPane, tmp_path: Path
+) -> None:
+    suffix = random.randrange(1 << 30)
+
+    def catalog_file(name: str, version: str) -> Path:
+        path = tmp_path / name
+        path.write_text(json.dumps({
+            "format": "lpwa-catalog/1", "catalog": "rfRegions", "version": version,
+            "rfRegions": [{"ID": f"OLD_{suffix}", "name": f"Region {version}",
+                           "ismBand": "in865"}],
+        }))  # fmt: skip
+        return path
+
+    newer = catalog_file("newer.json", f"2300.{suffix}.2")
+    older = catalog_file("older.json", f"2300.{suffix}.1")
+    pane.import_file(newer)
+    qtbot.waitUntil(
+        lambda: f"RF regions catalog 2300.{suffix}.2" in pane.message.text(), timeout=20_000
+    )
+
+    def asked() -> QMessageBox:
+        pane.import_file(older)
+        qtbot.waitUntil(lambda: pane.ask_older is not None, timeout=20_000)
+        box = pane.ask_older
+        assert box is not None and box.windowTitle() == "Install an older version?"
+        assert box.text() == (
+            f"This file holds version 2300.{suffix}.1 of the RF regions catalog, which is"
+            f" older than version 2300.{suffix}.2, the one installed."
+        )
+        assert not pane.progress.isVisible() and pane.import_button.isEnabled()
+        return box
+
+    # Keep: nothing is sent, the installed version stays and the pane says so.
+    box = asked()
+    next(b for b in box.buttons() if b.text() == f"Keep version 2300.{suffix}.2").click()
+    qtbot.waitUntil(lambda: pane.ask_older is None)
+    assert pane.message.text() == (
+        f"Kept the RF regions catalog 2300.{suffix}.2: version 2300.{suffix}.1 was not installed"
+    )
+    qtbot.waitUntil(
+        lambda: (
+            (v := pane.vm.installed.get("rfRegions")) is not None
+            and v.version == f"2300.{suffix}.2"
+        ),
+        timeout=10_000,
+    )
+    # Install: the older version is installed, as the user chose.
+    box = asked()
+    next(b for b in box.buttons() if b.text() == f"Install version 2300.{suffix}.1").click()
+    qtbot.waitUntil(
+        lambda: f"Installed the RF regions catalog 2300.{suffix}.1" in pane.message.text(),
+        timeout=20_000,
+    )
+    qtbot.waitUntil(
+        lambda: (
+            (v := pane.vm.installed.get("rfRegions")) is not None
+            and v.version == f"2300.{suffix}.1"
+        ),
+        timeout=10_000,
+    )

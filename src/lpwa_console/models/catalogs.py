@@ -336,6 +336,7 @@ class CatalogsViewModel(ClientViewModel):
     import_done = Signal(object)  # CatalogVersion
     import_failed = Signal(str)
     import_needs_force = Signal(str, str)  # catalog kind, version installed already
+    import_needs_older = Signal(str, str, str)  # catalog kind, version installed, file's older one
     update_done = Signal(object)  # CatalogVersion
     update_failed = Signal(str)
     logo_loaded = Signal(str, bytes)  # RF region ID, image ('' bytes: none)
@@ -543,10 +544,12 @@ class CatalogsViewModel(ClientViewModel):
                         client.catalogs.self_update(kind, force=force), on_done=done,
                         on_error=lambda _e, m: self.update_failed.emit(m))  # fmt: skip
 
-    def import_file(self, path: Path, *, force: bool = False) -> None:
+    def import_file(self, path: Path, *, force: bool = False, older: bool = False) -> None:
         """Read and check a catalog file here (progress 0-40 %), send it (40-95 %), and let
         the platform install it. When its version is the installed one and `force` is not
-        set, nothing is sent: `import_needs_force` asks."""
+        set, nothing is sent: `import_needs_force` asks. When it is older than the installed
+        one and `older` is not set, nothing is sent either: `import_needs_older` asks (the
+        platform installs a downgrade without a word)."""
         client = self.client
         if client is None:
             return
@@ -563,6 +566,10 @@ class CatalogsViewModel(ClientViewModel):
             installed = await client.catalogs.catalog(file.catalog)
             if installed.version == file.version and not force:
                 self.import_needs_force.emit(file.catalog, file.version)
+                return None
+            if compare_versions(installed.version, file.version) == "older" and not older:
+                assert installed.version is not None  # "older" compares with one
+                self.import_needs_older.emit(file.catalog, installed.version, file.version)
                 return None
 
             def sent(done: int, total: int) -> None:

@@ -22,6 +22,7 @@ from .errors import install_error_handlers
 from .json_body import BoundedRoute
 from .openapi import install_openapi
 from .params import BoundedRequest
+from .route_matching import SegmentRoute
 from .routes import token
 from .settings import SandboxSettings
 
@@ -69,6 +70,11 @@ FIRST_MODULES = ("subscription", "devices")
 FIRST_PATHS = ("/subscriptions/mine", "/subscriptions/mine/devices")
 # A path no route has: a request for it prepares every route FastAPI has (cli.warm_routes).
 WARM_UP_PATH = "/-warm-up-"
+
+
+class SandboxRoute(BoundedRoute, SegmentRoute):
+    """Each route reads its JSON body once, bounded and strict (json_body.py), and takes
+    each identifier from one raw path segment, literals first (route_matching.py)."""
 
 
 def route_module(name: str) -> ModuleType:
@@ -138,8 +144,7 @@ def create_app(
         # Every route, current or future, refuses out-of-range input before using it.
         dependencies=[BoundedRequest],
     )
-    # Each route reads its JSON body once, bounded and strict (json_body.py).
-    app.router.route_class = BoundedRoute
+    app.router.route_class = SandboxRoute
     app.state.services = Services(
         settings=settings, db=database, tokens=TokenStore(database, settings.token_lifetime_s)
     )

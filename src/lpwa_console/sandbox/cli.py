@@ -331,9 +331,12 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     port = sock.getsockname()[1]
+    from .http_errors import json_error_protocol
+
     config = uvicorn.Config(
-        app, log_config=None, access_log=args.access_log, lifespan="on", timeout_graceful_shutdown=5
-    )
+        app, log_config=None, access_log=args.access_log, lifespan="on",
+        timeout_graceful_shutdown=5, http=json_error_protocol(),
+    )  # fmt: skip
 
     class Server(uvicorn.Server):
         # Our own handlers: uvicorn's re-raise the signal after shutdown (exit status != 0).

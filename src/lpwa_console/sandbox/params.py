@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import datetime
-from typing import TYPE_CHECKING, Annotated, Any, get_args
+from typing import TYPE_CHECKING, Annotated, Any, get_args, get_origin
 
 from fastapi import Depends, Query, Request
 from fastapi.dependencies.models import Dependant
@@ -34,6 +34,11 @@ MAX_PAGE_INDEX = 2**31 - 1
 
 PageIndex = Annotated[
     int, Query(ge=1, le=MAX_PAGE_INDEX, description="The page to return, 1 for the first")
+]
+
+# `force` of the key manager's PUTs (Document 1 §4.4): deprecated, accepted and ignored.
+DeprecatedForce = Annotated[
+    bool | None, Query(deprecated=True, description="Deprecated (§4.4): accepted and ignored")
 ]
 
 _INSTANT = TypeAdapter(datetime)
@@ -67,6 +72,30 @@ def _names(route: APIRoute, kind: type) -> set[str]:
     return cache[kind]
 
 
+def _many(annotation: Any) -> bool:
+    """Whether a parameter's type takes several values (list[str] | None...)."""
+    if get_origin(annotation) in (list, tuple, set, frozenset):
+        return True
+    return any(_many(a) for a in get_args(annotation))
+
+
+def _query_fields(dependant: Dependant) -> Iterator[ModelField]:
+    yield from dependant.query_params
+    for sub in dependant.dependencies:
+        yield from _query_fields(sub)
+
+
+def _single_names(route: APIRoute) -> frozenset[str]:
+    """The route's query parameters that take one value (cached per route)."""
+    cached: frozenset[str] | None = route.__dict__.get("_lpwa_single_params")
+    if cached is None:
+        cached = frozenset(
+            f.alias for f in _query_fields(route.dependant) if not _many(f.field_info.annotation)
+        )
+        route.__dict__["_lpwa_single_params"] = cached
+    return cached
+
+
 def _check_instant(name: str, text: str) -> None:
     try:
         value = _INSTANT.validate_python(text)
@@ -91,7 +120,8 @@ def _check_int(name: str, text: str) -> None:
 
 async def bounded_request(request: Request) -> None:
     """Refuse (400) what would overflow the store: too many repeated values, too long a
-    text, or an integer beyond 64 bits in the query or the path (a JSON body is checked
+    text, or an integer beyond 64 bits in the query or the path; and a one-value query
+    parameter given more than once (a JSON body is checked
     as it is read: json_body.BoundedRoute)."""
     counts: dict[str, int] = {}
     for name, value in request.query_params.multi_items():
@@ -110,6 +140,13 @@ async def bounded_request(request: Request) -> None:
             )
     route = request.scope.get("route")
     if isinstance(route, APIRoute):
+        # A filter of one value given twice (state=A&state=B) is refused, never cut to one.
+        for name in _single_names(route):
+            if counts.get(name, 0) > 1:
+                raise bad_request(
+                    f"{name}: one value is accepted (got {counts[name]}); only filters that"
+                    " take several values may be repeated"
+                )
         for kind, check in ((int, _check_int), (datetime, _check_instant)):
             for name in _names(route, kind):
                 for text in request.query_params.getlist(name):

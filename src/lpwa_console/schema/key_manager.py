@@ -405,6 +405,12 @@ class KmDeviceCreate(_KeyFields):
         self.check_state_rules(self.effective_state)
         if self.state == "COMMISSIONED" and not (self.homeNsNetID or self.homeNsNSID):
             raise ValueError("state: COMMISSIONED needs a home network (homeNsNetID or homeNsNSID)")
+        if self.state == "GENERIC" and (self.homeNsNetID or self.homeNsNSID):
+            # Never replaced silently: the device would be COMMISSIONED, not what was asked.
+            raise ValueError(
+                "state: a GENERIC device has no home network (a device with homeNsNetID or"
+                " homeNsNSID is COMMISSIONED)"
+            )
         se = self.secureElement
         if se is not None:
             if self.lorawanVersion is not None and self.lorawanVersion != se.lorawanVersion:
@@ -440,13 +446,16 @@ class KmDeviceCreate(_KeyFields):
 class KmDeviceUpdate(_KeyFields):
     """PUT /kmSubscriptions/{uid}/devices/{device}. The state follows the home network
     (set: COMMISSIONED, cleared: GENERIC) except PRE_COMMISSIONED and ACTIVATED devices;
-    the sandbox checks the PRE_COMMISSIONED rules against the device's state."""
+    the sandbox checks the PRE_COMMISSIONED rules against the device's state. A `state`
+    sent must be the one the update leaves (the key manager sets it): another is refused."""
 
     read_only_fields = frozenset(
-        {"UID", "href", "ownerID", "ownerToken", "creationDate", "occContext", "state",
-         "secureElement"}
-    )  # fmt: skip
+        {"UID", "href", "ownerID", "ownerToken", "creationDate", "occContext", "secureElement"}
+    )
     fixed_fields = frozenset({"EUI", "lorawanVersion"})
+
+    # Sent back as read, or asked for: the sandbox refuses a state this update cannot give.
+    state: KmDeviceState | None = None
 
     @model_validator(mode="after")
     def _rules(self) -> Self:

@@ -219,6 +219,9 @@ PEM_MEDIA_TYPE = "application/x-pem-file"
 JWK_MEDIA_TYPE = "application/jwk+json"
 PEM_BEGIN = "-----BEGIN PUBLIC KEY-----"
 PEM_END = "-----END PUBLIC KEY-----"
+# PKCS#1 (RFC 8017): what `openssl rsa -RSAPublicKey_out` and many HSM tools write.
+PKCS1_BEGIN = "-----BEGIN RSA PUBLIC KEY-----"
+PKCS1_END = "-----END RSA PUBLIC KEY-----"
 
 
 class PublicRsaJsonWebKey(ApiModel):
@@ -272,33 +275,42 @@ def rsa_public_key_pem(n: int, e: int) -> str:
 
 
 def rsa_public_key_from_pem(pem: str) -> tuple[int, int]:
-    """(n, e) of an RSA SubjectPublicKeyInfo PEM; ValueError when it is not one."""
+    """(n, e) of an RSA public key in PEM, either encoding OpenSSL writes: X.509
+    SubjectPublicKeyInfo (`BEGIN PUBLIC KEY`) or PKCS#1 RSAPublicKey (`BEGIN RSA PUBLIC
+    KEY`, RFC 8017 A.1.1: the bare {n, e}); ValueError when it is neither."""
     text = pem.strip()
-    if not (text.startswith(PEM_BEGIN) and text.endswith(PEM_END)):
-        raise ValueError("not a PEM public key")
+    forms = {PEM_BEGIN: (PEM_END, False), PKCS1_BEGIN: (PKCS1_END, True)}
+    begin = next((b for b, (e, _) in forms.items() if text.startswith(b) and text.endswith(e)), "")
+    if not begin:
+        raise ValueError("not a PEM public key (BEGIN PUBLIC KEY or BEGIN RSA PUBLIC KEY)")
+    end, pkcs1 = forms[begin]
     try:
-        der = base64.b64decode("".join(text[len(PEM_BEGIN) : -len(PEM_END)].split()), validate=True)
+        der = base64.b64decode("".join(text[len(begin) : -len(end)].split()), validate=True)
     except ValueError:
         raise ValueError("the PEM body is not base64") from None
+    kind = "an RSA PKCS#1 public key" if pkcs1 else "an RSA SubjectPublicKeyInfo"
 
     def read(data: bytes, at: int, tag: int) -> tuple[bytes, int]:
         if at + 2 > len(data) or data[at] != tag:
-            raise ValueError("not an RSA SubjectPublicKeyInfo")
+            raise ValueError(f"not {kind}")
         size, at = data[at + 1], at + 2
         if size & 0x80:
             count = size & 0x7F
             size, at = int.from_bytes(data[at : at + count], "big"), at + count
         if at + size > len(data):
-            raise ValueError("not an RSA SubjectPublicKeyInfo")
+            raise ValueError(f"not {kind}")
         return data[at : at + size], at + size
 
-    spki, _ = read(der, 0, 0x30)
-    algorithm, at = read(spki, 0, 0x30)
-    oid, _ = read(algorithm, 0, 0x06)
-    if oid != RSA_ENCRYPTION_OID:
-        raise ValueError("not an RSA public key")
-    bits, _ = read(spki, at, 0x03)
-    key, _ = read(bits[1:], 0, 0x30)
+    if pkcs1:
+        key, _ = read(der, 0, 0x30)
+    else:
+        spki, _ = read(der, 0, 0x30)
+        algorithm, at = read(spki, 0, 0x30)
+        oid, _ = read(algorithm, 0, 0x06)
+        if oid != RSA_ENCRYPTION_OID:
+            raise ValueError("not an RSA public key")
+        bits, _ = read(spki, at, 0x03)
+        key, _ = read(bits[1:], 0, 0x30)
     n, at = read(key, 0, 0x02)
     e, _ = read(key, at, 0x02)
     return int.from_bytes(n, "big"), int.from_bytes(e, "big")

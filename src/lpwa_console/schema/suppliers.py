@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field, SecretStr, model_validator
+from pydantic.config import JsonDict
 
 from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, ResourceRequest
 
@@ -192,12 +193,22 @@ class ServiceAccountUpdate(ResourceRequest):
     group: GroupInput | None = None
 
 
+def _answered_once(schema: JsonDict) -> None:
+    schema.pop("writeOnly", None)
+    schema["readOnly"] = True
+
+
 class ServiceAccountSecret(ApiModel):
     """POST .../serviceAccounts/{serviceAccountId}/secret: a new secret, given once (the
     platform keeps only a hash of it); the former one stops working."""
 
     ID: str
-    clientSecret: SecretStr
+    # A SecretStr (never printed or logged), but answered: the schema says so, not writeOnly.
+    clientSecret: SecretStr = Field(
+        description="The new secret in clear, answered once, here, when it is made; never"
+        " answered again (the platform keeps only its hash)",
+        json_schema_extra=_answered_once,
+    )
     secretDate: int | None = None
 
 

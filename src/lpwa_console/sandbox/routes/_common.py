@@ -47,6 +47,11 @@ class Paging:
     def first(self) -> bool:
         return self.index == 1
 
+    def of(self, rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+        """This page of a list held whole (a handful of rows, not from SQL): (items, more)."""
+        end = self.offset + self.size
+        return list(rows[self.offset : end]), len(rows) > end
+
     def answer(
         self, page: tuple[list[dict[str, Any]], bool], count: Callable[[], int]
     ) -> dict[str, Any]:

@@ -15,12 +15,13 @@ import email.parser
 import io
 import tempfile
 from collections.abc import Iterator
-from typing import IO
+from typing import IO, Any
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
+from ...schema.common import ErrorBody
 from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
 from ..errors import INVALID, bad_request, too_large
 from ..long_work import let_requests_in
@@ -127,6 +128,21 @@ def _delimiters(file: IO[bytes], needle: bytes) -> Iterator[int]:
 
 # Parts of a multipart upload looked at before giving up (a form sends one or two).
 MAX_PARTS = 16
+
+# The answer of an import (device and key manager): the reference's 200 is empty when every
+# line was applied, else its `{code, message}` error document with the refused lines as a
+# CSV in `message`. The empty one is `text/plain` (no JSON is empty), documented as such.
+EMPTY_MEDIA_TYPE = "text/plain"
+IMPORT_RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "model": ErrorBody,
+        "description": "Every line applied: an empty `text/plain` body. Otherwise"
+        " `{code, message}` (JSON) with `message` a CSV of the refused lines:"
+        " `EUI,line N,[code] message[,...]`",
+        "content": {EMPTY_MEDIA_TYPE: {"schema": {"type": "string", "maxLength": 0}}},
+    },
+    413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
+}
 
 
 def field_window(file: IO[bytes], content_type: str, name: str, limit: int, too_big: str) -> Window:
@@ -244,7 +260,8 @@ class FailedLines:
         lines past MAX_LISTED are one last record of line 0, which names no line of the
         file (a client then knows those it sent are not all accounted for)."""
         if not self.listed:
-            return Response(status_code=200)
+            # Empty, as the reference says, and typed, as IMPORT_RESPONSES documents it.
+            return Response(status_code=200, media_type=EMPTY_MEDIA_TYPE)
         message = format_import_errors(self.listed)
         if self.more:
             message += format_import_errors(

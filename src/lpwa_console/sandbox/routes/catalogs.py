@@ -278,9 +278,14 @@ def _catalog_routes(kind: CatalogKind) -> None:
 
     opts: dict[str, Any] = {"response_model": CatalogVersion, **X}
     router.get(base, **opts)(get_catalog)
-    router.post(base, status_code=201, openapi_extra=_FILE_BODY, **opts)(import_catalog)
+    again: dict[int | str, dict[str, Any]] = {
+        409: {"description": "This version is installed already (`force` installs it again)"}
+    }
+    router.post(base, status_code=201, openapi_extra=_FILE_BODY, responses=again, **opts)(
+        import_catalog
+    )
     router.get(f"{base}/selfUpdate", **opts)(get_offered)
-    router.post(f"{base}/selfUpdate", status_code=201, **opts)(self_update)
+    router.post(f"{base}/selfUpdate", status_code=201, responses=again, **opts)(self_update)
 
 
 _FILE_BODY = {
@@ -329,7 +334,8 @@ def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
         raise bad_request(f"vendor.ID: no vendor {ref}")
 
 
-@router.post("/deviceProfiles", status_code=201, response_model=OperatorDeviceProfile, **X)
+@router.post("/deviceProfiles", status_code=201, response_model=OperatorDeviceProfile, **X,
+             responses={409: {"description": "A device profile with this ID exists"}})  # fmt: skip
 def create_device_profile(
     operatorUid: str, body: DeviceProfileCreate, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -418,7 +424,11 @@ def _bs_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) ->
 
 
 @router.post(
-    "/baseStationProfiles", status_code=201, response_model=OperatorBaseStationProfile, **X
+    "/baseStationProfiles",
+    status_code=201,
+    response_model=OperatorBaseStationProfile,
+    **X,
+    responses={409: {"description": "A base station profile with this ID exists"}},
 )
 def create_bs_profile(
     operatorUid: str, body: BaseStationProfileCreate, account: OperatorAccount, svc: AppServices
@@ -578,7 +588,8 @@ def _vendor_routes(path: str, kind: str) -> None:
                 "commercialDescription": item["commercialDescription"]}  # fmt: skip
 
     router.get(path, response_model=CatalogVendorPage, **X)(list_vendors)
-    router.post(path, status_code=201, response_model=CatalogVendor, **X)(create_vendor)
+    router.post(path, status_code=201, response_model=CatalogVendor, **X,
+                responses={409: {"description": "A vendor with this ID exists"}})(create_vendor)  # fmt: skip
     router.get(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
         get_local
     )
@@ -622,7 +633,8 @@ def _rf_region(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> 
     return item | {"catalogVersion": store.installed(conn, "rfRegions")[0]}
 
 
-@router.post("/rfRegions", status_code=201, response_model=RfRegion, **X)
+@router.post("/rfRegions", status_code=201, response_model=RfRegion, **X,
+             responses={409: {"description": "An RF region with this ID exists"}})  # fmt: skip
 def create_rf_region(
     operatorUid: str, body: RfRegionCreate, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:

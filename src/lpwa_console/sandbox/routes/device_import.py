@@ -28,7 +28,6 @@ from typing import IO, Annotated
 from fastapi import Query, Request, Response
 from pydantic import ValidationError
 
-from ...schema.common import ErrorBody
 from ...schema.device_import import ImportRow, parse_import_row
 from ...schema.domains import Domain, domain_matches
 from ..accounts import Account
@@ -40,6 +39,7 @@ from ..store.clock import now_ms
 from ._router import RecordedRouter
 from ._upload import (
     FRAMING,
+    IMPORT_RESPONSES,
     CsvLines,
     FailedLines,
     check_row_count,
@@ -125,14 +125,7 @@ def _run(
 
 @router.post(
     "/import",
-    responses={
-        200: {
-            "model": ErrorBody,
-            "description": "Empty when every line was applied; otherwise `{code, message}`"
-            " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
-        },
-        413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
-    },
+    responses=IMPORT_RESPONSES,
 )
 async def import_devices(
     request: Request,

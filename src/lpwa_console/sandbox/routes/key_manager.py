@@ -23,6 +23,7 @@ from ...schema.key_manager import (
 from .. import km_crypto
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
+from ..params import DeprecatedForce
 from ..store import key_manager as store
 from ..store.clock import now_ms
 from ._common import PageParams, list_answer
@@ -35,8 +36,11 @@ PERMISSION_LETTERS = ("x", "a", "ra", "rc", "s1")
 
 
 @router.get("/kmCustomers", response_model=KmCustomerPage, response_model_exclude_none=True)
-def km_customers(account: SubscriptionReader, svc: AppServices) -> dict[str, Any]:
-    """The subscriptions whose keys the caller manages (its own), with its permissions."""
+def km_customers(
+    account: SubscriptionReader, svc: AppServices, paging: PageParams
+) -> dict[str, Any]:
+    """The subscriptions whose keys the caller manages (its own), with its permissions;
+    paged as every list is."""
     assert account.subscription_id is not None
     found = store.subscription(svc.db.conn(), account.subscription_id)
     assert found is not None
@@ -45,7 +49,8 @@ def km_customers(account: SubscriptionReader, svc: AppServices) -> dict[str, Any
         "ID": found["ID"], "name": found["name"], "kmSubscriptionUid": account.subscription_id,
         "href": found["href"], "subscription": {"grantedPermissions": granted},
     }  # fmt: skip
-    return {"briefs": [item], "count": 1, "more": False}
+    rows = [item]
+    return paging.answer(paging.of(rows), lambda: len(rows))
 
 
 @router.get(KM, response_model=KmSubscription, response_model_exclude_none=True)
@@ -174,7 +179,7 @@ def update_as_key(
     body: KmAsKeyUpdate,
     account: SubscriptionWriter,
     svc: AppServices,
-    force: bool | None = None,  # deprecated and ignored (§4.4)
+    force: DeprecatedForce = None,
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
         sub = km_subscription(conn, account, kmSubscriptionUid)

@@ -21,6 +21,7 @@ from ...schema.key_manager import (
 )
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
+from ..params import DeprecatedForce
 from ..store import km_devices as store
 from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
@@ -121,7 +122,7 @@ def update_km_device(
     body: KmDeviceUpdate,
     account: DeviceWriter,
     svc: AppServices,
-    force: bool | None = None,  # deprecated and ignored (§4.4)
+    force: DeprecatedForce = None,
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
         sub = km_subscription(conn, account, kmSubscriptionUid)

@@ -18,7 +18,6 @@ from typing import IO
 
 from fastapi import Request, Response
 
-from ...schema.common import ErrorBody
 from ...schema.domains import DomainRestrictions
 from ...schema.km_import import KmImportRow, parse_km_row
 from ..accounts import Account
@@ -32,6 +31,7 @@ from ._km import km_subscription
 from ._router import RecordedRouter
 from ._upload import (
     FRAMING,
+    IMPORT_RESPONSES,
     CsvLines,
     FailedLines,
     check_row_count,
@@ -128,14 +128,7 @@ def _run(
 
 @router.post(
     "/kmSubscriptions/{kmSubscriptionUid}/devices/import",
-    responses={
-        200: {
-            "model": ErrorBody,
-            "description": "Empty when every line was applied; otherwise `{code, message}`"
-            " with `message` a CSV of the refused lines: `EUI,line N,[code] message[,...]`",
-        },
-        413: {"model": ErrorBody, "description": "The file passes 64 MB, or a line 16 KB"},
-    },
+    responses=IMPORT_RESPONSES,
 )
 async def import_km_devices(
     kmSubscriptionUid: str, request: Request, account: DeviceWriter, svc: AppServices

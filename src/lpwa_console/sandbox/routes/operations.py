@@ -238,8 +238,10 @@ def hsm_groups(
 
 
 @router.post(
-    "/hsmGroups", status_code=201, response_model=OperatorHsmGroup, response_model_exclude_none=True
-)
+    "/hsmGroups", status_code=201, response_model=OperatorHsmGroup, response_model_exclude_none=True,
+    responses={409: {"description": "The subscription has an HSM group of this ID, or a key"
+                                    " version is taken"}},
+)  # fmt: skip
 def create_hsm_group(
     operatorUid: str, body: OperatorHsmGroupCreate, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:

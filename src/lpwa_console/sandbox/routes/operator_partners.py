@@ -59,7 +59,9 @@ def list_partners(
     return list_answer(items, more, first=paging.first, count=lambda: store.count(conn))
 
 
-@router.post("/partners", status_code=201, response_model=Partner, response_model_exclude_none=True)
+@router.post("/partners", status_code=201, response_model=Partner, response_model_exclude_none=True,
+             responses={409: {"description": "A partner with this ID exists, or the"
+                                             " subscription is one already"}})  # fmt: skip
 def create_partner(
     operatorUid: str, body: PartnerCreate, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:

@@ -189,7 +189,11 @@ def update_restricted(
 
 
 @router.post(
-    "/admins", status_code=201, response_model=SupplierAdmin, response_model_exclude_none=True
+    "/admins",
+    status_code=201,
+    response_model=SupplierAdmin,
+    response_model_exclude_none=True,
+    responses={409: {"description": "An admin with this email exists"}},
 )
 def create_admin(
     supplierUid: str, body: SupplierAdminCreate, account: SupplierAccount, svc: AppServices

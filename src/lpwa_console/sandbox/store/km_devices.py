@@ -261,11 +261,29 @@ def update(
             values["state"] = "COMMISSIONED"
         elif not home and state in ("COMMISSIONED", "ACTIVATED"):
             values["state"] = "GENERIC"
+    _check_requested_state(body.state, values.get("state", state))
     if not values:
         return
     values["updated"] = now
     assignments = ", ".join(f"{k} = ?" for k in values)
     conn.execute(f"UPDATE km_devices SET {assignments} WHERE uid = ?", [*values.values(), uid])
+
+
+def _check_requested_state(requested: str | None, result: str) -> None:
+    """A state sent with an update is what it leaves (sent back as read), never replaced
+    silently: the key manager sets states, so any other is refused with the reason."""
+    if requested is None or requested == result:
+        return
+    why = {
+        "PRE_COMMISSIONED": "a device is pre-commissioned only when created",
+        "ACTIVATED": "a device becomes ACTIVATED when the network hears it join",
+        "COMMISSIONED": "a device is COMMISSIONED by setting its home network"
+        " (homeNsNetID or homeNsNSID)",
+        "GENERIC": "a device is GENERIC when it has no home network"
+        " (clear homeNsNetID and homeNsNSID)",
+    }.get(requested, "the key manager sets the state")
+    raise bad_request(f"state: {requested} cannot be requested ({why}); this update leaves"
+                      f" the device {result}")  # fmt: skip
 
 
 def delete(conn: sqlite3.Connection, uid: int) -> None:

@@ -304,12 +304,13 @@ class CatalogUpdateDialog(QDialog):
         box = QMessageBox(self)
         box.setObjectName("forceConfirm")
         box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle("Install again?")
+        older = comparison == "older"
+        box.setWindowTitle("Install an older version?" if older else "Install again?")
         have = installed.version if installed else "?"
         offer = offered.version if offered else "?"
         box.setText(
             f"The {CATALOG_NOUNS[kind]} catalog {have} is installed; the repository"
-            f" offers {offer}. Install {offer} anyway?"
+            f" offers {offer}{', an older version' if older else ''}. Install {offer} anyway?"
         )
         box.setInformativeText(
             "Its items replace those of the catalog; items you created are kept."

@@ -225,6 +225,7 @@ class CatalogsPane(Pane):
         self.update_dialog: CatalogUpdateDialog | None = None
         self.editor: ProfileEditor | None = None
         self.ask_force: QMessageBox | None = None
+        self.ask_older: QMessageBox | None = None
         self._import_path: Path | None = None
         self._error_text = ""
         # Kept per account (`Pane.set_account`), like the other panes' filters.
@@ -252,6 +253,7 @@ class CatalogsPane(Pane):
             (view_model.import_done, self._import_done),
             (view_model.import_failed, self._import_failed),
             (view_model.import_needs_force, self._ask_force),
+            (view_model.import_needs_older, self._ask_older),
             (view_model.update_done, self._update_done),
             (view_model.logo_loaded, self._logo_loaded),
             (view_model.logo_failed, lambda m: self.message.show_message(f"Logo: {m}")),
@@ -379,13 +381,13 @@ class CatalogsPane(Pane):
         dialog.finished.connect(lambda _r: dialog.deleteLater())
         dialog.open()
 
-    def import_file(self, path: Path, *, force: bool = False) -> None:
+    def import_file(self, path: Path, *, force: bool = False, older: bool = False) -> None:
         self._import_path = path
         self.progress.setValue(0)
         self.progress.setVisible(True)
         self.progress_label.setVisible(True)
         self.import_button.setEnabled(False)
-        self.vm.import_file(path, force=force)
+        self.vm.import_file(path, force=force, older=older)
 
     def open_profile_editor(self, profile: Any) -> None:
         if not self.vm.has_client or self.editor is not None:
@@ -562,6 +564,41 @@ class CatalogsPane(Pane):
                 self.import_file(path, force=True)
             box.deleteLater()
             self.ask_force = None
+
+        box.finished.connect(answered)
+        box.open()
+
+    def _ask_older(self, kind: str, installed: str, version: str) -> None:
+        """A file older than the installed catalog: installed only when the user says so."""
+        self._import_finished()
+        path = self._import_path
+        noun = CATALOG_NOUNS.get(kind, kind)
+        box = QMessageBox(self)
+        box.setObjectName("importOlderConfirm")
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle("Install an older version?")
+        box.setText(
+            f"This file holds version {version} of the {noun} catalog, which is older than"
+            f" version {installed}, the one installed."
+        )
+        box.setInformativeText(
+            f"Install version {version} in place of version {installed}? Its items replace"
+            " those of the catalog; items you created are kept."
+        )
+        older = box.addButton(f"Install version {version}", QMessageBox.ButtonRole.AcceptRole)
+        keep = box.addButton(f"Keep version {installed}", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        self.ask_older = box
+
+        def answered(_r: int) -> None:
+            if box.clickedButton() is older and path is not None:
+                self.import_file(path, older=True)
+            else:
+                self.message.show_message(
+                    f"Kept the {noun} catalog {installed}: version {version} was not installed"
+                )
+            box.deleteLater()
+            self.ask_older = None
 
         box.finished.connect(answered)
         box.open()

@@ -141,6 +141,7 @@ class SnapshotTaker:
         self.tile_template = tile_template
         self._http = http
         self._briefs: dict[str, list[dict[str, Any]]] = {}
+        self.missing_tiles = 0  # tiles the street map did not give
 
     async def _count(self, path: str, region: Region) -> int:
         params = [("pageIndex", "1"), ("pageSize", "10"), *region.params()]
@@ -248,6 +249,7 @@ class SnapshotTaker:
             base_url=self.client.base_url,
             devices=len(devices),
             stations=len(stations),
+            missing_tiles=self.missing_tiles,
         )
 
     async def _alarms(self, writer: SnapshotWriter, euis: set[str]) -> None:
@@ -295,9 +297,15 @@ class SnapshotTaker:
             def fetch(z: int, x: int, y: int) -> Callable[[], Awaitable[None]]:
                 async def one() -> None:
                     url = self.tile_template.format(z=z, x=x, y=y)
-                    answer = await http.get(url)
-                    if answer.status_code == 200 and answer.content:
-                        rows.append((z, x, (1 << z) - 1 - y, answer.content))
+                    try:
+                        answer = await http.get(url)
+                    except httpx.HTTPError:
+                        self.missing_tiles += 1  # a gap in the map, not a failed snapshot
+                    else:
+                        if answer.status_code == 200 and answer.content:
+                            rows.append((z, x, (1 << z) - 1 - y, answer.content))
+                        else:
+                            self.missing_tiles += 1
                     step("Map tiles", 1)
 
                 return one

@@ -117,7 +117,10 @@ class EditQueue:
         if states:
             sql += f" WHERE state IN ({', '.join('?' * len(states))})"
             args = states
-        rows = self.conn.execute(sql + " ORDER BY seq", args).fetchall()
+        return self._read(sql + " ORDER BY seq", args)
+
+    def _read(self, sql: str, args: tuple[Any, ...]) -> list[Edit]:
+        rows = self.conn.execute(sql, args).fetchall()
         return [
             Edit(
                 s, k, p, label, json.loads(c), json.loads(b), st, o, json.loads(pl) if pl else None
@@ -126,7 +129,12 @@ class EditQueue:
         ]
 
     def get(self, seq: int) -> Edit | None:
-        return next((e for e in self.edits() if e.seq == seq), None)
+        found = self._read(
+            "SELECT seq, kind, path, label, changes, base, state, outcome, platform FROM edits"
+            " WHERE seq = ?",
+            (seq,),
+        )
+        return found[0] if found else None
 
     def pending_count(self) -> int:
         row = self.conn.execute(

@@ -42,8 +42,8 @@ def as_of(taken_at: float | None) -> str:
 
 class FieldMode(QObject):
     offline_changed = Signal(bool)
-    queue_changed = Signal()  # an edit was queued, sent, settled
-    edit_done = Signal(object)  # Edit: its outcome
+    queue_changed = Signal()  # edits queued or forgotten, a replay started or ended
+    edit_done = Signal(object)  # Edit: one edit's outcome (sent, conflict, settled)
     sync_finished = Signal(str)  # what the replay did, in words
     take_progress = Signal(int, int, str)  # done, total, what
     take_finished = Signal(str)  # "" when done, else why not
@@ -179,8 +179,7 @@ class FieldMode(QObject):
         self.queue_changed.emit()
 
         def told(edit: Edit) -> None:
-            self.edit_done.emit(edit)
-            self.queue_changed.emit()
+            self.edit_done.emit(edit)  # one row changes: the views update that row only
 
         def finished(message: str) -> None:
             self.syncing = False
@@ -209,7 +208,6 @@ class FieldMode(QObject):
             after = queue.get(edit.seq)
             if after is not None:
                 self.edit_done.emit(after)
-            self.queue_changed.emit()
 
         self.runner.run(
             f"Settle the edit of {edit.label}",

@@ -213,6 +213,7 @@ class OfflineEditsDialog(QDialog):
         self.resize(900, 420)
         self.field, self.session = field, session
         self.edits: list[Edit] = []
+        self.rows: dict[int, int] = {}  # an edit's seq: its row
         self.summary = QLabel()
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -246,6 +247,7 @@ class OfflineEditsDialog(QDialog):
         self.clear_button.clicked.connect(self._clear)
         close.clicked.connect(self.accept)
         field.queue_changed.connect(self.refresh)
+        field.edit_done.connect(self.edit_done)
         session.state_changed.connect(self.refresh)
         self.refresh()
 
@@ -253,16 +255,37 @@ class OfflineEditsDialog(QDialog):
         queue = self.field.queue
         chosen = self.selected_edit()
         self.edits = queue.edits() if queue is not None else []
+        self.rows = {edit.seq: row for row, edit in enumerate(self.edits)}
         self.table.setRowCount(len(self.edits))
         for row, edit in enumerate(self.edits):
-            cells = (str(edit.seq), edit.label, f"{changed_words(edit.changes)}: "
-                     f"{values_words(edit.changes)}", STATE_WORDS.get(edit.state, edit.state),
-                     edit.outcome)  # fmt: skip
-            for column, text in enumerate(cells):
-                self.table.setItem(row, column, QTableWidgetItem(text))
+            self._fill(row, edit)
             if chosen is not None and edit.seq == chosen.seq:
                 self.table.selectRow(row)
-        waiting = self.field.pending()
+        self._summarise()
+
+    def _fill(self, row: int, edit: Edit) -> None:
+        cells = (str(edit.seq), edit.label, f"{changed_words(edit.changes)}: "
+                 f"{values_words(edit.changes)}", STATE_WORDS.get(edit.state, edit.state),
+                 edit.outcome)  # fmt: skip
+        for column, text in enumerate(cells):
+            item = self.table.item(row, column)
+            if item is None:
+                self.table.setItem(row, column, QTableWidgetItem(text))
+            elif item.text() != text:
+                item.setText(text)
+
+    def edit_done(self, edit: Edit) -> None:
+        """One edit's outcome: its row only (a replay of hundreds stays smooth)."""
+        row = self.rows.get(edit.seq)
+        if row is None:
+            self.refresh()
+            return
+        self.edits[row] = edit
+        self._fill(row, edit)
+        self._summarise()
+
+    def _summarise(self) -> None:
+        waiting = sum(1 for e in self.edits if e.pending)
         conflicts = sum(1 for e in self.edits if e.state == CONFLICT)
         online = self.session.client is not None and not self.field.offline
         if self.field.syncing:

@@ -64,6 +64,9 @@ class SnapshotWriter:
     def put_response(self, key: str, body: bytes) -> None:
         self.conn.execute("INSERT OR REPLACE INTO responses VALUES (?, ?)", (key, body))
 
+    def put_responses(self, rows: Sequence[tuple[str, bytes]]) -> None:
+        self.conn.executemany("INSERT OR REPLACE INTO responses VALUES (?, ?)", rows)
+
     def put_items(self, kind: str, rows: Sequence[tuple[str, str, dict[str, Any]]]) -> None:
         """(id, owner, list item) rows, in the platform's order."""
         values = []

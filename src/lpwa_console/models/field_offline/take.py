@@ -14,6 +14,7 @@ import math
 import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,8 @@ from .transport import STATIONS_PATH
 
 ZOOMS = range(10, 17)
 PAGE = 1000
-PARALLEL = 8
+PARALLEL = 16  # requests at once: a platform far away answers each in ~100 ms
+BATCH = 500  # answers written to the snapshot at once, off the UI thread
 # Sizes for the estimate: a street map's PNG tile, a device's or station's detail and list
 # item with its alarms (measured on the sandbox and OpenStreetMap's tiles: docs).
 TILE_KB = 14.0
@@ -142,6 +144,12 @@ class SnapshotTaker:
         self._http = http
         self._briefs: dict[str, list[dict[str, Any]]] = {}
         self.missing_tiles = 0  # tiles the street map did not give
+        # One thread writes the files, in the order asked: SQLite's work stays off the UI
+        # thread, and one connection is never used by two threads at once.
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="snapshot")
+
+    async def _write(self, call: Callable[..., Any], *args: Any) -> Any:
+        return await asyncio.get_running_loop().run_in_executor(self._writer, call, *args)
 
     async def _count(self, path: str, region: Region) -> int:
         params = [("pageIndex", "1"), ("pageSize", "10"), *region.params()]
@@ -197,9 +205,10 @@ class SnapshotTaker:
             writer.discard()
             tiles_partial.unlink(missing_ok=True)
             raise
-        writer.commit()
+        await self._write(writer.commit)  # the file's sync takes a while: off the UI
         if tiles_partial.exists():
             os.replace(tiles_partial, self.folder / TILES_FILE)
+        self._writer.shutdown(wait=False)
 
     async def _take(
         self,
@@ -223,14 +232,25 @@ class SnapshotTaker:
         stations = self._briefs.get(STATIONS)
         if stations is None:
             stations = await self._list(STATIONS_PATH, region, "lrrID,asc")
-        writer.put_items(DEVICES, [(item_id(DEVICES, d), "", d) for d in devices])
-        writer.put_items(STATIONS, [(item_id(STATIONS, s), "", s) for s in stations])
+        rows = [(item_id(DEVICES, d), "", d) for d in devices]
+        await self._write(writer.put_items, DEVICES, rows)
+        rows = [(item_id(STATIONS, s), "", s) for s in stations]
+        await self._write(writer.put_items, STATIONS, rows)
         step("Lists of devices and base stations")
+
+        answers: list[tuple[str, bytes]] = []
+
+        async def flush() -> None:
+            batch = answers[:]
+            answers.clear()
+            await self._write(writer.put_responses, batch)
 
         def detail(path: str) -> Callable[[], Awaitable[None]]:
             async def fetch() -> None:
                 answer = await self.client.request("GET", path)
-                writer.put_response(response_key(path), answer.content)
+                answers.append((response_key(path), answer.content))
+                if len(answers) >= BATCH:
+                    await flush()
                 step("Details")
 
             return fetch
@@ -238,6 +258,7 @@ class SnapshotTaker:
         calls = [detail(f"{DEVICES_PATH}/{item_id(DEVICES, d)}") for d in devices]
         calls += [detail(f"{STATIONS_PATH}/{item_id(STATIONS, s)}") for s in stations]
         await _parallel(calls)
+        await flush()
         await self._alarms(writer, {str(d.get("EUI", "")).upper() for d in devices})
         step("Alarms")
         box = estimate.box or box_of(devices + stations)
@@ -272,11 +293,12 @@ class SnapshotTaker:
                 break
         alarms.sort(key=lambda a: -int(a.get("updateTimestamp") or 0))
         eui_of = {a["alarmUid"]: (a.get("device") or {}).get("EUI", "") for a in alarms}
-        writer.put_items(DEVICE_ALARMS, [(a["alarmUid"], eui_of[a["alarmUid"]], a) for a in alarms])
+        rows = [(a["alarmUid"], eui_of[a["alarmUid"]], a) for a in alarms]
+        await self._write(writer.put_items, DEVICE_ALARMS, rows)
 
     async def _tiles(self, path: Path, box: Box, step: Callable[[str, int], None]) -> None:
         path.unlink(missing_ok=True)
-        conn = sqlite3.connect(path)
+        conn = sqlite3.connect(path, check_same_thread=False)
         conn.executescript(
             "CREATE TABLE metadata (name TEXT, value TEXT);"
             "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER,"
@@ -292,6 +314,10 @@ class SnapshotTaker:
         )  # fmt: skip
         http = self._http or httpx.AsyncClient(timeout=30, headers={"User-Agent": "lpwa-console"})
         rows: list[tuple[int, int, int, bytes]] = []
+
+        def insert(batch: list[tuple[int, int, int, bytes]]) -> None:
+            conn.executemany("INSERT OR REPLACE INTO tiles VALUES (?, ?, ?, ?)", batch)
+
         try:
 
             def fetch(z: int, x: int, y: int) -> Callable[[], Awaitable[None]]:
@@ -304,6 +330,10 @@ class SnapshotTaker:
                     else:
                         if answer.status_code == 200 and answer.content:
                             rows.append((z, x, (1 << z) - 1 - y, answer.content))
+                            if len(rows) >= BATCH:
+                                batch = rows[:]
+                                rows.clear()
+                                await self._write(insert, batch)
                         else:
                             self.missing_tiles += 1
                     step("Map tiles", 1)
@@ -314,6 +344,6 @@ class SnapshotTaker:
         finally:
             if self._http is None:
                 await http.aclose()
-        conn.executemany("INSERT OR REPLACE INTO tiles VALUES (?, ?, ?, ?)", rows)
-        conn.commit()
+        await self._write(insert, rows)
+        await self._write(conn.commit)
         conn.close()

@@ -158,9 +158,11 @@ async def run(server: Server, data: Path, tiles: str, edits: int, conflicts: int
     # for a core (the machine's other work), not working.
     out["snapshot_worst_stall_cpu_ms"] = round(beat.worst_cpu_ms, 1)
     out["snapshot_worst_busy_ms"] = round(beat.worst_busy_ms, 1)
+    out["snapshot_worst_busy_gc_ms"] = round(beat.worst_busy_gc_ms, 1)
     beat.stop()
     stacks("snapshot", beat)
     assert finished == [""], finished
+    out["snapshot_phases_s"] = taker.phase_s
     out["snapshot_devices"], out["snapshot_stations"] = estimate.devices, estimate.stations
     out["snapshot_tiles"] = estimate.tiles
     out["snapshot_estimate_mb"] = round(estimate.megabytes, 1)
@@ -219,6 +221,7 @@ async def run(server: Server, data: Path, tiles: str, edits: int, conflicts: int
     out["sync_worst_stall_ms"] = round(beat.worst_ms, 1)
     out["sync_worst_stall_cpu_ms"] = round(beat.worst_cpu_ms, 1)
     out["sync_worst_busy_ms"] = round(beat.worst_busy_ms, 1)
+    out["sync_worst_busy_gc_ms"] = round(beat.worst_busy_gc_ms, 1)
     beat.stop()
     stacks("sync", beat)
     assert field.queue is not None

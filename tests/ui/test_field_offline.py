@@ -21,6 +21,7 @@ from lpwa_console.models.profiles import MemorySecretStore, Profile
 from lpwa_console.models.tiles import TileKey
 from lpwa_console.ui.dialogs.device_form import DeviceFormDialog
 from lpwa_console.ui.dialogs.field_offline import OfflineEditsDialog, TakeOfflineDialog
+from lpwa_console.ui.panes.device_map import DeviceMapPane
 from lpwa_console.ui.panes.devices import DevicesPane
 from tests.tile_fixtures import png, tile_server
 
@@ -191,6 +192,12 @@ def test_take_offline_work_offline_and_sync_back(
     assert "needs a connection to the platform" in pane.new_button.toolTip()
     assert pane.new_button.toolTip().startswith("Offline, data as of ")
     assert pane.edit_button.isEnabled()
+    # The map draws the street map tiles of the snapshot.
+    console.window.navigator.open("map")
+    map_pane = console.panes["map"]
+    assert isinstance(map_pane, DeviceMapPane) and map_pane.tiles_vm is not None
+    qtbot.waitUntil(lambda: "offline snapshot" in map_pane.tiles_vm.status, timeout=10_000)
+    console.window.navigator.open("devices")
 
     # Edit the position and the name of one device, the name of another, offline.
     select(pane, qtbot, 0)

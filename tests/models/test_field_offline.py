@@ -160,3 +160,26 @@ async def test_a_crash_between_send_and_mark_sends_nothing_twice(
     await client.aclose()
     store.close()
     assert QUEUED not in [e.state for e in EditQueue(tmp_path / QUEUE_FILE).edits()]
+
+
+@pytest.mark.anyio
+async def test_a_tag_is_sized_by_its_items_and_a_cancel_keeps_the_last_snapshot(
+    platform: Counting, tmp_path: Path, street_map: str
+) -> None:
+    import asyncio
+
+    taker = SnapshotTaker(platform.client, tmp_path, street_map)
+    region = Region("tag", value="water")
+    estimate = await taker.estimate(region)
+    tagged = await platform.client.devices.list(page_size=1000, filters=DeviceFilter(tag=["water"]))
+    assert estimate.devices == tagged.count and estimate.box is not None
+    assert estimate.tiles == len(tile_keys(estimate.box)) and estimate.megabytes > 0
+    # Cancelled once the details are under way: no snapshot, nothing partial left.
+    seen: list[int] = []
+    task = asyncio.ensure_future(taker.take(region, estimate, lambda done, *_: seen.append(done)))
+    while len(seen) < 20:
+        await asyncio.sleep(0.01)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert sorted(p.name for p in tmp_path.iterdir()) == []

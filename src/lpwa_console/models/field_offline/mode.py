@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from PySide6.QtCore import QObject, Signal
@@ -17,12 +17,11 @@ from PySide6.QtCore import QObject, Signal
 from ...api import LpwaClient
 from ..tasks import TaskRunner
 from .edit_queue import CONFLICT, PENDING, Edit, EditQueue
-from .offline_edits import OfflineEditor
 from .paths import QUEUE_FILE, SNAPSHOT_FILE, TILES_FILE, field_dir
 from .store import SnapshotStore
-from .sync import replay, resolve
-from .take import Estimate, Region, SnapshotTaker
-from .transport import SnapshotTransport
+
+if TYPE_CHECKING:  # the rest is imported when first used: not on every start
+    from .take import Estimate, Region, SnapshotTaker
 
 
 def account_of(profile: Any) -> str:
@@ -107,6 +106,9 @@ class FieldMode(QObject):
         None without a snapshot."""
         if not self.has_snapshot() or self.folder is None or self.queue is None:
             return None
+        from .offline_edits import OfflineEditor
+        from .transport import SnapshotTransport
+
         store = SnapshotStore(self.folder / SNAPSHOT_FILE)
         base_url = str(store.meta("base_url") or "http://offline.invalid")
         editor = OfflineEditor(store, self.queue)
@@ -137,6 +139,8 @@ class FieldMode(QObject):
     # --- taking a region offline -----------------------------------------------------------
 
     def taker(self, client: LpwaClient, tile_template: str) -> SnapshotTaker:
+        from .take import SnapshotTaker
+
         assert self.folder is not None
         return SnapshotTaker(client, self.folder, tile_template)
 
@@ -172,6 +176,8 @@ class FieldMode(QObject):
 
     def sync(self, client: LpwaClient) -> None:
         """Send the waiting edits in order, each outcome told (`edit_done`)."""
+        from .sync import replay
+
         queue = self.queue
         if queue is None or self.syncing or not queue.edits(*PENDING):
             return
@@ -200,6 +206,8 @@ class FieldMode(QObject):
         )
 
     def resolve(self, client: LpwaClient, edit: Edit, *, mine: bool) -> None:
+        from .sync import resolve
+
         queue = self.queue
         if queue is None:
             return

@@ -147,6 +147,7 @@ class SnapshotTaker:
         self._http = http
         self._briefs: dict[str, list[dict[str, Any]]] = {}
         self.missing_tiles = 0  # tiles the street map did not give
+        self._tiles_conn: sqlite3.Connection | None = None
         self.phase_s: dict[str, float] = {}  # how long each part took (the bench's figures)
         # One thread writes the files, in the order asked: SQLite's work stays off the UI
         # thread, and one connection is never used by two threads at once.
@@ -206,8 +207,11 @@ class SnapshotTaker:
         try:
             await self._take(writer, region, estimate, progress, tiles_partial)
         except BaseException:
-            writer.discard()
+            # After the writes under way (one thread owns the files), then nothing is left.
+            self._writer.submit(writer.discard).result()
+            self._writer.submit(self._close_tiles).result()
             tiles_partial.unlink(missing_ok=True)
+            self._writer.shutdown(wait=False)
             raise
         await self._write(writer.commit)  # the file's sync takes a while: off the UI
         if tiles_partial.exists():
@@ -315,6 +319,7 @@ class SnapshotTaker:
     async def _tiles(self, path: Path, box: Box, step: Callable[[str, int], None]) -> None:
         path.unlink(missing_ok=True)
         conn = sqlite3.connect(path, check_same_thread=False)
+        self._tiles_conn = conn
         conn.executescript(
             "CREATE TABLE metadata (name TEXT, value TEXT);"
             "CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER,"
@@ -362,4 +367,9 @@ class SnapshotTaker:
                 await http.aclose()
         await self._write(insert, rows)
         await self._write(conn.commit)
-        conn.close()
+        self._close_tiles()
+
+    def _close_tiles(self) -> None:
+        if self._tiles_conn is not None:
+            self._tiles_conn.close()
+            self._tiles_conn = None

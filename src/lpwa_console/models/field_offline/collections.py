@@ -55,6 +55,12 @@ class Matcher:
         acked = _one(params, "acked")
         self.acked = None if acked is None else acked.lower() == "true"
 
+    @property
+    def empty(self) -> bool:
+        """No filter: every item passes."""
+        return not (self.prefixes or self.query or any(self.ids.values()) or self.tags
+                    or self.health or self.level or self.box or self.acked is not None)  # fmt: skip
+
     def __call__(self, item: Item) -> bool:
         if any(not _starts(item.get(f), p) for f, p in self.prefixes.items()):
             return False
@@ -92,13 +98,24 @@ def _sort_key(field: str) -> Callable[[Item], tuple[int, Any]]:
     return key
 
 
-def page(items: list[Item], params: Params, *, now: Any = None) -> Item:
-    """One page of the list of `items` this request asks for, in the platform's envelope."""
-    chosen = [i for i in items if matcher(params)(i)]
+def select(items: list[Item], params: Params) -> list[Item]:
+    """The items this request's filters keep, in its order."""
+    test = Matcher(params)
+    chosen = items if test.empty else [i for i in items if test(i)]
     sort = _one(params, "sort")
     if sort:
         field, _, direction = sort.partition(",")
-        chosen.sort(key=_sort_key(field), reverse=direction.lower() == "desc")
+        chosen = sorted(chosen, key=_sort_key(field), reverse=direction.lower() == "desc")
+    return chosen
+
+
+def page(
+    items: list[Item], params: Params, *, now: Any = None, chosen: list[Item] | None = None
+) -> Item:
+    """One page of the list of `items` this request asks for, in the platform's envelope
+    (`chosen`: the selection already made for these filters and sort)."""
+    if chosen is None:
+        chosen = select(items, params)
     size = max(1, int(_one(params, "pageSize") or 100))
     after = _one(params, "pageAfter")
     index = _one(params, "pageIndex")
@@ -111,7 +128,7 @@ def page(items: list[Item], params: Params, *, now: Any = None) -> Item:
     envelope: Item = {"briefs": briefs, "more": more}
     if start == 0:
         envelope["count"] = len(chosen)
-    if after is not None or (index is None and sort is not None):
+    if after is not None or (index is None and _one(params, "sort") is not None):
         envelope["cursors"] = {"last": f"@{start + size}" if more else None}
     if now is not None:
         envelope["now"] = now

@@ -38,6 +38,7 @@ class SnapshotTransport(httpx.AsyncBaseTransport):
         self.store = store
         self.editor = editor
         self.base_path = base_path.rstrip("/")
+        self._selections: dict[Any, list[dict[str, Any]]] = {}
         taken = store.taken_at
         self.taken_text = time.strftime("%H:%M", time.localtime(taken)) if taken else "?"
 
@@ -59,7 +60,7 @@ class SnapshotTransport(httpx.AsyncBaseTransport):
         lists = {DEVICES_PATH: DEVICES, STATIONS_PATH: STATIONS, DEVICE_ALARMS_PATH: DEVICE_ALARMS}
         kind = lists.get(path)
         if kind is not None:
-            return _json(200, collections.page(self.store.items(kind), params), request)
+            return _json(200, self._page(kind, params), request)
         if path in (f"{DEVICES_PATH}/clusters", f"{STATIONS_PATH}/clusters"):
             kind = DEVICES if path.startswith(DEVICES_PATH) else STATIONS
             return _json(200, collections.clusters(self.store.items(kind), params), request)
@@ -79,6 +80,18 @@ class SnapshotTransport(httpx.AsyncBaseTransport):
         return httpx.Response(
             200, content=body, headers={"Content-Type": "application/json"}, request=request
         )
+
+    def _page(self, kind: str, params: list[tuple[str, str]]) -> dict[str, Any]:
+        """A page of a list; the selection (filters and sort) is kept for the next pages
+        of the same list, until an offline edit changes the items."""
+        paging = ("pageIndex", "pageSize", "pageAfter")
+        key = (kind, self.store.version, tuple(sorted(p for p in params if p[0] not in paging)))
+        chosen = self._selections.get(key)
+        items = self.store.items(kind)
+        if chosen is None:
+            chosen = collections.select(items, params)
+            self._selections = {key: chosen}  # one kept: the list being scrolled
+        return collections.page(items, params, chosen=chosen)
 
     def _device_eui(self, ref: str) -> str:
         if ref.startswith("e"):

@@ -109,6 +109,16 @@ async def test_the_snapshot_answers_the_client_offline(
     assert [(e.changes, e.base) for e in queue.edits()] == [
         ({"name": "Field name"}, {"name": one.name})
     ]
+    # A tag added from the detail's tags tab: queued too, shown at once.
+    await client.devices.tag("checked-on-site", [one.EUI])
+    tagged = await client.devices.get(one.path_ref)
+    assert "checked-on-site" in {t.name for t in tagged.tags}
+    assert "checked-on-site" in {t["name"] for t in queue.edits()[-1].changes["tags"]}
+    # The region's alarms, from the alarms centre's list and the device's own.
+    euis = {d.EUI for d in page.briefs}
+    alarms = await client.device_alarms.list(page_size=1000)
+    assert alarms.count == store.count("device_alarms")
+    assert all(a.device.EUI in euis for a in alarms.briefs)
     await client.aclose()
     queue.close()
     store.close()

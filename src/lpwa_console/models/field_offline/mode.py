@@ -36,7 +36,7 @@ def as_of(taken_at: float | None) -> str:
     then = time.localtime(taken_at)
     if time.strftime("%Y%m%d", then) == time.strftime("%Y%m%d"):
         return time.strftime("%H:%M", then)
-    return time.strftime("%-d %b %H:%M", then)
+    return f"{then.tm_mday} {time.strftime('%b %H:%M', then)}"  # no %-d on Windows
 
 
 class FieldMode(QObject):

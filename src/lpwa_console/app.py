@@ -20,6 +20,7 @@ from .models.device_export import DeviceExporter
 from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
+from .models.field_offline.mode import FieldMode
 from .models.palette import DeviceSearchViewModel
 from .models.pane_access import (
     PARTNER,
@@ -59,7 +60,8 @@ def build(
     # The keyring, or (without one) this session's memory or a passphrase-protected file.
     profiles = ProfileStore(settings, secrets or SecretStorage(data_dir))
     embedded = embedded or EmbeddedSandbox(data_dir)
-    session = Session(profiles, runner, embedded)
+    field = FieldMode(data_dir, runner)
+    session = Session(profiles, runner, embedded, field=field)
     devices = DevicesViewModel(runner)
 
     def for_devices(set_client: Callable[[Any], None]) -> None:
@@ -73,6 +75,7 @@ def build(
     session.client_changed.connect(
         lambda client: rights.set_client(client, partner=account_kind(session.role) == PARTNER)
     )
+    session.client_changed.connect(lambda client: field_follows(session, rights, client))
     detail = DeviceDetailViewModel(runner)
     for_devices(detail.set_client)
     exporter = DeviceExporter(runner)
@@ -112,6 +115,17 @@ def build(
     return Console(
         settings, runner, profiles, embedded, session, devices, window, panes, subscription
     )
+
+
+def field_follows(session: Session, rights: AccountRights, client: object) -> None:
+    """Offline, the platform's actions are disabled with the reason; back online, the
+    edits made offline are sent back (models/field_offline)."""
+    field = session.field
+    if field is None:
+        return
+    rights.set_offline(field.offline_reason if client is not None else "")
+    if client is not None and not field.offline and field.pending():
+        field.sync(client)  # type: ignore[arg-type]
 
 
 def show_loading(console: Console) -> None:

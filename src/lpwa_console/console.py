@@ -64,6 +64,8 @@ class Console:
         self.window.hide()
         self.runner.cancel_all()
         await self.session.aclose()
+        if self.session.field is not None:
+            self.session.field.close()
         self.embedded.stop()
 
     def choose_profile(self, name: str | None) -> Profile:

@@ -55,6 +55,13 @@ def pane_factories(
 
         tiles = TileLayerViewModel(settings, tiles_dir)
         tiles.restore()
+        field = session.field
+        if field is not None:  # offline, the map shows the snapshot's tiles
+            field.offline_changed.connect(
+                lambda offline: tiles.follow_offline(field.tiles_path if offline else None)
+            )
+            if field.offline:
+                tiles.follow_offline(field.tiles_path)
         return DeviceMapPane(
             devices(DeviceMapViewModel(runner)),
             tiles,

@@ -66,6 +66,10 @@ class Verdict:
 
 ALLOWED = Verdict(True)
 
+# What may be done offline (field mode, issue 23): a device's name, tags and position are
+# queued and sent back later (models/field_offline); every other action needs the platform.
+OFFLINE_ACTIONS = frozenset({"device.edit", "device.tag"})
+
 _DEVICE_WRITE = ("a",), (WRITE_NODE,)
 _SUB_WRITE = ("a",), ()
 
@@ -281,6 +285,9 @@ class AccountRights(QObject):
         self.runner = runner
         self.grants = Grants()
         self.subscription: Any = None
+        # Set while the console browses an offline snapshot: why the platform's actions are
+        # disabled ("Offline, data as of 10:42: this needs a connection to the platform").
+        self.offline_reason = ""
         self._latest = Latest()
 
     # what older callers read
@@ -298,7 +305,16 @@ class AccountRights(QObject):
         return not self.check("device.routing").allowed
 
     def check(self, action: str) -> Verdict:
+        if self.offline_reason and action not in OFFLINE_ACTIONS:
+            requirement(action)
+            return Verdict(False, self.offline_reason)
         return self.grants.check(action)
+
+    def set_offline(self, reason: str) -> None:
+        """Offline ("" when back): every action but those queued offline is refused."""
+        if reason != self.offline_reason:
+            self.offline_reason = reason
+            self.changed.emit()
 
     def allows(self, action: str) -> bool:
         return self.check(action).allowed

@@ -6,17 +6,21 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QObject, Signal
 
 from ..api import Credentials, LpwaClient
+from ..api.errors import APIConnectionError, APITimeoutError
 from .embedded import EmbeddedSandbox, SandboxInfo
 from .errors import UserError
 from .pane_access import OPERATOR, PARTNER, SUBSCRIBER, account_kind
 from .profiles import Profile, ProfileStore, SecretStoreError
 from .secret_file import PassphraseNeeded
 from .tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from .field_offline.mode import FieldMode
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +68,7 @@ class Session(QObject):
         embedded: EmbeddedSandbox | None = None,
         *,
         client_factory: ClientFactory = default_client_factory,
+        field: FieldMode | None = None,
         parent: QObject | None = None,
     ) -> None:
         super().__init__(parent)
@@ -80,6 +85,10 @@ class Session(QObject):
         self.message = ""
         self.progress = ""
         self.connect_ms: float | None = None
+        # Field mode (models/field_offline): the snapshot the console falls back on when the
+        # platform cannot be reached; `offline_text` says so ("Offline, data as of 10:42").
+        self.field = field
+        self.offline_text = ""
         self._task_id: int | None = None
         if embedded is not None:
             embedded.failed.connect(self._sandbox_failed)
@@ -94,6 +103,8 @@ class Session(QObject):
         self.profiles.set_last_profile(profile.name)
         self.profile_changed.emit(profile.name)
         self._drop_clients()
+        if self.field is not None:
+            self.field.open_profile(profile)
         sandbox = self.embedded
         if not profile.is_embedded or sandbox is None or (sandbox.info and sandbox.running):
             first = "Signing in…"
@@ -163,11 +174,29 @@ class Session(QObject):
                 )
             # The platform does not say what kind of account this is: the profile does.
             name, role = profile.client_id, account_kind(profile.role)
+        snapshot = self.field if not profile.is_embedded else None
+        offline_ready = snapshot is not None and snapshot.has_snapshot()
+        retries = client.max_retries
+        if offline_ready:  # unreachable is said at once: the snapshot opens instead
+            _no_retries(client)
         try:
             subscription = await _signed_in(client, role)
+        except (APIConnectionError, APITimeoutError):
+            await client.aclose()
+            offline = snapshot.offline_client() if snapshot is not None and offline_ready else None
+            if offline is None:
+                raise
+            self.client, self.account_name, self.role = offline
+            self.role = self.role or role
+            self.account_name = self.account_name or name
+            self.offline_text = snapshot.offline_text if snapshot is not None else ""
+            self.connect_ms = (time.perf_counter() - t0) * 1000
+            return
         except BaseException:
             await client.aclose()
             raise
+        if offline_ready:
+            _no_retries(client, retries)
         self.client = client
         # The sandbox knows its demo accounts by name; a real platform names the subscription.
         sub_name = getattr(subscription, "name", None)
@@ -233,7 +262,8 @@ class Session(QObject):
     def _connected(self) -> None:
         self._task_id = None
         log.info("connected as %s (%s)", self.account_name, self.role)
-        self._set_state("connected", f"Connected to {self.profile.name if self.profile else ''}")
+        profile = self.profile.name if self.profile else ""
+        self._set_state("connected", self.offline_text or f"Connected to {profile}")
         self.account_changed.emit(self.account_name, self.role)
         self.client_changed.emit(self.client)
 
@@ -253,6 +283,9 @@ class Session(QObject):
             self.progress_changed.emit("")
 
     def _drop_clients(self) -> None:
+        self.offline_text = ""
+        if self.field is not None:
+            self.field.leave_offline()
         old = [c for c in (self.client, self.operator_client) if c is not None]
         self.client = self.operator_client = None
         self.account_name = self.role = ""
@@ -267,6 +300,14 @@ class Session(QObject):
             if client is not None:
                 await client.aclose()
         self.client = self.operator_client = None
+
+
+def _no_retries(client: LpwaClient, retries: int = 0) -> None:
+    """Sign-in's retries off (or back to `retries`): with a snapshot to fall back on, an
+    unreachable platform is said at once rather than after the retries' back-off."""
+    client.max_retries = retries
+    if client.token_provider is not None:
+        client.token_provider.max_retries = retries
 
 
 async def _signed_in(client: LpwaClient, role: str) -> Any:

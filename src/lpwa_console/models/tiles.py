@@ -393,6 +393,19 @@ class TileLayerViewModel(QObject):
     def use_world(self) -> None:
         self._set_source(None, WORLD, "")
 
+    def follow_offline(self, package: Path | None) -> None:
+        """Field mode: offline, the tile package of the snapshot (not saved as the user's
+        basemap); back online (None), the user's basemap again."""
+        if package is None:
+            self.restore()
+            return
+        try:
+            source = MBTilesSource(package)
+        except TileSourceError as exc:
+            self._set_source(None, WORLD, f"Showing the world outline: {exc}", save=False)
+            return
+        self._set_source(source, PACKAGE, "Tiles: the offline snapshot's street map", save=False)
+
     def use_package(self, path: Path) -> str | None:
         """Open an MBTiles file; returns the reason in words when it cannot be used."""
         try:

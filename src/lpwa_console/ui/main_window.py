@@ -195,6 +195,12 @@ class MainWindow(QMainWindow):
         manage.triggered.connect(self.manage_profiles)
         reconnect = connection.addAction("Reconnect")
         reconnect.triggered.connect(self.session.reconnect)
+        if self.session.field is not None:  # field mode (models/field_offline)
+            connection.addSeparator()
+            self.take_offline_action = connection.addAction("Take offline…")
+            self.take_offline_action.triggered.connect(self.take_offline)
+            self.offline_edits_action = connection.addAction("Offline edits…")
+            self.offline_edits_action.triggered.connect(self.open_offline_edits)
         self.subscription_action: QAction | None = None
         if self.subscription is not None:
             connection.addSeparator()
@@ -623,6 +629,34 @@ class MainWindow(QMainWindow):
         box.finished.connect(box.deleteLater)
         box.open()
 
+    # --- field mode ---------------------------------------------------------------------
+
+    def take_offline(self) -> None:
+        """The "Take offline" dialog, its box the map's view when the map was opened."""
+        from .dialogs.field_offline import TakeOfflineDialog
+
+        field = self.session.field
+        assert field is not None
+        box = None
+        map_host = dict(zip(self.pane_keys, self.panes, strict=False)).get("map")
+        if map_host is not None and (not isinstance(map_host, LazyPane) or map_host.is_made):
+            view = getattr(pane_of(map_host), "view", None)
+            geo = view.visible_box() if view is not None else None
+            if geo is not None:
+                box = (geo.min_lat, geo.min_lon, geo.max_lat, geo.max_lon)
+        dialog = TakeOfflineDialog(field, self.session, self.settings, box, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    def open_offline_edits(self) -> None:
+        from .dialogs.field_offline import OfflineEditsDialog
+
+        field = self.session.field
+        assert field is not None
+        dialog = OfflineEditsDialog(field, self.session, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
     # --- session ------------------------------------------------------------------------
 
     def _progress_changed(self, _text: str) -> None:
@@ -644,6 +678,8 @@ class MainWindow(QMainWindow):
             stack.set_offline_text(offline)
         if offline:
             text = offline
+        elif state == "connected" and self.session.offline_text:
+            text = self.session.offline_text  # "Offline, data as of 10:42"
         elif self._progress and state == "connected":
             text = self._progress
         if state == "failed":

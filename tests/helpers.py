@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import os
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -49,3 +50,10 @@ def load_by_path(name: str, path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def newer_catalog_version() -> str:
+    """A catalog version above any a test installed before, in this process or another one
+    sharing the sandbox: the catalogs pane asks before an older version (issue 21), so a
+    fixed or random version would depend on the order the tests ran in."""
+    return str(time.time_ns())

@@ -29,6 +29,7 @@ from lpwa_console.schema.catalogs import (
 )
 from lpwa_console.schema.device_profiles import DeviceProfileFilter
 
+from ..helpers import newer_catalog_version
 from ..images import png
 
 pytestmark = pytest.mark.anyio
@@ -153,7 +154,7 @@ async def test_catalog_versions_import_and_self_update(op: LpwaClient) -> None:
     with pytest.raises(APIStatusError) as refused:
         await op.catalogs.self_update("baseStationProfiles")
     assert refused.value.status_code == 409
-    version = f"2200.{random.randrange(1 << 30)}"
+    version = newer_catalog_version()
     file = {
         "format": "lpwa-catalog/1",
         "catalog": "deviceProfiles",

@@ -32,6 +32,7 @@ from lpwa_console.models.pane_access import (
 )
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.catalogs import DeviceProfileCreate
+from tests.helpers import newer_catalog_version
 
 KEYS = ["devices", "map", "alarms", "multicast", "app_servers", "network", "stations",
         "partners", "key_manager", "catalogs"]  # fmt: skip
@@ -179,7 +180,7 @@ def test_profile_saved_and_catalog_imported_with_progress(
     with qtbot.waitSignal(vm.profile_saved, timeout=10_000) as saved:
         vm.save_profile(request)
     assert f"CUSTOM/vm-{suffix}" == saved.args[0].ID and saved.args[0].devNonceCounterBased == 1
-    version = f"2099.{suffix}"
+    version = newer_catalog_version()
     path = tmp_path / "catalog.json"
     path.write_text(json.dumps({
         "format": "lpwa-catalog/1", "catalog": "rfRegions", "version": version,

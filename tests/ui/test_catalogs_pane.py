@@ -28,6 +28,7 @@ from lpwa_console.sandbox.demo_operator_catalog import CLASS_WORD, RF_REGIONS
 from lpwa_console.ui.dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
 from lpwa_console.ui.lazy_pane import real_pane
 from lpwa_console.ui.panes.catalogs import CatalogsPane
+from tests.helpers import newer_catalog_version
 from tests.ui.conftest import OpenConsole
 
 
@@ -189,7 +190,7 @@ def test_import_shows_progress_and_asks_for_the_same_version(
     suffix = random.randrange(1 << 30)
     path = tmp_path / "regions.json"
     path.write_text(json.dumps({
-        "format": "lpwa-catalog/1", "catalog": "rfRegions", "version": f"2100.{suffix}",
+        "format": "lpwa-catalog/1", "catalog": "rfRegions", "version": newer_catalog_version(),
         "rfRegions": [{"ID": f"UI_{suffix}", "name": "UI region", "ismBand": "in865",
                        "locals": {"fr": {"name": "Région UI"}}}],
     }))  # fmt: skip
@@ -325,6 +326,7 @@ def test_installing_an_older_catalog_file_asks_with_both_versions(
     qtbot: Any, pane: CatalogsPane, tmp_path: Path
 ) -> None:
     suffix = random.randrange(1 << 30)
+    base = newer_catalog_version()
 
     def catalog_file(name: str, version: str) -> Path:
         path = tmp_path / name
@@ -335,12 +337,10 @@ def test_installing_an_older_catalog_file_asks_with_both_versions(
         }))  # fmt: skip
         return path
 
-    newer = catalog_file("newer.json", f"2300.{suffix}.2")
-    older = catalog_file("older.json", f"2300.{suffix}.1")
+    newer = catalog_file("newer.json", f"{base}.2")
+    older = catalog_file("older.json", f"{base}.1")
     pane.import_file(newer)
-    qtbot.waitUntil(
-        lambda: f"RF regions catalog 2300.{suffix}.2" in pane.message.text(), timeout=20_000
-    )
+    qtbot.waitUntil(lambda: f"RF regions catalog {base}.2" in pane.message.text(), timeout=20_000)
 
     def asked() -> QMessageBox:
         pane.import_file(older)
@@ -348,37 +348,31 @@ def test_installing_an_older_catalog_file_asks_with_both_versions(
         box = pane.ask_older
         assert box is not None and box.windowTitle() == "Install an older version?"
         assert box.text() == (
-            f"This file holds version 2300.{suffix}.1 of the RF regions catalog, which is"
-            f" older than version 2300.{suffix}.2, the one installed."
+            f"This file holds version {base}.1 of the RF regions catalog, which is"
+            f" older than version {base}.2, the one installed."
         )
         assert not pane.progress.isVisible() and pane.import_button.isEnabled()
         return box
 
     # Keep: nothing is sent, the installed version stays and the pane says so.
     box = asked()
-    next(b for b in box.buttons() if b.text() == f"Keep version 2300.{suffix}.2").click()
+    next(b for b in box.buttons() if b.text() == f"Keep version {base}.2").click()
     qtbot.waitUntil(lambda: pane.ask_older is None)
     assert pane.message.text() == (
-        f"Kept the RF regions catalog 2300.{suffix}.2: version 2300.{suffix}.1 was not installed"
+        f"Kept the RF regions catalog {base}.2: version {base}.1 was not installed"
     )
     qtbot.waitUntil(
-        lambda: (
-            (v := pane.vm.installed.get("rfRegions")) is not None
-            and v.version == f"2300.{suffix}.2"
-        ),
+        lambda: (v := pane.vm.installed.get("rfRegions")) is not None and v.version == f"{base}.2",
         timeout=10_000,
     )
     # Install: the older version is installed, as the user chose.
     box = asked()
-    next(b for b in box.buttons() if b.text() == f"Install version 2300.{suffix}.1").click()
+    next(b for b in box.buttons() if b.text() == f"Install version {base}.1").click()
     qtbot.waitUntil(
-        lambda: f"Installed the RF regions catalog 2300.{suffix}.1" in pane.message.text(),
+        lambda: f"Installed the RF regions catalog {base}.1" in pane.message.text(),
         timeout=20_000,
     )
     qtbot.waitUntil(
-        lambda: (
-            (v := pane.vm.installed.get("rfRegions")) is not None
-            and v.version == f"2300.{suffix}.1"
-        ),
+        lambda: (v := pane.vm.installed.get("rfRegions")) is not None and v.version == f"{base}.1",
         timeout=10_000,
     )

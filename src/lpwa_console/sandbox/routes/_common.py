@@ -54,6 +54,15 @@ class Paging:
         items, more = page
         return list_answer(items, more, first=self.first, count=count)
 
+    def of(
+        self,
+        page: Callable[..., tuple[list[dict[str, Any]], bool]],
+        count: Callable[..., int],
+        *args: Any,
+    ) -> dict[str, Any]:
+        """The answer of a store's `page(*args, offset, size)` and `count(*args)`."""
+        return self.answer(page(*args, self.offset, self.size), lambda: count(*args))
+
 
 def paging(pageIndex: PageIndex = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
     return Paging(pageIndex, min(max(pageSize, MIN_PAGE), MAX_PAGE))

@@ -10,19 +10,8 @@ from typing import Annotated, Any
 
 from fastapi import Query
 
+from ...schema import station_monitoring as wire
 from ...schema.frames import DEFAULT_STEP
-from ...schema.station_monitoring import (
-    BackhaulInterface,
-    CpuHistory,
-    CpuRecord,
-    DiskHistory,
-    DiskRecord,
-    Indicators,
-    RamHistory,
-    RamRecord,
-    RoundTrips,
-    ServedDevices,
-)
 from ..auth import AppServices, ClientBodies
 from ..errors import bad_request, not_found
 from ..store import station_monitoring as store
@@ -55,19 +44,21 @@ def _disk(index: int) -> None:
         raise not_found(f"disk {index} not found (the station reports disk 0)")
 
 
-@router.get("/sys/cpu", response_model=CpuRecord, response_model_exclude_none=True)
+@router.get("/sys/cpu", response_model=wire.CpuRecord, response_model_exclude_none=True)
 def cpu(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return store.record(conn, _station(conn, scope, bsUid), "cpu")
 
 
-@router.get("/sys/ram", response_model=RamRecord, response_model_exclude_none=True)
+@router.get("/sys/ram", response_model=wire.RamRecord, response_model_exclude_none=True)
 def ram(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return store.record(conn, _station(conn, scope, bsUid), "ram")
 
 
-@router.get("/sys/disks/{diskIndex}", response_model=DiskRecord, response_model_exclude_none=True)
+@router.get(
+    "/sys/disks/{diskIndex}", response_model=wire.DiskRecord, response_model_exclude_none=True
+)
 def disk(bsUid: str, diskIndex: int, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     uid = _station(conn, scope, bsUid)
@@ -88,7 +79,7 @@ def _history(
     }
 
 
-@router.get("/sys/cpu/histories", response_model=CpuHistory)
+@router.get("/sys/cpu/histories", response_model=wire.CpuHistory)
 def cpu_history(
     bsUid: str, scope: PartnerReader, svc: AppServices, begin: datetime | None = None,
     duration: str | None = None, step: Step = DEFAULT_STEP, timezone: str = "UTC",
@@ -96,7 +87,7 @@ def cpu_history(
     return _history(svc, scope, bsUid, "cpu", begin, duration, step)
 
 
-@router.get("/sys/ram/histories", response_model=RamHistory)
+@router.get("/sys/ram/histories", response_model=wire.RamHistory)
 def ram_history(
     bsUid: str, scope: PartnerReader, svc: AppServices, begin: datetime | None = None,
     duration: str | None = None, step: Step = DEFAULT_STEP, timezone: str = "UTC",
@@ -104,7 +95,7 @@ def ram_history(
     return _history(svc, scope, bsUid, "ram", begin, duration, step)
 
 
-@router.get("/sys/disks/{diskIndex}/histories", response_model=DiskHistory)
+@router.get("/sys/disks/{diskIndex}/histories", response_model=wire.DiskHistory)
 def disk_history(
     bsUid: str, diskIndex: int, scope: PartnerReader, svc: AppServices,
     begin: datetime | None = None, duration: str | None = None, step: Step = DEFAULT_STEP,
@@ -114,13 +105,13 @@ def disk_history(
     return _history(svc, scope, bsUid, "disk", begin, duration, step)
 
 
-@router.get("/rfcell/indicators", response_model=Indicators, response_model_exclude_none=True)
+@router.get("/rfcell/indicators", response_model=wire.Indicators, response_model_exclude_none=True)
 def rfcell_indicators(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return store.indicators(conn, _station(conn, scope, bsUid), "rfcell", frame_clock(conn))
 
 
-@router.get("/wans/indicators", response_model=Indicators, response_model_exclude_none=True)
+@router.get("/wans/indicators", response_model=wire.Indicators, response_model_exclude_none=True)
 def wan_indicators(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return store.indicators(conn, _station(conn, scope, bsUid), "wan", frame_clock(conn))
@@ -132,7 +123,7 @@ def _interface(index: int) -> None:
 
 
 @router.get(
-    "/wans/ints/{intUid}", response_model=BackhaulInterface, response_model_exclude_none=True
+    "/wans/ints/{intUid}", response_model=wire.BackhaulInterface, response_model_exclude_none=True
 )
 def interface(bsUid: str, intUid: int, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
@@ -145,7 +136,7 @@ def frame_clock(conn: Any) -> int:
     return network_now(conn)
 
 
-@router.get("/wans/ints/{intUid}/roundTrips", response_model=RoundTrips)
+@router.get("/wans/ints/{intUid}/roundTrips", response_model=wire.RoundTrips)
 def round_trips(
     bsUid: str, intUid: int, scope: PartnerReader, svc: AppServices,
     begin: datetime | None = None, duration: str | None = None, step: Step = DEFAULT_STEP,
@@ -155,7 +146,9 @@ def round_trips(
     return _history(svc, scope, bsUid, "rtt", begin, duration, step)
 
 
-@router.get("/rfcell/servedDevices", response_model=ServedDevices, response_model_exclude_none=True)
+@router.get(
+    "/rfcell/servedDevices", response_model=wire.ServedDevices, response_model_exclude_none=True
+)
 def served_devices(
     bsUid: str,
     scope: PartnerReader,

@@ -22,49 +22,8 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import ValidationError
 
+from ...schema import suppliers as wire
 from ...schema.common import deprecated_value, parse_identifier
-from ...schema.suppliers import (
-    CUSTOM_FIELD_SET_TARGETS,
-    Application,
-    ApplicationCreate,
-    ApplicationManifest,
-    ApplicationManifestUpdate,
-    ApplicationOption,
-    ApplicationOptionCreate,
-    ApplicationOptionPage,
-    ApplicationOptionUpdate,
-    ApplicationPage,
-    ApplicationUpdate,
-    CategoryPage,
-    CustomFieldSetPage,
-    HelperVendorPage,
-    ManifestPermissionPage,
-    Order,
-    Product,
-    ProductCreate,
-    ProductFilter,
-    ProductPage,
-    ProductUpdate,
-    ProductVersion,
-    ProductVersionCreate,
-    ProductVersionPage,
-    ProductVersionUpdate,
-    ServiceAccount,
-    ServiceAccountCreate,
-    ServiceAccountGroupPage,
-    ServiceAccountPage,
-    ServiceAccountSecret,
-    ServiceAccountUpdate,
-    StockFilter,
-    Supplier,
-    SupplierAdmin,
-    SupplierAdminCreate,
-    SupplierModulePage,
-    SupplierRestricted,
-    SupplierRestrictedUpdate,
-    SupplierUpdate,
-    ValidationState,
-)
 from ..accounts import Account
 from ..auth import (
     OPERATOR_ADMIN,
@@ -309,14 +268,14 @@ def product_of(conn: sqlite3.Connection, account: Account, supplier: str, device
 # --- the supplier -----------------------------------------------------------------------------
 
 
-@router.reads("", Supplier)
+@router.reads("", wire.Supplier)
 def get_supplier(sup: OfSupplier, customFields: str | None = None) -> dict[str, Any]:
     conn = sup.conn()
     return store.supplier(conn, sup.uid(conn), custom_fields=customFields is not None)
 
 
-@router.replaces("", Supplier)
-def update_supplier(sup: OfSupplier, body: SupplierUpdate) -> dict[str, Any]:
+@router.replaces("", wire.Supplier)
+def update_supplier(sup: OfSupplier, body: wire.SupplierUpdate) -> dict[str, Any]:
     with sup.write() as conn:
         uid = sup.uid(conn)
         values = _values(body) | _deprecated(body)
@@ -326,9 +285,12 @@ def update_supplier(sup: OfSupplier, body: SupplierUpdate) -> dict[str, Any]:
     return store.supplier(sup.conn(), uid, custom_fields="customFields" in values)
 
 
-@router.put("/restricted", response_model=SupplierRestricted, response_model_exclude_none=True)
+@router.put("/restricted", response_model=wire.SupplierRestricted, response_model_exclude_none=True)
 def update_restricted(
-    supplierUid: str, body: SupplierRestrictedUpdate, account: SupplierAccount, svc: AppServices
+    supplierUid: str,
+    body: wire.SupplierRestrictedUpdate,
+    account: SupplierAccount,
+    svc: AppServices,
 ) -> dict[str, Any]:
     """The contracting operator's part: validation state and exclusive vendor. (Its 403
     comes before the supplier's 404: a supplier learns nothing of another.)"""
@@ -347,8 +309,8 @@ def update_restricted(
     return {k: answer.get(k) for k in ("validationState", "exclusiveVendor")}
 
 
-@router.creates("/admins", SupplierAdmin)
-def create_admin(sup: OfSupplier, body: SupplierAdminCreate) -> dict[str, Any]:
+@router.creates("/admins", wire.SupplierAdmin)
+def create_admin(sup: OfSupplier, body: wire.SupplierAdminCreate) -> dict[str, Any]:
     with sup.write() as conn:
         uid = sup.uid(conn)
         if store.admin_exists(conn, uid, body.email):
@@ -360,14 +322,14 @@ def create_admin(sup: OfSupplier, body: SupplierAdminCreate) -> dict[str, Any]:
 # --- service accounts ---------------------------------------------------------------------------
 
 
-@router.reads("/serviceAccounts", ServiceAccountPage)
+@router.reads("/serviceAccounts", wire.ServiceAccountPage)
 def list_service_accounts(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
     conn = sup.conn()
     return paging.of(store.service_accounts, store.service_account_count, conn, sup.uid(conn))
 
 
 # A collection path: before /serviceAccounts/{serviceAccountId}.
-@router.reads("/serviceAccounts/groups", ServiceAccountGroupPage)
+@router.reads("/serviceAccounts/groups", wire.ServiceAccountGroupPage)
 def list_groups(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
     conn = sup.conn()
     return paging.of(store.groups, store.group_count, conn, sup.uid(conn))
@@ -381,8 +343,8 @@ def _group(conn: sqlite3.Connection, sup: int, values: dict[str, Any]) -> None:
         values["group"] = found
 
 
-@router.creates("/serviceAccounts", ServiceAccount)
-def create_service_account(sup: OfSupplier, body: ServiceAccountCreate) -> dict[str, Any]:
+@router.creates("/serviceAccounts", wire.ServiceAccount)
+def create_service_account(sup: OfSupplier, body: wire.ServiceAccountCreate) -> dict[str, Any]:
     with sup.write() as conn:
         owner = sup.uid(conn)
         values = _values(body)
@@ -394,14 +356,14 @@ def create_service_account(sup: OfSupplier, body: ServiceAccountCreate) -> dict[
         return store.service_account(conn, uid)
 
 
-@router.reads("/serviceAccounts/{serviceAccountId}", ServiceAccount)
+@router.reads("/serviceAccounts/{serviceAccountId}", wire.ServiceAccount)
 def get_service_account(sa: OfServiceAccount) -> dict[str, Any]:
     conn = sa.conn()
     return store.service_account(conn, sa.uid(conn))
 
 
-@router.replaces("/serviceAccounts/{serviceAccountId}", ServiceAccount)
-def update_service_account(sa: OfServiceAccount, body: ServiceAccountUpdate) -> dict[str, Any]:
+@router.replaces("/serviceAccounts/{serviceAccountId}", wire.ServiceAccount)
+def update_service_account(sa: OfServiceAccount, body: wire.ServiceAccountUpdate) -> dict[str, Any]:
     with sa.write() as conn:
         sup, uid = sa.uids(conn)
         values = _update_values(body)
@@ -417,7 +379,7 @@ def delete_service_account(sa: OfServiceAccount, svc: AppServices) -> None:
     svc.tokens.forget_client(sa.text)
 
 
-@router.creates("/serviceAccounts/{serviceAccountId}/secret", ServiceAccountSecret)
+@router.creates("/serviceAccounts/{serviceAccountId}/secret", wire.ServiceAccountSecret)
 def new_secret(sa: OfServiceAccount) -> Response:
     """A new secret, answered this once: the sandbox keeps its scrypt hash only. (Written
     as is: the response model's SecretStr would mask it.) Only the supplier's own accounts
@@ -433,7 +395,7 @@ def new_secret(sa: OfServiceAccount) -> Response:
     return answer
 
 
-@router.reads("/modules", SupplierModulePage)
+@router.reads("/modules", wire.SupplierModulePage)
 def list_modules(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
     conn = sup.conn()
     return paging.of(store.modules, store.module_count, conn, sup.uid(conn))
@@ -442,7 +404,7 @@ def list_modules(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
 # --- applications ---------------------------------------------------------------------------------
 
 
-@router.reads("/applications", ApplicationPage)
+@router.reads("/applications", wire.ApplicationPage)
 def list_applications(
     sup: OfSupplier, paging: PageParams, SKU: str | None = None
 ) -> dict[str, Any]:
@@ -450,8 +412,8 @@ def list_applications(
     return paging.of(store.applications, store.application_count, conn, sup.uid(conn), SKU)
 
 
-@router.creates("/applications", Application)
-def create_application(sup: OfSupplier, body: ApplicationCreate) -> dict[str, Any]:
+@router.creates("/applications", wire.Application)
+def create_application(sup: OfSupplier, body: wire.ApplicationCreate) -> dict[str, Any]:
     """The new application is ACTIVE (§3)."""
     with sup.write() as conn:
         owner = sup.uid(conn)
@@ -460,24 +422,24 @@ def create_application(sup: OfSupplier, body: ApplicationCreate) -> dict[str, An
         return store.application(conn, uid, full=True, custom_fields=True)
 
 
-@router.reads("/applications/{applicationUid}", Application)
+@router.reads("/applications/{applicationUid}", wire.Application)
 def get_application(app: OfApplication, customFields: str | None = None) -> dict[str, Any]:
     return APPLICATIONS.get(app, customFields)
 
 
-@router.replaces("/applications/{applicationUid}", Application)
-def update_application(app: OfApplication, body: ApplicationUpdate) -> dict[str, Any]:
+@router.replaces("/applications/{applicationUid}", wire.Application)
+def update_application(app: OfApplication, body: wire.ApplicationUpdate) -> dict[str, Any]:
     return APPLICATIONS.change(app, body)
 
 
-@router.reads("/applications/{applicationUid}/manifest", ApplicationManifest)
+@router.reads("/applications/{applicationUid}/manifest", wire.ApplicationManifest)
 def get_manifest(app: OfApplication) -> dict[str, Any]:
     conn = app.conn()
     return store.manifest(conn, app.uid(conn))
 
 
-@router.replaces("/applications/{applicationUid}/manifest", ApplicationManifest)
-def update_manifest(app: OfApplication, body: ApplicationManifestUpdate) -> dict[str, Any]:
+@router.replaces("/applications/{applicationUid}/manifest", wire.ApplicationManifest)
+def update_manifest(app: OfApplication, body: wire.ApplicationManifestUpdate) -> dict[str, Any]:
     """The whole manifest is replaced by what is sent."""
     with app.write() as conn:
         uid = app.uid(conn)
@@ -485,21 +447,21 @@ def update_manifest(app: OfApplication, body: ApplicationManifestUpdate) -> dict
         return store.manifest(conn, uid)
 
 
-@router.reads("/applications/{applicationUid}/manifest/permissions", ManifestPermissionPage)
+@router.reads("/applications/{applicationUid}/manifest/permissions", wire.ManifestPermissionPage)
 def manifest_permissions(app: OfApplication) -> dict[str, Any]:
     conn = app.conn()
     items = store.manifest(conn, app.uid(conn))["permissions"]
     return {"briefs": items, "more": False, "count": len(items)}
 
 
-@router.reads("/applications/{applicationUid}/options", ApplicationOptionPage)
+@router.reads("/applications/{applicationUid}/options", wire.ApplicationOptionPage)
 def list_options(app: OfApplication, paging: PageParams) -> dict[str, Any]:
     conn = app.conn()
     return paging.of(store.options, store.option_count, conn, app.uid(conn))
 
 
-@router.creates("/applications/{applicationUid}/options", ApplicationOption)
-def create_option(app: OfApplication, body: ApplicationOptionCreate) -> dict[str, Any]:
+@router.creates("/applications/{applicationUid}/options", wire.ApplicationOption)
+def create_option(app: OfApplication, body: wire.ApplicationOptionCreate) -> dict[str, Any]:
     with app.write() as conn:
         uid = store.create_option(
             conn, app.uid(conn), _values(body), _deprecated(body), now=now_ms()
@@ -507,14 +469,14 @@ def create_option(app: OfApplication, body: ApplicationOptionCreate) -> dict[str
         return store.option(conn, uid)
 
 
-@router.reads("/applications/{applicationUid}/options/{optionUid}", ApplicationOption)
+@router.reads("/applications/{applicationUid}/options/{optionUid}", wire.ApplicationOption)
 def get_option(option: OfOption) -> dict[str, Any]:
     conn = option.conn()
     return store.option(conn, option.uid(conn))
 
 
-@router.replaces("/applications/{applicationUid}/options/{optionUid}", ApplicationOption)
-def update_option(option: OfOption, body: ApplicationOptionUpdate) -> dict[str, Any]:
+@router.replaces("/applications/{applicationUid}/options/{optionUid}", wire.ApplicationOption)
+def update_option(option: OfOption, body: wire.ApplicationOptionUpdate) -> dict[str, Any]:
     with option.write() as conn:
         uid = option.uid(conn)
         store.update_option(conn, uid, _update_values(body), _deprecated(body))
@@ -528,31 +490,31 @@ def product_filter(
     SKU: str | None = None,
     minUpfrontPrice: Annotated[float | None, Query(ge=0)] = None,
     maxUpfrontPrice: Annotated[float | None, Query(ge=0)] = None,
-    status: StockFilter | None = None,
+    status: wire.StockFilter | None = None,
     minStock: Annotated[int | None, Query(ge=0)] = None,
     maxStock: Annotated[int | None, Query(ge=0)] = None,
     customFieldSetID: str | None = None,
-    validationState: ValidationState | None = None,
-) -> ProductFilter:
+    validationState: wire.ValidationState | None = None,
+) -> wire.ProductFilter:
     try:
-        return ProductFilter(**{k: v for k, v in locals().items() if v is not None})
+        return wire.ProductFilter(**{k: v for k, v in locals().items() if v is not None})
     except ValidationError as exc:
         errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
         raise RequestValidationError(errors) from None
 
 
-ProductFilters = Annotated[ProductFilter, Depends(product_filter)]
+ProductFilters = Annotated[wire.ProductFilter, Depends(product_filter)]
 
 
-@router.reads("/devices", ProductPage)
+@router.reads("/devices", wire.ProductPage)
 def list_products(sup: OfSupplier, paging: PageParams, filters: ProductFilters) -> dict[str, Any]:
     conn = sup.conn()
     where = store.product_where(sup.uid(conn), filters.model_dump(exclude_none=True))
     return paging.of(store.products, store.product_count, conn, where)
 
 
-@router.creates("/devices", Product)
-def create_product(sup: OfSupplier, body: ProductCreate) -> dict[str, Any]:
+@router.creates("/devices", wire.Product)
+def create_product(sup: OfSupplier, body: wire.ProductCreate) -> dict[str, Any]:
     with sup.write() as conn:
         owner = sup.uid(conn)
         values = PRODUCTS.new_values(conn, owner, body)
@@ -564,37 +526,37 @@ def create_product(sup: OfSupplier, body: ProductCreate) -> dict[str, Any]:
         return store.product(conn, uid, full=True, custom_fields=True)
 
 
-@router.reads("/devices/{deviceUid}", Product)
+@router.reads("/devices/{deviceUid}", wire.Product)
 def get_product(product: OfProduct, customFields: str | None = None) -> dict[str, Any]:
     return PRODUCTS.get(product, customFields)
 
 
-@router.replaces("/devices/{deviceUid}", Product)
-def update_product(product: OfProduct, body: ProductUpdate) -> dict[str, Any]:
+@router.replaces("/devices/{deviceUid}", wire.Product)
+def update_product(product: OfProduct, body: wire.ProductUpdate) -> dict[str, Any]:
     return PRODUCTS.change(product, body)
 
 
-@router.reads("/devices/{deviceUid}/versions", ProductVersionPage)
+@router.reads("/devices/{deviceUid}/versions", wire.ProductVersionPage)
 def list_versions(product: OfProduct, paging: PageParams) -> dict[str, Any]:
     conn = product.conn()
     return paging.of(store.versions, store.version_count, conn, product.uid(conn))
 
 
-@router.creates("/devices/{deviceUid}/versions", ProductVersion)
-def create_version(product: OfProduct, body: ProductVersionCreate) -> dict[str, Any]:
+@router.creates("/devices/{deviceUid}/versions", wire.ProductVersion)
+def create_version(product: OfProduct, body: wire.ProductVersionCreate) -> dict[str, Any]:
     with product.write() as conn:
         uid = store.create_version(conn, product.uid(conn), _values(body), now=now_ms())
         return store.version(conn, uid)
 
 
-@router.reads("/devices/{deviceUid}/versions/{versionUid}", ProductVersion)
+@router.reads("/devices/{deviceUid}/versions/{versionUid}", wire.ProductVersion)
 def get_version(version: OfVersion) -> dict[str, Any]:
     conn = version.conn()
     return store.version(conn, version.uid(conn))
 
 
-@router.replaces("/devices/{deviceUid}/versions/{versionUid}", ProductVersion)
-def update_version(version: OfVersion, body: ProductVersionUpdate) -> dict[str, Any]:
+@router.replaces("/devices/{deviceUid}/versions/{versionUid}", wire.ProductVersion)
+def update_version(version: OfVersion, body: wire.ProductVersionUpdate) -> dict[str, Any]:
     with version.write() as conn:
         uid = version.uid(conn)
         store.update_version(conn, uid, _update_values(body))
@@ -604,13 +566,13 @@ def update_version(version: OfVersion, body: ProductVersionUpdate) -> dict[str, 
 # --- orders and helpers ---------------------------------------------------------------------------
 
 
-@router.reads("/subscribers/orders/{orderUid}", Order)
+@router.reads("/subscribers/orders/{orderUid}", wire.Order)
 def get_order(sup: OfSupplier, orderUid: str) -> dict[str, Any]:
     conn = sup.conn()
     return _found(store.order(conn, sup.uid(conn), _uid(orderUid, "order")), "order", orderUid)
 
 
-@router.reads("/helpers/categories", CategoryPage)
+@router.reads("/helpers/categories", wire.CategoryPage)
 def helper_categories(
     sup: OfSupplier, paging: PageParams, type: str | None = None
 ) -> dict[str, Any]:
@@ -620,18 +582,18 @@ def helper_categories(
     return paging.of(store.categories, store.category_count, conn, type)
 
 
-@router.reads("/helpers/{target}/customFieldSets", CustomFieldSetPage)
+@router.reads("/helpers/{target}/customFieldSets", wire.CustomFieldSetPage)
 def helper_custom_field_sets(sup: OfSupplier, target: str, paging: PageParams) -> dict[str, Any]:
     """`target`: applications, devices or gateways (the gateway interface is deprecated; its
     helper list is still served, empty unless sets were made for it)."""
-    if target not in CUSTOM_FIELD_SET_TARGETS:
+    if target not in wire.CUSTOM_FIELD_SET_TARGETS:
         raise not_found(f"no custom field sets for {target}")
     conn = sup.conn()
     sets, count = store.custom_field_sets, store.custom_field_set_count
     return paging.of(sets, count, conn, sup.uid(conn), target)
 
 
-@router.reads("/helpers/vendors", HelperVendorPage)
+@router.reads("/helpers/vendors", wire.HelperVendorPage)
 def helper_vendors(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
     conn = sup.conn()
     sup.uid(conn)

@@ -6,7 +6,6 @@ text (the path addresses it by UID), but a service account's, which is its clien
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import sqlite3
@@ -14,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...schema.suppliers import statuses_of
+from ..db.sealing import scrypt_hash, scrypt_matches
 from . import sql
 from .sql import Where
 
@@ -193,16 +193,12 @@ def create_admin(
 
 
 def secret_hash(secret: str) -> str:
-    """scrypt with a random salt: what is kept of a service account's secret."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**14, r=8, p=1)
-    return f"scrypt${salt.hex()}${digest.hex()}"
+    """What is kept of a service account's secret."""
+    return scrypt_hash(secret)
 
 
 def secret_matches(stored: str, secret: str) -> bool:
-    _kind, salt, digest = stored.split("$")
-    again = hashlib.scrypt(secret.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
-    return secrets.compare_digest(again.hex(), digest)
+    return scrypt_matches(stored, secret)
 
 
 def group_uid(conn: sqlite3.Connection, sup: int, ref: str) -> int | None:

@@ -14,10 +14,12 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from pydantic import BaseModel, ValidationError
 
 from ...schema.common import parse_identifier
 from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves_domains
@@ -90,6 +92,22 @@ def wire_json(content: dict[str, Any]) -> Response:
     `tests/sandbox/test_wire_json.py` holds these answers equal to the validated ones."""
     body = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
     return Response(body.encode(), media_type="application/json")
+
+
+# --- filters ----------------------------------------------------------------------------------
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def query_model(model: type[M], values: dict[str, Any]) -> M:
+    """A list's filters as their schema model (the client sends the same model's
+    `to_params()`), from the query parameters a route's filter dependency declares: those
+    not given (None) left out, the model's refusals answered as the query's (422)."""
+    try:
+        return model(**{k: v for k, v in values.items() if v is not None})
+    except ValidationError as exc:
+        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
 
 
 # --- sorting and cursors ----------------------------------------------------------------------

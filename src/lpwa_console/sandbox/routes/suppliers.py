@@ -18,9 +18,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import ValidationError
 
 from ...schema import suppliers as wire
 from ...schema.common import deprecated_value, parse_identifier
@@ -36,7 +34,7 @@ from ..auth import (
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, forbidden, not_found
 from ..store import suppliers as store
 from ..store.clock import now_ms
-from ._common import PageParams, wire_json
+from ._common import PageParams, query_model, wire_json
 from ._router import RecordedRouter
 
 T = TypeVar("T")
@@ -496,11 +494,7 @@ def product_filter(
     customFieldSetID: str | None = None,
     validationState: wire.ValidationState | None = None,
 ) -> wire.ProductFilter:
-    try:
-        return wire.ProductFilter(**{k: v for k, v in locals().items() if v is not None})
-    except ValidationError as exc:
-        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
-        raise RequestValidationError(errors) from None
+    return query_model(wire.ProductFilter, locals())
 
 
 ProductFilters = Annotated[wire.ProductFilter, Depends(product_filter)]

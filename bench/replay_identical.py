@@ -140,13 +140,15 @@ def differences(a: dict[str, Any], b: dict[str, Any]) -> list[str]:
 
 
 def compare(a_path: Path, b_path: Path, random_path: Path | None) -> dict[str, Any]:
-    a = json.loads(a_path.read_text())["per_table"]
-    b = json.loads(b_path.read_text())["per_table"]
-    noise = (
-        set(differences(a, json.loads(random_path.read_text())["per_table"]))
-        if random_path
-        else set()
-    )
+    runs = [json.loads(p.read_text()) for p in (a_path, b_path)]
+    noise: set[str] = set()
+    if random_path is not None:
+        again = json.loads(random_path.read_text())
+        setting = ("devices", "steps", "step_s", "seed")
+        if any(again[k] != runs[0][k] for k in setting):
+            sys.exit(f"{random_path} is not a run of the same {', '.join(setting)} as {a_path}")
+        noise = set(differences(runs[0]["per_table"], again["per_table"]))
+    a, b = (run["per_table"] for run in runs)
     differ = differences(a, b)
     return {
         "bench": "replay_identical",

@@ -5,10 +5,16 @@ KM device behind a device identifier (UID or `e` + upper-case EUI)."""
 from __future__ import annotations
 
 import sqlite3
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends
 
 from ...schema.common import parse_identifier
 from ...schema.domains import DomainRestrictions
 from ..accounts import Account
+from ..auth import AppServices, Services
 from ..errors import not_found
 from ..store import key_manager as key_store
 from ..store import km_devices as device_store
@@ -61,3 +67,29 @@ def check_km_eui(
     domains: the same answer as for a KM device that does not exist."""
     if not device_store.within_reach(conn, sub, eui, restrictions):
         raise not_found(f"device e{eui.upper()} not found")
+
+
+@dataclass(frozen=True)
+class KmPath:
+    """`{kmSubscriptionUid}` as written. `uid(conn, account)` finds it (`km_subscription`) in
+    the route's own connection, so a write finds it inside its transaction and a bad body
+    still answers 422 before any 404."""
+
+    text: str
+    svc: Services
+
+    def conn(self) -> sqlite3.Connection:
+        return self.svc.db.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.svc.db.write()
+
+    def uid(self, conn: sqlite3.Connection, account: Account) -> int:
+        return km_subscription(conn, account, self.text)
+
+
+async def km_path(kmSubscriptionUid: str, svc: AppServices) -> KmPath:
+    return KmPath(kmSubscriptionUid, svc)
+
+
+OfKm = Annotated[KmPath, Depends(km_path)]

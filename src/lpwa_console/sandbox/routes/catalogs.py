@@ -14,9 +14,11 @@ import json
 import sqlite3
 import zlib
 from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Query, Request, Response
+from fastapi import Depends, Query, Request, Response
 from pydantic import ValidationError
 
 from ...schema.catalogs import (
@@ -57,7 +59,7 @@ from ...schema.catalogs import (
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
 from ...schema.images import image_problem
-from ..auth import AppServices, ClientBodies, OperatorAccount
+from ..auth import AppServices, ClientBodies, OperatorAccount, Services
 from ..errors import (
     DUPLICATE,
     ApiError,
@@ -96,6 +98,33 @@ def _operator(conn: sqlite3.Connection, operator_uid: str) -> None:
     known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
     if not (known or (ident.kind == "id" and ident.value == ref)):
         raise not_found(f"operator {operator_uid} not found")
+
+
+@dataclass(frozen=True)
+class OperatorPath:
+    """`{operatorUid}` as written: `check(conn)` (404 unless it names the operator) in the
+    route's own connection, inside its transaction, after the body's validation."""
+
+    text: str
+    svc: Services
+
+    def conn(self) -> sqlite3.Connection:
+        return self.svc.db.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.svc.db.write()
+
+    def check(self, conn: sqlite3.Connection) -> None:
+        _operator(conn, self.text)
+
+
+async def operator_path(
+    operatorUid: str, account: OperatorAccount, svc: AppServices
+) -> OperatorPath:
+    return OperatorPath(operatorUid, svc)
+
+
+OfOperator = Annotated[OperatorPath, Depends(operator_path)]
 
 
 async def _upload(request: Request, limit: int, too_big: str) -> bytes:
@@ -153,10 +182,10 @@ def _page(
     return out
 
 
-@router.get("", response_model=Operator, **X)
-def get_operator(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+@router.reads("", Operator)
+def get_operator(op: OfOperator) -> dict[str, Any]:
+    conn = op.conn()
+    op.check(conn)
     return store.operator(conn)
 
 
@@ -238,24 +267,24 @@ def _install(svc: Any, kind: str, file: CatalogFile, force: bool) -> dict[str, A
 def _catalog_routes(kind: CatalogKind) -> None:
     base = f"/{kind}/catalog"
 
-    def get_catalog(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+    def get_catalog(op: OfOperator) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
         return _version_answer(conn, kind)
 
     async def import_catalog(
-        operatorUid: str, request: Request, account: OperatorAccount, svc: AppServices,
+        op: OfOperator, request: Request, svc: AppServices,
         force: Force = False,
     ) -> dict[str, Any]:  # fmt: skip
-        _operator(svc.db.conn(), operatorUid)
+        op.check(op.conn())
         body = await _read_file(request)
         # Unpacking, parsing and installing off the request thread (long_work.py).
         file = await off_request(request, parse_catalog, body)
         return await off_request(request, _install, svc, kind, file, force)
 
-    def get_offered(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+    def get_offered(op: OfOperator) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
         installed, at = store.installed(conn, kind)
         found = store.offered(conn, kind)
         answer: dict[str, Any] = {"catalog": kind, "installedVersion": installed, "installedAt": at}
@@ -265,11 +294,9 @@ def _catalog_routes(kind: CatalogKind) -> None:
                        "added": store.missing_ids(conn, file)}  # fmt: skip
         return answer
 
-    def self_update(
-        operatorUid: str, account: OperatorAccount, svc: AppServices, force: Force = False
-    ) -> dict[str, Any]:
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+    def self_update(op: OfOperator, svc: AppServices, force: Force = False) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
         found = store.offered(conn, kind)
         if found is None:
             raise not_found(f"the repository holds no {kind} catalog")
@@ -302,14 +329,14 @@ for _kind in CATALOG_KINDS:
 # --- device profiles ------------------------------------------------------------------------
 
 
-@router.get("/deviceProfiles", response_model=OperatorDeviceProfilePage, **X)
+@router.reads("/deviceProfiles", OperatorDeviceProfilePage)
 def list_device_profiles(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+    op: OfOperator, paging: PageParams,
     source: CatalogSource | None = None, loraProfileID: str | None = None,
     vendorID: str | None = None, connectivity: Connectivity | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     filters = {"source": source, "lora_id": loraProfileID, "vendor": vendorID,
                "connectivity": connectivity}  # fmt: skip
@@ -328,45 +355,42 @@ def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
         raise bad_request(f"vendor.ID: no vendor {ref}")
 
 
-@router.post("/deviceProfiles", status_code=201, response_model=OperatorDeviceProfile, **X)
-def create_device_profile(
-    operatorUid: str, body: DeviceProfileCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.creates("/deviceProfiles", OperatorDeviceProfile)
+def create_device_profile(op: OfOperator, body: DeviceProfileCreate) -> dict[str, Any]:
     """The ID gets `CUSTOM/` when it has not; at most 40 characters with it."""
     values = body.rule_values()
     values["ID"] = custom_id(body.ID)
     values["vendor"] = body.vendor.ID if body.vendor else None
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         if store.find_profile(conn, "device_models", ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: a device profile {values['ID']} exists")
         _check_vendor(conn, store.DEVICE_VENDOR, values["vendor"])
         uid = store.write_device_profile(conn, values, source="CUSTOM")
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _device_profile(conn, uid, lang, default)
 
 
-@router.get("/deviceProfiles/{profileUid:path}", response_model=OperatorDeviceProfile, **X)
+@router.reads("/deviceProfiles/{profileUid:path}", OperatorDeviceProfile)
 def get_device_profile(
-    operatorUid: str, profileUid: str, account: OperatorAccount, svc: AppServices,
+    op: OfOperator, profileUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     return _device_profile(conn, _profile_uid(conn, "deviceProfiles", profileUid), lang, default)
 
 
-@router.put("/deviceProfiles/{profileUid:path}", response_model=OperatorDeviceProfile, **X)
+@router.replaces("/deviceProfiles/{profileUid:path}", OperatorDeviceProfile)
 def update_device_profile(
-    operatorUid: str, profileUid: str, body: DeviceProfileUpdate, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, profileUid: str, body: DeviceProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     """The fields sent replace those held; the LoRaWAN rules are checked on the result
     (a forced value may be left out: it is set)."""
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "deviceProfiles", profileUid)
         current = store.device_profile_values(conn, uid)
         refuse_changed(current, body.fixed_values())
@@ -384,7 +408,7 @@ def update_device_profile(
         if problems:
             raise bad_request("; ".join(problems))
         store.write_device_profile(conn, merged, source="", uid=uid)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _device_profile(conn, uid, lang, default)
 
@@ -398,13 +422,13 @@ _FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
 # --- base-station profiles ------------------------------------------------------------------
 
 
-@router.get("/baseStationProfiles", response_model=OperatorBaseStationProfilePage, **X)
+@router.reads("/baseStationProfiles", OperatorBaseStationProfilePage)
 def list_bs_profiles(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+    op: OfOperator, paging: PageParams,
     source: CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     items, more = store.bs_profiles(conn, lang, default, paging.offset, paging.size, source=source)
     count = lambda: store.bs_profile_count(conn, source=source)  # noqa: E731
@@ -416,69 +440,55 @@ def _bs_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) ->
     return item | {"catalogVersion": store.installed(conn, "baseStationProfiles")[0]}
 
 
-@router.post(
-    "/baseStationProfiles", status_code=201, response_model=OperatorBaseStationProfile, **X
-)
-def create_bs_profile(
-    operatorUid: str, body: BaseStationProfileCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.creates("/baseStationProfiles", OperatorBaseStationProfile)
+def create_bs_profile(op: OfOperator, body: BaseStationProfileCreate) -> dict[str, Any]:
     values = body.model_dump(exclude_none=True)
     values["ID"] = custom_id(body.ID)
     values["vendor"] = body.vendor.ID
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         if store.find_profile(conn, "bs_profiles", ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: a base station profile {values['ID']} exists")
         _check_vendor(conn, store.BS_VENDOR, values["vendor"])
         uid = store.write_bs_profile(conn, values, source="CUSTOM")
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _bs_profile(conn, uid, lang, default)
 
 
-@router.put(
-    "/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}",
-    response_model=LrrSwVersion,
-    **X,
-)
+@router.replaces("/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}", LrrSwVersion)
 def put_lrr_version(
-    operatorUid: str, profileUid: str, versionUid: str, body: LrrSwVersionUpdate,
-    account: OperatorAccount, svc: AppServices,
+    op: OfOperator, profileUid: str, versionUid: str, body: LrrSwVersionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     """Creates the version when the profile has not got it, else replaces its
     compatibilities."""
     if not versionUid.strip() or len(versionUid) > 40:
         raise bad_request("versionUid: 1 to 40 characters")
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "baseStationProfiles", profileUid)
         compat = [c.model_dump() for c in body.compatibilities]
         store.put_lrr_version(conn, uid, versionUid, compat)
-    return next(v for v in store.lrr_versions(svc.db.conn(), uid) if v["ID"] == versionUid)
+    return next(v for v in store.lrr_versions(op.conn(), uid) if v["ID"] == versionUid)
 
 
-@router.get(
-    "/baseStationProfiles/{profileUid:path}", response_model=OperatorBaseStationProfile, **X
-)
+@router.reads("/baseStationProfiles/{profileUid:path}", OperatorBaseStationProfile)
 def get_bs_profile(
-    operatorUid: str, profileUid: str, account: OperatorAccount, svc: AppServices,
+    op: OfOperator, profileUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     return _bs_profile(conn, _profile_uid(conn, "baseStationProfiles", profileUid), lang, default)
 
 
-@router.put(
-    "/baseStationProfiles/{profileUid:path}", response_model=OperatorBaseStationProfile, **X
-)
+@router.replaces("/baseStationProfiles/{profileUid:path}", OperatorBaseStationProfile)
 def update_bs_profile(
-    operatorUid: str, profileUid: str, body: BaseStationProfileUpdate, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, profileUid: str, body: BaseStationProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "baseStationProfiles", profileUid)
         current = store.bs_profile_values(conn, uid)
         refuse_changed(current, body.fixed_values())
@@ -488,7 +498,7 @@ def update_bs_profile(
             _check_vendor(conn, store.BS_VENDOR, sent["vendor"])
         merged = current | {k: v for k, v in sent.items() if v is not None or k == "vendor"}
         store.write_bs_profile(conn, merged, source="", uid=uid)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _bs_profile(conn, uid, lang, default)
 
@@ -498,11 +508,11 @@ def update_bs_profile(
 
 def _vendor_routes(path: str, kind: str) -> None:
     def list_vendors(
-        operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+        op: OfOperator, paging: PageParams,
         language_tag: Lang = None, loraVendorID: str | None = None,
     ) -> dict[str, Any]:  # fmt: skip
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+        conn = op.conn()
+        op.check(conn)
         lang, default = store.language(conn, language_tag)
         items, more = store.vendors(
             conn, kind, lang, default, paging.offset, paging.size, lora_vendor_id=loraVendorID
@@ -510,47 +520,43 @@ def _vendor_routes(path: str, kind: str) -> None:
         count = lambda: store.vendor_count(conn, kind, loraVendorID)  # noqa: E731
         return _page(items, more, paging, count, None, lang, conn)
 
-    def create_vendor(
-        operatorUid: str, body: VendorCreate, account: OperatorAccount, svc: AppServices
-    ) -> dict[str, Any]:
-        with svc.db.write() as conn:
-            _operator(conn, operatorUid)
+    def create_vendor(op: OfOperator, body: VendorCreate) -> dict[str, Any]:
+        with op.write() as conn:
+            op.check(conn)
             if store.find_vendor(conn, kind, ref=body.ID) is not None:
                 raise ApiError(409, DUPLICATE, f"ID: a vendor {body.ID} exists")
             uid = store.create_vendor(conn, kind, body.model_dump(exclude_none=True))
-        conn = svc.db.conn()
+        conn = op.conn()
         lang, default = store.language(conn, None)
         return store.vendor_items(conn, kind, [uid], lang, default)[0]
 
     def get_vendor(
-        operatorUid: str, vendorUid: str, account: OperatorAccount, svc: AppServices,
+        op: OfOperator, vendorUid: str,
         language_tag: Lang = None,
     ) -> dict[str, Any]:  # fmt: skip
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+        conn = op.conn()
+        op.check(conn)
         lang, default = store.language(conn, language_tag)
         return store.vendor_items(conn, kind, [_vendor_uid(conn, kind, vendorUid)], lang, default)[
             0
         ]
 
     def update_vendor(
-        operatorUid: str, vendorUid: str, body: VendorUpdate, account: OperatorAccount,
-        svc: AppServices,
+        op: OfOperator, vendorUid: str, body: VendorUpdate,
     ) -> dict[str, Any]:  # fmt: skip
-        with svc.db.write() as conn:
-            _operator(conn, operatorUid)
+        with op.write() as conn:
+            op.check(conn)
             uid = _vendor_uid(conn, kind, vendorUid)
             store.update_vendor(conn, kind, uid, body.model_dump(exclude_none=True))
-        conn = svc.db.conn()
+        conn = op.conn()
         lang, default = store.language(conn, None)
         return store.vendor_items(conn, kind, [uid], lang, default)[0]
 
     def get_local(
-        operatorUid: str, vendorUid: str, languageTag: str, account: OperatorAccount,
-        svc: AppServices,
+        op: OfOperator, vendorUid: str, languageTag: str,
     ) -> dict[str, Any]:  # fmt: skip
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+        conn = op.conn()
+        op.check(conn)
         uid = _vendor_uid(conn, kind, vendorUid)
         lang = _language(conn, languageTag)
         texts = store.local(conn, kind, uid, lang)
@@ -559,11 +565,10 @@ def _vendor_routes(path: str, kind: str) -> None:
         return {"languageTag": lang, "commercialName": texts[0], "commercialDescription": texts[1]}
 
     def put_local(
-        operatorUid: str, vendorUid: str, languageTag: str, body: LocalTextsUpdate,
-        account: OperatorAccount, svc: AppServices,
+        op: OfOperator, vendorUid: str, languageTag: str, body: LocalTextsUpdate,
     ) -> dict[str, Any]:  # fmt: skip
-        with svc.db.write() as conn:
-            _operator(conn, operatorUid)
+        with op.write() as conn:
+            op.check(conn)
             uid = _vendor_uid(conn, kind, vendorUid)
             lang = _language(conn, languageTag)
             if store.operator(conn)["defaultLanguage"] == lang:
@@ -571,7 +576,7 @@ def _vendor_routes(path: str, kind: str) -> None:
             else:
                 store.set_local(conn, kind, uid, lang, body.commercialName,
                                 body.commercialDescription)  # fmt: skip
-        conn = svc.db.conn()
+        conn = op.conn()
         item = store.vendor_items(conn, kind, [uid], lang, False)[0]
         return {"languageTag": lang, "commercialName": item["commercialName"],
                 "commercialDescription": item["commercialDescription"]}  # fmt: skip
@@ -603,13 +608,13 @@ _vendor_routes("/baseStationVendors", store.BS_VENDOR)
 # --- RF regions -----------------------------------------------------------------------------
 
 
-@router.get("/rfRegions", response_model=RfRegionPage, **X)
+@router.reads("/rfRegions", RfRegionPage)
 def list_rf_regions(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+    op: OfOperator, paging: PageParams,
     source: CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     items, more = store.rf_regions(conn, lang, default, paging.offset, paging.size, source=source)
     count = lambda: store.rf_region_count(conn, source=source)  # noqa: E731
@@ -621,28 +626,25 @@ def _rf_region(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> 
     return item | {"catalogVersion": store.installed(conn, "rfRegions")[0]}
 
 
-@router.post("/rfRegions", status_code=201, response_model=RfRegion, **X)
-def create_rf_region(
-    operatorUid: str, body: RfRegionCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.creates("/rfRegions", RfRegion)
+def create_rf_region(op: OfOperator, body: RfRegionCreate) -> dict[str, Any]:
     values = body.model_dump(exclude_none=True) | {"ID": custom_id(body.ID)}
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         if store.find_rf_region(conn, ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: an RF region {values['ID']} exists")
         uid = store.write_rf_region(conn, values, source="CUSTOM")
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _rf_region(conn, uid, lang, default)
 
 
-@router.get("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+@router.reads("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", RfRegionLocal)
 def get_rf_local(
-    operatorUid: str, rfRegionUid: str, languageTag: str, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, rfRegionUid: str, languageTag: str,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     uid = _profile_uid(conn, "rfRegions", rfRegionUid)
     lang = _language(conn, languageTag)
     texts = store.local(conn, store.RF_REGION, uid, lang)
@@ -651,31 +653,31 @@ def get_rf_local(
     return {"languageTag": lang, "name": texts[0], "commercialDescription": texts[1]}
 
 
-@router.put("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+@router.replaces("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", RfRegionLocal)
 def put_rf_local(
-    operatorUid: str, rfRegionUid: str, languageTag: str, body: RfRegionLocalUpdate,
-    account: OperatorAccount, svc: AppServices,
+    op: OfOperator, rfRegionUid: str, languageTag: str, body: RfRegionLocalUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         lang = _language(conn, languageTag)
         if store.operator(conn)["defaultLanguage"] == lang:
             store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
         else:
             store.set_local(conn, store.RF_REGION, uid, lang, body.name, body.commercialDescription)
-    item = store.rf_region_items(svc.db.conn(), [uid], lang, False)[0]
+    item = store.rf_region_items(op.conn(), [uid], lang, False)[0]
     return {"languageTag": lang, "name": item["name"],
             "commercialDescription": item["commercialDescription"]}  # fmt: skip
 
 
-@router.get("/rfRegions/{rfRegionUid:path}/logo", response_class=Response,
-            responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}})  # fmt: skip
-def get_logo(
-    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
-) -> Response:
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+@router.get(
+    "/rfRegions/{rfRegionUid:path}/logo",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}},
+)
+def get_logo(op: OfOperator, rfRegionUid: str) -> Response:
+    conn = op.conn()
+    op.check(conn)
     found = store.logo(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
     if found is None:
         raise not_found(f"RF region {rfRegionUid} has no logo")
@@ -683,13 +685,11 @@ def get_logo(
     return Response(found[0], media_type=found[1], headers={"X-Content-Type-Options": "nosniff"})
 
 
-@router.post("/rfRegions/{rfRegionUid:path}/logo", status_code=201, response_model=RfRegion, **X,
-             openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
+@router.creates("/rfRegions/{rfRegionUid:path}/logo", RfRegion, openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
                  "type": "object", "properties": {"file": {"type": "string",
                                                             "format": "binary"}}}}}}})  # fmt: skip
 async def post_logo(
-    operatorUid: str, rfRegionUid: str, request: Request, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, rfRegionUid: str, request: Request,
 ) -> dict[str, Any]:  # fmt: skip
     """A PNG or JPEG image (told by its bytes, not its name), at most 256 KB: the multipart
     field `file` or the raw body."""
@@ -699,48 +699,45 @@ async def post_logo(
         raise bad_request("file: a logo is a PNG or JPEG image")
     if (problem := image_problem(data, kind)) is not None:
         raise bad_request(f"file: {problem}")
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         store.set_logo(conn, uid, data, kind)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _rf_region(conn, uid, lang, default)
 
 
-@router.get("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
+@router.reads("/rfRegions/{rfRegionUid:path}", RfRegion)
 def get_rf_region(
-    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices,
+    op: OfOperator, rfRegionUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     return _rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid), lang, default)
 
 
-@router.put("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
+@router.replaces("/rfRegions/{rfRegionUid:path}", RfRegion)
 def update_rf_region(
-    operatorUid: str, rfRegionUid: str, body: RfRegionUpdate, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, rfRegionUid: str, body: RfRegionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
         current = {"ID": fixed_id, "ismBand": fixed_band}
         refuse_changed(current, body.fixed_values(), null_keeps=True)
         store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _rf_region(conn, uid, lang, default)
 
 
 @router.delete("/rfRegions/{rfRegionUid:path}", status_code=204)
-def delete_rf_region(
-    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
-) -> Response:
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+def delete_rf_region(op: OfOperator, rfRegionUid: str) -> Response:
+    with op.write() as conn:
+        op.check(conn)
         store.delete_rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
     return Response(status_code=204)

@@ -13,6 +13,7 @@ import base64
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, TypeVar
 
@@ -24,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 from ...schema.common import parse_identifier
 from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves_domains
 from ..accounts import Account
+from ..auth import Services
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
 from ..store import devices as device_store
@@ -92,6 +94,25 @@ def wire_json(content: dict[str, Any]) -> Response:
     `tests/sandbox/test_wire_json.py` holds these answers equal to the validated ones."""
     body = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
     return Response(body.encode(), media_type="application/json")
+
+
+# --- path identifiers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PathScope:
+    """A route's path identifier as the client wrote it, with the services to find it with:
+    a dependency builds it, the route finds it in its own connection (`conn()`, or `write()`
+    for a transaction), so a bad query or body answers 422 before the identifier's 404."""
+
+    text: str
+    svc: Services
+
+    def conn(self) -> sqlite3.Connection:
+        return self.svc.db.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.svc.db.write()
 
 
 # --- filters ----------------------------------------------------------------------------------

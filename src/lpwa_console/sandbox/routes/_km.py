@@ -5,8 +5,6 @@ KM device behind a device identifier (UID or `e` + upper-case EUI)."""
 from __future__ import annotations
 
 import sqlite3
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import Depends
@@ -14,10 +12,11 @@ from fastapi import Depends
 from ...schema.common import parse_identifier
 from ...schema.domains import DomainRestrictions
 from ..accounts import Account
-from ..auth import AppServices, Services
+from ..auth import AppServices
 from ..errors import not_found
 from ..store import key_manager as key_store
 from ..store import km_devices as device_store
+from ._common import PathScope
 
 
 def km_subscription(conn: sqlite3.Connection, account: Account, km_subscription_uid: str) -> int:
@@ -69,20 +68,9 @@ def check_km_eui(
         raise not_found(f"device e{eui.upper()} not found")
 
 
-@dataclass(frozen=True)
-class KmPath:
-    """`{kmSubscriptionUid}` as written. `uid(conn, account)` finds it (`km_subscription`) in
-    the route's own connection, so a write finds it inside its transaction and a bad body
-    still answers 422 before any 404."""
-
-    text: str
-    svc: Services
-
-    def conn(self) -> sqlite3.Connection:
-        return self.svc.db.conn()
-
-    def write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self.svc.db.write()
+class KmPath(PathScope):
+    """`{kmSubscriptionUid}`: `uid(conn, account)` is the caller's subscription when it names
+    it (`km_subscription`)."""
 
     def uid(self, conn: sqlite3.Connection, account: Account) -> int:
         return km_subscription(conn, account, self.text)

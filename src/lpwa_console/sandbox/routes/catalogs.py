@@ -14,8 +14,6 @@ import json
 import sqlite3
 import zlib
 from collections.abc import Callable
-from contextlib import AbstractContextManager
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request, Response
@@ -59,7 +57,7 @@ from ...schema.catalogs import (
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
 from ...schema.images import image_problem
-from ..auth import AppServices, ClientBodies, OperatorAccount, Services
+from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import (
     DUPLICATE,
     ApiError,
@@ -72,7 +70,7 @@ from ..errors import (
 from ..long_work import off_request
 from ..store import catalogs as store
 from ..store.clock import now_ms
-from ._common import PageParams, list_answer
+from ._common import PageParams, PathScope, list_answer
 from ._router import RecordedRouter
 from ._upload import FRAMING, field_window, spool_body
 
@@ -100,19 +98,8 @@ def _operator(conn: sqlite3.Connection, operator_uid: str) -> None:
         raise not_found(f"operator {operator_uid} not found")
 
 
-@dataclass(frozen=True)
-class OperatorPath:
-    """`{operatorUid}` as written: `check(conn)` (404 unless it names the operator) in the
-    route's own connection, inside its transaction, after the body's validation."""
-
-    text: str
-    svc: Services
-
-    def conn(self) -> sqlite3.Connection:
-        return self.svc.db.conn()
-
-    def write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self.svc.db.write()
+class OperatorPath(PathScope):
+    """`{operatorUid}`: `check(conn)` answers 404 unless it names the operator."""
 
     def check(self, conn: sqlite3.Connection) -> None:
         _operator(conn, self.text)

@@ -19,7 +19,7 @@ from fastapi.responses import Response
 from ...schema import operations as wire
 from ...schema.common import parse_identifier
 from ...schema.stations import normalise_lrr_id
-from ..auth import AppServices, ClientBodies, OperatorAccount, Services
+from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import (
     DUPLICATE,
     UNKNOWN_REFERENCE,
@@ -32,7 +32,7 @@ from ..store import operations as store
 from ..store import subscription as subscription_store
 from ..store.clock import now_ms
 from ..store.sql import Where
-from ._common import PageParams, Paging, list_answer, parse_sort, wire_json
+from ._common import PageParams, Paging, PathScope, list_answer, parse_sort, wire_json
 from ._partners import check_operator
 from ._router import RecordedRouter
 
@@ -41,13 +41,9 @@ router = RecordedRouter(prefix=PREFIX, tags=["operator"], dependencies=[ClientBo
 Code = Annotated[str | None, Query(max_length=64, pattern=r"^[A-Z0-9_]+$")]
 
 
-@dataclass(frozen=True)
-class OperatorPath:
-    """`{operatorUid}` as written. `conn()` and `write()` check it first (404 unless it names
-    the sandbox's operator), in the route: a bad query or body still answers 422 first."""
-
-    text: str
-    svc: Services
+class OperatorPath(PathScope):
+    """`{operatorUid}`: `conn()` and `write()` check it first (404 unless it names the
+    sandbox's operator)."""
 
     @property
     def base(self) -> str:

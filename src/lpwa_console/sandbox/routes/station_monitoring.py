@@ -14,13 +14,13 @@ from fastapi import Depends, Query
 
 from ...schema import station_monitoring as wire
 from ...schema.frames import DEFAULT_STEP
-from ..auth import AppServices, ClientBodies, Services
+from ..auth import AppServices, ClientBodies
 from ..errors import bad_request, not_found
 from ..store import station_monitoring as store
 from ..store import station_ops
 from ..store import stations as station_store
 from ..store.clock import network_now
-from ._common import PageParams
+from ._common import PageParams, PathScope
 from ._partners import PartnerReader, PartnerScope, visible_station_uid
 from ._router import RecordedRouter
 from ._windows import aggregation_window, span_ms
@@ -47,15 +47,13 @@ def _disk(index: int) -> None:
 
 
 @dataclass(frozen=True)
-class StationPath:
-    """`{bsUid}` as written, found (404, or 400 on a Basic Station) when the route opens it."""
+class StationPath(PathScope):
+    """`{bsUid}`: `opened()` finds it (404, or 400 on a Basic Station) in the partner's scope."""
 
-    text: str
     scope: PartnerScope
-    svc: Services
 
     def opened(self) -> tuple[sqlite3.Connection, int]:
-        conn = self.svc.db.conn()
+        conn = self.conn()
         return conn, _station(conn, self.scope, self.text)
 
 
@@ -79,7 +77,7 @@ class HistoryQuery:
 
 
 async def station_path(bsUid: str, scope: PartnerReader, svc: AppServices) -> StationPath:
-    return StationPath(bsUid, scope, svc)
+    return StationPath(bsUid, svc, scope)
 
 
 async def history_query(

@@ -28,13 +28,12 @@ from ..auth import (
     SUPPLIER_ADMIN,
     AppServices,
     ClientBodies,
-    Services,
     SupplierAccount,
 )
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, forbidden, not_found
 from ..store import suppliers as store
 from ..store.clock import now_ms
-from ._common import PageParams, query_model, wire_json
+from ._common import PageParams, PathScope, query_model, wire_json
 from ._router import RecordedRouter
 
 T = TypeVar("T")
@@ -145,20 +144,10 @@ PRODUCTS = SoldKind("devices", store.product, store.update_product)
 
 
 @dataclass(frozen=True)
-class SupplierPath:
-    """`supplierUid` as written, with who asks. The lookup (`uid`) runs in the route's own
-    connection, so a write finds its parent inside its transaction and a bad body is still
-    a 422 before any 404."""
+class SupplierPath(PathScope):
+    """`supplierUid`, with who asks: `uid(conn)` is the supplier it names for that account."""
 
-    text: str
     account: Account
-    svc: Services
-
-    def conn(self) -> sqlite3.Connection:
-        return self.svc.db.conn()
-
-    def write(self) -> AbstractContextManager[sqlite3.Connection]:
-        return self.svc.db.write()
 
     def uid(self, conn: sqlite3.Connection) -> int:
         return supplier_uid(conn, self.account, self.text)
@@ -216,7 +205,7 @@ def _find_service_account(conn: sqlite3.Connection, sup: int, ref: str) -> int:
 async def supplier_path(
     supplierUid: str, account: SupplierAccount, svc: AppServices
 ) -> SupplierPath:
-    return SupplierPath(supplierUid, account, svc)
+    return SupplierPath(supplierUid, svc, account)
 
 
 OfSupplier = Annotated[SupplierPath, Depends(supplier_path)]

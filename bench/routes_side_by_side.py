@@ -18,6 +18,7 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import httpx
@@ -54,6 +55,13 @@ def main() -> None:
     parser.add_argument("--old-dir", type=Path, required=True, help="where the old one writes")
     parser.add_argument("--devices", type=int, default=2000)
     parser.add_argument("--samples", type=int, default=200)
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=15.0,
+        help="seconds to wait first: a new demo fills its history once it listens",
+    )
+    parser.add_argument("--only", nargs="*", default=None, help="these routes (labels) only")
     args = parser.parse_args()
     args.old_dir.mkdir(parents=True, exist_ok=True)
     old_env = os.environ | {"PYTHONPATH": str(args.old_src), "PYTHONDONTWRITEBYTECODE": "1"}
@@ -65,6 +73,7 @@ def main() -> None:
             "new": Server(Path(tmp) / "new.db", *seed),
         }
         try:
+            time.sleep(args.settle)
             with httpx.Client(timeout=60) as http:
                 api = {k: s.base_url for k, s in servers.items()}
                 headers = {
@@ -73,6 +82,8 @@ def main() -> None:
                     for role in ("subscriber", "supplier", "operator")
                 }
                 for label, role, path, query in ROUTES:
+                    if args.only and label not in args.only:
+                        continue
                     times: dict[str, list[float]] = {"old": [], "new": []}
                     for k in servers:  # warm once each
                         timed_get(http, api[k] + path, query, headers[k, role])

@@ -19,41 +19,8 @@ from typing import Annotated, Any
 from fastapi import Depends, Query, Request, Response
 from pydantic import ValidationError
 
-from ...schema.catalogs import (
-    CATALOG_KINDS,
-    MAX_CATALOG_BYTES,
-    MAX_LOGO_BYTES,
-    BaseStationProfileCreate,
-    BaseStationProfileUpdate,
-    CatalogFile,
-    CatalogKind,
-    CatalogSource,
-    CatalogVendor,
-    CatalogVendorPage,
-    CatalogVersion,
-    DeviceProfileCreate,
-    DeviceProfileUpdate,
-    LocalTexts,
-    LocalTextsUpdate,
-    LrrSwVersion,
-    LrrSwVersionUpdate,
-    Operator,
-    OperatorBaseStationProfile,
-    OperatorBaseStationProfilePage,
-    OperatorDeviceProfile,
-    OperatorDeviceProfilePage,
-    RfRegion,
-    RfRegionCreate,
-    RfRegionLocal,
-    RfRegionLocalUpdate,
-    RfRegionPage,
-    RfRegionUpdate,
-    VendorCreate,
-    VendorUpdate,
-    custom_id,
-    logo_type,
-    rule_problems,
-)
+from ...schema import catalogs as wire
+from ...schema.catalogs import MAX_CATALOG_BYTES, MAX_LOGO_BYTES
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
 from ...schema.images import image_problem
@@ -169,7 +136,7 @@ def _page(
     return out
 
 
-@router.reads("", Operator)
+@router.reads("", wire.Operator)
 def get_operator(op: OfOperator) -> dict[str, Any]:
     conn = op.conn()
     op.check(conn)
@@ -216,7 +183,7 @@ def gunzip_bounded(body: bytes) -> bytes:
 _GUNZIP_STEP = 1024 * 1024
 
 
-def parse_catalog(body: bytes) -> CatalogFile:
+def parse_catalog(body: bytes) -> wire.CatalogFile:
     if body[:2] == b"\x1f\x8b":
         body = gunzip_bounded(body)
     try:
@@ -224,7 +191,7 @@ def parse_catalog(body: bytes) -> CatalogFile:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise bad_request(f"file: not a JSON catalog file ({exc})") from None
     try:
-        return CatalogFile.model_validate(data)
+        return wire.CatalogFile.model_validate(data)
     except ValidationError as exc:
         raise bad_request("file: " + validation_message(list(exc.errors()))) from None  # type: ignore[arg-type]
 
@@ -235,7 +202,7 @@ def _version_answer(conn: sqlite3.Connection, kind: str) -> dict[str, Any]:
             "itemCount": store.item_count(conn, kind)}  # fmt: skip
 
 
-def _install(svc: Any, kind: str, file: CatalogFile, force: bool) -> dict[str, Any]:
+def _install(svc: Any, kind: str, file: wire.CatalogFile, force: bool) -> dict[str, Any]:
     if file.catalog != kind:
         raise bad_request(f"catalog: the file is a {file.catalog} catalog, not {kind}")
     with svc.db.write() as conn:
@@ -251,7 +218,7 @@ def _install(svc: Any, kind: str, file: CatalogFile, force: bool) -> dict[str, A
     return answer | {"imported": written, "added": added}
 
 
-def _catalog_routes(kind: CatalogKind) -> None:
+def _catalog_routes(kind: wire.CatalogKind) -> None:
     base = f"/{kind}/catalog"
 
     def get_catalog(op: OfOperator) -> dict[str, Any]:
@@ -289,7 +256,7 @@ def _catalog_routes(kind: CatalogKind) -> None:
             raise not_found(f"the repository holds no {kind} catalog")
         return _install(svc, kind, parse_catalog(found[1]), force)
 
-    opts: dict[str, Any] = {"response_model": CatalogVersion, **X}
+    opts: dict[str, Any] = {"response_model": wire.CatalogVersion, **X}
     router.get(base, **opts)(get_catalog)
     router.post(base, status_code=201, openapi_extra=_FILE_BODY, **opts)(import_catalog)
     router.get(f"{base}/selfUpdate", **opts)(get_offered)
@@ -309,17 +276,17 @@ _FILE_BODY = {
         }
     }
 }
-for _kind in CATALOG_KINDS:
+for _kind in wire.CATALOG_KINDS:
     _catalog_routes(_kind)
 
 
 # --- device profiles ------------------------------------------------------------------------
 
 
-@router.reads("/deviceProfiles", OperatorDeviceProfilePage)
+@router.reads("/deviceProfiles", wire.OperatorDeviceProfilePage)
 def list_device_profiles(
     op: OfOperator, paging: PageParams,
-    source: CatalogSource | None = None, loraProfileID: str | None = None,
+    source: wire.CatalogSource | None = None, loraProfileID: str | None = None,
     vendorID: str | None = None, connectivity: Connectivity | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
     conn = op.conn()
@@ -342,11 +309,11 @@ def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
         raise bad_request(f"vendor.ID: no vendor {ref}")
 
 
-@router.creates("/deviceProfiles", OperatorDeviceProfile)
-def create_device_profile(op: OfOperator, body: DeviceProfileCreate) -> dict[str, Any]:
+@router.creates("/deviceProfiles", wire.OperatorDeviceProfile)
+def create_device_profile(op: OfOperator, body: wire.DeviceProfileCreate) -> dict[str, Any]:
     """The ID gets `CUSTOM/` when it has not; at most 40 characters with it."""
     values = body.rule_values()
-    values["ID"] = custom_id(body.ID)
+    values["ID"] = wire.custom_id(body.ID)
     values["vendor"] = body.vendor.ID if body.vendor else None
     with op.write() as conn:
         op.check(conn)
@@ -359,7 +326,7 @@ def create_device_profile(op: OfOperator, body: DeviceProfileCreate) -> dict[str
     return _device_profile(conn, uid, lang, default)
 
 
-@router.reads("/deviceProfiles/{profileUid:path}", OperatorDeviceProfile)
+@router.reads("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
 def get_device_profile(
     op: OfOperator, profileUid: str,
     language_tag: Lang = None,
@@ -370,9 +337,9 @@ def get_device_profile(
     return _device_profile(conn, _profile_uid(conn, "deviceProfiles", profileUid), lang, default)
 
 
-@router.replaces("/deviceProfiles/{profileUid:path}", OperatorDeviceProfile)
+@router.replaces("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
 def update_device_profile(
-    op: OfOperator, profileUid: str, body: DeviceProfileUpdate,
+    op: OfOperator, profileUid: str, body: wire.DeviceProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     """The fields sent replace those held; the LoRaWAN rules are checked on the result
     (a forced value may be left out: it is set)."""
@@ -391,7 +358,7 @@ def update_device_profile(
             sent_values["defaultIsmBands"] = [b.ID for b in body.defaultIsmBands or ()]
         merged = current | sent_values
         sent_rules = {k: v for k, v in merged.items() if k in sent_values or k not in _FORCED}
-        problems = rule_problems(sent_rules)
+        problems = wire.rule_problems(sent_rules)
         if problems:
             raise bad_request("; ".join(problems))
         store.write_device_profile(conn, merged, source="", uid=uid)
@@ -409,10 +376,10 @@ _FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
 # --- base-station profiles ------------------------------------------------------------------
 
 
-@router.reads("/baseStationProfiles", OperatorBaseStationProfilePage)
+@router.reads("/baseStationProfiles", wire.OperatorBaseStationProfilePage)
 def list_bs_profiles(
     op: OfOperator, paging: PageParams,
-    source: CatalogSource | None = None, language_tag: Lang = None,
+    source: wire.CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
     conn = op.conn()
     op.check(conn)
@@ -427,10 +394,10 @@ def _bs_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) ->
     return item | {"catalogVersion": store.installed(conn, "baseStationProfiles")[0]}
 
 
-@router.creates("/baseStationProfiles", OperatorBaseStationProfile)
-def create_bs_profile(op: OfOperator, body: BaseStationProfileCreate) -> dict[str, Any]:
+@router.creates("/baseStationProfiles", wire.OperatorBaseStationProfile)
+def create_bs_profile(op: OfOperator, body: wire.BaseStationProfileCreate) -> dict[str, Any]:
     values = body.model_dump(exclude_none=True)
-    values["ID"] = custom_id(body.ID)
+    values["ID"] = wire.custom_id(body.ID)
     values["vendor"] = body.vendor.ID
     with op.write() as conn:
         op.check(conn)
@@ -443,9 +410,11 @@ def create_bs_profile(op: OfOperator, body: BaseStationProfileCreate) -> dict[st
     return _bs_profile(conn, uid, lang, default)
 
 
-@router.replaces("/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}", LrrSwVersion)
+@router.replaces(
+    "/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}", wire.LrrSwVersion
+)
 def put_lrr_version(
-    op: OfOperator, profileUid: str, versionUid: str, body: LrrSwVersionUpdate,
+    op: OfOperator, profileUid: str, versionUid: str, body: wire.LrrSwVersionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     """Creates the version when the profile has not got it, else replaces its
     compatibilities."""
@@ -459,7 +428,7 @@ def put_lrr_version(
     return next(v for v in store.lrr_versions(op.conn(), uid) if v["ID"] == versionUid)
 
 
-@router.reads("/baseStationProfiles/{profileUid:path}", OperatorBaseStationProfile)
+@router.reads("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
 def get_bs_profile(
     op: OfOperator, profileUid: str,
     language_tag: Lang = None,
@@ -470,9 +439,9 @@ def get_bs_profile(
     return _bs_profile(conn, _profile_uid(conn, "baseStationProfiles", profileUid), lang, default)
 
 
-@router.replaces("/baseStationProfiles/{profileUid:path}", OperatorBaseStationProfile)
+@router.replaces("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
 def update_bs_profile(
-    op: OfOperator, profileUid: str, body: BaseStationProfileUpdate,
+    op: OfOperator, profileUid: str, body: wire.BaseStationProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     with op.write() as conn:
         op.check(conn)
@@ -507,7 +476,7 @@ def _vendor_routes(path: str, kind: str) -> None:
         count = lambda: store.vendor_count(conn, kind, loraVendorID)  # noqa: E731
         return _page(items, more, paging, count, None, lang, conn)
 
-    def create_vendor(op: OfOperator, body: VendorCreate) -> dict[str, Any]:
+    def create_vendor(op: OfOperator, body: wire.VendorCreate) -> dict[str, Any]:
         with op.write() as conn:
             op.check(conn)
             if store.find_vendor(conn, kind, ref=body.ID) is not None:
@@ -529,7 +498,7 @@ def _vendor_routes(path: str, kind: str) -> None:
         ]
 
     def update_vendor(
-        op: OfOperator, vendorUid: str, body: VendorUpdate,
+        op: OfOperator, vendorUid: str, body: wire.VendorUpdate,
     ) -> dict[str, Any]:  # fmt: skip
         with op.write() as conn:
             op.check(conn)
@@ -552,7 +521,7 @@ def _vendor_routes(path: str, kind: str) -> None:
         return {"languageTag": lang, "commercialName": texts[0], "commercialDescription": texts[1]}
 
     def put_local(
-        op: OfOperator, vendorUid: str, languageTag: str, body: LocalTextsUpdate,
+        op: OfOperator, vendorUid: str, languageTag: str, body: wire.LocalTextsUpdate,
     ) -> dict[str, Any]:  # fmt: skip
         with op.write() as conn:
             op.check(conn)
@@ -568,16 +537,16 @@ def _vendor_routes(path: str, kind: str) -> None:
         return {"languageTag": lang, "commercialName": item["commercialName"],
                 "commercialDescription": item["commercialDescription"]}  # fmt: skip
 
-    router.get(path, response_model=CatalogVendorPage, **X)(list_vendors)
-    router.post(path, status_code=201, response_model=CatalogVendor, **X)(create_vendor)
-    router.get(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
+    router.get(path, response_model=wire.CatalogVendorPage, **X)(list_vendors)
+    router.post(path, status_code=201, response_model=wire.CatalogVendor, **X)(create_vendor)
+    router.get(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=wire.LocalTexts, **X)(
         get_local
     )
-    router.put(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
+    router.put(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=wire.LocalTexts, **X)(
         put_local
     )
-    router.get(f"{path}/{{vendorUid}}", response_model=CatalogVendor, **X)(get_vendor)
-    router.put(f"{path}/{{vendorUid}}", response_model=CatalogVendor, **X)(update_vendor)
+    router.get(f"{path}/{{vendorUid}}", response_model=wire.CatalogVendor, **X)(get_vendor)
+    router.put(f"{path}/{{vendorUid}}", response_model=wire.CatalogVendor, **X)(update_vendor)
 
 
 def _language(conn: sqlite3.Connection, tag: str) -> str:
@@ -595,10 +564,10 @@ _vendor_routes("/baseStationVendors", store.BS_VENDOR)
 # --- RF regions -----------------------------------------------------------------------------
 
 
-@router.reads("/rfRegions", RfRegionPage)
+@router.reads("/rfRegions", wire.RfRegionPage)
 def list_rf_regions(
     op: OfOperator, paging: PageParams,
-    source: CatalogSource | None = None, language_tag: Lang = None,
+    source: wire.CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
     conn = op.conn()
     op.check(conn)
@@ -613,9 +582,9 @@ def _rf_region(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> 
     return item | {"catalogVersion": store.installed(conn, "rfRegions")[0]}
 
 
-@router.creates("/rfRegions", RfRegion)
-def create_rf_region(op: OfOperator, body: RfRegionCreate) -> dict[str, Any]:
-    values = body.model_dump(exclude_none=True) | {"ID": custom_id(body.ID)}
+@router.creates("/rfRegions", wire.RfRegion)
+def create_rf_region(op: OfOperator, body: wire.RfRegionCreate) -> dict[str, Any]:
+    values = body.model_dump(exclude_none=True) | {"ID": wire.custom_id(body.ID)}
     with op.write() as conn:
         op.check(conn)
         if store.find_rf_region(conn, ref=values["ID"]) is not None:
@@ -626,7 +595,7 @@ def create_rf_region(op: OfOperator, body: RfRegionCreate) -> dict[str, Any]:
     return _rf_region(conn, uid, lang, default)
 
 
-@router.reads("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", RfRegionLocal)
+@router.reads("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", wire.RfRegionLocal)
 def get_rf_local(
     op: OfOperator, rfRegionUid: str, languageTag: str,
 ) -> dict[str, Any]:  # fmt: skip
@@ -640,9 +609,9 @@ def get_rf_local(
     return {"languageTag": lang, "name": texts[0], "commercialDescription": texts[1]}
 
 
-@router.replaces("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", RfRegionLocal)
+@router.replaces("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", wire.RfRegionLocal)
 def put_rf_local(
-    op: OfOperator, rfRegionUid: str, languageTag: str, body: RfRegionLocalUpdate,
+    op: OfOperator, rfRegionUid: str, languageTag: str, body: wire.RfRegionLocalUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     with op.write() as conn:
         op.check(conn)
@@ -672,7 +641,7 @@ def get_logo(op: OfOperator, rfRegionUid: str) -> Response:
     return Response(found[0], media_type=found[1], headers={"X-Content-Type-Options": "nosniff"})
 
 
-@router.creates("/rfRegions/{rfRegionUid:path}/logo", RfRegion, openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
+@router.creates("/rfRegions/{rfRegionUid:path}/logo", wire.RfRegion, openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
                  "type": "object", "properties": {"file": {"type": "string",
                                                             "format": "binary"}}}}}}})  # fmt: skip
 async def post_logo(
@@ -681,7 +650,7 @@ async def post_logo(
     """A PNG or JPEG image (told by its bytes, not its name), at most 256 KB: the multipart
     field `file` or the raw body."""
     data = await _upload(request, MAX_LOGO_BYTES, f"file: at most {MAX_LOGO_BYTES // 1024} KB")
-    kind = logo_type(data)
+    kind = wire.logo_type(data)
     if not kind:
         raise bad_request("file: a logo is a PNG or JPEG image")
     if (problem := image_problem(data, kind)) is not None:
@@ -695,7 +664,7 @@ async def post_logo(
     return _rf_region(conn, uid, lang, default)
 
 
-@router.reads("/rfRegions/{rfRegionUid:path}", RfRegion)
+@router.reads("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
 def get_rf_region(
     op: OfOperator, rfRegionUid: str,
     language_tag: Lang = None,
@@ -706,9 +675,9 @@ def get_rf_region(
     return _rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid), lang, default)
 
 
-@router.replaces("/rfRegions/{rfRegionUid:path}", RfRegion)
+@router.replaces("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
 def update_rf_region(
-    op: OfOperator, rfRegionUid: str, body: RfRegionUpdate,
+    op: OfOperator, rfRegionUid: str, body: wire.RfRegionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     with op.write() as conn:
         op.check(conn)

@@ -7,19 +7,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ...schema import key_manager as wire
 from ...schema.common import parse_identifier
-from ...schema.key_manager import (
-    GeneratedKeys,
-    KeyGenRequest,
-    KmAsKey,
-    KmAsKeyCreate,
-    KmAsKeyPage,
-    KmAsKeyUpdate,
-    KmCustomerPage,
-    KmHsmGroupPage,
-    KmPublicExchangeKeys,
-    KmSubscription,
-)
 from .. import km_crypto
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
@@ -35,7 +24,7 @@ KM = "/kmSubscriptions/{kmSubscriptionUid}"
 PERMISSION_LETTERS = ("x", "a", "ra", "rc", "s1")
 
 
-@router.reads("/kmCustomers", KmCustomerPage)
+@router.reads("/kmCustomers", wire.KmCustomerPage)
 def km_customers(account: SubscriptionReader, svc: AppServices) -> dict[str, Any]:
     """The subscriptions whose keys the caller manages (its own), with its permissions."""
     assert account.subscription_id is not None
@@ -49,7 +38,7 @@ def km_customers(account: SubscriptionReader, svc: AppServices) -> dict[str, Any
     return {"briefs": [item], "count": 1, "more": False}
 
 
-@router.reads(KM, KmSubscription)
+@router.reads(KM, wire.KmSubscription)
 def get_km_subscription(km: OfKm, account: SubscriptionReader) -> dict[str, Any]:
     conn = km.conn()
     found = store.subscription(conn, km.uid(conn, account))
@@ -57,13 +46,13 @@ def get_km_subscription(km: OfKm, account: SubscriptionReader) -> dict[str, Any]
     return found
 
 
-@router.reads(f"{KM}/hsmGroups", KmHsmGroupPage)
+@router.reads(f"{KM}/hsmGroups", wire.KmHsmGroupPage)
 def km_hsm_groups(km: OfKm, account: SubscriptionReader, paging: PageParams) -> dict[str, Any]:
     conn = km.conn()
     return paging.of(store.hsm_groups, store.hsm_groups_count, conn, km.uid(conn, account))
 
 
-@router.reads(f"{KM}/publicExchangeKey", KmPublicExchangeKeys)
+@router.reads(f"{KM}/publicExchangeKey", wire.KmPublicExchangeKeys)
 def km_public_exchange_keys(
     km: OfKm,
     account: SubscriptionReader,
@@ -83,14 +72,14 @@ def _generate(km: KmPath, account: Account, count: int) -> dict[str, Any]:
     return {"keys": [km_crypto.new_aes_key() for _ in range(count)]}
 
 
-@router.post(f"{KM}/appKeyGen", status_code=201, response_model=GeneratedKeys)
-def app_key_gen(km: OfKm, body: KeyGenRequest, account: SubscriptionWriter) -> dict[str, Any]:
+@router.post(f"{KM}/appKeyGen", status_code=201, response_model=wire.GeneratedKeys)
+def app_key_gen(km: OfKm, body: wire.KeyGenRequest, account: SubscriptionWriter) -> dict[str, Any]:
     """`count` random AppKeys (AES-128), generated here and not kept."""
     return _generate(km, account, body.count)
 
 
-@router.post(f"{KM}/nwkKeyGen", status_code=201, response_model=GeneratedKeys)
-def nwk_key_gen(km: OfKm, body: KeyGenRequest, account: SubscriptionWriter) -> dict[str, Any]:
+@router.post(f"{KM}/nwkKeyGen", status_code=201, response_model=wire.GeneratedKeys)
+def nwk_key_gen(km: OfKm, body: wire.KeyGenRequest, account: SubscriptionWriter) -> dict[str, Any]:
     """`count` random NwkKeys (AES-128), generated here and not kept."""
     return _generate(km, account, body.count)
 
@@ -98,16 +87,18 @@ def nwk_key_gen(km: OfKm, body: KeyGenRequest, account: SubscriptionWriter) -> d
 # --- AS keys -------------------------------------------------------------------------------------
 
 
-@router.reads(f"{KM}/asKeys", KmAsKeyPage)
+@router.reads(f"{KM}/asKeys", wire.KmAsKeyPage)
 def list_as_keys(km: OfKm, account: SubscriptionReader, paging: PageParams) -> dict[str, Any]:
     conn = km.conn()
     return paging.of(store.as_keys, store.as_keys_count, conn, km.uid(conn, account))
 
 
 @router.creates(
-    f"{KM}/asKeys", KmAsKey, responses={409: {"description": "An AS key with this ID exists"}}
+    f"{KM}/asKeys", wire.KmAsKey, responses={409: {"description": "An AS key with this ID exists"}}
 )
-def create_as_key(km: OfKm, body: KmAsKeyCreate, account: SubscriptionWriter) -> dict[str, Any]:
+def create_as_key(
+    km: OfKm, body: wire.KmAsKeyCreate, account: SubscriptionWriter
+) -> dict[str, Any]:
     with km.write() as conn:
         sub = km.uid(conn, account)
         if store.as_key_exists(conn, sub, body.ID):
@@ -130,17 +121,17 @@ def _as_key(conn: sqlite3.Connection, sub: int, as_key_uid: str) -> dict[str, An
     return found
 
 
-@router.reads(f"{KM}/asKeys/{{asKeyUid}}", KmAsKey)
+@router.reads(f"{KM}/asKeys/{{asKeyUid}}", wire.KmAsKey)
 def get_as_key(km: OfKm, asKeyUid: str, account: SubscriptionReader) -> dict[str, Any]:
     conn = km.conn()
     return _as_key(conn, km.uid(conn, account), asKeyUid)
 
 
-@router.replaces(f"{KM}/asKeys/{{asKeyUid}}", KmAsKey)
+@router.replaces(f"{KM}/asKeys/{{asKeyUid}}", wire.KmAsKey)
 def update_as_key(
     km: OfKm,
     asKeyUid: str,
-    body: KmAsKeyUpdate,
+    body: wire.KmAsKeyUpdate,
     account: SubscriptionWriter,
     force: bool | None = None,  # deprecated and ignored (§4.4)
 ) -> dict[str, Any]:

@@ -279,8 +279,9 @@ def update_restricted(
     account: SupplierAccount,
     svc: AppServices,
 ) -> dict[str, Any]:
-    """The contracting operator's part: validation state and exclusive vendor. (Its 403
-    comes before the supplier's 404: a supplier learns nothing of another.)"""
+    """The contracting operator's part: validation state and exclusive vendor."""
+    # No OfSupplier: the 403 comes before the supplier's 404 (a supplier learns nothing of
+    # another).
     if not account.can(OPERATOR_ADMIN):
         raise forbidden("the validation state and exclusive vendor are the operator's to set")
     with svc.db.write() as conn:

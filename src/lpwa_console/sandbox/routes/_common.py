@@ -13,15 +13,19 @@ import base64
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from pydantic import BaseModel, ValidationError
 
 from ...schema.common import parse_identifier
 from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves_domains
 from ..accounts import Account
+from ..auth import Services
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
 from ..store import devices as device_store
@@ -47,7 +51,7 @@ class Paging:
     def first(self) -> bool:
         return self.index == 1
 
-    def of(self, rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    def of_rows(self, rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
         """This page of a list held whole (a handful of rows, not from SQL): (items, more)."""
         end = self.offset + self.size
         return list(rows[self.offset : end]), len(rows) > end
@@ -58,6 +62,15 @@ class Paging:
         """`list_answer` of a page the store read at (offset, size): `page` is (items, more)."""
         items, more = page
         return list_answer(items, more, first=self.first, count=count)
+
+    def of(
+        self,
+        page: Callable[..., tuple[list[dict[str, Any]], bool]],
+        count: Callable[..., int],
+        *args: Any,
+    ) -> dict[str, Any]:
+        """The answer of a store's `page(*args, offset, size)` and `count(*args)`."""
+        return self.answer(page(*args, self.offset, self.size), lambda: count(*args))
 
 
 def paging(pageIndex: PageIndex = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
@@ -86,6 +99,41 @@ def wire_json(content: dict[str, Any]) -> Response:
     `tests/sandbox/test_wire_json.py` holds these answers equal to the validated ones."""
     body = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
     return Response(body.encode(), media_type="application/json")
+
+
+# --- path identifiers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PathScope:
+    """A route's path identifier as the client wrote it, with the services to find it with:
+    a dependency builds it, the route finds it in its own connection (`conn()`, or `write()`
+    for a transaction), so a bad query or body answers 422 before the identifier's 404."""
+
+    text: str
+    svc: Services
+
+    def conn(self) -> sqlite3.Connection:
+        return self.svc.db.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.svc.db.write()
+
+
+# --- filters ----------------------------------------------------------------------------------
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def query_model(model: type[M], values: dict[str, Any]) -> M:
+    """A list's filters as their schema model (the client sends the same model's
+    `to_params()`), from the query parameters a route's filter dependency declares: those
+    not given (None) left out, the model's refusals answered as the query's (422)."""
+    try:
+        return model(**{k: v for k, v in values.items() if v is not None})
+    except ValidationError as exc:
+        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
 
 
 # --- sorting and cursors ----------------------------------------------------------------------

@@ -11,8 +11,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Query, Response
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 
 from ...schema.common import (
     ListEnvelope,
@@ -55,6 +53,7 @@ from ._common import (
     encode_cursor,
     list_answer,
     parse_sort,
+    query_model,
     wire_json,
 )
 from ._common import app_server_ids as _app_server_ids
@@ -84,11 +83,7 @@ class DeviceTags(ListEnvelope[Tag]):
 # The filter dependencies are `async`: pure parsing, on the event loop (a plain `def` would
 # cost each request one more hop through the thread pool).
 def _filter(**values: Any) -> DeviceFilter:
-    try:
-        return DeviceFilter(**{k: v for k, v in values.items() if v is not None})
-    except ValidationError as exc:
-        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
-        raise RequestValidationError(errors) from None
+    return query_model(DeviceFilter, values)
 
 
 async def base_filter(

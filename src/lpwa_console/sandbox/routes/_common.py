@@ -24,7 +24,6 @@ from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves
 from ..accounts import Account
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
-from ..store import app_servers as app_server_store
 from ..store import devices as device_store
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
@@ -161,7 +160,10 @@ def app_server_ids(
     ids = []
     for ref in refs:
         found = device_store.ref_id(conn, "app_servers", sub, ref)
-        if found is not None and ref not in linked:
+        if found is not None and restrictions is not None and ref not in linked:
+            # Imported here: the store's list machinery is not the first screen's.
+            from ..store import app_servers as app_server_store
+
             domains = app_server_store.domains(conn, [found]).get(found, [])
             found = found if domain_matches(domains, restrictions) else None
         if found is None:

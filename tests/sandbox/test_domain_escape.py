@@ -172,3 +172,30 @@ def test_a_restricted_item_cannot_be_routed_to_a_hidden_server(sb: Sandbox, kind
     # Another tenant's items cannot name this tenant's servers at all.
     theirs = sb.put(path, "other-subscriber", json={"appServers": [{"ID": "as-metering"}]})
     assert theirs.status_code == 404
+
+
+def test_the_import_cannot_route_a_restricted_device_to_a_hidden_server(sb: Sandbox) -> None:
+    device = _france_device(sb)
+    path = f"{DEVICES}/{device['ref']}"
+    current = sb.get(path, ROLE).json()
+    if current.get("appServersRoutingProfile"):  # servers and a profile exclude each other
+        assert sb.put(path, json={"appServersRoutingProfile": None}).status_code == 200
+    before = sb.get(path, ROLE).json().get("appServers", [])
+    operation = {"OTAA": "UPDATE_OTAA", "ABP": "UPDATE_ABP"}.get(
+        current.get("activation"), "UPDATE_CELLULAR"
+    )
+    text = line(operation, B=device["EUI"], T="as-tracking")
+
+    def send(role: str) -> str:
+        answer = sb.post(
+            f"{DEVICES}/import", role, files={"csv": ("d.csv", text.encode(), "text/csv")}
+        )
+        assert answer.status_code == 200, answer.text
+        return answer.text
+
+    assert "appServers: unknown ID as-tracking" in send(ROLE)
+    assert sb.get(path, ROLE).json().get("appServers", []) == before
+    # The administrator may; then the France team may send the same line back.
+    assert "as-tracking" not in send("subscriber")
+    assert [s["ID"] for s in sb.get(path, ROLE).json()["appServers"]] == ["as-tracking"]
+    assert "as-tracking" not in send(ROLE)

@@ -25,6 +25,8 @@ from ..accounts import Account
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
 from ..store import devices as device_store
+from ..store import domains as domain_store
+from ..store.domains import APP_SERVER_DOMAINS
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 
@@ -160,12 +162,9 @@ def app_server_ids(
     ids = []
     for ref in refs:
         found = device_store.ref_id(conn, "app_servers", sub, ref)
-        if found is not None and restrictions is not None and ref not in linked:
-            # Imported here: the store's list machinery is not the first screen's.
-            from ..store import app_servers as app_server_store
-
-            domains = app_server_store.domains(conn, [found]).get(found, [])
-            found = found if domain_matches(domains, restrictions) else None
+        if found is not None and ref not in linked:
+            reach = domain_store.within_reach(conn, APP_SERVER_DOMAINS, found, restrictions)
+            found = found if reach else None
         if found is None:
             raise bad_request(f"appServers: unknown application server {ref}", UNKNOWN_REFERENCE)
         ids.append(found)

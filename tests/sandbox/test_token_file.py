@@ -77,3 +77,15 @@ def test_a_new_database_starts_with_no_tokens(tmp_path: Path, kept: bool) -> Non
     resolved = TokenStore(db, 3600).resolve(token)
     assert (resolved is not None) == kept
     db.close()
+
+
+def test_the_token_file_opens_again_after_a_close(tmp_path: Path) -> None:
+    # As `Database.conn` does: an app whose lifespan closed the database may be used again.
+    db, tokens = _subscriber_store(tmp_path / "s.db")
+    account = by_id(db.conn(), 7)
+    assert account is not None
+    db.close()
+    token = tokens.issue(account)
+    db.close()
+    assert TokenStore(db, 3600).resolve(token) is not None
+    db.close()

@@ -49,30 +49,39 @@ class TokenFile:
             # A new database: tokens of a database that was here before must not sign in.
             for stale in (path, *(path.with_name(path.name + s) for s in SIDECARS)):
                 stale.unlink(missing_ok=True)
-        make_private(path)
-        self._conn = sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False, timeout=30
-        )
         self._lock = threading.Lock()
-        self._conn.execute("PRAGMA journal_mode=WAL")
-        self._conn.execute("PRAGMA synchronous=NORMAL")
-        self._conn.executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}\nCOMMIT;")
+        self._conn: sqlite3.Connection | None = None
+        with self._lock:
+            self._connection().executescript(f"BEGIN IMMEDIATE;\n{SCHEMA}\nCOMMIT;")
+
+    def _connection(self) -> sqlite3.Connection:
+        # Opened on first use, again after `close` (as `Database.conn` reopens).
+        if self._conn is None:
+            make_private(self.path)
+            conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=30
+            )
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA synchronous=NORMAL")
+            self._conn = conn
+        return self._conn
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            yield self._conn
+            yield self._connection()
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         with self._lock:
-            self._conn.execute("BEGIN IMMEDIATE")
+            conn = self._connection()
+            conn.execute("BEGIN IMMEDIATE")
             try:
-                yield self._conn
+                yield conn
             except BaseException:
-                self._conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 raise
-            self._conn.execute("COMMIT")
+            conn.execute("COMMIT")
 
     def adopt(self, main: sqlite3.Connection) -> int:
         """Move the tokens an older version kept in the main file here; the number moved.
@@ -96,4 +105,6 @@ class TokenFile:
 
     def close(self) -> None:
         with self._lock:
-            self._conn.close()
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

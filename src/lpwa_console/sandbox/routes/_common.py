@@ -29,6 +29,8 @@ from ..auth import Services
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
 from ..store import devices as device_store
+from ..store import domains as domain_store
+from ..store.domains import APP_SERVER_DOMAINS
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 
@@ -197,11 +199,25 @@ def check_kept_inside(
         )
 
 
-def app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list[int]:
-    """Row ids of the application servers `refs`; 400 naming the first unknown one."""
+def app_server_ids(
+    conn: sqlite3.Connection,
+    sub: int,
+    refs: list[str],
+    account: Account | None = None,
+    current: dict[str, Any] | None = None,
+) -> list[int]:
+    """Row ids of the application servers `refs`; 400 naming the first unknown one. For a
+    restricted `account` a server outside its domains is as unknown (it reads 404): routing
+    an item's traffic there would reach past its domains. One already linked to the item
+    (`current`, the item as read, which lists it) may be sent back as it was read."""
+    restrictions = account.restrictions if account is not None else None
+    linked = {s.get("ID") for s in (current or {}).get("appServers") or []}
     ids = []
     for ref in refs:
         found = device_store.ref_id(conn, "app_servers", sub, ref)
+        if found is not None and ref not in linked:
+            reach = domain_store.within_reach(conn, APP_SERVER_DOMAINS, found, restrictions)
+            found = found if reach else None
         if found is None:
             raise bad_request(f"appServers: unknown application server {ref}", UNKNOWN_REFERENCE)
         ids.append(found)

@@ -312,7 +312,7 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
         if body.asTransportKey is not None:
             _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")
         _check_references(conn, sub, body)
-        servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []], account)
         uid = store.create(
             conn,
             sub,
@@ -412,9 +412,8 @@ def update_device(
         if domains is not None:
             store.set_domains(conn, sub, uid, domains)
         if "appServers" in given:
-            store.set_app_servers(
-                conn, uid, _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
-            )
+            refs = [s.ID for s in body.appServers or []]
+            store.set_app_servers(conn, uid, _app_server_ids(conn, sub, refs, account, current))
     return _device(svc.db.conn(), uid)
 
 

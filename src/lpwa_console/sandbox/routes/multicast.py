@@ -36,6 +36,7 @@ from ._common import (
     PageParams,
     app_server_ids,
     check_domains,
+    check_kept_inside,
     list_answer,
     parse_sort,
     query_model,
@@ -209,7 +210,7 @@ def create_group(
     with svc.db.write() as conn:
         if store.find_uid(conn, sub, eui=body.EUI) is not None:
             raise ApiError(409, DUPLICATE, f"EUI: a multicast group with EUI {body.EUI} exists")
-        servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []], account)
         uid = store.create(
             conn, sub, body, now=now_ms(), who=account.name, domains=domains, servers=servers
         )
@@ -231,10 +232,14 @@ def update_group(
     domains = check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = visible_group_uid(conn, account, multicastGroupUid)
-        refuse_changed(_group(conn, uid), body.fixed_values())
+        if domains is not None:
+            check_kept_inside(account, store.domains_of(conn, uid), domains)
+        current = _group(conn, uid)
+        refuse_changed(current, body.fixed_values())
         servers = None
         if "appServers" in given:
-            servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+            refs = [s.ID for s in body.appServers or []]
+            servers = app_server_ids(conn, sub, refs, account, current)
         store.update(
             conn, sub, uid, body, now=now_ms(), who=account.name, domains=domains, servers=servers
         )

@@ -52,16 +52,22 @@ class Server:
     """`lpwa-sandbox serve` on a free loopback port; `extra` are more serve options (e.g.
     "--seed", "0" for a new database without demo devices). It stops with this process."""
 
-    def __init__(self, db: Path, *extra: str) -> None:
+    def __init__(
+        self, db: Path, *extra: str, python: str = sys.executable,
+        env: dict[str, str] | None = None,
+    ) -> None:  # fmt: skip
+        """`python` and `env` run another tree's code (a side-by-side bench: its PYTHONPATH
+        in `env`)."""
         self.db = db
         self.process = subprocess.Popen(
             [
-                sys.executable, "-m", "lpwa_console.sandbox", "serve", "--db", str(db),
+                python, "-m", "lpwa_console.sandbox", "serve", "--db", str(db),
                 "--port", "0", "--exit-with-stdin", *extra,
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,
+            env=env,
         )  # fmt: skip
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -72,10 +78,11 @@ class Server:
         self.base_url: str = info["base_url"]
         self.token_url: str = info["token_url"]
         out = subprocess.run(
-            [sys.executable, "-m", "lpwa_console.sandbox", "accounts", "--db", str(db), "--json"],
+            [python, "-m", "lpwa_console.sandbox", "accounts", "--db", str(db), "--json"],
             capture_output=True,
             text=True,
             check=True,
+            env=env,
         )
         self.accounts: list[dict[str, Any]] = json.loads(out.stdout)
 

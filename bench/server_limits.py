@@ -5,7 +5,8 @@ of bad lines (device import), the same for the key manager, a gzip bomb as a cat
 (509 KB unpacking to 512 MB), a 20 MB JSON body holding a 19-digit number, and a 10,000-row
 valid device import (long work). For each: the server's peak resident memory above its
 level before, the request's time and status, and the p50/p99 of the reads that READERS
-other clients made meanwhile (first page of devices, one after the other each).
+other clients made meanwhile (first page of devices, one after the other each), and the
+p50/max of one more client's sign-ins (the token endpoint, every 100 ms) meanwhile.
 
 Prints one JSON line. Usage: ./dev bench server_limits [--csv-mb 64] [--readers 4]
 """
@@ -94,13 +95,48 @@ class Readers:
             thread.join()
 
 
+class SignIns:
+    """One client signing in (the token endpoint) every 100 ms, its latencies; failures
+    (a 500 "database is locked", a timeout) are counted."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self.times: list[float] = []
+        self.errors = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        with httpx.Client(timeout=60) as http:
+            while not self._stop.wait(0.1):
+                started = time.perf_counter()
+                try:
+                    bearer_headers(http, self.server)
+                except httpx.HTTPError:
+                    self.errors += 1
+                    continue
+                self.times.append((time.perf_counter() - started) * 1000)
+
+    def __enter__(self) -> SignIns:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def _phase(
     server: Server, readers: int, send: Callable[[httpx.Client, dict[str, str]], httpx.Response]
 ) -> dict[str, Any]:
     with httpx.Client(timeout=600) as http:
         operator = bearer_headers(http, server, "operator")
         subscriber = bearer_headers(http, server)
-        with PeakRss(server.process.pid) as rss, Readers(server, readers) as reads:
+        with (
+            PeakRss(server.process.pid) as rss,
+            Readers(server, readers) as reads,
+            SignIns(server) as sign_ins,
+        ):
             time.sleep(0.5)  # the readers' steady state first
             started = time.perf_counter()
             response = send(http, {"operator": operator["Authorization"],
@@ -115,6 +151,10 @@ def _phase(
         "readP50ms": round(percentile(reads.times, 50), 1),
         "readP99ms": round(percentile(reads.times, 99), 1),
         "readErrors": reads.errors,
+        "signIns": len(sign_ins.times),
+        "signInP50ms": round(percentile(sign_ins.times, 50), 1),
+        "signInMaxMs": round(max(sign_ins.times, default=0.0), 1),
+        "signInErrors": sign_ins.errors,
         "answer": response.text[:120],
     }
 

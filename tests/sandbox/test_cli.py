@@ -273,8 +273,11 @@ def test_database_and_its_folder_are_private(tmp_path: Path) -> None:
     db = folder / "private.db"
     process, _ = _start(db)
     try:
-        # The live files: the database and SQLite's WAL sidecars, while serving.
-        files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm")]
+        # The live files: the database, its token file and SQLite's WAL sidecars, while
+        # serving.
+        tokens = db.with_name(db.name + ".tokens")
+        files = [db, db.with_name(db.name + "-wal"), db.with_name(db.name + "-shm"), tokens]
+        files += [tokens.with_name(tokens.name + "-wal"), tokens.with_name(tokens.name + "-shm")]
         assert all(f.exists() for f in files)
         modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in files}
         assert modes == {f.name: 0o600 for f in files}

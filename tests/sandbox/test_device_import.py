@@ -322,9 +322,9 @@ def test_ten_thousand_rows(sb: Sandbox) -> None:
 def test_the_body_is_capped_and_needs_its_csv_field(
     sb: Sandbox, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from lpwa_console.sandbox.routes import device_import as route
+    from lpwa_console.sandbox.routes import _upload as upload  # the imports' shared cap
 
-    monkeypatch.setattr(route, "MAX_BYTES", 1024)
+    monkeypatch.setattr(upload, "MAX_IMPORT_BYTES", 1024)
     big = "# padding\n" * 200
     refused = sb.post(IMPORT, files={"csv": ("d.csv", big, "text/csv")})
     assert refused.status_code == 413 and "at most" in refused.json()["message"]

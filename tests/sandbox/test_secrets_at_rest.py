@@ -22,8 +22,10 @@ from lpwa_console.sandbox.accounts import by_credentials, listing
 from lpwa_console.sandbox.db import Database, migrations
 from lpwa_console.sandbox.db.connection import DatabaseRefused
 from lpwa_console.sandbox.db.sealing import PREFIX, key_path
+from lpwa_console.sandbox.db.token_file import token_path
 from lpwa_console.sandbox.store import key_manager as key_store
 from lpwa_console.sandbox.store import km_devices as km_store
+from lpwa_console.sandbox.store import tokens as token_store
 
 from .conftest import API, DEVICES, Sandbox
 from .test_key_manager import _keys, _rsa_encrypt
@@ -37,10 +39,12 @@ GROUP_KEY = "9E52B26F505152535455565758595A5B"
 
 
 def _raw(db_path: Path) -> bytes:
-    """The database file and its WAL as they lie on disk."""
-    out = db_path.read_bytes()
-    wal = db_path.with_name(db_path.name + "-wal")
-    return out + (wal.read_bytes() if wal.exists() else b"")
+    """The database file, the token file beside it and their WALs as they lie on disk."""
+    out = b""
+    for path in (db_path, token_path(db_path)):
+        for file in (path, path.with_name(path.name + "-wal")):
+            out += file.read_bytes() if file.exists() else b""
+    return out
 
 
 def _forms(secret: str) -> list[bytes]:
@@ -208,6 +212,10 @@ def test_the_last_step_seals_an_older_database(
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     raw = _raw(path)
     assert before["app_key"].encode() not in raw and b"old-bearer-token-123" not in raw
+    # The old token moved, as its hash, to the token file: it still signs its account in.
+    assert conn.execute("SELECT count(*) FROM tokens").fetchone()[0] == 0
+    with db.tokens.read() as tokens:
+        assert token_store.find(tokens, "old-bearer-token-123") == (1, "subscriber", 9e12)
     db.close()
     # The sealing is done once: a restart runs no step and changes nothing.
     again = Database(path)

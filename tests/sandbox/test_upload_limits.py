@@ -15,6 +15,9 @@ import time
 import tracemalloc
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +26,7 @@ import httpx
 import pytest
 
 from lpwa_console.sandbox import SandboxSettings, cli, create_app
+from lpwa_console.sandbox.auth import TokenStore
 from lpwa_console.sandbox.routes import _upload, km_import
 from lpwa_console.schema.device_import import parse_import_errors
 from lpwa_console.schema.km_import import km_row_cells
@@ -194,20 +198,41 @@ def test_an_import_killed_half_way_leaves_nothing(tmp_path: Path) -> None:
     assert applied in (0, rows), applied  # all or nothing, whatever the moment of the kill
 
 
-def test_other_clients_are_served_while_an_import_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    # One request thread, as `serve` has (cli.REQUEST_THREADS). Order, not time: the
-    # import is held half-way until a read from another client has been answered.
+def _sign_in(http: httpx.Client, account: dict[str, Any]) -> httpx.Response:
+    return http.post(
+        TOKEN,
+        data={
+            "grant_type": "client_credentials",
+            "client_id": account["client_id"],
+            "client_secret": account["client_secret"],
+        },
+    )
+
+
+@dataclass
+class HeldImport:
+    live: Live
+    http: httpx.Client
+    headers: dict[str, str]
+    answers: list[int]
+
+
+@contextmanager
+def _held_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> Iterator[HeldImport]:
+    """A key-manager import held at `where` (`_run`: before it starts; `_apply`: its first
+    valid line, inside the transaction that holds the write lock) until the block ends;
+    one request thread, as `serve` has (cli.REQUEST_THREADS). Order, not time."""
     started, release = threading.Event(), threading.Event()
-    real = km_import._run
+    real = getattr(km_import, where)
 
     def held(*args: Any) -> Any:
         started.set()
-        assert release.wait(120), "the read was never answered"
+        assert release.wait(120), "the import was never released"
         return real(*args)
 
-    monkeypatch.setattr(km_import, "_run", held)
+    monkeypatch.setattr(km_import, where, held)
     app = create_app(SandboxSettings(db_path=tmp_path / "s.db", demo_devices=20))
 
     @app.get("/test-only/one-thread")
@@ -215,18 +240,11 @@ def test_other_clients_are_served_while_an_import_runs(
         anyio.to_thread.current_default_thread_limiter().total_tokens = cli.REQUEST_THREADS
 
     live = Live(app)
+    sender: threading.Thread | None = None
     try:
         with httpx.Client(base_url=live.url, timeout=120) as http:
             http.get("/test-only/one-thread")
-            account = live.account("subscriber")
-            token = http.post(
-                TOKEN,
-                data={
-                    "grant_type": "client_credentials",
-                    "client_id": account["client_id"],
-                    "client_secret": account["client_secret"],
-                },
-            ).json()["access_token"]
+            token = _sign_in(http, live.account("subscriber")).json()["access_token"]
             headers = {"Authorization": f"Bearer {token}"}
             rows = ",".join(km_row_cells("70B3D5E7CC000001", KEY)) + "\r\n"
             answers: list[int] = []
@@ -238,12 +256,44 @@ def test_other_clients_are_served_while_an_import_runs(
             sender = threading.Thread(target=send)
             sender.start()
             assert started.wait(60)
-            read = http.get(f"{API}/subscriptions/mine", headers=headers)
-            assert read.status_code == 200 and not answers  # answered while the import ran
+            yield HeldImport(live, http, headers, answers)
             release.set()
             sender.join(timeout=120)
             assert answers == [200]
     finally:
         release.set()
+        if sender is not None:
+            sender.join(timeout=120)
         live.stop()
         app.state.services.db.close()
+
+
+def test_other_clients_are_served_while_an_import_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _held_import(tmp_path, monkeypatch, "_run") as held:
+        read = held.http.get(f"{API}/subscriptions/mine", headers=held.headers)
+        assert read.status_code == 200 and not held.answers  # answered while the import ran
+
+
+def test_sign_in_answers_while_an_import_holds_the_write_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with _held_import(tmp_path, monkeypatch, "_apply") as held:
+        # The import is inside its transaction: the database's write lock is taken.
+        probe = sqlite3.connect(tmp_path / "s.db", timeout=0)
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            probe.execute("BEGIN IMMEDIATE")
+        probe.close()
+        # Sign-in keeps its tokens in a file of their own: it does not wait for that lock,
+        # and the new token is taken at once, from the cache and from the file.
+        signed_in = _sign_in(held.http, held.live.account("subscriber-restricted"))
+        assert signed_in.status_code == 200, signed_in.text
+        assert not held.answers  # still held
+        token = signed_in.json()["access_token"]
+        mine = held.http.get(
+            f"{API}/subscriptions/mine", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert mine.status_code == 200 and not held.answers
+        uncached = TokenStore(held.live.app.state.services.db, 60).resolve(token)
+        assert uncached is not None and uncached.client_id == "subscriber-france"

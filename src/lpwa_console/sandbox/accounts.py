@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import sqlite3
@@ -11,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..schema.domains import DomainRestrictions
-from .db.sealing import HASH_PREFIX, token_hash
+from .db.sealing import HASH_PREFIX, scrypt_matches, token_hash
 
 READ_NODE = "LPWA_MGR::READ_NODE"
 WRITE_NODE = "LPWA_MGR::WRITE_NODE"
@@ -43,6 +42,13 @@ class Account:
 
     def can(self, permission: str) -> bool:
         return permission in self.permissions or permission in self.rights
+
+    @property
+    def sub(self) -> int:
+        """The subscription of a subscriber's account (what `SubscriptionReader` and the
+        other subscriber dependencies let through)."""
+        assert self.subscription_id is not None
+        return self.subscription_id
 
 
 # role, client_id, display name, subscription?, permissions, rights, restrictions
@@ -147,7 +153,7 @@ def by_credentials(conn: sqlite3.Connection, client_id: str, secret: str) -> Acc
             "SELECT secret_hash FROM supplier_service_accounts WHERE client_id = ?", (client_id,)
         ).fetchone()
         stored = found[0] if found else None
-        if not stored or not secret or not _matches(stored, secret):
+        if not stored or not secret or not scrypt_matches(stored, secret):
             return None
         return _account(row)
     if row is None or not _demo_matches(row["client_secret"], secret):
@@ -161,14 +167,6 @@ def _demo_matches(stored: str, secret: str) -> bool:
         return False  # "!" + random: an account that signs in another way
     given = HASH_PREFIX + token_hash(secret)
     return secrets.compare_digest(stored.encode(), given.encode())
-
-
-def _matches(stored: str, secret: str) -> bool:
-    _kind, salt, digest = stored.split("$")
-    again = hashlib.scrypt(
-        secret.encode("utf-8", "surrogatepass"), salt=bytes.fromhex(salt), n=2**14, r=8, p=1
-    )
-    return secrets.compare_digest(again.hex(), digest)
 
 
 def by_id(conn: sqlite3.Connection, account_id: int) -> Account | None:

@@ -1,7 +1,8 @@
 """Bearer tokens and the typed dependencies every route uses.
 
-Tokens are random opaque strings kept in SQLite (so they outlive a restart) and cached in
-memory (so a request costs no SQL to authenticate).
+Tokens are random opaque strings kept in SQLite (so they outlive a restart), in a file of
+their own (`db/token_file.py`: sign-in never waits behind an import's write lock), and
+cached in memory (so a request costs no SQL to authenticate).
 """
 
 from __future__ import annotations
@@ -33,15 +34,16 @@ class TokenStore:
     def issue(self, account: Account) -> str:
         token = secrets.token_urlsafe(32)
         expires_at = time.time() + self.lifetime_s
-        with self._db.write() as conn:
-            token_store.save(conn, token, account.id, expires_at, time.time())
+        with self._db.tokens.write() as conn:
+            token_store.save(conn, token, account.id, account.client_id, expires_at, time.time())
         with self._lock:
             self._cache[token] = (account, expires_at)
         return token
 
     def forget_client(self, client_id: str) -> None:
-        """Drop the cached tokens of this client (its account was deleted: the rows went
-        with it, and the cache must not keep them alive)."""
+        """Drop the tokens of this client (its account was deleted): kept and cached."""
+        with self._db.tokens.write() as conn:
+            token_store.forget_client(conn, client_id)
         with self._lock:
             for token in [t for t, (a, _e) in self._cache.items() if a.client_id == client_id]:
                 del self._cache[token]
@@ -50,11 +52,13 @@ class TokenStore:
         with self._lock:
             hit = self._cache.get(token)
         if hit is None:
-            found = token_store.find(self._db.conn(), token)
+            with self._db.tokens.read() as conn:
+                found = token_store.find(conn, token)
             account = accounts.by_id(self._db.conn(), found[0]) if found else None
-            if found is None or account is None:
+            # An account id may be given again after a deletion: the client id must match.
+            if found is None or account is None or account.client_id != found[1]:
                 return None
-            hit = (account, found[1])
+            hit = (account, found[2])
             with self._lock:
                 self._cache[token] = hit
         account, expires_at = hit

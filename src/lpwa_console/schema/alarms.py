@@ -13,7 +13,7 @@ reference's 0..5 scale; `href` is the alarm's own path.
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, field_validator
 
@@ -26,13 +26,7 @@ NO_UPLINK_ALARM_ID = 4
 # time, newest first, by default; Document 1 §4.1 adds `alarmUid`. `creationTimestamp` and
 # `updateTimestamp` are the sandbox's own additions: a platform may refuse them.
 AlarmSortCriterion = Literal["alarmUid", "state", "acked", "creationTimestamp", "updateTimestamp"]
-ALARM_SORT_CRITERIA: tuple[AlarmSortCriterion, ...] = (
-    "alarmUid",
-    "state",
-    "acked",
-    "creationTimestamp",
-    "updateTimestamp",
-)
+ALARM_SORT_CRITERIA: tuple[AlarmSortCriterion, ...] = get_args(AlarmSortCriterion)
 REFERENCE_SORT_CRITERIA: tuple[AlarmSortCriterion, ...] = ("alarmUid", "state", "acked")
 # Only this criterion supports cursor pagination (`pageAfter`, Document 1 §8).
 CURSOR_SORT: AlarmSortCriterion = "alarmUid"
@@ -80,12 +74,16 @@ class AlarmBrief(ApiModel):
         return self.state != Severity.CLEARED and not self.acked
 
 
-class AlarmDevice(ApiModel):
-    """The device an alarm belongs to, as carried inside a device alarm brief."""
+class AlarmOwner(ApiModel):
+    """What an alarm brief carries of the item it belongs to."""
 
     EUI: str
     name: str | None = None
     domains: list[Domain] = Field(default_factory=list)
+
+
+class AlarmDevice(AlarmOwner):
+    """The device an alarm belongs to, as carried inside a device alarm brief."""
 
 
 class DeviceAlarmBrief(AlarmBrief):
@@ -94,12 +92,8 @@ class DeviceAlarmBrief(AlarmBrief):
     device: AlarmDevice
 
 
-class AlarmMulticastGroup(ApiModel):
-    """The multicast group an alarm belongs to (same shape as AlarmDevice)."""
-
-    EUI: str
-    name: str | None = None
-    domains: list[Domain] = Field(default_factory=list)
+class AlarmMulticastGroup(AlarmOwner):
+    """The multicast group an alarm belongs to."""
 
 
 class MulticastAlarmBrief(AlarmBrief):

@@ -382,6 +382,13 @@ class ListEnvelope(ApiModel, Generic[T]):
         return self.cursors.last if self.cursors else None
 
 
+class Distribution(ApiModel, Generic[T]):
+    """How many items per value (a state, a health state), and how many in all."""
+
+    briefs: list[T] = Field(default_factory=list)
+    totalCount: int = 0
+
+
 class Tag(ApiModel):
     name: str
     href: str | None = None

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from pydantic import Field
 
 from .alarms import AlarmBrief, AlarmFilter
-from .common import ApiModel, ListEnvelope
+from .common import ApiModel, Distribution, ListEnvelope
 from .domains import Domain
 
 
@@ -109,11 +109,8 @@ class StateCount(ApiModel):
     count: int
 
 
-class StationAlarmStateDistributions(ApiModel):
+class StationAlarmStateDistributions(Distribution[StateCount]):
     """GET /bss/alarms/stateDistributions: how many alarms per state."""
-
-    briefs: list[StateCount] = Field(default_factory=list)
-    totalCount: int = 0
 
 
 class StationAlarmFilter(AlarmFilter):

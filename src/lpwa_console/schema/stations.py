@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import Field, field_serializer, field_validator, model_validator
 
 from .common import (
     ApiModel,
+    Distribution,
     ListEnvelope,
     QueryFilter,
     RequestModel,
@@ -31,13 +32,7 @@ from .durations import format_duration, parse_duration
 CnxState = Literal["NEVERCNX", "CNX", "DISC", "UNKNOWN"]
 BsState = Literal["INIT", "VALIDATING", "ACTIVE", "SUSPENDED"]
 BsHealthState = Literal["INIT", "ACTIVE", "BACKHAUL_CNX_ERROR", "RF_ERROR", "SUSPENDED"]
-BS_HEALTH_STATES: tuple[BsHealthState, ...] = (
-    "INIT",
-    "ACTIVE",
-    "BACKHAUL_CNX_ERROR",
-    "RF_ERROR",
-    "SUSPENDED",
-)
+BS_HEALTH_STATES: tuple[BsHealthState, ...] = get_args(BsHealthState)
 SecurityType = Literal["IPSEC_X509", "DISABLE"]
 SecurityState = Literal[
     "EXPIRED",
@@ -376,11 +371,8 @@ class HealthCount(ApiModel):
     count: int
 
 
-class BaseStationCounters(ApiModel):
+class BaseStationCounters(Distribution[HealthCount]):
     """GET /bss/counters: stations per health state."""
-
-    briefs: list[HealthCount] = Field(default_factory=list)
-    totalCount: int = 0
 
 
 class StationTags(ApiModel):

@@ -6,15 +6,7 @@ Callers import from here; the modules behind it may move.
 
 from __future__ import annotations
 
-from .connection import (
-    PRIVATE_DIR,
-    PRIVATE_FILE,
-    SIDECARS,
-    Database,
-    DatabaseRefused,
-    check_version,
-    check_writable,
-)
+from .connection import Database, DatabaseRefused, check_version, check_writable
 from .count_triggers import (
     LINK_COUNT_TRIGGERS,
     REBUILD_LINK_COUNTS,
@@ -45,6 +37,7 @@ from .indexes import (
     drop_station_indexes_sql,
 )
 from .migrations import MIGRATIONS, migrate
+from .private import PRIVATE_DIR, PRIVATE_FILE, SIDECARS
 from .prov_queue import PROV_QUEUE_TRIGGERS, create_prov_queue_triggers, drop_prov_queue_triggers
 from .tiles import TILE_LEVEL, TILE_X_SQL, TILE_Y_SQL, TILES
 

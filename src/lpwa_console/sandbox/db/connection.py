@@ -1,15 +1,15 @@
 """SQLite access: WAL, foreign keys, one connection per thread, migrated on open.
 
-The file holds hashes of client secrets and tokens and sealed keys (`sealing.py`, whose key
+The file holds hashes of client secrets and sealed keys (`sealing.py`, whose key
 file lies beside it): it is made readable by its owner only, and
 a database this version cannot safely write (newer schema, read-only) is refused up front.
+Bearer tokens live in a file of their own beside it (`token_file.py`).
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import stat
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -17,8 +17,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .migrations import MIGRATIONS, migrate
+from .private import PRIVATE_DIR, make_private
 from .sealing import Sealer, key_path, load_key
 from .steps_platform import V_SECRETS_AT_REST
+from .token_file import TokenFile, token_path
 
 
 def _open(path: Path, sealer: Sealer) -> sqlite3.Connection:
@@ -37,28 +39,6 @@ def _open(path: Path, sealer: Sealer) -> sqlite3.Connection:
 
 class DatabaseRefused(Exception):
     """This file cannot be served; the message says why in plain words."""
-
-
-PRIVATE_FILE = 0o600
-PRIVATE_DIR = 0o700
-# What SQLite keeps beside the database; it gives them the database file's mode.
-SIDECARS = ("-wal", "-shm", "-journal")
-
-
-def _make_private(path: Path) -> None:
-    """Owner-only permissions (POSIX): create the file 0600 before SQLite does, and narrow
-    an existing one (and its sidecars) made by an older version."""
-    if os.name != "posix":
-        return  # Windows: the user's profile folder is private already
-    if not path.exists():
-        os.close(os.open(path, os.O_CREAT | os.O_WRONLY, PRIVATE_FILE))
-    for file in (path, *(path.with_name(path.name + s) for s in SIDECARS)):
-        try:
-            info = file.stat()
-        except FileNotFoundError:
-            continue
-        if info.st_mode & 0o077 and info.st_uid == os.geteuid():
-            os.chmod(file, stat.S_IMODE(info.st_mode) & ~0o077)
 
 
 def check_writable(path: Path) -> None:
@@ -124,21 +104,24 @@ class Database:
                 ) from exc
         check_writable(self.path)
         try:
-            _make_private(self.path)
+            make_private(self.path)
             had_key = key_path(self.path).exists()
             conn = self.conn()
             check_version(conn, self.path)
             if not had_key:
                 _refuse_without_key(conn, self.path)
             self.migrations_run = migrate(conn)
+            # New: every step ran, i.e. the file started at version 0.
+            self.created = self.migrations_run == len(MIGRATIONS)
+            # Bearer tokens: a file of their own, so sign-in never waits for this one's lock.
+            self.tokens = TokenFile(token_path(self.path), fresh=self.created)
+            self.tokens.adopt(conn)
         except (sqlite3.DatabaseError, ValueError) as exc:  # ValueError: a damaged key file
             self.close()
             raise DatabaseRefused(f"The database {self.path} cannot be used: {exc}") from exc
         except DatabaseRefused:
             self.close()
             raise
-        # New: every step ran, i.e. the file started at version 0.
-        self.created = self.migrations_run == len(MIGRATIONS)
 
     def conn(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -169,6 +152,9 @@ class Database:
             observer(time.perf_counter() - started, conn.total_changes - changes)
 
     def close(self) -> None:
+        tokens: TokenFile | None = getattr(self, "tokens", None)
+        if tokens is not None:
+            tokens.close()
         with self._lock:
             for conn in self._all:
                 conn.close()

@@ -10,6 +10,8 @@ opens in its statements and a migration step can seal what older versions kept i
   sealed value stays as it is (sealing twice is harmless);
 - `unseal(text)`: the text again (a value in clear, from before the step, is given as is);
 - `token_hash(text)`: SHA-256 in hex, for bearer tokens and high-entropy secrets;
+- `scrypt_hash(text)` / `scrypt_matches(stored, text)`: a salted scrypt for secrets a person
+  chooses or keeps (service account secrets, station support passwords);
 - `demo_secret(client_id)`: a demo account's client secret, derived from the key (HMAC), so
   `lpwa-sandbox accounts` can list it while the database keeps its hash only.
 """
@@ -20,6 +22,7 @@ import base64
 import hashlib
 import hmac
 import os
+import secrets
 import sqlite3
 from functools import cached_property
 from pathlib import Path
@@ -98,6 +101,22 @@ class Sealer:
         conn.create_function("unseal", 1, self.unseal, deterministic=True)
         conn.create_function("token_hash", 1, _sql_hash, deterministic=True)
         conn.create_function("demo_secret", 1, self.demo_secret, deterministic=True)
+
+
+def _scrypt(text: str, salt: bytes) -> bytes:
+    # surrogatepass: any str a JSON body can carry hashes, none raises.
+    return hashlib.scrypt(text.encode("utf-8", "surrogatepass"), salt=salt, n=2**14, r=8, p=1)
+
+
+def scrypt_hash(text: str) -> str:
+    """`scrypt$<salt>$<digest>` (hex) with a random salt: what is kept of a secret."""
+    salt = secrets.token_bytes(16)
+    return f"scrypt${salt.hex()}${_scrypt(text, salt).hex()}"
+
+
+def scrypt_matches(stored: str, text: str) -> bool:
+    _kind, salt, digest = stored.split("$")
+    return secrets.compare_digest(_scrypt(text, bytes.fromhex(salt)).hex(), digest)
 
 
 def ensure_functions(conn: sqlite3.Connection) -> None:

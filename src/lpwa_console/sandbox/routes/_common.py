@@ -13,18 +13,24 @@ import base64
 import json
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, TypeVar
 
 from fastapi import Depends
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
+from pydantic import BaseModel, ValidationError
 
 from ...schema.common import parse_identifier
 from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves_domains
 from ..accounts import Account
+from ..auth import Services
 from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
 from ..params import PageIndex
 from ..store import devices as device_store
+from ..store import domains as domain_store
+from ..store.domains import APP_SERVER_DOMAINS
 
 MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
 
@@ -47,7 +53,7 @@ class Paging:
     def first(self) -> bool:
         return self.index == 1
 
-    def of(self, rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
+    def of_rows(self, rows: Sequence[dict[str, Any]]) -> tuple[list[dict[str, Any]], bool]:
         """This page of a list held whole (a handful of rows, not from SQL): (items, more)."""
         end = self.offset + self.size
         return list(rows[self.offset : end]), len(rows) > end
@@ -58,6 +64,15 @@ class Paging:
         """`list_answer` of a page the store read at (offset, size): `page` is (items, more)."""
         items, more = page
         return list_answer(items, more, first=self.first, count=count)
+
+    def of(
+        self,
+        page: Callable[..., tuple[list[dict[str, Any]], bool]],
+        count: Callable[..., int],
+        *args: Any,
+    ) -> dict[str, Any]:
+        """The answer of a store's `page(*args, offset, size)` and `count(*args)`."""
+        return self.answer(page(*args, self.offset, self.size), lambda: count(*args))
 
 
 def paging(pageIndex: PageIndex = 1, pageSize: int = DEFAULT_PAGE) -> Paging:
@@ -86,6 +101,41 @@ def wire_json(content: dict[str, Any]) -> Response:
     `tests/sandbox/test_wire_json.py` holds these answers equal to the validated ones."""
     body = json.dumps(content, separators=(",", ":"), ensure_ascii=False)
     return Response(body.encode(), media_type="application/json")
+
+
+# --- path identifiers -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PathScope:
+    """A route's path identifier as the client wrote it, with the services to find it with:
+    a dependency builds it, the route finds it in its own connection (`conn()`, or `write()`
+    for a transaction), so a bad query or body answers 422 before the identifier's 404."""
+
+    text: str
+    svc: Services
+
+    def conn(self) -> sqlite3.Connection:
+        return self.svc.db.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.svc.db.write()
+
+
+# --- filters ----------------------------------------------------------------------------------
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def query_model(model: type[M], values: dict[str, Any]) -> M:
+    """A list's filters as their schema model (the client sends the same model's
+    `to_params()`), from the query parameters a route's filter dependency declares: those
+    not given (None) left out, the model's refusals answered as the query's (422)."""
+    try:
+        return model(**{k: v for k, v in values.items() if v is not None})
+    except ValidationError as exc:
+        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
+        raise RequestValidationError(errors) from None
 
 
 # --- sorting and cursors ----------------------------------------------------------------------
@@ -149,11 +199,25 @@ def check_kept_inside(
         )
 
 
-def app_server_ids(conn: sqlite3.Connection, sub: int, refs: list[str]) -> list[int]:
-    """Row ids of the application servers `refs`; 400 naming the first unknown one."""
+def app_server_ids(
+    conn: sqlite3.Connection,
+    sub: int,
+    refs: list[str],
+    account: Account | None = None,
+    current: dict[str, Any] | None = None,
+) -> list[int]:
+    """Row ids of the application servers `refs`; 400 naming the first unknown one. For a
+    restricted `account` a server outside its domains is as unknown (it reads 404): routing
+    an item's traffic there would reach past its domains. One already linked to the item
+    (`current`, the item as read, which lists it) may be sent back as it was read."""
+    restrictions = account.restrictions if account is not None else None
+    linked = {s.get("ID") for s in (current or {}).get("appServers") or []}
     ids = []
     for ref in refs:
         found = device_store.ref_id(conn, "app_servers", sub, ref)
+        if found is not None and ref not in linked:
+            reach = domain_store.within_reach(conn, APP_SERVER_DOMAINS, found, restrictions)
+            found = found if reach else None
         if found is None:
             raise bad_request(f"appServers: unknown application server {ref}", UNKNOWN_REFERENCE)
         ids.append(found)

@@ -5,13 +5,18 @@ KM device behind a device identifier (UID or `e` + upper-case EUI)."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Annotated
+
+from fastapi import Depends
 
 from ...schema.common import parse_identifier
 from ...schema.domains import DomainRestrictions
 from ..accounts import Account
+from ..auth import AppServices
 from ..errors import not_found
 from ..store import key_manager as key_store
 from ..store import km_devices as device_store
+from ._common import PathScope
 
 
 def km_subscription(conn: sqlite3.Connection, account: Account, km_subscription_uid: str) -> int:
@@ -61,3 +66,18 @@ def check_km_eui(
     domains: the same answer as for a KM device that does not exist."""
     if not device_store.within_reach(conn, sub, eui, restrictions):
         raise not_found(f"device e{eui.upper()} not found")
+
+
+class KmPath(PathScope):
+    """`{kmSubscriptionUid}`: `uid(conn, account)` is the caller's subscription when it names
+    it (`km_subscription`)."""
+
+    def uid(self, conn: sqlite3.Connection, account: Account) -> int:
+        return km_subscription(conn, account, self.text)
+
+
+async def km_path(kmSubscriptionUid: str, svc: AppServices) -> KmPath:
+    return KmPath(kmSubscriptionUid, svc)
+
+
+OfKm = Annotated[KmPath, Depends(km_path)]

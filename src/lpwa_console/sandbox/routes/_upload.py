@@ -14,7 +14,7 @@ import email.message
 import email.parser
 import io
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from fastapi import Request
@@ -24,7 +24,7 @@ from starlette.responses import Response
 from ...schema.common import ErrorBody
 from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
 from ..errors import INVALID, bad_request, too_large
-from ..long_work import let_requests_in
+from ..long_work import let_requests_in, off_request
 
 # Room for a multipart body's framing beyond the file's own limit.
 FRAMING = 64 * 1024
@@ -280,3 +280,26 @@ class FailedLines:
                 ]
             )
         return JSONResponse({"code": INVALID, "message": message})
+
+
+# --- a CSV import route ---------------------------------------------------------------------
+
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+TOO_BIG_IMPORT = f"csv: at most {MAX_IMPORT_BYTES >> 20} MB per import"
+
+
+def csv_lines(upload: IO[bytes], content_type: str) -> CsvLines:
+    """The import file's lines: the `csv` field of a multipart body, or the whole body."""
+    return CsvLines(field_window(upload, content_type, "csv", MAX_IMPORT_BYTES, TOO_BIG_IMPORT))
+
+
+async def import_answer(request: Request, run: Callable[[IO[bytes], str], FailedLines]) -> Response:
+    """The body spooled (64 MB at most), `run(upload, content_type)` on the long-work lane,
+    and the refused lines' answer."""
+    upload = await spool_body(request, MAX_IMPORT_BYTES + FRAMING, TOO_BIG_IMPORT)
+    content_type = request.headers.get("content-type", "text/csv")
+    try:
+        failed = await off_request(request, run, upload, content_type)
+    finally:
+        upload.close()
+    return failed.answer()

@@ -33,7 +33,7 @@ from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWr
 from ..errors import bad_request, forbidden, not_found, stale
 from ..store import app_servers as store
 from ..store.clock import network_now, now_ms
-from ._common import PageParams, check_domains, list_answer, parse_sort
+from ._common import PageParams, check_domains, check_kept_inside, list_answer, parse_sort
 from ._router import RecordedRouter
 
 router = RecordedRouter(
@@ -182,6 +182,9 @@ def update_app_server(
     with svc.db.write() as conn:
         row = _find(conn, account, request)
         _writable(row)
+        if domains is not None:
+            before = store.domains(conn, [row["id"]]).get(row["id"], [])
+            check_kept_inside(account, before, domains)
         _current(row, body.occContext)
         try:
             body._check_destinations(row["type"])

@@ -62,6 +62,16 @@ def _application(conn: sqlite3.Connection, text: str) -> dict[str, Any]:
     return found
 
 
+def _opened(
+    request: Request, svc: Any, shape: tuple[str | None, ...]
+) -> tuple[sqlite3.Connection, dict[str, Any], list[str]]:
+    """The connection, the application the path names (404 if none) and the path's
+    segments after it, in the route's `shape` (`_segments`)."""
+    app_text, *rest = _segments(request, (None, *shape))
+    conn = svc.db.conn()
+    return conn, _application(conn, app_text), rest
+
+
 def _may_read(caller: Account, row: sqlite3.Row) -> bool:
     if row["account_id"] == caller.id or caller.can(OPERATOR_ADMIN):
         return True
@@ -94,16 +104,10 @@ def _restrictions(account: Account) -> dict[str, Any] | None:
     return account.restrictions.model_dump(by_alias=True)
 
 
-@router.get(
-    f"{APP}/subscriptions/authenticate",
-    response_model=Authentication,
-    response_model_exclude_none=True,
-)
+@router.reads(f"{APP}/subscriptions/authenticate", Authentication)
 def authenticate(request: Request, account: SubscriptionMember, svc: AppServices) -> dict[str, Any]:
     """The signed-in subscription user: its permissions and domain restrictions."""
-    app_text, *_ = _segments(request, (None, "subscriptions", "authenticate"))
-    conn = svc.db.conn()
-    _application(conn, app_text)
+    conn, _, _ = _opened(request, svc, ("subscriptions", "authenticate"))
     user = store.find_user(conn, account_id=account.id)
     return {
         "grantedPermissions": _permissions(account),
@@ -112,16 +116,10 @@ def authenticate(request: Request, account: SubscriptionMember, svc: AppServices
     }
 
 
-@router.get(
-    f"{APP}/subscriptions/oidcUsers/{{oidcUserID:path}}",
-    response_model=UserIdentifier,
-    response_model_exclude_none=True,
-)
+@router.reads(f"{APP}/subscriptions/oidcUsers/{{oidcUserID:path}}", UserIdentifier)
 def oidc_user(request: Request, account: CurrentAccount, svc: AppServices) -> dict[str, Any]:
     """Which user the OpenID `sub` of an ID token names."""
-    app_text, _, _, sub = _segments(request, (None, "subscriptions", "oidcUsers", None))
-    conn = svc.db.conn()
-    application = _application(conn, app_text)
+    conn, application, (_, _, sub) = _opened(request, svc, ("subscriptions", "oidcUsers", None))
     row = store.find_user(conn, oidc_sub=sub)
     if row is None or not _may_read(account, row):
         raise not_found(f"oidcUserID: no user has the OpenID sub {sub}")
@@ -132,38 +130,27 @@ def oidc_user(request: Request, account: CurrentAccount, svc: AppServices) -> di
     }
 
 
-@router.get(
-    f"{APP}/subscriptions/users/{{userUid:path}}/contexts",
-    response_model=UserContexts,
-    response_model_exclude_none=True,
-)
+@router.reads(f"{APP}/subscriptions/users/{{userUid:path}}/contexts", UserContexts)
 def user_contexts(request: Request, account: CurrentAccount, svc: AppServices) -> dict[str, Any]:
     """Where the user acts: its subscription (permissions and domain restrictions), the
     network partner it acts for, or the platform role of an account without either."""
-    app_text, _, _, user_text, _ = _segments(
-        request, (None, "subscriptions", "users", None, "contexts")
-    )
-    conn = svc.db.conn()
-    _application(conn, app_text)
+    shape = ("subscriptions", "users", None, "contexts")
+    conn, _, (_, _, user_text, _) = _opened(request, svc, shape)
     row = _user(conn, account, user_text)
     owner = accounts.by_id(conn, row["account_id"])
     if owner is None:
         raise not_found(f"user {user_text} not found")
     briefs: list[dict[str, Any]] = []
+    sub = partner = None
     if owner.subscription_id is not None:
         sub = store.subscription(conn, owner.subscription_id)
-        if sub is not None:
-            briefs.append({
-                "type": "SUBSCRIBER", "ID": sub["ref"], "name": sub["name"],
-                "href": "/subscriptions/mine", "grantedPermissions": _permissions(owner),
-                "domainRestrictions": _restrictions(owner),
-            })  # fmt: skip
     if owner.partner_uid is not None:
         partner = store.partner(conn, owner.partner_uid)
-        if partner is not None:
+    for kind, found, href in (("SUBSCRIBER", sub, "/subscriptions/mine"),
+                              ("PARTNER", partner, "/partners/mine")):  # fmt: skip
+        if found is not None:
             briefs.append({
-                "type": "PARTNER", "ID": partner["ref"],
-                "name": partner["name"], "href": "/partners/mine",
+                "type": kind, "ID": found["ref"], "name": found["name"], "href": href,
                 "grantedPermissions": _permissions(owner),
                 "domainRestrictions": _restrictions(owner),
             })  # fmt: skip
@@ -172,24 +159,17 @@ def user_contexts(request: Request, account: CurrentAccount, svc: AppServices) -
     return {"briefs": {"brief": briefs}}
 
 
-@router.get(
-    f"{APP}/subscriptions/users/{{userUid:path}}",
-    response_model=User,
-    response_model_exclude_none=True,
-)
+@router.reads(f"{APP}/subscriptions/users/{{userUid:path}}", User)
 def get_user(request: Request, account: CurrentAccount, svc: AppServices) -> dict[str, Any]:
     """A user by UID, platform ID or OpenID sub."""
-    app_text, _, _, user_text = _segments(request, (None, "subscriptions", "users", None))
-    conn = svc.db.conn()
-    application = _application(conn, app_text)
+    conn, application, (_, _, user_text) = _opened(request, svc, ("subscriptions", "users", None))
     row = _user(conn, account, user_text)
     href = f"{_href(application)}/subscriptions/users/{quote(str(row['uid']))}"
     return store.user_answer(row) | {"href": href}
 
 
 # Last: `{applicationUid:path}` alone would match every path above.
-@router.get(APP, response_model=Application, response_model_exclude_none=True)
+@router.reads(APP, Application)
 def get_application(request: Request, account: CurrentAccount, svc: AppServices) -> dict[str, Any]:
-    (app_text,) = _segments(request, (None,))
-    found = _application(svc.db.conn(), app_text)
+    _, found, _ = _opened(request, svc, ())
     return found | {"href": _href(found)}

@@ -16,44 +16,11 @@ import zlib
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from fastapi import Query, Request, Response
+from fastapi import Depends, Query, Request, Response
 from pydantic import ValidationError
 
-from ...schema.catalogs import (
-    CATALOG_KINDS,
-    MAX_CATALOG_BYTES,
-    MAX_LOGO_BYTES,
-    BaseStationProfileCreate,
-    BaseStationProfileUpdate,
-    CatalogFile,
-    CatalogKind,
-    CatalogSource,
-    CatalogVendor,
-    CatalogVendorPage,
-    CatalogVersion,
-    DeviceProfileCreate,
-    DeviceProfileUpdate,
-    LocalTexts,
-    LocalTextsUpdate,
-    LrrSwVersion,
-    LrrSwVersionUpdate,
-    Operator,
-    OperatorBaseStationProfile,
-    OperatorBaseStationProfilePage,
-    OperatorDeviceProfile,
-    OperatorDeviceProfilePage,
-    RfRegion,
-    RfRegionCreate,
-    RfRegionLocal,
-    RfRegionLocalUpdate,
-    RfRegionPage,
-    RfRegionUpdate,
-    VendorCreate,
-    VendorUpdate,
-    custom_id,
-    logo_type,
-    rule_problems,
-)
+from ...schema import catalogs as wire
+from ...schema.catalogs import MAX_CATALOG_BYTES, MAX_LOGO_BYTES
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
 from ...schema.images import image_problem
@@ -71,7 +38,7 @@ from ..errors import (
 from ..long_work import off_request
 from ..store import catalogs as store
 from ..store.clock import now_ms
-from ._common import PageParams, list_answer
+from ._common import PageParams, PathScope, list_answer
 from ._router import RecordedRouter
 from ._upload import FRAMING, field_window, spool_body
 
@@ -97,6 +64,22 @@ def _operator(conn: sqlite3.Connection, operator_uid: str) -> None:
     known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
     if not (known or (ident.kind == "id" and ident.value == ref)):
         raise not_found(f"operator {operator_uid} not found")
+
+
+class OperatorPath(PathScope):
+    """`{operatorUid}`: `check(conn)` answers 404 unless it names the operator."""
+
+    def check(self, conn: sqlite3.Connection) -> None:
+        _operator(conn, self.text)
+
+
+async def operator_path(
+    operatorUid: str, account: OperatorAccount, svc: AppServices
+) -> OperatorPath:
+    return OperatorPath(operatorUid, svc)
+
+
+OfOperator = Annotated[OperatorPath, Depends(operator_path)]
 
 
 async def _upload(request: Request, limit: int, too_big: str) -> bytes:
@@ -154,10 +137,10 @@ def _page(
     return out
 
 
-@router.get("", response_model=Operator, **X)
-def get_operator(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+@router.reads("", wire.Operator)
+def get_operator(op: OfOperator) -> dict[str, Any]:
+    conn = op.conn()
+    op.check(conn)
     return store.operator(conn)
 
 
@@ -201,7 +184,7 @@ def gunzip_bounded(body: bytes) -> bytes:
 _GUNZIP_STEP = 1024 * 1024
 
 
-def parse_catalog(body: bytes) -> CatalogFile:
+def parse_catalog(body: bytes) -> wire.CatalogFile:
     if body[:2] == b"\x1f\x8b":
         body = gunzip_bounded(body)
     try:
@@ -209,7 +192,7 @@ def parse_catalog(body: bytes) -> CatalogFile:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise bad_request(f"file: not a JSON catalog file ({exc})") from None
     try:
-        return CatalogFile.model_validate(data)
+        return wire.CatalogFile.model_validate(data)
     except ValidationError as exc:
         raise bad_request("file: " + validation_message(list(exc.errors()))) from None  # type: ignore[arg-type]
 
@@ -220,7 +203,7 @@ def _version_answer(conn: sqlite3.Connection, kind: str) -> dict[str, Any]:
             "itemCount": store.item_count(conn, kind)}  # fmt: skip
 
 
-def _install(svc: Any, kind: str, file: CatalogFile, force: bool) -> dict[str, Any]:
+def _install(svc: Any, kind: str, file: wire.CatalogFile, force: bool) -> dict[str, Any]:
     if file.catalog != kind:
         raise bad_request(f"catalog: the file is a {file.catalog} catalog, not {kind}")
     with svc.db.write() as conn:
@@ -236,27 +219,27 @@ def _install(svc: Any, kind: str, file: CatalogFile, force: bool) -> dict[str, A
     return answer | {"imported": written, "added": added}
 
 
-def _catalog_routes(kind: CatalogKind) -> None:
+def _catalog_routes(kind: wire.CatalogKind) -> None:
     base = f"/{kind}/catalog"
 
-    def get_catalog(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+    def get_catalog(op: OfOperator) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
         return _version_answer(conn, kind)
 
     async def import_catalog(
-        operatorUid: str, request: Request, account: OperatorAccount, svc: AppServices,
+        op: OfOperator, request: Request, svc: AppServices,
         force: Force = False,
     ) -> dict[str, Any]:  # fmt: skip
-        _operator(svc.db.conn(), operatorUid)
+        op.check(op.conn())
         body = await _read_file(request)
         # Unpacking, parsing and installing off the request thread (long_work.py).
         file = await off_request(request, parse_catalog, body)
         return await off_request(request, _install, svc, kind, file, force)
 
-    def get_offered(operatorUid: str, account: OperatorAccount, svc: AppServices) -> dict[str, Any]:
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+    def get_offered(op: OfOperator) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
         installed, at = store.installed(conn, kind)
         found = store.offered(conn, kind)
         answer: dict[str, Any] = {"catalog": kind, "installedVersion": installed, "installedAt": at}
@@ -266,17 +249,15 @@ def _catalog_routes(kind: CatalogKind) -> None:
                        "added": store.missing_ids(conn, file)}  # fmt: skip
         return answer
 
-    def self_update(
-        operatorUid: str, account: OperatorAccount, svc: AppServices, force: Force = False
-    ) -> dict[str, Any]:
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+    def self_update(op: OfOperator, svc: AppServices, force: Force = False) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
         found = store.offered(conn, kind)
         if found is None:
             raise not_found(f"the repository holds no {kind} catalog")
         return _install(svc, kind, parse_catalog(found[1]), force)
 
-    opts: dict[str, Any] = {"response_model": CatalogVersion, **X}
+    opts: dict[str, Any] = {"response_model": wire.CatalogVersion, **X}
     router.get(base, **opts)(get_catalog)
     again: dict[int | str, dict[str, Any]] = {
         409: {"description": "This version is installed already (`force` installs it again)"}
@@ -301,21 +282,21 @@ _FILE_BODY = {
         }
     }
 }
-for _kind in CATALOG_KINDS:
+for _kind in wire.CATALOG_KINDS:
     _catalog_routes(_kind)
 
 
 # --- device profiles ------------------------------------------------------------------------
 
 
-@router.get("/deviceProfiles", response_model=OperatorDeviceProfilePage, **X)
+@router.reads("/deviceProfiles", wire.OperatorDeviceProfilePage)
 def list_device_profiles(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
-    source: CatalogSource | None = None, loraProfileID: str | None = None,
+    op: OfOperator, paging: PageParams,
+    source: wire.CatalogSource | None = None, loraProfileID: str | None = None,
     vendorID: str | None = None, connectivity: Connectivity | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     filters = {"source": source, "lora_id": loraProfileID, "vendor": vendorID,
                "connectivity": connectivity}  # fmt: skip
@@ -334,46 +315,43 @@ def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
         raise bad_request(f"vendor.ID: no vendor {ref}")
 
 
-@router.post("/deviceProfiles", status_code=201, response_model=OperatorDeviceProfile, **X,
-             responses={409: {"description": "A device profile with this ID exists"}})  # fmt: skip
-def create_device_profile(
-    operatorUid: str, body: DeviceProfileCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.creates("/deviceProfiles", wire.OperatorDeviceProfile,
+                responses={409: {"description": "A device profile with this ID exists"}})  # fmt: skip
+def create_device_profile(op: OfOperator, body: wire.DeviceProfileCreate) -> dict[str, Any]:
     """The ID gets `CUSTOM/` when it has not; at most 40 characters with it."""
     values = body.rule_values()
-    values["ID"] = custom_id(body.ID)
+    values["ID"] = wire.custom_id(body.ID)
     values["vendor"] = body.vendor.ID if body.vendor else None
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         if store.find_profile(conn, "device_models", ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: a device profile {values['ID']} exists")
         _check_vendor(conn, store.DEVICE_VENDOR, values["vendor"])
         uid = store.write_device_profile(conn, values, source="CUSTOM")
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _device_profile(conn, uid, lang, default)
 
 
-@router.get("/deviceProfiles/{profileUid:path}", response_model=OperatorDeviceProfile, **X)
+@router.reads("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
 def get_device_profile(
-    operatorUid: str, profileUid: str, account: OperatorAccount, svc: AppServices,
+    op: OfOperator, profileUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     return _device_profile(conn, _profile_uid(conn, "deviceProfiles", profileUid), lang, default)
 
 
-@router.put("/deviceProfiles/{profileUid:path}", response_model=OperatorDeviceProfile, **X)
+@router.replaces("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
 def update_device_profile(
-    operatorUid: str, profileUid: str, body: DeviceProfileUpdate, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, profileUid: str, body: wire.DeviceProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     """The fields sent replace those held; the LoRaWAN rules are checked on the result
     (a forced value may be left out: it is set)."""
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "deviceProfiles", profileUid)
         current = store.device_profile_values(conn, uid)
         refuse_changed(current, body.fixed_values())
@@ -387,11 +365,11 @@ def update_device_profile(
             sent_values["defaultIsmBands"] = [b.ID for b in body.defaultIsmBands or ()]
         merged = current | sent_values
         sent_rules = {k: v for k, v in merged.items() if k in sent_values or k not in _FORCED}
-        problems = rule_problems(sent_rules)
+        problems = wire.rule_problems(sent_rules)
         if problems:
             raise bad_request("; ".join(problems))
         store.write_device_profile(conn, merged, source="", uid=uid)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _device_profile(conn, uid, lang, default)
 
@@ -405,13 +383,13 @@ _FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
 # --- base-station profiles ------------------------------------------------------------------
 
 
-@router.get("/baseStationProfiles", response_model=OperatorBaseStationProfilePage, **X)
+@router.reads("/baseStationProfiles", wire.OperatorBaseStationProfilePage)
 def list_bs_profiles(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
-    source: CatalogSource | None = None, language_tag: Lang = None,
+    op: OfOperator, paging: PageParams,
+    source: wire.CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     items, more = store.bs_profiles(conn, lang, default, paging.offset, paging.size, source=source)
     count = lambda: store.bs_profile_count(conn, source=source)  # noqa: E731
@@ -423,73 +401,58 @@ def _bs_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) ->
     return item | {"catalogVersion": store.installed(conn, "baseStationProfiles")[0]}
 
 
-@router.post(
-    "/baseStationProfiles",
-    status_code=201,
-    response_model=OperatorBaseStationProfile,
-    **X,
-    responses={409: {"description": "A base station profile with this ID exists"}},
-)
-def create_bs_profile(
-    operatorUid: str, body: BaseStationProfileCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.creates("/baseStationProfiles", wire.OperatorBaseStationProfile,
+                responses={409: {"description": "A base station profile with this ID exists"}})  # fmt: skip
+def create_bs_profile(op: OfOperator, body: wire.BaseStationProfileCreate) -> dict[str, Any]:
     values = body.model_dump(exclude_none=True)
-    values["ID"] = custom_id(body.ID)
+    values["ID"] = wire.custom_id(body.ID)
     values["vendor"] = body.vendor.ID
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         if store.find_profile(conn, "bs_profiles", ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: a base station profile {values['ID']} exists")
         _check_vendor(conn, store.BS_VENDOR, values["vendor"])
         uid = store.write_bs_profile(conn, values, source="CUSTOM")
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _bs_profile(conn, uid, lang, default)
 
 
-@router.put(
-    "/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}",
-    response_model=LrrSwVersion,
-    **X,
+@router.replaces(
+    "/baseStationProfiles/{profileUid:path}/lrrSwVersions/{versionUid}", wire.LrrSwVersion
 )
 def put_lrr_version(
-    operatorUid: str, profileUid: str, versionUid: str, body: LrrSwVersionUpdate,
-    account: OperatorAccount, svc: AppServices,
+    op: OfOperator, profileUid: str, versionUid: str, body: wire.LrrSwVersionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
     """Creates the version when the profile has not got it, else replaces its
     compatibilities."""
     if not versionUid.strip() or len(versionUid) > 40:
         raise bad_request("versionUid: 1 to 40 characters")
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "baseStationProfiles", profileUid)
         compat = [c.model_dump() for c in body.compatibilities]
         store.put_lrr_version(conn, uid, versionUid, compat)
-    return next(v for v in store.lrr_versions(svc.db.conn(), uid) if v["ID"] == versionUid)
+    return next(v for v in store.lrr_versions(op.conn(), uid) if v["ID"] == versionUid)
 
 
-@router.get(
-    "/baseStationProfiles/{profileUid:path}", response_model=OperatorBaseStationProfile, **X
-)
+@router.reads("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
 def get_bs_profile(
-    operatorUid: str, profileUid: str, account: OperatorAccount, svc: AppServices,
+    op: OfOperator, profileUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     return _bs_profile(conn, _profile_uid(conn, "baseStationProfiles", profileUid), lang, default)
 
 
-@router.put(
-    "/baseStationProfiles/{profileUid:path}", response_model=OperatorBaseStationProfile, **X
-)
+@router.replaces("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
 def update_bs_profile(
-    operatorUid: str, profileUid: str, body: BaseStationProfileUpdate, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, profileUid: str, body: wire.BaseStationProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "baseStationProfiles", profileUid)
         current = store.bs_profile_values(conn, uid)
         refuse_changed(current, body.fixed_values())
@@ -499,7 +462,7 @@ def update_bs_profile(
             _check_vendor(conn, store.BS_VENDOR, sent["vendor"])
         merged = current | {k: v for k, v in sent.items() if v is not None or k == "vendor"}
         store.write_bs_profile(conn, merged, source="", uid=uid)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _bs_profile(conn, uid, lang, default)
 
@@ -509,11 +472,11 @@ def update_bs_profile(
 
 def _vendor_routes(path: str, kind: str) -> None:
     def list_vendors(
-        operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
+        op: OfOperator, paging: PageParams,
         language_tag: Lang = None, loraVendorID: str | None = None,
     ) -> dict[str, Any]:  # fmt: skip
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+        conn = op.conn()
+        op.check(conn)
         lang, default = store.language(conn, language_tag)
         items, more = store.vendors(
             conn, kind, lang, default, paging.offset, paging.size, lora_vendor_id=loraVendorID
@@ -521,47 +484,43 @@ def _vendor_routes(path: str, kind: str) -> None:
         count = lambda: store.vendor_count(conn, kind, loraVendorID)  # noqa: E731
         return _page(items, more, paging, count, None, lang, conn)
 
-    def create_vendor(
-        operatorUid: str, body: VendorCreate, account: OperatorAccount, svc: AppServices
-    ) -> dict[str, Any]:
-        with svc.db.write() as conn:
-            _operator(conn, operatorUid)
+    def create_vendor(op: OfOperator, body: wire.VendorCreate) -> dict[str, Any]:
+        with op.write() as conn:
+            op.check(conn)
             if store.find_vendor(conn, kind, ref=body.ID) is not None:
                 raise ApiError(409, DUPLICATE, f"ID: a vendor {body.ID} exists")
             uid = store.create_vendor(conn, kind, body.model_dump(exclude_none=True))
-        conn = svc.db.conn()
+        conn = op.conn()
         lang, default = store.language(conn, None)
         return store.vendor_items(conn, kind, [uid], lang, default)[0]
 
     def get_vendor(
-        operatorUid: str, vendorUid: str, account: OperatorAccount, svc: AppServices,
+        op: OfOperator, vendorUid: str,
         language_tag: Lang = None,
     ) -> dict[str, Any]:  # fmt: skip
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+        conn = op.conn()
+        op.check(conn)
         lang, default = store.language(conn, language_tag)
         return store.vendor_items(conn, kind, [_vendor_uid(conn, kind, vendorUid)], lang, default)[
             0
         ]
 
     def update_vendor(
-        operatorUid: str, vendorUid: str, body: VendorUpdate, account: OperatorAccount,
-        svc: AppServices,
+        op: OfOperator, vendorUid: str, body: wire.VendorUpdate,
     ) -> dict[str, Any]:  # fmt: skip
-        with svc.db.write() as conn:
-            _operator(conn, operatorUid)
+        with op.write() as conn:
+            op.check(conn)
             uid = _vendor_uid(conn, kind, vendorUid)
             store.update_vendor(conn, kind, uid, body.model_dump(exclude_none=True))
-        conn = svc.db.conn()
+        conn = op.conn()
         lang, default = store.language(conn, None)
         return store.vendor_items(conn, kind, [uid], lang, default)[0]
 
     def get_local(
-        operatorUid: str, vendorUid: str, languageTag: str, account: OperatorAccount,
-        svc: AppServices,
+        op: OfOperator, vendorUid: str, languageTag: str,
     ) -> dict[str, Any]:  # fmt: skip
-        conn = svc.db.conn()
-        _operator(conn, operatorUid)
+        conn = op.conn()
+        op.check(conn)
         uid = _vendor_uid(conn, kind, vendorUid)
         lang = _language(conn, languageTag)
         texts = store.local(conn, kind, uid, lang)
@@ -570,11 +529,10 @@ def _vendor_routes(path: str, kind: str) -> None:
         return {"languageTag": lang, "commercialName": texts[0], "commercialDescription": texts[1]}
 
     def put_local(
-        operatorUid: str, vendorUid: str, languageTag: str, body: LocalTextsUpdate,
-        account: OperatorAccount, svc: AppServices,
+        op: OfOperator, vendorUid: str, languageTag: str, body: wire.LocalTextsUpdate,
     ) -> dict[str, Any]:  # fmt: skip
-        with svc.db.write() as conn:
-            _operator(conn, operatorUid)
+        with op.write() as conn:
+            op.check(conn)
             uid = _vendor_uid(conn, kind, vendorUid)
             lang = _language(conn, languageTag)
             if store.operator(conn)["defaultLanguage"] == lang:
@@ -582,22 +540,22 @@ def _vendor_routes(path: str, kind: str) -> None:
             else:
                 store.set_local(conn, kind, uid, lang, body.commercialName,
                                 body.commercialDescription)  # fmt: skip
-        conn = svc.db.conn()
+        conn = op.conn()
         item = store.vendor_items(conn, kind, [uid], lang, False)[0]
         return {"languageTag": lang, "commercialName": item["commercialName"],
                 "commercialDescription": item["commercialDescription"]}  # fmt: skip
 
-    router.get(path, response_model=CatalogVendorPage, **X)(list_vendors)
-    router.post(path, status_code=201, response_model=CatalogVendor, **X,
+    router.get(path, response_model=wire.CatalogVendorPage, **X)(list_vendors)
+    router.post(path, status_code=201, response_model=wire.CatalogVendor, **X,
                 responses={409: {"description": "A vendor with this ID exists"}})(create_vendor)  # fmt: skip
-    router.get(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
+    router.get(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=wire.LocalTexts, **X)(
         get_local
     )
-    router.put(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=LocalTexts, **X)(
+    router.put(f"{path}/{{vendorUid}}/locals/{{languageTag}}", response_model=wire.LocalTexts, **X)(
         put_local
     )
-    router.get(f"{path}/{{vendorUid}}", response_model=CatalogVendor, **X)(get_vendor)
-    router.put(f"{path}/{{vendorUid}}", response_model=CatalogVendor, **X)(update_vendor)
+    router.get(f"{path}/{{vendorUid}}", response_model=wire.CatalogVendor, **X)(get_vendor)
+    router.put(f"{path}/{{vendorUid}}", response_model=wire.CatalogVendor, **X)(update_vendor)
 
 
 def _language(conn: sqlite3.Connection, tag: str) -> str:
@@ -615,13 +573,13 @@ _vendor_routes("/baseStationVendors", store.BS_VENDOR)
 # --- RF regions -----------------------------------------------------------------------------
 
 
-@router.get("/rfRegions", response_model=RfRegionPage, **X)
+@router.reads("/rfRegions", wire.RfRegionPage)
 def list_rf_regions(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams,
-    source: CatalogSource | None = None, language_tag: Lang = None,
+    op: OfOperator, paging: PageParams,
+    source: wire.CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     items, more = store.rf_regions(conn, lang, default, paging.offset, paging.size, source=source)
     count = lambda: store.rf_region_count(conn, source=source)  # noqa: E731
@@ -633,29 +591,26 @@ def _rf_region(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> 
     return item | {"catalogVersion": store.installed(conn, "rfRegions")[0]}
 
 
-@router.post("/rfRegions", status_code=201, response_model=RfRegion, **X,
-             responses={409: {"description": "An RF region with this ID exists"}})  # fmt: skip
-def create_rf_region(
-    operatorUid: str, body: RfRegionCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
-    values = body.model_dump(exclude_none=True) | {"ID": custom_id(body.ID)}
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+@router.creates("/rfRegions", wire.RfRegion,
+                responses={409: {"description": "An RF region with this ID exists"}})  # fmt: skip
+def create_rf_region(op: OfOperator, body: wire.RfRegionCreate) -> dict[str, Any]:
+    values = body.model_dump(exclude_none=True) | {"ID": wire.custom_id(body.ID)}
+    with op.write() as conn:
+        op.check(conn)
         if store.find_rf_region(conn, ref=values["ID"]) is not None:
             raise ApiError(409, DUPLICATE, f"ID: an RF region {values['ID']} exists")
         uid = store.write_rf_region(conn, values, source="CUSTOM")
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _rf_region(conn, uid, lang, default)
 
 
-@router.get("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+@router.reads("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", wire.RfRegionLocal)
 def get_rf_local(
-    operatorUid: str, rfRegionUid: str, languageTag: str, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, rfRegionUid: str, languageTag: str,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     uid = _profile_uid(conn, "rfRegions", rfRegionUid)
     lang = _language(conn, languageTag)
     texts = store.local(conn, store.RF_REGION, uid, lang)
@@ -664,31 +619,31 @@ def get_rf_local(
     return {"languageTag": lang, "name": texts[0], "commercialDescription": texts[1]}
 
 
-@router.put("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", response_model=RfRegionLocal, **X)
+@router.replaces("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", wire.RfRegionLocal)
 def put_rf_local(
-    operatorUid: str, rfRegionUid: str, languageTag: str, body: RfRegionLocalUpdate,
-    account: OperatorAccount, svc: AppServices,
+    op: OfOperator, rfRegionUid: str, languageTag: str, body: wire.RfRegionLocalUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         lang = _language(conn, languageTag)
         if store.operator(conn)["defaultLanguage"] == lang:
             store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
         else:
             store.set_local(conn, store.RF_REGION, uid, lang, body.name, body.commercialDescription)
-    item = store.rf_region_items(svc.db.conn(), [uid], lang, False)[0]
+    item = store.rf_region_items(op.conn(), [uid], lang, False)[0]
     return {"languageTag": lang, "name": item["name"],
             "commercialDescription": item["commercialDescription"]}  # fmt: skip
 
 
-@router.get("/rfRegions/{rfRegionUid:path}/logo", response_class=Response,
-            responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}})  # fmt: skip
-def get_logo(
-    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
-) -> Response:
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+@router.get(
+    "/rfRegions/{rfRegionUid:path}/logo",
+    response_class=Response,
+    responses={200: {"content": {"image/png": {}, "image/jpeg": {}}}},
+)
+def get_logo(op: OfOperator, rfRegionUid: str) -> Response:
+    conn = op.conn()
+    op.check(conn)
     found = store.logo(conn, _profile_uid(conn, "rfRegions", rfRegionUid))
     if found is None:
         raise not_found(f"RF region {rfRegionUid} has no logo")
@@ -696,67 +651,62 @@ def get_logo(
     return Response(found[0], media_type=found[1], headers={"X-Content-Type-Options": "nosniff"})
 
 
-@router.post("/rfRegions/{rfRegionUid:path}/logo", status_code=201, response_model=RfRegion, **X,
-             openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
+@router.creates("/rfRegions/{rfRegionUid:path}/logo", wire.RfRegion, openapi_extra={"requestBody": {"content": {"multipart/form-data": {"schema": {
                  "type": "object", "properties": {"file": {"type": "string",
                                                             "format": "binary"}}}}}}})  # fmt: skip
 async def post_logo(
-    operatorUid: str, rfRegionUid: str, request: Request, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, rfRegionUid: str, request: Request,
 ) -> dict[str, Any]:  # fmt: skip
     """A PNG or JPEG image (told by its bytes, not its name), at most 256 KB: the multipart
     field `file` or the raw body."""
     data = await _upload(request, MAX_LOGO_BYTES, f"file: at most {MAX_LOGO_BYTES // 1024} KB")
-    kind = logo_type(data)
+    kind = wire.logo_type(data)
     if not kind:
         raise bad_request("file: a logo is a PNG or JPEG image")
     if (problem := image_problem(data, kind)) is not None:
         raise bad_request(f"file: {problem}")
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         store.set_logo(conn, uid, data, kind)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _rf_region(conn, uid, lang, default)
 
 
-@router.get("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
+@router.reads("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
 def get_rf_region(
-    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices,
+    op: OfOperator, rfRegionUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    _operator(conn, operatorUid)
+    conn = op.conn()
+    op.check(conn)
     lang, default = store.language(conn, language_tag)
     return _rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid), lang, default)
 
 
-@router.put("/rfRegions/{rfRegionUid:path}", response_model=RfRegion, **X)
+@router.replaces("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
 def update_rf_region(
-    operatorUid: str, rfRegionUid: str, body: RfRegionUpdate, account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, rfRegionUid: str, body: wire.RfRegionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
         current = {"ID": fixed_id, "ismBand": fixed_band}
         refuse_changed(current, body.fixed_values(), null_keeps=True)
         store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
-    conn = svc.db.conn()
+    conn = op.conn()
     lang, default = store.language(conn, None)
     return _rf_region(conn, uid, lang, default)
 
 
 @router.delete("/rfRegions/{rfRegionUid:path}", status_code=204)
-def delete_rf_region(
-    operatorUid: str, rfRegionUid: str, account: OperatorAccount, svc: AppServices
-) -> Response:
+def delete_rf_region(op: OfOperator, rfRegionUid: str) -> Response:
     """Only a CUSTOM region no station uses: a CATALOG one is the installed catalog's (it
     would come back with the next install), so it is refused (403)."""
-    with svc.db.write() as conn:
-        _operator(conn, operatorUid)
+    with op.write() as conn:
+        op.check(conn)
         uid = _profile_uid(conn, "rfRegions", rfRegionUid)
         if store.rf_region_source(conn, uid) != "CUSTOM":
             raise forbidden(

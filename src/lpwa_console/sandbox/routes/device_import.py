@@ -23,6 +23,7 @@ The answer is the platform's (public reference):
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import IO, Annotated
 
 from fastapi import Query, Request, Response
@@ -33,24 +34,20 @@ from ...schema.domains import Domain, domain_matches
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
-from ..long_work import off_request
 from ..store import device_import as store
 from ..store.clock import now_ms
 from ._router import RecordedRouter
 from ._upload import (
-    FRAMING,
     IMPORT_RESPONSES,
     CsvLines,
     FailedLines,
     check_row_count,
-    field_window,
-    spool_body,
+    csv_lines,
+    import_answer,
 )
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
-MAX_BYTES = 64 * 1024 * 1024
-TOO_BIG = f"csv: at most {MAX_BYTES >> 20} MB per import"
 DOMAIN_HELP = (
     "`group:name`, at most one per group: created devices get them; a deleted device must"
     " belong to them"
@@ -90,13 +87,13 @@ def _rows(open_file: Callable[[], CsvLines]) -> Iterator[ImportRow]:
 
 
 def _run(
-    svc: Services, account: Account, upload: IO[bytes], content_type: str, domains: list[str]
+    svc: Services, account: Account, upload: IO[bytes], content_type: str, *, domains: list[str]
 ) -> FailedLines:
     assert account.subscription_id is not None
     pairs = _domain_parameter(domains, account)
 
     def open_file() -> CsvLines:
-        return CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+        return csv_lines(upload, content_type)
 
     ctx = store.context_for(
         account.subscription_id, account.restrictions, account.rights, pairs, now_ms()
@@ -142,10 +139,4 @@ async def import_devices(
         Query(alias="async", description="Accepted and ignored: the sandbox answers at once"),
     ] = None,
 ) -> Response:
-    upload = await spool_body(request, MAX_BYTES + FRAMING, TOO_BIG)
-    content_type = request.headers.get("content-type", "text/csv")
-    try:
-        failed = await off_request(request, _run, svc, account, upload, content_type, domain or [])
-    finally:
-        upload.close()
-    return failed.answer()
+    return await import_answer(request, partial(_run, svc, account, domains=domain or []))

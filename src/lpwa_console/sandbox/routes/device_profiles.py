@@ -24,28 +24,21 @@ from ...schema.device_profiles import (
 )
 from ..auth import AppServices, ClientBodies, SubscriptionReader
 from ..store import device_profiles as store
+from ._common import PageParams
 from ._router import RecordedRouter
 
 router = RecordedRouter(
     prefix="/subscriptions/mine", tags=["device-profiles"], dependencies=[ClientBodies]
 )
-MIN_PAGE, DEFAULT_PAGE, MAX_PAGE = 10, 100, 1000
-PageIndex = Annotated[int, Query(ge=1)]
 Many = Annotated[list[str] | None, Query()]
 Bands = Annotated[list[IsmBandID] | None, Query()]
 
 
-def _window(index: int, size: int) -> tuple[int, int]:
-    size = min(max(size, MIN_PAGE), MAX_PAGE)
-    return (index - 1) * size, size
-
-
-@router.get("/deviceProfiles", response_model=DeviceProfilePage, response_model_exclude_none=True)
+@router.reads("/deviceProfiles", DeviceProfilePage)
 def list_profiles(
     account: SubscriptionReader,
     svc: AppServices,
-    pageIndex: PageIndex = 1,
-    pageSize: int = DEFAULT_PAGE,
+    paging: PageParams,
     typeMAC: str | None = None,
     vendorID: str | None = None,
     ismBandID: Bands = None,
@@ -62,17 +55,16 @@ def list_profiles(
             "ID": ID or [],
         }
     )
-    offset, size = _window(pageIndex, pageSize)
-    briefs, more = store.profiles(svc.db.conn(), filters, offset, size, language=language_tag)
+    conn = svc.db.conn()
+    briefs, more = store.profiles(conn, filters, paging.offset, paging.size, language=language_tag)
     return {"briefs": briefs, "more": more}
 
 
-@router.get("/deviceVendors", response_model=DeviceVendorPage, response_model_exclude_none=True)
+@router.reads("/deviceVendors", DeviceVendorPage)
 def list_vendors(
     account: SubscriptionReader,
     svc: AppServices,
-    pageIndex: PageIndex = 1,
-    pageSize: int = DEFAULT_PAGE,
+    paging: PageParams,
     ID: Many = None,
     connectivity: Connectivity | None = None,
     ismBandID: Bands = None,
@@ -80,13 +72,11 @@ def list_vendors(
     name: str | None = None,
     language_tag: Annotated[str | None, Query(alias="language-tag")] = None,
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
     filters = DeviceVendorFilter.model_validate(
         {"ID": ID or [], "connectivity": connectivity, "ismBandID": ismBandID or [], "sort": sort}
     )
-    offset, size = _window(pageIndex, pageSize)
     # `name`: the deprecated prefix filter, still honoured.
     briefs, more = store.vendors(
-        svc.db.conn(), account.subscription_id, filters, offset, size, name_prefix=name
+        svc.db.conn(), account.sub, filters, paging.offset, paging.size, name_prefix=name
     )
     return {"briefs": briefs, "more": more}

@@ -11,8 +11,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import Depends, Query, Response
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 
 from ...schema.common import (
     ListEnvelope,
@@ -55,6 +53,7 @@ from ._common import (
     encode_cursor,
     list_answer,
     parse_sort,
+    query_model,
     wire_json,
 )
 from ._common import app_server_ids as _app_server_ids
@@ -84,11 +83,7 @@ class DeviceTags(ListEnvelope[Tag]):
 # The filter dependencies are `async`: pure parsing, on the event loop (a plain `def` would
 # cost each request one more hop through the thread pool).
 def _filter(**values: Any) -> DeviceFilter:
-    try:
-        return DeviceFilter(**{k: v for k, v in values.items() if v is not None})
-    except ValidationError as exc:
-        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
-        raise RequestValidationError(errors) from None
+    return query_model(DeviceFilter, values)
 
 
 async def base_filter(
@@ -317,7 +312,7 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
         if body.asTransportKey is not None:
             _check_ref(conn, "as_transport_keys", sub, body.asTransportKey.ID, "asTransportKey")
         _check_references(conn, sub, body)
-        servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        servers = _app_server_ids(conn, sub, [s.ID for s in body.appServers or []], account)
         uid = store.create(
             conn,
             sub,
@@ -417,9 +412,8 @@ def update_device(
         if domains is not None:
             store.set_domains(conn, sub, uid, domains)
         if "appServers" in given:
-            store.set_app_servers(
-                conn, uid, _app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
-            )
+            refs = [s.ID for s in body.appServers or []]
+            store.set_app_servers(conn, uid, _app_server_ids(conn, sub, refs, account, current))
     return _device(svc.db.conn(), uid)
 
 

@@ -7,27 +7,17 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from ...schema import key_manager as wire
 from ...schema.common import parse_identifier
-from ...schema.key_manager import (
-    GeneratedKeys,
-    KeyGenRequest,
-    KmAsKey,
-    KmAsKeyCreate,
-    KmAsKeyPage,
-    KmAsKeyUpdate,
-    KmCustomerPage,
-    KmHsmGroupPage,
-    KmPublicExchangeKeys,
-    KmSubscription,
-)
 from .. import km_crypto
+from ..accounts import Account
 from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
 from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
 from ..params import DeprecatedForce
 from ..store import key_manager as store
 from ..store.clock import now_ms
-from ._common import PageParams, list_answer
-from ._km import km_subscription
+from ._common import PageParams
+from ._km import KmPath, OfKm
 from ._router import RecordedRouter
 
 router = RecordedRouter(tags=["key manager"], dependencies=[ClientBodies])
@@ -35,7 +25,7 @@ KM = "/kmSubscriptions/{kmSubscriptionUid}"
 PERMISSION_LETTERS = ("x", "a", "ra", "rc", "s1")
 
 
-@router.get("/kmCustomers", response_model=KmCustomerPage, response_model_exclude_none=True)
+@router.reads("/kmCustomers", wire.KmCustomerPage)
 def km_customers(
     account: SubscriptionReader, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
@@ -50,104 +40,76 @@ def km_customers(
         "href": found["href"], "subscription": {"grantedPermissions": granted},
     }  # fmt: skip
     rows = [item]
-    return paging.answer(paging.of(rows), lambda: len(rows))
+    return paging.answer(paging.of_rows(rows), lambda: len(rows))
 
 
-@router.get(KM, response_model=KmSubscription, response_model_exclude_none=True)
-def get_km_subscription(
-    kmSubscriptionUid: str, account: SubscriptionReader, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    found = store.subscription(conn, km_subscription(conn, account, kmSubscriptionUid))
+@router.reads(KM, wire.KmSubscription)
+def get_km_subscription(km: OfKm, account: SubscriptionReader) -> dict[str, Any]:
+    conn = km.conn()
+    found = store.subscription(conn, km.uid(conn, account))
     assert found is not None
     return found
 
 
-@router.get(f"{KM}/hsmGroups", response_model=KmHsmGroupPage, response_model_exclude_none=True)
-def km_hsm_groups(
-    kmSubscriptionUid: str, account: SubscriptionReader, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sub = km_subscription(conn, account, kmSubscriptionUid)
-    items, more = store.hsm_groups(conn, sub, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.hsm_groups_count(conn, sub)
-    )
+@router.reads(f"{KM}/hsmGroups", wire.KmHsmGroupPage)
+def km_hsm_groups(km: OfKm, account: SubscriptionReader, paging: PageParams) -> dict[str, Any]:
+    conn = km.conn()
+    return paging.of(store.hsm_groups, store.hsm_groups_count, conn, km.uid(conn, account))
 
 
-@router.get(
-    f"{KM}/publicExchangeKey",
-    response_model=KmPublicExchangeKeys,
-    response_model_exclude_none=True,
-)
+@router.reads(f"{KM}/publicExchangeKey", wire.KmPublicExchangeKeys)
 def km_public_exchange_keys(
-    kmSubscriptionUid: str,
+    km: OfKm,
     account: SubscriptionReader,
-    svc: AppServices,
     hsmGroupID: str | None = None,
 ) -> dict[str, Any]:
     """The platform's exchange key and each HSM group's (with `hsmGroupID`: that group's)."""
-    conn = svc.db.conn()
-    sub = km_subscription(conn, account, kmSubscriptionUid)
+    conn = km.conn()
+    sub = km.uid(conn, account)
     keys = store.public_exchange_keys(conn, sub, hsmGroupID)
     if hsmGroupID is not None and not keys:
         raise not_found(f"no public exchange key for HSM group {hsmGroupID}")
     return {"briefs": keys}
 
 
-def _generate(count: int) -> dict[str, Any]:
+def _generate(km: KmPath, account: Account, count: int) -> dict[str, Any]:
+    km.uid(km.conn(), account)
     return {"keys": [km_crypto.new_aes_key() for _ in range(count)]}
 
 
-@router.post(f"{KM}/appKeyGen", status_code=201, response_model=GeneratedKeys)
-def app_key_gen(
-    kmSubscriptionUid: str, body: KeyGenRequest, account: SubscriptionWriter, svc: AppServices
-) -> dict[str, Any]:
+@router.post(f"{KM}/appKeyGen", status_code=201, response_model=wire.GeneratedKeys)
+def app_key_gen(km: OfKm, body: wire.KeyGenRequest, account: SubscriptionWriter) -> dict[str, Any]:
     """`count` random AppKeys (AES-128), generated here and not kept."""
-    km_subscription(svc.db.conn(), account, kmSubscriptionUid)
-    return _generate(body.count)
+    return _generate(km, account, body.count)
 
 
-@router.post(f"{KM}/nwkKeyGen", status_code=201, response_model=GeneratedKeys)
-def nwk_key_gen(
-    kmSubscriptionUid: str, body: KeyGenRequest, account: SubscriptionWriter, svc: AppServices
-) -> dict[str, Any]:
+@router.post(f"{KM}/nwkKeyGen", status_code=201, response_model=wire.GeneratedKeys)
+def nwk_key_gen(km: OfKm, body: wire.KeyGenRequest, account: SubscriptionWriter) -> dict[str, Any]:
     """`count` random NwkKeys (AES-128), generated here and not kept."""
-    km_subscription(svc.db.conn(), account, kmSubscriptionUid)
-    return _generate(body.count)
+    return _generate(km, account, body.count)
 
 
 # --- AS keys -------------------------------------------------------------------------------------
 
 
-@router.get(f"{KM}/asKeys", response_model=KmAsKeyPage, response_model_exclude_none=True)
-def list_as_keys(
-    kmSubscriptionUid: str, account: SubscriptionReader, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sub = km_subscription(conn, account, kmSubscriptionUid)
-    items, more = store.as_keys(conn, sub, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.as_keys_count(conn, sub)
-    )
+@router.reads(f"{KM}/asKeys", wire.KmAsKeyPage)
+def list_as_keys(km: OfKm, account: SubscriptionReader, paging: PageParams) -> dict[str, Any]:
+    conn = km.conn()
+    return paging.of(store.as_keys, store.as_keys_count, conn, km.uid(conn, account))
 
 
-@router.post(
-    f"{KM}/asKeys",
-    status_code=201,
-    response_model=KmAsKey,
-    response_model_exclude_none=True,
-    responses={409: {"description": "An AS key with this ID exists"}},
+@router.creates(
+    f"{KM}/asKeys", wire.KmAsKey, responses={409: {"description": "An AS key with this ID exists"}}
 )
 def create_as_key(
-    kmSubscriptionUid: str, body: KmAsKeyCreate, account: SubscriptionWriter, svc: AppServices
+    km: OfKm, body: wire.KmAsKeyCreate, account: SubscriptionWriter
 ) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sub = km_subscription(conn, account, kmSubscriptionUid)
+    with km.write() as conn:
+        sub = km.uid(conn, account)
         if store.as_key_exists(conn, sub, body.ID):
             raise ApiError(409, DUPLICATE, f"ID: an AS key {body.ID} already exists")
         uid = store.create_as_key(conn, sub, body, now_ms())
-    found = store.find_as_key(svc.db.conn(), sub, uid=uid)
+    found = store.find_as_key(km.conn(), sub, uid=uid)
     assert found is not None
     return found
 
@@ -164,26 +126,23 @@ def _as_key(conn: sqlite3.Connection, sub: int, as_key_uid: str) -> dict[str, An
     return found
 
 
-@router.get(f"{KM}/asKeys/{{asKeyUid}}", response_model=KmAsKey, response_model_exclude_none=True)
-def get_as_key(
-    kmSubscriptionUid: str, asKeyUid: str, account: SubscriptionReader, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return _as_key(conn, km_subscription(conn, account, kmSubscriptionUid), asKeyUid)
+@router.reads(f"{KM}/asKeys/{{asKeyUid}}", wire.KmAsKey)
+def get_as_key(km: OfKm, asKeyUid: str, account: SubscriptionReader) -> dict[str, Any]:
+    conn = km.conn()
+    return _as_key(conn, km.uid(conn, account), asKeyUid)
 
 
-@router.put(f"{KM}/asKeys/{{asKeyUid}}", response_model=KmAsKey, response_model_exclude_none=True)
+@router.replaces(f"{KM}/asKeys/{{asKeyUid}}", wire.KmAsKey)
 def update_as_key(
-    kmSubscriptionUid: str,
+    km: OfKm,
     asKeyUid: str,
-    body: KmAsKeyUpdate,
+    body: wire.KmAsKeyUpdate,
     account: SubscriptionWriter,
-    svc: AppServices,
     force: DeprecatedForce = None,
 ) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sub = km_subscription(conn, account, kmSubscriptionUid)
+    with km.write() as conn:
+        sub = km.uid(conn, account)
         current = _as_key(conn, sub, asKeyUid)
         refuse_changed(current, body.fixed_values())
         store.update_as_key(conn, current["UID"], current, body, now_ms())
-    return _as_key(svc.db.conn(), sub, str(current["UID"]))
+    return _as_key(km.conn(), sub, str(current["UID"]))

@@ -19,86 +19,69 @@ from ...schema.key_manager import (
     KmFramePage,
     KmStatesDistribution,
 )
-from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
+from ..auth import ClientBodies, DeviceReader, DeviceWriter
 from ..errors import DUPLICATE, ApiError, not_found, refuse_changed
 from ..params import DeprecatedForce
 from ..store import km_devices as store
 from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._common import PageParams, list_answer
-from ._km import check_km_eui, km_device_uid, km_subscription
+from ._km import OfKm, check_km_eui, km_device_uid
 from ._router import RecordedRouter
 
 router = RecordedRouter(tags=["key manager devices"], dependencies=[ClientBodies])
 DEVICES = "/kmSubscriptions/{kmSubscriptionUid}/devices"
 
 
-@router.get(DEVICES, response_model=KmDevicePage, response_model_exclude_none=True)
+@router.reads(DEVICES, KmDevicePage)
 def list_km_devices(
-    kmSubscriptionUid: str,
+    km: OfKm,
     account: DeviceReader,
-    svc: AppServices,
     paging: PageParams,
     state: Annotated[KmDeviceState | None, Query()] = None,
 ) -> dict[str, Any]:
-    conn = svc.db.conn()
-    w = store.where(km_subscription(conn, account, kmSubscriptionUid), state, account.restrictions)
+    conn = km.conn()
+    w = store.where(km.uid(conn, account), state, account.restrictions)
     items, more = store.page(conn, w, paging.offset, paging.size)
     return list_answer(items, more, first=paging.first, count=lambda: store.count(conn, w))
 
 
-@router.post(
-    DEVICES,
-    status_code=201,
-    response_model=KmDevice,
-    response_model_exclude_none=True,
-    responses={409: {"description": "A device with this EUI exists"}},
+@router.creates(
+    DEVICES, KmDevice, responses={409: {"description": "A device with this EUI exists"}}
 )
-def create_km_device(
-    kmSubscriptionUid: str, body: KmDeviceCreate, account: DeviceWriter, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sub = km_subscription(conn, account, kmSubscriptionUid)
+def create_km_device(km: OfKm, body: KmDeviceCreate, account: DeviceWriter) -> dict[str, Any]:
+    with km.write() as conn:
+        sub = km.uid(conn, account)
         check_km_eui(conn, sub, body.EUI, account.restrictions)
         if store.find_uid(conn, sub, eui=body.EUI) is not None:
             raise ApiError(409, DUPLICATE, f"EUI: a device with EUI {body.EUI} already exists")
         uid, _token = store.create(conn, sub, body, now_ms(), KeyOpener(conn, sub))
-    return store.get(svc.db.conn(), uid)
+    return store.get(km.conn(), uid)
 
 
 @router.post(f"{DEVICES}/claim", response_model=KmDevice, response_model_exclude_none=True)
-def claim_km_device(
-    kmSubscriptionUid: str, body: KmClaim, account: DeviceWriter, svc: AppServices
-) -> dict[str, Any]:
+def claim_km_device(km: OfKm, body: KmClaim, account: DeviceWriter) -> dict[str, Any]:
     """A PRE_COMMISSIONED device becomes GENERIC, owned by `ownerID`."""
-    with svc.db.write() as conn:
-        sub = km_subscription(conn, account, kmSubscriptionUid)
+    with km.write() as conn:
+        sub = km.uid(conn, account)
         check_km_eui(conn, sub, body.EUI, account.restrictions)
         uid = store.claim(conn, sub, body, now_ms())
         if uid is None:
             raise not_found(f"device e{body.EUI} not found")
-    return store.get(svc.db.conn(), uid)
+    return store.get(km.conn(), uid)
 
 
-@router.get(
-    f"{DEVICES}/states", response_model=KmStatesDistribution, response_model_exclude_none=True
-)
-def km_device_states(
-    kmSubscriptionUid: str, account: DeviceReader, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return store.states(
-        conn, km_subscription(conn, account, kmSubscriptionUid), account.restrictions
-    )
+@router.reads(f"{DEVICES}/states", KmStatesDistribution)
+def km_device_states(km: OfKm, account: DeviceReader) -> dict[str, Any]:
+    conn = km.conn()
+    return store.states(conn, km.uid(conn, account), account.restrictions)
 
 
-@router.get(f"{DEVICES}/frames", response_model=KmFramePage, response_model_exclude_none=True)
-def km_traffic(
-    kmSubscriptionUid: str, account: DeviceReader, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
+@router.reads(f"{DEVICES}/frames", KmFramePage)
+def km_traffic(km: OfKm, account: DeviceReader, paging: PageParams) -> dict[str, Any]:
     """What the key manager served (join requests and accepts), newest first."""
-    conn = svc.db.conn()
-    sub = km_subscription(conn, account, kmSubscriptionUid)
+    conn = km.conn()
+    sub = km.uid(conn, account)
     limits = account.restrictions
     items, more = store.frames(conn, sub, None, paging.offset, paging.size, limits)
     return list_answer(
@@ -106,54 +89,46 @@ def km_traffic(
     )
 
 
-@router.get(f"{DEVICES}/{{deviceUid}}", response_model=KmDevice, response_model_exclude_none=True)
-def get_km_device(
-    kmSubscriptionUid: str, deviceUid: str, account: DeviceReader, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sub = km_subscription(conn, account, kmSubscriptionUid)
+@router.reads(f"{DEVICES}/{{deviceUid}}", KmDevice)
+def get_km_device(km: OfKm, deviceUid: str, account: DeviceReader) -> dict[str, Any]:
+    conn = km.conn()
+    sub = km.uid(conn, account)
     return store.get(conn, km_device_uid(conn, sub, deviceUid, account.restrictions))
 
 
-@router.put(f"{DEVICES}/{{deviceUid}}", response_model=KmDevice, response_model_exclude_none=True)
+@router.replaces(f"{DEVICES}/{{deviceUid}}", KmDevice)
 def update_km_device(
-    kmSubscriptionUid: str,
+    km: OfKm,
     deviceUid: str,
     body: KmDeviceUpdate,
     account: DeviceWriter,
-    svc: AppServices,
     force: DeprecatedForce = None,
 ) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sub = km_subscription(conn, account, kmSubscriptionUid)
+    with km.write() as conn:
+        sub = km.uid(conn, account)
         uid = km_device_uid(conn, sub, deviceUid, account.restrictions)
         refuse_changed(store.get(conn, uid), body.fixed_values())
         store.update(conn, uid, body, now_ms(), KeyOpener(conn, sub))
-    return store.get(svc.db.conn(), uid)
+    return store.get(km.conn(), uid)
 
 
 @router.delete(f"{DEVICES}/{{deviceUid}}", status_code=204)
-def delete_km_device(
-    kmSubscriptionUid: str, deviceUid: str, account: DeviceWriter, svc: AppServices
-) -> Response:
-    with svc.db.write() as conn:
-        sub = km_subscription(conn, account, kmSubscriptionUid)
+def delete_km_device(km: OfKm, deviceUid: str, account: DeviceWriter) -> Response:
+    with km.write() as conn:
+        sub = km.uid(conn, account)
         store.delete(conn, km_device_uid(conn, sub, deviceUid, account.restrictions))
     return Response(status_code=204)
 
 
-@router.get(
-    f"{DEVICES}/{{deviceUid}}/frames", response_model=KmFramePage, response_model_exclude_none=True
-)
+@router.reads(f"{DEVICES}/{{deviceUid}}/frames", KmFramePage)
 def km_device_traffic(
-    kmSubscriptionUid: str,
+    km: OfKm,
     deviceUid: str,
     account: DeviceReader,
-    svc: AppServices,
     paging: PageParams,
 ) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sub = km_subscription(conn, account, kmSubscriptionUid)
+    conn = km.conn()
+    sub = km.uid(conn, account)
     uid = km_device_uid(conn, sub, deviceUid, account.restrictions)
     items, more = store.frames(conn, sub, uid, paging.offset, paging.size)
     return list_answer(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterator
+from functools import partial
 from itertools import islice
 from typing import IO
 
@@ -23,26 +24,22 @@ from ...schema.km_import import KmImportRow, parse_km_row
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
 from ..errors import DUPLICATE, INVALID, NOT_FOUND, ApiError
-from ..long_work import off_request
 from ..store import km_devices as store
 from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
 from ._upload import (
-    FRAMING,
     IMPORT_RESPONSES,
     CsvLines,
     FailedLines,
     check_row_count,
-    field_window,
-    spool_body,
+    csv_lines,
+    import_answer,
 )
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
-MAX_BYTES = 64 * 1024 * 1024
-TOO_BIG = f"csv: at most {MAX_BYTES >> 20} MB per import"
 
 
 def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
@@ -96,7 +93,7 @@ def _run(
     sub = km_subscription(svc.db.conn(), account, km)
 
     def open_file() -> CsvLines:
-        return CsvLines(field_window(upload, content_type, "csv", MAX_BYTES, TOO_BIG))
+        return csv_lines(upload, content_type)
 
     failed = FailedLines()
     # First pass, without the write lock: the lines the schema refuses, and the count.
@@ -133,12 +130,4 @@ def _run(
 async def import_km_devices(
     kmSubscriptionUid: str, request: Request, account: DeviceWriter, svc: AppServices
 ) -> Response:
-    upload = await spool_body(request, MAX_BYTES + FRAMING, TOO_BIG)
-    content_type = request.headers.get("content-type", "text/csv")
-    try:
-        failed = await off_request(
-            request, _run, svc, account, kmSubscriptionUid, upload, content_type
-        )
-    finally:
-        upload.close()
-    return failed.answer()
+    return await import_answer(request, partial(_run, svc, account, kmSubscriptionUid))

@@ -10,12 +10,11 @@ that server). Aggregated buckets come oldest first, as a device's do.
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Response
-from fastapi.exceptions import RequestValidationError
-from pydantic import ValidationError
 
 from ...schema.frames import DEFAULT_STEP, MulticastFrames, MulticastFramesAggregation
 from ...schema.multicast import (
@@ -37,8 +36,10 @@ from ._common import (
     PageParams,
     app_server_ids,
     check_domains,
+    check_kept_inside,
     list_answer,
     parse_sort,
+    query_model,
     visible_group_uid,
 )
 from ._router import RecordedRouter
@@ -48,6 +49,7 @@ router = RecordedRouter(
     prefix="/subscriptions/mine", tags=["multicast groups"], dependencies=[ClientBodies]
 )
 GROUPS = "/multicastGroups"
+GROUP = f"{GROUPS}/{{multicastGroupUid}}"
 DEFAULT_SORT = ("creationDate", False)
 HOUR_MS = 3_600_000
 HISTORY_SPAN_MS = 7 * 24 * HOUR_MS  # P7D
@@ -65,11 +67,7 @@ def group_filter(
     bsTag: Annotated[list[str] | None, Query()] = None,
     domain: Annotated[list[str] | None, Query()] = None,
 ) -> MulticastGroupFilter:
-    try:
-        return MulticastGroupFilter(**{k: v for k, v in locals().items() if v is not None})
-    except ValidationError as exc:
-        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
-        raise RequestValidationError(errors) from None
+    return query_model(MulticastGroupFilter, locals())
 
 
 GroupFilter = Annotated[MulticastGroupFilter, Depends(group_filter)]
@@ -80,17 +78,14 @@ def _group(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
 
 
 def _suggestions(account: Account, svc: Any, query: str, *, groups_only: bool) -> dict[str, Any]:
-    assert account.subscription_id is not None
     conn = svc.db.conn()
-    if account.restricted and not subscription_store.show_tag_suggestions(
-        conn, account.subscription_id
-    ):
+    if account.restricted and not subscription_store.show_tag_suggestions(conn, account.sub):
         return {"briefs": [], "query": query}
-    items = store.bs_tag_suggestions(conn, account.subscription_id, query, groups_only=groups_only)
+    items = store.bs_tag_suggestions(conn, account.sub, query, groups_only=groups_only)
     return {"briefs": items, "query": query}
 
 
-@router.get(GROUPS, response_model=MulticastGroupPage, response_model_exclude_none=True)
+@router.reads(GROUPS, MulticastGroupPage)
 def list_groups(
     account: DeviceReader,
     svc: AppServices,
@@ -98,10 +93,9 @@ def list_groups(
     paging: PageParams,
     sort: str | None = None,
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
     criterion, descending = parse_sort(sort, MULTICAST_SORT_CRITERIA, DEFAULT_SORT)
     conn = svc.db.conn()
-    w = store.where(account.subscription_id, filters, account.restrictions)
+    w = store.where(account.sub, filters, account.restrictions)
     uids, more = store.page(conn, w, criterion, descending, paging.offset, paging.size)
     out = list_answer(
         store.briefs(conn, uids), more, first=paging.first, count=lambda: store.count(conn, w)
@@ -109,22 +103,14 @@ def list_groups(
     return out | {"now": now_ms()}
 
 
-@router.get(
-    f"{GROUPS}/bss/tags/suggestions",
-    response_model=BsTagSuggestions,
-    response_model_exclude_none=True,
-)
+@router.reads(f"{GROUPS}/bss/tags/suggestions", BsTagSuggestions)
 def group_bs_tag_suggestions(
     account: DeviceReader, svc: AppServices, query: str = ""
 ) -> dict[str, Any]:
     return _suggestions(account, svc, query, groups_only=True)
 
 
-@router.get(
-    "/managedCustomerNetwork/bss/tags/suggestions",
-    response_model=BsTagSuggestions,
-    response_model_exclude_none=True,
-)
+@router.reads("/managedCustomerNetwork/bss/tags/suggestions", BsTagSuggestions)
 def network_bs_tag_suggestions(
     account: DeviceReader, svc: AppServices, query: str = ""
 ) -> dict[str, Any]:
@@ -133,183 +119,156 @@ def network_bs_tag_suggestions(
 
 def _all_visible(conn: sqlite3.Connection, account: Account, app_server: str | None) -> list[int]:
     """The groups the caller sees (those directly associated with `app_server` if given)."""
-    assert account.subscription_id is not None
     f = MulticastGroupFilter(appServerID=[app_server] if app_server else [])
-    return store.all_uids(conn, store.where(account.subscription_id, f, account.restrictions))
+    return store.all_uids(conn, store.where(account.sub, f, account.restrictions))
 
 
-def _raw_frames(
-    conn: sqlite3.Connection,
-    uids: list[int],
-    begin: datetime | None,
-    duration: str | None,
-    overflow: str | None,
-) -> dict[str, Any]:
-    window = raw_window(conn, begin, duration, HISTORY_SPAN_MS)
-    # `overflow` given (even empty): only frames with the overflow indicator, never here.
-    only_overflow = overflow is not None and overflow.lower() != "false"
-    items = (
-        [] if only_overflow else store.downlinks(conn, uids, window.start, window.end, MAX_FRAMES)
-    )
-    return {"briefs": items, "now": window.now}
+@dataclass(frozen=True)
+class FramesQuery:
+    """The raw history's query: `begin`, `duration`, and `overflow` (given, even empty:
+    only frames with the overflow indicator, never here)."""
+
+    begin: datetime | None
+    duration: str | None
+    overflow: str | None
+
+    def answer(self, conn: sqlite3.Connection, uids: list[int]) -> dict[str, Any]:
+        window = raw_window(conn, self.begin, self.duration, HISTORY_SPAN_MS)
+        only_overflow = self.overflow is not None and self.overflow.lower() != "false"
+        if only_overflow:
+            return {"briefs": [], "now": window.now}
+        items = store.downlinks(conn, uids, window.start, window.end, MAX_FRAMES)
+        return {"briefs": items, "now": window.now}
 
 
-def _aggregated(
-    conn: sqlite3.Connection,
-    uids: list[int],
-    begin: datetime | None,
-    duration: str | None,
-    step: str,
-) -> dict[str, Any]:
-    window = aggregation_window(conn, begin, duration, step, default_span_ms=HISTORY_SPAN_MS)
-    return {
-        "briefs": store.aggregated_downlinks(conn, uids, window.start, window.end, window.step),
-        "ratioRangeDefinitions": store.ratio_range_definitions(),
-        "now": window.now,
-    }
+@dataclass(frozen=True)
+class AggregationQuery:
+    """The aggregated history's query: `begin`, `duration`, `step` (`timezone` accepted)."""
+
+    begin: datetime | None
+    duration: str | None
+    step: str
+
+    def answer(self, conn: sqlite3.Connection, uids: list[int]) -> dict[str, Any]:
+        window = aggregation_window(
+            conn, self.begin, self.duration, self.step, default_span_ms=HISTORY_SPAN_MS
+        )
+        return {
+            "briefs": store.aggregated_downlinks(conn, uids, window.start, window.end, window.step),
+            "ratioRangeDefinitions": store.ratio_range_definitions(),
+            "now": window.now,
+        }
 
 
-@router.get(
-    f"{GROUPS}/frames",
-    response_model=MulticastFrames,
-    response_model_exclude_none=True,
-    deprecated=True,
-    summary="Frames of all multicast groups (deprecated: use /frames/aggregated)",
-)
+async def frames_query(
+    begin: datetime | None = None, duration: str | None = None, overflow: str | None = None
+) -> FramesQuery:
+    return FramesQuery(begin, duration, overflow)
+
+
+async def aggregation_query(
+    begin: datetime | None = None, duration: str | None = None, step: str = DEFAULT_STEP,
+    timezone: str | None = None,
+) -> AggregationQuery:  # fmt: skip
+    return AggregationQuery(begin, duration, step)
+
+
+Frames = Annotated[FramesQuery, Depends(frames_query)]
+Aggregation = Annotated[AggregationQuery, Depends(aggregation_query)]
+RAW_DEPRECATED = "(deprecated: use /frames/aggregated)"
+
+
+@router.reads(f"{GROUPS}/frames", MulticastFrames, deprecated=True,
+              summary=f"Frames of all multicast groups {RAW_DEPRECATED}")  # fmt: skip
 def all_group_frames(
-    account: DeviceReader,
-    svc: AppServices,
-    response: Response,
+    account: DeviceReader, svc: AppServices, response: Response, frames: Frames,
     appServerID: str | None = None,
-    begin: datetime | None = None,
-    duration: str | None = None,
-    overflow: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, Any]:  # fmt: skip
     conn = svc.db.conn()
     response.headers["Deprecation"] = "true"
-    return _raw_frames(conn, _all_visible(conn, account, appServerID), begin, duration, overflow)
+    return frames.answer(conn, _all_visible(conn, account, appServerID))
 
 
-@router.get(
-    f"{GROUPS}/frames/aggregated",
-    response_model=MulticastFramesAggregation,
-    response_model_exclude_none=True,
-    summary="Downlink history of all multicast groups, by success ratio",
-)
+@router.reads(f"{GROUPS}/frames/aggregated", MulticastFramesAggregation,
+              summary="Downlink history of all multicast groups, by success ratio")  # fmt: skip
 def all_groups_aggregated(
-    account: DeviceReader,
-    svc: AppServices,
-    appServerID: str | None = None,
-    begin: datetime | None = None,
-    duration: str | None = None,
-    step: str = DEFAULT_STEP,
-    timezone: str | None = None,
+    account: DeviceReader, svc: AppServices, history: Aggregation, appServerID: str | None = None
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    return _aggregated(conn, _all_visible(conn, account, appServerID), begin, duration, step)
+    return history.answer(conn, _all_visible(conn, account, appServerID))
 
 
-@router.post(
-    GROUPS,
-    status_code=201,
-    response_model=MulticastGroup,
-    response_model_exclude_none=True,
+@router.creates(
+    GROUPS, MulticastGroup,
     responses={409: {"description": "A multicast group with this EUI exists"}},
-)
+)  # fmt: skip
 def create_group(
     body: MulticastGroupCreate, account: DeviceWriter, svc: AppServices
 ) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
+    sub = account.sub
     domains = check_domains(account, body.domains)
     with svc.db.write() as conn:
         if store.find_uid(conn, sub, eui=body.EUI) is not None:
             raise ApiError(409, DUPLICATE, f"EUI: a multicast group with EUI {body.EUI} exists")
-        servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+        servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []], account)
         uid = store.create(
             conn, sub, body, now=now_ms(), who=account.name, domains=domains, servers=servers
         )
     return _group(svc.db.conn(), uid)
 
 
-@router.get(
-    f"{GROUPS}/{{multicastGroupUid}}",
-    response_model=MulticastGroup,
-    response_model_exclude_none=True,
-)
+@router.reads(GROUP, MulticastGroup)
 def get_group(multicastGroupUid: str, account: DeviceReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return _group(conn, visible_group_uid(conn, account, multicastGroupUid))
 
 
-@router.put(
-    f"{GROUPS}/{{multicastGroupUid}}",
-    response_model=MulticastGroup,
-    response_model_exclude_none=True,
-)
+@router.replaces(GROUP, MulticastGroup)
 def update_group(
     multicastGroupUid: str, body: MulticastGroupUpdate, account: DeviceWriter, svc: AppServices
 ) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
+    sub = account.sub
     given = body.model_fields_set
     domains = check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = visible_group_uid(conn, account, multicastGroupUid)
-        refuse_changed(_group(conn, uid), body.fixed_values())
+        if domains is not None:
+            check_kept_inside(account, store.domains_of(conn, uid), domains)
+        current = _group(conn, uid)
+        refuse_changed(current, body.fixed_values())
         servers = None
         if "appServers" in given:
-            servers = app_server_ids(conn, sub, [s.ID for s in body.appServers or []])
+            refs = [s.ID for s in body.appServers or []]
+            servers = app_server_ids(conn, sub, refs, account, current)
         store.update(
             conn, sub, uid, body, now=now_ms(), who=account.name, domains=domains, servers=servers
         )
     return _group(svc.db.conn(), uid)
 
 
-@router.delete(f"{GROUPS}/{{multicastGroupUid}}", status_code=204)
+@router.delete(GROUP, status_code=204)
 def delete_group(multicastGroupUid: str, account: DeviceWriter, svc: AppServices) -> Response:
     with svc.db.write() as conn:
         store.delete(conn, visible_group_uid(conn, account, multicastGroupUid))
     return Response(status_code=204)
 
 
-@router.get(
-    f"{GROUPS}/{{multicastGroupUid}}/frames",
-    response_model=MulticastFrames,
-    response_model_exclude_none=True,
-    deprecated=True,
-    summary="Frames of a multicast group (deprecated: use /frames/aggregated)",
-)
+@router.reads(f"{GROUP}/frames", MulticastFrames, deprecated=True,
+              summary=f"Frames of a multicast group {RAW_DEPRECATED}")  # fmt: skip
 def group_frames(
-    multicastGroupUid: str,
-    account: DeviceReader,
-    svc: AppServices,
-    response: Response,
-    begin: datetime | None = None,
-    duration: str | None = None,
-    overflow: str | None = None,
-) -> dict[str, Any]:
+    multicastGroupUid: str, account: DeviceReader, svc: AppServices, response: Response,
+    frames: Frames,
+) -> dict[str, Any]:  # fmt: skip
     conn = svc.db.conn()
     uid = visible_group_uid(conn, account, multicastGroupUid)
     response.headers["Deprecation"] = "true"
-    return _raw_frames(conn, [uid], begin, duration, overflow)
+    return frames.answer(conn, [uid])
 
 
-@router.get(
-    f"{GROUPS}/{{multicastGroupUid}}/frames/aggregated",
-    response_model=MulticastFramesAggregation,
-    response_model_exclude_none=True,
-    summary="Downlink history of a multicast group, by success ratio",
-)
+@router.reads(f"{GROUP}/frames/aggregated", MulticastFramesAggregation,
+              summary="Downlink history of a multicast group, by success ratio")  # fmt: skip
 def group_aggregated(
-    multicastGroupUid: str,
-    account: DeviceReader,
-    svc: AppServices,
-    begin: datetime | None = None,
-    duration: str | None = None,
-    step: str = DEFAULT_STEP,
-    timezone: str | None = None,
+    multicastGroupUid: str, account: DeviceReader, svc: AppServices, history: Aggregation
 ) -> dict[str, Any]:
     conn = svc.db.conn()
-    uid = visible_group_uid(conn, account, multicastGroupUid)
-    return _aggregated(conn, [uid], begin, duration, step)
+    return history.answer(conn, [visible_group_uid(conn, account, multicastGroupUid)])

@@ -11,31 +11,20 @@ Accept header prefers; an Accept that allows neither gets 406.
 from __future__ import annotations
 
 import json
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Header, Query, Response
 
+from ...schema import network as wire
 from ...schema.common import parse_identifier
-from ...schema.network import (
-    JWK_MEDIA_TYPE,
-    PEM_MEDIA_TYPE,
-    AsTransportKey,
-    AsTransportKeyCreate,
-    AsTransportKeyPage,
-    AsTransportKeyUpdate,
-    CellularNetworkContext,
-    CellularNetworkContextCreate,
-    CellularNetworkContextPage,
-    CellularNetworkContextUpdate,
-    HsmGroupPage,
-    NetworkSubscription,
-    NetworkSubscriptionPage,
-    PublicRsaJsonWebKey,
-)
-from ..auth import AppServices, ClientBodies, SubscriptionReader, SubscriptionWriter
+from ..accounts import Account
+from ..auth import AppServices, ClientBodies, Services, SubscriptionReader, SubscriptionWriter
 from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found, refuse_changed
 from ..store import network as store
-from ._common import PageParams, list_answer
+from ._common import PageParams
 from ._router import RecordedRouter
 
 router = RecordedRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
@@ -43,173 +32,137 @@ CONTEXTS = "/cellularNetworkContexts"
 KEYS = "/asTransportKeys"
 
 
-# --- cellular network contexts ----------------------------------------------------------------
+# --- cellular network contexts and AS transport keys: addressed by their ID ------------------
 
 
-def _context(svc: Any, sub: int, ref: str) -> dict[str, Any]:
-    found = store.find_context(svc.db.conn(), sub, ref)
-    if found is None:
-        raise not_found(f"cellular network context {ref} not found")
-    return found
+@dataclass(frozen=True)
+class ByID:
+    """A subscription's resource addressed by its ID: found or 404, made unless the ID is
+    taken (409), deleted unless something uses it (400 naming what)."""
+
+    what: str  # as a 404 names it
+    one: str  # as a 409 names one
+    table: str
+    find: Callable[[sqlite3.Connection, int, str], dict[str, Any] | None]
+    create: Callable[[sqlite3.Connection, int, Any], None]
+
+    def get(self, svc: Services, sub: int, ref: str) -> dict[str, Any]:
+        found = self.find(svc.db.conn(), sub, ref)
+        if found is None:
+            raise not_found(f"{self.what} {ref} not found")
+        return found
+
+    def add(self, svc: Services, sub: int, body: Any) -> dict[str, Any]:
+        with svc.db.write() as conn:
+            if self.find(conn, sub, body.ID) is not None:
+                raise ApiError(409, DUPLICATE, f"ID: {self.one} {body.ID} exists")
+            self.create(conn, sub, body)
+        return self.get(svc, sub, body.ID)
+
+    def delete(self, svc: Services, account: Account, ref: str, field: str) -> Response:
+        with svc.db.write() as conn:
+            self.get(svc, account.sub, ref)
+            used = store.delete_unused(conn, account.sub, self.table, ref, account.restrictions)
+            if used.total:
+                raise bad_request(f"{field}: still used by {used.words()}")
+        return Response(status_code=204)
 
 
-@router.get(CONTEXTS, response_model=CellularNetworkContextPage, response_model_exclude_none=True)
-def list_contexts(
-    account: SubscriptionReader, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    conn = svc.db.conn()
-    items, more = store.contexts_page(conn, sub, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.contexts_count(conn, sub)
-    )
+NETWORK_CONTEXTS = ByID(
+    "cellular network context", "a network context", "network_contexts",
+    store.find_context, store.create_context,
+)  # fmt: skip
+TRANSPORT_KEYS = ByID(
+    "AS transport key", "an AS transport key", "as_transport_keys",
+    store.find_key, store.create_key,
+)  # fmt: skip
+CONTEXT = f"{CONTEXTS}/{{networkContextID}}"
+KEY = f"{KEYS}/{{asTransportKeyID}}"
 
 
-@router.post(CONTEXTS, status_code=201, response_model=CellularNetworkContext,
-             response_model_exclude_none=True,
-             responses={409: {"description": "A context with this ID exists"}})  # fmt: skip
+@router.reads(CONTEXTS, wire.CellularNetworkContextPage)
+def list_contexts(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> Any:
+    return paging.of(store.contexts_page, store.contexts_count, svc.db.conn(), account.sub)
+
+
+@router.creates(CONTEXTS, wire.CellularNetworkContext,
+                responses={409: {"description": "A context with this ID exists"}})  # fmt: skip
 def create_context(
-    body: CellularNetworkContextCreate, account: SubscriptionWriter, svc: AppServices
+    body: wire.CellularNetworkContextCreate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    with svc.db.write() as conn:
-        if store.find_context(conn, sub, body.ID) is not None:
-            raise ApiError(409, DUPLICATE, f"ID: a network context {body.ID} exists")
-        store.create_context(conn, sub, body)
-    return _context(svc, sub, body.ID)
+    return NETWORK_CONTEXTS.add(svc, account.sub, body)
 
 
-@router.get(f"{CONTEXTS}/{{networkContextID}}", response_model=CellularNetworkContext,
-            response_model_exclude_none=True)  # fmt: skip
-def get_context(
-    networkContextID: str, account: SubscriptionReader, svc: AppServices
-) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    return _context(svc, account.subscription_id, networkContextID)
+@router.reads(CONTEXT, wire.CellularNetworkContext)
+def get_context(networkContextID: str, account: SubscriptionReader, svc: AppServices) -> Any:
+    return NETWORK_CONTEXTS.get(svc, account.sub, networkContextID)
 
 
-@router.put(f"{CONTEXTS}/{{networkContextID}}", response_model=CellularNetworkContext,
-            response_model_exclude_none=True)  # fmt: skip
+@router.replaces(CONTEXT, wire.CellularNetworkContext)
 def update_context(
-    networkContextID: str,
-    body: CellularNetworkContextUpdate,
-    account: SubscriptionWriter,
+    networkContextID: str, body: wire.CellularNetworkContextUpdate, account: SubscriptionWriter,
     svc: AppServices,
-) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    refuse_changed(_context(svc, sub, networkContextID), body.fixed_values())
+) -> dict[str, Any]:  # fmt: skip
+    refuse_changed(NETWORK_CONTEXTS.get(svc, account.sub, networkContextID), body.fixed_values())
     if "name" in body.model_fields_set and body.name is None:
         raise bad_request("name: cannot be removed")
     with svc.db.write() as conn:
-        store.update_context(conn, sub, networkContextID, body)
-    return _context(svc, sub, networkContextID)
+        store.update_context(conn, account.sub, networkContextID, body)
+    return NETWORK_CONTEXTS.get(svc, account.sub, networkContextID)
 
 
-@router.delete(f"{CONTEXTS}/{{networkContextID}}", status_code=204)
+@router.delete(CONTEXT, status_code=204)
 def delete_context(
     networkContextID: str, account: SubscriptionWriter, svc: AppServices
 ) -> Response:
-    sub = account.subscription_id
-    assert sub is not None
-    with svc.db.write() as conn:
-        _context(svc, sub, networkContextID)
-        used = store.delete_unused(
-            conn, sub, "network_contexts", networkContextID, account.restrictions
-        )
-        if used.total:
-            raise bad_request(f"networkContextID: still used by {used.words()}")
-    return Response(status_code=204)
+    return NETWORK_CONTEXTS.delete(svc, account, networkContextID, "networkContextID")
 
 
-# --- AS transport keys ------------------------------------------------------------------------
+@router.reads(KEYS, wire.AsTransportKeyPage)
+def list_keys(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> Any:
+    return paging.of(store.keys_page, store.keys_count, svc.db.conn(), account.sub)
 
 
-def _key(svc: Any, sub: int, ref: str) -> dict[str, Any]:
-    found = store.find_key(svc.db.conn(), sub, ref)
-    if found is None:
-        raise not_found(f"AS transport key {ref} not found")
-    return found
-
-
-@router.get(KEYS, response_model=AsTransportKeyPage, response_model_exclude_none=True)
-def list_keys(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    conn = svc.db.conn()
-    items, more = store.keys_page(conn, sub, paging.offset, paging.size)
-    return list_answer(items, more, first=paging.first, count=lambda: store.keys_count(conn, sub))
-
-
-@router.post(KEYS, status_code=201, response_model=AsTransportKey, response_model_exclude_none=True,
-             responses={409: {"description": "A key with this ID exists"}})  # fmt: skip
+@router.creates(KEYS, wire.AsTransportKey,
+                responses={409: {"description": "A key with this ID exists"}})  # fmt: skip
 def create_key(
-    body: AsTransportKeyCreate, account: SubscriptionWriter, svc: AppServices
+    body: wire.AsTransportKeyCreate, account: SubscriptionWriter, svc: AppServices
 ) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    with svc.db.write() as conn:
-        if store.find_key(conn, sub, body.ID) is not None:
-            raise ApiError(409, DUPLICATE, f"ID: an AS transport key {body.ID} exists")
-        store.create_key(conn, sub, body)
-    return _key(svc, sub, body.ID)
+    return TRANSPORT_KEYS.add(svc, account.sub, body)
 
 
-@router.get(f"{KEYS}/{{asTransportKeyID}}", response_model=AsTransportKey,
-            response_model_exclude_none=True)  # fmt: skip
-def get_key(asTransportKeyID: str, account: SubscriptionReader, svc: AppServices) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    return _key(svc, account.subscription_id, asTransportKeyID)
+@router.reads(KEY, wire.AsTransportKey)
+def get_key(asTransportKeyID: str, account: SubscriptionReader, svc: AppServices) -> Any:
+    return TRANSPORT_KEYS.get(svc, account.sub, asTransportKeyID)
 
 
-@router.put(f"{KEYS}/{{asTransportKeyID}}", response_model=AsTransportKey,
-            response_model_exclude_none=True)  # fmt: skip
+@router.replaces(KEY, wire.AsTransportKey)
 def update_key(
-    asTransportKeyID: str, body: AsTransportKeyUpdate, account: SubscriptionWriter, svc: AppServices
-) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    refuse_changed(_key(svc, sub, asTransportKeyID), body.fixed_values())
+    asTransportKeyID: str, body: wire.AsTransportKeyUpdate, account: SubscriptionWriter,
+    svc: AppServices,
+) -> dict[str, Any]:  # fmt: skip
+    refuse_changed(TRANSPORT_KEYS.get(svc, account.sub, asTransportKeyID), body.fixed_values())
     if body.name:
         with svc.db.write() as conn:
-            store.rename_key(conn, sub, asTransportKeyID, body.name)
-    return _key(svc, sub, asTransportKeyID)
+            store.rename_key(conn, account.sub, asTransportKeyID, body.name)
+    return TRANSPORT_KEYS.get(svc, account.sub, asTransportKeyID)
 
 
-@router.delete(f"{KEYS}/{{asTransportKeyID}}", status_code=204)
+@router.delete(KEY, status_code=204)
 def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServices) -> Response:
-    sub = account.subscription_id
-    assert sub is not None
-    with svc.db.write() as conn:
-        _key(svc, sub, asTransportKeyID)
-        used = store.delete_unused(
-            conn, sub, "as_transport_keys", asTransportKeyID, account.restrictions
-        )
-        if used.total:
-            raise bad_request(f"asTransportKeyID: still used by {used.words()}")
-    return Response(status_code=204)
+    return TRANSPORT_KEYS.delete(svc, account, asTransportKeyID, "asTransportKeyID")
 
 
 # --- HSM groups, exchange key, network subscriptions --------------------------------------------
 
 
-@router.get("/hsmGroups", response_model=HsmGroupPage, response_model_exclude_none=True)
-def list_hsm_groups(
-    account: SubscriptionReader, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    conn = svc.db.conn()
-    items, more = store.hsm_groups_page(conn, sub, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.hsm_groups_count(conn, sub)
-    )
+@router.reads("/hsmGroups", wire.HsmGroupPage)
+def list_hsm_groups(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> Any:
+    return paging.of(store.hsm_groups_page, store.hsm_groups_count, svc.db.conn(), account.sub)
 
 
 # The representations of the public exchange key, the default first (the reference's order).
-KEY_MEDIA_TYPES = (PEM_MEDIA_TYPE, JWK_MEDIA_TYPE)
+KEY_MEDIA_TYPES = (wire.PEM_MEDIA_TYPE, wire.JWK_MEDIA_TYPE)
 
 
 def preferred(accept: str | None, offered: tuple[str, ...]) -> str | None:
@@ -252,8 +205,8 @@ def preferred(accept: str | None, offered: tuple[str, ...]) -> str | None:
         200: {
             "description": "The RSA public exchange key, as PEM or as a JSON Web Key",
             "content": {
-                PEM_MEDIA_TYPE: {"schema": {"type": "string"}},
-                JWK_MEDIA_TYPE: {"schema": PublicRsaJsonWebKey.model_json_schema()},
+                wire.PEM_MEDIA_TYPE: {"schema": {"type": "string"}},
+                wire.JWK_MEDIA_TYPE: {"schema": wire.PublicRsaJsonWebKey.model_json_schema()},
             },
         },
         404: {"description": "No public exchange key for this HSM group"},
@@ -266,7 +219,6 @@ def public_exchange_key(
     hsmGroupID: str | None = None,
     accept: Annotated[str | None, Header()] = None,
 ) -> Response:
-    assert account.subscription_id is not None
     media = preferred(accept, KEY_MEDIA_TYPES)
     if media is None:
         raise ApiError(
@@ -277,19 +229,18 @@ def public_exchange_key(
     if hsmGroupID is None:
         key = store.platform_key(svc.db.conn())
     else:
-        group = store.find_hsm_group(svc.db.conn(), account.subscription_id, hsmGroupID)
+        group = store.find_hsm_group(svc.db.conn(), account.sub, hsmGroupID)
         key = store.hsm_key(group) if group is not None else None
         if key is None:
             raise not_found(f"no public exchange key for HSM group {hsmGroupID}")
     headers = {"Vary": "Accept"}
-    if media == JWK_MEDIA_TYPE:
-        return Response(json.dumps(key), media_type=JWK_MEDIA_TYPE, headers=headers)
-    pem = PublicRsaJsonWebKey.model_validate(key).pem()
-    return Response(pem, media_type=PEM_MEDIA_TYPE, headers=headers)
+    if media == wire.JWK_MEDIA_TYPE:
+        return Response(json.dumps(key), media_type=wire.JWK_MEDIA_TYPE, headers=headers)
+    pem = wire.PublicRsaJsonWebKey.model_validate(key).pem()
+    return Response(pem, media_type=wire.PEM_MEDIA_TYPE, headers=headers)
 
 
-@router.get("/networkSubscriptions", response_model=NetworkSubscriptionPage,
-            response_model_exclude_none=True)  # fmt: skip
+@router.reads("/networkSubscriptions", wire.NetworkSubscriptionPage)
 def list_network_subscriptions(
     account: SubscriptionReader,
     svc: AppServices,
@@ -299,35 +250,24 @@ def list_network_subscriptions(
     connectivitySupplier: str | None = None,
     networkSubscriptionID: str | None = None,
 ) -> dict[str, Any]:
-    sub = account.subscription_id
-    assert sub is not None
-    conn = svc.db.conn()
     w = store.network_subscription_where(
-        sub, connectivity=connectivity, communication_type=communicationType,
+        account.sub, connectivity=connectivity, communication_type=communicationType,
         supplier=connectivitySupplier, ref=networkSubscriptionID,
     )  # fmt: skip
-    items, more = store.network_subscriptions_page(conn, w, paging.offset, paging.size)
-    return list_answer(
-        items, more, first=paging.first, count=lambda: store.network_subscriptions_count(conn, w)
-    )
+    page, count = store.network_subscriptions_page, store.network_subscriptions_count
+    return paging.of(page, count, svc.db.conn(), w)
 
 
-@router.get("/networkSubscriptions/{networkSubscriptionUid}", response_model=NetworkSubscription,
-            response_model_exclude_none=True)  # fmt: skip
+@router.reads("/networkSubscriptions/{networkSubscriptionUid}", wire.NetworkSubscription)
 def get_network_subscription(
     networkSubscriptionUid: str, account: SubscriptionReader, svc: AppServices
 ) -> dict[str, Any]:
-    assert account.subscription_id is not None
     ident = parse_identifier(networkSubscriptionUid)
     found = None
     if ident.kind == "uid":
-        found = store.find_network_subscription(
-            svc.db.conn(), account.subscription_id, uid=ident.uid
-        )
+        found = store.find_network_subscription(svc.db.conn(), account.sub, uid=ident.uid)
     elif ident.kind in ("id", "text"):
-        found = store.find_network_subscription(
-            svc.db.conn(), account.subscription_id, ref=ident.value
-        )
+        found = store.find_network_subscription(svc.db.conn(), account.sub, ref=ident.value)
     if found is None:
         raise not_found(f"network subscription {networkSubscriptionUid} not found")
     return found

@@ -7,26 +7,17 @@ default)."""
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Query
+from fastapi import Depends, Query
+from fastapi.responses import Response
 
+from ...schema import operations as wire
 from ...schema.common import parse_identifier
-from ...schema.operations import (
-    QUEUE_SORT_CRITERIA,
-    CommandQueueItem,
-    CommandQueuePage,
-    OperatorDevicePage,
-    OperatorHsmGroup,
-    OperatorHsmGroupCreate,
-    OperatorHsmGroupPage,
-    OperatorHsmGroupUpdate,
-    ProvisioningQueueItem,
-    ProvisioningQueuePage,
-    ProvType,
-    SimCardPage,
-    SubSystem,
-)
 from ...schema.stations import normalise_lrr_id
 from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import (
@@ -40,7 +31,8 @@ from ..errors import (
 from ..store import operations as store
 from ..store import subscription as subscription_store
 from ..store.clock import now_ms
-from ._common import PageParams, list_answer, parse_sort, wire_json
+from ..store.sql import Where
+from ._common import PageParams, Paging, PathScope, list_answer, parse_sort, wire_json
 from ._partners import check_operator
 from ._router import RecordedRouter
 
@@ -49,8 +41,32 @@ router = RecordedRouter(prefix=PREFIX, tags=["operator"], dependencies=[ClientBo
 Code = Annotated[str | None, Query(max_length=64, pattern=r"^[A-Z0-9_]+$")]
 
 
-def _base(operator_uid: str) -> str:
-    return f"/admins/operators/{operator_uid}"
+class OperatorPath(PathScope):
+    """`{operatorUid}`: `conn()` and `write()` check it first (404 unless it names the
+    sandbox's operator)."""
+
+    @property
+    def base(self) -> str:
+        """The operator's path as the client wrote it, for the items' `href`."""
+        return f"/admins/operators/{self.text}"
+
+    def conn(self) -> sqlite3.Connection:
+        check_operator(self.text)
+        return self.svc.db.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        check_operator(self.text)
+        return self.svc.db.write()
+
+
+async def operator_path(
+    operatorUid: str, account: OperatorAccount, svc: AppServices
+) -> OperatorPath:
+    return OperatorPath(operatorUid, svc)
+
+
+OfOperator = Annotated[OperatorPath, Depends(operator_path)]
+Sort = Annotated[str | None, Query(max_length=64)]
 
 
 def _event_uid(text: str, what: str) -> int:
@@ -60,141 +76,112 @@ def _event_uid(text: str, what: str) -> int:
     return ident.uid
 
 
-def _descending(sort: str | None) -> bool:
-    return parse_sort(sort, QUEUE_SORT_CRITERIA, ("creationTimestamp", True))[1]
+@dataclass(frozen=True)
+class Queue:
+    """The provisioning or the command queue: a page newest first unless
+    `sort=creationTimestamp,asc`, an item by its event UID."""
+
+    what: str
+    page: Callable[..., tuple[list[dict[str, Any]], bool]]
+    count: Callable[[sqlite3.Connection, Where], int]
+    item: Callable[[sqlite3.Connection, int, str], dict[str, Any] | None]
+
+    def answer(
+        self, op: OperatorPath, conn: sqlite3.Connection, where: Where, paging: Paging,
+        sort: str | None,
+    ) -> Response:  # fmt: skip
+        descending = parse_sort(sort, wire.QUEUE_SORT_CRITERIA, ("creationTimestamp", True))[1]
+        items, more = self.page(
+            conn, where, descending=descending, offset=paging.offset, limit=paging.size,
+            base=op.base,
+        )  # fmt: skip
+        count = lambda: self.count(conn, where)  # noqa: E731
+        return wire_json(list_answer(items, more, first=paging.first, count=count))
+
+    def find(self, op: OperatorPath, event_uid: str) -> dict[str, Any]:
+        item = self.item(op.conn(), _event_uid(event_uid, self.what), op.base)
+        if item is None:
+            raise not_found(f"{self.what} {event_uid} not found")
+        return item
+
+
+PROVISIONING = Queue("provisioning item", store.prov_page, store.prov_count, store.prov_item)
+COMMANDS = Queue("command", store.cmd_page, store.cmd_count, store.cmd_item)
 
 
 # --- provisioning queue ---------------------------------------------------------------------
 
 
-@router.get("/provqueues", response_model=ProvisioningQueuePage, response_model_exclude_none=True)
+@router.reads("/provqueues", wire.ProvisioningQueuePage)
 def provisioning_queue(
-    operatorUid: str,
-    account: OperatorAccount,
-    svc: AppServices,
-    paging: PageParams,
-    subSystem: SubSystem | None = None,
-    type: ProvType | None = None,
-    sort: Annotated[str | None, Query(max_length=64)] = None,
-) -> Any:
+    op: OfOperator, paging: PageParams, subSystem: wire.SubSystem | None = None,
+    type: wire.ProvType | None = None, sort: Sort = None,
+) -> Any:  # fmt: skip
     """Newest first unless `sort=creationTimestamp,asc`."""
-    check_operator(operatorUid)
-    descending = _descending(sort)
-    conn = svc.db.conn()
-    where = store.prov_where(subSystem, type)
-    items, more = store.prov_page(
-        conn, where, descending=descending, offset=paging.offset, limit=paging.size,
-        base=_base(operatorUid),
-    )  # fmt: skip
-    answer = list_answer(
-        items, more, first=paging.first, count=lambda: store.prov_count(conn, where)
-    )
-    return wire_json(answer)
+    conn = op.conn()
+    return PROVISIONING.answer(op, conn, store.prov_where(subSystem, type), paging, sort)
 
 
-@router.get(
-    "/provqueues/{eventUid}", response_model=ProvisioningQueueItem, response_model_exclude_none=True
-)
-def provisioning_item(
-    operatorUid: str, eventUid: str, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
-    check_operator(operatorUid)
-    item = store.prov_item(
-        svc.db.conn(), _event_uid(eventUid, "provisioning item"), _base(operatorUid)
-    )
-    if item is None:
-        raise not_found(f"provisioning item {eventUid} not found")
-    return item
+@router.reads("/provqueues/{eventUid}", wire.ProvisioningQueueItem)
+def provisioning_item(op: OfOperator, eventUid: str) -> dict[str, Any]:
+    return PROVISIONING.find(op, eventUid)
 
 
 # --- command queue ----------------------------------------------------------------------------
 
 
-@router.get("/cmdqueues", response_model=CommandQueuePage, response_model_exclude_none=True)
+@router.reads("/cmdqueues", wire.CommandQueuePage)
 def command_queue(
-    operatorUid: str,
-    account: OperatorAccount,
-    svc: AppServices,
-    paging: PageParams,
-    type: Code = None,
-    state: Code = None,
-    lrrID: Annotated[str | None, Query(max_length=8)] = None,
-    sort: Annotated[str | None, Query(max_length=64)] = None,
-) -> Any:
+    op: OfOperator, paging: PageParams, type: Code = None, state: Code = None,
+    lrrID: Annotated[str | None, Query(max_length=8)] = None, sort: Sort = None,
+) -> Any:  # fmt: skip
     """Every base station administration command, newest first unless
     `sort=creationTimestamp,asc`; `type` (lastCmdType), `state` (lastCmdStatus) and `lrrID`
     filter it."""
-    check_operator(operatorUid)
-    descending = _descending(sort)
+    conn = op.conn()
+    parse_sort(sort, wire.QUEUE_SORT_CRITERIA, ("creationTimestamp", True))  # 400 before lrrID
     lrr = None
     if lrrID:
         try:
             lrr = normalise_lrr_id(lrrID)
         except ValueError as exc:
             raise bad_request(f"lrrID: {exc}") from None
-    conn = svc.db.conn()
-    where = store.cmd_where(type, state, lrr)
-    items, more = store.cmd_page(
-        conn, where, descending=descending, offset=paging.offset, limit=paging.size,
-        base=_base(operatorUid),
-    )  # fmt: skip
-    answer = list_answer(
-        items, more, first=paging.first, count=lambda: store.cmd_count(conn, where)
-    )
-    return wire_json(answer)
+    return COMMANDS.answer(op, conn, store.cmd_where(type, state, lrr), paging, sort)
 
 
-@router.get(
-    "/cmdqueues/{eventUid}", response_model=CommandQueueItem, response_model_exclude_none=True
-)
-def command_item(
-    operatorUid: str, eventUid: str, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
-    check_operator(operatorUid)
-    item = store.cmd_item(svc.db.conn(), _event_uid(eventUid, "command"), _base(operatorUid))
-    if item is None:
-        raise not_found(f"command {eventUid} not found")
-    return item
+@router.reads("/cmdqueues/{eventUid}", wire.CommandQueueItem)
+def command_item(op: OfOperator, eventUid: str) -> dict[str, Any]:
+    return COMMANDS.find(op, eventUid)
 
 
 # --- SIM cards and devices ------------------------------------------------------------------
 
 
-@router.get("/sims", response_model=SimCardPage, response_model_exclude_none=True)
+@router.reads("/sims", wire.SimCardPage)
 def sim_cards(
-    operatorUid: str,
-    account: OperatorAccount,
-    svc: AppServices,
-    paging: PageParams,
+    op: OfOperator, paging: PageParams,
     imsi: Annotated[str | None, Query(max_length=15, pattern=r"^[0-9]+$")] = None,
-) -> dict[str, Any]:
+) -> dict[str, Any]:  # fmt: skip
     """The SIM cards of the cellular devices, by IMSI; `imsi` is a prefix."""
-    check_operator(operatorUid)
-    conn = svc.db.conn()
+    conn = op.conn()
     where = store.sim_where(imsi)
     items, more = store.sim_page(conn, where, offset=paging.offset, limit=paging.size)
     return list_answer(items, more, first=paging.first, count=lambda: store.sim_count(conn, where))
 
 
-@router.get("/devices", response_model=OperatorDevicePage, response_model_exclude_none=True)
+@router.reads("/devices", wire.OperatorDevicePage)
 def devices(
-    operatorUid: str,
-    account: OperatorAccount,
-    svc: AppServices,
-    paging: PageParams,
-    imei: Annotated[str | None, Query(max_length=15)] = None,
-    lorawanDebug: bool | None = None,
-    devEUI: Annotated[str | None, Query(max_length=16)] = None,
-) -> Any:
+    op: OfOperator, paging: PageParams, imei: Annotated[str | None, Query(max_length=15)] = None,
+    lorawanDebug: bool | None = None, devEUI: Annotated[str | None, Query(max_length=16)] = None,
+) -> Any:  # fmt: skip
     """Every subscription's devices by UID. `imei`: 14 or 15 digits, matched on the first 14
     (what the items carry); `lorawanDebug=true`: only devices in LoRaWAN debugging;
     `devEUI` (ours): exact."""
-    check_operator(operatorUid)
+    conn = op.conn()
     if imei and not (imei.isdigit() and 14 <= len(imei) <= 15):
         raise bad_request("imei: an IMEI is 14 or 15 digits")
     if devEUI and not (len(devEUI) == 16 and all(c in "0123456789abcdefABCDEF" for c in devEUI)):
         raise bad_request("devEUI: a DevEUI is 16 hexadecimal digits")
-    conn = svc.db.conn()
     where = store.device_where(imei, lorawanDebug, devEUI)
     items, more = store.device_page(conn, where, offset=paging.offset, limit=paging.size)
     count = lambda: store.device_count(conn, where)  # noqa: E731
@@ -218,35 +205,27 @@ def _hsm_uid(conn: Any, text: str) -> int:
     raise not_found(f"HSM group {text} not found")
 
 
-def _hsm_answer(conn: Any, uid: int, operator_uid: str) -> dict[str, Any]:
-    item = store.hsm_group(conn, uid, _base(operator_uid))
+def _hsm_answer(conn: Any, uid: int, op: OperatorPath) -> dict[str, Any]:
+    item = store.hsm_group(conn, uid, op.base)
     if item is None:
         raise not_found(f"HSM group {uid} not found")
     return item
 
 
-@router.get("/hsmGroups", response_model=OperatorHsmGroupPage, response_model_exclude_none=True)
-def hsm_groups(
-    operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    check_operator(operatorUid)
-    conn = svc.db.conn()
-    items, more = store.hsm_page(
-        conn, offset=paging.offset, limit=paging.size, base=_base(operatorUid)
-    )
+@router.reads("/hsmGroups", wire.OperatorHsmGroupPage)
+def hsm_groups(op: OfOperator, paging: PageParams) -> dict[str, Any]:
+    conn = op.conn()
+    items, more = store.hsm_page(conn, offset=paging.offset, limit=paging.size, base=op.base)
     return list_answer(items, more, first=paging.first, count=lambda: store.hsm_count(conn))
 
 
-@router.post(
-    "/hsmGroups", status_code=201, response_model=OperatorHsmGroup, response_model_exclude_none=True,
+@router.creates(
+    "/hsmGroups", wire.OperatorHsmGroup,
     responses={409: {"description": "The subscription has an HSM group of this ID, or a key"
                                     " version is taken"}},
 )  # fmt: skip
-def create_hsm_group(
-    operatorUid: str, body: OperatorHsmGroupCreate, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
-    check_operator(operatorUid)
-    with svc.db.write() as conn:
+def create_hsm_group(op: OfOperator, body: wire.OperatorHsmGroupCreate) -> dict[str, Any]:
+    with op.write() as conn:
         sub = store.subscription_by_ref(conn, body.subscriberID)
         if sub is None:
             raise bad_request(
@@ -263,36 +242,24 @@ def create_hsm_group(
             if store.key_version_owner(conn, version) is not None:
                 raise ApiError(409, DUPLICATE, f"hsmNwkKeyVersion: key version {version} exists")
         uid = store.create_hsm_group(conn, sub, body.ID, body.name, body.hsmNwkKeyVersion, now_ms())
-    return _hsm_answer(svc.db.conn(), uid, operatorUid)
+    return _hsm_answer(op.conn(), uid, op)
 
 
-@router.get(
-    "/hsmGroups/{hsmGroupUid}", response_model=OperatorHsmGroup, response_model_exclude_none=True
-)
-def get_hsm_group(
-    operatorUid: str, hsmGroupUid: str, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
-    check_operator(operatorUid)
-    conn = svc.db.conn()
-    return _hsm_answer(conn, _hsm_uid(conn, hsmGroupUid), operatorUid)
+@router.reads("/hsmGroups/{hsmGroupUid}", wire.OperatorHsmGroup)
+def get_hsm_group(op: OfOperator, hsmGroupUid: str) -> dict[str, Any]:
+    conn = op.conn()
+    return _hsm_answer(conn, _hsm_uid(conn, hsmGroupUid), op)
 
 
-@router.put(
-    "/hsmGroups/{hsmGroupUid}", response_model=OperatorHsmGroup, response_model_exclude_none=True
-)
+@router.replaces("/hsmGroups/{hsmGroupUid}", wire.OperatorHsmGroup)
 def update_hsm_group(
-    operatorUid: str,
-    hsmGroupUid: str,
-    body: OperatorHsmGroupUpdate,
-    account: OperatorAccount,
-    svc: AppServices,
+    op: OfOperator, hsmGroupUid: str, body: wire.OperatorHsmGroupUpdate
 ) -> dict[str, Any]:
     """The name; `hsmNwkKeyVersion`: one of the group's versions becomes current again, a new
     one is generated. The ID cannot change."""
-    check_operator(operatorUid)
-    with svc.db.write() as conn:
+    with op.write() as conn:
         uid = _hsm_uid(conn, hsmGroupUid)
-        current = _hsm_answer(conn, uid, operatorUid)
+        current = _hsm_answer(conn, uid, op)
         refuse_changed(current, body.fixed_values(), null_keeps=True)
         version = body.hsmNwkKeyVersion
         if version is not None:
@@ -302,4 +269,4 @@ def update_hsm_group(
                     409, DUPLICATE, f"hsmNwkKeyVersion: key version {version} is another key's"
                 )
         store.update_hsm_group(conn, uid, body.name, version, now_ms())
-    return _hsm_answer(svc.db.conn(), uid, operatorUid)
+    return _hsm_answer(op.conn(), uid, op)

@@ -5,31 +5,22 @@ interface (0); other indexes are not found. Not available on a Basic Station (th
 
 from __future__ import annotations
 
+import sqlite3
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import Query
+from fastapi import Depends, Query
 
+from ...schema import station_monitoring as wire
 from ...schema.frames import DEFAULT_STEP
-from ...schema.station_monitoring import (
-    BackhaulInterface,
-    CpuHistory,
-    CpuRecord,
-    DiskHistory,
-    DiskRecord,
-    Indicators,
-    RamHistory,
-    RamRecord,
-    RoundTrips,
-    ServedDevices,
-)
 from ..auth import AppServices, ClientBodies
 from ..errors import bad_request, not_found
 from ..store import station_monitoring as store
 from ..store import station_ops
 from ..store import stations as station_store
 from ..store.clock import network_now
-from ._common import PageParams
+from ._common import PageParams, PathScope
 from ._partners import PartnerReader, PartnerScope, visible_station_uid
 from ._router import RecordedRouter
 from ._windows import aggregation_window, span_ms
@@ -55,75 +46,101 @@ def _disk(index: int) -> None:
         raise not_found(f"disk {index} not found (the station reports disk 0)")
 
 
-@router.get("/sys/cpu", response_model=CpuRecord, response_model_exclude_none=True)
-def cpu(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return store.record(conn, _station(conn, scope, bsUid), "cpu")
+@dataclass(frozen=True)
+class StationPath(PathScope):
+    """`{bsUid}`: `opened()` finds it (404, or 400 on a Basic Station) in the partner's scope."""
+
+    scope: PartnerScope
+
+    def opened(self) -> tuple[sqlite3.Connection, int]:
+        conn = self.conn()
+        return conn, _station(conn, self.scope, self.text)
 
 
-@router.get("/sys/ram", response_model=RamRecord, response_model_exclude_none=True)
-def ram(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return store.record(conn, _station(conn, scope, bsUid), "ram")
+@dataclass(frozen=True)
+class HistoryQuery:
+    """A history's `begin`, `duration` and `step` (`timezone` accepted): a week by default."""
+
+    begin: datetime | None
+    duration: str | None
+    step: str
+
+    def answer(self, station: StationPath, what: str) -> dict[str, Any]:
+        conn, uid = station.opened()
+        window = aggregation_window(
+            conn, self.begin, self.duration, self.step, default_span_ms=WEEK_MS
+        )
+        return {
+            "briefs": store.history(conn, uid, what, window.start, window.end, window.step),
+            "now": window.now,
+        }
 
 
-@router.get("/sys/disks/{diskIndex}", response_model=DiskRecord, response_model_exclude_none=True)
-def disk(bsUid: str, diskIndex: int, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    uid = _station(conn, scope, bsUid)
+async def station_path(bsUid: str, scope: PartnerReader, svc: AppServices) -> StationPath:
+    return StationPath(bsUid, svc, scope)
+
+
+async def history_query(
+    begin: datetime | None = None, duration: str | None = None, step: Step = DEFAULT_STEP,
+    timezone: str = "UTC",
+) -> HistoryQuery:  # fmt: skip
+    return HistoryQuery(begin, duration, step)
+
+
+OfStation = Annotated[StationPath, Depends(station_path)]
+History = Annotated[HistoryQuery, Depends(history_query)]
+
+
+@router.reads("/sys/cpu", wire.CpuRecord)
+def cpu(station: OfStation) -> dict[str, Any]:
+    return store.record(*station.opened(), "cpu")
+
+
+@router.reads("/sys/ram", wire.RamRecord)
+def ram(station: OfStation) -> dict[str, Any]:
+    return store.record(*station.opened(), "ram")
+
+
+@router.reads("/sys/disks/{diskIndex}", wire.DiskRecord)
+def disk(station: OfStation, diskIndex: int) -> dict[str, Any]:
+    conn, uid = station.opened()
     _disk(diskIndex)
     return store.record(conn, uid, "disk")
 
 
-def _history(
-    svc: AppServices, scope: PartnerScope, bs_uid: str, what: str,
-    begin: datetime | None, duration: str | None, step: str,
-) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    uid = _station(conn, scope, bs_uid)
-    window = aggregation_window(conn, begin, duration, step, default_span_ms=WEEK_MS)
-    return {
-        "briefs": store.history(conn, uid, what, window.start, window.end, window.step),
-        "now": window.now,
-    }
+@router.get("/sys/cpu/histories", response_model=wire.CpuHistory)
+def cpu_history(station: OfStation, history: History) -> dict[str, Any]:
+    return history.answer(station, "cpu")
 
 
-@router.get("/sys/cpu/histories", response_model=CpuHistory)
-def cpu_history(
-    bsUid: str, scope: PartnerReader, svc: AppServices, begin: datetime | None = None,
-    duration: str | None = None, step: Step = DEFAULT_STEP, timezone: str = "UTC",
-) -> dict[str, Any]:  # fmt: skip
-    return _history(svc, scope, bsUid, "cpu", begin, duration, step)
+@router.get("/sys/ram/histories", response_model=wire.RamHistory)
+def ram_history(station: OfStation, history: History) -> dict[str, Any]:
+    return history.answer(station, "ram")
 
 
-@router.get("/sys/ram/histories", response_model=RamHistory)
-def ram_history(
-    bsUid: str, scope: PartnerReader, svc: AppServices, begin: datetime | None = None,
-    duration: str | None = None, step: Step = DEFAULT_STEP, timezone: str = "UTC",
-) -> dict[str, Any]:  # fmt: skip
-    return _history(svc, scope, bsUid, "ram", begin, duration, step)
-
-
-@router.get("/sys/disks/{diskIndex}/histories", response_model=DiskHistory)
-def disk_history(
-    bsUid: str, diskIndex: int, scope: PartnerReader, svc: AppServices,
-    begin: datetime | None = None, duration: str | None = None, step: Step = DEFAULT_STEP,
-    timezone: str = "UTC",
-) -> dict[str, Any]:  # fmt: skip
+@router.get("/sys/disks/{diskIndex}/histories", response_model=wire.DiskHistory)
+def disk_history(station: OfStation, diskIndex: int, history: History) -> dict[str, Any]:
     _disk(diskIndex)
-    return _history(svc, scope, bsUid, "disk", begin, duration, step)
+    return history.answer(station, "disk")
 
 
-@router.get("/rfcell/indicators", response_model=Indicators, response_model_exclude_none=True)
-def rfcell_indicators(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return store.indicators(conn, _station(conn, scope, bsUid), "rfcell", frame_clock(conn))
+def frame_clock(conn: Any) -> int:
+    return network_now(conn)
 
 
-@router.get("/wans/indicators", response_model=Indicators, response_model_exclude_none=True)
-def wan_indicators(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return store.indicators(conn, _station(conn, scope, bsUid), "wan", frame_clock(conn))
+def _indicators(station: StationPath, what: str) -> dict[str, Any]:
+    conn, uid = station.opened()
+    return store.indicators(conn, uid, what, frame_clock(conn))
+
+
+@router.reads("/rfcell/indicators", wire.Indicators)
+def rfcell_indicators(station: OfStation) -> dict[str, Any]:
+    return _indicators(station, "rfcell")
+
+
+@router.reads("/wans/indicators", wire.Indicators)
+def wan_indicators(station: OfStation) -> dict[str, Any]:
+    return _indicators(station, "wan")
 
 
 def _interface(index: int) -> None:
@@ -131,31 +148,22 @@ def _interface(index: int) -> None:
         raise not_found(f"interface {index} not found (the station has interface 0)")
 
 
-@router.get(
-    "/wans/ints/{intUid}", response_model=BackhaulInterface, response_model_exclude_none=True
-)
-def interface(bsUid: str, intUid: int, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
-    conn = svc.db.conn()
-    uid = _station(conn, scope, bsUid)
+@router.reads("/wans/ints/{intUid}", wire.BackhaulInterface)
+def interface(station: OfStation, intUid: int) -> dict[str, Any]:
+    conn, uid = station.opened()
     _interface(intUid)
     return store.interface(conn, uid, frame_clock(conn))
 
 
-def frame_clock(conn: Any) -> int:
-    return network_now(conn)
-
-
-@router.get("/wans/ints/{intUid}/roundTrips", response_model=RoundTrips)
-def round_trips(
-    bsUid: str, intUid: int, scope: PartnerReader, svc: AppServices,
-    begin: datetime | None = None, duration: str | None = None, step: Step = DEFAULT_STEP,
-    timezone: str = "UTC",
-) -> dict[str, Any]:  # fmt: skip
+@router.get("/wans/ints/{intUid}/roundTrips", response_model=wire.RoundTrips)
+def round_trips(station: OfStation, intUid: int, history: History) -> dict[str, Any]:
     _interface(intUid)
-    return _history(svc, scope, bsUid, "rtt", begin, duration, step)
+    return history.answer(station, "rtt")
 
 
-@router.get("/rfcell/servedDevices", response_model=ServedDevices, response_model_exclude_none=True)
+@router.get(
+    "/rfcell/servedDevices", response_model=wire.ServedDevices, response_model_exclude_none=True
+)
 def served_devices(
     bsUid: str,
     scope: PartnerReader,

@@ -9,15 +9,8 @@ from typing import Annotated, Any
 
 from fastapi import Query
 
+from ...schema import station_radio as wire
 from ...schema.frames import DEFAULT_STEP
-from ...schema.station_radio import (
-    Antenna,
-    Antennas,
-    AntennaUpdate,
-    RfProbe,
-    RfProbeUpdate,
-    StationFrames,
-)
 from ..auth import AppServices, ClientBodies
 from ..errors import not_found
 from ..store import station_monitoring as monitoring_store
@@ -49,7 +42,7 @@ def _antennas(conn: Any, scope: PartnerScope, bs_uid: str) -> tuple[int, list[di
     return uid, [a | {"href": f"{prefix}/{a['index']}"} for a in items]
 
 
-@router.get("/ants", response_model=Antennas, response_model_exclude_none=True)
+@router.get("/ants", response_model=wire.Antennas, response_model_exclude_none=True)
 def antennas(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     _uid, items = _antennas(svc.db.conn(), scope, bsUid)
     keys = ("index", "name", "used", "href", "type", "azimuth", "gain", "cableLoss", "cableDelay")
@@ -63,16 +56,16 @@ def _one(items: list[dict[str, Any]], ant_uid: int) -> dict[str, Any]:
     return {k: v for k, v in found.items() if k not in ("used", "href")}
 
 
-@router.get("/ants/{antUid}", response_model=Antenna, response_model_exclude_none=True)
+@router.get("/ants/{antUid}", response_model=wire.Antenna, response_model_exclude_none=True)
 def antenna(bsUid: str, antUid: int, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     uid, items = _antennas(conn, scope, bsUid)
     return _one(items, antUid) | {"occContext": store.occ_context(conn, uid)}
 
 
-@router.put("/ants/{antUid}", response_model=Antenna, response_model_exclude_none=True)
+@router.put("/ants/{antUid}", response_model=wire.Antenna, response_model_exclude_none=True)
 def update_antenna(
-    bsUid: str, antUid: int, body: AntennaUpdate, scope: PartnerWriter, svc: AppServices,
+    bsUid: str, antUid: int, body: wire.AntennaUpdate, scope: PartnerWriter, svc: AppServices,
     force: Force = None,
 ) -> dict[str, Any]:  # fmt: skip
     with svc.db.write() as conn:
@@ -83,16 +76,16 @@ def update_antenna(
         return _one(items, antUid) | {"occContext": store.occ_context(conn, uid)}
 
 
-@router.get("/rfProbe", response_model=RfProbe)
+@router.get("/rfProbe", response_model=wire.RfProbe)
 def rf_probe(bsUid: str, scope: PartnerReader, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     uid = visible_station_uid(conn, scope, bsUid)
     return {"enabled": bool(store.station(conn, uid)["rf_probe"])}
 
 
-@router.put("/rfProbe", response_model=RfProbe)
+@router.put("/rfProbe", response_model=wire.RfProbe)
 def update_rf_probe(
-    bsUid: str, body: RfProbeUpdate, scope: PartnerWriter, svc: AppServices
+    bsUid: str, body: wire.RfProbeUpdate, scope: PartnerWriter, svc: AppServices
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
         uid = visible_station_uid(conn, scope, bsUid)
@@ -100,7 +93,7 @@ def update_rf_probe(
     return {"enabled": body.enabled}
 
 
-@router.get("/rfProbe/frames", response_model=StationFrames)
+@router.get("/rfProbe/frames", response_model=wire.StationFrames)
 def rf_probe_frames(
     bsUid: str, scope: PartnerReader, svc: AppServices, begin: datetime | None = None,
     duration: str | None = None, step: str = DEFAULT_STEP, timezone: str = "UTC",

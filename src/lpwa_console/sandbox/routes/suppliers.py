@@ -12,62 +12,28 @@ names nothing) and alone sets the validation state and exclusive vendor (PUT /re
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from typing import Annotated, Any, TypeVar
 
 from fastapi import Depends, Query
-from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
-from pydantic import ValidationError
 
+from ...schema import suppliers as wire
 from ...schema.common import deprecated_value, parse_identifier
-from ...schema.suppliers import (
-    CUSTOM_FIELD_SET_TARGETS,
-    Application,
-    ApplicationCreate,
-    ApplicationManifest,
-    ApplicationManifestUpdate,
-    ApplicationOption,
-    ApplicationOptionCreate,
-    ApplicationOptionPage,
-    ApplicationOptionUpdate,
-    ApplicationPage,
-    ApplicationUpdate,
-    CategoryPage,
-    CustomFieldSetPage,
-    HelperVendorPage,
-    ManifestPermissionPage,
-    Order,
-    Product,
-    ProductCreate,
-    ProductFilter,
-    ProductPage,
-    ProductUpdate,
-    ProductVersion,
-    ProductVersionCreate,
-    ProductVersionPage,
-    ProductVersionUpdate,
-    ServiceAccount,
-    ServiceAccountCreate,
-    ServiceAccountGroupPage,
-    ServiceAccountPage,
-    ServiceAccountSecret,
-    ServiceAccountUpdate,
-    StockFilter,
-    Supplier,
-    SupplierAdmin,
-    SupplierAdminCreate,
-    SupplierModulePage,
-    SupplierRestricted,
-    SupplierRestrictedUpdate,
-    SupplierUpdate,
-    ValidationState,
-)
 from ..accounts import Account
-from ..auth import OPERATOR_ADMIN, SUPPLIER_ADMIN, AppServices, ClientBodies, SupplierAccount
+from ..auth import (
+    OPERATOR_ADMIN,
+    SUPPLIER_ADMIN,
+    AppServices,
+    ClientBodies,
+    SupplierAccount,
+)
 from ..errors import DUPLICATE, UNKNOWN_REFERENCE, ApiError, bad_request, forbidden, not_found
 from ..store import suppliers as store
 from ..store.clock import now_ms
-from ._common import PageParams, wire_json
+from ._common import PageParams, PathScope, query_model, wire_json
 from ._router import RecordedRouter
 
 T = TypeVar("T")
@@ -143,36 +109,179 @@ def _check_cfs(conn: sqlite3.Connection, sup: int, target: str, values: dict[str
         raise bad_request(f"customFieldSet: unknown custom field set {ref}", UNKNOWN_REFERENCE)
 
 
+@dataclass(frozen=True)
+class SoldKind:
+    """Applications and devices sold: each with custom field sets of its own target, read
+    in full, changed by one rule."""
+
+    target: str
+    read: Callable[..., dict[str, Any]]
+    update: Callable[[sqlite3.Connection, int, dict[str, Any], dict[str, Any]], None]
+
+    def new_values(self, conn: sqlite3.Connection, sup: int, body: Any) -> dict[str, Any]:
+        values = _values(body)
+        _check_cfs(conn, sup, self.target, values)
+        return values
+
+    def get(self, path: ChildPath, custom_fields: str | None) -> dict[str, Any]:
+        conn = path.conn()
+        return self.read(conn, path.uid(conn), full=True, custom_fields=custom_fields is not None)
+
+    def change(self, path: ChildPath, body: Any) -> dict[str, Any]:
+        with path.write() as conn:
+            sup, uid = path.uids(conn)
+            values = _update_values(body)
+            _check_cfs(conn, sup, self.target, values)
+            self.update(conn, uid, values, _deprecated(body))
+            return self.read(conn, uid, full=True, custom_fields="customFields" in values)
+
+
+APPLICATIONS = SoldKind("applications", store.application, store.update_application)
+PRODUCTS = SoldKind("devices", store.product, store.update_product)
+
+
+# --- paths: each resource found through its parent's ---------------------------------------
+
+
+@dataclass(frozen=True)
+class SupplierPath(PathScope):
+    """`supplierUid`, with who asks: `uid(conn)` is the supplier it names for that account."""
+
+    account: Account
+
+    def uid(self, conn: sqlite3.Connection) -> int:
+        return supplier_uid(conn, self.account, self.text)
+
+
+@dataclass(frozen=True)
+class ChildPath:
+    """A path identifier under its parent's: `uid` finds the parent, then this in it."""
+
+    parent: SupplierPath | ChildPath
+    text: str
+    find: Callable[[sqlite3.Connection, int, str], int]
+
+    @property
+    def account(self) -> Account:
+        return self.parent.account
+
+    def conn(self) -> sqlite3.Connection:
+        return self.parent.conn()
+
+    def write(self) -> AbstractContextManager[sqlite3.Connection]:
+        return self.parent.write()
+
+    def uid(self, conn: sqlite3.Connection) -> int:
+        return self.find(conn, self.parent.uid(conn), self.text)
+
+    def uids(self, conn: sqlite3.Connection) -> tuple[int, int]:
+        """(parent, this): for a route that needs both."""
+        parent = self.parent.uid(conn)
+        return parent, self.find(conn, parent, self.text)
+
+
+def _child(
+    what: str, find: Callable[[sqlite3.Connection, int, int], int | None]
+) -> Callable[[sqlite3.Connection, int, str], int]:
+    """`find(conn, parent, uid)` as a `ChildPath.find`: the text a UID, else 404."""
+
+    def found(conn: sqlite3.Connection, parent: int, text: str) -> int:
+        return _found(find(conn, parent, _uid(text, what)), what, text)
+
+    return found
+
+
+_find_application = _child("application", store.application_uid)
+_find_option = _child("option", store.option_uid)
+_find_product = _child("device", store.product_uid)
+_find_version = _child("version", store.version_uid)
+
+
+def _find_service_account(conn: sqlite3.Connection, sup: int, ref: str) -> int:
+    return _found(store.service_account_uid(conn, sup, ref), "service account", ref)
+
+
+# The dependencies are async: each builds a small value, no hop through the thread pool.
+async def supplier_path(
+    supplierUid: str, account: SupplierAccount, svc: AppServices
+) -> SupplierPath:
+    return SupplierPath(supplierUid, svc, account)
+
+
+OfSupplier = Annotated[SupplierPath, Depends(supplier_path)]
+
+
+async def application_path(sup: OfSupplier, applicationUid: str) -> ChildPath:
+    return ChildPath(sup, applicationUid, _find_application)
+
+
+async def product_path(sup: OfSupplier, deviceUid: str) -> ChildPath:
+    return ChildPath(sup, deviceUid, _find_product)
+
+
+async def service_account_path(sup: OfSupplier, serviceAccountId: str) -> ChildPath:
+    return ChildPath(sup, serviceAccountId, _find_service_account)
+
+
+OfApplication = Annotated[ChildPath, Depends(application_path)]
+OfProduct = Annotated[ChildPath, Depends(product_path)]
+OfServiceAccount = Annotated[ChildPath, Depends(service_account_path)]
+
+
+async def option_path(app: OfApplication, optionUid: str) -> ChildPath:
+    return ChildPath(app, optionUid, _find_option)
+
+
+async def version_path(product: OfProduct, versionUid: str) -> ChildPath:
+    return ChildPath(product, versionUid, _find_version)
+
+
+OfOption = Annotated[ChildPath, Depends(option_path)]
+OfVersion = Annotated[ChildPath, Depends(version_path)]
+
+
+def application_of(
+    conn: sqlite3.Connection, account: Account, supplier: str, application: str
+) -> int:
+    """The application behind `applicationUid` of the supplier behind `supplierUid`, or 404."""
+    return _find_application(conn, supplier_uid(conn, account, supplier), application)
+
+
+def product_of(conn: sqlite3.Connection, account: Account, supplier: str, device: str) -> int:
+    """The device sold behind `deviceUid` of the supplier behind `supplierUid`, or 404."""
+    return _find_product(conn, supplier_uid(conn, account, supplier), device)
+
+
 # --- the supplier -----------------------------------------------------------------------------
 
 
-@router.get("", response_model=Supplier, response_model_exclude_none=True)
-def get_supplier(
-    supplierUid: str, account: SupplierAccount, svc: AppServices, customFields: str | None = None
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    uid = supplier_uid(conn, account, supplierUid)
-    return store.supplier(conn, uid, custom_fields=customFields is not None)
+@router.reads("", wire.Supplier)
+def get_supplier(sup: OfSupplier, customFields: str | None = None) -> dict[str, Any]:
+    conn = sup.conn()
+    return store.supplier(conn, sup.uid(conn), custom_fields=customFields is not None)
 
 
-@router.put("", response_model=Supplier, response_model_exclude_none=True)
-def update_supplier(
-    supplierUid: str, body: SupplierUpdate, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        uid = supplier_uid(conn, account, supplierUid)
+@router.replaces("", wire.Supplier)
+def update_supplier(sup: OfSupplier, body: wire.SupplierUpdate) -> dict[str, Any]:
+    with sup.write() as conn:
+        uid = sup.uid(conn)
         values = _values(body) | _deprecated(body)
         if values.get("name") is None:
             values.pop("name", None)
         store.update_supplier(conn, uid, values)
-    return store.supplier(svc.db.conn(), uid, custom_fields="customFields" in values)
+    return store.supplier(sup.conn(), uid, custom_fields="customFields" in values)
 
 
-@router.put("/restricted", response_model=SupplierRestricted, response_model_exclude_none=True)
+@router.put("/restricted", response_model=wire.SupplierRestricted, response_model_exclude_none=True)
 def update_restricted(
-    supplierUid: str, body: SupplierRestrictedUpdate, account: SupplierAccount, svc: AppServices
+    supplierUid: str,
+    body: wire.SupplierRestrictedUpdate,
+    account: SupplierAccount,
+    svc: AppServices,
 ) -> dict[str, Any]:
     """The contracting operator's part: validation state and exclusive vendor."""
+    # No OfSupplier: the 403 comes before the supplier's 404 (a supplier learns nothing of
+    # another).
     if not account.can(OPERATOR_ADMIN):
         raise forbidden("the validation state and exclusive vendor are the operator's to set")
     with svc.db.write() as conn:
@@ -188,54 +297,34 @@ def update_restricted(
     return {k: answer.get(k) for k in ("validationState", "exclusiveVendor")}
 
 
-@router.post(
+@router.creates(
     "/admins",
-    status_code=201,
-    response_model=SupplierAdmin,
-    response_model_exclude_none=True,
+    wire.SupplierAdmin,
     responses={409: {"description": "An admin with this email exists"}},
 )
-def create_admin(
-    supplierUid: str, body: SupplierAdminCreate, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        if store.admin_exists(conn, sup, body.email):
+def create_admin(sup: OfSupplier, body: wire.SupplierAdminCreate) -> dict[str, Any]:
+    with sup.write() as conn:
+        uid = sup.uid(conn)
+        if store.admin_exists(conn, uid, body.email):
             raise ApiError(409, DUPLICATE, f"email: an admin {body.email} exists")
         api_only = _deprecated(body).get("apiOnly")
-        return store.create_admin(conn, sup, body.email, body.name, api_only, now=now_ms())
+        return store.create_admin(conn, uid, body.email, body.name, api_only, now=now_ms())
 
 
 # --- service accounts ---------------------------------------------------------------------------
 
 
-@router.get("/serviceAccounts", response_model=ServiceAccountPage, response_model_exclude_none=True)
-def list_service_accounts(
-    supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.service_accounts(conn, sup, paging.offset, paging.size),
-        lambda: store.service_account_count(conn, sup),
-    )
+@router.reads("/serviceAccounts", wire.ServiceAccountPage)
+def list_service_accounts(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
+    conn = sup.conn()
+    return paging.of(store.service_accounts, store.service_account_count, conn, sup.uid(conn))
 
 
 # A collection path: before /serviceAccounts/{serviceAccountId}.
-@router.get(
-    "/serviceAccounts/groups",
-    response_model=ServiceAccountGroupPage,
-    response_model_exclude_none=True,
-)
-def list_groups(
-    supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.groups(conn, sup, paging.offset, paging.size),
-        lambda: store.group_count(conn, sup),
-    )
+@router.reads("/serviceAccounts/groups", wire.ServiceAccountGroupPage)
+def list_groups(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
+    conn = sup.conn()
+    return paging.of(store.groups, store.group_count, conn, sup.uid(conn))
 
 
 def _group(conn: sqlite3.Connection, sup: int, values: dict[str, Any]) -> None:
@@ -246,58 +335,29 @@ def _group(conn: sqlite3.Connection, sup: int, values: dict[str, Any]) -> None:
         values["group"] = found
 
 
-@router.post(
-    "/serviceAccounts",
-    status_code=201,
-    response_model=ServiceAccount,
-    response_model_exclude_none=True,
-)
-def create_service_account(
-    supplierUid: str, body: ServiceAccountCreate, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
+@router.creates("/serviceAccounts", wire.ServiceAccount)
+def create_service_account(sup: OfSupplier, body: wire.ServiceAccountCreate) -> dict[str, Any]:
+    with sup.write() as conn:
+        owner = sup.uid(conn)
         values = _values(body)
-        _group(conn, sup, values)
-        ref = store.supplier(conn, sup, custom_fields=False)["ID"]
+        _group(conn, owner, values)
+        ref = store.supplier(conn, owner, custom_fields=False)["ID"]
         uid = store.create_service_account(
-            conn, sup, ref, body.name, body.description, values.get("group"), now=now_ms()
+            conn, owner, ref, body.name, body.description, values.get("group"), now=now_ms()
         )
         return store.service_account(conn, uid)
 
 
-def _service_account(conn: sqlite3.Connection, sup: int, ref: str) -> int:
-    return _found(store.service_account_uid(conn, sup, ref), "service account", ref)
+@router.reads("/serviceAccounts/{serviceAccountId}", wire.ServiceAccount)
+def get_service_account(sa: OfServiceAccount) -> dict[str, Any]:
+    conn = sa.conn()
+    return store.service_account(conn, sa.uid(conn))
 
 
-@router.get(
-    "/serviceAccounts/{serviceAccountId}",
-    response_model=ServiceAccount,
-    response_model_exclude_none=True,
-)
-def get_service_account(
-    supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return store.service_account(conn, _service_account(conn, sup, serviceAccountId))
-
-
-@router.put(
-    "/serviceAccounts/{serviceAccountId}",
-    response_model=ServiceAccount,
-    response_model_exclude_none=True,
-)
-def update_service_account(
-    supplierUid: str,
-    serviceAccountId: str,
-    body: ServiceAccountUpdate,
-    account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        uid = _service_account(conn, sup, serviceAccountId)
+@router.replaces("/serviceAccounts/{serviceAccountId}", wire.ServiceAccount)
+def update_service_account(sa: OfServiceAccount, body: wire.ServiceAccountUpdate) -> dict[str, Any]:
+    with sa.write() as conn:
+        sup, uid = sa.uids(conn)
         values = _update_values(body)
         _group(conn, sup, values)
         store.update_service_account(conn, uid, values)
@@ -305,247 +365,113 @@ def update_service_account(
 
 
 @router.delete("/serviceAccounts/{serviceAccountId}", status_code=200)
-def delete_service_account(
-    supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
-) -> None:
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        store.delete_service_account(conn, _service_account(conn, sup, serviceAccountId))
-    svc.tokens.forget_client(serviceAccountId)
+def delete_service_account(sa: OfServiceAccount, svc: AppServices) -> None:
+    with sa.write() as conn:
+        store.delete_service_account(conn, sa.uid(conn))
+    svc.tokens.forget_client(sa.text)
 
 
-@router.post(
-    "/serviceAccounts/{serviceAccountId}/secret",
-    status_code=201,
-    response_model=ServiceAccountSecret,
-    response_model_exclude_none=True,
-)
-def new_secret(
-    supplierUid: str, serviceAccountId: str, account: SupplierAccount, svc: AppServices
-) -> Response:
+@router.creates("/serviceAccounts/{serviceAccountId}/secret", wire.ServiceAccountSecret)
+def new_secret(sa: OfServiceAccount) -> Response:
     """A new secret, answered this once: the sandbox keeps its scrypt hash only. (Written
     as is: the response model's SecretStr would mask it.) Only the supplier's own accounts
     make one: the operator reaches the supplier, not its credentials (it could sign in as
     the supplier and lock the supplier's own secret out)."""
-    if not account.can(SUPPLIER_ADMIN):
+    if not sa.account.can(SUPPLIER_ADMIN):
         raise forbidden("serviceAccountId: a service account's secret is its supplier's to make")
     now = now_ms()
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        uid = _service_account(conn, sup, serviceAccountId)
-        secret = store.new_secret(conn, uid, now=now)
-    answer = wire_json({"ID": serviceAccountId, "clientSecret": secret, "secretDate": now})
+    with sa.write() as conn:
+        secret = store.new_secret(conn, sa.uid(conn), now=now)
+    answer = wire_json({"ID": sa.text, "clientSecret": secret, "secretDate": now})
     answer.status_code = 201
     return answer
 
 
-@router.get("/modules", response_model=SupplierModulePage, response_model_exclude_none=True)
-def list_modules(
-    supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.modules(conn, sup, paging.offset, paging.size),
-        lambda: store.module_count(conn, sup),
-    )
+@router.reads("/modules", wire.SupplierModulePage)
+def list_modules(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
+    conn = sup.conn()
+    return paging.of(store.modules, store.module_count, conn, sup.uid(conn))
 
 
 # --- applications ---------------------------------------------------------------------------------
 
 
-@router.get("/applications", response_model=ApplicationPage, response_model_exclude_none=True)
+@router.reads("/applications", wire.ApplicationPage)
 def list_applications(
-    supplierUid: str,
-    account: SupplierAccount,
-    svc: AppServices,
-    paging: PageParams,
-    SKU: str | None = None,
+    sup: OfSupplier, paging: PageParams, SKU: str | None = None
 ) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.applications(conn, sup, SKU, paging.offset, paging.size),
-        lambda: store.application_count(conn, sup, SKU),
-    )
+    conn = sup.conn()
+    return paging.of(store.applications, store.application_count, conn, sup.uid(conn), SKU)
 
 
-@router.post(
-    "/applications", status_code=201, response_model=Application, response_model_exclude_none=True
-)
-def create_application(
-    supplierUid: str, body: ApplicationCreate, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.creates("/applications", wire.Application)
+def create_application(sup: OfSupplier, body: wire.ApplicationCreate) -> dict[str, Any]:
     """The new application is ACTIVE (§3)."""
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        values = _values(body)
-        _check_cfs(conn, sup, "applications", values)
-        uid = store.create_application(conn, sup, values, _deprecated(body), now=now_ms())
+    with sup.write() as conn:
+        owner = sup.uid(conn)
+        values = APPLICATIONS.new_values(conn, owner, body)
+        uid = store.create_application(conn, owner, values, _deprecated(body), now=now_ms())
         return store.application(conn, uid, full=True, custom_fields=True)
 
 
-def _application(conn: sqlite3.Connection, sup: int, text: str) -> int:
-    return _found(store.application_uid(conn, sup, _uid(text, "application")), "application", text)
+@router.reads("/applications/{applicationUid}", wire.Application)
+def get_application(app: OfApplication, customFields: str | None = None) -> dict[str, Any]:
+    return APPLICATIONS.get(app, customFields)
 
 
-def application_of(
-    conn: sqlite3.Connection, account: Account, supplier: str, application: str
-) -> int:
-    """The application behind `applicationUid` of the supplier behind `supplierUid`, or 404."""
-    return _application(conn, supplier_uid(conn, account, supplier), application)
+@router.replaces("/applications/{applicationUid}", wire.Application)
+def update_application(app: OfApplication, body: wire.ApplicationUpdate) -> dict[str, Any]:
+    return APPLICATIONS.change(app, body)
 
 
-@router.get(
-    "/applications/{applicationUid}", response_model=Application, response_model_exclude_none=True
-)
-def get_application(
-    supplierUid: str,
-    applicationUid: str,
-    account: SupplierAccount,
-    svc: AppServices,
-    customFields: str | None = None,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    uid = application_of(conn, account, supplierUid, applicationUid)
-    return store.application(conn, uid, full=True, custom_fields=customFields is not None)
+@router.reads("/applications/{applicationUid}/manifest", wire.ApplicationManifest)
+def get_manifest(app: OfApplication) -> dict[str, Any]:
+    conn = app.conn()
+    return store.manifest(conn, app.uid(conn))
 
 
-@router.put(
-    "/applications/{applicationUid}", response_model=Application, response_model_exclude_none=True
-)
-def update_application(
-    supplierUid: str,
-    applicationUid: str,
-    body: ApplicationUpdate,
-    account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        uid = _application(conn, sup, applicationUid)
-        values = _update_values(body)
-        _check_cfs(conn, sup, "applications", values)
-        store.update_application(conn, uid, values, _deprecated(body))
-        return store.application(conn, uid, full=True, custom_fields="customFields" in values)
-
-
-@router.get(
-    "/applications/{applicationUid}/manifest",
-    response_model=ApplicationManifest,
-    response_model_exclude_none=True,
-)
-def get_manifest(
-    supplierUid: str, applicationUid: str, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    return store.manifest(conn, application_of(conn, account, supplierUid, applicationUid))
-
-
-@router.put(
-    "/applications/{applicationUid}/manifest",
-    response_model=ApplicationManifest,
-    response_model_exclude_none=True,
-)
-def update_manifest(
-    supplierUid: str,
-    applicationUid: str,
-    body: ApplicationManifestUpdate,
-    account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:
+@router.replaces("/applications/{applicationUid}/manifest", wire.ApplicationManifest)
+def update_manifest(app: OfApplication, body: wire.ApplicationManifestUpdate) -> dict[str, Any]:
     """The whole manifest is replaced by what is sent."""
-    with svc.db.write() as conn:
-        uid = application_of(conn, account, supplierUid, applicationUid)
+    with app.write() as conn:
+        uid = app.uid(conn)
         store.set_manifest(conn, uid, body.model_dump(exclude_none=True))
         return store.manifest(conn, uid)
 
 
-@router.get(
-    "/applications/{applicationUid}/manifest/permissions",
-    response_model=ManifestPermissionPage,
-    response_model_exclude_none=True,
-)
-def manifest_permissions(
-    supplierUid: str, applicationUid: str, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    uid = application_of(conn, account, supplierUid, applicationUid)
-    items = store.manifest(conn, uid)["permissions"]
+@router.reads("/applications/{applicationUid}/manifest/permissions", wire.ManifestPermissionPage)
+def manifest_permissions(app: OfApplication) -> dict[str, Any]:
+    conn = app.conn()
+    items = store.manifest(conn, app.uid(conn))["permissions"]
     return {"briefs": items, "more": False, "count": len(items)}
 
 
-@router.get(
-    "/applications/{applicationUid}/options",
-    response_model=ApplicationOptionPage,
-    response_model_exclude_none=True,
-)
-def list_options(
-    supplierUid: str,
-    applicationUid: str,
-    account: SupplierAccount,
-    svc: AppServices,
-    paging: PageParams,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    app = application_of(conn, account, supplierUid, applicationUid)
-    return paging.answer(
-        store.options(conn, app, paging.offset, paging.size),
-        lambda: store.option_count(conn, app),
-    )
+@router.reads("/applications/{applicationUid}/options", wire.ApplicationOptionPage)
+def list_options(app: OfApplication, paging: PageParams) -> dict[str, Any]:
+    conn = app.conn()
+    return paging.of(store.options, store.option_count, conn, app.uid(conn))
 
 
-@router.post(
-    "/applications/{applicationUid}/options",
-    status_code=201,
-    response_model=ApplicationOption,
-    response_model_exclude_none=True,
-)
-def create_option(
-    supplierUid: str,
-    applicationUid: str,
-    body: ApplicationOptionCreate,
-    account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        app = application_of(conn, account, supplierUid, applicationUid)
-        uid = store.create_option(conn, app, _values(body), _deprecated(body), now=now_ms())
+@router.creates("/applications/{applicationUid}/options", wire.ApplicationOption)
+def create_option(app: OfApplication, body: wire.ApplicationOptionCreate) -> dict[str, Any]:
+    with app.write() as conn:
+        uid = store.create_option(
+            conn, app.uid(conn), _values(body), _deprecated(body), now=now_ms()
+        )
         return store.option(conn, uid)
 
 
-def _option(conn: sqlite3.Connection, app: int, text: str) -> int:
-    return _found(store.option_uid(conn, app, _uid(text, "option")), "option", text)
+@router.reads("/applications/{applicationUid}/options/{optionUid}", wire.ApplicationOption)
+def get_option(option: OfOption) -> dict[str, Any]:
+    conn = option.conn()
+    return store.option(conn, option.uid(conn))
 
 
-@router.get(
-    "/applications/{applicationUid}/options/{optionUid}",
-    response_model=ApplicationOption,
-    response_model_exclude_none=True,
-)
-def get_option(
-    supplierUid: str, applicationUid: str, optionUid: str, account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    app = application_of(conn, account, supplierUid, applicationUid)
-    return store.option(conn, _option(conn, app, optionUid))
-
-
-@router.put(
-    "/applications/{applicationUid}/options/{optionUid}",
-    response_model=ApplicationOption,
-    response_model_exclude_none=True,
-)
-def update_option(
-    supplierUid: str, applicationUid: str, optionUid: str, body: ApplicationOptionUpdate,
-    account: SupplierAccount, svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        app = application_of(conn, account, supplierUid, applicationUid)
-        uid = _option(conn, app, optionUid)
-        values = _update_values(body)
-        store.update_option(conn, uid, values, _deprecated(body))
+@router.replaces("/applications/{applicationUid}/options/{optionUid}", wire.ApplicationOption)
+def update_option(option: OfOption, body: wire.ApplicationOptionUpdate) -> dict[str, Any]:
+    with option.write() as conn:
+        uid = option.uid(conn)
+        store.update_option(conn, uid, _update_values(body), _deprecated(body))
         return store.option(conn, uid)
 
 
@@ -556,215 +482,107 @@ def product_filter(
     SKU: str | None = None,
     minUpfrontPrice: Annotated[float | None, Query(ge=0)] = None,
     maxUpfrontPrice: Annotated[float | None, Query(ge=0)] = None,
-    status: StockFilter | None = None,
+    status: wire.StockFilter | None = None,
     minStock: Annotated[int | None, Query(ge=0)] = None,
     maxStock: Annotated[int | None, Query(ge=0)] = None,
     customFieldSetID: str | None = None,
-    validationState: ValidationState | None = None,
-) -> ProductFilter:
-    try:
-        return ProductFilter(**{k: v for k, v in locals().items() if v is not None})
-    except ValidationError as exc:
-        errors = [dict(e) | {"loc": ("query", *e["loc"])} for e in exc.errors()]
-        raise RequestValidationError(errors) from None
+    validationState: wire.ValidationState | None = None,
+) -> wire.ProductFilter:
+    return query_model(wire.ProductFilter, locals())
 
 
-ProductFilters = Annotated[ProductFilter, Depends(product_filter)]
+ProductFilters = Annotated[wire.ProductFilter, Depends(product_filter)]
 
 
-@router.get("/devices", response_model=ProductPage, response_model_exclude_none=True)
-def list_products(
-    supplierUid: str,
-    account: SupplierAccount,
-    svc: AppServices,
-    paging: PageParams,
-    filters: ProductFilters,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    where = store.product_where(sup, filters.model_dump(exclude_none=True))
-    return paging.answer(
-        store.products(conn, where, paging.offset, paging.size),
-        lambda: store.product_count(conn, where),
-    )
+@router.reads("/devices", wire.ProductPage)
+def list_products(sup: OfSupplier, paging: PageParams, filters: ProductFilters) -> dict[str, Any]:
+    conn = sup.conn()
+    where = store.product_where(sup.uid(conn), filters.model_dump(exclude_none=True))
+    return paging.of(store.products, store.product_count, conn, where)
 
 
-@router.post("/devices", status_code=201, response_model=Product, response_model_exclude_none=True)
-def create_product(
-    supplierUid: str, body: ProductCreate, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        values = _values(body)
-        _check_cfs(conn, sup, "devices", values)
-        vendor = store.supplier(conn, sup, custom_fields=False).get("exclusiveVendor")
+@router.creates("/devices", wire.Product)
+def create_product(sup: OfSupplier, body: wire.ProductCreate) -> dict[str, Any]:
+    with sup.write() as conn:
+        owner = sup.uid(conn)
+        values = PRODUCTS.new_values(conn, owner, body)
+        vendor = store.supplier(conn, owner, custom_fields=False).get("exclusiveVendor")
         uid = store.create_product(
-            conn, sup, values, _deprecated(body), now=now_ms(),
+            conn, owner, values, _deprecated(body), now=now_ms(),
             vendor=vendor["ID"] if vendor else None,
         )  # fmt: skip
         return store.product(conn, uid, full=True, custom_fields=True)
 
 
-def _product(conn: sqlite3.Connection, sup: int, text: str) -> int:
-    return _found(store.product_uid(conn, sup, _uid(text, "device")), "device", text)
+@router.reads("/devices/{deviceUid}", wire.Product)
+def get_product(product: OfProduct, customFields: str | None = None) -> dict[str, Any]:
+    return PRODUCTS.get(product, customFields)
 
 
-def product_of(conn: sqlite3.Connection, account: Account, supplier: str, device: str) -> int:
-    """The device sold behind `deviceUid` of the supplier behind `supplierUid`, or 404."""
-    return _product(conn, supplier_uid(conn, account, supplier), device)
+@router.replaces("/devices/{deviceUid}", wire.Product)
+def update_product(product: OfProduct, body: wire.ProductUpdate) -> dict[str, Any]:
+    return PRODUCTS.change(product, body)
 
 
-@router.get("/devices/{deviceUid}", response_model=Product, response_model_exclude_none=True)
-def get_product(
-    supplierUid: str,
-    deviceUid: str,
-    account: SupplierAccount,
-    svc: AppServices,
-    customFields: str | None = None,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    uid = product_of(conn, account, supplierUid, deviceUid)
-    return store.product(conn, uid, full=True, custom_fields=customFields is not None)
+@router.reads("/devices/{deviceUid}/versions", wire.ProductVersionPage)
+def list_versions(product: OfProduct, paging: PageParams) -> dict[str, Any]:
+    conn = product.conn()
+    return paging.of(store.versions, store.version_count, conn, product.uid(conn))
 
 
-@router.put("/devices/{deviceUid}", response_model=Product, response_model_exclude_none=True)
-def update_product(
-    supplierUid: str, deviceUid: str, body: ProductUpdate, account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        sup = supplier_uid(conn, account, supplierUid)
-        uid = _product(conn, sup, deviceUid)
-        values = _update_values(body)
-        _check_cfs(conn, sup, "devices", values)
-        store.update_product(conn, uid, values, _deprecated(body))
-        return store.product(conn, uid, full=True, custom_fields="customFields" in values)
-
-
-@router.get(
-    "/devices/{deviceUid}/versions",
-    response_model=ProductVersionPage,
-    response_model_exclude_none=True,
-)
-def list_versions(
-    supplierUid: str, deviceUid: str, account: SupplierAccount, svc: AppServices,
-    paging: PageParams,
-) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    product = product_of(conn, account, supplierUid, deviceUid)
-    return paging.answer(
-        store.versions(conn, product, paging.offset, paging.size),
-        lambda: store.version_count(conn, product),
-    )
-
-
-@router.post(
-    "/devices/{deviceUid}/versions",
-    status_code=201,
-    response_model=ProductVersion,
-    response_model_exclude_none=True,
-)
-def create_version(
-    supplierUid: str, deviceUid: str, body: ProductVersionCreate, account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        product = product_of(conn, account, supplierUid, deviceUid)
-        uid = store.create_version(conn, product, _values(body), now=now_ms())
+@router.creates("/devices/{deviceUid}/versions", wire.ProductVersion)
+def create_version(product: OfProduct, body: wire.ProductVersionCreate) -> dict[str, Any]:
+    with product.write() as conn:
+        uid = store.create_version(conn, product.uid(conn), _values(body), now=now_ms())
         return store.version(conn, uid)
 
 
-def _version(conn: sqlite3.Connection, product: int, text: str) -> int:
-    return _found(store.version_uid(conn, product, _uid(text, "version")), "version", text)
+@router.reads("/devices/{deviceUid}/versions/{versionUid}", wire.ProductVersion)
+def get_version(version: OfVersion) -> dict[str, Any]:
+    conn = version.conn()
+    return store.version(conn, version.uid(conn))
 
 
-@router.get(
-    "/devices/{deviceUid}/versions/{versionUid}",
-    response_model=ProductVersion,
-    response_model_exclude_none=True,
-)
-def get_version(
-    supplierUid: str, deviceUid: str, versionUid: str, account: SupplierAccount,
-    svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    conn = svc.db.conn()
-    product = product_of(conn, account, supplierUid, deviceUid)
-    return store.version(conn, _version(conn, product, versionUid))
-
-
-@router.put(
-    "/devices/{deviceUid}/versions/{versionUid}",
-    response_model=ProductVersion,
-    response_model_exclude_none=True,
-)
-def update_version(
-    supplierUid: str, deviceUid: str, versionUid: str, body: ProductVersionUpdate,
-    account: SupplierAccount, svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    with svc.db.write() as conn:
-        product = product_of(conn, account, supplierUid, deviceUid)
-        uid = _version(conn, product, versionUid)
-        values = _update_values(body)
-        store.update_version(conn, uid, values)
+@router.replaces("/devices/{deviceUid}/versions/{versionUid}", wire.ProductVersion)
+def update_version(version: OfVersion, body: wire.ProductVersionUpdate) -> dict[str, Any]:
+    with version.write() as conn:
+        uid = version.uid(conn)
+        store.update_version(conn, uid, _update_values(body))
         return store.version(conn, uid)
 
 
 # --- orders and helpers ---------------------------------------------------------------------------
 
 
-@router.get(
-    "/subscribers/orders/{orderUid}", response_model=Order, response_model_exclude_none=True
-)
-def get_order(
-    supplierUid: str, orderUid: str, account: SupplierAccount, svc: AppServices
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return _found(store.order(conn, sup, _uid(orderUid, "order")), "order", orderUid)
+@router.reads("/subscribers/orders/{orderUid}", wire.Order)
+def get_order(sup: OfSupplier, orderUid: str) -> dict[str, Any]:
+    conn = sup.conn()
+    return _found(store.order(conn, sup.uid(conn), _uid(orderUid, "order")), "order", orderUid)
 
 
-@router.get("/helpers/categories", response_model=CategoryPage, response_model_exclude_none=True)
+@router.reads("/helpers/categories", wire.CategoryPage)
 def helper_categories(
-    supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams,
-    type: str | None = None,
-) -> dict[str, Any]:  # fmt: skip
+    sup: OfSupplier, paging: PageParams, type: str | None = None
+) -> dict[str, Any]:
     """`type` exact; without it, SELLING categories only (§2.3)."""
-    conn = svc.db.conn()
-    supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.categories(conn, type, paging.offset, paging.size),
-        lambda: store.category_count(conn, type),
-    )
+    conn = sup.conn()
+    sup.uid(conn)
+    return paging.of(store.categories, store.category_count, conn, type)
 
 
-@router.get(
-    "/helpers/{target}/customFieldSets",
-    response_model=CustomFieldSetPage,
-    response_model_exclude_none=True,
-)
-def helper_custom_field_sets(
-    supplierUid: str, target: str, account: SupplierAccount, svc: AppServices,
-    paging: PageParams,
-) -> dict[str, Any]:  # fmt: skip
+@router.reads("/helpers/{target}/customFieldSets", wire.CustomFieldSetPage)
+def helper_custom_field_sets(sup: OfSupplier, target: str, paging: PageParams) -> dict[str, Any]:
     """`target`: applications, devices or gateways (the gateway interface is deprecated; its
     helper list is still served, empty unless sets were made for it)."""
-    if target not in CUSTOM_FIELD_SET_TARGETS:
+    if target not in wire.CUSTOM_FIELD_SET_TARGETS:
         raise not_found(f"no custom field sets for {target}")
-    conn = svc.db.conn()
-    sup = supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.custom_field_sets(conn, sup, target, paging.offset, paging.size),
-        lambda: store.custom_field_set_count(conn, sup, target),
-    )
+    conn = sup.conn()
+    sets, count = store.custom_field_sets, store.custom_field_set_count
+    return paging.of(sets, count, conn, sup.uid(conn), target)
 
 
-@router.get("/helpers/vendors", response_model=HelperVendorPage, response_model_exclude_none=True)
-def helper_vendors(
-    supplierUid: str, account: SupplierAccount, svc: AppServices, paging: PageParams
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    supplier_uid(conn, account, supplierUid)
-    return paging.answer(
-        store.vendors(conn, paging.offset, paging.size),
-        lambda: store.vendor_count(conn),
-    )
+@router.reads("/helpers/vendors", wire.HelperVendorPage)
+def helper_vendors(sup: OfSupplier, paging: PageParams) -> dict[str, Any]:
+    conn = sup.conn()
+    sup.uid(conn)
+    return paging.of(store.vendors, store.vendor_count, conn)

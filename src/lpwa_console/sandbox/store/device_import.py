@@ -34,6 +34,8 @@ from ..errors import (
     UNKNOWN_REFERENCE,
 )
 from . import devices as store
+from . import domains as domain_store
+from .domains import APP_SERVER_DOMAINS
 
 
 class RowRefused(Exception):
@@ -69,6 +71,22 @@ class Context:
         if found is None:
             raise RowRefused(UNKNOWN_REFERENCE, f"{what}: unknown ID {ref}")
         return found
+
+    def app_servers(
+        self, conn: sqlite3.Connection, refs: list[str], linked: set[int] | None = None
+    ) -> list[int]:
+        """Row ids of the application servers `refs` (`routes._common.app_server_ids`'s
+        rule): one outside a restricted caller's domains is unknown, unless the device
+        already routes to it (`linked`)."""
+        ids = []
+        for ref in refs:
+            found = self.ref(conn, "app_servers", ref, "appServers")
+            if found not in (linked or set()) and not domain_store.within_reach(
+                conn, APP_SERVER_DOMAINS, found, self.restrictions
+            ):
+                raise RowRefused(UNKNOWN_REFERENCE, f"appServers: unknown ID {ref}")
+            ids.append(found)
+        return ids
 
     def profile(self, conn: sqlite3.Connection, ref: str, connectivity: str) -> int:
         """The routing profile `ref`, checked against a device of `connectivity`."""
@@ -182,7 +200,7 @@ def _create(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
     ctx.check_references(conn, body)
     profile_ref = row.extras.get("appServersRoutingProfile")
     _no_servers_with_profile(bool(body.appServers), bool(profile_ref))
-    servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
+    servers = ctx.app_servers(conn, [s.ID for s in body.appServers or []])
     profile = ctx.profile(conn, profile_ref, body.connectivity) if profile_ref else None
     return store.create(
         conn, sub, body, now=ctx.now, model_id=model, routing_profile_id=profile,
@@ -234,5 +252,6 @@ def _update(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: Device
             )
         store.set_domains(conn, sub, uid, after)
     if "appServers" in given:
-        servers = [ctx.ref(conn, "app_servers", s.ID, "appServers") for s in body.appServers or []]
+        refs = [s.ID for s in body.appServers or []]
+        servers = ctx.app_servers(conn, refs, store.app_server_ids_of(conn, uid))
         store.set_app_servers(conn, uid, servers)

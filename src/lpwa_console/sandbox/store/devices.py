@@ -559,6 +559,12 @@ def set_domains(
     domain_store.set_domains(conn, DEVICE_DOMAINS, subscription_id, uid, pairs)
 
 
+def app_server_ids_of(conn: sqlite3.Connection, uid: int) -> set[int]:
+    """Row ids of the application servers a device routes to."""
+    rows = conn.execute("SELECT app_server_id FROM device_app_servers WHERE device_uid = ?", (uid,))
+    return {int(r[0]) for r in rows}
+
+
 def set_app_servers(conn: sqlite3.Connection, uid: int, server_ids: list[int]) -> None:
     conn.execute("DELETE FROM device_app_servers WHERE device_uid = ?", (uid,))
     conn.executemany(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 
-from ...schema.domains import DomainRestrictions
+from ...schema.domains import DomainRestrictions, domain_matches
 from .filters import restriction_sql
 from .sql import Where
 
@@ -75,6 +75,19 @@ def domains_of(conn: sqlite3.Connection, links: DomainLinks, owner: int) -> list
             (owner,),
         )
     ]
+
+
+def within_reach(
+    conn: sqlite3.Connection,
+    links: DomainLinks,
+    owner: int,
+    restrictions: DomainRestrictions | None,
+) -> bool:
+    """May an account with `restrictions` see this resource, and so name it (route an
+    item's traffic to an application server, say)? Cross-domain ones included."""
+    if restrictions is None or not restrictions.and_:
+        return True
+    return domain_matches(domains_of(conn, links, owner), restrictions)
 
 
 def domain_id(conn: sqlite3.Connection, subscription_id: int, group: str, name: str) -> int:

@@ -39,95 +39,63 @@ KM_STATES = {"preCommissioned": "PRE_COMMISSIONED", "generic": "GENERIC",
              "commissioned": "COMMISSIONED", "activated": "ACTIVATED"}  # fmt: skip
 SEVERITIES = {"critical": 6, "major": 5, "minor": 4, "warning": 3, "indeterminate": 2}
 
-KPIS: dict[str, dict[str, Any]] = {
-    "devices": {
-        "ID": "devices",
-        "name": "Devices by state and connectivity",
-        "description": "Devices of every subscription: by health state, by connectivity, and"
-        " those that sent an uplink in the last complete hour.",
-        "metrics": [
-            _m("active", "Active", "devices", "green"),
-            _m("init", "Never heard", "devices", "grey", "DOTTED"),
-            _m("rfError", "Radio connection lost", "devices", "red", "DASHED"),
-            _m("suspended", "Suspended", "devices", "brown", "DASH_DOT"),
-            _m("lorawan", "LoRaWAN devices", "devices", "blue"),
-            _m("cellular", "Cellular devices", "devices", "orange"),
-            _m("communicating", "Sent an uplink in the hour", "devices", "purple", "DASHED"),
-        ],
-        "lastValues": {"durations": ["PT6H", "P1D", "P3D"]},
-    },
-    "traffic": {
-        "ID": "traffic",
-        "name": "Uplink and downlink rates",
-        "description": "Frames per hour over the last complete hour, and uplinks per hour"
-        " of the devices routed to each application server.",
-        "metrics": [
-            _m("uplinks", "Uplinks", "frames/h", "blue"),
-            _m("downlinks", "Downlinks", "frames/h", "orange", "DASHED"),
-            _m(
-                "appServerUplinks.*",
-                "Uplinks by application server",
-                "frames/h",
-                "cyan",
-                "DOTTED",
-                "appServer",
-            ),
-        ],
-        "lastValues": {"durations": ["PT6H", "P1D", "P3D"]},
-    },
-    "alarms": {
-        "ID": "alarms",
-        "name": "Active alarms by severity",
-        "description": "Device, multicast group and base station alarms not cleared.",
-        "metrics": [
-            _m("critical", "Critical", "alarms", "red"),
-            _m("major", "Major", "alarms", "orange"),
-            _m("minor", "Minor", "alarms", "olive", "DASHED"),
-            _m("warning", "Warning", "alarms", "cyan", "DOTTED"),
-            _m("indeterminate", "Indeterminate", "alarms", "grey", "DASH_DOT"),
-        ],
-        "lastValues": {"durations": ["P1D", "P3D"]},
-    },
-    "stations": {
-        "ID": "stations",
-        "name": "Base station availability and load",
-        "description": "Share of active base stations connected, their average CPU load,"
-        " and the availability in each RF region and of each network partner.",
-        "metrics": [
-            _m("availability", "Availability", "%", "green"),
-            _m("load", "Average CPU load", "%", "red", "DASHED"),
-            _m(
-                "regionAvailability.*",
-                "Availability by RF region",
-                "%",
-                "blue",
-                "DOTTED",
-                "rfRegion",
-            ),
-            _m(
-                "partnerAvailability.*",
-                "Availability by partner",
-                "%",
-                "purple",
-                "DASH_DOT",
-                "partner",
-            ),
-        ],
-        "lastValues": {"durations": ["PT6H", "P1D"]},
-    },
-    "keyManager": {
-        "ID": "keyManager",
-        "name": "Key manager devices by state",
-        "description": "Devices of the key manager subscriptions, by state.",
-        "metrics": [
-            _m("preCommissioned", "Pre-commissioned", "devices", "grey", "DOTTED"),
-            _m("generic", "Generic", "devices", "blue", "DASHED"),
-            _m("commissioned", "Commissioned", "devices", "orange"),
-            _m("activated", "Activated", "devices", "green"),
-        ],
-        "lastValues": {"durations": ["P1D", "P3D", "P7D"]},
-    },
-}
+
+def _kpi(
+    ref: str, name: str, description: str, durations: list[str], *metrics: dict[str, Any]
+) -> dict[str, Any]:
+    return {"ID": ref, "name": name, "description": description, "metrics": list(metrics),
+            "lastValues": {"durations": durations}}  # fmt: skip
+
+
+# One KPI a paragraph, one metric a line: (name, label, unit, colour, line style, dimension).
+# fmt: off
+KPIS: dict[str, dict[str, Any]] = {kpi["ID"]: kpi for kpi in (
+    _kpi("devices", "Devices by state and connectivity",
+         "Devices of every subscription: by health state, by connectivity, and"
+         " those that sent an uplink in the last complete hour.",
+         ["PT6H", "P1D", "P3D"],
+         _m("active", "Active", "devices", "green"),
+         _m("init", "Never heard", "devices", "grey", "DOTTED"),
+         _m("rfError", "Radio connection lost", "devices", "red", "DASHED"),
+         _m("suspended", "Suspended", "devices", "brown", "DASH_DOT"),
+         _m("lorawan", "LoRaWAN devices", "devices", "blue"),
+         _m("cellular", "Cellular devices", "devices", "orange"),
+         _m("communicating", "Sent an uplink in the hour", "devices", "purple", "DASHED")),
+    _kpi("traffic", "Uplink and downlink rates",
+         "Frames per hour over the last complete hour, and uplinks per hour"
+         " of the devices routed to each application server.",
+         ["PT6H", "P1D", "P3D"],
+         _m("uplinks", "Uplinks", "frames/h", "blue"),
+         _m("downlinks", "Downlinks", "frames/h", "orange", "DASHED"),
+         _m("appServerUplinks.*", "Uplinks by application server", "frames/h", "cyan",
+            "DOTTED", "appServer")),
+    _kpi("alarms", "Active alarms by severity",
+         "Device, multicast group and base station alarms not cleared.",
+         ["P1D", "P3D"],
+         _m("critical", "Critical", "alarms", "red"),
+         _m("major", "Major", "alarms", "orange"),
+         _m("minor", "Minor", "alarms", "olive", "DASHED"),
+         _m("warning", "Warning", "alarms", "cyan", "DOTTED"),
+         _m("indeterminate", "Indeterminate", "alarms", "grey", "DASH_DOT")),
+    _kpi("stations", "Base station availability and load",
+         "Share of active base stations connected, their average CPU load,"
+         " and the availability in each RF region and of each network partner.",
+         ["PT6H", "P1D"],
+         _m("availability", "Availability", "%", "green"),
+         _m("load", "Average CPU load", "%", "red", "DASHED"),
+         _m("regionAvailability.*", "Availability by RF region", "%", "blue", "DOTTED",
+            "rfRegion"),
+         _m("partnerAvailability.*", "Availability by partner", "%", "purple", "DASH_DOT",
+            "partner")),
+    _kpi("keyManager", "Key manager devices by state",
+         "Devices of the key manager subscriptions, by state.",
+         ["P1D", "P3D", "P7D"],
+         _m("preCommissioned", "Pre-commissioned", "devices", "grey", "DOTTED"),
+         _m("generic", "Generic", "devices", "blue", "DASHED"),
+         _m("commissioned", "Commissioned", "devices", "orange"),
+         _m("activated", "Activated", "devices", "green")),
+)}
+# fmt: on
 DIMENSIONS = ("appServer", "partner", "rfRegion")
 
 

@@ -4,13 +4,12 @@ support password (scrypt hash only) and the hardware description of a station's 
 
 from __future__ import annotations
 
-import hashlib
 import json
-import secrets
 import sqlite3
 from typing import Any
 
 from ...schema.station_admin import version_key
+from ..db.sealing import scrypt_hash, scrypt_matches
 
 # The LRR software versions the sandbox's repository offers (all UPTODATE).
 LRR_VERSIONS = ("2.4.60", "2.6.15", "2.8.2", "3.0.1")
@@ -174,16 +173,12 @@ def last_cmd_status(row: dict[str, Any] | None, now_ms: int) -> dict[str, Any]:
 
 
 def password_hash(password: str) -> str:
-    """scrypt with a random salt: what is stored in place of the password."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(password.encode(), salt=salt, n=2**14, r=8, p=1)
-    return f"scrypt${salt.hex()}${digest.hex()}"
+    """What is stored in place of the password."""
+    return scrypt_hash(password)
 
 
 def password_matches(stored: str, password: str) -> bool:
-    _kind, salt, digest = stored.split("$")
-    again = hashlib.scrypt(password.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
-    return secrets.compare_digest(again.hex(), digest)
+    return scrypt_matches(stored, password)
 
 
 # --- status readings --------------------------------------------------------------------------

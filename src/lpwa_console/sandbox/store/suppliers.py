@@ -6,7 +6,6 @@ text (the path addresses it by UID), but a service account's, which is its clien
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 import sqlite3
@@ -14,6 +13,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...schema.suppliers import statuses_of
+from ..db.sealing import scrypt_hash, scrypt_matches
 from . import sql
 from .sql import Where
 
@@ -193,16 +193,12 @@ def create_admin(
 
 
 def secret_hash(secret: str) -> str:
-    """scrypt with a random salt: what is kept of a service account's secret."""
-    salt = secrets.token_bytes(16)
-    digest = hashlib.scrypt(secret.encode(), salt=salt, n=2**14, r=8, p=1)
-    return f"scrypt${salt.hex()}${digest.hex()}"
+    """What is kept of a service account's secret."""
+    return scrypt_hash(secret)
 
 
 def secret_matches(stored: str, secret: str) -> bool:
-    _kind, salt, digest = stored.split("$")
-    again = hashlib.scrypt(secret.encode(), salt=bytes.fromhex(salt), n=2**14, r=8, p=1)
-    return secrets.compare_digest(again.hex(), digest)
+    return scrypt_matches(stored, secret)
 
 
 def group_uid(conn: sqlite3.Connection, sup: int, ref: str) -> int | None:
@@ -239,6 +235,36 @@ def _of(sup: int, column: str = "supplier_uid") -> Where:
     where = Where()
     where.add(f"{column} = ?", sup)
     return where
+
+
+def _child_uid(conn: sqlite3.Connection, table: str, parent: str, of: int, uid: int) -> int | None:
+    """`uid` if a row of `table` has it under `of` (its `parent` column)."""
+    row = conn.execute(
+        f"SELECT uid FROM {table} WHERE {parent} = ? AND uid = ?", (of, uid)
+    ).fetchone()
+    return int(row[0]) if row else None
+
+
+def _insert(conn: sqlite3.Connection, table: str, row: Mapping[str, Any]) -> int:
+    """A new row whose ID is its UID (as text); the UID."""
+    columns = ", ".join(row)
+    cur = conn.execute(
+        f"INSERT INTO {table} (id, {columns}) VALUES ('', {sql.marks(list(row))})",
+        tuple(row.values()),
+    )
+    uid = int(cur.lastrowid or 0)
+    conn.execute(f"UPDATE {table} SET id = ? WHERE uid = ?", (str(uid), uid))
+    return uid
+
+
+def _change(
+    conn: sqlite3.Connection, table: str, uid: int, columns: Mapping[str, str],
+    values: Mapping[str, Any], deprecated: Mapping[str, Any],
+) -> None:  # fmt: skip
+    """The fields set, and the deprecated ones merged into those kept."""
+    _update(conn, table, uid, columns, values)
+    if deprecated:
+        _merge_deprecated(conn, table, uid, deprecated)
 
 
 def service_account_uid(conn: sqlite3.Connection, sup: int, client_id: str) -> int | None:
@@ -451,10 +477,7 @@ def vendor_count(conn: sqlite3.Connection) -> int:
 
 
 def application_uid(conn: sqlite3.Connection, sup: int, uid: int) -> int | None:
-    row = conn.execute(
-        "SELECT uid FROM supplier_applications WHERE supplier_uid = ? AND uid = ?", (sup, uid)
-    ).fetchone()
-    return int(row[0]) if row else None
+    return _child_uid(conn, "supplier_applications", "supplier_uid", sup, uid)
 
 
 def _app_where(sup: int, sku: str | None) -> Where:
@@ -511,28 +534,20 @@ def create_application(
     conn: sqlite3.Connection, sup: int, values: Mapping[str, Any], deprecated: Mapping[str, Any],
     *, now: int, manifest: Mapping[str, Any] | None = None,
 ) -> int:  # fmt: skip
-    cur = conn.execute(
-        "INSERT INTO supplier_applications (supplier_uid, id, name, sku, description, state,"
-        " validation_state, cfs_id, custom_fields, deprecated, manifest, creation_ts)"
-        " VALUES (?, '', ?, ?, ?, 'ACTIVE', ?, ?, ?, ?, ?, ?)",
-        (
-            sup, values["name"], values.get("SKU"), values.get("description"),
-            values.get("validationState"), values.get("customFieldSet"),
-            _dump(values.get("customFields")), _dump(dict(deprecated)),
-            json.dumps(manifest or {}), now,
-        ),
-    )  # fmt: skip
-    uid = int(cur.lastrowid or 0)
-    conn.execute("UPDATE supplier_applications SET id = ? WHERE uid = ?", (str(uid), uid))
-    return uid
+    return _insert(conn, "supplier_applications", {
+        "supplier_uid": sup, "name": values["name"], "sku": values.get("SKU"),
+        "description": values.get("description"), "state": "ACTIVE",
+        "validation_state": values.get("validationState"),
+        "cfs_id": values.get("customFieldSet"),
+        "custom_fields": _dump(values.get("customFields")), "deprecated": _dump(dict(deprecated)),
+        "manifest": json.dumps(manifest or {}), "creation_ts": now,
+    })  # fmt: skip
 
 
 def update_application(
     conn: sqlite3.Connection, uid: int, values: Mapping[str, Any], deprecated: Mapping[str, Any]
 ) -> None:
-    _update(conn, "supplier_applications", uid, _APP_COLUMNS, values)
-    if deprecated:
-        _merge_deprecated(conn, "supplier_applications", uid, deprecated)
+    _change(conn, "supplier_applications", uid, _APP_COLUMNS, values, deprecated)
 
 
 def _merge_deprecated(
@@ -562,10 +577,7 @@ def set_manifest(conn: sqlite3.Connection, uid: int, value: Mapping[str, Any]) -
 
 
 def option_uid(conn: sqlite3.Connection, app: int, uid: int) -> int | None:
-    row = conn.execute(
-        "SELECT uid FROM supplier_app_options WHERE app_uid = ? AND uid = ?", (app, uid)
-    ).fetchone()
-    return int(row[0]) if row else None
+    return _child_uid(conn, "supplier_app_options", "app_uid", app, uid)
 
 
 def option(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
@@ -605,24 +617,18 @@ def create_option(
     conn: sqlite3.Connection, app: int, values: Mapping[str, Any], deprecated: Mapping[str, Any],
     *, now: int,
 ) -> int:  # fmt: skip
-    cur = conn.execute(
-        "INSERT INTO supplier_app_options (app_uid, id, name, sku, description, deprecated,"
-        " creation_ts) VALUES (?, '', ?, ?, ?, ?, ?)",
-        (app, values["name"], values.get("SKU"), values.get("description"),
-         _dump(dict(deprecated)), now),
-    )  # fmt: skip
-    uid = int(cur.lastrowid or 0)
-    conn.execute("UPDATE supplier_app_options SET id = ? WHERE uid = ?", (str(uid), uid))
-    return uid
+    return _insert(conn, "supplier_app_options", {
+        "app_uid": app, "name": values["name"], "sku": values.get("SKU"),
+        "description": values.get("description"), "deprecated": _dump(dict(deprecated)),
+        "creation_ts": now,
+    })  # fmt: skip
 
 
 def update_option(
     conn: sqlite3.Connection, uid: int, values: Mapping[str, Any], deprecated: Mapping[str, Any]
 ) -> None:
     columns = {"name": "name", "SKU": "sku", "description": "description"}
-    _update(conn, "supplier_app_options", uid, columns, values)
-    if deprecated:
-        _merge_deprecated(conn, "supplier_app_options", uid, deprecated)
+    _change(conn, "supplier_app_options", uid, columns, values, deprecated)
 
 
 # --- products (devices sold) and their versions ------------------------------------------------
@@ -631,10 +637,7 @@ _HAS_VERSIONS = "EXISTS (SELECT 1 FROM supplier_product_versions v WHERE v.produ
 
 
 def product_uid(conn: sqlite3.Connection, sup: int, uid: int) -> int | None:
-    row = conn.execute(
-        "SELECT uid FROM supplier_products WHERE supplier_uid = ? AND uid = ?", (sup, uid)
-    ).fetchone()
-    return int(row[0]) if row else None
+    return _child_uid(conn, "supplier_products", "supplier_uid", sup, uid)
 
 
 def product_where(sup: int, f: Mapping[str, Any]) -> Where:
@@ -743,37 +746,26 @@ def create_product(
     conn: sqlite3.Connection, sup: int, values: Mapping[str, Any], deprecated: Mapping[str, Any],
     *, now: int, vendor: str | None = None,
 ) -> int:  # fmt: skip
-    cur = conn.execute(
-        "INSERT INTO supplier_products (supplier_uid, id, name, sku, description,"
-        " validation_state, cfs_id, custom_fields, price_plan, upfront_price, stock, status,"
-        " vendor, deprecated, creation_ts) VALUES (?, '', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            sup, values["name"], values.get("SKU"), values.get("description"),
-            values.get("validationState"), values.get("customFieldSet"),
-            _dump(values.get("customFields")), _dump(values.get("pricePlan")),
-            values.get("upfrontPrice"), values.get("stock"), values.get("status"), vendor,
-            _dump(dict(deprecated)), now,
-        ),
-    )  # fmt: skip
-    uid = int(cur.lastrowid or 0)
-    conn.execute("UPDATE supplier_products SET id = ? WHERE uid = ?", (str(uid), uid))
-    return uid
+    return _insert(conn, "supplier_products", {
+        "supplier_uid": sup, "name": values["name"], "sku": values.get("SKU"),
+        "description": values.get("description"),
+        "validation_state": values.get("validationState"),
+        "cfs_id": values.get("customFieldSet"),
+        "custom_fields": _dump(values.get("customFields")),
+        "price_plan": _dump(values.get("pricePlan")), "upfront_price": values.get("upfrontPrice"),
+        "stock": values.get("stock"), "status": values.get("status"), "vendor": vendor,
+        "deprecated": _dump(dict(deprecated)), "creation_ts": now,
+    })  # fmt: skip
 
 
 def update_product(
     conn: sqlite3.Connection, uid: int, values: Mapping[str, Any], deprecated: Mapping[str, Any]
 ) -> None:
-    _update(conn, "supplier_products", uid, _PRODUCT_COLUMNS, values)
-    if deprecated:
-        _merge_deprecated(conn, "supplier_products", uid, deprecated)
+    _change(conn, "supplier_products", uid, _PRODUCT_COLUMNS, values, deprecated)
 
 
 def version_uid(conn: sqlite3.Connection, product: int, uid: int) -> int | None:
-    row = conn.execute(
-        "SELECT uid FROM supplier_product_versions WHERE product_uid = ? AND uid = ?",
-        (product, uid),
-    ).fetchone()
-    return int(row[0]) if row else None
+    return _child_uid(conn, "supplier_product_versions", "product_uid", product, uid)
 
 
 def version(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
@@ -812,15 +804,10 @@ def version_count(conn: sqlite3.Connection, product: int) -> int:
 def create_version(
     conn: sqlite3.Connection, product: int, values: Mapping[str, Any], *, now: int
 ) -> int:
-    cur = conn.execute(
-        "INSERT INTO supplier_product_versions (product_uid, id, name, description, stock,"
-        " status, creation_ts) VALUES (?, '', ?, ?, ?, ?, ?)",
-        (product, values["name"], values.get("description"), values.get("stock"),
-         values.get("status"), now),
-    )  # fmt: skip
-    uid = int(cur.lastrowid or 0)
-    conn.execute("UPDATE supplier_product_versions SET id = ? WHERE uid = ?", (str(uid), uid))
-    return uid
+    return _insert(conn, "supplier_product_versions", {
+        "product_uid": product, "name": values["name"], "description": values.get("description"),
+        "stock": values.get("stock"), "status": values.get("status"), "creation_ts": now,
+    })  # fmt: skip
 
 
 def update_version(conn: sqlite3.Connection, uid: int, values: Mapping[str, Any]) -> None:

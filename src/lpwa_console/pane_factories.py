@@ -24,8 +24,10 @@ def pane_factories(
     rights: AccountRights,
     settings: QSettings,
     tiles_dir: Path,
+    fleet_index: Any = None,
 ) -> dict[str, tuple[str, Callable[[], QWidget]]]:
-    """Each pane after the first: its title, and how to make it (imports included)."""
+    """Each pane after the first: its title, and how to make it (imports included).
+    `fleet_index` (a `FleetIndex`): the stations' search box looks fragments up in it."""
 
     def following(key: str, data: str | None = None) -> Callable[[Any], Any]:
         def given(client: Any) -> Any:
@@ -95,8 +97,13 @@ def pane_factories(
         from .models.stations import StationsViewModel
         from .ui.panes.stations import StationsPane
 
+        vm = StationsViewModel(runner)
+        if fleet_index is not None:
+            vm.fragments = fleet_index
+            vm.saved.connect(fleet_index.follow_station)
+            vm.created.connect(fleet_index.follow_station)
         return StationsPane(
-            follow(StationsViewModel(runner)),
+            follow(vm),
             detail_vm=follow(StationDetailViewModel(runner)),
             rights=rights,
             partner=follow(PartnerViewModel(runner)),

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QObject,
@@ -21,11 +21,15 @@ from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
+from .fleet_index.query import fragment_query
 from .formatting import TIME_SAMPLE, format_time
 from .paged_table import Column, PagedTableModel
 from .references import ReferenceListModel, list_references
 from .tasks import TaskRunner
 from .validation import field_named_in, validate
+
+if TYPE_CHECKING:
+    from .fleet_index.index import FleetIndex
 
 log = logging.getLogger(__name__)
 
@@ -143,6 +147,7 @@ class DevicesViewModel(QObject):
     saving_changed = Signal(bool)
     tags_applied = Signal(str)  # what happened, in words
     deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
+    gone = Signal(list)  # the DevEUIs deleted (the fleet index forgets them at once)
     suggestions_changed = Signal(list)  # list[str]
     client_changed = Signal(bool)  # has a client
     first_page_loaded = Signal(float)  # ms since the reload that asked for it
@@ -160,6 +165,8 @@ class DevicesViewModel(QObject):
         self.runner = runner
         self.client = client
         self.filters = DeviceFilter()
+        # The fleet index the search box looks fragments up in (issue 23), when there is one.
+        self.fragments: FleetIndex | None = None
         self.model: PagedTableModel[DeviceBrief] = PagedTableModel(
             device_columns(), None, page_size=page_size, parent=self
         )
@@ -225,13 +232,25 @@ class DevicesViewModel(QObject):
         client, filters, runner = self.client, self.filters, self.runner
         assert client is not None
 
+        fragments = self.fragments
+
         async def fetch(
             page: int, size: int, sort: str | None, descending: bool
         ) -> ListEnvelope[DeviceBrief]:
-            call = client.devices.list(
-                page, size, filters=filters, sort=sort, descending=descending
-            )
-            return await runner.track(f"Devices page {page}", call)
+            async def ask(keys: list[str] | None) -> ListEnvelope[DeviceBrief]:
+                wanted = (
+                    filters
+                    if keys is None
+                    else filters.model_copy(update={"query": None, "devEUI": keys})
+                )
+                call = client.devices.list(
+                    page, size, filters=wanted, sort=sort, descending=descending
+                )
+                return await runner.track(f"Devices page {page}", call)
+
+            # The search box's text: any fragment through the fleet index when it is ready.
+            text = filters.query if not filters.devEUI else None
+            return await fragment_query(fragments, text, "device", ask, keep_rank=sort is None)
 
         return fetch
 
@@ -473,6 +492,7 @@ class DevicesViewModel(QObject):
 
         def done(results: list[tuple[str, str | None]]) -> None:
             failures = [(eui, reason) for eui, reason in results if reason is not None]
+            self.gone.emit([eui for eui, reason in results if reason is None])
             if self.detail is not None and self.detail.EUI in euis:
                 self.select(None)
             self.reload()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from PySide6.QtCore import QObject, Qt, Signal
@@ -26,12 +26,16 @@ from ..schema.stations import (
     BaseStationUpdate,
     StationTag,
 )
+from .fleet_index.query import fragment_query
 from .formatting import format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column, PagedTableModel
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .tasks import TaskRunner
 from .validation import field_named_in, validate
+
+if TYPE_CHECKING:
+    from .fleet_index.index import FleetIndex
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +182,8 @@ class StationsViewModel(QObject):
         self.runner = runner
         self.client = client
         self.filters = BaseStationFilter()
+        # The fleet index the search box looks fragments up in (issue 23), when there is one.
+        self.fragments: FleetIndex | None = None
         self.model: PagedTableModel[BaseStationBrief] = PagedTableModel(
             station_columns(), None, page_size=page_size, parent=self
         )
@@ -230,17 +236,29 @@ class StationsViewModel(QObject):
         client, filters, runner = self.client, self.filters, self.runner
         assert client is not None
 
+        fragments = self.fragments
+
         async def fetch(
             page: int, size: int, sort: str | None, descending: bool
         ) -> ListEnvelope[BaseStationBrief]:
-            call = client.stations.list(
-                page,
-                size,
-                filters=filters,
-                sort=sort,
-                descending=descending,
-            )
-            return await runner.track(f"Base stations page {page}", call)
+            async def ask(keys: list[str] | None) -> ListEnvelope[BaseStationBrief]:
+                wanted = (
+                    filters
+                    if keys is None
+                    else filters.model_copy(update={"query": None, "LRRID": keys})
+                )
+                call = client.stations.list(
+                    page,
+                    size,
+                    filters=wanted,
+                    sort=sort,
+                    descending=descending,
+                )
+                return await runner.track(f"Base stations page {page}", call)
+
+            # The search box's text: any fragment through the fleet index when it is ready.
+            text = filters.query if not filters.LRRID else None
+            return await fragment_query(fragments, text, "station", ask, keep_rank=sort is None)
 
         return fetch
 

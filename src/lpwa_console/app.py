@@ -39,6 +39,7 @@ from .options import Options, make_settings
 from .pane_factories import pane_factories
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
+from .ui.fleet_index_status import follow_search_box
 from .ui.lazy_pane import LazyPane
 from .ui.main_window import MainWindow
 from .ui.panes.devices import DevicesPane
@@ -87,6 +88,12 @@ def build(
     # view-models are most of a start otherwise.
     panes = Panes({"devices": devices_pane})
     fleet_index = follow_fleet(session, profiles, data_dir, devices)
+    follow_search_box(
+        fleet_index,
+        devices_pane.search,
+        fragment="Name, DevEUI, IMEI or tag",
+        prefix="Any part of them once the fleet index is ready",
+    )
     factories = pane_factories(session, runner, rights, settings, tiles_dir, fleet_index)
     for key, (title, factory) in factories.items():
         panes.add(LazyPane(key, title, factory))

@@ -102,12 +102,22 @@ def pane_factories(
             vm.fragments = fleet_index
             vm.saved.connect(fleet_index.follow_station)
             vm.created.connect(fleet_index.follow_station)
-        return StationsPane(
+        pane = StationsPane(
             follow(vm),
             detail_vm=follow(StationDetailViewModel(runner)),
             rights=rights,
             partner=follow(PartnerViewModel(runner)),
         )
+        if fleet_index is not None:
+            from .ui.fleet_index_status import follow_search_box
+
+            follow_search_box(
+                fleet_index,
+                pane.search,
+                fragment="Name, LRR ID or tag",
+                prefix="Any part of them once the fleet index is ready",
+            )
+        return pane
 
     def partners() -> QWidget:
         follow = following("partners")

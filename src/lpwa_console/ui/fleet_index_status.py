@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from ..models.fleet_index.index import FleetIndex, clock_text
-from ..models.fleet_index.sync import SyncProgress
+from ..models.fleet_index.progress import SyncProgress
 
 KIND_WORDS = {
     "device": "devices",
@@ -71,3 +71,20 @@ class FleetIndexStatus(QWidget):
             self.index.resume()
         else:
             self.index.pause()
+
+
+def follow_search_box(index: FleetIndex, box: QLineEdit, *, fragment: str, prefix: str) -> None:
+    """A list's search box says what it finds: any fragment once the index is ready, the
+    platform's "starts with" until then."""
+    placeholder, tooltip = box.placeholderText(), box.toolTip()
+
+    def show(_progress: object) -> None:
+        if index.ready:
+            box.setPlaceholderText(f"{fragment}…  (Ctrl+F)")
+            box.setToolTip(f"{fragment}: any part of it, found in the fleet index")
+        else:
+            box.setPlaceholderText(placeholder)
+            box.setToolTip(f"{tooltip}. {prefix}")
+
+    index.progress_changed.connect(show)
+    show(None)

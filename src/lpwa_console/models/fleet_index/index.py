@@ -18,13 +18,14 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..tasks import in_thread
 from .items import device_item, station_item
+from .progress import RefreshCost, SyncProgress
 from .search import rank, words_of
 from .store import KINDS, IndexItem, IndexStore, Kind
-from .sync import RefreshCost, SyncProgress, SyncThread
 from .worker import QueryThread
 
 if TYPE_CHECKING:
     from ...api import LpwaClient
+    from .sync import SyncThread
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +56,7 @@ class FleetIndex(QObject):
     results should say (the index's age, or that search falls back to the API)."""
 
     progress_changed = Signal(object)  # SyncProgress
+    profile_deleted = Signal(str)  # a profile's name: its index files are gone
     _reported = Signal(object)  # from the sync thread
 
     def __init__(
@@ -78,6 +80,8 @@ class FleetIndex(QObject):
     def open(self, profile: str, account: str, make_client: Callable[[], LpwaClient]) -> None:
         """Start (or go on with) the index of this profile and account; `make_client` gives
         a new client signed in as the account (used in the sync's thread)."""
+        from .sync import SyncThread  # the sync's imports wait for a sign-in
+
         self.close()
         self.path = index_path(self.data_dir, profile, account)
         self._queries = QueryThread(self.path)
@@ -105,21 +109,32 @@ class FleetIndex(QObject):
             if thread is not None:
                 await in_thread(thread.join, 5.0)
 
-    def delete_profile(self, profile: str) -> list[Path]:
-        """Delete every index of this profile (any account); returns the files deleted."""
-        folder = self.data_dir / FOLDER
-        if self.path is not None and self.path.name.startswith(_digest(profile) + "-"):
+    def delete_profile(self, profile: str) -> None:
+        """Delete every index of this profile (any account), off the UI thread: its sync
+        and searches are stopped first when it is the one open. `profile_deleted` says
+        when the files are gone."""
+        task = asyncio.ensure_future(self._delete(profile))
+        task.add_done_callback(_log_failure)
+
+    async def _delete(self, profile: str) -> None:
+        prefix = _digest(profile) + "-"
+        if self.path is not None and self.path.name.startswith(prefix):
             sync, queries = self._sync, self._queries
             self.close()
-            if sync is not None:
-                sync.join()
-            if queries is not None:
-                queries.join()
-        gone: list[Path] = []
-        for path in sorted(folder.glob(f"{_digest(profile)}-*")):
-            path.unlink(missing_ok=True)
-            gone.append(path)
-        return gone
+            for thread in (sync, queries):
+                if thread is not None:
+                    await in_thread(thread.join, 10.0)
+        folder = self.data_dir / FOLDER
+
+        def unlink() -> list[Path]:
+            gone = sorted(folder.glob(f"{prefix}*"))
+            for path in gone:
+                path.unlink(missing_ok=True)
+            return gone
+
+        gone = await in_thread(unlink)
+        log.info("fleet index of profile deleted (%d files)", len(gone))
+        self.profile_deleted.emit(profile)
 
     # --- state --------------------------------------------------------------------------
 
@@ -212,7 +227,7 @@ class FleetIndex(QObject):
 
 def _log_failure(task: asyncio.Future[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
-        log.warning("fleet index: an edit was not written: %s", task.exception())
+        log.warning("fleet index: %s", task.exception())
 
 
 def _with_state(progress: SyncProgress, state: Any) -> SyncProgress:

@@ -11,7 +11,7 @@ from .store import IndexItem
 
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 # Field weights: a match in the name ranks above the same match in an identifier.
-WEIGHTS = (("name", 0.0), ("ident", -5.0), ("imei", -8.0), ("tags", -10.0))
+WEIGHTS = (("name", 0.0), ("ident", -5.0), ("imei", -8.0), ("tags", -15.0))
 
 
 def words_of(text: str) -> list[str]:

@@ -25,20 +25,19 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import sqlite3
 import threading
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from ...api.errors import APIError, NotFoundError, PermissionDeniedError
-from ...api.resources.app_servers import BASE as APP_SERVERS_PATH
 from ...api.resources.devices import BASE as DEVICES_PATH
-from ...api.resources.multicast import BASE as MULTICAST_PATH
-from ...api.resources.partners import MINE, partner_path
 from .items import wire_app_server, wire_device, wire_multicast, wire_station
+from .progress import RefreshCost, SyncProgress, SyncState
 from .store import IndexItem, IndexStore, Kind, now_ms
 from .wire import read_page
 
@@ -52,33 +51,6 @@ PASS_ORDER: tuple[Kind, ...] = ("app_server", "multicast", "station", "device")
 REFRESH_EVERY_S = 120.0
 FULL_EVERY_S = 6 * 3600.0
 MAX_REFRESH_PAGES = 50  # uplinks since the last refresh: more than 50,000 -> a full pass
-
-SyncState = Literal["filling", "paused", "ready", "refreshing", "failed", "stopped"]
-
-
-@dataclass(frozen=True)
-class SyncProgress:
-    """What the sync says to the console (from its thread)."""
-
-    state: SyncState
-    kind: Kind | None = None  # walked now
-    done: int = 0  # devices and stations in the index
-    total: int = 0  # devices and stations on the platform (0: not known yet)
-    built: bool = False  # a full pass finished once: searches may use the index
-    refreshed_at: int = 0  # ms: when the index last matched the platform
-    message: str = ""
-
-
-@dataclass
-class RefreshCost:
-    """What a refresh asked (written to the index's meta as `refresh.cost`)."""
-
-    requests: int = 0
-    items: int = 0
-    seconds: float = 0.0
-    full_pass: bool = False
-    reasons: list[str] = field(default_factory=list)
-
 
 Report = Callable[[SyncProgress], None]
 
@@ -193,7 +165,8 @@ class SyncThread:
         while self._paused.is_set() and not self._stop.is_set():
             await asyncio.to_thread(self._wake.wait, 0.5)
             self._wake.clear()
-        store.set_many({"paused": "0"})
+        if not self._paused.is_set():  # resumed (stopped while paused: still paused)
+            store.set_many({"paused": "0"})
 
     def _check(self) -> None:
         if self._stop.is_set():
@@ -251,39 +224,81 @@ class SyncThread:
     async def _walk(
         self, store: IndexStore, client: LpwaClient, kind: Kind, number: int, state: SyncState
     ) -> None:
+        """One kind, page after page, each written (with the cursor after it) while the next
+        is asked for. The store is touched by one thread at a time: the writing thread
+        between `ensure_future` and `await writing`, this one otherwise."""
         fetch, cursor_paged = _walker(client, kind, self.page_size)
         convert = CONVERT[kind]
         cursor: str | None = store.get("pass.cursor") or None
         index = 1
         counts = store.counts()  # once: then counted as written
         done = counts.get("device", 0) + counts.get("station", 0)
+        totals = {k: int(store.get(f"total.{k}", "0") or 0) for k in ("device", "station")}
+        built = store.get("built") == "1"
+        refreshed_at = int(store.get("refreshed_at", "0") or 0)
         writing: asyncio.Future[None] | None = None
-        while True:
-            self._check()
-            try:
-                page = await fetch(cursor, index)
-            except (PermissionDeniedError, NotFoundError):
-                return  # the account may not see this kind: nothing of it to index
-            if (cursor is None and index == 1) and page.count is not None:
-                store_total = {f"total.{kind}": str(page.count)}
-            else:
-                store_total = {}
-            items = [convert(brief) for brief in page.briefs]
-            cursor = page.next_cursor if cursor_paged else None
-            index += 1
-            done = not page.briefs or (not cursor if cursor_paged else not page.more)
+        sort = CURSOR_SORT.get(kind)
+        pending: asyncio.Future[Any]
+        if sort is None:  # a few pages by index: no pipeline
+            pending = asyncio.ensure_future(fetch(cursor, index))
+        else:
+            pending = asyncio.ensure_future(
+                fetch_raw(client, kind, self.page_size, cursor=cursor, sort=sort)
+            )
+        try:
+            while True:
+                self._check()
+                try:
+                    answer = await pending
+                except (PermissionDeniedError, NotFoundError):
+                    return  # the account may not see this kind: nothing of it to index
+                if isinstance(answer, bytes):
+                    # By cursor: the next page is asked for while this one is read.
+                    ahead = peek_cursor(answer)
+                    if ahead is not None:
+                        pending = asyncio.ensure_future(
+                            fetch_raw(client, kind, self.page_size, cursor=ahead, sort=sort)
+                        )
+                    page = await asyncio.to_thread(parse_page, answer)
+                    if page.next_cursor != ahead:  # not where it was looked for
+                        if ahead is not None:
+                            pending.cancel()
+                        if page.next_cursor:
+                            pending = asyncio.ensure_future(
+                                fetch_raw(
+                                    client, kind, self.page_size, cursor=page.next_cursor,
+                                    sort=sort,
+                                )
+                            )  # fmt: skip
+                else:
+                    page = answer
+                    if page.more and page.briefs:
+                        pending = asyncio.ensure_future(fetch(None, index + 1))
+                values = {}
+                if cursor is None and index == 1 and page.count is not None:
+                    values[f"total.{kind}"] = str(page.count)
+                    totals[kind] = page.count
+                items = await asyncio.to_thread(_convert_all, convert, page.briefs)
+                cursor = page.next_cursor if cursor_paged else None
+                index += 1
+                last = not page.briefs or (not cursor if cursor_paged else not page.more)
+                if writing is not None:
+                    await writing
+                values["pass.cursor"] = cursor or ""
+                writing = asyncio.ensure_future(
+                    asyncio.to_thread(store.write_page, items, full_pass=number, state=values)
+                )
+                if last:
+                    return
+                if kind in ("device", "station"):
+                    done += len(items)
+                    total = totals["device"] + totals["station"]
+                    self.report(SyncProgress(state, kind, done, total, built, refreshed_at))
+        finally:
+            if not pending.done():
+                pending.cancel()
             if writing is not None:
                 await writing
-            values = {"pass.cursor": cursor or ""} | store_total
-            writing = asyncio.ensure_future(
-                asyncio.to_thread(store.write_page, items, full_pass=number, state=values)
-            )
-            if done:
-                await writing
-                return
-            if kind in ("device", "station"):
-                done += len(items)
-                self._say(store, state, done, kind=kind)
 
     # --- a refresh ----------------------------------------------------------------------
 
@@ -402,13 +417,24 @@ class WirePage:
     next_cursor: str | None
 
 
-# The list paths, as the API client's resources name them.
-PATHS: dict[Kind, str] = {
-    "device": DEVICES_PATH,
-    "station": f"{partner_path(MINE)}/bss",
-    "multicast": MULTICAST_PATH,
-    "app_server": APP_SERVERS_PATH,
-}
+def list_path(kind: Kind) -> str:
+    """The list's path, as the API client's resources name it (imported when first walked:
+    the multicast and application server schemas are not needed at start)."""
+    if kind == "device":
+        return DEVICES_PATH
+    if kind == "station":
+        from ...api.resources.partners import MINE, partner_path
+
+        return f"{partner_path(MINE)}/bss"
+    if kind == "multicast":
+        from ...api.resources.multicast import BASE as MULTICAST_PATH
+
+        return MULTICAST_PATH
+    from ...api.resources.app_servers import BASE as APP_SERVERS_PATH
+
+    return APP_SERVERS_PATH
+
+
 CONVERT: dict[Kind, Callable[[dict[str, Any]], IndexItem]] = {
     "device": wire_device,
     "station": wire_station,
@@ -416,6 +442,53 @@ CONVERT: dict[Kind, Callable[[dict[str, Any]], IndexItem]] = {
     "app_server": wire_app_server,
 }
 CURSOR_SORT: dict[Kind, str] = {"device": "EUI", "station": "lrrID"}
+
+
+async def fetch_raw(
+    client: LpwaClient,
+    kind: Kind,
+    size: int,
+    *,
+    index: int = 1,
+    cursor: str | None = None,
+    sort: str | None = None,
+    descending: bool = False,
+) -> bytes:
+    """One page through the client (its token, retries and errors), unread."""
+    params = [("pageIndex", str(index)), ("pageSize", str(size))]
+    if sort:
+        params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
+    if cursor:
+        params.append(("pageAfter", cursor))
+    response = await client.request("GET", list_path(kind), params=params)
+    return response.content
+
+
+def _convert_all(
+    convert: Callable[[dict[str, Any]], IndexItem], briefs: list[dict[str, Any]]
+) -> list[IndexItem]:
+    return [convert(brief) for brief in briefs]
+
+
+def parse_page(content: bytes) -> WirePage:
+    data = read_page(content)
+    cursors = data.get("cursors") or {}
+    return WirePage(
+        list(data.get("briefs") or []),
+        data.get("count"),
+        bool(data.get("more")),
+        cursors.get("last") if isinstance(cursors, dict) else None,
+    )
+
+
+_CURSOR = re.compile(rb'"cursors"\s*:\s*\{\s*"last"\s*:\s*"([^"\\]+)"')
+
+
+def peek_cursor(content: bytes) -> str | None:
+    """The next page's cursor, read from the end of the answer (where the platform puts
+    it) without reading the rest: the next page is asked for while this one is read."""
+    found = _CURSOR.search(content, max(0, len(content) - 400))
+    return found.group(1).decode() if found else None
 
 
 async def fetch_page(
@@ -428,21 +501,11 @@ async def fetch_page(
     sort: str | None = None,
     descending: bool = False,
 ) -> WirePage:
-    """One page through the client (its token, retries and errors), read item by item."""
-    params = [("pageIndex", str(index)), ("pageSize", str(size))]
-    if sort:
-        params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
-    if cursor:
-        params.append(("pageAfter", cursor))
-    response = await client.request("GET", PATHS[kind], params=params)
-    data = read_page(response.content)
-    cursors = data.get("cursors") or {}
-    return WirePage(
-        list(data.get("briefs") or []),
-        data.get("count"),
-        bool(data.get("more")),
-        cursors.get("last") if isinstance(cursors, dict) else None,
+    """One page, read item by item."""
+    content = await fetch_raw(
+        client, kind, size, index=index, cursor=cursor, sort=sort, descending=descending
     )
+    return await asyncio.to_thread(parse_page, content)
 
 
 def _walker(client: LpwaClient, kind: Kind, size: int) -> tuple[Fetch, bool]:

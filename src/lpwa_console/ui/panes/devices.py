@@ -911,6 +911,9 @@ class DevicesPane(Pane):
             empty_text = (
                 "No devices yet: create one with New device (Ctrl+N)"
                 if self.vm.filters.is_empty()
+                else "No devices match these filters. The search finds devices whose name,"
+                f" DevEUI, IMEI or tag contains “{self.vm.filters.query}” (fleet index)"
+                if self.vm.filters.query and self.vm.fragments and self.vm.fragments.ready
                 else "No devices match these filters. The search finds devices whose name"
                 f" or DevEUI starts with “{self.vm.filters.query}” (not text in the middle)"
                 if self.vm.filters.query

@@ -710,6 +710,9 @@ class StationsPane(Pane):
                 " Create one with New base station (Ctrl+N)"
                 if self.vm.filters.is_empty()
                 else "No base station matches these filters. The search finds stations whose"
+                f" name, LRR ID or tag contains “{self.vm.filters.query}” (fleet index)"
+                if self.vm.filters.query and self.vm.fragments and self.vm.fragments.ready
+                else "No base station matches these filters. The search finds stations whose"
                 f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
                 if self.vm.filters.query
                 else "No base station matches these filters"

@@ -17,8 +17,9 @@ if TYPE_CHECKING:  # the lists import this at start: neither Qt's index nor SQLi
 
 P = TypeVar("P", bound=ListEnvelope[Any])
 
-# Keys sent as a filter (repeated query parameters): about 25 characters each in the URL.
-MAX_KEYS = 300
+# Keys sent as a filter (a repeated query parameter): the platform takes at most 100 values
+# of one; the best 100 matches are listed (a page of the list holds as many).
+MAX_KEYS = 100
 
 
 async def fragment_query(

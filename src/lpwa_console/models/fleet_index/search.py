@@ -1,5 +1,6 @@
 """Ranking the index's candidates as the user types: a whole field or a whole word first,
-then a field or a word that starts with the text, then a fragment anywhere. The name counts
+then a field that starts with the text, one that ends with it (a DevEUI's last digits), a
+word that starts with it, then a fragment anywhere. The name counts
 more than the DevEUI/lrrID, which counts more than the IMEI and the tags."""
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ def word_score(word: str, text: str) -> float | None:
         return 95.0  # a whole word: "bastille" in "Place de la Bastille"
     if text.startswith(word):
         return 90.0 - min(len(text) - len(word), 20) * 0.1
+    if text.endswith(word):
+        return 80.0  # the last digits printed on a label
     if any(w.startswith(word) for w in words):
         return 75.0
     position = text.find(word)

@@ -153,6 +153,7 @@ def follow_fleet(
     devices.fragments = index
     devices.saved.connect(index.follow_device)
     devices.gone.connect(lambda euis: index.forget("device", euis))
+    devices.retagged.connect(index.follow_device)
     return index
 
 

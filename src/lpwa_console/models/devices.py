@@ -148,6 +148,7 @@ class DevicesViewModel(QObject):
     tags_applied = Signal(str)  # what happened, in words
     deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
     gone = Signal(list)  # the DevEUIs deleted (the fleet index forgets them at once)
+    retagged = Signal(object)  # DeviceBrief, its tags changed (the fleet index follows)
     suggestions_changed = Signal(list)  # list[str]
     client_changed = Signal(bool)  # has a client
     first_page_loaded = Signal(float)  # ms since the reload that asked for it
@@ -511,7 +512,9 @@ class DevicesViewModel(QObject):
             tags = [t for t in brief.tags if t.name != name]
             if not untag:
                 tags.append(Tag(name=name))
-            self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
+            patched = brief.model_copy(update={"tags": tags})
+            self.model.replace_item(row, patched)
+            self.retagged.emit(patched)
 
     def suggest_tags(self, query: str = "") -> None:
         if self.client is None:

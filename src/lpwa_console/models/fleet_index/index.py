@@ -57,7 +57,7 @@ class FleetIndex(QObject):
 
     progress_changed = Signal(object)  # SyncProgress
     profile_deleted = Signal(str)  # a profile's name: its index files are gone
-    _reported = Signal(object)  # from the sync thread
+    _reported = Signal(object, object)  # SyncThread, SyncProgress: from the sync thread
 
     def __init__(
         self,
@@ -85,10 +85,11 @@ class FleetIndex(QObject):
         self.close()
         self.path = index_path(self.data_dir, profile, account)
         self._queries = QueryThread(self.path)
-        self._sync = SyncThread(self.path, make_client, self._reported.emit)
+        sync = SyncThread(self.path, make_client, lambda p: self._reported.emit(sync, p))
         if self._refresh_every_s is not None:
-            self._sync.refresh_every_s = self._refresh_every_s
-        self._sync.start()
+            sync.refresh_every_s = self._refresh_every_s
+        self._sync = sync
+        sync.start()
 
     def close(self) -> None:
         """Stop syncing and searching (signed out, another profile). The file stays."""
@@ -172,9 +173,9 @@ class FleetIndex(QObject):
             return f"Fleet index as of {clock_text(self.progress.refreshed_at)}"
         return ""
 
-    def _on_report(self, progress: SyncProgress) -> None:
-        if self._sync is None:
-            return  # from a sync stopped since
+    def _on_report(self, sync: SyncThread, progress: SyncProgress) -> None:
+        if sync is not self._sync:
+            return  # from a sync stopped since (another account, signed out)
         if self._sync.paused and progress.state != "paused":
             progress = _with_state(progress, "paused")
         self._set_progress(progress)

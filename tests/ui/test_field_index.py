@@ -6,6 +6,7 @@ removing the profile removes its index; the index holds no secret."""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -74,9 +75,27 @@ def test_any_fragment_finds_devices_in_the_list_and_the_palette(
         lambda: devices.vm.detail is not None and eui == devices.vm.detail.EUI, timeout=10_000
     )
 
-    # Nothing secret in the file (nor in its journal).
+    # A base station by a fragment of its LRR ID, opened in its pane.
     index = console.fleet_index
     assert index is not None and index.path is not None
+    with sqlite3.connect(index.path) as conn:
+        (lrr,) = conn.execute("SELECT key FROM items WHERE kind = 'station' LIMIT 1").fetchone()
+    window = console.window
+    QTest.keyClick(window, Qt.Key.Key_K, CTRL)
+    QTest.keyClicks(window.command_palette.input, lrr[2:7].lower())
+    qtbot.waitUntil(
+        lambda: any(e.key == lrr for e in window.command_palette.ranked()), timeout=10_000
+    )
+    while window.command_palette.current_entry().key != lrr:  # type: ignore[union-attr]
+        QTest.keyClick(window.command_palette.input, Qt.Key.Key_Down)
+    QTest.keyClick(window.command_palette.input, Qt.Key.Key_Return)
+    stations = console.panes["stations"]
+    qtbot.waitUntil(
+        lambda: stations.vm.detail is not None and lrr == stations.vm.detail.lrrID,  # type: ignore[attr-defined]
+        timeout=20_000,
+    )
+
+    # Nothing secret in the file (nor in its journal).
     secret = sandbox.account("subscriber")["client_secret"].encode()
     for path in index.path.parent.iterdir():
         assert secret not in path.read_bytes()

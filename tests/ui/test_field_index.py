@@ -129,6 +129,13 @@ def test_before_the_index_is_ready_the_palette_says_so(
     )
     assert not _palette_devices(console, qtbot, "Bastille")  # the platform's prefix match
     QTest.keyClick(palette.input, Qt.Key.Key_Escape)
+    # The devices list says so too.
+    devices = _devices(console)
+    QTest.keyClicks(devices.search, "Door contact")
+    devices.apply_filters()
+    qtbot.waitUntil(lambda: "not ready" in devices.count_label.text(), timeout=10_000)
+    devices.search.clear()
+    devices.apply_filters()
 
     # Resumed: the fill goes on, and the fragment is found.
     status.button.click()

@@ -44,3 +44,38 @@ async def fragment_query(
         attribute = "EUI" if kind == "device" else "lrrID"
         page.briefs.sort(key=lambda b: order.get(str(getattr(b, attribute, "")), len(order)))
     return page
+
+
+def with_note(count_text: str, index: FleetIndex | None, text: str | None) -> str:
+    """A list's count, and what it says of a search by its box: the index's age past a few
+    minutes, or that the platform's "starts with" search is used until the index is ready."""
+    if index is None or not text or not text.strip():
+        return count_text
+    if index.ready:
+        stale = index.note()  # "Fleet index as of 10:42", or ""
+        note = stale[:1].lower() + stale[1:]
+    else:
+        note = "matched from the start: the fleet index is not ready"
+    return f"{count_text} · {note}" if note else count_text
+
+
+# What a list's empty state says its search box finds: with the index, then without.
+NO_MATCH = {
+    "device": (
+        "No devices match these filters. The search finds devices whose name, DevEUI, IMEI"
+        " or tag contains “{}” (fleet index)",
+        "No devices match these filters. The search finds devices whose name or DevEUI"
+        " starts with “{}” (not text in the middle)",
+    ),
+    "station": (
+        "No base station matches these filters. The search finds stations whose name, LRR"
+        " ID or tag contains “{}” (fleet index)",
+        "No base station matches these filters. The search finds stations whose name, LRR"
+        " ID or UUID starts with “{}”",
+    ),
+}
+
+
+def no_match_text(index: FleetIndex | None, text: str, kind: Kind) -> str:
+    indexed, prefix = NO_MATCH[kind]
+    return (indexed if index is not None and index.ready else prefix).format(text)

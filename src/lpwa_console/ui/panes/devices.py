@@ -28,6 +28,7 @@ from ...models.device_detail import AccountRights, DeviceDetailViewModel
 from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
+from ...models.fleet_index.query import no_match_text, with_note
 from ...schema.devices import Device
 from ...schema.domains import parse_domain_filter
 from ...schema.labels import DEVICE_HEALTH_WORDS
@@ -895,6 +896,7 @@ class DevicesPane(Pane):
         else:
             plus = "" if model.count_known else "+"
             text = f"{count:,}{plus} device{'' if count == 1 else 's'}"
+            text = with_note(text, self.vm.fragments, self.vm.filters.query)
         self.count_label.setText(text)
         self._update_empty()
 
@@ -911,11 +913,7 @@ class DevicesPane(Pane):
             empty_text = (
                 "No devices yet: create one with New device (Ctrl+N)"
                 if self.vm.filters.is_empty()
-                else "No devices match these filters. The search finds devices whose name,"
-                f" DevEUI, IMEI or tag contains “{self.vm.filters.query}” (fleet index)"
-                if self.vm.filters.query and self.vm.fragments and self.vm.fragments.ready
-                else "No devices match these filters. The search finds devices whose name"
-                f" or DevEUI starts with “{self.vm.filters.query}” (not text in the middle)"
+                else no_match_text(self.vm.fragments, self.vm.filters.query, "device")
                 if self.vm.filters.query
                 else "No devices match these filters"
             )

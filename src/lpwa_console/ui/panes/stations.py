@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.fleet_index.query import no_match_text, with_note
 from ...models.partners import PartnerViewModel
 from ...models.references import ReferenceLists
 from ...models.rights import AccountRights
@@ -697,6 +698,7 @@ class StationsPane(Pane):
         else:
             plus = "" if self.vm.model.count_known else "+"
             text = f"{count:,}{plus} station{'' if count == 1 else 's'}"
+            text = with_note(text, self.vm.fragments, self.vm.filters.query)
         self.count_label.setText(text)
         empty = ""
         rows = self.vm.model.rowCount()
@@ -709,11 +711,7 @@ class StationsPane(Pane):
                 "No base station yet: this partner has none, or none you may see."
                 " Create one with New base station (Ctrl+N)"
                 if self.vm.filters.is_empty()
-                else "No base station matches these filters. The search finds stations whose"
-                f" name, LRR ID or tag contains “{self.vm.filters.query}” (fleet index)"
-                if self.vm.filters.query and self.vm.fragments and self.vm.fragments.ready
-                else "No base station matches these filters. The search finds stations whose"
-                f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
+                else no_match_text(self.vm.fragments, self.vm.filters.query, "station")
                 if self.vm.filters.query
                 else "No base station matches these filters"
             )

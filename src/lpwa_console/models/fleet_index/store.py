@@ -216,9 +216,11 @@ class IndexStore:
         marks = ",".join("?" * len(kinds))
         found: dict[int, IndexItem] = {}
         whole = " ".join(words)
-        for column in ("name_key", "ident_key", "imei"):
+        for column, also in (("name_key", ""), ("ident_key", ""), ("imei", " AND imei != ''")):
+            # (`imei != ''` lets SQLite use the partial index on IMEIs)
             rows = self.conn.execute(
-                f"{SELECT} WHERE {column} >= ? AND {column} < ? AND kind IN ({marks}) LIMIT ?",
+                f"{SELECT} WHERE {column} >= ? AND {column} < ?{also} AND kind IN ({marks})"
+                " LIMIT ?",
                 (whole, whole + PREFIX_END, *kinds, limit),
             ).fetchall()
             for row in rows:

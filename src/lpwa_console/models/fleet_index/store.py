@@ -36,11 +36,15 @@ CREATE TABLE IF NOT EXISTS items (
     pass INTEGER NOT NULL DEFAULT 0,  -- the full pass that saw it last (deletions sweep)
     name_key TEXT NOT NULL DEFAULT '',   -- lower(name), for "starts with" by B-tree
     ident_key TEXT NOT NULL DEFAULT '',  -- lower(ident)
+    tail_key TEXT NOT NULL DEFAULT '',   -- lower(ident) reversed: "ends with" by B-tree
+    imei_tail TEXT NOT NULL DEFAULT '',  -- the IMEI reversed
     UNIQUE (kind, key)
 );
 CREATE INDEX IF NOT EXISTS items_name_key ON items (name_key);
 CREATE INDEX IF NOT EXISTS items_ident_key ON items (ident_key);
 CREATE INDEX IF NOT EXISTS items_imei ON items (imei) WHERE imei != '';
+CREATE INDEX IF NOT EXISTS items_tail_key ON items (tail_key);
+CREATE INDEX IF NOT EXISTS items_imei_tail ON items (imei_tail) WHERE imei != '';
 CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
     name, ident, imei, tags, content='items', content_rowid='id', tokenize='trigram'
 );
@@ -63,17 +67,18 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 
 COLUMNS = (
     "kind, key, name, ident, imei, tags, model, health, lat, lon, last_up, created, pass,"
-    " name_key, ident_key"
+    " name_key, ident_key, tail_key, imei_tail"
 )
 # A row that did not change is not written again: the FTS index is not churned by a refresh.
 UPSERT = f"""
-INSERT INTO items ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+INSERT INTO items ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (kind, key) DO UPDATE SET
     name = excluded.name, ident = excluded.ident, imei = excluded.imei, tags = excluded.tags,
     model = excluded.model, health = excluded.health, lat = excluded.lat, lon = excluded.lon,
     last_up = excluded.last_up, created = excluded.created,
     pass = max(items.pass, excluded.pass),
-    name_key = excluded.name_key, ident_key = excluded.ident_key
+    name_key = excluded.name_key, ident_key = excluded.ident_key,
+    tail_key = excluded.tail_key, imei_tail = excluded.imei_tail
 WHERE items.name IS NOT excluded.name OR items.ident IS NOT excluded.ident
     OR items.imei IS NOT excluded.imei OR items.tags IS NOT excluded.tags
     OR items.model IS NOT excluded.model OR items.health IS NOT excluded.health
@@ -107,7 +112,8 @@ class IndexItem:
         return (
             self.kind, self.key, self.name, self.ident, self.imei, self.tags, self.model,
             self.health, self.lat, self.lon, self.last_up, self.created, full_pass,
-            self.name.casefold(), self.ident.casefold(),
+            self.name.casefold(), self.ident.casefold(), self.ident.casefold()[::-1],
+            self.imei[::-1],
         )  # fmt: skip
 
 
@@ -209,19 +215,25 @@ class IndexStore:
 
     def candidates(self, words: list[str], kinds: Sequence[Kind], limit: int) -> list[IndexItem]:
         """Items that may match every word: those whose name, DevEUI/lrrID or IMEI starts
-        with the text first (B-tree), then any fragment (FTS5 trigram; a word of one or two
-        letters is looked for by LIKE). `search.rank` orders them."""
+        or (identifiers) ends with the text first (B-tree), then any fragment (FTS5 trigram;
+        a word of one or two letters is looked for by LIKE). `search.rank` orders them."""
         if not words:
             return []
         marks = ",".join("?" * len(kinds))
         found: dict[int, IndexItem] = {}
         whole = " ".join(words)
-        for column, also in (("name_key", ""), ("ident_key", ""), ("imei", " AND imei != ''")):
-            # (`imei != ''` lets SQLite use the partial index on IMEIs)
+        lookups = (
+            ("name_key", "", whole),
+            ("ident_key", "", whole),
+            ("tail_key", "", whole[::-1]),  # a DevEUI's or lrrID's last digits
+            ("imei", " AND imei != ''", whole),  # (lets SQLite use the partial index)
+            ("imei_tail", " AND imei != ''", whole[::-1]),
+        )
+        for column, also, start in lookups:
             rows = self.conn.execute(
                 f"{SELECT} WHERE {column} >= ? AND {column} < ?{also} AND kind IN ({marks})"
                 " LIMIT ?",
-                (whole, whole + PREFIX_END, *kinds, limit),
+                (start, start + PREFIX_END, *kinds, limit),
             ).fetchall()
             for row in rows:
                 found.setdefault(int(row[0]), _item(row))
@@ -233,7 +245,7 @@ class IndexStore:
                 f"{SELECT} WHERE id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?"
                 f" LIMIT ?) AND kind IN ({marks})"
             )
-            rows = self.conn.execute(sql, (match, limit * 4, *kinds)).fetchall()
+            rows = self.conn.execute(sql, (match, limit * 2, *kinds)).fetchall()
         else:
             like = [f"%{_escape(w)}%" for w in short]
             where = " AND ".join(

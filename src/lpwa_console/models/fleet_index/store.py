@@ -220,6 +220,8 @@ class IndexStore:
         if not words:
             return []
         marks = ",".join("?" * len(kinds))
+        # `+kind`: the kind is a filter, never the index to search by (SQLite would walk
+        # every device by the (kind, key) index rather than the range asked for).
         found: dict[int, IndexItem] = {}
         whole = " ".join(words)
         lookups = (
@@ -231,7 +233,7 @@ class IndexStore:
         )
         for column, also, start in lookups:
             rows = self.conn.execute(
-                f"{SELECT} WHERE {column} >= ? AND {column} < ?{also} AND kind IN ({marks})"
+                f"{SELECT} WHERE {column} >= ? AND {column} < ?{also} AND +kind IN ({marks})"
                 " LIMIT ?",
                 (start, start + PREFIX_END, *kinds, limit),
             ).fetchall()
@@ -243,7 +245,7 @@ class IndexStore:
             match = " AND ".join('"' + w.replace('"', '""') + '"' for w in long)
             sql = (
                 f"{SELECT} WHERE id IN (SELECT rowid FROM items_fts WHERE items_fts MATCH ?"
-                f" LIMIT ?) AND kind IN ({marks})"
+                f" LIMIT ?) AND +kind IN ({marks})"
             )
             rows = self.conn.execute(sql, (match, limit * 2, *kinds)).fetchall()
         else:
@@ -255,7 +257,7 @@ class IndexStore:
             )
             args = [a for pattern in like for a in (pattern,) * 4]
             rows = self.conn.execute(
-                f"{SELECT} WHERE {where} AND kind IN ({marks}) LIMIT ?", (*args, *kinds, limit)
+                f"{SELECT} WHERE {where} AND +kind IN ({marks}) LIMIT ?", (*args, *kinds, limit)
             ).fetchall()
         for row in rows:
             found.setdefault(int(row[0]), _item(row))

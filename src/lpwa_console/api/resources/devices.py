@@ -41,13 +41,9 @@ class DevicesResource(APIResource):
         filters: DeviceFilter | None = None,
         sort: str | None = None,
         descending: bool = False,
-        page_after: str | None = None,
     ) -> DevicePage:
-        """One page; `page_after` (a `cursors.last`) works only with sort="EUI"."""
         params = [("pageIndex", str(page_index)), ("pageSize", str(page_size))]
         params += (filters or DeviceFilter()).to_params() + _sort_param(sort, descending)
-        if page_after is not None:
-            params.append(("pageAfter", page_after))
         return await self._client.get(BASE, DevicePage, params=params)
 
     def iterate(

@@ -226,3 +226,35 @@ def test_no_secret_is_kept(sandbox: Any, tmp_path: Path) -> None:
         c for c in columns if "key" in c and c not in ("key", "name_key", "ident_key", "tail_key")
     ]
     assert path.stat().st_mode & 0o077 == 0  # the user's alone
+
+
+def test_results_say_when_the_index_is_old(
+    sandbox: Any, tmp_path: Path, qtbot: Any, qloop: Any
+) -> None:
+    from lpwa_console.models.fleet_index.index import FleetIndex, clock_text
+    from lpwa_console.models.fleet_index.query import with_note
+    from lpwa_console.models.fleet_index.store import now_ms
+
+    index = FleetIndex(tmp_path)
+    index.open("Field laptop", "subscriber", _client_of(sandbox))
+    qtbot.waitUntil(lambda: index.ready and index.progress.state == "ready", timeout=60_000)
+    assert index.note() == "" and with_note("3 devices", index, "bast") == "3 devices"
+    path = index.path
+    assert path is not None
+    index.pause()
+    qtbot.waitUntil(lambda: index.progress.state == "paused", timeout=10_000)
+    # Last matched the platform 10 minutes ago (paused since: no refresh comes).
+    with qtbot.waitSignal(index.progress_changed, timeout=10_000):
+        index.close()
+    store = IndexStore(path)
+    old = now_ms() - 10 * 60_000
+    store.set_many({"refreshed_at": str(old), "paused": "1"})
+    store.close()
+    index.open("Field laptop", "subscriber", _client_of(sandbox))
+    qtbot.waitUntil(lambda: index.ready, timeout=10_000)
+    assert index.note() == f"Fleet index as of {clock_text(old)}"
+    assert (
+        with_note("3 devices", index, "bast") == f"3 devices · fleet index as of {clock_text(old)}"
+    )
+    done = asyncio.ensure_future(index.aclose())
+    qtbot.waitUntil(done.done, timeout=20_000)

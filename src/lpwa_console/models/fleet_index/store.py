@@ -137,6 +137,9 @@ def open_index(path: Path) -> sqlite3.Connection:
         path.chmod(0o600)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
+    # 32 MB of page cache (2 MB by default): a fill inserts into six B-trees of a million
+    # rows and the FTS segments; fewer pages read again from the OS per page written.
+    conn.execute("PRAGMA cache_size=-32768")
     conn.executescript(SCHEMA)
     conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
     return conn

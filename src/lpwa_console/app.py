@@ -21,6 +21,7 @@ from .models.device_import import DeviceImportViewModel
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox, default_data_dir
 from .models.field_offline.mode import FieldMode
+from .models.fleet_index.index import FleetIndex
 from .models.palette import DeviceSearchViewModel
 from .models.pane_access import (
     PARTNER,
@@ -39,6 +40,7 @@ from .options import Options, make_settings
 from .pane_factories import pane_factories
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
+from .ui.fleet_index_status import follow_search_box
 from .ui.lazy_pane import LazyPane
 from .ui.main_window import MainWindow
 from .ui.panes.devices import DevicesPane
@@ -88,12 +90,20 @@ def build(
     # The other panes are made when first shown (ui/lazy_pane.py): their imports and
     # view-models are most of a start otherwise.
     panes = Panes({"devices": devices_pane})
-    factories = pane_factories(session, runner, rights, settings, tiles_dir)
+    fleet_index = follow_fleet(session, profiles, data_dir, devices)
+    follow_search_box(
+        fleet_index,
+        devices_pane.search,
+        fragment="Name, DevEUI, IMEI or tag",
+        prefix="Any part of them once the fleet index is ready",
+    )
+    factories = pane_factories(session, runner, rights, settings, tiles_dir, fleet_index)
     for key, (title, factory) in factories.items():
         panes.add(LazyPane(key, title, factory))
     subscription = SubscriptionSettingsViewModel(runner)
     session.client_changed.connect(subscription.set_client)
     device_search = DeviceSearchViewModel(runner)
+    device_search.index = fleet_index
     # The palette finds devices for an account that has some (a partner's would be refused).
     session.client_changed.connect(
         lambda client: device_search.set_client(
@@ -111,9 +121,19 @@ def build(
         pane_keys=list(panes.keys()),
         device_search=device_search,
         data_dir=embedded.data_dir,
+        fleet_index=fleet_index,
     )
     return Console(
-        settings, runner, profiles, embedded, session, devices, window, panes, subscription
+        settings,
+        runner,
+        profiles,
+        embedded,
+        session,
+        devices,
+        window,
+        panes,
+        subscription,
+        fleet_index=fleet_index,
     )
 
 
@@ -126,6 +146,31 @@ def field_follows(session: Session, rights: AccountRights, client: object) -> No
     rights.set_offline(field.offline_reason if client is not None else "")
     if client is not None and not field.offline and field.pending():
         field.sync(client)  # type: ignore[arg-type]
+
+
+def follow_fleet(
+    session: Session, profiles: ProfileStore, data_dir: Path, devices: DevicesViewModel
+) -> FleetIndex:
+    """The fleet index (issue 23) of whoever is signed in: started after sign-in, stopped at
+    sign-out, deleted with its profile; the devices' search box and edits go through it."""
+    index = FleetIndex(data_dir)
+
+    def client(value: object) -> None:
+        profile = session.profile
+        # Offline (a snapshot, models/field_offline) there is no platform to sync from: the
+        # lists search the snapshot by prefix, as the platform does.
+        if value is None or profile is None or session.offline_text:
+            index.close()
+        else:
+            index.open(profile.name, f"{session.account_name}\n{session.role}", session.new_client)
+
+    session.client_changed.connect(client)
+    profiles.removed.connect(index.delete_profile)
+    devices.fragments = index
+    devices.saved.connect(index.follow_device)
+    devices.gone.connect(lambda euis: index.forget("device", euis))
+    devices.retagged.connect(index.follow_device)
+    return index
 
 
 def show_loading(console: Console) -> None:

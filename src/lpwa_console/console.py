@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QWidget
 
 from .models.devices import DevicesViewModel
 from .models.embedded import EmbeddedSandbox
+from .models.fleet_index.index import FleetIndex
 from .models.profiles import Profile, ProfileStore
 from .models.session import Session
 from .models.subscription_settings import SubscriptionSettingsViewModel
@@ -55,6 +56,7 @@ class Console:
     window: MainWindow
     panes: Panes
     subscription: SubscriptionSettingsViewModel | None = None
+    fleet_index: FleetIndex | None = None
 
     async def aclose(self) -> None:
         self.window.save_layout()
@@ -63,6 +65,8 @@ class Console:
         # when a pane's hide handler found its view-model's timer deleted already.
         self.window.hide()
         self.runner.cancel_all()
+        if self.fleet_index is not None:
+            await self.fleet_index.aclose()
         await self.session.aclose()
         if self.session.field is not None:
             self.session.field.close()

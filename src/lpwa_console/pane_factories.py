@@ -24,8 +24,10 @@ def pane_factories(
     rights: AccountRights,
     settings: QSettings,
     tiles_dir: Path,
+    fleet_index: Any = None,
 ) -> dict[str, tuple[str, Callable[[], QWidget]]]:
-    """Each pane after the first: its title, and how to make it (imports included)."""
+    """Each pane after the first: its title, and how to make it (imports included).
+    `fleet_index` (a `FleetIndex`): the stations' search box looks fragments up in it."""
 
     def following(key: str, data: str | None = None) -> Callable[[Any], Any]:
         def given(client: Any) -> Any:
@@ -102,12 +104,27 @@ def pane_factories(
         from .models.stations import StationsViewModel
         from .ui.panes.stations import StationsPane
 
-        return StationsPane(
-            follow(StationsViewModel(runner)),
+        vm = StationsViewModel(runner)
+        if fleet_index is not None:
+            vm.fragments = fleet_index
+            vm.saved.connect(fleet_index.follow_station)
+            vm.created.connect(fleet_index.follow_station)
+        pane = StationsPane(
+            follow(vm),
             detail_vm=follow(StationDetailViewModel(runner)),
             rights=rights,
             partner=follow(PartnerViewModel(runner)),
         )
+        if fleet_index is not None:
+            from .ui.fleet_index_status import follow_search_box
+
+            follow_search_box(
+                fleet_index,
+                pane.search,
+                fragment="Name, LRR ID or tag",
+                prefix="Any part of them once the fleet index is ready",
+            )
+        return pane
 
     def partners() -> QWidget:
         follow = following("partners")

@@ -133,6 +133,7 @@ class DevicesViewModel(FleetListViewModel):
     detail_row = Signal(int)  # after a reload, the row of the device shown (to select it)
     deleted = Signal(int, list)  # devices deleted, [(EUI, reason)] of those that were not
     references_changed = Signal(str)  # kind (a key of REFERENCE_KINDS), loaded or failed
+    gone = Signal(list)  # the DevEUIs deleted (the fleet index forgets them at once)
 
     list_title = "Devices"
     noun, plural = "device", "devices"
@@ -362,6 +363,7 @@ class DevicesViewModel(FleetListViewModel):
 
         def done(results: list[tuple[str, str | None]]) -> None:
             failures = [(eui, reason) for eui, reason in results if reason is not None]
+            self.gone.emit([eui for eui, reason in results if reason is None])
             if self.detail is not None and self.detail.EUI in euis:
                 self.select(None)
             self.reload()

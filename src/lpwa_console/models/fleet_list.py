@@ -8,13 +8,19 @@ A subclass says how to read one item and the tag calls (`_get`, `_tag`,
 from __future__ import annotations
 
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 from PySide6.QtCore import Signal
 
 from ..api import LpwaClient
+from ..schema.common import ListEnvelope
+from .fleet_index.query import fragment_query
 from .list_detail import ListDetailViewModel
+
+if TYPE_CHECKING:
+    from .fleet_index.index import FleetIndex
+    from .fleet_index.store import Kind
 
 Call = Coroutine[Any, Any, Any]  # a client call, run as a task
 
@@ -27,16 +33,23 @@ class FleetListViewModel(ListDetailViewModel):
     save_failed = Signal(str, str)  # message, field ('' when the server names none)
     suggestions_changed = Signal(list)  # tag names
     tags_applied = Signal(str)  # what happened, in words
+    retagged = Signal(object)  # a row's item, its tags changed (the fleet index follows)
 
     noun = "item"  # "device": tasks and messages
     plural = "items"
     suggestions_title = "Tag suggestions"
     tag_model: type[BaseModel] = BaseModel  # a tag of a row
+    # What the fleet index finds for the search box (issue 23), and the list filter that
+    # names items by their key (the index's answer is sent as it).
+    index_kind: Kind = "device"
+    key_filter = "devEUI"
 
     def _setup(self) -> None:
         self.detail: Any = None
         self._detail_ref = ""
         self._saving = False
+        # The fleet index the search box looks fragments up in, when there is one.
+        self.fragments: FleetIndex | None = None
 
     # --- what an entity says ------------------------------------------------------------
 
@@ -48,6 +61,35 @@ class FleetListViewModel(ListDetailViewModel):
 
     def _forget_session(self) -> None:
         """What else belongs to the old session (the device pickers' lists)."""
+
+    # --- the list: the search box's one seam ------------------------------------------
+
+    def _fetcher(self) -> Any:
+        """Pages as `ListDetailViewModel` asks for them, but the search box's text is any
+        fragment through the fleet index when it is ready (`fragment_query`), unless the
+        user named items by key already."""
+        client, runner, filters = self.client, self.runner, self.filters
+        assert client is not None
+        title, kind, key_filter, fragments = (
+            self.list_title, self.index_kind, self.key_filter, self.fragments
+        )  # fmt: skip
+
+        async def fetch(
+            page: int, size: int, sort: str | None, descending: bool
+        ) -> ListEnvelope[Any]:
+            async def ask(keys: list[str] | None) -> ListEnvelope[Any]:
+                wanted = (
+                    filters
+                    if keys is None
+                    else filters.model_copy(update={"query": None, key_filter: keys})
+                )
+                call = self._list_page(client, wanted, page, size, sort, descending)
+                return await runner.track(f"{title} page {page}", call)
+
+            text = filters.query if not getattr(filters, key_filter) else None
+            return await fragment_query(fragments, text, kind, ask, keep_rank=sort is None)
+
+        return fetch
 
     # --- session and filters ------------------------------------------------------------
 
@@ -161,4 +203,6 @@ class FleetListViewModel(ListDetailViewModel):
             tags = [t for t in brief.tags if t.name != name]
             if not untag:
                 tags.append(self.tag_model(name=name))
-            self.model.replace_item(row, brief.model_copy(update={"tags": tags}))
+            patched = brief.model_copy(update={"tags": tags})
+            self.model.replace_item(row, patched)
+            self.retagged.emit(patched)

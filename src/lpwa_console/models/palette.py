@@ -1,6 +1,10 @@
 """The command palette's brains: ranking what matches the typed text, and finding devices on
 the server (by name, DevEUI or IMEI) while the user types.
 
+With the fleet index ready (issue 23), devices and base stations are found in it by any
+fragment of a name, DevEUI/lrrID, IMEI or tag, ranked, at each keystroke; until then on the
+server from the start of the text, and `note` says so.
+
 `rank(query, entries)` orders the panes, actions and devices by how well their words match:
 the whole text, then its start, then the start of a word, then anywhere, then letters in
 order (initials: "ndev" finds "New device"). Every word typed must match.
@@ -11,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -20,11 +24,16 @@ from ..schema.devices import DeviceBrief, DeviceFilter
 from .latest import Latest
 from .tasks import TaskRunner
 
+if TYPE_CHECKING:
+    from .fleet_index.index import FleetIndex
+    from .fleet_index.store import IndexItem
+
 SEARCH_DEBOUNCE_MS = 250
 DEVICE_RESULTS = 8  # devices asked for per search (a palette is not a list)
 IMEI_PATTERN = re.compile(r"\d{14,15}")
 
-EntryKind = Literal["pane", "action", "device"]
+EntryKind = Literal["pane", "action", "device", "station"]
+INDEX_DEBOUNCE_MS = 0  # the index answers in milliseconds: every keystroke is searched
 
 
 @dataclass(frozen=True)
@@ -103,9 +112,26 @@ def device_entry(device: DeviceBrief) -> PaletteEntry:
     )
 
 
+def index_entry(item: IndexItem) -> PaletteEntry:
+    """A device or base station found in the fleet index (the index has ranked it)."""
+    if item.kind == "station":
+        return PaletteEntry(
+            "station", item.name or item.ident, item.key, detail=f"Base station · {item.ident}"
+        )
+    label = "IMEI" if item.imei and item.imei == item.ident else "DevEUI"
+    return PaletteEntry(
+        "device",
+        item.name or item.ident,
+        item.key,
+        detail=f"Device · {label} {item.ident}",
+        keywords=f"{item.imei} {item.tags}".strip(),
+    )
+
+
 class DeviceSearchViewModel(QObject):
     """Devices whose name, DevEUI or IMEI starts with the typed text, from the server, a
-    moment after the typing stops. A newer text makes an older answer stale."""
+    moment after the typing stops; with a fleet index ready, devices and stations by any
+    fragment, from the index, at each keystroke. A newer text makes an older answer stale."""
 
     results_changed = Signal(list)  # list[PaletteEntry], for the text of `query`
     searching_changed = Signal(bool)
@@ -122,11 +148,14 @@ class DeviceSearchViewModel(QObject):
         super().__init__(parent)
         self.runner = runner
         self.client = client
+        self.index: FleetIndex | None = None
+        self.note = ""  # what the results say of where they come from
         self.query = ""
         self.results: list[PaletteEntry] = []
         self.searches = 0  # sent to the server
         self._latest = Latest()
         self._task: int | None = None
+        self._debounce_ms = debounce_ms
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(debounce_ms)
@@ -144,10 +173,12 @@ class DeviceSearchViewModel(QObject):
         """Look for this text once the typing pauses ('' clears the results at once)."""
         self.query = text.strip()
         self._cancel()
-        if not self.query or self.client is None:
+        indexed = self.index is not None and self.index.ready
+        if not self.query or (self.client is None and not indexed):
             self._set_results([])
             self.searching_changed.emit(False)
             return
+        self._timer.setInterval(INDEX_DEBOUNCE_MS if indexed else self._debounce_ms)
         self._timer.start()
         self.searching_changed.emit(True)
 
@@ -159,10 +190,15 @@ class DeviceSearchViewModel(QObject):
             self._task = None
 
     def _search_now(self) -> None:
+        index = self.index
+        if index is not None and index.ready:
+            self._search_index(index)
+            return
         client, text, generation = self.client, self.query, self._latest.ticket
         if client is None or not text:
             return
         self.searches += 1
+        self.note = index.note() if index is not None else ""
 
         async def find() -> list[DeviceBrief]:
             lookups: list[Any] = [
@@ -197,6 +233,33 @@ class DeviceSearchViewModel(QObject):
 
         self._task = self.runner.run(
             f"Find devices “{text}”", find(), on_done=done, on_error=failed, quiet=True
+        )
+
+    def _search_index(self, index: FleetIndex) -> None:
+        text, generation = self.query, self._latest.ticket
+
+        def done(items: list[IndexItem]) -> None:
+            if not self._latest.is_current(generation):
+                return
+            self._task = None
+            self.note = index.note()
+            self._set_results([index_entry(item) for item in items])
+            self.searching_changed.emit(False)
+
+        def failed(_exc: BaseException, message: str) -> None:
+            if not self._latest.is_current(generation):
+                return
+            self._task = None
+            self._set_results([])
+            self.searching_changed.emit(False)
+            self.failed.emit(message)
+
+        self._task = self.runner.run(
+            f"Find “{text}” in the fleet index",
+            index.search(text, limit=DEVICE_RESULTS * 2),
+            on_done=done,
+            on_error=failed,
+            quiet=True,
         )
 
     def _set_results(self, results: list[PaletteEntry]) -> None:

@@ -180,6 +180,7 @@ class ProfileStore(QObject):
     """The list of profiles, the last one used, and their secrets."""
 
     changed = Signal()
+    removed = Signal(str)  # a profile's name, once deleted (its local data goes with it)
 
     def __init__(self, settings: QSettings, secrets: SecretStore, parent: QObject | None = None):
         super().__init__(parent)
@@ -245,6 +246,8 @@ class ProfileStore(QObject):
         self._write([p for p in remotes if p.name != name])
         if self.last_profile_name() == name:
             self.set_last_profile(EMBEDDED_NAME)
+        if gone:
+            self.removed.emit(name)
         self.changed.emit()
 
     def secret(self, profile: Profile) -> str | None:

@@ -90,6 +90,7 @@ class Session(QObject):
         self.field = field
         self.offline_text = ""
         self._task_id: int | None = None
+        self._twin: Callable[[], LpwaClient] | None = None
         if embedded is not None:
             embedded.failed.connect(self._sandbox_failed)
             embedded.ready.connect(self._sandbox_ready)
@@ -142,6 +143,7 @@ class Session(QObject):
             )
             # Plain HTTP on loopback: the client builds no TLS for it (api._base.http_client).
             client = self._client_factory(info.base_url, credentials, True)
+            base_url, verify = info.base_url, True
             name = str(account.get("name") or account["client_id"])
             role = str(account.get("role", profile.role))
         else:
@@ -168,6 +170,7 @@ class Session(QObject):
             credentials = Credentials(profile.token_url, profile.client_id, secret)
             self._set_progress("Signing in…")
             client = self._client_factory(profile.subscriber_url, credentials, profile.verify_tls)
+            base_url, verify = profile.subscriber_url, profile.verify_tls
             if profile.operator_url:
                 self.operator_client = self._client_factory(
                     profile.operator_url, credentials, profile.verify_tls
@@ -198,6 +201,8 @@ class Session(QObject):
         if offline_ready:
             _no_retries(client, retries)
         self.client = client
+        factory = self._client_factory
+        self._twin = lambda: factory(base_url, credentials, verify)
         # The sandbox knows its demo accounts by name; a real platform names the subscription.
         sub_name = getattr(subscription, "name", None)
         self.account_name = name if profile.is_embedded else (sub_name or name)
@@ -282,12 +287,20 @@ class Session(QObject):
         if ended:
             self.progress_changed.emit("")
 
+    def new_client(self) -> LpwaClient:
+        """Another client of the account signed in (its own connection and token), for work
+        in a thread of its own (the fleet index's sync)."""
+        if self._twin is None:
+            raise ConnectionFailed("Not signed in")
+        return self._twin()
+
     def _drop_clients(self) -> None:
         self.offline_text = ""
         if self.field is not None:
             self.field.leave_offline()
         old = [c for c in (self.client, self.operator_client) if c is not None]
         self.client = self.operator_client = None
+        self._twin = None
         self.account_name = self.role = ""
         self.client_changed.emit(None)
         self.account_changed.emit("", "")

@@ -155,6 +155,8 @@ class StationsViewModel(FleetListViewModel):
     noun, plural = "station", "stations"
     suggestions_title = "Base station tag suggestions"
     tag_model = StationTag
+    index_kind = "station"
+    key_filter = "LRRID"
 
     def _columns(self) -> list[Column[Any]]:
         return list(station_columns())

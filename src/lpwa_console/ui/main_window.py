@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..models.fleet_index.index import FleetIndex
 from ..models.palette import DeviceSearchViewModel, PaletteEntry
 from ..models.pane_access import PANE_ACCESS, PaneRule, visible_panes
 from ..models.profiles import ProfileStore
@@ -34,6 +35,7 @@ from ..models.subscription_settings import SubscriptionSettingsViewModel
 from ..models.tasks import TaskRunner
 from ..schema.labels import role_words
 from .dialogs.secret_storage import PassphrasePrompt
+from .fleet_index_status import FleetIndexStatus
 from .lazy_pane import LazyPane
 from .navigator import Location, Navigator
 from .palette import CommandPalette
@@ -88,6 +90,7 @@ class MainWindow(QMainWindow):
         device_search: DeviceSearchViewModel | None = None,
         data_dir: Path | None = None,
         pane_access: dict[str, PaneRule] | None = None,
+        fleet_index: FleetIndex | None = None,
     ) -> None:
         super().__init__(parent)
         self.session = session
@@ -156,6 +159,9 @@ class MainWindow(QMainWindow):
         self.account_button.clicked.connect(self.open_account_view)
         self.tasks_label = QLabel()
         self.statusBar().addWidget(self.state_label, 1)
+        if fleet_index is not None:
+            self.fleet_index_status = FleetIndexStatus(fleet_index)
+            self.statusBar().addPermanentWidget(self.fleet_index_status)
         self.statusBar().addPermanentWidget(self.tasks_label)
         self.statusBar().addPermanentWidget(self.account_button)
 
@@ -581,6 +587,8 @@ class MainWindow(QMainWindow):
             self.navigator.open(entry.key)
         elif entry.kind == "device":
             self.navigator.go(Location("devices", entry.key))
+        elif entry.kind == "station":
+            self.navigator.go(Location("stations", entry.key))
         else:
             action = self._palette_actions.get(entry.key)
             if action is not None and action.isEnabled():

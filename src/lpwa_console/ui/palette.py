@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 from ..models.palette import DeviceSearchViewModel, PaletteEntry, rank
 
 ENTRY_ROLE = int(Qt.ItemDataRole.UserRole) + 1
-KIND_WORDS = {"pane": "Go to", "action": "Action", "device": "Device"}
+KIND_WORDS = {"pane": "Go to", "action": "Action", "device": "Device", "station": "Base station"}
 WIDTH, HEIGHT = 600, 380
 
 
@@ -75,7 +75,7 @@ class EntryDelegate(QStyledItemDelegate):
 
 def entry_kind_text(entry: PaletteEntry) -> str:
     """ "Go to · Ctrl+3", "Action · Ctrl+N", "Device · DevEUI 70B3…"."""
-    if entry.kind == "device":
+    if entry.kind in ("device", "station"):
         return entry.detail
     kind = KIND_WORDS[entry.kind]
     return f"{kind} · {entry.detail}" if entry.detail else kind
@@ -168,8 +168,11 @@ class CommandPalette(QFrame):
 
     def _fill(self) -> None:
         text = self.input.text()
-        devices = self.search.results if self.search.query == text.strip() else []
-        ranked = rank(text, self.commands + devices)
+        found = self.search.results if self.search.query == text.strip() else []
+        # The index's results come ranked by any fragment; the palette's own ranking (which
+        # words start with the text) would put them behind the panes and actions.
+        indexed = self.search.index is not None and self.search.index.ready
+        ranked = rank(text, self.commands) + found if indexed else rank(text, self.commands + found)
         self.list.clear()
         for entry in ranked:
             # The text is for accessibility and tests; the delegate draws the row.
@@ -190,6 +193,8 @@ class CommandPalette(QFrame):
             text = "Looking for devices…"
         elif self.input.text().strip() and not self.list.count():
             text = "Nothing matches"
+        elif self.input.text().strip() and self.search.note:
+            text = self.search.note
         else:
             text = "↑↓ choose · Enter open · Esc close"
         self.hint.setText(text)

@@ -27,6 +27,7 @@ from ...models.device_detail import AccountRights, DeviceDetailViewModel
 from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
+from ...models.fleet_index.query import no_match_text
 from ...schema.devices import Device
 from ...schema.labels import DEVICE_HEALTH_WORDS
 from ..connections import SignalConnections
@@ -756,10 +757,7 @@ class DevicesPane(FleetListPane):
         if self.vm.filters.is_empty():
             return "No devices yet: create one with New device (Ctrl+N)"
         if self.vm.filters.query:
-            return (
-                "No devices match these filters. The search finds devices whose name"
-                f" or DevEUI starts with “{self.vm.filters.query}” (not text in the middle)"
-            )
+            return no_match_text(self.vm.fragments, self.vm.filters.query, "device")
         return "No devices match these filters"
 
     def _loading(self, loading: bool) -> None:

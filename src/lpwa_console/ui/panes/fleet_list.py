@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.fleet_index.query import with_note
 from ...models.fleet_list import FleetListViewModel
 from ...schema.domains import parse_domain_filter
 from ..connections import SignalConnections
@@ -259,6 +260,8 @@ class FleetListPane(Pane, parts.KeptDialog):
         text = parts.count_text(
             count, self.noun, self.plural, first_loaded=loaded, known=model.count_known
         )
+        if loaded:  # what the search box's text was matched by (the fleet index, its age)
+            text = with_note(text, self.vm.fragments, self.vm.filters.query)
         self.count_label.setText(text if self.vm.has_client else "")
         self._update_empty()
 

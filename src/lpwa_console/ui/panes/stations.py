@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ...models.fleet_index.query import no_match_text
 from ...models.partners import PartnerViewModel
 from ...models.references import ReferenceLists
 from ...models.rights import AccountRights
@@ -565,10 +566,7 @@ class StationsPane(FleetListPane):
                 " Create one with New base station (Ctrl+N)"
             )
         if self.vm.filters.query:
-            return (
-                "No base station matches these filters. The search finds stations whose"
-                f" name, LRR ID or UUID starts with “{self.vm.filters.query}”"
-            )
+            return no_match_text(self.vm.fragments, self.vm.filters.query, "station")
         return "No base station matches these filters"
 
     def _client_changed(self, has_client: bool) -> None:

@@ -1,0 +1,520 @@
+"""Filling and refreshing the index over the API client, in a thread of its own (its own
+asyncio loop, its own client signed in with the same credentials, its own connection): the
+console's loop only receives progress.
+
+A full pass walks what the account may see: application servers and multicast groups by
+page index (a few), base stations by lrrID cursor, devices by DevEUI cursor, 1,000 a page
+(the platform's largest). Each page and the cursor after it are written in one transaction,
+so a pass stopped (paused, the console closed, a crash) goes on after the last page written.
+A pass marks what it saw; at its end, what it did not see is deleted (gone on the platform).
+
+A refresh asks only what the list API can tell cheaply (it has no "changed since" filter):
+  - devices and stations created since the newest one known (sort=creationDate desc),
+  - devices with an uplink since the last refresh (sort=lastUpTimestamp desc; health, last
+    uplink), stations likewise by lastUpFrameDate,
+  - the counts (with those first pages): fewer on the platform than here means deletions,
+    more than the new ones explain means changes we cannot see: both start a full pass,
+  - multicast groups and application servers again in full (a page or two).
+Renames, tags and positions changed outside this console, and health changes without an
+uplink, are only seen by a full pass, made every `full_every_s` (6 h by default). Edits made
+in this console are written at once by `FleetIndex.follow_*`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ...api.errors import APIError, NotFoundError, PermissionDeniedError
+from ...api.resources.devices import BASE as DEVICES_PATH
+from .items import wire_app_server, wire_device, wire_multicast, wire_station
+from .progress import RefreshCost, SyncProgress, SyncState
+from .store import IndexItem, IndexStore, Kind, now_ms
+from .wire import read_page
+
+if TYPE_CHECKING:
+    from ...api import LpwaClient
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 1000
+PASS_ORDER: tuple[Kind, ...] = ("app_server", "multicast", "station", "device")
+REFRESH_EVERY_S = 120.0
+FULL_EVERY_S = 6 * 3600.0
+MAX_REFRESH_PAGES = 50  # uplinks since the last refresh: more than 50,000 -> a full pass
+
+Report = Callable[[SyncProgress], None]
+
+
+class SyncThread:
+    """Fills, then refreshes every `refresh_every_s`, until stopped. `pause()` stops after
+    the page being written (remembered in the file: a restart stays paused)."""
+
+    def __init__(
+        self,
+        path: Path,
+        make_client: Callable[[], LpwaClient],
+        report: Report,
+        *,
+        page_size: int = PAGE_SIZE,
+        refresh_every_s: float = REFRESH_EVERY_S,
+        full_every_s: float = FULL_EVERY_S,
+    ) -> None:
+        self.path = path
+        self.make_client = make_client
+        self.report = report
+        self.page_size = page_size
+        self.refresh_every_s = refresh_every_s
+        self.full_every_s = full_every_s
+        self._stop = threading.Event()
+        self._paused = threading.Event()
+        self._wake = threading.Event()
+        self._thread = threading.Thread(target=self._main, name="fleet-index-sync", daemon=True)
+        self.last_cost = RefreshCost()
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._wake.set()
+
+    def join(self, timeout: float = 10.0) -> None:
+        if self._thread.is_alive():
+            self._thread.join(timeout)
+
+    def pause(self) -> None:
+        self._paused.set()
+
+    def resume(self) -> None:
+        self._paused.clear()
+        self._wake.set()
+
+    def refresh_now(self) -> None:
+        self._wake.set()
+
+    @property
+    def paused(self) -> bool:
+        return self._paused.is_set()
+
+    # --- the thread ---------------------------------------------------------------------
+
+    def _main(self) -> None:
+        try:
+            asyncio.run(self._run())
+        except Exception:  # the file could not be opened (its folder deleted...): say so
+            log.warning("fleet index sync stopped", exc_info=True)
+            self.report(SyncProgress("failed", message="Fleet index: could not be opened"))
+
+    async def _run(self) -> None:
+        store = IndexStore(self.path)
+        try:
+            if store.get("paused") == "1":
+                self._paused.set()
+            # What the file holds already (a restart): searches may use it at once.
+            self._say(store, "paused" if self._paused.is_set() else "ready")
+            client = self.make_client()
+            try:
+                await self._loop(store, client)
+            finally:
+                await client.aclose()
+        finally:
+            store.close()
+
+    async def _loop(self, store: IndexStore, client: LpwaClient) -> None:
+        while not self._stop.is_set():
+            try:
+                await self._wait_unpaused(store)
+                if self._stop.is_set():
+                    return
+                full_at = int(store.get("pass.at", "0"))
+                due = (now_ms() - full_at) / 1000 > self.full_every_s
+                if store.get("pass.kind") or store.get("built") != "1" or due:
+                    await self._full_pass(store, client)
+                else:
+                    await self._refresh(store, client)
+            except _Stopped:
+                return
+            except _Paused:
+                continue
+            except APIError as exc:
+                self._say(store, "failed", message=f"Fleet index: {exc}")
+            except (sqlite3.Error, OSError, ValueError, KeyError) as exc:
+                # A damaged answer or file: said, logged, tried again at the next refresh.
+                log.warning("fleet index sync failed", exc_info=True)
+                self._say(store, "failed", message=f"Fleet index: {exc}")
+            self._wake.clear()
+            self._wake.wait(self.refresh_every_s)
+
+    async def _wait_unpaused(self, store: IndexStore) -> None:
+        if not self._paused.is_set():
+            if store.get("paused") == "1":
+                store.set_many({"paused": "0"})
+            return
+        store.set_many({"paused": "1"})
+        self._say(store, "paused")
+        while self._paused.is_set() and not self._stop.is_set():
+            await asyncio.to_thread(self._wake.wait, 0.5)
+            self._wake.clear()
+        if not self._paused.is_set():  # resumed (stopped while paused: still paused)
+            store.set_many({"paused": "0"})
+
+    def _check(self) -> None:
+        if self._stop.is_set():
+            raise _Stopped
+        if self._paused.is_set():
+            raise _Paused
+
+    def _say(
+        self, store: IndexStore, state: SyncState, done: int | None = None, **more: Any
+    ) -> None:
+        """Report; `done` given during a walk (counting a million rows each page would not
+        be cheap)."""
+        if done is None:
+            counts = store.counts()
+            done = counts.get("device", 0) + counts.get("station", 0)
+        total = int(store.get("total.device", "0") or 0) + int(store.get("total.station", "0") or 0)
+        self.report(
+            SyncProgress(
+                state,
+                done=done,
+                total=total,
+                built=store.get("built") == "1",
+                refreshed_at=int(store.get("refreshed_at", "0") or 0),
+                **more,
+            )
+        )
+
+    # --- a full pass --------------------------------------------------------------------
+
+    async def _full_pass(self, store: IndexStore, client: LpwaClient) -> None:
+        kind = store.get("pass.kind")
+        if not kind:  # a new pass (else: go on with the one stopped)
+            number = int(store.get("pass", "0")) + 1
+            store.set_many(
+                {"pass": str(number), "pass.kind": PASS_ORDER[0], "pass.cursor": "",
+                 "pass.started": str(now_ms())}
+            )  # fmt: skip
+        number = int(store.get("pass"))
+        state: SyncState = "filling" if store.get("built") != "1" else "refreshing"
+        for kind in PASS_ORDER[PASS_ORDER.index(store.get("pass.kind")) :]:
+            self._say(store, state, kind=kind)
+            await self._walk(store, client, kind, number, state)
+            store.sweep(kind, number)
+            following = PASS_ORDER.index(kind) + 1
+            store.set_many(
+                {
+                    "pass.kind": PASS_ORDER[following] if following < len(PASS_ORDER) else "",
+                    "pass.cursor": "",
+                }
+            )
+        started = store.get("pass.started", str(now_ms()))
+        store.set_many({"built": "1", "pass.at": started, "refreshed_at": started})
+        self._say(store, "ready")
+
+    async def _walk(
+        self, store: IndexStore, client: LpwaClient, kind: Kind, number: int, state: SyncState
+    ) -> None:
+        """One kind, page after page, each written (with the cursor after it) while the next
+        is asked for. The store is touched by one thread at a time: the writing thread
+        between `ensure_future` and `await writing`, this one otherwise."""
+        fetch, cursor_paged = _walker(client, kind, self.page_size)
+        convert = CONVERT[kind]
+        cursor: str | None = store.get("pass.cursor") or None
+        index = 1
+        counts = store.counts()  # once: then counted as written
+        done = counts.get("device", 0) + counts.get("station", 0)
+        totals = {k: int(store.get(f"total.{k}", "0") or 0) for k in ("device", "station")}
+        built = store.get("built") == "1"
+        refreshed_at = int(store.get("refreshed_at", "0") or 0)
+        writing: asyncio.Future[None] | None = None
+        sort = CURSOR_SORT.get(kind)
+        pending: asyncio.Future[Any]
+        if sort is None:  # a few pages by index: no pipeline
+            pending = asyncio.ensure_future(fetch(cursor, index))
+        else:
+            pending = asyncio.ensure_future(
+                fetch_raw(client, kind, self.page_size, cursor=cursor, sort=sort)
+            )
+        try:
+            while True:
+                self._check()
+                try:
+                    answer = await pending
+                except (PermissionDeniedError, NotFoundError):
+                    return  # the account may not see this kind: nothing of it to index
+                if isinstance(answer, bytes):
+                    # By cursor: the next page is asked for while this one is read.
+                    ahead = peek_cursor(answer)
+                    if ahead is not None:
+                        pending = asyncio.ensure_future(
+                            fetch_raw(client, kind, self.page_size, cursor=ahead, sort=sort)
+                        )
+                    page = await asyncio.to_thread(parse_page, answer)
+                    if page.next_cursor != ahead:  # not where it was looked for
+                        if ahead is not None:
+                            pending.cancel()
+                        if page.next_cursor:
+                            pending = asyncio.ensure_future(
+                                fetch_raw(
+                                    client, kind, self.page_size, cursor=page.next_cursor,
+                                    sort=sort,
+                                )
+                            )  # fmt: skip
+                else:
+                    page = answer
+                    if page.more and page.briefs:
+                        pending = asyncio.ensure_future(fetch(None, index + 1))
+                values = {}
+                if cursor is None and index == 1 and page.count is not None:
+                    values[f"total.{kind}"] = str(page.count)
+                    totals[kind] = page.count
+                items = await asyncio.to_thread(_convert_all, convert, page.briefs)
+                cursor = page.next_cursor if cursor_paged else None
+                index += 1
+                last = not page.briefs or (not cursor if cursor_paged else not page.more)
+                if writing is not None:
+                    await writing
+                values["pass.cursor"] = cursor or ""
+                writing = asyncio.ensure_future(
+                    asyncio.to_thread(store.write_page, items, full_pass=number, state=values)
+                )
+                if last:
+                    return
+                if kind in ("device", "station"):
+                    done += len(items)
+                    total = totals["device"] + totals["station"]
+                    self.report(SyncProgress(state, kind, done, total, built, refreshed_at))
+        finally:
+            if not pending.done():
+                pending.cancel()
+            if writing is not None:
+                await writing
+
+    # --- a refresh ----------------------------------------------------------------------
+
+    async def _refresh(self, store: IndexStore, client: LpwaClient) -> None:
+        started, t0 = now_ms(), time.perf_counter()
+        cost = RefreshCost()
+        self._say(store, "ready", kind=None)
+        since = int(store.get("refreshed_at", "0") or 0)
+        big: tuple[Kind, ...] = ("device", "station")
+        for kind in big:
+            self._check()
+            total = await self._newest(store, client, kind, cost)
+            await self._recent(store, client, kind, since, cost)
+            have = store.counts().get(kind, 0)
+            if total is not None and total != have:
+                cost.reasons.append(f"{kind}s: {total} on the platform, {have} here")
+                cost.full_pass = True
+            if total is not None:
+                store.set_many({f"total.{kind}": str(total)})
+        small: tuple[Kind, ...] = ("app_server", "multicast")
+        for kind in small:
+            await self._small_pass(store, client, kind, cost)
+        cost.seconds = time.perf_counter() - t0
+        self.last_cost = cost
+        values = {"refresh.cost": json.dumps(cost.__dict__)}
+        if cost.full_pass:
+            values["pass.at"] = "0"  # due now
+        else:
+            values["refreshed_at"] = str(started)
+        store.set_many(values)
+        self._say(store, "ready")
+        if cost.full_pass:
+            self._wake.set()
+
+    async def _newest(
+        self, store: IndexStore, client: LpwaClient, kind: Kind, cost: RefreshCost
+    ) -> int | None:
+        """Items created since the newest one here; returns the platform's count."""
+        newest = store.max_of(kind, "created") or 0
+        convert = CONVERT[kind]
+        total: int | None = None
+        for index in range(1, MAX_REFRESH_PAGES + 1):
+            page = await fetch_page(
+                client, kind, self.page_size, index=index, sort="creationDate", descending=True
+            )
+            cost.requests += 1
+            if index == 1:
+                total = page.count
+            fresh = [convert(b) for b in page.briefs if (b.get("creationDate") or 0) > newest]
+            if fresh:
+                await asyncio.to_thread(store.write_page, fresh)
+                cost.items += len(fresh)
+            if len(fresh) < len(page.briefs) or not page.more:
+                break
+        return total
+
+    async def _recent(
+        self, store: IndexStore, client: LpwaClient, kind: Kind, since: int, cost: RefreshCost
+    ) -> None:
+        """Items with an uplink since the last refresh (their health and last uplink)."""
+        column = "lastUpTimestamp" if kind == "device" else "lastUpFrameDate"
+        convert = CONVERT[kind]
+        for index in range(1, MAX_REFRESH_PAGES + 1):
+            self._check()
+            page = await fetch_page(
+                client, kind, self.page_size, index=index, sort=column, descending=True
+            )
+            cost.requests += 1
+            recent = [b for b in page.briefs if (b.get(column) or 0) >= since]
+            if recent:
+                await asyncio.to_thread(store.write_page, [convert(b) for b in recent])
+                cost.items += len(recent)
+            if len(recent) < len(page.briefs) or not page.more:
+                return
+        cost.reasons.append(f"more than {MAX_REFRESH_PAGES} pages of {kind} uplinks")
+        cost.full_pass = True
+
+    async def _small_pass(
+        self, store: IndexStore, client: LpwaClient, kind: Kind, cost: RefreshCost
+    ) -> None:
+        fetch, _cursor = _walker(client, kind, self.page_size)
+        convert = CONVERT[kind]
+        seen: list[IndexItem] = []
+        for index in range(1, MAX_REFRESH_PAGES + 1):
+            try:
+                page = await fetch(None, index)
+            except (PermissionDeniedError, NotFoundError):
+                return
+            cost.requests += 1
+            seen += [convert(b) for b in page.briefs]
+            if not page.more or not page.briefs:
+                break
+        number = int(store.get("pass", "0"))
+        await asyncio.to_thread(store.write_page, seen, full_pass=number)
+        await asyncio.to_thread(store.sweep, kind, number)
+
+
+class _Stopped(Exception):
+    pass
+
+
+class _Paused(Exception):
+    pass
+
+
+Fetch = Callable[[str | None, int], Awaitable["WirePage"]]
+
+
+@dataclass
+class WirePage:
+    """A list page as read by `wire.read_page`: the briefs stay JSON objects (dicts)."""
+
+    briefs: list[dict[str, Any]]
+    count: int | None
+    more: bool
+    next_cursor: str | None
+
+
+def list_path(kind: Kind) -> str:
+    """The list's path, as the API client's resources name it (imported when first walked:
+    the multicast and application server schemas are not needed at start)."""
+    if kind == "device":
+        return DEVICES_PATH
+    if kind == "station":
+        from ...api.resources.partners import MINE, partner_path
+
+        return f"{partner_path(MINE)}/bss"
+    if kind == "multicast":
+        from ...api.resources.multicast import BASE as MULTICAST_PATH
+
+        return MULTICAST_PATH
+    from ...api.resources.app_servers import BASE as APP_SERVERS_PATH
+
+    return APP_SERVERS_PATH
+
+
+CONVERT: dict[Kind, Callable[[dict[str, Any]], IndexItem]] = {
+    "device": wire_device,
+    "station": wire_station,
+    "multicast": wire_multicast,
+    "app_server": wire_app_server,
+}
+CURSOR_SORT: dict[Kind, str] = {"device": "EUI", "station": "lrrID"}
+
+
+async def fetch_raw(
+    client: LpwaClient,
+    kind: Kind,
+    size: int,
+    *,
+    index: int = 1,
+    cursor: str | None = None,
+    sort: str | None = None,
+    descending: bool = False,
+) -> bytes:
+    """One page through the client (its token, retries and errors), unread."""
+    params = [("pageIndex", str(index)), ("pageSize", str(size))]
+    if sort:
+        params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
+    if cursor:
+        params.append(("pageAfter", cursor))
+    response = await client.request("GET", list_path(kind), params=params)
+    return response.content
+
+
+def _convert_all(
+    convert: Callable[[dict[str, Any]], IndexItem], briefs: list[dict[str, Any]]
+) -> list[IndexItem]:
+    return [convert(brief) for brief in briefs]
+
+
+def parse_page(content: bytes) -> WirePage:
+    data = read_page(content)
+    cursors = data.get("cursors") or {}
+    return WirePage(
+        list(data.get("briefs") or []),
+        data.get("count"),
+        bool(data.get("more")),
+        cursors.get("last") if isinstance(cursors, dict) else None,
+    )
+
+
+_CURSOR = re.compile(rb'"cursors"\s*:\s*\{\s*"last"\s*:\s*"([^"\\]+)"')
+
+
+def peek_cursor(content: bytes) -> str | None:
+    """The next page's cursor, read from the end of the answer (where the platform puts
+    it) without reading the rest: the next page is asked for while this one is read."""
+    found = _CURSOR.search(content, max(0, len(content) - 400))
+    return found.group(1).decode() if found else None
+
+
+async def fetch_page(
+    client: LpwaClient,
+    kind: Kind,
+    size: int,
+    *,
+    index: int = 1,
+    cursor: str | None = None,
+    sort: str | None = None,
+    descending: bool = False,
+) -> WirePage:
+    """One page, read item by item."""
+    content = await fetch_raw(
+        client, kind, size, index=index, cursor=cursor, sort=sort, descending=descending
+    )
+    return await asyncio.to_thread(parse_page, content)
+
+
+def _walker(client: LpwaClient, kind: Kind, size: int) -> tuple[Fetch, bool]:
+    """(fetch(cursor, page index), walked by cursor)."""
+    sort = CURSOR_SORT.get(kind)
+
+    async def fetch(cursor: str | None, index: int) -> WirePage:
+        if sort is not None:
+            return await fetch_page(client, kind, size, cursor=cursor, sort=sort)
+        return await fetch_page(client, kind, size, index=index)
+
+    return fetch, sort is not None

@@ -44,6 +44,7 @@ from ...schema.catalogs import DETAIL_NAMES, CatalogVersion
 from ...schema.labels import field_words
 from ..connections import SignalConnections
 from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
+from ..layouts import fill
 from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.filter_state import FilterSet
@@ -173,17 +174,12 @@ class CatalogsPane(Pane):
         self.refresh_button = QPushButton("Refresh")
         self.gate.bind(self.updates_button, "catalog.update")
         self.gate.bind(self.import_button, "catalog.update")
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Language"))
-        top.addWidget(self.language_combo)
-        top.addWidget(QLabel("Show"))
-        top.addWidget(self.source_combo)
-        top.addWidget(self.version_label)
-        top.addWidget(self.busy)
-        top.addStretch(1)
-        top.addWidget(self.updates_button)
-        top.addWidget(self.import_button)
-        top.addWidget(self.refresh_button)
+        top = fill(
+            QHBoxLayout(),
+            QLabel("Language"), self.language_combo, QLabel("Show"), self.source_combo,
+            self.version_label, self.busy, 1,
+            self.updates_button, self.import_button, self.refresh_button,
+        )  # fmt: skip
 
         self.progress = QProgressBar()
         self.progress.setObjectName("importProgress")

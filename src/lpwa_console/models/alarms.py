@@ -17,7 +17,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import Any, Literal
 
-from PySide6.QtCore import QModelIndex, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QObject, QTimer, Signal
 
 from ..api import FeatureNotOffered, LpwaClient
 from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
@@ -26,7 +26,7 @@ from ..schema.station_alarms import STATION_ALARMS
 from .client_view_model import ClientViewModel
 from .errors import user_message
 from .formatting import TIME_SAMPLE, format_time
-from .paged_table import Column, PagedTableModel
+from .paged_table import RIGHT, Column, PagedTableModel
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -38,7 +38,6 @@ KIND_RANK = {"device": 0, "multicast": 1, "station": 2}  # ties: devices, groups
 # fetch(page_index from 1, page_size, sort, descending, filters) -> one server page
 ListFetch = Callable[[int, int, str | None, bool, AlarmFilter], Awaitable[ListEnvelope[Any]]]
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 REFRESH_MS = 15_000
 ACK_BATCH = 500
 

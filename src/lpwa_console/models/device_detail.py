@@ -33,7 +33,7 @@ from .errors import user_message
 from .formatting import format_time
 from .forms import error_text
 from .latest import Latest
-from .paged_table import Column, ItemRole, SeverityRole
+from .paged_table import RIGHT, Column, ItemRole, SeverityRole
 from .rights import AccountRights as AccountRights  # where it lived before models/rights.py
 from .tasks import TaskRunner
 
@@ -129,7 +129,6 @@ def routing_profile_read_only(rights: frozenset[str] | None) -> bool:
 
 # --- one device's alarms ----------------------------------------------------------------------
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)

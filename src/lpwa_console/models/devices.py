@@ -12,7 +12,6 @@ from collections.abc import Awaitable
 from typing import Any
 
 from PySide6.QtCore import (
-    Qt,
     Signal,
 )
 
@@ -23,13 +22,12 @@ from ..schema.labels import DEVICE_HEALTH_WORDS
 from .errors import user_message
 from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
-from .paged_table import Column
+from .paged_table import RIGHT, Column, alarm_count_column
 from .references import ReferenceListModel, list_references
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 DELETE_CONCURRENCY = 4  # deletes in flight at once: a selection of 500 does not flood
 CONNECTIVITY_LABELS = {"LORAWAN": "LoRaWAN", "CELLULAR": "Cellular"}
 
@@ -81,13 +79,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
             alignment=RIGHT,
             width=60,
         ),
-        Column(
-            "Alarms",
-            lambda d: d.alarmCount or "",
-            alignment=RIGHT,
-            severity=lambda d: d.alarmLevel or None,
-            width=60,
-        ),
+        alarm_count_column(),
         Column(
             "Created",
             lambda d: format_time(d.creationDate),

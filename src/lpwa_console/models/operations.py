@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.common import ListEnvelope
@@ -40,7 +40,7 @@ from ..schema.operations import (
 from .client_view_model import ClientViewModel
 from .formatting import format_time
 from .latest import Latest
-from .paged_table import Column, PagedTableModel
+from .paged_table import RIGHT, Column, PagedTableModel
 from .resources import FilterControl, ResourceKind, ResourceViewModel
 from .station_commands import COMPLETION_WORDS, FAILED_COMPLETIONS, command_spec
 from .tasks import TaskRunner
@@ -95,9 +95,6 @@ def _uid_label(prefix: str) -> Callable[[Any], str]:
 
 def _choice(values: Sequence[str], table: Mapping[str, str], everything: str) -> Any:
     return ((everything, None), *((words(v, table), v) for v in values))
-
-
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 
 # --- what a queue item concerns ------------------------------------------------------------

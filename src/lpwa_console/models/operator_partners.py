@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope
@@ -15,10 +15,9 @@ from ..schema.partners import Partner, StationCreditTransaction
 from ..schema.stations import BaseStation, normalise_lrr_id
 from .client_view_model import ClientViewModel
 from .formatting import format_time
-from .paged_table import Column, PagedTableModel
+from .paged_table import RIGHT, Column, PagedTableModel
 from .tasks import TaskRunner
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 TRANSACTION_WORDS = {"STATION_CREATED": "Station created", "GRANT_CHANGED": "Grant changed"}
 
 

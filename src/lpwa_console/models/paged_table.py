@@ -43,6 +43,8 @@ _DISPLAY = int(Qt.ItemDataRole.DisplayRole)
 _ALIGN = int(Qt.ItemDataRole.TextAlignmentRole)
 _TOOLTIP = int(Qt.ItemDataRole.ToolTipRole)
 _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+# Numbers and counts read right-aligned in every list.
+RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 Index = QModelIndex | QPersistentModelIndex
 # fetch(page_index starting at 1, page_size, sort key or None, descending) -> one page
@@ -63,6 +65,18 @@ class Column(Generic[T]):
     hidden: bool = False  # not shown until picked in the header's column chooser
     sample: str = ""  # the widest value it usually holds: the column is sized to fit it
     roles: dict[int, Callable[[T], object]] = field(default_factory=dict)
+
+
+def alarm_count_column() -> Column[Any]:
+    """The "Alarms" column of a list whose items count their open alarms (devices,
+    multicast groups): the count, coloured by the highest severity."""
+    return Column(
+        "Alarms",
+        lambda item: item.alarmCount or "",
+        alignment=RIGHT,
+        severity=lambda item: item.alarmLevel or None,
+        width=60,
+    )
 
 
 class PagedTableModel(QAbstractTableModel, Generic[T]):

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from pydantic import BaseModel
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.app_servers import (
@@ -52,13 +52,12 @@ from ..schema.network import (
 from .formatting import format_time
 from .forms import automatic_data, check_only_data
 from .list_detail import ListDetailViewModel
-from .paged_table import Column
+from .paged_table import RIGHT, Column, alarm_count_column
 from .tasks import TaskRunner
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 # list_page(client, page, size, sort, descending, filters) -> one page
 ListPage = Callable[[LpwaClient, int, int, str | None, bool, Any], Awaitable[ListEnvelope[Any]]]
@@ -166,13 +165,7 @@ def multicast_kind() -> ResourceKind:
             Column("EUI", lambda g: g.EUI, sort_key="EUI", width=150),
             Column("DevAddr", lambda g: g.nwAddress or "", width=90),
             Column("App servers", lambda g: _joined(g.appServers), width=180),
-            Column(
-                "Alarms",
-                lambda g: g.alarmCount or "",
-                alignment=RIGHT,
-                severity=lambda g: g.alarmLevel or None,
-                width=60,
-            ),
+            alarm_count_column(),
             Column("Last downlink", lambda g: format_time(g.lastDwTimestamp), width=120),
             Column("Created", lambda g: format_time(g.creationDate), sort_key="creationDate"),
         ],

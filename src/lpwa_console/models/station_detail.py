@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient, NotFoundError
 from ..schema.common import ListEnvelope, Severity
@@ -19,13 +19,12 @@ from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
 from .formatting import format_time
 from .latest import Latest
-from .paged_table import Column, PagedTableModel
+from .paged_table import RIGHT, Column, PagedTableModel
 from .station_commands import COMMANDS, COMPLETION_WORDS, FAILED_COMPLETIONS
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 HEALTH_WINDOW, HEALTH_STEP = "P7D", "PT1H"  # a week, hour by hour
 PROBE_WINDOW = "P2D"
 # fetch(client, station uid, page from 1, size) -> one page

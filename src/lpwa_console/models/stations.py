@@ -12,7 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from pydantic import BaseModel
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Signal
 
 from ..api import APIStatusError, LpwaClient
 from ..schema.common import ListEnvelope, Severity
@@ -34,7 +34,6 @@ from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
 
-RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
 # Connection state (cnxState) in words, and the colour its cell takes (a severity).
 CONNECTION_WORDS = {

@@ -40,8 +40,8 @@ from ..schema.suppliers import (
 )
 from .formatting import format_time
 from .latest import Latest
-from .paged_table import Column
-from .resources import RIGHT, FilterControl, ResourceKind, ResourcePart, ResourceViewModel
+from .paged_table import RIGHT, Column
+from .resources import FilterControl, ResourceKind, ResourcePart, ResourceViewModel
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)

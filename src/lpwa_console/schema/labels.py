@@ -133,6 +133,28 @@ COMMAND_STATE_WORDS = _choices(
 )  # fmt: skip
 
 
+# Shapes many fields share: a catalog flag written 0 or 1, a transmit power bound, an AS923
+# dwell time, and one field's words given to sibling models (create and update, a request
+# and its answer).
+_NO_YES = _choices(**{"0": "No", "1": "Yes"})
+
+
+def _yes_no(label: str, help: str = "") -> FieldWords:
+    return FieldWords(label, help, choices=_NO_YES)
+
+
+def _tx_power(label: str) -> FieldWords:
+    return FieldWords(label, "Values from 0 to 36", unit="dBm")
+
+
+def _dwell_time(label: str) -> FieldWords:
+    return FieldWords(label, "AS923 only", choices=_choices(**{"0": "No limit", "1": "400 ms"}))
+
+
+def _siblings(name: str, words: FieldWords, *models: str) -> dict[tuple[str, str], FieldWords]:
+    return {(model, name): words for model in models}
+
+
 _HEX16 = "16 hexadecimal digits"
 _HEX32 = "32 hexadecimal digits"
 
@@ -449,45 +471,27 @@ FIELD_WORDS: Mapping[str, FieldWords] = MappingProxyType(
                 E="RP 2-1.0.2 or 2-1.0.3 (E)",
             ),
         ),
-        "canOperateAsRelay": FieldWords(
-            "Can act as a relay",
-            "Forwards frames between trusted devices and the network",
-            choices=_choices(**{"0": "No", "1": "Yes"}),
+        "canOperateAsRelay": _yes_no(
+            "Can act as a relay", "Forwards frames between trusted devices and the network"
         ),
-        "defaultRelayActivation": FieldWords(
-            "Relay on at boot", choices=_choices(**{"0": "No", "1": "Yes"})
+        "defaultRelayActivation": _yes_no("Relay on at boot"),
+        "macNotifyNewEndDeviceReqExSupport": _yes_no(
+            "Extended NotifyNewEndDeviceReq", "A proprietary relay MAC command"
         ),
-        "macNotifyNewEndDeviceReqExSupport": FieldWords(
-            "Extended NotifyNewEndDeviceReq",
-            "A proprietary relay MAC command",
-            choices=_choices(**{"0": "No", "1": "Yes"}),
-        ),
-        "macMaxTxEIRP": FieldWords("Max TX EIRP", "Values from 0 to 36", unit="dBm"),
-        "macMaxTxPower": FieldWords("Max TX power", "Values from 0 to 36", unit="dBm"),
-        "macMinTxEIRP": FieldWords("Min TX EIRP", "Values from 0 to 36", unit="dBm"),
-        "macMinTxPower": FieldWords("Min TX power", "Values from 0 to 36", unit="dBm"),
-        "downlinkDwellTime": FieldWords(
-            "Downlink dwell time",
-            "AS923 only",
-            choices=_choices(**{"0": "No limit", "1": "400 ms"}),
-        ),
-        "uplinkDwellTime": FieldWords(
-            "Uplink dwell time", "AS923 only", choices=_choices(**{"0": "No limit", "1": "400 ms"})
-        ),
-        "allowedABPAutomaticReset": FieldWords(
-            "ABP automatic reset allowed", choices=_choices(**{"0": "No", "1": "Yes"})
-        ),
-        "devNonceCounterBased": FieldWords(
-            "DevNonce is a counter",
-            "The network then uses it to detect replayed joins",
-            choices=_choices(**{"0": "No", "1": "Yes"}),
+        "macMaxTxEIRP": _tx_power("Max TX EIRP"),
+        "macMaxTxPower": _tx_power("Max TX power"),
+        "macMinTxEIRP": _tx_power("Min TX EIRP"),
+        "macMinTxPower": _tx_power("Min TX power"),
+        "downlinkDwellTime": _dwell_time("Downlink dwell time"),
+        "uplinkDwellTime": _dwell_time("Uplink dwell time"),
+        "allowedABPAutomaticReset": _yes_no("ABP automatic reset allowed"),
+        "devNonceCounterBased": _yes_no(
+            "DevNonce is a counter", "The network then uses it to detect replayed joins"
         ),
         "maxRedundancyForConfirmedUL": FieldWords(
             "Max redundancy of confirmed uplinks", "0: as many as for unconfirmed ones"
         ),
-        "permanentlyListening": FieldWords(
-            "Permanently listening (deprecated)", choices=_choices(**{"0": "No", "1": "Yes"})
-        ),
+        "permanentlyListening": _yes_no("Permanently listening (deprecated)"),
         "motionModelIndicator": FieldWords("Motion", "The node's highest speed"),
         "mtcLteCategory": FieldWords(
             "LTE-M / NB-IoT category",
@@ -559,12 +563,15 @@ _SUPPLIER_WORDS: dict[tuple[str, str], FieldWords] = {
         )
     },
     ("ApplicationBrief", "state"): FieldWords("State", choices=_choices(ACTIVE="Active")),
-    ("_Sellable", "upfrontPrice"): FieldWords("Price", "Price per unit, paid once"),
-    ("_ProductWritable", "upfrontPrice"): FieldWords("Price", "Price per unit, paid once"),
+    **_siblings(
+        "upfrontPrice",
+        FieldWords("Price", "Price per unit, paid once"),
+        "_Sellable",
+        "_ProductWritable",
+    ),
     ("ProductBrief", "versionCount"): FieldWords("Versions"),
     ("ProductBrief", "vendor"): FieldWords("Vendor"),
-    ("_ProductWritable", "pricePlan"): FieldWords("Price plan"),
-    ("Product", "pricePlan"): FieldWords("Price plan"),
+    **_siblings("pricePlan", FieldWords("Price plan"), "_ProductWritable", "Product"),
     ("ServiceAccount", "ID"): FieldWords("Client ID", "What the service account signs in with"),
     ("ServiceAccount", "secretDate"): FieldWords("Secret made"),
     ("ServiceAccount", "group"): FieldWords("Group"),
@@ -579,11 +586,13 @@ _SUPPLIER_WORDS: dict[tuple[str, str], FieldWords] = {
     ("OrderShippingMode", "supplierUpfrontTax"): FieldWords("Shipping tax (supplier)"),
     ("OrderProduct", "upfrontTax"): FieldWords("Tax per unit"),
     ("OrderProduct", "pricePlanVersion"): FieldWords("Price plan version"),
-    ("ServiceAccountCreate", "group"): FieldWords(
-        "Group", "The service account group it belongs to", reference="serviceAccountGroups"
-    ),
-    ("ServiceAccountUpdate", "group"): FieldWords(
-        "Group", "The service account group it belongs to", reference="serviceAccountGroups"
+    **_siblings(
+        "group",
+        FieldWords(
+            "Group", "The service account group it belongs to", reference="serviceAccountGroups"
+        ),
+        "ServiceAccountCreate",
+        "ServiceAccountUpdate",
     ),
     ("_ApplicationWritable", "customFieldSet"): FieldWords(
         "Custom field set",
@@ -640,11 +649,12 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ),
         ("ProvisioningQueueItem", "entityUID"): FieldWords("Its UID"),
         ("ProvisioningQueueItem", "lastUpdateTimestamp"): FieldWords("Last change"),
-        ("ProvisioningQueueItem", "creationTimestamp"): FieldWords("Queued"),
         ("CommandQueueItem", "type"): FieldWords("Command type"),
         ("CommandQueueItem", "command"): FieldWords("Sent as"),
         ("CommandQueueItem", "state"): FieldWords("State", choices=COMMAND_STATE_WORDS),
-        ("CommandQueueItem", "creationTimestamp"): FieldWords("Queued"),
+        **_siblings(
+            "creationTimestamp", FieldWords("Queued"), "ProvisioningQueueItem", "CommandQueueItem"
+        ),
         ("CommandQueueItem", "startTimestamp"): FieldWords("Started"),
         ("CommandQueueItem", "endTimestamp"): FieldWords("Ended"),
         ("CommandQueueItem", "data"): FieldWords("Command data"),
@@ -739,10 +749,15 @@ MODEL_WORDS: Mapping[tuple[str, str], FieldWords] = MappingProxyType(
         ("_StationFields", "model"): FieldWords("Base station model"),
         ("_StationFields", "healthState"): FieldWords("Health", choices=STATION_HEALTH_WORDS),
         ("_StationFields", "version"): FieldWords("Software version"),
-        ("BsSecurityRequest", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
-        ("BsSecurity", "type"): FieldWords("Protection", choices=_SECURITY_WORDS),
-        ("AlarmThreshold", "duration"): FieldWords("After", duration=True),
-        ("AlarmThresholdView", "duration"): FieldWords("After", duration=True),
+        **_siblings(
+            "type",
+            FieldWords("Protection", choices=_SECURITY_WORDS),
+            "BsSecurityRequest",
+            "BsSecurity",
+        ),
+        **_siblings(
+            "duration", FieldWords("After", duration=True), "AlarmThreshold", "AlarmThresholdView"
+        ),
         ("_KeyFields", "asKey"): FieldWords(
             "AS key",
             "Protects the device's AppSKeys to its application server",

@@ -4,6 +4,7 @@ offered versions side by side; installing the installed version again is asked f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -29,6 +30,7 @@ from ...models.forms import FormField, Raw
 from ...models.references import ReferenceListModel
 from ...schema.catalogs import CATALOG_KINDS, OperatorDeviceProfile
 from ..connections import SignalConnections
+from ..widgets.form_parts import with_message
 from ..widgets.reference_input import ReferenceCombo
 
 COMPARISON_WORDS = {
@@ -70,14 +72,8 @@ class ProfileEditor(QDialog):
             reason.setObjectName(f"reason_{spec.name}")
             reason.setWordWrap(True)
             reason.setVisible(False)
-            cell = QWidget()
-            column = QVBoxLayout(cell)
-            column.setContentsMargins(0, 0, 0, 0)
-            column.setSpacing(1)
-            column.addWidget(widget)
-            column.addWidget(reason)
             label = spec.marked_label + (f" ({spec.about.unit})" if spec.about.unit else "")
-            layout.addRow(label, cell)
+            layout.addRow(label, with_message(widget, reason))
             self.inputs[spec.name] = widget
             self.reasons[spec.name] = reason
         if profile is None:
@@ -217,6 +213,44 @@ class ProfileEditor(QDialog):
         super().done(result)
 
 
+def ask_to_install(
+    parent: QWidget,
+    name: str,
+    title: str,
+    text: str,
+    answered: Callable[[bool], None],
+    *,
+    informative: str = "",
+    install: str = "Install anyway",
+    keep: str = "",
+    warning: bool = False,
+) -> QMessageBox:
+    """The question before a catalog is installed again or replaced by an older version:
+    opened, not run (the event loop goes on); `answered(True)` when the user picks
+    `install`, False for Cancel (or `keep`), the default. The box deletes itself after."""
+    box = QMessageBox(parent)
+    box.setObjectName(name)
+    box.setIcon(QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Question)
+    box.setWindowTitle(title)
+    box.setText(text)
+    if informative:
+        box.setInformativeText(informative)
+    accept = box.addButton(install, QMessageBox.ButtonRole.AcceptRole)
+    if keep:
+        box.setDefaultButton(box.addButton(keep, QMessageBox.ButtonRole.RejectRole))
+    else:
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+
+    def finished(_result: int) -> None:
+        answered(box.clickedButton() is accept)
+        box.deleteLater()
+
+    box.finished.connect(finished)
+    box.open()
+    return box
+
+
 class CatalogUpdateDialog(QDialog):
     """Each catalog with its installed version and the one the platform's repository offers;
     “Update” installs the offered one. When it is the installed version (or older), the
@@ -301,34 +335,25 @@ class CatalogUpdateDialog(QDialog):
             return
         installed = self.vm.installed.get(kind)
         offered = self.vm.offered.get(kind)
-        box = QMessageBox(self)
-        box.setObjectName("forceConfirm")
-        box.setIcon(QMessageBox.Icon.Question)
         older = comparison == "older"
-        box.setWindowTitle("Install an older version?" if older else "Install again?")
         have = installed.version if installed else "?"
         offer = offered.version if offered else "?"
-        box.setText(
-            f"The {CATALOG_NOUNS[kind]} catalog {have} is installed; the repository"
-            f" offers {offer}{', an older version' if older else ''}. Install {offer} anyway?"
-        )
-        box.setInformativeText(
-            "Its items replace those of the catalog; items you created are kept."
-        )
-        force = box.addButton("Install anyway", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        self.confirm = box
 
-        def answered(_result: int) -> None:
-            if box.clickedButton() is force:
+        def answered(install: bool) -> None:
+            if install:
                 self.status.setText(f"Installing {offer} again…")
                 self.vm.self_update(kind, force=True)  # type: ignore[arg-type]
-            box.deleteLater()
             self.confirm = None
 
-        box.finished.connect(answered)
-        box.open()
+        self.confirm = ask_to_install(
+            self,
+            "forceConfirm",
+            "Install an older version?" if older else "Install again?",
+            f"The {CATALOG_NOUNS[kind]} catalog {have} is installed; the repository"
+            f" offers {offer}{', an older version' if older else ''}. Install {offer} anyway?",
+            answered,
+            informative="Its items replace those of the catalog; items you created are kept.",
+        )
 
     def _done(self, answer: Any) -> None:
         self.status.setText(

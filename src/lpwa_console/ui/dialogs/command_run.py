@@ -31,6 +31,7 @@ from ...models.station_commands import (
     stations_in_words,
 )
 from ...models.tasks import TaskRunner
+from ..layouts import FLUSH, fill
 from ..rights import RightsGate
 from ..theme import severity_color
 from ..widgets.form_parts import message_line
@@ -132,20 +133,13 @@ class RunView(QWidget):
             "Check it first; sending again may run the command twice."
         )
         self._again_armed = False
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.stop_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.again_button)
-        buttons.addWidget(self.retry_button)
+        buttons = fill(QHBoxLayout(), self.stop_button, 1, self.again_button, self.retry_button)
         self.buttons = buttons  # the dialog adds its Close here
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(title)
-        layout.addWidget(self.bar)
-        layout.addWidget(self.line)
-        layout.addWidget(self.table, 1)
-        layout.addWidget(self.summary)
-        layout.addLayout(buttons)
+        layout = fill(
+            QVBoxLayout(self),
+            title, self.bar, self.line, (self.table, 1), self.summary, buttons,
+            margins=FLUSH,
+        )  # fmt: skip
         if single:
             layout.addStretch(1)
         self.stop_button.clicked.connect(run.cancel)

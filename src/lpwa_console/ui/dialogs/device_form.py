@@ -44,7 +44,13 @@ from ...schema.device_profiles import DeviceProfile, model_change_refusal
 from ...schema.devices import Device, DeviceCreate, DeviceUpdate
 from ...schema.labels import field_words
 from ..connections import SignalConnections
-from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area
+from ..widgets.form_parts import (
+    fit_dialog,
+    message_line,
+    required_legend,
+    screen_area,
+    with_message,
+)
 from ..widgets.nested_editor import TableEditor, error_label
 from ..widgets.reference_input import ReferenceCombo, ReferenceListInput
 
@@ -282,12 +288,7 @@ class DeviceFormDialog(QDialog):
             # Keys are secrets: visible while typed, masked afterwards, never pre-filled.
             edit.setEchoMode(QLineEdit.EchoMode.PasswordEchoOnEdit)
         error = error_label()
-        box = QWidget()
-        box_layout = QVBoxLayout(box)
-        box_layout.setContentsMargins(0, 0, 0, 0)
-        box_layout.setSpacing(1)
-        box_layout.addWidget(field)
-        box_layout.addWidget(error)
+        box = with_message(field, error)
         self._form.addRow(row_label, box)
         self.inputs[name] = edit
         self.errors[name] = error

@@ -32,6 +32,7 @@ from ...models.device_import import (
 )
 from ...schema.device_import import DeviceImportReport
 from ..connections import SignalConnections
+from ..layouts import fill
 from ..theme import is_dark, severity_color
 from ..widgets.import_format import ImportFormatGuide
 
@@ -142,12 +143,7 @@ class ImportWizard(QDialog):
         self._show_guide = show_guide
         self.guide.setVisible(show_guide)
 
-        layout = QVBoxLayout(self)
-        layout.addLayout(choose_row)
-        layout.addWidget(self.summary)
-        layout.addWidget(self.guide, 3)
-        layout.addWidget(self.stack, 1)
-        layout.addLayout(actions)
+        fill(QVBoxLayout(self), choose_row, self.summary, (self.guide, 3), (self.stack, 1), actions)
 
         self.browse_button.clicked.connect(self.browse)
         self.read_button.clicked.connect(self.read_file)

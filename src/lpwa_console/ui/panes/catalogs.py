@@ -43,7 +43,8 @@ from ...models.rights import AccountRights
 from ...schema.catalogs import DETAIL_NAMES, CatalogVersion
 from ...schema.labels import field_words
 from ..connections import SignalConnections
-from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
+from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor, ask_to_install
+from ..layouts import fill
 from ..pane import Pane
 from ..rights import RightsGate
 from ..widgets.filter_state import FilterSet
@@ -173,17 +174,12 @@ class CatalogsPane(Pane):
         self.refresh_button = QPushButton("Refresh")
         self.gate.bind(self.updates_button, "catalog.update")
         self.gate.bind(self.import_button, "catalog.update")
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Language"))
-        top.addWidget(self.language_combo)
-        top.addWidget(QLabel("Show"))
-        top.addWidget(self.source_combo)
-        top.addWidget(self.version_label)
-        top.addWidget(self.busy)
-        top.addStretch(1)
-        top.addWidget(self.updates_button)
-        top.addWidget(self.import_button)
-        top.addWidget(self.refresh_button)
+        top = fill(
+            QHBoxLayout(),
+            QLabel("Language"), self.language_combo, QLabel("Show"), self.source_combo,
+            self.version_label, self.busy, 1,
+            self.updates_button, self.import_button, self.refresh_button,
+        )  # fmt: skip
 
         self.progress = QProgressBar()
         self.progress.setObjectName("importProgress")
@@ -546,62 +542,49 @@ class CatalogsPane(Pane):
     def _ask_force(self, kind: str, version: str) -> None:
         self._import_finished()
         path = self._import_path
-        box = QMessageBox(self)
-        box.setObjectName("importForceConfirm")
-        box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle("Install again?")
-        box.setText(
-            f"Version {version} of the {CATALOG_NOUNS.get(kind, kind)} catalog is"
-            " installed already. Install this file anyway?"
-        )
-        force = box.addButton("Install anyway", QMessageBox.ButtonRole.AcceptRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        self.ask_force = box
 
-        def answered(_r: int) -> None:
-            if box.clickedButton() is force and path is not None:
+        def answered(install: bool) -> None:
+            if install and path is not None:
                 self.import_file(path, force=True)
-            box.deleteLater()
             self.ask_force = None
 
-        box.finished.connect(answered)
-        box.open()
+        self.ask_force = ask_to_install(
+            self,
+            "importForceConfirm",
+            "Install again?",
+            f"Version {version} of the {CATALOG_NOUNS.get(kind, kind)} catalog is"
+            " installed already. Install this file anyway?",
+            answered,
+        )
 
     def _ask_older(self, kind: str, installed: str, version: str) -> None:
         """A file older than the installed catalog: installed only when the user says so."""
         self._import_finished()
         path = self._import_path
         noun = CATALOG_NOUNS.get(kind, kind)
-        box = QMessageBox(self)
-        box.setObjectName("importOlderConfirm")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Install an older version?")
-        box.setText(
-            f"This file holds version {version} of the {noun} catalog, which is older than"
-            f" version {installed}, the one installed."
-        )
-        box.setInformativeText(
-            f"Install version {version} in place of version {installed}? Its items replace"
-            " those of the catalog; items you created are kept."
-        )
-        older = box.addButton(f"Install version {version}", QMessageBox.ButtonRole.AcceptRole)
-        keep = box.addButton(f"Keep version {installed}", QMessageBox.ButtonRole.RejectRole)
-        box.setDefaultButton(keep)
-        self.ask_older = box
 
-        def answered(_r: int) -> None:
-            if box.clickedButton() is older and path is not None:
+        def answered(install: bool) -> None:
+            if install and path is not None:
                 self.import_file(path, older=True)
             else:
                 self.message.show_message(
                     f"Kept the {noun} catalog {installed}: version {version} was not installed"
                 )
-            box.deleteLater()
             self.ask_older = None
 
-        box.finished.connect(answered)
-        box.open()
+        self.ask_older = ask_to_install(
+            self,
+            "importOlderConfirm",
+            "Install an older version?",
+            f"This file holds version {version} of the {noun} catalog, which is older than"
+            f" version {installed}, the one installed.",
+            answered,
+            informative=f"Install version {version} in place of version {installed}? Its items"
+            " replace those of the catalog; items you created are kept.",
+            install=f"Install version {version}",
+            keep=f"Keep version {installed}",
+            warning=True,
+        )
 
     def _update_done(self, answer: CatalogVersion) -> None:
         words = CATALOG_NOUNS.get(answer.catalog, answer.catalog)

@@ -43,6 +43,7 @@ from ...models.dashboard import (
 )
 from ...schema.dashboard import Kpi
 from ..connections import SignalConnections
+from ..layouts import fill
 from ..pane import Pane
 from ..widgets.chart_background import follow_palette
 from ..widgets.pane_parts import NOT_CONNECTED, PaneMessage, busy_bar
@@ -368,14 +369,11 @@ class DashboardPane(Pane):
             lambda i: self.vm.set_period(self.period.itemData(i)) if i >= 0 else None
         )
         self.message = PaneMessage()
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Period"))
-        top.addWidget(self.period)
-        top.addWidget(self.status)
-        top.addWidget(self.busy)
-        top.addStretch(1)
-        top.addWidget(self.auto)
-        top.addWidget(self.refresh_button)
+        top = fill(
+            QHBoxLayout(),
+            QLabel("Period"), self.period, self.status, self.busy, 1,
+            self.auto, self.refresh_button,
+        )  # fmt: skip
         self.headlines: dict[str, HeadlineCard] = {}
         cards = QHBoxLayout()
         for headline in view_model.headlines():

@@ -38,6 +38,7 @@ from ...models.station_map import StationMapViewModel
 from ...models.tiles import TileKey, TileLayerViewModel, tiles_for_rect, zoom_for_scale
 from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S
+from ..layouts import PANE, fill
 from ..map_place import STATION, MapPlace
 from ..navigator import Location
 from ..pane import Pane
@@ -180,11 +181,7 @@ class DeviceMapPane(Pane):
         self.stack = TableOrEmpty(self.view)
         self.empty = self.stack.empty
         self.message = PaneMessage()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(bar)
-        layout.addWidget(self.message)
-        layout.addWidget(self.stack, 1)
+        layout = fill(QVBoxLayout(self), bar, self.message, (self.stack, 1), margins=PANE)
         status = QHBoxLayout()
         status.addWidget(self.status, 1)
         status.addWidget(self.unplaced)

@@ -29,6 +29,7 @@ from ...models.operations import (
 from ...models.resources import ResourceViewModel
 from ...models.rights import AccountRights
 from ..connections import SignalConnections
+from ..layouts import FLUSH, fill
 from ..navigator import Location
 from .resources import ListsHost, ResourcesPane
 
@@ -58,16 +59,9 @@ class OperationsPane(ListsHost):
         self.open_button.setToolTip("Open the device, base station or HSM group of this item")
         self.live_label = QLabel()
         self.live_label.setObjectName("liveLabel")
-        row = QHBoxLayout()
-        row.setContentsMargins(8, 4, 8, 0)
-        row.addWidget(self.live_label)
-        row.addStretch(1)
-        row.addWidget(self.open_button)
+        row = fill(QHBoxLayout(), self.live_label, 1, self.open_button, margins=(8, 4, 8, 0))
         page = QWidget()
-        column = QVBoxLayout(page)
-        column.setContentsMargins(0, 0, 0, 0)
-        column.addLayout(row)
-        column.addWidget(self.lists, 1)
+        fill(QVBoxLayout(page), row, (self.lists, 1), margins=FLUSH)
 
         self.notice = QLabel(CHECKING)
         self.notice.setObjectName("operationsNotice")

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 from ...models.operator_partners import OperatorPartnersViewModel
 from ...schema.partners import Partner
 from ..connections import SignalConnections
+from ..layouts import PANE, fill
 from ..pane import Pane
 from ..widgets.detail_html import muted
 from ..widgets.list_detail import ListDetailSplitter
@@ -74,11 +75,7 @@ class PartnersPane(Pane):
         self.splitter = ListDetailSplitter("partnersSplitter", self.stack, right)
         self.right = right
         self.message = PaneMessage()
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(top)
-        layout.addWidget(self.message)
-        layout.addWidget(self.splitter, 1)
+        fill(QVBoxLayout(self), top, self.message, (self.splitter, 1), margins=PANE)
 
         self.refresh_button.clicked.connect(self.refresh)
         self.table.selectionModel().currentRowChanged.connect(self._partner_picked)

@@ -38,6 +38,7 @@ from ..connections import SignalConnections
 from ..dialogs.app_server_security import AppServerSecurityDialog
 from ..dialogs.resource_form import ResourceFormDialog
 from ..first_page import first_page_of
+from ..layouts import PANE, fill
 from ..navigator import link, location_of
 from ..pane import Pane
 from ..rights import RightsGate
@@ -397,12 +398,9 @@ class ResourcesPane(Pane, KeptDialog):
         self.detail_area = scroll
         self.message = PaneMessage()
         self._show_message = self.message.show_message
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(8, 8, 8, 4)
-        layout.addLayout(bar)
-        layout.addWidget(self.filter_bars)
-        layout.addWidget(self.message)
-        layout.addWidget(self.splitter, 1)
+        fill(
+            QVBoxLayout(self), bar, self.filter_bars, self.message, (self.splitter, 1), margins=PANE
+        )
 
         self.section.currentIndexChanged.connect(self.show_section)
         self.new_button.clicked.connect(self.new_item)

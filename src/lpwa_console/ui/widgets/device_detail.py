@@ -49,6 +49,7 @@ from ...models.references import reference_text
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
 from ...schema.labels import DEVICE_HEALTH_WORDS, field_words, label_of
+from ..layouts import fill
 from ..map_place import device_place
 from ..navigator import LINK_SCHEME, link, location_of
 from ..rights import RightsGate
@@ -384,18 +385,9 @@ class AlarmsTab(DeviceTab):
         self.status.setObjectName("alarmsStatus")
         self.status.setWordWrap(True)
         keep_line(self.status)
-        top = QHBoxLayout()
-        top.addWidget(self.unacked_only)
-        top.addStretch(1)
-        top.addWidget(self.refresh_button)
-        bottom = QHBoxLayout()
-        bottom.addWidget(self.status, 1)
-        bottom.addWidget(self.more_button)
-        bottom.addWidget(self.ack_button)
-        layout = QVBoxLayout(self)
-        layout.addLayout(top)
-        layout.addWidget(self.stack, 1)
-        layout.addLayout(bottom)
+        top = fill(QHBoxLayout(), self.unacked_only, 1, self.refresh_button)
+        bottom = fill(QHBoxLayout(), (self.status, 1), self.more_button, self.ack_button)
+        fill(QVBoxLayout(self), top, (self.stack, 1), bottom)
         self.ack_button.clicked.connect(self.acknowledge)
         self.refresh_button.clicked.connect(vm.load_alarms)
         self.more_button.clicked.connect(vm.load_more_alarms)

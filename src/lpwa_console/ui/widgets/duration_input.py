@@ -8,6 +8,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QSpinBox, QWidget
 
 from ...schema.durations import DURATION_UNITS, join_duration, split_duration
+from ..layouts import FLUSH, fill
 
 # The units a form offers: minutes to weeks (seconds are never useful for these fields)...
 UNITS = [(unit, many) for unit, _size, _one, many in DURATION_UNITS if unit != "S"][::-1]
@@ -34,10 +35,7 @@ class DurationInput(QWidget):
         self.unit.setAccessibleName("Unit")
         for unit, words in UNITS_WITH_SECONDS if seconds else UNITS:
             self.unit.addItem(words, unit)
-        row = QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(self.number, 1)
-        row.addWidget(self.unit)
+        fill(QHBoxLayout(self), (self.number, 1), self.unit, margins=FLUSH)
         self.setFocusProxy(self.number)
         self.setText(text)
         self.number.valueChanged.connect(lambda _v: self.changed.emit())

@@ -29,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..layouts import fill
+
 Value = tuple[object, ...]
 
 
@@ -75,11 +77,13 @@ class AsideBar(QFrame):
         self.close_button.setText("\u00d7")  # a multiplication sign: close
         self.close_button.setAutoRaise(True)
         self.close_button.setToolTip("Keep this view and hide this line")
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(6, 2, 2, 2)
-        layout.addWidget(self.label, 1)
-        layout.addWidget(self.put_back)
-        layout.addWidget(self.close_button)
+        fill(
+            QHBoxLayout(self),
+            (self.label, 1),
+            self.put_back,
+            self.close_button,
+            margins=(6, 2, 2, 2),
+        )
         self.setVisible(False)
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import QDialog, QLabel, QScrollArea, QWidget
+from PySide6.QtWidgets import QDialog, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from ...models.forms import REQUIRED_LEGEND
+from ..layouts import FLUSH, fill
 from ..theme import severity_color
 
 # Room kept around the scrolled form: the dialog's margins, message lines and buttons.
@@ -35,6 +36,14 @@ def message_line(name: str, *, error: bool = True) -> QLabel:
     policy.setRetainSizeWhenHidden(True)
     label.setSizePolicy(policy)
     return label
+
+
+def with_message(field: QWidget, message: QLabel) -> QWidget:
+    """A form row's cell: the input with its own message line (a reason, an error) just
+    under it."""
+    cell = QWidget()
+    fill(QVBoxLayout(cell), field, message, margins=FLUSH).setSpacing(1)
+    return cell
 
 
 def words_label(name: str, text: str = "", *, warning: bool = False) -> QLabel:

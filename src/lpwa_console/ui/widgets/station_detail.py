@@ -35,6 +35,7 @@ from ...models.stations import (
 from ...schema.common import Severity
 from ...schema.durations import duration_words
 from ...schema.labels import STATION_HEALTH_WORDS, field_words, label_of
+from ..layouts import FLUSH, fill
 from ..map_place import station_place
 from ..navigator import Location, location_of
 from ..rights import RightsGate
@@ -381,16 +382,11 @@ class StationDetail(DetailFrame):
         self.gate.bind(self.save_thresholds, "station.edit")
         self.revert_thresholds = QPushButton("Revert")
         self.revert_thresholds.setObjectName("revertThresholds")
-        config_row = QHBoxLayout()
-        config_row.addWidget(self.revert_thresholds)
-        config_row.addWidget(self.save_thresholds)
-        config_row.addStretch(1)
-        config_row.addWidget(self.edit_button)
+        config_row = fill(
+            QHBoxLayout(), self.revert_thresholds, self.save_thresholds, 1, self.edit_button
+        )
         inner = QWidget()
-        inner_layout = QVBoxLayout(inner)
-        inner_layout.setContentsMargins(0, 0, 0, 0)
-        inner_layout.addWidget(self.config_label, 1)
-        inner_layout.addWidget(self.thresholds)
+        fill(QVBoxLayout(inner), (self.config_label, 1), self.thresholds, margins=FLUSH)
         self.config_label.setMinimumHeight(140)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)

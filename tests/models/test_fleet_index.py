@@ -258,3 +258,37 @@ def test_results_say_when_the_index_is_old(
     )
     done = asyncio.ensure_future(index.aclose())
     qtbot.waitUntil(done.done, timeout=20_000)
+
+
+def test_more_matches_than_one_request_names_are_not_counted_as_all(
+    sandbox: Any, tmp_path: Path, qtbot: Any, qloop: Any
+) -> None:
+    """A fragment most of the fleet matches ("0" of every DevEUI): the list names the best
+    100 to the platform, and its count is not the platform's 100 ("100+", not "100")."""
+    from lpwa_console.models.fleet_index.index import FleetIndex
+    from lpwa_console.models.fleet_index.query import MAX_KEYS, fragment_query
+    from lpwa_console.schema.devices import DeviceFilter
+
+    index = FleetIndex(tmp_path)
+    index.open("Field laptop", "subscriber", _client_of(sandbox))
+    qtbot.waitUntil(lambda: index.ready and index.progress.state == "ready", timeout=60_000)
+    client = _client_of(sandbox)()
+
+    async def ask(keys: list[str] | None) -> Any:
+        filters = DeviceFilter(query="70b3") if keys is None else DeviceFilter(devEUI=keys)
+        return await client.devices.list(1, MAX_KEYS, filters=filters)
+
+    async def both() -> tuple[Any, Any]:
+        many = await fragment_query(index, "0", "device", ask, keep_rank=True)
+        tail = many.briefs[0].EUI[-7:]  # a DevEUI's last digits: one device, or a few
+        one = await fragment_query(index, tail, "device", ask, keep_rank=True)
+        await client.aclose()
+        return many, one
+
+    task = asyncio.ensure_future(both())
+    qtbot.waitUntil(task.done, timeout=30_000)
+    many, one = task.result()
+    assert len(many.briefs) == MAX_KEYS and many.count is None and not many.more
+    assert 0 < len(one.briefs) < MAX_KEYS and one.count == len(one.briefs)
+    done = asyncio.ensure_future(index.aclose())
+    qtbot.waitUntil(done.done, timeout=20_000)

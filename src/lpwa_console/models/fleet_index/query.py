@@ -35,10 +35,16 @@ async def fragment_query(
     in the index's order (best first)."""
     if index is None or not index.ready or not text or not text.strip():
         return await ask(None)
-    keys = await index.keys(text, kind, MAX_KEYS)
+    keys = await index.keys(text, kind, MAX_KEYS + 1)
     if not keys:
         return ListEnvelope[Any](briefs=[], count=0, more=False)
+    # More matches than one request may name: the best ones are listed, and the count is
+    # not the platform's (it counted only those named): "100+ devices", not "100 devices".
+    capped = len(keys) > MAX_KEYS
+    keys = keys[:MAX_KEYS]
     page = await ask(keys)
+    if capped and page.count is not None:
+        page = page.model_copy(update={"count": None})
     if keep_rank and not page.more:
         order = {key: n for n, key in enumerate(keys)}
         attribute = "EUI" if kind == "device" else "lrrID"

@@ -267,3 +267,24 @@ def test_the_stations_of_a_command_run_are_read_again(qtbot: Any, client: LpwaCl
     model.replace_item(1, brief.model_copy(update={"healthState": stale}))
     pane.vm.refresh_stations([brief.path_ref])
     qtbot.waitUntil(lambda: model.item(1).healthState == brief.healthState, timeout=10_000)
+
+
+def test_every_column_shown_is_in_sight_on_a_laptop(qtbot: Any, client: LpwaClient) -> None:
+    """At 1280 px (less the side list) the list beside the detail scrolls down, never
+    sideways: the default columns fit, none under its title's width; the others are in
+    the header's column chooser."""
+    pane = make(qtbot, client)
+    pane.resize(1280 - 150, 640)
+    table, model = pane.table, pane.vm.model
+    headers = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(model.columnCount())]
+    shown = [c for c in range(len(headers)) if not table.isColumnHidden(c)]
+    assert [headers[c] for c in shown] == [
+        "Name", "LRR ID", "Connection", "Worst alarm", "Health", "Last seen"
+    ]  # fmt: skip
+    qtbot.waitUntil(lambda: table.horizontalScrollBar().maximum() == 0, timeout=2000)
+    for column in shown:
+        right = table.columnViewportPosition(column) + table.columnWidth(column)
+        assert right <= table.viewport().width(), headers[column]
+        title = table.fontMetrics().horizontalAdvance(headers[column])
+        assert table.columnWidth(column) >= title, headers[column]
+    shot(pane, "stations-1280.png")

@@ -26,7 +26,7 @@ from ..schema.stations import (
     StationTag,
 )
 from .fleet_list import Call, FleetListViewModel
-from .formatting import format_time
+from .formatting import TIME_SAMPLE, format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column
 from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
@@ -113,37 +113,39 @@ MAX_ROWS_REREAD = 50  # stations read again one by one after a command; more: th
 
 
 def station_columns() -> list[Column[BaseStationBrief]]:
+    # At 1280 px the list beside the detail has about 720 px: the columns a field engineer
+    # reads at a glance are shown by default and fit it; Tags, Model, Software and Created
+    # are a right-click away in the header's column chooser (the defaults once totalled
+    # 1,290 px, and the list scrolled sideways).
     return [
-        Column("Name", lambda s: s.name or "", sort_key="name", width=200),
-        Column("LRR ID", lambda s: s.lrrID, sort_key="lrrID", width=90),
+        Column("Name", lambda s: s.name or "", sort_key="name", width=180),
+        Column("LRR ID", lambda s: s.lrrID, sort_key="lrrID", width=85),
         Column(
             "Connection",
             connection_text,
             severity=lambda s: CONNECTION_SEVERITY.get(s.cnxState or ""),
             tooltip=lambda s: f"Since {format_time(s.cnxStateSince)}" if s.cnxStateSince else None,
-            width=120,
+            width=105,
         ),
-        Column(
-            "Worst alarm",
-            worst_alarm_text,
-            severity=worst_alarm,
-            width=100,
-        ),
+        Column("Worst alarm", worst_alarm_text, severity=worst_alarm, width=90),
         Column(
             "Health",
             lambda s: STATION_HEALTH_WORDS.get(s.healthState or "", s.healthState or ""),
-            width=140,  # room for "Never communicated"
+            width=130,  # room for "Never communicated"
         ),
-        Column("Tags", tags_text, width=150),
-        Column("Model", model_text, width=150),
-        Column("Software", lambda s: s.version or "", sort_key="version", width=110),
         Column(
             "Last seen",
             lambda s: format_time(last_seen(s)),
             sort_key="lastUpFrameDate",
-            width=125,
+            width=120,
+            sample=TIME_SAMPLE,
         ),
-        Column("Created", lambda s: format_time(s.creationDate), sort_key="creationDate"),
+        Column("Tags", tags_text, width=150, hidden=True),
+        Column("Model", model_text, width=150, hidden=True),
+        Column("Software", lambda s: s.version or "", sort_key="version", width=110, hidden=True),
+        Column(
+            "Created", lambda s: format_time(s.creationDate), sort_key="creationDate", hidden=True
+        ),
     ]
 
 

@@ -36,3 +36,24 @@ def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
     finally:
         collector.uninstall()
     assert gc.get_threshold() == before
+
+
+def test_start_up_objects_frozen_at_the_first_tick(qtbot: Any) -> None:
+    """What start-up made leaves the collected generations once the loop runs, so a full
+    collection walks only what came after; uninstalled, they are collected again."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    collector = IdleCollector(app, idle_s=3600, every_s=3600, at_most_s=3600)
+    collector.timer.stop()
+    try:
+        made_at_start_up = [object() for _ in range(10)], {"a": [1, 2]}
+        assert gc.get_freeze_count() == 0
+        collector.tick()
+        assert collector.frozen > 0
+        assert gc.get_freeze_count() >= len(gc.get_referents(made_at_start_up))
+        assert not any(made_at_start_up[1] is o for o in gc.get_objects())  # not walked
+        assert collector.collections == 0  # freezing is not a collection
+    finally:
+        collector.uninstall()
+    assert gc.get_freeze_count() == 0
+    assert any(made_at_start_up[1] is o for o in gc.get_objects())

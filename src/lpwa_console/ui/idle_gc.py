@@ -5,6 +5,12 @@ pays 50-100 ms for a full (oldest generation) collection, and CPython starts one
 enough objects survived: during a fast scroll that is a visible stall (measured by the
 alarms benchmark). Young collections stay automatic; the full one is moved to a moment with
 no user input for a few seconds, at most once a minute, or forced after a long busy spell.
+
+What start-up made (modules, classes, the window and its panes: most of the objects, and
+alive until the end) is frozen at the first tick, once the event loop runs (`gc.freeze`:
+moved out of the collected generations, so a full collection no longer walks them: it was
+150-190 ms during a snapshot, docs/architecture.md). A cycle among them that becomes garbage
+later is not reclaimed: start-up's objects live as long as the console does.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ class IdleCollector(QObject):
         self.last_input = time.monotonic()
         self.last_collect = time.monotonic()
         self.collections = 0
+        self.frozen = 0  # objects start-up made, frozen at the first tick
         self._previous = gc.get_threshold()
         gc.set_threshold(*THRESHOLDS)
         app.installEventFilter(self)
@@ -56,6 +63,8 @@ class IdleCollector(QObject):
         return False
 
     def tick(self) -> None:
+        if not self.frozen:
+            self.freeze_start_up()
         now = time.monotonic()
         since = now - self.last_collect
         idle = now - self.last_input >= self.idle_s
@@ -64,8 +73,16 @@ class IdleCollector(QObject):
             self.collections += 1
             self.last_collect = time.monotonic()
 
+    def freeze_start_up(self) -> None:
+        """Start-up's objects out of the collections (a list splice: no walk, no stall)."""
+        gc.freeze()
+        self.frozen = max(gc.get_freeze_count(), 1)
+
     def uninstall(self) -> None:
         self.timer.stop()
+        if self.frozen:
+            gc.unfreeze()  # back in the oldest generation: collected as before
+            self.frozen = 0
         gc.set_threshold(*self._previous)
         app = QApplication.instance()
         if app is not None:

@@ -347,9 +347,11 @@ class SnapshotTaker:
         )  # fmt: skip
         # Made in a worker thread: a new client loads the system's certificates (its SSL
         # context), 50-90 ms that held the UI thread (bench/field_offline.py --stacks).
-        http = self._http or await asyncio.to_thread(
-            httpx.AsyncClient, timeout=30, headers={"User-Agent": "lpwa-console"}
-        )
+        http = self._http
+        if http is None:
+            http = await asyncio.to_thread(
+                httpx.AsyncClient, timeout=30, headers={"User-Agent": "lpwa-console"}
+            )
         rows: list[tuple[int, int, int, bytes]] = []
 
         def insert(batch: list[tuple[int, int, int, bytes]]) -> None:

@@ -1,6 +1,7 @@
 """Field mode's parts on a live sandbox: the snapshot answers the real client offline, the
-edits offline are queued (and refused beyond a name, tags and position, with the reason),
-and the replay sends nothing twice, a crash between a send and its mark included."""
+edits offline are queued (and refused beyond a name, tags and position, with the reason; a
+base station's position by its updateLocation command), and the replay sends nothing twice,
+a crash between a send and its mark included."""
 
 from __future__ import annotations
 
@@ -13,17 +14,26 @@ import pytest
 
 from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.api.errors import PermissionDeniedError
-from lpwa_console.models.field_offline.edit_queue import QUEUED, SENDING, SENT, EditQueue
-from lpwa_console.models.field_offline.offline_edits import OfflineEditor
+from lpwa_console.models.field_offline.edit_queue import (
+    CONFLICT,
+    QUEUED,
+    SENDING,
+    SENT,
+    EditQueue,
+)
+from lpwa_console.models.field_offline.offline_edits import OFFLINE_QUEUED, OfflineEditor
 from lpwa_console.models.field_offline.paths import QUEUE_FILE, SNAPSHOT_FILE, TILES_FILE
 from lpwa_console.models.field_offline.store import SnapshotStore
-from lpwa_console.models.field_offline.sync import replay
-from lpwa_console.models.field_offline.take import Region, SnapshotTaker, tile_keys
+from lpwa_console.models.field_offline.sync import replay, resolve
+from lpwa_console.models.field_offline.take import Box, Region, SnapshotTaker, tile_keys
 from lpwa_console.models.field_offline.transport import SnapshotTransport
 from lpwa_console.schema.devices import DeviceCreate, DeviceFilter, DeviceUpdate
+from lpwa_console.schema.station_admin import UpdateLocationCommand
+from tests.conftest import SandboxProcess
 from tests.tile_fixtures import png, tile_server
 
 BOX = (45.69, 4.79, 45.72, 4.81)
+STATIONS_BOX = (45.71, 4.74, 45.775, 4.85)  # three of the seed's base stations in Lyon
 
 
 @pytest.fixture
@@ -42,11 +52,12 @@ def street_map() -> Iterator[str]:
 
 
 class Counting:
-    """The platform's client, counting the PUTs it sends."""
+    """The platform's client, counting the PUTs and the commands (POST …/admins/…) it sends."""
 
     def __init__(self, sandbox: Any) -> None:
         account = sandbox.account("subscriber")
         self.puts: list[str] = []
+        self.commands: list[str] = []
         http = httpx.AsyncClient(event_hooks={"request": [self._seen]})
         self.client = LpwaClient(
             sandbox.base_url,
@@ -58,6 +69,8 @@ class Counting:
     async def _seen(self, request: httpx.Request) -> None:
         if request.method == "PUT":
             self.puts.append(request.url.path)
+        if request.method == "POST" and "/admins/" in request.url.path:
+            self.commands.append(request.url.path)
 
 
 @pytest.fixture
@@ -67,11 +80,21 @@ async def platform(sandbox: Any) -> AsyncIterator[Counting]:
     await counting.http.aclose()
 
 
-async def take_box(platform: LpwaClient, folder: Path, street_map: str) -> None:
+@pytest.fixture
+def living(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SandboxProcess]:
+    """A sandbox of its own whose stations carry their commands out (its simulator runs,
+    ten times faster than the clock: a location update lands in about a second)."""
+    db = tmp_path_factory.mktemp("living") / "sandbox.db"
+    server = SandboxProcess(db, "--simulate", "--speed", "10")
+    yield server
+    server.stop()
+
+
+async def take_box(platform: LpwaClient, folder: Path, street_map: str, box: Box = BOX) -> None:
     taker = SnapshotTaker(platform, folder, street_map)
-    region = Region("box", box=BOX)
+    region = Region("box", box=box)
     estimate = await taker.estimate(region)
-    assert estimate.devices > 0 and estimate.tiles == len(tile_keys(BOX))
+    assert estimate.devices > 0 and estimate.tiles == len(tile_keys(box))
     await taker.take(region, estimate, lambda *_: None, {"account_name": "Acme"})
 
 
@@ -193,3 +216,91 @@ async def test_a_tag_is_sized_by_its_items_and_a_cancel_keeps_the_last_snapshot(
     with pytest.raises(asyncio.CancelledError):
         await task
     assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def at(lat: float, lon: float) -> UpdateLocationCommand:
+    return UpdateLocationCommand(locationType=1, adminLat=lat, adminLon=lon)
+
+
+async def placed(client: LpwaClient, ref: str, lat: float, lon: float) -> None:
+    """Until the platform's station reads at (lat, lon): the station carries out its
+    updateLocation command a few seconds after it is sent."""
+    import asyncio
+
+    for _ in range(600):
+        station = await client.stations.get(ref)
+        if (round(station.lastGeoLat or 0, 7), round(station.lastGeoLon or 0, 7)) == (lat, lon):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"station {ref} never reached {lat}, {lon}")
+
+
+@pytest.mark.anyio
+async def test_a_station_moved_offline_is_sent_back_as_its_location_command(
+    living: SandboxProcess, tmp_path: Path, street_map: str
+) -> None:
+    sandbox = living
+    platform = Counting(sandbox)
+    await take_box(platform.client, tmp_path, street_map, STATIONS_BOX)
+    client, queue, store = offline(tmp_path, sandbox.base_url)
+    listed = {s.lrrID: s for s in (await client.stations.list(page_size=1000)).briefs}
+    moved, office, other = listed["10000004"], listed["10000008"], listed["10000024"]
+    before = {s.path_ref: await client.stations.get(s.path_ref) for s in (moved, office)}
+
+    def near(ref: str, metres: int) -> tuple[float, float]:  # a few metres from where it was
+        b = before[ref]
+        assert b.lastGeoLat is not None and b.lastGeoLon is not None
+        return round(b.lastGeoLat + metres * 1e-5, 7), round(b.lastGeoLon + metres * 1e-5, 7)
+
+    moved_to, office_to = near(moved.path_ref, 1), near(office.path_ref, 2)
+    # A GPS position needs the station; a station whose software has no location command
+    # would be refused by the platform: both refused offline, with the reason.
+    with pytest.raises(PermissionDeniedError, match="not taken from its GPS"):
+        await client.station_admin.command(moved.path_ref, "updateLocation", {"locationType": 2})
+    with pytest.raises(PermissionDeniedError, match="this one runs LRR_FREERTOS"):
+        await client.station_admin.command(other.path_ref, "updateLocation", at(45.7, 4.8))
+    # Typed positions: queued, and the snapshot shows them at once (detail and list).
+    for station, spot in ((moved, moved_to), (office, office_to)):
+        answer = await client.station_admin.command(station.path_ref, "updateLocation", at(*spot))
+        assert "connection is back" in str(getattr(answer, OFFLINE_QUEUED))
+    shown = await client.stations.get(moved.path_ref)
+    assert (shown.lastGeoLat, shown.lastGeoLon) == moved_to
+    relisted = {s.lrrID: s for s in (await client.stations.list(page_size=1000)).briefs}
+    assert (relisted[moved.lrrID].lat, relisted[moved.lrrID].lon) == moved_to
+    edits = queue.edits()
+    assert [e.kind for e in edits] == ["stations"] * 2
+    assert edits[0].changes == {"lastGeoLat": moved_to[0], "lastGeoLon": moved_to[1]}
+    b = before[moved.path_ref]
+    assert edits[0].base == {"lastGeoLat": b.lastGeoLat, "lastGeoLon": b.lastGeoLon}
+    assert platform.commands == []
+    # Meanwhile at the office, the second station was placed elsewhere.
+    elsewhere = near(office.path_ref, 4)
+    await platform.client.station_admin.command(office.path_ref, "updateLocation", at(*elsewhere))
+    await placed(platform.client, office.path_ref, *elsewhere)
+    platform.commands.clear()
+
+    outcomes: list[tuple[str, str]] = []
+    await replay(platform.client, queue, lambda e: outcomes.append((e.state, e.outcome)))
+    assert outcomes[0] == (SENT, "Sent")
+    assert outcomes[1][0] == CONFLICT
+    assert queue.edits()[1].platform == {"lastGeoLat": elsewhere[0], "lastGeoLon": elsewhere[1]}
+    bss = f"{httpx.URL(sandbox.base_url).path}/partners/mine/bss"
+    assert platform.commands == [f"{bss}/{moved.path_ref}/admins/updateLocation"]
+    # A crash after the send, before its mark: the re-read decides, nothing is sent again,
+    # whether the station is still carrying the command out or already there.
+    queue.mark(edits[0].seq, SENDING)
+    await replay(platform.client, queue)
+    assert queue.edits()[0].state == SENT and queue.edits()[0].outcome.startswith("Already")
+    await placed(platform.client, moved.path_ref, *moved_to)
+    queue.mark(edits[0].seq, SENDING)
+    await replay(platform.client, queue)
+    assert queue.edits()[0].outcome.startswith("Already on the platform")
+    assert len(platform.commands) == 1
+    # The conflict: the user keeps the field's position; it is sent then.
+    await resolve(platform.client, queue, queue.edits()[1], mine=True)
+    assert queue.edits()[1].state == SENT and len(platform.commands) == 2
+    await placed(platform.client, office.path_ref, *office_to)
+    await platform.http.aclose()
+    await client.aclose()
+    queue.close()
+    store.close()

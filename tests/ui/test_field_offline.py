@@ -1,7 +1,7 @@
 """Field mode as a user works it (issue 23 §3): take a box of Lyon offline, start with the
-platform unreachable, browse and edit offline, see an action disabled with the reason,
-restart, reconnect, and see every outcome, a conflict with both values and the choice
-applied; nothing is sent twice."""
+platform unreachable, browse and edit offline (a device's name and position, a base
+station's location), see an action disabled with the reason, restart, reconnect, and see
+every outcome, a conflict with both values and the choice applied; nothing is sent twice."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import QEvent, QSettings
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QComboBox, QLabel, QLineEdit, QPushButton
 
 from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.app import Console, Options, build
@@ -23,10 +23,13 @@ from lpwa_console.ui.dialogs.device_form import DeviceFormDialog
 from lpwa_console.ui.dialogs.field_offline import OfflineEditsDialog, TakeOfflineDialog
 from lpwa_console.ui.panes.device_map import DeviceMapPane
 from lpwa_console.ui.panes.devices import DevicesPane
+from lpwa_console.ui.panes.stations import StationsPane
 from tests.tile_fixtures import png, tile_server
 
 # A small box of Lyon around demo devices (Croix-Rousse, Confluence).
 BOX = ("45.69", "4.79", "45.72", "4.81")
+# Around one of the seed's base stations in Lyon (LRR 10000004, LRR software).
+STATION_BOX = ("45.715", "4.785", "45.725", "4.795")
 DEAD = "http://127.0.0.1:9/thingpark/wireless/rest"
 
 
@@ -108,12 +111,14 @@ def run(qtbot: Any, coro: Any) -> Any:
     return task.result()
 
 
-def take_box_offline(console: Console, qtbot: Any, street_map: str) -> TakeOfflineDialog:
+def take_box_offline(
+    console: Console, qtbot: Any, street_map: str, box: tuple[str, ...] = BOX
+) -> TakeOfflineDialog:
     console.settings.setValue("map/street_url", street_map)
     console.window.take_offline_action.trigger()
     dialog = console.window.findChild(TakeOfflineDialog)
     assert dialog is not None
-    for edit, value in zip(dialog.box_inputs, BOX, strict=True):
+    for edit, value in zip(dialog.box_inputs, box, strict=True):
         edit.setText(value)
     dialog.size_button.click()
     qtbot.waitUntil(lambda: "MB" in dialog.size_label.text(), timeout=20_000)
@@ -253,4 +258,69 @@ def test_take_offline_work_offline_and_sync_back(
     edits = queue_dialog(console)
     assert [r[3] for r in rows(edits)] == ["Sent", "Sent"]
     assert "0 waiting" in edits.summary.text() and not edits.send_button.isEnabled()
+    run(qtbot, client.aclose())
+
+
+def test_a_station_located_offline_is_queued_shown_and_sent_once(
+    consoles: Open, sandbox: Any, qtbot: Any, street_map: str
+) -> None:
+    console = consoles()
+    take_box_offline(console, qtbot, street_map, STATION_BOX)
+    console = consoles(reachable=False)
+    console.window.navigator.open("stations")
+    pane = console.panes["stations"]
+    assert isinstance(pane, StationsPane)
+    qtbot.waitUntil(lambda: pane.vm.model.rowCount() > 0, timeout=10_000)
+    row = next(
+        r for r in range(pane.vm.model.rowCount()) if pane.vm.model.item(r).lrrID == "10000004"
+    )
+    pane.table.selectRow(row)
+    qtbot.waitUntil(lambda: pane.vm.detail is not None, timeout=10_000)
+    station = pane.vm.detail
+    assert station is not None and station.lrrID == "10000004"
+    # The detail's "Send command…" opens the location update: the one command queued offline.
+    send = pane.detail.send_button
+    assert send.isEnabled()
+    send.click()
+    dialog = pane.command_dialog
+    picker = dialog.findChild(QComboBox, "commandPicker")
+    assert picker.currentData() == "updateLocation"
+    dialog.findChild(QComboBox, "locationType").setCurrentIndex(1)  # typed here
+    qtbot.keyClicks(dialog.findChild(QLineEdit, "adminLat"), "45.72201")
+    qtbot.keyClicks(dialog.findChild(QLineEdit, "adminLon"), "4.79022")
+    button = dialog.findChild(QPushButton, "sendCommand")
+    assert button.isEnabled()
+    button.click()
+    line = dialog.findChild(QLabel, "runLine")
+    qtbot.waitUntil(lambda: "Queued offline" in line.text(), timeout=10_000)
+    assert "sent when the connection is back" in line.text()
+    dialog.close()
+    # The station reads at its new place at once (its detail, its row).
+    qtbot.waitUntil(
+        lambda: pane.vm.detail is not None and pane.vm.detail.lastGeoLat == 45.72201,
+        timeout=10_000,
+    )
+    assert pane.vm.detail is not None and pane.vm.detail.lastGeoLon == 4.79022
+    # Another command needs the platform: disabled, with the reason.
+    reboot = pane.gate.check("station.command")
+    assert not reboot.allowed and "needs a connection to the platform" in reboot.reason
+    edits = queue_dialog(console)
+    (_seq, item, change, state, _outcome) = rows(edits)[0]
+    assert item.endswith("(10000004)") and state == "Waiting for a connection"
+    assert change == "position: 45.722010, 4.790220", change
+
+    # Back online: re-read, at the snapshot's position still, so the command is sent once.
+    client = platform(sandbox)
+    console = consoles()
+    edits = queue_dialog(console)
+    qtbot.waitUntil(lambda: [r[3] for r in rows(edits)] == ["Sent"], timeout=20_000)
+    status = run(qtbot, client.station_admin.last_command_status(station.path_ref))
+    assert status.lastCmdType == "LOCATION_ADMIN"
+    sent_at = status.lastCmdRequestDate
+    # Another start: nothing waits, nothing is sent again.
+    console = consoles()
+    edits = queue_dialog(console)
+    assert [r[3] for r in rows(edits)] == ["Sent"]
+    again = run(qtbot, client.station_admin.last_command_status(station.path_ref))
+    assert again.lastCmdRequestDate == sent_at
     run(qtbot, client.aclose())

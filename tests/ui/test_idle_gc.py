@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gc
+import weakref
 from typing import Any
 
 from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from lpwa_console.ui.idle_gc import THRESHOLDS, IdleCollector
+from lpwa_console.ui.idle_gc import THAW_EVERY, THRESHOLDS, IdleCollector
 
 
 def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
@@ -36,3 +37,56 @@ def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
     finally:
         collector.uninstall()
     assert gc.get_threshold() == before
+
+
+def test_start_up_objects_frozen_at_the_first_tick(qtbot: Any) -> None:
+    """What start-up made leaves the collected generations once the loop runs, so a full
+    collection walks only what came after; uninstalled, they are collected again."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    collector = IdleCollector(app, idle_s=3600, every_s=3600, at_most_s=3600)
+    collector.timer.stop()
+    try:
+        made_at_start_up = [object() for _ in range(10)], {"a": [1, 2]}
+        assert gc.get_freeze_count() == 0
+        collector.tick()
+        assert collector.frozen > 0
+        assert gc.get_freeze_count() >= len(gc.get_referents(made_at_start_up))
+        assert not any(made_at_start_up[1] is o for o in gc.get_objects())  # not walked
+        assert collector.collections == 0  # freezing is not a collection
+    finally:
+        collector.uninstall()
+    assert gc.get_freeze_count() == 0
+    assert any(made_at_start_up[1] is o for o in gc.get_objects())
+
+
+def test_survivors_of_a_collection_frozen_and_thawed_every_tenth(qtbot: Any) -> None:
+    """A full collection freezes what survived it (the next walks only what is new); the
+    tenth unfreezes first, so a cycle among frozen objects that became garbage is freed."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    collector = IdleCollector(app, idle_s=0.0, every_s=0.0, at_most_s=3600)
+    collector.timer.stop()
+    try:
+        collector.tick()  # start-up frozen, then the first idle collection
+        assert collector.collections == 1
+
+        class Node:
+            other: Any = None
+
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle, alive for now
+        collector.tick()
+        assert not any(o is a for o in gc.get_objects())  # survived: frozen, not walked
+        watch = weakref.ref(a)
+        del a, b  # garbage now, but frozen: only a thaw can free it
+        while collector.collections % THAW_EVERY != THAW_EVERY - 1:
+            collector.tick()
+            assert watch() is not None  # frozen: not walked, not freed
+        collector.tick()  # the tenth: thawed, walked, the cycle freed
+        assert collector.collections % THAW_EVERY == 0
+        assert watch() is None
+        assert gc.get_freeze_count() > 0  # and what is alive frozen again
+    finally:
+        collector.uninstall()
+    assert gc.get_freeze_count() == 0

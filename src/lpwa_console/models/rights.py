@@ -68,7 +68,8 @@ ALLOWED = Verdict(True)
 
 # What may be done offline (field mode, issue 23): a device's name, tags and position are
 # queued and sent back later (models/field_offline); every other action needs the platform.
-OFFLINE_ACTIONS = frozenset({"device.edit", "device.tag"})
+# A base station's position too: its updateLocation command is queued the same way.
+OFFLINE_ACTIONS = frozenset({"device.edit", "device.tag", "station.locate"})
 
 _DEVICE_WRITE = ("a",), (WRITE_NODE,)
 _SUB_WRITE = ("a",), ()
@@ -147,6 +148,8 @@ ACTIONS: dict[str, Requirement] = {
     # base station admin commands (Document 2 §4.3): the reference asks the network
     # partner's permission a for every command and for lastCmdStatus, which follows them
     "station.command": _partner("send commands to base stations"),
+    # updateLocation: the one command queued offline (field mode), so an action of its own
+    "station.locate": _partner("change base stations' location"),
     "station.command.disruptive": _partner("reboot, restart, restore or upgrade base stations"),
     "station.support_password": _partner("change a base station's support password"),
     # base station alarms (routes/station_alarms.py): the partner's write permission, as

@@ -25,6 +25,7 @@ from PySide6.QtCore import (
 from ..api import APIConnectionError, APIError, APIStatusError, NotFoundError
 from ..schema.common import RequestModel
 from .errors import user_message
+from .field_offline.offline_edits import OFFLINE_QUEUED
 from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS, result_words, value_of
 from .station_command_catalogue import (
     SUPPORT_PASSWORD,
@@ -521,7 +522,13 @@ class BulkCommandRun(QObject):
             if spec.name == SUPPORT_PASSWORD:
                 await self._call(requests, lambda: self.admin.change_support_password(uid, params))
             else:
-                await self._call(requests, lambda: self.admin.command(uid, spec.name, params))
+                answer = await self._call(
+                    requests, lambda: self.admin.command(uid, spec.name, params)
+                )
+                queued = value_of(answer, OFFLINE_QUEUED)
+                if queued:  # offline: in the edit queue, sent back when connected
+                    self._set(row, State.ACCEPTED, str(queued))
+                    return False
         except APIConnectionError as exc:
             if not exc.maybe_applied:
                 self._set(row, State.FAILED, f"Not sent: {user_message(exc)}")

@@ -419,6 +419,8 @@ def command_action(name: str | None) -> str:
     spec = COMMANDS.get(name or "")
     if name == SUPPORT_PASSWORD:
         return "station.support_password"
+    if name == "updateLocation":
+        return "station.locate"  # the one command queued offline (models/field_offline)
     return (
         "station.command.disruptive" if spec is not None and spec.disruptive else "station.command"
     )

@@ -5,6 +5,15 @@ pays 50-100 ms for a full (oldest generation) collection, and CPython starts one
 enough objects survived: during a fast scroll that is a visible stall (measured by the
 alarms benchmark). Young collections stay automatic; the full one is moved to a moment with
 no user input for a few seconds, at most once a minute, or forced after a long busy spell.
+
+What start-up made (modules, classes, the window and its panes: most of the objects, and
+alive until the end) is frozen at the first tick, once the event loop runs (`gc.freeze`:
+moved out of the collected generations, so a full collection no longer walks them: it was
+150-190 ms during a snapshot, docs/architecture.md). The survivors of each full collection
+are frozen the same way, so the next one walks only what came since (panes made later, a
+snapshot's work); every THAW_EVERY-th full collection unfreezes all first and walks
+everything, so a cycle among frozen objects that became garbage is reclaimed then (a delay,
+not a leak; an object without a cycle is freed at once, frozen or not).
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ from PySide6.QtWidgets import QApplication
 
 # Young and middle generations as CPython sets them (small, cheap); oldest: never by count.
 THRESHOLDS = (700, 10, 1_000_000)
+THAW_EVERY = 10  # full collections: the tenth walks every object again (at most 1 in 10 min)
 INPUT_EVENTS = frozenset(
     {
         QEvent.Type.MouseButtonPress,
@@ -42,6 +52,7 @@ class IdleCollector(QObject):
         self.last_input = time.monotonic()
         self.last_collect = time.monotonic()
         self.collections = 0
+        self.frozen = 0  # objects start-up made, frozen at the first tick
         self._previous = gc.get_threshold()
         gc.set_threshold(*THRESHOLDS)
         app.installEventFilter(self)
@@ -56,16 +67,29 @@ class IdleCollector(QObject):
         return False
 
     def tick(self) -> None:
+        if not self.frozen:
+            self.freeze_start_up()
         now = time.monotonic()
         since = now - self.last_collect
         idle = now - self.last_input >= self.idle_s
         if (idle and since >= self.every_s) or since >= self.at_most_s:
+            if self.collections % THAW_EVERY == THAW_EVERY - 1:
+                gc.unfreeze()  # everything walked: frozen cycles that became garbage go
             gc.collect()
+            gc.freeze()  # the survivors: the next full collection walks only what is new
             self.collections += 1
             self.last_collect = time.monotonic()
 
+    def freeze_start_up(self) -> None:
+        """Start-up's objects out of the collections (a list splice: no walk, no stall)."""
+        gc.freeze()
+        self.frozen = max(gc.get_freeze_count(), 1)
+
     def uninstall(self) -> None:
         self.timer.stop()
+        if self.frozen:
+            gc.unfreeze()  # back in the oldest generation: collected as before
+            self.frozen = 0
         gc.set_threshold(*self._previous)
         app = QApplication.instance()
         if app is not None:

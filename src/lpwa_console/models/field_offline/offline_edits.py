@@ -6,8 +6,11 @@ else needs the platform, and is refused with the reason. A request that sends ot
 with their current values (an edit form sends what it shows) is accepted: only what it
 changes counts.
 
-Base stations' positions are not in the platform's PUT of a station (lat and lon are
-read-only there: docs/architecture.md), so a station has nothing to edit offline."""
+A base station's position is not in the platform's PUT of a station (lat and lon are
+read-only there); it changes by the admin command updateLocation (Document 2: an
+administrative location, adminLat/adminLon/adminAlt). Offline that command is queued as the
+station's new position as its detail reads it (`lastGeoLat`/`lastGeoLon`/`lastGeoAlt`),
+shown at once, and sent back as the same command."""
 
 from __future__ import annotations
 
@@ -15,11 +18,25 @@ import json
 from typing import Any
 
 from .edit_queue import Edit, EditQueue
-from .store import DEVICES, SnapshotStore, response_key
+from .store import DEVICES, STATIONS, SnapshotStore, response_key
 
 DEVICES_PATH = "/subscriptions/mine/devices"
+STATIONS_PATH = "/partners/mine/bss"
+LOCATION_COMMAND = "admins/updateLocation"
+# The software that takes updateLocation (the reference: LRR_LINUX or BASIC_STATION_LINUX).
+LOCATION_SOFTWARE = frozenset({"LRR_LINUX", "BASIC_STATION_LINUX"})
 DEVICE_FIELDS = ("name", "tags", "adminLat", "adminLon")
-FIELD_WORDS = {"name": "name", "tags": "tags", "adminLat": "position", "adminLon": "position"}
+# A station's position as its detail reads it (its list item: lat, lon, alt).
+STATION_FIELDS = ("lastGeoLat", "lastGeoLon", "lastGeoAlt")
+FIELD_WORDS = {
+    "name": "name", "tags": "tags", "adminLat": "position", "adminLon": "position",
+    "lastGeoLat": "position", "lastGeoLon": "position", "lastGeoAlt": "altitude",
+}  # fmt: skip
+POSITIONS = frozenset({"adminLat", "adminLon", "lastGeoLat", "lastGeoLon"})  # to 1e-7°
+# Said in the answer of a command queued offline (never sent to the platform): the command
+# run shows it instead of following a command the station has not had yet.
+OFFLINE_QUEUED = "offlineQueued"
+QUEUED_WORDS = "Queued offline: sent when the connection is back"
 
 
 class OfflineRefused(Exception):
@@ -38,7 +55,7 @@ def normal(field: str, value: Any) -> Any:
     """A field's value as compared: tags by name, positions to the centimetre."""
     if field == "tags":
         return tag_names(value)
-    if field in ("adminLat", "adminLon") and isinstance(value, (int, float)):
+    if field in POSITIONS and isinstance(value, (int, float)):
         return round(float(value), 7)
     return value
 
@@ -60,6 +77,21 @@ def same(sent: Any, current: Any) -> bool:
 def device_label(detail: dict[str, Any]) -> str:
     name, eui = detail.get("name") or "", detail.get("EUI") or ""
     return f"{name} ({eui})" if name and eui and name != eui else str(name or eui)
+
+
+def station_label(detail: dict[str, Any]) -> str:
+    name, lrr = detail.get("name") or "", detail.get("lrrID") or ""
+    return f"{name} ({lrr})" if name and lrr and name != lrr else str(name or lrr)
+
+
+def location_command(changes: dict[str, Any]) -> dict[str, Any]:
+    """A station's queued position as the updateLocation command sends it."""
+    body: dict[str, Any] = {
+        "locationType": 1, "adminLat": changes["lastGeoLat"], "adminLon": changes["lastGeoLon"],
+    }  # fmt: skip
+    if changes.get("lastGeoAlt") is not None:
+        body["adminAlt"] = changes["lastGeoAlt"]
+    return body
 
 
 class OfflineEditor:
@@ -104,6 +136,36 @@ class OfflineEditor:
         self.queue_edit(ref, current, changes)
         detail = self.store.apply_edit(DEVICES, ref, response_key(path), changes)
         return detail if detail is not None else current
+
+    def update_station_location(self, ref: str, body: dict[str, Any]) -> dict[str, Any]:
+        """POST …/bss/{ref}/admins/updateLocation offline: an administrative position is
+        queued (the GPS's needs the station itself); the answer echoes the command."""
+        if body.get("locationType") != 1:
+            raise OfflineRefused(
+                "Offline, a base station's position can be typed (an administrative"
+                " location), not taken from its GPS: that needs the station"
+            )
+        path = f"{STATIONS_PATH}/{ref}"
+        body_path = response_key(path)
+        if self.store.response(body_path) is None:
+            raise OfflineRefused("Offline: this base station is not in the snapshot")
+        current = self.detail(path)
+        software = (current.get("model") or {}).get("softwareType")
+        if software and software not in LOCATION_SOFTWARE:
+            raise OfflineRefused(
+                "The platform takes a base station's location from the LRR software or a"
+                f" Basic Station; this one runs {software}: nothing was queued"
+            )
+        new = {"lastGeoLat": body.get("adminLat"), "lastGeoLon": body.get("adminLon")}
+        if body.get("adminAlt") is not None:
+            new["lastGeoAlt"] = body["adminAlt"]
+        changes = {f: v for f, v in new.items() if normal(f, v) != normal(f, current.get(f))}
+        if changes:  # a position is both coordinates
+            changes |= {"lastGeoLat": new["lastGeoLat"], "lastGeoLon": new["lastGeoLon"]}
+            base = {field: current.get(field) for field in changes}
+            self.queue.add(STATIONS, path, station_label(current), changes, base)
+            self.store.apply_edit(STATIONS, ref, body_path, changes)
+        return {**body, OFFLINE_QUEUED: QUEUED_WORDS}
 
     def tag_devices(self, name: str, euis: list[str], untag: bool) -> int:
         """POST …/devices/tags offline: one tags edit per device of the snapshot."""

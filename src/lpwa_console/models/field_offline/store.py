@@ -23,6 +23,12 @@ from typing import Any
 from ...private_files import private_dir
 
 DEVICES, STATIONS, DEVICE_ALARMS = "devices", "stations", "device_alarms"
+# A detail's position fields as its list item names them (a device's administrative
+# position, a station's last known one).
+LISTED_AS = {
+    "adminLat": "lat", "adminLon": "lon",
+    "lastGeoLat": "lat", "lastGeoLon": "lon", "lastGeoAlt": "alt",
+}  # fmt: skip
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -157,9 +163,8 @@ class SnapshotStore:
         detail = json.loads(body) if body else None
         if detail is not None:
             detail.update(changes)
-        listed = {k: v for k, v in changes.items() if k not in ("adminLat", "adminLon")}
-        if "adminLat" in changes:  # the list shows the device where it was put
-            listed["lat"], listed["lon"] = changes["adminLat"], changes["adminLon"]
+        # The list shows the item where it was put (its list item's lat/lon/alt).
+        listed = {LISTED_AS.get(k, k): v for k, v in changes.items()}
         brief = self.item(kind, ident)
         self.conn.execute("BEGIN")
         if detail is not None:

@@ -10,6 +10,11 @@ is read again and compared, field by field, with what the edit changes:
 - anything else: the item changed on the platform since: a conflict, kept with the
   platform's values for the user to choose (`resolve`).
 
+A base station's position is sent as its updateLocation command (a POST); the station
+carries it out a few seconds later, so an edit left `sending` whose station still shows the
+old position is not sent again while the station's last command is that location update,
+still pending or running.
+
 A lost connection stops the replay; what was not sent stays queued (or `sending`, re-read
 next time)."""
 
@@ -21,7 +26,8 @@ from typing import Any
 from ...api import LpwaClient
 from ...api.errors import APIConnectionError, APIStatusError, APITimeoutError, NotFoundError
 from .edit_queue import CONFLICT, FAILED, KEPT, QUEUED, SENDING, SENT, Edit, EditQueue
-from .offline_edits import normal
+from .offline_edits import LOCATION_COMMAND, location_command, normal
+from .store import STATIONS
 
 Offline = (APIConnectionError, APITimeoutError)
 
@@ -51,10 +57,26 @@ async def _read(client: LpwaClient, queue: EditQueue, edit: Edit) -> dict[str, A
     return item if isinstance(item, dict) else None
 
 
+async def _location_under_way(client: LpwaClient, edit: Edit) -> bool:
+    """Whether the station's last command is a location update it has not finished."""
+    try:
+        status = (await client.request("GET", f"{edit.path}/admins/lastCmdStatus")).json()
+    except APIStatusError:
+        return False
+    return isinstance(status, dict) and (
+        status.get("lastCmdType") == "LOCATION_ADMIN"
+        and status.get("lastCmdCompletionStatus") in ("PENDING", "PROCESSING", None)
+    )
+
+
 async def _send(client: LpwaClient, queue: EditQueue, edit: Edit, outcome: str) -> None:
     queue.mark(edit.seq, SENDING)  # committed before the request: a crash now re-reads
     try:
-        await client.request("PUT", edit.path, json=edit.changes)
+        if edit.kind == STATIONS:
+            body = location_command(edit.changes)
+            await client.request("POST", f"{edit.path}/{LOCATION_COMMAND}", json=body)
+        else:
+            await client.request("PUT", edit.path, json=edit.changes)
     except Offline:
         raise  # stays `sending`: the next replay reads the item before anything
     except APIStatusError as exc:
@@ -76,6 +98,14 @@ async def replay_one(client: LpwaClient, queue: EditQueue, edit: Edit) -> None:
         )
         queue.mark(edit.seq, SENT, words)
     elif all(_equal(f, now[f], edit.base.get(f)) for f in edit.changes):
+        if (
+            edit.state == SENDING
+            and edit.kind == STATIONS
+            and await _location_under_way(client, edit)
+        ):
+            words = "Already sent (before the console stopped): the station is applying it"
+            queue.mark(edit.seq, SENT, words)
+            return
         await _send(client, queue, edit, "Sent")
     else:
         queue.mark(edit.seq, CONFLICT, "Changed on the platform since the snapshot", now)

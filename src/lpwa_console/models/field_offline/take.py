@@ -24,10 +24,9 @@ import httpx
 
 from ...api import LpwaClient
 from ...api.errors import APIStatusError
-from .offline_edits import DEVICES_PATH
+from .offline_edits import DEVICES_PATH, STATIONS_PATH
 from .paths import SNAPSHOT_FILE, TILES_FILE
 from .store import DEVICE_ALARMS, DEVICES, STATIONS, SnapshotWriter, item_id, response_key
-from .transport import STATIONS_PATH
 
 ZOOMS = range(10, 17)
 PAGE = 1000
@@ -120,9 +119,10 @@ def box_of(items: Iterable[dict[str, Any]]) -> Box | None:
     return min(lats), min(lons), max(lats), max(lons)
 
 
-async def _parallel(calls: list[Callable[[], Awaitable[None]]]) -> None:
+async def _parallel(calls: Iterable[Callable[[], Awaitable[None]]]) -> None:
     """PARALLEL workers take the calls in turn (not one task per call: making 10,000 tasks
-    at once holds the UI thread for a tenth of a second)."""
+    at once holds the UI thread for a tenth of a second). `calls` is best a generator: a
+    list of 10,000 closures is as many objects more for the garbage collector to walk."""
     waiting = iter(calls)
 
     async def worker() -> None:
@@ -248,12 +248,25 @@ class SnapshotTaker:
         stations = self._briefs.get(STATIONS)
         if stations is None:
             stations = await self._list(STATIONS_PATH, region, "lrrID,asc")
-        rows = [(item_id(DEVICES, d), "", d) for d in devices]
-        await self._write(writer.put_items, DEVICES, rows)
-        rows = [(item_id(STATIONS, s), "", s) for s in stations]
-        await self._write(writer.put_items, STATIONS, rows)
+        await self._write(
+            writer.put_items, DEVICES, [(item_id(DEVICES, d), "", d) for d in devices]
+        )
+        await self._write(
+            writer.put_items, STATIONS, [(item_id(STATIONS, s), "", s) for s in stations]
+        )
         step("Lists of devices and base stations")
         phase("lists")
+        # From here on only what the next steps need: ids, EUIs, the box. The 10,000 list
+        # items (dicts in dicts: some 100,000 objects) would otherwise stay alive through the
+        # details, and each full garbage collection meanwhile walked them all (the UI's
+        # longest stall during a snapshot).
+        device_ids = [item_id(DEVICES, d) for d in devices]
+        station_ids = [item_id(STATIONS, s) for s in stations]
+        euis = {str(d.get("EUI", "")).upper() for d in devices}
+        box = estimate.box or box_of(devices + stations)
+        counts = len(devices), len(stations)
+        del devices, stations
+        self._briefs.clear()
 
         answers: list[tuple[str, bytes]] = []
 
@@ -272,15 +285,14 @@ class SnapshotTaker:
 
             return fetch
 
-        calls = [detail(f"{DEVICES_PATH}/{item_id(DEVICES, d)}") for d in devices]
-        calls += [detail(f"{STATIONS_PATH}/{item_id(STATIONS, s)}") for s in stations]
-        await _parallel(calls)
+        paths = [f"{DEVICES_PATH}/{i}" for i in device_ids]
+        paths += [f"{STATIONS_PATH}/{i}" for i in station_ids]
+        await _parallel(detail(path) for path in paths)
         await flush()
         phase("details")
-        await self._alarms(writer, {str(d.get("EUI", "")).upper() for d in devices})
+        await self._alarms(writer, euis)
         step("Alarms")
         phase("alarms")
-        box = estimate.box or box_of(devices + stations)
         if box is not None:
             await self._tiles(tiles_partial, box, step)
             phase("tiles")
@@ -288,8 +300,8 @@ class SnapshotTaker:
             region=region.as_meta(),
             words=region.words,
             base_url=self.client.base_url,
-            devices=len(devices),
-            stations=len(stations),
+            devices=counts[0],
+            stations=counts[1],
             missing_tiles=self.missing_tiles,
         )
 
@@ -333,7 +345,13 @@ class SnapshotTaker:
              ("maxzoom", str(ZOOMS.stop - 1)), ("type", "baselayer"),
              ("attribution", "© OpenStreetMap contributors")],
         )  # fmt: skip
-        http = self._http or httpx.AsyncClient(timeout=30, headers={"User-Agent": "lpwa-console"})
+        # Made in a worker thread: a new client loads the system's certificates (its SSL
+        # context), 50-90 ms that held the UI thread (bench/field_offline.py --stacks).
+        http = self._http
+        if http is None:
+            http = await asyncio.to_thread(
+                httpx.AsyncClient, timeout=30, headers={"User-Agent": "lpwa-console"}
+            )
         rows: list[tuple[int, int, int, bytes]] = []
 
         def insert(batch: list[tuple[int, int, int, bytes]]) -> None:
@@ -361,7 +379,7 @@ class SnapshotTaker:
 
                 return one
 
-            await _parallel([fetch(*k) for k in tile_keys(box)])
+            await _parallel(fetch(*k) for k in tile_keys(box))
         finally:
             if self._http is None:
                 await http.aclose()

@@ -1,8 +1,9 @@
 """The API client's transport while offline: it answers from the snapshot, so every pane
 browses as it does online (the same client, resources and schemas; only the HTTP below
 them changes). GETs of a list are paged, sorted and filtered here (`collections`); other
-GETs are the stored answers. Writes: a device's name, tags and position go to the edit
-queue (`offline_edits`); anything else is refused with the reason."""
+GETs are the stored answers. Writes: a device's name, tags and position, and a base
+station's position (its updateLocation command), go to the edit queue (`offline_edits`);
+anything else is refused with the reason."""
 
 from __future__ import annotations
 
@@ -14,13 +15,19 @@ from typing import Any
 import httpx
 
 from . import collections
-from .offline_edits import DEVICES_PATH, OfflineEditor, OfflineRefused
+from .offline_edits import (
+    DEVICES_PATH,
+    LOCATION_COMMAND,
+    STATIONS_PATH,
+    OfflineEditor,
+    OfflineRefused,
+)
 from .store import DEVICE_ALARMS, DEVICES, STATIONS, SnapshotStore, response_key
 
-STATIONS_PATH = "/partners/mine/bss"
 DEVICE_ALARMS_PATH = f"{DEVICES_PATH}/alarms"
 ONE_DEVICE = re.compile(rf"^{DEVICES_PATH}/([^/]+)$")
 DEVICE_ALARMS_OF = re.compile(rf"^{DEVICES_PATH}/([^/]+)/alarms$")
+STATION_LOCATION = re.compile(rf"^{STATIONS_PATH}/([^/]+)/{LOCATION_COMMAND}$")
 NEEDS_PLATFORM = "Offline: this needs a connection to the platform"
 
 
@@ -113,4 +120,7 @@ class SnapshotTransport(httpx.AsyncBaseTransport):
             euis = [str(e) for e in body.get("devEUIs") or []]
             count = self.editor.tag_devices(str(body.get("name", "")), euis, action == "UNTAG")
             return _json(200, {"count": count}, request)
+        located = STATION_LOCATION.match(path)
+        if request.method == "POST" and located is not None and isinstance(body, dict):
+            return _json(201, self.editor.update_station_location(located.group(1), body), request)
         raise OfflineRefused(NEEDS_PLATFORM)

@@ -193,10 +193,14 @@ def values_words(values: dict[str, Any] | None) -> str:
         parts.append(f"name: {values['name']}")
     if "tags" in values:
         parts.append(f"tags: {value_words('tags', values['tags'])}")
-    if "adminLat" in values:
-        lat, lon = values.get("adminLat"), values.get("adminLon")
-        where = "none" if lat is None else f"{value_words('', lat)}, {value_words('', lon)}"
-        parts.append(f"position: {where}")
+    # A device's administrative position, a base station's (as its detail reads it).
+    for lat_field, lon_field in (("adminLat", "adminLon"), ("lastGeoLat", "lastGeoLon")):
+        if lat_field in values:
+            lat, lon = values.get(lat_field), values.get(lon_field)
+            where = "none" if lat is None else f"{value_words('', lat)}, {value_words('', lon)}"
+            parts.append(f"position: {where}")
+    if values.get("lastGeoAlt") is not None:
+        parts.append(f"altitude: {values['lastGeoAlt']} m")
     return " · ".join(parts)
 
 
@@ -264,8 +268,9 @@ class OfflineEditsDialog(QDialog):
         self._summarise()
 
     def _fill(self, row: int, edit: Edit) -> None:
-        cells = (str(edit.seq), edit.label, f"{changed_words(edit.changes)}: "
-                 f"{values_words(edit.changes)}", STATE_WORDS.get(edit.state, edit.state),
+        # values_words names each field ("name: …", "position: …"): said once.
+        cells = (str(edit.seq), edit.label, values_words(edit.changes) or
+                 changed_words(edit.changes), STATE_WORDS.get(edit.state, edit.state),
                  edit.outcome)  # fmt: skip
         for column, text in enumerate(cells):
             item = self.table.item(row, column)

@@ -74,6 +74,8 @@ def action_of(spec: CommandSpec) -> str:
     """The rights action (models/rights.py) that guards sending this command."""
     if spec.name == SUPPORT:
         return "station.support_password"
+    if spec.name == "updateLocation":
+        return "station.locate"  # the one command queued offline (models/field_offline)
     return "station.command.disruptive" if spec.disruptive else "station.command"
 
 

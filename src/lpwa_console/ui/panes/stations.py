@@ -383,6 +383,12 @@ class StationsPane(FleetListPane):
     def _detail_command(self, command: str | None) -> None:
         if self.vm.detail is None or self.vm.client is None:
             return
+        if (
+            command is None
+            and not self.gate.check("station.command").allowed
+            and self.gate.check("station.locate").allowed
+        ):
+            command = "updateLocation"  # offline: the one command it may send (queued)
         verdict = self.gate.check(command_action(command))
         if not verdict.allowed:
             self._show_message(verdict.reason)

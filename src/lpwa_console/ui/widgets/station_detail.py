@@ -405,7 +405,9 @@ class StationDetail(DetailFrame):
         )
         self.send_button = QPushButton("Send command…")
         self.send_button.setObjectName("stationSendCommand")
-        self.gate.bind(self.send_button, "station.command")
+        # "station.locate": the rights of "station.command", and offline the dialog still
+        # opens for the one command queued then (the station's location).
+        self.gate.bind(self.send_button, "station.locate")
         self.commands_tab.extra.addWidget(self.send_button)
         self.tabs.addTab(self.commands_tab, "Commands")
 

@@ -99,6 +99,20 @@ def count(conn: sqlite3.Connection, source: str, where: Where) -> int:
     )
 
 
+def update_versioned(
+    conn: sqlite3.Connection, table: str, key: str, value: object, values: dict[str, Any],
+    *, now: int, who: str,
+) -> None:  # fmt: skip
+    """Changes `values` of the row of `table` whose `key` is `value` and moves its occContext
+    on (version, last update, who): the settings rows (subscriptions, partners) share it."""
+    values = values | {"last_update": now, "who": who}
+    sets = ", ".join(f"{column} = ?" for column in values)
+    conn.execute(
+        f"UPDATE {table} SET {sets}, version = version + 1 WHERE {key} = ?",
+        [*values.values(), value],
+    )
+
+
 def marks(values: Sequence[Any]) -> str:
     """`?, ?, ?` for `values` (`NULL` when empty, so `x IN (NULL)` matches nothing)."""
     return ", ".join("?" * len(values)) or "NULL"

@@ -83,7 +83,7 @@ OperatorPartner = Annotated[PartnerPath, Depends(partner_path)]
 OperatorStation = Annotated[StationPath, Depends(station_path)]
 
 
-@router.get("/partners", response_model=PartnerPage, response_model_exclude_none=True)
+@router.reads("/partners", PartnerPage)
 def list_partners(
     operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
@@ -94,9 +94,9 @@ def list_partners(
     return list_answer(items, more, first=paging.first, count=lambda: store.count(conn))
 
 
-@router.post("/partners", status_code=201, response_model=Partner, response_model_exclude_none=True,
-             responses={409: {"description": "A partner with this ID exists, or the"
-                                             " subscription is one already"}})  # fmt: skip
+@router.creates("/partners", Partner,
+                responses={409: {"description": "A partner with this ID exists, or the"
+                                                " subscription is one already"}})  # fmt: skip
 def create_partner(
     operatorUid: str, body: PartnerCreate, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -124,17 +124,13 @@ def create_partner(
     return _partner(svc.db.conn(), uid)
 
 
-@router.get(
-    "/partners/{networkPartnerUid}", response_model=Partner, response_model_exclude_none=True
-)
+@router.reads("/partners/{networkPartnerUid}", Partner)
 def get_partner(path: OperatorPartner, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     return _partner(conn, path.scope(conn).uid)
 
 
-@router.put(
-    "/partners/{networkPartnerUid}", response_model=Partner, response_model_exclude_none=True
-)
+@router.replaces("/partners/{networkPartnerUid}", Partner)
 def update_partner(
     path: OperatorPartner, body: OperatorPartnerUpdate, svc: AppServices
 ) -> dict[str, Any]:
@@ -168,22 +164,14 @@ def _operator_view(conn: sqlite3.Connection, uid: int, partner_uid: int) -> dict
     return station
 
 
-@router.get(
-    "/partners/{networkPartnerUid}/stations/{baseStationUid}",
-    response_model=BaseStation,
-    response_model_exclude_none=True,
-)
+@router.reads("/partners/{networkPartnerUid}/stations/{baseStationUid}", BaseStation)
 def get_partner_station(path: OperatorStation, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
     scope = path.scope(conn)
     return _operator_view(conn, visible_station_uid(conn, scope, path.station), scope.uid)
 
 
-@router.put(
-    "/partners/{networkPartnerUid}/stations/{baseStationUid}",
-    response_model=BaseStation,
-    response_model_exclude_none=True,
-)
+@router.replaces("/partners/{networkPartnerUid}/stations/{baseStationUid}", BaseStation)
 def update_partner_station(
     path: OperatorStation, body: BaseStationUpdate, svc: AppServices
 ) -> dict[str, Any]:
@@ -204,11 +192,7 @@ def update_partner_station(
     return _operator_view(svc.db.conn(), uid, scope.uid)
 
 
-@router.get(
-    "/partners/{networkPartnerUid}/stationCreditTransactions",
-    response_model=StationCreditTransactions,
-    response_model_exclude_none=True,
-)
+@router.reads("/partners/{networkPartnerUid}/stationCreditTransactions", StationCreditTransactions)
 def credit_transactions(
     path: OperatorPartner, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:

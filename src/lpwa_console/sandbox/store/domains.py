@@ -47,9 +47,7 @@ def restriction(
 def add_restriction(
     w: Where, restrictions: DomainRestrictions | None, links: DomainLinks, owner_column: str
 ) -> None:
-    sql, params = restriction(restrictions, links, owner_column)
-    if params:
-        w.add(sql, *params)
+    w.restrict(restriction(restrictions, links, owner_column))
 
 
 def add_domain_filter(

@@ -85,9 +85,7 @@ def where(sub: int, state: str | None, restrictions: DomainRestrictions | None =
     w = Where(["k.subscription_id = ?"], [sub])
     if state:
         w.add("k.state = ?", state)
-    reach, params = reach_sql(restrictions)
-    if params:
-        w.add(reach, *params)
+    w.restrict(reach_sql(restrictions))
     return w
 
 
@@ -355,9 +353,7 @@ def _frames_where(sub: int, device: int | None, restrictions: DomainRestrictions
     w = Where(["f.subscription_id = ?"], [sub])
     if device is not None:
         w.add("f.device_uid = ?", device)
-    reach, params = reach_sql(restrictions)
-    if params:
-        w.add(reach, *params)
+    w.restrict(reach_sql(restrictions))
     return w
 
 

@@ -29,6 +29,12 @@ class Where:
         """Add a (clause, params) pair such as `prefix` returns."""
         self.add(test[0], *test[1])
 
+    def restrict(self, test: tuple[str, list[object]]) -> None:
+        """Add a domain restriction's (clause, params); none when it has no params (the
+        unrestricted "1" every restriction function gives for a user without domains)."""
+        if test[1]:
+            self.add(test[0], *test[1])
+
     def sql(self) -> str:
         return " AND ".join(self.clauses) if self.clauses else "1"
 

@@ -228,9 +228,7 @@ def where(
             now + span,
         )
     add_box(w, "s", f.minLat, f.maxLat, f.minLon, f.maxLon)
-    sql, params = restriction_sql(restrictions)
-    if params:
-        w.add(sql, *params)
+    w.restrict(restriction_sql(restrictions))
     return w
 
 

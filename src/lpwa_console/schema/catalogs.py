@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Self
+from typing import Annotated, Any, Generic, Literal, Self, TypeVar
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, field_validator, model_validator
 
 from .common import ApiModel, ListEnvelope, QueryFilter, RequestModel, ResourceRequest
 from .device_profiles import Connectivity, IsmBandID
@@ -85,6 +85,27 @@ def id_problem(given: str) -> str:
             f" ({full} has {len(full)})"
         )
     return ""
+
+
+def _checked_id(value: str) -> str:
+    problem = id_problem(value)
+    if problem:
+        raise ValueError(problem)
+    return value
+
+
+# A new entry's ID (device profile, base station profile, RF region): no blank, and at most
+# 40 characters once `CUSTOM/` is added (`id_problem`).
+EntryID = Annotated[str, Field(min_length=1, pattern=r"^\S+$"), AfterValidator(_checked_id)]
+Entry = TypeVar("Entry")
+
+
+class CatalogPage(ListEnvelope[Entry], Generic[Entry]):
+    """A page of a catalog's entries, with the installed catalog's version and the language
+    of their texts."""
+
+    catalogVersion: str | None = None
+    languageTag: str | None = None
 
 
 # --- the LoRaWAN rules of a device profile --------------------------------------------------
@@ -279,9 +300,8 @@ class OperatorDeviceProfile(_LorawanFields):
     href: str | None = None
 
 
-class OperatorDeviceProfilePage(ListEnvelope[OperatorDeviceProfile]):
-    catalogVersion: str | None = None
-    languageTag: str | None = None
+class OperatorDeviceProfilePage(CatalogPage[OperatorDeviceProfile]):
+    pass
 
 
 class _ProfileWritable(ResourceRequest):
@@ -330,17 +350,9 @@ class _ProfileWritable(ResourceRequest):
 
 
 class DeviceProfileCreate(_ProfileWritable):
-    ID: str = Field(min_length=1, pattern=r"^\S+$")
+    ID: EntryID
     commercialName: str = Field(min_length=1, max_length=100)
     connectivity: Connectivity = "LORAWAN"
-
-    @field_validator("ID")
-    @classmethod
-    def _id_length(cls, value: str) -> str:
-        problem = id_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
 
     @model_validator(mode="after")
     def _rules(self) -> Self:
@@ -411,13 +423,12 @@ class OperatorBaseStationProfile(ApiModel):
     href: str | None = None
 
 
-class OperatorBaseStationProfilePage(ListEnvelope[OperatorBaseStationProfile]):
-    catalogVersion: str | None = None
-    languageTag: str | None = None
+class OperatorBaseStationProfilePage(CatalogPage[OperatorBaseStationProfile]):
+    pass
 
 
 class BaseStationProfileCreate(ResourceRequest):
-    ID: str = Field(min_length=1, pattern=r"^\S+$")
+    ID: EntryID
     commercialName: str = Field(min_length=1, max_length=100)
     commercialDescription: str | None = Field(None, max_length=500)
     vendor: VendorID
@@ -428,14 +439,6 @@ class BaseStationProfileCreate(ResourceRequest):
     )
     # Deprecated and ignored (§2.2): accepted, never stored.
     not_modelled_fields = frozenset({"disks", "lrcs", "powerConfig"})
-
-    @field_validator("ID")
-    @classmethod
-    def _id_length(cls, value: str) -> str:
-        problem = id_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
 
 
 class BaseStationProfileUpdate(ResourceRequest):
@@ -466,25 +469,16 @@ class RfRegion(ApiModel):
     href: str | None = None
 
 
-class RfRegionPage(ListEnvelope[RfRegion]):
-    catalogVersion: str | None = None
-    languageTag: str | None = None
+class RfRegionPage(CatalogPage[RfRegion]):
+    pass
 
 
 class RfRegionCreate(ResourceRequest):
-    ID: str = Field(min_length=1, pattern=r"^\S+$")
+    ID: EntryID
     name: str = Field(min_length=1, max_length=100)
     commercialDescription: str | None = Field(None, max_length=500)
     ismBand: IsmBandID
     read_only_fields = frozenset({"source", "logo", "catalogVersion", "languageTag", "href"})
-
-    @field_validator("ID")
-    @classmethod
-    def _id_length(cls, value: str) -> str:
-        problem = id_problem(value)
-        if problem:
-            raise ValueError(problem)
-        return value
 
 
 class RfRegionUpdate(ResourceRequest):

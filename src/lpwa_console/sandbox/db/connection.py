@@ -21,6 +21,7 @@ from .private import PRIVATE_DIR, make_private
 from .sealing import Sealer, key_path, load_key
 from .steps_platform import V_SECRETS_AT_REST
 from .token_file import TokenFile, token_path
+from .transaction import immediate
 
 
 def _open(path: Path, sealer: Sealer) -> sqlite3.Connection:
@@ -137,17 +138,11 @@ class Database:
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
         """A write transaction: BEGIN IMMEDIATE so concurrent writers queue, not deadlock."""
-        conn = self.conn()
-        conn.execute("BEGIN IMMEDIATE")
         observer = self.write_observer
-        if observer is not None:
-            started, changes = time.perf_counter(), conn.total_changes
-        try:
+        with immediate(self.conn()) as conn:
+            if observer is not None:
+                started, changes = time.perf_counter(), conn.total_changes
             yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
         if observer is not None:
             observer(time.perf_counter() - started, conn.total_changes - changes)
 

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .private import SIDECARS, make_private
+from .transaction import immediate
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tokens (
@@ -73,15 +74,8 @@ class TokenFile:
 
     @contextmanager
     def write(self) -> Iterator[sqlite3.Connection]:
-        with self._lock:
-            conn = self._connection()
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        with self._lock, immediate(self._connection()) as conn:
+            yield conn
 
     def adopt(self, main: sqlite3.Connection) -> int:
         """Move the tokens an older version kept in the main file here; the number moved.

@@ -17,7 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, TypeVar
 
-from fastapi import Depends
+from fastapi import Depends, Query
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import Response
 from pydantic import BaseModel, ValidationError
@@ -265,3 +265,17 @@ def visible_group_uid(conn: sqlite3.Connection, account: Account, group_uid: str
     from ..store import multicast as group_store  # not imported at start (issue 8)
 
     return _visible_uid(conn, account, group_uid, group_store, "multicast group")
+
+
+# A clusters request's bounding box (devices, stations): each bound's range, then the order.
+Latitude = Annotated[float, Query(ge=-90, le=90)]
+Longitude = Annotated[float, Query(ge=-180, le=180)]
+
+
+def box_bounds(
+    min_lat: float, min_lon: float, max_lat: float, max_lon: float
+) -> tuple[float, float, float, float]:
+    """(minLat, minLon, maxLat, maxLon); 400 unless each min <= its max."""
+    if min_lat > max_lat or min_lon > max_lon:
+        raise bad_request("minLat: the bounding box needs minLat <= maxLat and minLon <= maxLon")
+    return (min_lat, min_lon, max_lat, max_lon)

@@ -34,7 +34,6 @@ from ...schema.alarms import (
     AlarmsAck,
     DeviceAlarmPage,
     MulticastAlarmPage,
-    StateFiltering,
 )
 from ...schema.common import ListEnvelope
 from ..accounts import Account
@@ -43,7 +42,7 @@ from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import alarms as store
 from ..store.clock import now_ms
 from ..store.filters import Where
-from ._alarm_queries import epoch_ms, scoped_query_for
+from ._alarm_queries import StateFilters, TimeSpan, epoch_ms, scoped_query_for
 from ._common import (
     PageParams,
     Paging,
@@ -61,28 +60,19 @@ router = RecordedRouter(prefix="/subscriptions/mine", tags=["alarms"], dependenc
 DEFAULT_SORT = ("updateTimestamp", True)
 
 
-async def alarm_query(
-    state: Annotated[int | None, Query(ge=1, le=6)] = None,
-    stateFiltering: StateFiltering | None = None,
-    acked: bool | None = None,
-    ID: Annotated[int | None, Query(ge=0)] = None,
-    alarmUid: str | None = None,
+async def device_owners(
     devEUI: Annotated[list[str] | None, Query()] = None,
     domain: Annotated[list[str] | None, Query()] = None,
-    from_: Annotated[datetime | None, Query(alias="from")] = None,
-    to: datetime | None = None,
+) -> dict[str, Any]:
+    return {"eui": devEUI or (), "domain": domain or ()}
+
+
+async def alarm_query(
+    states: StateFilters,
+    owners: Annotated[dict[str, Any], Depends(device_owners)],
+    span: TimeSpan,
 ) -> store.AlarmQuery:
-    return store.AlarmQuery(
-        state=state,
-        equal=stateFiltering == "EQUAL",
-        acked=acked,
-        alarm_id=ID,
-        alarm_uid=alarmUid,
-        eui=devEUI or (),
-        domain=domain or (),
-        created_from=epoch_ms(from_),
-        updated_to=epoch_ms(to),
-    )
+    return store.AlarmQuery(**states, **owners, **span)
 
 
 scoped_query = scoped_query_for(store.AlarmQuery)

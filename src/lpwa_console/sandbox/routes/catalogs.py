@@ -13,7 +13,9 @@ from __future__ import annotations
 import json
 import sqlite3
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Request, Response
@@ -38,7 +40,7 @@ from ..errors import (
 from ..long_work import off_request
 from ..store import catalogs as store
 from ..store.clock import now_ms
-from ._common import PageParams, PathScope, list_answer
+from ._common import PageParams, Paging, PathScope, list_answer
 from ._router import RecordedRouter
 from ._upload import FRAMING, field_window, spool_body
 
@@ -103,12 +105,15 @@ def _ident(text: str) -> tuple[int | None, str | None]:
     return None, None
 
 
+def _table(kind: str) -> str:
+    return _TABLES.get(kind, "rf_regions")
+
+
 def _profile_uid(conn: sqlite3.Connection, kind: str, text: str) -> int:
     uid, ref = _ident(text)
     found = None
     if uid is not None or ref is not None:
-        table = _TABLES.get(kind, "rf_regions")
-        found = store.find_profile(conn, table, uid=uid, ref=ref)
+        found = store.find_profile(conn, _table(kind), uid=uid, ref=ref)
     if found is None:
         raise not_found(f"{_NOUN[kind]} {text} not found")
     return found
@@ -135,6 +140,72 @@ def _page(
     if catalog is not None:
         out["catalogVersion"] = store.installed(conn, catalog)[0]
     return out
+
+
+Rows = Callable[..., tuple[list[dict[str, Any]], bool]]
+Items = Callable[[sqlite3.Connection, list[int], str, bool], list[dict[str, Any]]]
+Write = Callable[..., int]
+
+
+@dataclass(frozen=True)
+class Entries:
+    """One catalog resource of the recipe (device profiles, base station profiles, RF
+    regions): its list, its entry answered in a language with the installed catalog's
+    version, its creation (409 on a taken ID) and a change of one entry, each once."""
+
+    kind: str  # the catalog: deviceProfiles, baseStationProfiles, rfRegions
+    a_noun: str  # "a device profile", for the 409
+    rows: Rows  # store: one page of items in a language (filters as keywords)
+    count: Callable[..., int]  # store: how many (the same filters)
+    items: Items  # store: the entries `ids` in a language
+    write: Write  # store: insert (uid None) or replace an entry
+
+    def page(
+        self, op: OperatorPath, paging: Paging, language_tag: str | None, **filters: Any
+    ) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
+        lang, default = store.language(conn, language_tag)
+        items, more = self.rows(conn, lang, default, paging.offset, paging.size, **filters)
+        count = lambda: self.count(conn, **filters)  # noqa: E731
+        return _page(items, more, paging, count, self.kind, lang, conn)
+
+    def entry(self, conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
+        item = self.items(conn, [uid], lang, default)[0]
+        return item | {"catalogVersion": store.installed(conn, self.kind)[0]}
+
+    def read(self, op: OperatorPath, text: str, language_tag: str | None) -> dict[str, Any]:
+        conn = op.conn()
+        op.check(conn)
+        lang, default = store.language(conn, language_tag)
+        return self.entry(conn, _profile_uid(conn, self.kind, text), lang, default)
+
+    def written(self, op: OperatorPath, uid: int) -> dict[str, Any]:
+        """The entry after a change, in the operator's default language."""
+        conn = op.conn()
+        lang, default = store.language(conn, None)
+        return self.entry(conn, uid, lang, default)
+
+    def create(
+        self, op: OperatorPath, values: dict[str, Any], vendor_kind: str | None = None
+    ) -> dict[str, Any]:
+        """A CUSTOM entry of `values` (its `ID` already with `CUSTOM/`); `vendor_kind`: the
+        vendors `values["vendor"]` must name one of."""
+        with op.write() as conn:
+            op.check(conn)
+            if store.find_profile(conn, _table(self.kind), ref=values["ID"]) is not None:
+                raise ApiError(409, DUPLICATE, f"ID: {self.a_noun} {values['ID']} exists")
+            if vendor_kind is not None:
+                _check_vendor(conn, vendor_kind, values["vendor"])
+            uid = self.write(conn, values, source="CUSTOM")
+        return self.written(op, uid)
+
+    @contextmanager
+    def changing(self, op: OperatorPath, text: str) -> Iterator[tuple[sqlite3.Connection, int]]:
+        """A write transaction on the entry `text` names (404 unless there is one)."""
+        with op.write() as conn:
+            op.check(conn)
+            yield conn, _profile_uid(conn, self.kind, text)
 
 
 @router.reads("", wire.Operator)
@@ -288,6 +359,19 @@ for _kind in wire.CATALOG_KINDS:
 
 # --- device profiles ------------------------------------------------------------------------
 
+DEVICE_PROFILES = Entries(
+    "deviceProfiles", "a device profile", store.device_profiles, store.device_profile_count,
+    store.device_profile_items, store.write_device_profile,
+)  # fmt: skip
+BS_PROFILES = Entries(
+    "baseStationProfiles", "a base station profile", store.bs_profiles, store.bs_profile_count,
+    store.bs_profile_items, store.write_bs_profile,
+)  # fmt: skip
+RF_REGIONS = Entries(
+    "rfRegions", "an RF region", store.rf_regions, store.rf_region_count,
+    store.rf_region_items, store.write_rf_region,
+)  # fmt: skip
+
 
 @router.reads("/deviceProfiles", wire.OperatorDeviceProfilePage)
 def list_device_profiles(
@@ -295,19 +379,10 @@ def list_device_profiles(
     source: wire.CatalogSource | None = None, loraProfileID: str | None = None,
     vendorID: str | None = None, connectivity: Connectivity | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = op.conn()
-    op.check(conn)
-    lang, default = store.language(conn, language_tag)
-    filters = {"source": source, "lora_id": loraProfileID, "vendor": vendorID,
-               "connectivity": connectivity}  # fmt: skip
-    items, more = store.device_profiles(conn, lang, default, paging.offset, paging.size, **filters)
-    count = lambda: store.device_profile_count(conn, **filters)  # noqa: E731
-    return _page(items, more, paging, count, "deviceProfiles", lang, conn)
-
-
-def _device_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
-    item = store.device_profile_items(conn, [uid], lang, default)[0]
-    return item | {"catalogVersion": store.installed(conn, "deviceProfiles")[0]}
+    return DEVICE_PROFILES.page(
+        op, paging, language_tag, source=source, lora_id=loraProfileID, vendor=vendorID,
+        connectivity=connectivity,
+    )  # fmt: skip
 
 
 def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
@@ -322,15 +397,7 @@ def create_device_profile(op: OfOperator, body: wire.DeviceProfileCreate) -> dic
     values = body.rule_values()
     values["ID"] = wire.custom_id(body.ID)
     values["vendor"] = body.vendor.ID if body.vendor else None
-    with op.write() as conn:
-        op.check(conn)
-        if store.find_profile(conn, "device_models", ref=values["ID"]) is not None:
-            raise ApiError(409, DUPLICATE, f"ID: a device profile {values['ID']} exists")
-        _check_vendor(conn, store.DEVICE_VENDOR, values["vendor"])
-        uid = store.write_device_profile(conn, values, source="CUSTOM")
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _device_profile(conn, uid, lang, default)
+    return DEVICE_PROFILES.create(op, values, store.DEVICE_VENDOR)
 
 
 @router.reads("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
@@ -338,10 +405,7 @@ def get_device_profile(
     op: OfOperator, profileUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = op.conn()
-    op.check(conn)
-    lang, default = store.language(conn, language_tag)
-    return _device_profile(conn, _profile_uid(conn, "deviceProfiles", profileUid), lang, default)
+    return DEVICE_PROFILES.read(op, profileUid, language_tag)
 
 
 @router.replaces("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
@@ -350,9 +414,7 @@ def update_device_profile(
 ) -> dict[str, Any]:  # fmt: skip
     """The fields sent replace those held; the LoRaWAN rules are checked on the result
     (a forced value may be left out: it is set)."""
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "deviceProfiles", profileUid)
+    with DEVICE_PROFILES.changing(op, profileUid) as (conn, uid):
         current = store.device_profile_values(conn, uid)
         refuse_changed(current, body.fixed_values())
         sent_values = body.model_dump(exclude_unset=True)
@@ -369,9 +431,7 @@ def update_device_profile(
         if problems:
             raise bad_request("; ".join(problems))
         store.write_device_profile(conn, merged, source="", uid=uid)
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _device_profile(conn, uid, lang, default)
+    return DEVICE_PROFILES.written(op, uid)
 
 
 _FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
@@ -388,17 +448,7 @@ def list_bs_profiles(
     op: OfOperator, paging: PageParams,
     source: wire.CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = op.conn()
-    op.check(conn)
-    lang, default = store.language(conn, language_tag)
-    items, more = store.bs_profiles(conn, lang, default, paging.offset, paging.size, source=source)
-    count = lambda: store.bs_profile_count(conn, source=source)  # noqa: E731
-    return _page(items, more, paging, count, "baseStationProfiles", lang, conn)
-
-
-def _bs_profile(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
-    item = store.bs_profile_items(conn, [uid], lang, default)[0]
-    return item | {"catalogVersion": store.installed(conn, "baseStationProfiles")[0]}
+    return BS_PROFILES.page(op, paging, language_tag, source=source)
 
 
 @router.creates("/baseStationProfiles", wire.OperatorBaseStationProfile,
@@ -407,15 +457,7 @@ def create_bs_profile(op: OfOperator, body: wire.BaseStationProfileCreate) -> di
     values = body.model_dump(exclude_none=True)
     values["ID"] = wire.custom_id(body.ID)
     values["vendor"] = body.vendor.ID
-    with op.write() as conn:
-        op.check(conn)
-        if store.find_profile(conn, "bs_profiles", ref=values["ID"]) is not None:
-            raise ApiError(409, DUPLICATE, f"ID: a base station profile {values['ID']} exists")
-        _check_vendor(conn, store.BS_VENDOR, values["vendor"])
-        uid = store.write_bs_profile(conn, values, source="CUSTOM")
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _bs_profile(conn, uid, lang, default)
+    return BS_PROFILES.create(op, values, store.BS_VENDOR)
 
 
 @router.replaces(
@@ -428,9 +470,7 @@ def put_lrr_version(
     compatibilities."""
     if not versionUid.strip() or len(versionUid) > 40:
         raise bad_request("versionUid: 1 to 40 characters")
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "baseStationProfiles", profileUid)
+    with BS_PROFILES.changing(op, profileUid) as (conn, uid):
         compat = [c.model_dump() for c in body.compatibilities]
         store.put_lrr_version(conn, uid, versionUid, compat)
     return next(v for v in store.lrr_versions(op.conn(), uid) if v["ID"] == versionUid)
@@ -441,19 +481,14 @@ def get_bs_profile(
     op: OfOperator, profileUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = op.conn()
-    op.check(conn)
-    lang, default = store.language(conn, language_tag)
-    return _bs_profile(conn, _profile_uid(conn, "baseStationProfiles", profileUid), lang, default)
+    return BS_PROFILES.read(op, profileUid, language_tag)
 
 
 @router.replaces("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
 def update_bs_profile(
     op: OfOperator, profileUid: str, body: wire.BaseStationProfileUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "baseStationProfiles", profileUid)
+    with BS_PROFILES.changing(op, profileUid) as (conn, uid):
         current = store.bs_profile_values(conn, uid)
         refuse_changed(current, body.fixed_values())
         sent = body.model_dump(exclude_unset=True)
@@ -462,9 +497,7 @@ def update_bs_profile(
             _check_vendor(conn, store.BS_VENDOR, sent["vendor"])
         merged = current | {k: v for k, v in sent.items() if v is not None or k == "vendor"}
         store.write_bs_profile(conn, merged, source="", uid=uid)
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _bs_profile(conn, uid, lang, default)
+    return BS_PROFILES.written(op, uid)
 
 
 # --- vendors --------------------------------------------------------------------------------
@@ -578,31 +611,14 @@ def list_rf_regions(
     op: OfOperator, paging: PageParams,
     source: wire.CatalogSource | None = None, language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = op.conn()
-    op.check(conn)
-    lang, default = store.language(conn, language_tag)
-    items, more = store.rf_regions(conn, lang, default, paging.offset, paging.size, source=source)
-    count = lambda: store.rf_region_count(conn, source=source)  # noqa: E731
-    return _page(items, more, paging, count, "rfRegions", lang, conn)
-
-
-def _rf_region(conn: sqlite3.Connection, uid: int, lang: str, default: bool) -> dict[str, Any]:
-    item = store.rf_region_items(conn, [uid], lang, default)[0]
-    return item | {"catalogVersion": store.installed(conn, "rfRegions")[0]}
+    return RF_REGIONS.page(op, paging, language_tag, source=source)
 
 
 @router.creates("/rfRegions", wire.RfRegion,
                 responses={409: {"description": "An RF region with this ID exists"}})  # fmt: skip
 def create_rf_region(op: OfOperator, body: wire.RfRegionCreate) -> dict[str, Any]:
     values = body.model_dump(exclude_none=True) | {"ID": wire.custom_id(body.ID)}
-    with op.write() as conn:
-        op.check(conn)
-        if store.find_rf_region(conn, ref=values["ID"]) is not None:
-            raise ApiError(409, DUPLICATE, f"ID: an RF region {values['ID']} exists")
-        uid = store.write_rf_region(conn, values, source="CUSTOM")
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _rf_region(conn, uid, lang, default)
+    return RF_REGIONS.create(op, values)
 
 
 @router.reads("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", wire.RfRegionLocal)
@@ -623,9 +639,7 @@ def get_rf_local(
 def put_rf_local(
     op: OfOperator, rfRegionUid: str, languageTag: str, body: wire.RfRegionLocalUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+    with RF_REGIONS.changing(op, rfRegionUid) as (conn, uid):
         lang = _language(conn, languageTag)
         if store.operator(conn)["defaultLanguage"] == lang:
             store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
@@ -665,13 +679,9 @@ async def post_logo(
         raise bad_request("file: a logo is a PNG or JPEG image")
     if (problem := image_problem(data, kind)) is not None:
         raise bad_request(f"file: {problem}")
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+    with RF_REGIONS.changing(op, rfRegionUid) as (conn, uid):
         store.set_logo(conn, uid, data, kind)
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _rf_region(conn, uid, lang, default)
+    return RF_REGIONS.written(op, uid)
 
 
 @router.reads("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
@@ -679,35 +689,26 @@ def get_rf_region(
     op: OfOperator, rfRegionUid: str,
     language_tag: Lang = None,
 ) -> dict[str, Any]:  # fmt: skip
-    conn = op.conn()
-    op.check(conn)
-    lang, default = store.language(conn, language_tag)
-    return _rf_region(conn, _profile_uid(conn, "rfRegions", rfRegionUid), lang, default)
+    return RF_REGIONS.read(op, rfRegionUid, language_tag)
 
 
 @router.replaces("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
 def update_rf_region(
     op: OfOperator, rfRegionUid: str, body: wire.RfRegionUpdate,
 ) -> dict[str, Any]:  # fmt: skip
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+    with RF_REGIONS.changing(op, rfRegionUid) as (conn, uid):
         fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
         current = {"ID": fixed_id, "ismBand": fixed_band}
         refuse_changed(current, body.fixed_values(), null_keeps=True)
         store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
-    conn = op.conn()
-    lang, default = store.language(conn, None)
-    return _rf_region(conn, uid, lang, default)
+    return RF_REGIONS.written(op, uid)
 
 
 @router.delete("/rfRegions/{rfRegionUid:path}", status_code=204)
 def delete_rf_region(op: OfOperator, rfRegionUid: str) -> Response:
     """Only a CUSTOM region no station uses: a CATALOG one is the installed catalog's (it
     would come back with the next install), so it is refused (403)."""
-    with op.write() as conn:
-        op.check(conn)
-        uid = _profile_uid(conn, "rfRegions", rfRegionUid)
+    with RF_REGIONS.changing(op, rfRegionUid) as (conn, uid):
         if store.rf_region_source(conn, uid) != "CUSTOM":
             raise forbidden(
                 f"rfRegionUid: {rfRegionUid} comes from the installed catalog (source CATALOG);"

@@ -47,7 +47,10 @@ from ..store import devices as store
 from ..store import subscription as subscription_store
 from ..store.clock import network_now, now_ms
 from ._common import (
+    Latitude,
+    Longitude,
     PageParams,
+    box_bounds,
     check_kept_inside,
     decode_cursor,
     encode_cursor,
@@ -229,20 +232,19 @@ def device_clusters(
     account: DeviceReader,
     svc: AppServices,
     filters: BaseFilter,
-    minLat: Annotated[float, Query(ge=-90, le=90)],
-    minLon: Annotated[float, Query(ge=-180, le=180)],
-    maxLat: Annotated[float, Query(ge=-90, le=90)],
-    maxLon: Annotated[float, Query(ge=-180, le=180)],
+    minLat: Latitude,
+    minLon: Longitude,
+    maxLat: Latitude,
+    maxLon: Longitude,
 ) -> dict[str, Any]:
     assert account.subscription_id is not None
-    if minLat > maxLat or minLon > maxLon:
-        raise bad_request("minLat: the bounding box needs minLat <= maxLat and minLon <= maxLon")
+    bounds = box_bounds(minLat, minLon, maxLat, maxLon)
     total, clusters = store.clusters(
         svc.db.conn(),
         account.subscription_id,
         filters,
         account.restrictions,
-        (minLat, minLon, maxLat, maxLon),
+        bounds,
     )
     return {"count": total, "clusters": clusters}
 

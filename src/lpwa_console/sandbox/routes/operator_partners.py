@@ -11,7 +11,10 @@ The sandbox has one operator: `mine`, its UID 1 or `id:` + OPERATOR_ID.
 from __future__ import annotations
 
 import sqlite3
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends
 
 from ...schema.partners import (
     OperatorPartnerUpdate,
@@ -21,6 +24,7 @@ from ...schema.partners import (
     StationCreditTransactions,
 )
 from ...schema.stations import BaseStation, BaseStationUpdate
+from ..accounts import Account
 from ..auth import AppServices, ClientBodies, OperatorAccount
 from ..errors import DUPLICATE, STATION_ANY_CASE, ApiError, bad_request, refuse_changed
 from ..store import partners as store
@@ -42,13 +46,44 @@ def _partner(conn: sqlite3.Connection, uid: int) -> dict[str, Any]:
     return store.answer(conn, uid)
 
 
-def _scope(conn: sqlite3.Connection, account: Any, operator_uid: str, partner: str) -> PartnerScope:
-    check_operator(operator_uid)
-    uid = resolve_partner(conn, account, partner)
-    return PartnerScope(uid, store.subscription_of(conn, uid), account)
+@dataclass(frozen=True)
+class PartnerPath:
+    """`/partners/{networkPartnerUid}` as the operator names it, resolved by `scope` inside
+    the route's read or write (the operator is checked there, after the body's validation)."""
+
+    operator_uid: str
+    partner: str
+    account: Account
+
+    def scope(self, conn: sqlite3.Connection) -> PartnerScope:
+        check_operator(self.operator_uid)
+        uid = resolve_partner(conn, self.account, self.partner)
+        return PartnerScope(uid, store.subscription_of(conn, uid), self.account)
 
 
-@router.get("/partners", response_model=PartnerPage, response_model_exclude_none=True)
+@dataclass(frozen=True)
+class StationPath(PartnerPath):
+    """`.../stations/{baseStationUid}` under a `PartnerPath`."""
+
+    station: str
+
+
+def partner_path(operatorUid: str, networkPartnerUid: str, account: OperatorAccount) -> PartnerPath:
+    return PartnerPath(operatorUid, networkPartnerUid, account)
+
+
+def station_path(
+    operatorUid: str, networkPartnerUid: str, baseStationUid: str, account: OperatorAccount
+) -> StationPath:
+    return StationPath(operatorUid, networkPartnerUid, account, baseStationUid)
+
+
+# The path parameters keep their order in the OpenAPI document (operator, partner, station).
+OperatorPartner = Annotated[PartnerPath, Depends(partner_path)]
+OperatorStation = Annotated[StationPath, Depends(station_path)]
+
+
+@router.reads("/partners", PartnerPage)
 def list_partners(
     operatorUid: str, account: OperatorAccount, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
@@ -59,9 +94,9 @@ def list_partners(
     return list_answer(items, more, first=paging.first, count=lambda: store.count(conn))
 
 
-@router.post("/partners", status_code=201, response_model=Partner, response_model_exclude_none=True,
-             responses={409: {"description": "A partner with this ID exists, or the"
-                                             " subscription is one already"}})  # fmt: skip
+@router.creates("/partners", Partner,
+                responses={409: {"description": "A partner with this ID exists, or the"
+                                                " subscription is one already"}})  # fmt: skip
 def create_partner(
     operatorUid: str, body: PartnerCreate, account: OperatorAccount, svc: AppServices
 ) -> dict[str, Any]:
@@ -89,30 +124,20 @@ def create_partner(
     return _partner(svc.db.conn(), uid)
 
 
-@router.get(
-    "/partners/{networkPartnerUid}", response_model=Partner, response_model_exclude_none=True
-)
-def get_partner(
-    operatorUid: str, networkPartnerUid: str, account: OperatorAccount, svc: AppServices
-) -> dict[str, Any]:
+@router.reads("/partners/{networkPartnerUid}", Partner)
+def get_partner(path: OperatorPartner, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
-    return _partner(conn, _scope(conn, account, operatorUid, networkPartnerUid).uid)
+    return _partner(conn, path.scope(conn).uid)
 
 
-@router.put(
-    "/partners/{networkPartnerUid}", response_model=Partner, response_model_exclude_none=True
-)
+@router.replaces("/partners/{networkPartnerUid}", Partner)
 def update_partner(
-    operatorUid: str,
-    networkPartnerUid: str,
-    body: OperatorPartnerUpdate,
-    account: OperatorAccount,
-    svc: AppServices,
+    path: OperatorPartner, body: OperatorPartnerUpdate, svc: AppServices
 ) -> dict[str, Any]:
     """The name and `totalBaseStationsGranted` (null: no limit; below the stations the
     partner has is allowed, it then creates none until it is under)."""
     with svc.db.write() as conn:
-        uid = _scope(conn, account, operatorUid, networkPartnerUid).uid
+        uid = path.scope(conn).uid
         row = store.get(conn, uid)
         assert row is not None
         values: dict[str, Any] = {}
@@ -120,10 +145,12 @@ def update_partner(
             values["name"] = body.name
         if "totalBaseStationsGranted" in body.model_fields_set:
             values["total_granted"] = body.totalBaseStationsGranted
-        store.update(conn, uid, values, now=now_ms(), who=account.name)
+        store.update(conn, uid, values, now=now_ms(), who=path.account.name)
         if "total_granted" in values and values["total_granted"] != row["total_granted"]:
             change = (values["total_granted"] or 0) - (row["total_granted"] or 0)
-            store.record_credit(conn, uid, "GRANT_CHANGED", change, now=now_ms(), who=account.name)
+            store.record_credit(
+                conn, uid, "GRANT_CHANGED", change, now=now_ms(), who=path.account.name
+            )
     return _partner(svc.db.conn(), uid)
 
 
@@ -137,39 +164,20 @@ def _operator_view(conn: sqlite3.Connection, uid: int, partner_uid: int) -> dict
     return station
 
 
-@router.get(
-    "/partners/{networkPartnerUid}/stations/{baseStationUid}",
-    response_model=BaseStation,
-    response_model_exclude_none=True,
-)
-def get_partner_station(
-    operatorUid: str,
-    networkPartnerUid: str,
-    baseStationUid: str,
-    account: OperatorAccount,
-    svc: AppServices,
-) -> dict[str, Any]:
+@router.reads("/partners/{networkPartnerUid}/stations/{baseStationUid}", BaseStation)
+def get_partner_station(path: OperatorStation, svc: AppServices) -> dict[str, Any]:
     conn = svc.db.conn()
-    scope = _scope(conn, account, operatorUid, networkPartnerUid)
-    return _operator_view(conn, visible_station_uid(conn, scope, baseStationUid), scope.uid)
+    scope = path.scope(conn)
+    return _operator_view(conn, visible_station_uid(conn, scope, path.station), scope.uid)
 
 
-@router.put(
-    "/partners/{networkPartnerUid}/stations/{baseStationUid}",
-    response_model=BaseStation,
-    response_model_exclude_none=True,
-)
+@router.replaces("/partners/{networkPartnerUid}/stations/{baseStationUid}", BaseStation)
 def update_partner_station(
-    operatorUid: str,
-    networkPartnerUid: str,
-    baseStationUid: str,
-    body: BaseStationUpdate,
-    account: OperatorAccount,
-    svc: AppServices,
+    path: OperatorStation, body: BaseStationUpdate, svc: AppServices
 ) -> dict[str, Any]:
     with svc.db.write() as conn:
-        scope = _scope(conn, account, operatorUid, networkPartnerUid)
-        uid = visible_station_uid(conn, scope, baseStationUid)
+        scope = path.scope(conn)
+        uid = visible_station_uid(conn, scope, path.station)
         given = body.model_fields_set
         pairs = [(d.group.name, d.name) for d in body.domains or []] if "domains" in given else None
         fixed = body.fixed_values()
@@ -178,26 +186,18 @@ def update_partner_station(
         if pairs and scope.subscription_id is None:
             raise bad_request("domains: only a subscriber partner's stations have domains")
         station_store.update(
-            conn, uid, body, now=now_ms(), who=account.name, domains=pairs,
+            conn, uid, body, now=now_ms(), who=path.account.name, domains=pairs,
             subscription_id=scope.subscription_id,
         )  # fmt: skip
     return _operator_view(svc.db.conn(), uid, scope.uid)
 
 
-@router.get(
-    "/partners/{networkPartnerUid}/stationCreditTransactions",
-    response_model=StationCreditTransactions,
-    response_model_exclude_none=True,
-)
+@router.reads("/partners/{networkPartnerUid}/stationCreditTransactions", StationCreditTransactions)
 def credit_transactions(
-    operatorUid: str,
-    networkPartnerUid: str,
-    account: OperatorAccount,
-    svc: AppServices,
-    paging: PageParams,
+    path: OperatorPartner, svc: AppServices, paging: PageParams
 ) -> dict[str, Any]:
     """Newest first."""
     conn = svc.db.conn()
-    uid = _scope(conn, account, operatorUid, networkPartnerUid).uid
+    uid = path.scope(conn).uid
     items, more = store.credits(conn, uid, paging.offset, paging.size)
     return list_answer(items, more, first=paging.first, count=lambda: store.credit_count(conn, uid))

@@ -18,14 +18,14 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Query, Response
 
-from ...schema.alarms import ALARM_SORT_CRITERIA, CURSOR_SORT, AlarmsAck, StateFiltering
+from ...schema.alarms import ALARM_SORT_CRITERIA, CURSOR_SORT, AlarmsAck
 from ...schema.station_alarms import StationAlarmPage, StationAlarmStateDistributions
 from ..auth import AppServices, ClientBodies
 from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import station_alarms as store
 from ..store.clock import network_now
 from ..store.sql import Where
-from ._alarm_queries import epoch_ms, scoped_query_for
+from ._alarm_queries import StateFilters, TimeSpan, epoch_ms, scoped_query_for
 from ._common import PageParams, Paging, decode_cursor, encode_cursor, list_answer, parse_sort
 from ._partners import PartnerReader, PartnerScope, PartnerWriter, visible_station_uid
 from ._router import RecordedRouter
@@ -36,26 +36,24 @@ router = RecordedRouter(
 DEFAULT_SORT = ("updateTimestamp", True)
 
 
-async def alarm_query(
-    state: Annotated[int | None, Query(ge=1, le=6)] = None,
-    stateFiltering: StateFiltering | None = None,
-    acked: bool | None = None,
-    ID: Annotated[int | None, Query(ge=0)] = None,
-    alarmUid: str | None = None,
+async def station_owners(
     lrrID: Annotated[list[str] | None, Query()] = None,
     domain: Annotated[list[str] | None, Query()] = None,
-    from_: Annotated[datetime | None, Query(alias="from")] = None,
-    to: datetime | None = None,
+) -> dict[str, Any]:
+    return {"lrr_ids": lrrID or (), "domain": domain or ()}
+
+
+async def alarm_query(
+    states: StateFilters,
+    owners: Annotated[dict[str, Any], Depends(station_owners)],
+    span: TimeSpan,
 ) -> store.StationAlarmQuery:
-    for value in domain or ():
+    # Checked here, once every parameter is valid (a 422 comes before this 400).
+    for value in owners["domain"]:
         group, sep, name = value.partition(":")
         if not (group and sep and name):
             raise bad_request(f"domain: {value!r} is not group:name (e.g. Site:France/Caen)")
-    return store.StationAlarmQuery(
-        state=state, equal=stateFiltering == "EQUAL", acked=acked, alarm_id=ID,
-        alarm_uid=alarmUid, lrr_ids=lrrID or (), domain=domain or (), created_from=epoch_ms(from_),
-        updated_to=epoch_ms(to),
-    )  # fmt: skip
+    return store.StationAlarmQuery(**states, **owners, **span)
 
 
 async def history_query(

@@ -55,7 +55,10 @@ from ..store import station_ops as ops_store
 from ..store import stations as store
 from ..store.clock import network_now
 from ._common import (
+    Latitude,
+    Longitude,
     PageParams,
+    box_bounds,
     check_kept_inside,
     decode_cursor,
     encode_cursor,
@@ -233,17 +236,16 @@ def station_clusters(
     scope: PartnerReader,
     svc: AppServices,
     filters: StationFilter,
-    minLat: Annotated[float, Query(ge=-90, le=90)],
-    minLon: Annotated[float, Query(ge=-180, le=180)],
-    maxLat: Annotated[float, Query(ge=-90, le=90)],
-    maxLon: Annotated[float, Query(ge=-180, le=180)],
+    minLat: Latitude,
+    minLon: Longitude,
+    maxLat: Latitude,
+    maxLon: Longitude,
 ) -> dict[str, Any]:
-    if minLat > maxLat or minLon > maxLon:
-        raise bad_request("minLat: the bounding box needs minLat <= maxLat and minLon <= maxLon")
+    bounds = box_bounds(minLat, minLon, maxLat, maxLon)
     conn = svc.db.conn()
     w = _where(conn, scope, filters)
     total, clusters = cluster_store.clusters(
-        conn, scope.uid, w, scope.restrictions, (minLat, minLon, maxLat, maxLon),
+        conn, scope.uid, w, scope.restrictions, bounds,
         filtered=not filters.is_empty(), base=scope.station_base,
     )  # fmt: skip
     return {"count": total, "clusters": clusters}

@@ -84,9 +84,7 @@ def where(
         add_domain_filter(
             w, subscription_id, domain, DEVICE_DOMAINS if kind == "D" else GROUP_DOMAINS, owner_col
         )
-    sql, params = _owner_restriction(kind, restrictions)
-    if params:
-        w.add(sql, *params)
+    w.restrict(_owner_restriction(kind, restrictions))
     return w
 
 

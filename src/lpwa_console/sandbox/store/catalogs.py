@@ -293,6 +293,24 @@ def find_profile(conn: sqlite3.Connection, table: str, *, uid: int | None = None
     return None if row is None else int(row[0])
 
 
+def _entry_page(
+    conn: sqlite3.Connection, table: str, where: str, params: list[object], offset: int,
+    limit: int,
+) -> tuple[list[int], bool]:  # fmt: skip
+    """One page of the IDs of a catalog's entries (`table`: name and alias) by their ID,
+    and whether there are more."""
+    alias = table.split()[1]
+    rows = conn.execute(
+        f"SELECT {alias}.id FROM {table} WHERE {where} ORDER BY {alias}.ref LIMIT ? OFFSET ?",
+        [*params, limit + 1, offset],
+    ).fetchall()
+    return [int(r[0]) for r in rows[:limit]], len(rows) > limit
+
+
+def _entry_count(conn: sqlite3.Connection, table: str, where: str, params: list[object]) -> int:
+    return int(conn.execute(f"SELECT count(*) FROM {table} WHERE {where}", params).fetchone()[0])
+
+
 def _source_clause(source: str | None, alias: str) -> tuple[str, list[object]]:
     if source in ("CATALOG", "CUSTOM"):
         return f"{alias}.source = ?", [source]
@@ -330,12 +348,8 @@ def device_profiles(
 ) -> tuple[list[dict[str, Any]], bool]:
     """One page of profiles by ID, in `lang` where they have texts in it."""
     where, params = _profile_where(source, lora_id, vendor, connectivity)
-    rows = conn.execute(
-        f"SELECT m.id FROM device_models m WHERE {where} ORDER BY m.ref LIMIT ? OFFSET ?",
-        [*params, limit + 1, offset],
-    ).fetchall()
-    ids = [int(r[0]) for r in rows[:limit]]
-    return device_profile_items(conn, ids, lang, default), len(rows) > limit
+    ids, more = _entry_page(conn, "device_models m", where, params, offset, limit)
+    return device_profile_items(conn, ids, lang, default), more
 
 
 def device_profile_count(
@@ -347,9 +361,7 @@ def device_profile_count(
     connectivity: str | None = None,
 ) -> int:
     where, params = _profile_where(source, lora_id, vendor, connectivity)
-    return int(
-        conn.execute(f"SELECT count(*) FROM device_models m WHERE {where}", params).fetchone()[0]
-    )
+    return _entry_count(conn, "device_models m", where, params)
 
 
 def device_profile_items(
@@ -512,21 +524,15 @@ def bs_profiles(
     *, source: str | None = None, vendor: str | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
     where, params = _bs_where(source, vendor)
-    rows = conn.execute(
-        f"SELECT p.id FROM bs_profiles p WHERE {where} ORDER BY p.ref LIMIT ? OFFSET ?",
-        [*params, limit + 1, offset],
-    ).fetchall()
-    ids = [int(r[0]) for r in rows[:limit]]
-    return bs_profile_items(conn, ids, lang, default), len(rows) > limit
+    ids, more = _entry_page(conn, "bs_profiles p", where, params, offset, limit)
+    return bs_profile_items(conn, ids, lang, default), more
 
 
 def bs_profile_count(
     conn: sqlite3.Connection, *, source: str | None = None, vendor: str | None = None
 ) -> int:
     where, params = _bs_where(source, vendor)
-    return int(
-        conn.execute(f"SELECT count(*) FROM bs_profiles p WHERE {where}", params).fetchone()[0]
-    )
+    return _entry_count(conn, "bs_profiles p", where, params)
 
 
 def lrr_versions(conn: sqlite3.Connection, uid: int) -> list[dict[str, Any]]:
@@ -647,19 +653,13 @@ def rf_regions(
     *, source: str | None = None,
 ) -> tuple[list[dict[str, Any]], bool]:  # fmt: skip
     where, params = _source_clause(source, "r")
-    rows = conn.execute(
-        f"SELECT r.id FROM rf_regions r WHERE {where} ORDER BY r.ref LIMIT ? OFFSET ?",
-        [*params, limit + 1, offset],
-    ).fetchall()
-    ids = [int(r[0]) for r in rows[:limit]]
-    return rf_region_items(conn, ids, lang, default), len(rows) > limit
+    ids, more = _entry_page(conn, "rf_regions r", where, params, offset, limit)
+    return rf_region_items(conn, ids, lang, default), more
 
 
 def rf_region_count(conn: sqlite3.Connection, *, source: str | None = None) -> int:
     where, params = _source_clause(source, "r")
-    return int(
-        conn.execute(f"SELECT count(*) FROM rf_regions r WHERE {where}", params).fetchone()[0]
-    )
+    return _entry_count(conn, "rf_regions r", where, params)
 
 
 def rf_region_items(

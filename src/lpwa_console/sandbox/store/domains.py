@@ -9,11 +9,13 @@ and the functions here take it, so the rules of Document 1 §2.2.1 exist once, a
 from __future__ import annotations
 
 import sqlite3
+from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from ...schema.domains import DomainRestrictions, domain_matches
 from .filters import restriction_sql
-from .sql import Where
+from .sql import Where, marks
 
 
 @dataclass(frozen=True)
@@ -45,9 +47,7 @@ def restriction(
 def add_restriction(
     w: Where, restrictions: DomainRestrictions | None, links: DomainLinks, owner_column: str
 ) -> None:
-    sql, params = restriction(restrictions, links, owner_column)
-    if params:
-        w.add(sql, *params)
+    w.restrict(restriction(restrictions, links, owner_column))
 
 
 def add_domain_filter(
@@ -75,6 +75,21 @@ def domains_of(conn: sqlite3.Connection, links: DomainLinks, owner: int) -> list
             (owner,),
         )
     ]
+
+
+def domains_by_owner(
+    conn: sqlite3.Connection, links: DomainLinks, owners: list[int]
+) -> dict[int, list[dict[str, Any]]]:
+    """The domains of each of `owners`, as the reference writes them (name and group)."""
+    out: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for owner, grp, name in conn.execute(
+        f"SELECT l.{links.owner}, dm.grp, dm.name FROM {links.table} l"
+        f" JOIN domains dm ON dm.id = l.domain_id WHERE l.{links.owner} IN ({marks(owners)})"
+        " ORDER BY dm.grp",
+        owners,
+    ):
+        out[owner].append({"name": name, "group": {"name": grp}})
+    return out
 
 
 def within_reach(

@@ -131,7 +131,5 @@ def device_where(
             *names,
         )
     add_box(w, "d", f.minLat, f.maxLat, f.minLon, f.maxLon)
-    sql, params = device_restriction_sql(restrictions)
-    if params:
-        w.add(sql, *params)
+    w.restrict(device_restriction_sql(restrictions))
     return w

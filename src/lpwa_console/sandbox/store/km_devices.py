@@ -85,9 +85,7 @@ def where(sub: int, state: str | None, restrictions: DomainRestrictions | None =
     w = Where(["k.subscription_id = ?"], [sub])
     if state:
         w.add("k.state = ?", state)
-    reach, params = reach_sql(restrictions)
-    if params:
-        w.add(reach, *params)
+    w.restrict(reach_sql(restrictions))
     return w
 
 
@@ -174,20 +172,24 @@ def _as_key_uid(conn: sqlite3.Connection, sub: int, ref: str) -> int:
     return int(row[0])
 
 
+# The root keys a device may carry: (field, its HSM version field, key kind, column).
+ROOT_KEYS = (
+    ("appKey", "hsmAppKeyVersion", "APP", "app_key"),
+    ("nwkKey", "hsmNwkKeyVersion", "NWK", "nwk_key"),
+)
+
+
 def _open_keys(opener: KeyOpener, body: KmDeviceCreate | KmDeviceUpdate) -> dict[str, Any]:
+    """The sent root keys opened (each with its HSM version), by column."""
     values: dict[str, Any] = {}
-    if body.appKey:
-        values["app_key"] = opener.open_sealed(
-            "appKey", body.appKey, hsm_version=body.hsmAppKeyVersion,
-            exchange_version=body.exchangeKeyVersion, kind="APP", hsm_field="hsmAppKeyVersion",
-        )  # fmt: skip
-        values["hsm_app_key_version"] = body.hsmAppKeyVersion
-    if body.nwkKey:
-        values["nwk_key"] = opener.open_sealed(
-            "nwkKey", body.nwkKey, hsm_version=body.hsmNwkKeyVersion,
-            exchange_version=body.exchangeKeyVersion, kind="NWK", hsm_field="hsmNwkKeyVersion",
-        )  # fmt: skip
-        values["hsm_nwk_key_version"] = body.hsmNwkKeyVersion
+    for field, hsm_field, kind, column in ROOT_KEYS:
+        sealed, hsm_version = getattr(body, field), getattr(body, hsm_field)
+        if sealed:
+            values[column] = opener.open_sealed(
+                field, sealed, hsm_version=hsm_version,
+                exchange_version=body.exchangeKeyVersion, kind=kind, hsm_field=hsm_field,
+            )  # fmt: skip
+            values[f"hsm_{column}_version"] = hsm_version
     return values
 
 
@@ -355,9 +357,7 @@ def _frames_where(sub: int, device: int | None, restrictions: DomainRestrictions
     w = Where(["f.subscription_id = ?"], [sub])
     if device is not None:
         w.add("f.device_uid = ?", device)
-    reach, params = reach_sql(restrictions)
-    if params:
-        w.add(reach, *params)
+    w.restrict(reach_sql(restrictions))
     return w
 
 

@@ -139,13 +139,7 @@ def briefs(
         r["uid"]: r
         for r in conn.execute(f"SELECT * FROM multicast_groups WHERE uid IN ({marks})", uids)
     }
-    domains: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for uid, grp, name in conn.execute(
-        "SELECT l.group_uid, dm.grp, dm.name FROM multicast_group_domains l"
-        f" JOIN domains dm ON dm.id = l.domain_id WHERE l.group_uid IN ({marks}) ORDER BY dm.grp",
-        uids,
-    ):
-        domains[uid].append({"name": name, "group": {"name": grp}})
+    domains = domain_store.domains_by_owner(conn, GROUP_DOMAINS, uids)
     servers: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for uid, row_id, ref, name, scope in conn.execute(
         "SELECT l.group_uid, a.id, a.ref, a.name, a.scope FROM multicast_group_app_servers l"

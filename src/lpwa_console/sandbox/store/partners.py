@@ -7,6 +7,7 @@ import sqlite3
 from typing import Any
 
 from ..network_ids import NET_ID
+from .sql import update_versioned
 
 PARTNERS_HREF = "/partners"
 
@@ -110,12 +111,7 @@ def update(
     conn: sqlite3.Connection, uid: int, values: dict[str, Any], *, now: int, who: str
 ) -> None:
     """Changes the settings and moves the occContext on (version, last update, who)."""
-    values = values | {"last_update": now, "who": who}
-    sets = ", ".join(f"{column} = ?" for column in values)
-    conn.execute(
-        f"UPDATE partners SET {sets}, version = version + 1 WHERE uid = ?",
-        [*values.values(), uid],
-    )
+    update_versioned(conn, "partners", "uid", uid, values, now=now, who=who)
 
 
 def show_tag_suggestions(conn: sqlite3.Connection, uid: int) -> bool:

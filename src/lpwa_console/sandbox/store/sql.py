@@ -29,6 +29,12 @@ class Where:
         """Add a (clause, params) pair such as `prefix` returns."""
         self.add(test[0], *test[1])
 
+    def restrict(self, test: tuple[str, list[object]]) -> None:
+        """Add a domain restriction's (clause, params); none when it has no params (the
+        unrestricted "1" every restriction function gives for a user without domains)."""
+        if test[1]:
+            self.add(test[0], *test[1])
+
     def sql(self) -> str:
         return " AND ".join(self.clauses) if self.clauses else "1"
 
@@ -96,6 +102,20 @@ def count(conn: sqlite3.Connection, source: str, where: Where) -> int:
         conn.execute(f"SELECT count(*) FROM {source} WHERE {where.sql()}", where.params).fetchone()[
             0
         ]
+    )
+
+
+def update_versioned(
+    conn: sqlite3.Connection, table: str, key: str, value: object, values: dict[str, Any],
+    *, now: int, who: str,
+) -> None:  # fmt: skip
+    """Changes `values` of the row of `table` whose `key` is `value` and moves its occContext
+    on (version, last update, who): the settings rows (subscriptions, partners) share it."""
+    values = values | {"last_update": now, "who": who}
+    sets = ", ".join(f"{column} = ?" for column in values)
+    conn.execute(
+        f"UPDATE {table} SET {sets}, version = version + 1 WHERE {key} = ?",
+        [*values.values(), value],
     )
 
 

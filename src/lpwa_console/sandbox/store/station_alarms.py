@@ -160,9 +160,7 @@ def where(
             group,
             *names,
         )
-    sql, params = restriction_sql(restrictions, "a.domain_set")
-    if params:
-        w.add(sql, *params)
+    w.restrict(restriction_sql(restrictions, "a.domain_set"))
     return w
 
 

@@ -228,9 +228,7 @@ def where(
             now + span,
         )
     add_box(w, "s", f.minLat, f.maxLat, f.minLon, f.maxLon)
-    sql, params = restriction_sql(restrictions)
-    if params:
-        w.add(sql, *params)
+    w.restrict(restriction_sql(restrictions))
     return w
 
 
@@ -361,13 +359,7 @@ def briefs(
     m = marks(uids)
     rows = {r["uid"]: r for r in conn.execute(f"SELECT * FROM stations WHERE uid IN ({m})", uids)}
     models = {ref: station_model(conn, ref) for ref in {r["model"] for r in rows.values()}}
-    domains: dict[int, list[dict[str, Any]]] = defaultdict(list)
-    for uid, grp, name in conn.execute(
-        "SELECT l.station_uid, dm.grp, dm.name FROM station_domains l"
-        f" JOIN domains dm ON dm.id = l.domain_id WHERE l.station_uid IN ({m}) ORDER BY dm.grp",
-        uids,
-    ):
-        domains[uid].append({"name": name, "group": {"name": grp}})
+    domains = domain_store.domains_by_owner(conn, STATION_DOMAINS, uids)
     tags: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for uid, tag_id, name, visible in conn.execute(
         "SELECT l.station_uid, t.id, t.name, t.multicast_visibility FROM station_tags l"

@@ -5,6 +5,8 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
+from .sql import update_versioned
+
 
 def get(conn: sqlite3.Connection, subscription_id: int) -> sqlite3.Row | None:
     row: sqlite3.Row | None = conn.execute(
@@ -17,12 +19,7 @@ def update(
     conn: sqlite3.Connection, subscription_id: int, values: dict[str, Any], *, now: int, who: str
 ) -> None:
     """Changes the settings and moves the occContext on (version, last update, who)."""
-    values = values | {"last_update": now, "who": who}
-    sets = ", ".join(f"{column} = ?" for column in values)
-    conn.execute(
-        f"UPDATE subscriptions SET {sets}, version = version + 1 WHERE id = ?",
-        [*values.values(), subscription_id],
-    )
+    update_versioned(conn, "subscriptions", "id", subscription_id, values, now=now, who=who)
 
 
 def show_tag_suggestions(conn: sqlite3.Connection, subscription_id: int) -> bool:

@@ -132,6 +132,18 @@ def qtbot(qtbot: Any) -> Any:
     return qtbot
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _collect_on_the_ui_thread(qapp: Any) -> Iterator[None]:
+    """As in the console (startup.py): only the UI thread collects garbage. A worker's
+    collection that frees a Qt wrapper deadlocks with the UI thread (ui/idle_gc.py): the
+    suite hung so once, a fleet index's sync decoding pages while a test built panes."""
+    from lpwa_console.ui.idle_gc import IdleCollector
+
+    collector = IdleCollector(qapp)
+    yield
+    collector.uninstall()
+
+
 @pytest.fixture(autouse=True)
 def _own_settings_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test has its own settings and data folders: a QSettings() without a file, or a

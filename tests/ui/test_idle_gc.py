@@ -90,3 +90,39 @@ def test_survivors_of_a_collection_frozen_and_thawed_every_tenth(qtbot: Any) -> 
     finally:
         collector.uninstall()
     assert gc.get_freeze_count() == 0
+
+
+def test_only_the_ui_thread_collects(qtbot: Any) -> None:
+    """A worker thread making garbage never collects it (a Qt wrapper freed there would
+    deadlock with the UI thread): automatic collection is off, and the UI thread's timer
+    collects the young generations, cycles included."""
+    import threading
+
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    was_enabled = gc.isenabled()
+    collector = IdleCollector(app)
+    freed_in: list[str] = []
+
+    class Marker:
+        def __del__(self) -> None:
+            freed_in.append(threading.current_thread().name)
+
+    def make_garbage() -> None:
+        marker = Marker()
+        marker.cycle = marker  # type: ignore[attr-defined]  # only a collection frees it
+        del marker
+        for _ in range(50_000):  # far past the young threshold
+            pair: list[Any] = []
+            pair.append(pair)
+
+    try:
+        assert not gc.isenabled()
+        worker = threading.Thread(target=make_garbage, name="worker")
+        worker.start()
+        worker.join()
+        assert freed_in == []  # the worker made the garbage, and did not collect it
+        qtbot.waitUntil(lambda: freed_in == [threading.main_thread().name], timeout=5000)
+    finally:
+        collector.uninstall()
+    assert gc.isenabled() == was_enabled

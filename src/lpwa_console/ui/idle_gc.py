@@ -1,4 +1,12 @@
-"""Full garbage collections while the user is idle, not in the middle of a scroll.
+"""Every garbage collection on the UI thread; the full ones while the user is idle.
+
+Only the UI thread collects: CPython collects in whichever thread allocates, and a worker
+thread's collection (the fleet index decoding pages, an import) that frees a Qt wrapper
+caught in a cycle disconnects its signals there, taking Qt's connection lock and then
+waiting for the GIL, while the UI thread holds the GIL and waits for that lock (seen as a
+hung test suite, 2026-11-27). So automatic collection is off (`gc.disable`), and the young
+generations are collected by a timer on the UI thread (every YOUNG_MS, when enough objects
+were made): they stay as cheap and as frequent as CPython's own.
 
 A console holding a few hundred thousand objects (pages of devices and alarms, Qt wrappers)
 pays 50-100 ms for a full (oldest generation) collection, and CPython starts one whenever
@@ -26,6 +34,7 @@ from PySide6.QtWidgets import QApplication
 
 # Young and middle generations as CPython sets them (small, cheap); oldest: never by count.
 THRESHOLDS = (700, 10, 1_000_000)
+YOUNG_MS = 100  # the UI thread's young collections: at most this long after the threshold
 THAW_EVERY = 10  # full collections: the tenth walks every object again (at most 1 in 10 min)
 INPUT_EVENTS = frozenset(
     {
@@ -54,12 +63,24 @@ class IdleCollector(QObject):
         self.collections = 0
         self.frozen = 0  # objects start-up made, frozen at the first tick
         self._previous = gc.get_threshold()
+        self._was_enabled = gc.isenabled()
         gc.set_threshold(*THRESHOLDS)
+        gc.disable()  # no thread collects by itself: the timers below do, on this one
         app.installEventFilter(self)
         self.timer = QTimer(self)
         self.timer.setInterval(1000)
         self.timer.timeout.connect(self.tick)
         self.timer.start()
+        self.young = QTimer(self)
+        self.young.setInterval(YOUNG_MS)
+        self.young.timeout.connect(self.collect_young)
+        self.young.start()
+
+    def collect_young(self) -> None:
+        """The young and middle generations, as CPython would have (by the count of
+        objects made since), but here on the UI thread."""
+        if gc.get_count()[0] >= THRESHOLDS[0]:
+            gc.collect(1)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in INPUT_EVENTS:
@@ -87,6 +108,9 @@ class IdleCollector(QObject):
 
     def uninstall(self) -> None:
         self.timer.stop()
+        self.young.stop()
+        if self._was_enabled:
+            gc.enable()
         if self.frozen:
             gc.unfreeze()  # back in the oldest generation: collected as before
             self.frozen = 0

@@ -3,8 +3,10 @@ device on the server by name, DevEUI or IMEI; keyboard-driven. On the live sandb
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
+import httpx
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
@@ -40,6 +42,25 @@ def test_device_search_asks_the_server_once_typing_pauses(
     assert search.results and search.results[0].detail.startswith("Device · IMEI")
     search.search("")
     assert search.results == [] and not search.searching
+
+
+def test_a_failed_device_search_says_why_and_shows_nothing(qloop: Any, qtbot: Any) -> None:
+    """Fault injection: the server answers 503 to the search."""
+
+    def platform(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(503, json={"message": "Service unavailable"})
+
+    http = httpx.AsyncClient(transport=httpx.MockTransport(platform))
+    runner = TaskRunner()
+    search = DeviceSearchViewModel(
+        runner, LpwaClient("https://platform.test/rest", None, http=http), debounce_ms=10
+    )
+    with qtbot.waitSignal(search.failed, timeout=10_000) as got:
+        search.search("Water")
+    assert got.args[0]  # a message for the user
+    assert search.results == [] and not search.searching
+    closed = asyncio.ensure_future(http.aclose())
+    qtbot.waitUntil(closed.done, timeout=5000)
 
 
 def test_the_palette_jumps_runs_and_finds(open_console: OpenConsole, qtbot: Any) -> None:

@@ -224,16 +224,21 @@ class DeviceSearchViewModel(QObject):
             self.searching_changed.emit(False)
 
         def failed(_exc: BaseException, message: str) -> None:
-            if not self._latest.is_current(generation):
-                return
-            self._task = None
-            self._set_results([])
-            self.searching_changed.emit(False)
-            self.failed.emit(message)
+            self._search_failed(generation, message)
 
         self._task = self.runner.run(
             f"Find devices “{text}”", find(), on_done=done, on_error=failed, quiet=True
         )
+
+    def _search_failed(self, generation: int, message: str) -> None:
+        """A search (on the server or the fleet index) failed: no results, the message
+        shown; nothing when a newer search has started since."""
+        if not self._latest.is_current(generation):
+            return
+        self._task = None
+        self._set_results([])
+        self.searching_changed.emit(False)
+        self.failed.emit(message)
 
     def _search_index(self, index: FleetIndex) -> None:
         text, generation = self.query, self._latest.ticket
@@ -247,12 +252,7 @@ class DeviceSearchViewModel(QObject):
             self.searching_changed.emit(False)
 
         def failed(_exc: BaseException, message: str) -> None:
-            if not self._latest.is_current(generation):
-                return
-            self._task = None
-            self._set_results([])
-            self.searching_changed.emit(False)
-            self.failed.emit(message)
+            self._search_failed(generation, message)
 
         self._task = self.runner.run(
             f"Find “{text}” in the fleet index",

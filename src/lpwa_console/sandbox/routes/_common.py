@@ -170,6 +170,13 @@ def decode_cursor(cursor: str) -> str:
         raise bad_request("pageAfter: not a cursor this server issued", BAD_PAGING) from None
 
 
+def add_next_cursor(out: dict[str, Any], items: list[dict[str, Any]], more: bool, key: str) -> None:
+    """Give a page sorted by the cursor's criterion its `cursors.last` (the last item's
+    `key`, encoded) when more items follow: the `pageAfter` of the next page."""
+    if more and items:
+        out["cursors"] = {"last": encode_cursor(items[-1][key])}
+
+
 # --- domains and references -------------------------------------------------------------------
 
 

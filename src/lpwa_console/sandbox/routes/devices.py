@@ -32,7 +32,7 @@ from ...schema.devices import (
     TagAction,
     TagActionResult,
 )
-from ..accounts import ADMIN_NODE
+from ..accounts import ADMIN_NODE, Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
 from ..errors import (
     BAD_PAGING,
@@ -47,13 +47,10 @@ from ..store import devices as store
 from ..store import subscription as subscription_store
 from ..store.clock import network_now, now_ms
 from ._common import (
-    Latitude,
-    Longitude,
     PageParams,
-    box_bounds,
+    add_next_cursor,
     check_kept_inside,
     decode_cursor,
-    encode_cursor,
     list_answer,
     parse_sort,
     query_model,
@@ -62,6 +59,7 @@ from ._common import (
 from ._common import app_server_ids as _app_server_ids
 from ._common import check_domains as _check_domains
 from ._common import visible_device_uid as _visible_uid
+from ._fleet_routes import FleetEntity, add_clusters_route, add_tag_suggestions_route
 from ._router import RecordedRouter
 
 if TYPE_CHECKING:
@@ -219,51 +217,37 @@ def list_devices(
     # ISO 8601 in UTC as pydantic writes it (`Z`, microseconds only when there are some).
     now = datetime.fromtimestamp(_now(conn) / 1000, UTC)
     out["now"] = now.isoformat().replace("+00:00", "Z")
-    if criterion == "EUI" and page.more and items:
-        out["cursors"] = {"last": encode_cursor(items[-1]["EUI"])}
+    if criterion == "EUI":
+        add_next_cursor(out, items, page.more, "EUI")
     return wire_json(out)
 
 
 # --- collection-level routes (declared before /{deviceUid}) ---------------------------------
 
 
-@router.get("/clusters", response_model=DeviceClusters, response_model_exclude_none=True)
-def device_clusters(
-    account: DeviceReader,
-    svc: AppServices,
-    filters: BaseFilter,
-    minLat: Latitude,
-    minLon: Longitude,
-    maxLat: Latitude,
-    maxLon: Longitude,
-) -> dict[str, Any]:
+def _subscription(account: Account) -> int:
     assert account.subscription_id is not None
-    bounds = box_bounds(minLat, minLon, maxLat, maxLon)
-    total, clusters = store.clusters(
-        svc.db.conn(),
-        account.subscription_id,
-        filters,
-        account.restrictions,
-        bounds,
-    )
-    return {"count": total, "clusters": clusters}
+    return account.subscription_id
 
 
-@router.get("/tags/suggestions", response_model=TagSuggestions, response_model_exclude_none=True)
-def tag_suggestions(
-    account: DeviceReader,
-    svc: AppServices,
-    query: str = "",
-    exclude: Annotated[list[str] | None, Query()] = None,
-) -> dict[str, Any]:
-    assert account.subscription_id is not None
-    conn = svc.db.conn()
-    if account.restricted and not subscription_store.show_tag_suggestions(
-        conn, account.subscription_id
-    ):
-        return {"briefs": [], "query": query}
-    names = store.tag_suggestions(conn, account.subscription_id, query, exclude or [])
-    return {"briefs": [{"name": n} for n in names], "query": query}
+DEVICES = FleetEntity(
+    noun="device",
+    reader=DeviceReader,
+    filters=BaseFilter,
+    clusters_model=DeviceClusters,
+    suggestions_model=TagSuggestions,
+    clusters=lambda conn, account, filters, bounds: store.clusters(
+        conn, _subscription(account), filters, account.restrictions, bounds
+    ),
+    shows_suggestions=lambda conn, account: subscription_store.show_tag_suggestions(
+        conn, _subscription(account)
+    ),
+    suggestions=lambda conn, account, query, exclude: [
+        {"name": n} for n in store.tag_suggestions(conn, _subscription(account), query, exclude)
+    ],
+)
+add_clusters_route(router, DEVICES)
+add_tag_suggestions_route(router, DEVICES)
 
 
 @router.post("/tags", response_model=TagActionResult, response_model_exclude_none=True)

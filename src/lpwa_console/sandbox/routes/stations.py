@@ -55,16 +55,14 @@ from ..store import station_ops as ops_store
 from ..store import stations as store
 from ..store.clock import network_now
 from ._common import (
-    Latitude,
-    Longitude,
     PageParams,
-    box_bounds,
+    add_next_cursor,
     check_kept_inside,
     decode_cursor,
-    encode_cursor,
     list_answer,
     parse_sort,
 )
+from ._fleet_routes import FleetEntity, add_clusters_route, add_tag_suggestions_route
 from ._partners import (
     PartnerReader,
     PartnerScope,
@@ -177,8 +175,8 @@ def list_stations(
         else (lambda: store.count(conn, w))
     )
     out = list_answer(items, more, first=after is None and paging.first, count=count)
-    if criterion == BS_CURSOR_SORT and more and items:
-        out["cursors"] = {"last": encode_cursor(items[-1]["lrrID"])}
+    if criterion == BS_CURSOR_SORT:
+        add_next_cursor(out, items, more, "lrrID")
     return out | {"now": _now(conn)}
 
 
@@ -231,24 +229,27 @@ def create_station(
 # --- collection-level routes (before /{bsUid}) -------------------------------------------------
 
 
-@router.get("/clusters", response_model=BaseStationClusters, response_model_exclude_none=True)
-def station_clusters(
-    scope: PartnerReader,
-    svc: AppServices,
-    filters: StationFilter,
-    minLat: Latitude,
-    minLon: Longitude,
-    maxLat: Latitude,
-    maxLon: Longitude,
-) -> dict[str, Any]:
-    bounds = box_bounds(minLat, minLon, maxLat, maxLon)
-    conn = svc.db.conn()
-    w = _where(conn, scope, filters)
-    total, clusters = cluster_store.clusters(
-        conn, scope.uid, w, scope.restrictions, bounds,
-        filtered=not filters.is_empty(), base=scope.station_base,
-    )  # fmt: skip
-    return {"count": total, "clusters": clusters}
+STATIONS = FleetEntity(
+    noun="station",
+    reader=PartnerReader,
+    filters=StationFilter,
+    clusters_model=BaseStationClusters,
+    suggestions_model=StationTagSuggestions,
+    clusters=lambda conn, scope, filters, bounds: cluster_store.clusters(
+        conn,
+        scope.uid,
+        _where(conn, scope, filters),
+        scope.restrictions,
+        bounds,
+        filtered=not filters.is_empty(),
+        base=scope.station_base,
+    ),
+    shows_suggestions=lambda conn, scope: partner_store.show_tag_suggestions(conn, scope.uid),
+    suggestions=lambda conn, scope, query, exclude: store.tag_suggestions(
+        conn, scope.uid, query, exclude
+    ),
+)
+add_clusters_route(router, STATIONS)
 
 
 @router.get("/counters", response_model=BaseStationCounters, response_model_exclude_none=True)
@@ -323,19 +324,7 @@ def tag_stations(
     return shown | {"count": changed}
 
 
-@router.get(
-    "/tags/suggestions", response_model=StationTagSuggestions, response_model_exclude_none=True
-)
-def tag_suggestions(
-    scope: PartnerReader,
-    svc: AppServices,
-    query: str = "",
-    exclude: Annotated[list[str] | None, Query()] = None,
-) -> dict[str, Any]:
-    conn = svc.db.conn()
-    if scope.restricted and not partner_store.show_tag_suggestions(conn, scope.uid):
-        return {"briefs": [], "query": query}
-    return {"briefs": store.tag_suggestions(conn, scope.uid, query, exclude or []), "query": query}
+add_tag_suggestions_route(router, STATIONS)
 
 
 # --- one station ---------------------------------------------------------------------------------

@@ -40,14 +40,20 @@ CREATE TABLE IF NOT EXISTS items (
     imei_tail TEXT NOT NULL DEFAULT '',  -- the IMEI reversed
     UNIQUE (kind, key)
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
+    name, ident, imei, tags, content='items', content_rowid='id', tokenize='trigram'
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+# What searches read by: left out while the first fill loads (`IndexStore.begin_bulk`), then
+# built in one go (`end_bulk`): sorting a million keys once, and the FTS index by 'rebuild',
+# costs a fraction of keeping five B-trees and the trigram index up to date row by row.
+SEARCH_SCHEMA = """
 CREATE INDEX IF NOT EXISTS items_name_key ON items (name_key);
 CREATE INDEX IF NOT EXISTS items_ident_key ON items (ident_key);
 CREATE INDEX IF NOT EXISTS items_imei ON items (imei) WHERE imei != '';
 CREATE INDEX IF NOT EXISTS items_tail_key ON items (tail_key);
 CREATE INDEX IF NOT EXISTS items_imei_tail ON items (imei_tail) WHERE imei != '';
-CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
-    name, ident, imei, tags, content='items', content_rowid='id', tokenize='trigram'
-);
 CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
     INSERT INTO items_fts (rowid, name, ident, imei, tags)
     VALUES (new.id, new.name, new.ident, new.imei, new.tags);
@@ -62,8 +68,12 @@ CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE OF name, ident, imei, tags ON
     INSERT INTO items_fts (rowid, name, ident, imei, tags)
     VALUES (new.id, new.name, new.ident, new.imei, new.tags);
 END;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+SEARCH_OBJECTS = (
+    ("index", "items_name_key"), ("index", "items_ident_key"), ("index", "items_imei"),
+    ("index", "items_tail_key"), ("index", "items_imei_tail"),
+    ("trigger", "items_ai"), ("trigger", "items_ad"), ("trigger", "items_au"),
+)  # fmt: skip
 
 COLUMNS = (
     "kind, key, name, ident, imei, tags, model, health, lat, lon, last_up, created, pass,"
@@ -142,6 +152,9 @@ def open_index(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA cache_size=-32768")
     conn.executescript(SCHEMA)
     conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+    bulk = conn.execute("SELECT value FROM meta WHERE key = 'bulk'").fetchone()
+    if not bulk or bulk[0] != "1":  # (a first fill going on: built at its end)
+        conn.executescript(SEARCH_SCHEMA)
     return conn
 
 
@@ -200,6 +213,34 @@ class IndexStore:
                 "DELETE FROM items WHERE kind = ? AND pass < ?", (kind, full_pass)
             )
         return int(cursor.rowcount)
+
+    # --- the first fill -----------------------------------------------------------------
+
+    @property
+    def bulk(self) -> bool:
+        return self.get("bulk") == "1"
+
+    def begin_bulk(self) -> None:
+        """The first fill loads rows without the search indexes (searches do not use the
+        index until it is built); remembered in the file, so a resumed fill goes on so."""
+        with self.transaction():
+            for what, name in SEARCH_OBJECTS:
+                self.conn.execute(f"DROP {what.upper()} IF EXISTS {name}")
+            self.set_many({"bulk": "1"})
+
+    def end_bulk(self) -> None:
+        """Build the search indexes over what the fill loaded (one transaction: a crash
+        meanwhile leaves the fill in bulk mode, done again at the next start)."""
+        try:
+            self.conn.executescript(
+                f"BEGIN IMMEDIATE;{SEARCH_SCHEMA}"
+                "INSERT INTO items_fts (items_fts) VALUES ('rebuild');"
+                "DELETE FROM meta WHERE key = 'bulk'; COMMIT;"
+            )
+        except sqlite3.Error:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
 
     def transaction(self) -> _Transaction:
         return _Transaction(self.conn)

@@ -9,6 +9,7 @@ Nothing secret is stored: no key, no token, no client secret (only list fields).
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -99,6 +100,7 @@ SELECT = (
     "SELECT id, kind, key, name, ident, imei, tags, model, health, lat, lon, last_up FROM items"
 )
 PREFIX_END = "\U0010ffff"
+_OPENING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,14 @@ def trigram_supported() -> bool:
 def open_index(path: Path) -> sqlite3.Connection:
     """Open (and create) an index file: private to the user, WAL so searches read while a
     fill writes."""
+    # The sync's and the query thread's connections are opened at once: a new file's switch
+    # to WAL by one while the other creates the tables fails at once with "database is
+    # locked" (SQLite skips the busy handler there). One at a time in this process.
+    with _OPENING:
+        return _open(path)
+
+
+def _open(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     new = not path.exists()
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)

@@ -4,7 +4,9 @@ Prints one JSON line:
   build_s: sign-in to the index ready (every device and station written), from the sandbox
     over HTTP, with `worst_stall_ms` the worst lateness of a 10 ms QTimer heartbeat on the
     console's Qt loop meanwhile (and `worst_busy_ms`, the most CPU the UI thread used
-    between two beats);
+    between two beats); `worst_stall_loading_ms` / `worst_stall_indexing_ms` split it between
+    loading the rows and building the search indexes at the end of the first fill
+    (`indexing_s` long), `stalls_over_50ms` how many beats were that late;
   search_p50_ms / search_p95_ms: keystroke to ranked results in the palette's search
     view-model (fragments from the middle of names, DevEUIs' last digits, IMEIs, lrrIDs);
   refresh: what one refresh asked (requests, items written, seconds) after the build, and
@@ -79,6 +81,13 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
     console_cpu = time.process_time()
     ui_cpu = time.thread_time()
     t0 = time.perf_counter()
+    indexing_at: list[float] = []  # when the fill's rows were in and the search step began
+
+    def note_step(progress: Any) -> None:
+        if progress.message and not indexing_at and progress.state == "filling":
+            indexing_at.append(time.perf_counter())
+
+    index.progress_changed.connect(note_step)
     index.open("bench", "subscriber", make_client)
     await wait_for(lambda: index.ready and index.progress.state == "ready", timeout=3600)
     build_s = time.perf_counter() - t0
@@ -88,6 +97,15 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
     console_cpu = time.process_time() - console_cpu
     ui_cpu = time.thread_time() - ui_cpu
     build_stall, build_busy = beat.worst_ms, beat.worst_busy_ms
+    build_stalls = [(at - t0, ms) for at, ms in beat.stalls]
+    step_at = indexing_at[0] - t0 if indexing_at else build_s
+    phases = {
+        # the worst stall while rows were loaded, then while the search indexes were built
+        "worst_stall_loading_ms": max((ms for at, ms in build_stalls if at < step_at), default=0),
+        "worst_stall_indexing_ms": max((ms for at, ms in build_stalls if at >= step_at), default=0),
+        "stalls_over_50ms": sum(ms > 50 for _at, ms in build_stalls),
+        "indexing_s": round(build_s - step_at, 1),
+    }
     assert index.path is not None
     counts = {"devices": 0, "stations": 0}
     import sqlite3
@@ -134,6 +152,7 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
         "machine_busy_pct": round(share.machine_busy),
         "worst_stall_ms": round(build_stall, 1),
         "worst_busy_ms": round(build_busy, 1),
+        **{k: round(v, 1) if isinstance(v, float) else v for k, v in phases.items()},
         "search_p50_ms": round(percentile(times, 50), 1),
         "search_p95_ms": round(percentile(times, 95), 1),
         "searches": len(times),
@@ -168,7 +187,11 @@ def main() -> None:
             shutil.rmtree(folder, ignore_errors=True)
         figures = run_on_qt_loop(lambda: measure(server, folder, args.searches, args.reuse_index))
         if args.reuse_index:
-            figures = {k: v for k, v in figures.items() if not k.startswith(("build", "worst"))}
+            figures = {
+                k: v
+                for k, v in figures.items()
+                if not k.startswith(("build", "worst", "stalls", "indexing"))
+            }
     finally:
         server.stop()
     if seeded is not None:

@@ -69,6 +69,36 @@ def test_any_fragment_is_found_and_ranked(tmp_path: Path) -> None:
     store.close()
 
 
+def _search_objects(path: Path) -> set[str]:
+    with sqlite3.connect(path) as conn:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type IN ('index', 'trigger')")
+        return {str(name) for (name,) in rows if not str(name).startswith("sqlite_")}
+
+
+def test_a_first_fill_loads_without_search_indexes_then_builds_them(tmp_path: Path) -> None:
+    path = tmp_path / "index.sqlite"
+    store = IndexStore(path)
+    store.begin_bulk()
+    store.write_page(_items()[:3])
+    # Another connection (the query thread's, a restart's) does not put them back meanwhile.
+    IndexStore(path).close()
+    assert store.bulk and _search_objects(path) == set()
+    store.write_page(_items()[3:])
+    store.end_bulk()
+    assert not store.bulk
+    assert {"items_name_key", "items_tail_key", "items_ai", "items_au"} <= _search_objects(path)
+
+    def find(text: str) -> list[str]:
+        return [i.key for i in rank(text, store.candidates(text.split(), ("device",), 200))]
+
+    assert find("bastille") == ["70B3D5E75E000001", "70B3D5E75E000002", "70B3D5E75E000003"]
+    assert find("00ba57") == ["70B3D5E75E00BA57"]
+    # Edits follow by the triggers again.
+    store.write_page([IndexItem("device", "70B3D5E75E00BA57", "Renamed", "70B3D5E75E00BA57")])
+    assert find("water") == [] and find("enamed") == ["70B3D5E75E00BA57"]
+    store.close()
+
+
 def test_pages_are_read_item_by_item_as_json_reads_them() -> None:
     text = b'{"count": 2, "briefs": [{"EUI": "A", "tags": [{"name": "x"}]}, {"EUI": "B"}],'
     text += b' "more": true, "cursors": {"last": "Qg=="}}'
@@ -120,6 +150,7 @@ def test_a_fill_paused_goes_on_where_it_stopped(sandbox: Any, tmp_path: Path) ->
         devices_then = conn.execute("SELECT count(*) FROM items WHERE kind='device'").fetchone()[0]
     assert meta["pass.kind"] == "device" and meta["pass.cursor"], "stopped mid-walk"
     assert meta["paused"] == "1" and meta.get("built") != "1"
+    assert meta["bulk"] == "1" and "items_name_key" not in _search_objects(path)
     total = int(meta["total.device"])
     assert 0 < devices_then < total
 
@@ -149,6 +180,17 @@ def test_a_fill_paused_goes_on_where_it_stopped(sandbox: Any, tmp_path: Path) ->
         devices = conn.execute("SELECT count(*) FROM items WHERE kind='device'").fetchone()[0]
         stations = conn.execute("SELECT count(*) FROM items WHERE kind='station'").fetchone()[0]
     assert devices == total and stations > 0
+    # The search indexes built at the end of the first fill, said in the status bar.
+    assert any(p.message == "Indexing the fleet for search" for p in second)
+    assert {"items_name_key", "items_ai"} <= _search_objects(path)
+    store = IndexStore(path)
+    try:
+        assert not store.bulk
+        eui = store.conn.execute("SELECT key FROM items WHERE kind='device'").fetchone()[0]
+        middle = eui[4:12].casefold()  # neither its start nor its end: found by trigram
+        assert eui in [i.key for i in store.candidates([middle], ("device",), 50)]
+    finally:
+        store.close()
 
 
 def test_a_refresh_asks_little_and_sees_a_new_device(sandbox: Any, tmp_path: Path) -> None:

@@ -26,6 +26,8 @@ def progress_text(progress: SyncProgress) -> str:
     if progress.state == "paused":
         return f"Fleet index paused ({share})" if not progress.built else "Fleet index paused"
     if not progress.built:
+        if progress.message:  # the fill loaded: "Indexing the fleet for search: ..."
+            return f"{progress.message}: {share}"
         what = KIND_WORDS.get(progress.kind or "", "the fleet")
         return f"Indexing the fleet: {share} ({what})"
     if progress.refreshed_at:

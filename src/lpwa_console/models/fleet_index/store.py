@@ -9,6 +9,7 @@ Nothing secret is stored: no key, no token, no client secret (only list fields).
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -40,14 +41,20 @@ CREATE TABLE IF NOT EXISTS items (
     imei_tail TEXT NOT NULL DEFAULT '',  -- the IMEI reversed
     UNIQUE (kind, key)
 );
+CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
+    name, ident, imei, tags, content='items', content_rowid='id', tokenize='trigram'
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+# What searches read by: left out while the first fill loads (`IndexStore.begin_bulk`), then
+# built in one go (`end_bulk`): sorting a million keys once, and the FTS index by 'rebuild',
+# costs a fraction of keeping five B-trees and the trigram index up to date row by row.
+SEARCH_SCHEMA = """
 CREATE INDEX IF NOT EXISTS items_name_key ON items (name_key);
 CREATE INDEX IF NOT EXISTS items_ident_key ON items (ident_key);
 CREATE INDEX IF NOT EXISTS items_imei ON items (imei) WHERE imei != '';
 CREATE INDEX IF NOT EXISTS items_tail_key ON items (tail_key);
 CREATE INDEX IF NOT EXISTS items_imei_tail ON items (imei_tail) WHERE imei != '';
-CREATE VIRTUAL TABLE IF NOT EXISTS items_fts USING fts5(
-    name, ident, imei, tags, content='items', content_rowid='id', tokenize='trigram'
-);
 CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
     INSERT INTO items_fts (rowid, name, ident, imei, tags)
     VALUES (new.id, new.name, new.ident, new.imei, new.tags);
@@ -62,8 +69,12 @@ CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE OF name, ident, imei, tags ON
     INSERT INTO items_fts (rowid, name, ident, imei, tags)
     VALUES (new.id, new.name, new.ident, new.imei, new.tags);
 END;
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
+SEARCH_OBJECTS = (
+    ("index", "items_name_key"), ("index", "items_ident_key"), ("index", "items_imei"),
+    ("index", "items_tail_key"), ("index", "items_imei_tail"),
+    ("trigger", "items_ai"), ("trigger", "items_ad"), ("trigger", "items_au"),
+)  # fmt: skip
 
 COLUMNS = (
     "kind, key, name, ident, imei, tags, model, health, lat, lon, last_up, created, pass,"
@@ -89,6 +100,7 @@ SELECT = (
     "SELECT id, kind, key, name, ident, imei, tags, model, health, lat, lon, last_up FROM items"
 )
 PREFIX_END = "\U0010ffff"
+_OPENING = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -130,6 +142,14 @@ def trigram_supported() -> bool:
 def open_index(path: Path) -> sqlite3.Connection:
     """Open (and create) an index file: private to the user, WAL so searches read while a
     fill writes."""
+    # The sync's and the query thread's connections are opened at once: a new file's switch
+    # to WAL by one while the other creates the tables fails at once with "database is
+    # locked" (SQLite skips the busy handler there). One at a time in this process.
+    with _OPENING:
+        return _open(path)
+
+
+def _open(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     new = not path.exists()
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
@@ -142,6 +162,9 @@ def open_index(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA cache_size=-32768")
     conn.executescript(SCHEMA)
     conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+    bulk = conn.execute("SELECT value FROM meta WHERE key = 'bulk'").fetchone()
+    if not bulk or bulk[0] != "1":  # (a first fill going on: built at its end)
+        conn.executescript(SEARCH_SCHEMA)
     return conn
 
 
@@ -200,6 +223,34 @@ class IndexStore:
                 "DELETE FROM items WHERE kind = ? AND pass < ?", (kind, full_pass)
             )
         return int(cursor.rowcount)
+
+    # --- the first fill -----------------------------------------------------------------
+
+    @property
+    def bulk(self) -> bool:
+        return self.get("bulk") == "1"
+
+    def begin_bulk(self) -> None:
+        """The first fill loads rows without the search indexes (searches do not use the
+        index until it is built); remembered in the file, so a resumed fill goes on so."""
+        with self.transaction():
+            for what, name in SEARCH_OBJECTS:
+                self.conn.execute(f"DROP {what.upper()} IF EXISTS {name}")
+            self.set_many({"bulk": "1"})
+
+    def end_bulk(self) -> None:
+        """Build the search indexes over what the fill loaded (one transaction: a crash
+        meanwhile leaves the fill in bulk mode, done again at the next start)."""
+        try:
+            self.conn.executescript(
+                f"BEGIN IMMEDIATE;{SEARCH_SCHEMA}"
+                "INSERT INTO items_fts (items_fts) VALUES ('rebuild');"
+                "DELETE FROM meta WHERE key = 'bulk'; COMMIT;"
+            )
+        except sqlite3.Error:
+            if self.conn.in_transaction:
+                self.conn.execute("ROLLBACK")
+            raise
 
     def transaction(self) -> _Transaction:
         return _Transaction(self.conn)

@@ -206,6 +206,8 @@ class SyncThread:
             )  # fmt: skip
         number = int(store.get("pass"))
         state: SyncState = "filling" if store.get("built") != "1" else "refreshing"
+        if state == "filling" and not store.bulk:
+            await asyncio.to_thread(store.begin_bulk)
         for kind in PASS_ORDER[PASS_ORDER.index(store.get("pass.kind")) :]:
             self._say(store, state, kind=kind)
             await self._walk(store, client, kind, number, state)
@@ -217,6 +219,9 @@ class SyncThread:
                     "pass.cursor": "",
                 }
             )
+        if store.bulk:  # the first fill loaded: the search indexes built in one go
+            self._say(store, state, message="Indexing the fleet for search")
+            await asyncio.to_thread(store.end_bulk)
         started = store.get("pass.started", str(now_ms()))
         store.set_many({"built": "1", "pass.at": started, "refreshed_at": started})
         self._say(store, "ready")

@@ -143,7 +143,7 @@ def test_base_station_profiles_and_lrr_versions(sb: Sandbox) -> None:
     assert kona["softwareType"] == "LRR_LINUX" and kona["lrrSwVersions"]
     made = _op(sb, "post", "/baseStationProfiles", json={
         "ID": "my-gw", "commercialName": "My gateway", "vendor": {"ID": "KERLINK"},
-        "softwareType": "LRR_FREERTOS", "powerConfig": {"x": 1}})  # fmt: skip
+        "softwareType": "LRR_FREERTOS", "rfHardwareConfig": "S1_A1", "powerConfig": {"x": 1}})  # fmt: skip
     assert made.status_code == 201 and made.json()["ID"] == "CUSTOM/my-gw"
     bad = _op(
         sb,

@@ -433,7 +433,9 @@ class BaseStationProfileCreate(ResourceRequest):
     commercialDescription: str | None = Field(None, max_length=500)
     vendor: VendorID
     softwareType: SoftwareType
-    rfHardwareConfig: str | None = Field(None, max_length=40)
+    # Required: a partner's reading of the profile always has it (the 7.3 network-manager
+    # contract's BsProfiles brief requires it).
+    rfHardwareConfig: str = Field(min_length=1, max_length=40)
     read_only_fields = frozenset(
         {"source", "catalogVersion", "languageTag", "href", "lrrSwVersions"}
     )
@@ -584,7 +586,7 @@ class FileBaseStationProfile(RequestModel):
     commercialDescription: str | None = Field(None, max_length=500)
     vendorID: str
     softwareType: SoftwareType
-    rfHardwareConfig: str | None = None
+    rfHardwareConfig: str = Field(min_length=1, max_length=40)  # as BaseStationProfileCreate
     lrrSwVersions: list[FileLrrVersion] = Field(default_factory=list)
     locals: dict[str, FileTexts] = Field(default_factory=dict)
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from lpwa_console.sandbox import station_sim
+from lpwa_console.sandbox import station_sim, station_trouble
 from lpwa_console.sandbox.simulator import Simulator
 from lpwa_console.schema.station_admin import COMMAND_NAMES, STATUS_NAMES, LastCmdStatus
 from lpwa_console.schema.station_monitoring import (
@@ -366,9 +366,12 @@ def test_outage_raises_and_clears_102(
 
     already = down()  # the demo's disconnected stations stay away for hours
     started = sim.now_ms
+    # Every station, the flaky-backhaul ones too (station_trouble: their own, higher chance).
     monkeypatch.setattr(station_sim, "OUTAGE_CHANCE", 1.0)
+    monkeypatch.setattr(station_trouble, "FLAKY_OUTAGE_CHANCE", 1.0)
     _run(sim, 360, step=60)
     monkeypatch.setattr(station_sim, "OUTAGE_CHANCE", 0.0)
+    monkeypatch.setattr(station_trouble, "FLAKY_OUTAGE_CHANCE", 0.0)
     dropped = down() - already
     _run(sim, 60, step=15)  # 102 is raised 30 s into an outage (an outage lasts 1 min or more)
     raised = conn.execute(

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtWidgets import QWidget
 
 from lpwa_console.models.devices import DevicesViewModel
 from lpwa_console.models.profiles import MemorySecretStore, ProfileStore
@@ -84,26 +85,51 @@ def test_self_test_subprocess(tmp_path: Path) -> None:
     assert (tmp_path / "settings.ini").read_bytes() == before
 
 
+def window_of_panes(qtbot: Any, folder: Path, *names: str) -> MainWindow:
+    """A window over empty panes named `names`, its settings in `folder`."""
+    settings = QSettings(str(folder / "settings.ini"), QSettings.Format.IniFormat)
+    runner = TaskRunner()
+    profiles = ProfileStore(settings, MemorySecretStore())
+    panes = []
+    for name in names:
+        pane = QWidget()
+        pane.setObjectName(name)
+        panes.append(pane)
+    window = MainWindow(Session(profiles, runner, None), runner, profiles, panes, settings)
+    qtbot.addWidget(window)
+    return window
+
+
 def test_the_last_pane_is_remembered_by_title(qtbot: Any, qloop: Any, tmp_path: Path) -> None:
     """A version that adds a pane before it must still open on the same pane."""
-    from PySide6.QtWidgets import QWidget
 
     def window_with(*names: str) -> MainWindow:
-        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
-        runner = TaskRunner()
-        profiles = ProfileStore(settings, MemorySecretStore())
-        panes = []
-        for name in names:
-            pane = QWidget()
-            pane.setObjectName(name)
-            panes.append(pane)
-        window = MainWindow(Session(profiles, runner, None), runner, profiles, panes, settings)
-        qtbot.addWidget(window)
-        return window
+        return window_of_panes(qtbot, tmp_path, *names)
 
     first = window_with("Devices", "Alarms")
     first.navigation.setCurrentRow(1)
     first.close()
     second = window_with("Devices", "Map", "Alarms")
     second.restore_layout()
+    assert second.navigation.currentItem().text() == "Alarms"
+
+
+def test_a_picked_pane_is_remembered_without_a_clean_quit(
+    qtbot: Any, qloop: Any, tmp_path: Path
+) -> None:
+    """A laptop whose battery dies: the window never closes, the next start opens the pane
+    its user picked last."""
+
+    def window_with(*names: str) -> MainWindow:
+        return window_of_panes(qtbot, tmp_path, *names)
+
+    first = window_with("Devices", "Map", "Alarms")
+    qtbot.mouseClick(
+        first.navigation.viewport(),
+        Qt.MouseButton.LeftButton,
+        pos=first.navigation.visualItemRect(first.navigation.item(2)).center(),
+    )
+    assert first.navigation.currentItem().text() == "Alarms"
+    first.settings.sync()  # what Qt's event loop does shortly after; no closeEvent here
+    second = window_with("Devices", "Map", "Alarms")
     assert second.navigation.currentItem().text() == "Alarms"

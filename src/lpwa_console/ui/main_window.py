@@ -5,7 +5,7 @@ palette, shortcuts, help, remembered geometry."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -124,6 +124,7 @@ class MainWindow(QMainWindow):
         for row, key in enumerate(self.pane_keys):
             self.navigation.item(row).setHidden(key not in self.visible_keys)
         self.navigator = Navigator(dict(zip(self.pane_keys, panes, strict=True)), self.show_pane)
+        self._remember_picks = False  # the window's own picks (start, sign-in) are not
         self.navigation.currentRowChanged.connect(self._pane_picked)
         self.navigation.currentRowChanged.connect(lambda _r: self.update_new_actions())
         self.account_key = ""  # profile and account signed in: each keeps its filters
@@ -189,6 +190,9 @@ class MainWindow(QMainWindow):
         self.restore_layout()
         self.update_new_actions()
         self.navigator.forget()  # the way starts where the window opens
+        # From here a pane the user picks is remembered at once, not only at a clean quit:
+        # a laptop whose battery dies reopens where its user was.
+        self._remember_picks = True
 
     # --- menus and shortcuts ------------------------------------------------------------
 
@@ -336,7 +340,18 @@ class MainWindow(QMainWindow):
             # was signed in, when it was not on the list yet), else the first one.
             remembered = self._remembered_key()
             key = remembered if remembered in visible else visible[0]
-            self.navigation.setCurrentRow(self.pane_keys.index(key))
+            with self._not_remembered():
+                self.navigation.setCurrentRow(self.pane_keys.index(key))
+
+    @contextlib.contextmanager
+    def _not_remembered(self) -> Iterator[None]:
+        """A pane the window shows by itself (the account cannot see the one shown) does
+        not replace the one its user picked last."""
+        remember, self._remember_picks = self._remember_picks, False
+        try:
+            yield
+        finally:
+            self._remember_picks = remember
 
     def _remembered_key(self) -> str | None:
         """The key of the pane saved as shown last (`save_layout`), if it still exists."""
@@ -527,6 +542,8 @@ class MainWindow(QMainWindow):
     def _pane_picked(self, row: int) -> None:
         if 0 <= row < len(self.pane_keys):
             self.navigator.pane_shown(self.pane_keys[row])
+            if self._remember_picks:
+                self.settings.setValue("window/pane_title", self.navigation.item(row).text())
 
     def _history_changed(self) -> None:
         self.back_action.setEnabled(self.navigator.can_go_back)

@@ -24,6 +24,7 @@ import httpx
 
 from ...api import LpwaClient
 from ...api.errors import APIStatusError
+from ..tasks import in_thread
 from .offline_edits import DEVICES_PATH, STATIONS_PATH
 from .paths import SNAPSHOT_FILE, TILES_FILE
 from .store import DEVICE_ALARMS, DEVICES, STATIONS, SnapshotWriter, item_id, response_key
@@ -349,8 +350,8 @@ class SnapshotTaker:
         # context), 50-90 ms that held the UI thread (bench/field_offline.py --stacks).
         http = self._http
         if http is None:
-            http = await asyncio.to_thread(
-                httpx.AsyncClient, timeout=30, headers={"User-Agent": "lpwa-console"}
+            http = await in_thread(
+                lambda: httpx.AsyncClient(timeout=30, headers={"User-Agent": "lpwa-console"})
             )
         rows: list[tuple[int, int, int, bytes]] = []
 

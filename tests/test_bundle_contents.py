@@ -10,6 +10,7 @@ each, and excludes none that the program imports.
 from __future__ import annotations
 
 import ast
+import glob
 import importlib.metadata
 import importlib.util
 import sys
@@ -203,3 +204,24 @@ def test_the_spec_excludes_nothing_the_program_imports(
         if any(name == gone or name.startswith(gone + ".") for gone in excluded)
     }
     assert not hit, f"the program imports what the spec leaves out: {sorted(hit)}"
+
+
+def test_the_spec_carries_every_data_file_of_the_program(
+    spec_run: dict[str, dict[str, Any]],
+) -> None:
+    """Files read at run time (importlib.resources) beside the modules, such as the map's
+    outline. PyInstaller follows imports only; a file the spec does not name is missing from
+    the bundle, and only the frozen console would find out, at run time."""
+    carried = set()
+    for source, folder in spec_run["Analysis"]["datas"]:
+        for path in glob.glob(source):
+            carried.add(f"{folder}/{Path(path).name}")
+    data = {
+        path.relative_to(SRC).as_posix()
+        for path in (SRC / "lpwa_console").rglob("*")
+        if path.is_file()
+        and path.suffix not in {".py", ".pyc", ".md"}
+        and "__pycache__" not in path.parts
+    }
+    assert "lpwa_console/ui/basemap/land.json" in data
+    assert not data - carried, f"read at run time, not in the bundle: {sorted(data - carried)}"

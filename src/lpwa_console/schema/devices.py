@@ -21,7 +21,12 @@ from .common import (
     hex_problem,
     is_hex,
 )
-from .domains import Domain, check_one_domain_per_group, parse_domain_filter
+from .domains import (
+    Domain,
+    check_domain_filter,
+    check_one_domain_per_group,
+    domain_filter_groups,
+)
 from .durations import parse_duration
 
 # hex_key and the appKeys XML helpers live in .keys, re-exported for modules importing them here.
@@ -478,17 +483,7 @@ class DeviceFilter(QueryFilter):
     maxLat: float | None = None
     maxLon: float | None = None
 
-    @field_validator("domain")
-    @classmethod
-    def _domains(cls, values: list[str]) -> list[str]:
-        for value in values:
-            parse_domain_filter(value)
-        return [v.strip() for v in values]
+    _domains = field_validator("domain")(check_domain_filter)
 
     def domains_by_group(self) -> dict[str, list[str]]:
-        """The domain filter as {group: [names]}."""
-        groups: dict[str, list[str]] = {}
-        for value in self.domain:
-            group, name = parse_domain_filter(value)
-            groups.setdefault(group, []).append(name)
-        return groups
+        return domain_filter_groups(self.domain)

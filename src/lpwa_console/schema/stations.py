@@ -26,7 +26,12 @@ from .common import (
     ResourceRequest,
     VersionValue,
 )
-from .domains import Domain, check_one_domain_per_group, parse_domain_filter
+from .domains import (
+    Domain,
+    check_domain_filter,
+    check_one_domain_per_group,
+    domain_filter_groups,
+)
 from .durations import format_duration, parse_duration
 
 CnxState = Literal["NEVERCNX", "CNX", "DISC", "UNKNOWN"]
@@ -554,19 +559,10 @@ class BaseStationFilter(QueryFilter):
     bsSecurityState: SecurityState | None = None
     appServerID: list[str] = Field(default_factory=list)
 
-    @field_validator("domain")
-    @classmethod
-    def _domains(cls, values: list[str]) -> list[str]:
-        for value in values:
-            parse_domain_filter(value)
-        return [v.strip() for v in values]
+    _domains = field_validator("domain")(check_domain_filter)
 
     def domains_by_group(self) -> dict[str, list[str]]:
-        groups: dict[str, list[str]] = {}
-        for value in self.domain:
-            group, name = parse_domain_filter(value)
-            groups.setdefault(group, []).append(name)
-        return groups
+        return domain_filter_groups(self.domain)
 
     def without_box(self) -> BaseStationFilter:
         return self.model_copy(

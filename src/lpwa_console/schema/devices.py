@@ -11,9 +11,11 @@ from .common import (
     TAG_NAME_PATTERN,
     ApiModel,
     BoundingBox,
+    BoxFilter,
+    BoxLatitude,
+    BoxLongitude,
     Coordinates,
     ListEnvelope,
-    QueryFilter,
     RequestModel,
     ResourceRequest,
     Tag,
@@ -454,7 +456,7 @@ DEVICE_SORT_CRITERIA = (
 MAX_CLUSTERS = 64
 
 
-class DeviceFilter(QueryFilter):
+class DeviceFilter(BoxFilter):
     """Server-side filters of the device list (Document 1 §4.1 and the reference contract).
 
     Empty fields are not sent. Prefix filters: devEUI, name, query, simID. Exact: tag,
@@ -478,10 +480,10 @@ class DeviceFilter(QueryFilter):
     healthState: list[HealthState] = Field(default_factory=list)
     alarmLevel: int | None = Field(default=None, ge=1, le=6)
     domain: list[str] = Field(default_factory=list)
-    minLat: float | None = None
-    minLon: float | None = None
-    maxLat: float | None = None
-    maxLon: float | None = None
+    minLat: BoxLatitude = None
+    minLon: BoxLongitude = None
+    maxLat: BoxLatitude = None
+    maxLon: BoxLongitude = None
 
     _domains = field_validator("domain")(check_domain_filter)
 

@@ -19,9 +19,11 @@ from pydantic import Field, field_serializer, field_validator, model_validator
 
 from .common import (
     ApiModel,
+    BoxFilter,
+    BoxLatitude,
+    BoxLongitude,
     Distribution,
     ListEnvelope,
-    QueryFilter,
     RequestModel,
     ResourceRequest,
     VersionValue,
@@ -532,7 +534,7 @@ class StationsDomainsRequest(RequestModel):
         return [normalise_lrr_id(v) for v in values]
 
 
-class BaseStationFilter(QueryFilter):
+class BaseStationFilter(BoxFilter):
     """Filters of the station list (the reference's). Prefix: name, LRRID (repeatable, any),
     version, LRRUUID, query (lrrID, lrrUUID or name). Exact: customVersion, tag (all must
     match), rfRegionID (any), domain (`group:name`, as devices), appServerID (all).
@@ -546,10 +548,10 @@ class BaseStationFilter(QueryFilter):
     rebootFrom: str | None = None
     minRC: int | None = None
     alarmLevel: int | None = Field(default=None, ge=1, le=6)
-    minLat: float | None = Field(default=None, ge=-90, le=90)
-    minLon: float | None = Field(default=None, ge=-180, le=180)
-    maxLat: float | None = Field(default=None, ge=-90, le=90)
-    maxLon: float | None = Field(default=None, ge=-180, le=180)
+    minLat: BoxLatitude = None
+    minLon: BoxLongitude = None
+    maxLat: BoxLatitude = None
+    maxLon: BoxLongitude = None
     LRRUUID: str | None = None
     healthState: list[BsHealthState] = Field(default_factory=list)
     query: str | None = None
@@ -563,11 +565,6 @@ class BaseStationFilter(QueryFilter):
 
     def domains_by_group(self) -> dict[str, list[str]]:
         return domain_filter_groups(self.domain)
-
-    def without_box(self) -> BaseStationFilter:
-        return self.model_copy(
-            update={"minLat": None, "minLon": None, "maxLat": None, "maxLon": None}
-        )
 
 
 # The reference's sort criteria, and lrrID (Document 2 §4.3), the only one with a cursor.

@@ -107,13 +107,13 @@ _COMMON = [
     _col("N", "customerAdminData", "Other admin info"),
     _col("O", "alarmsConfiguration", "No-uplink alarm (004) thresholds", "alarm004"),
     _col("Q", "motionIndicator", "Motion indicator", "extra"),
+    _col("T", "appServers", "Application server IDs", "refs"),
     _col("X", "exchangeKeyVersion", "Exchange key version", "extra"),
     _col("AB", "tags", "Tags", "tags"),
     _col("AC", "domains", "Domains", "domains"),
 ]
 _LORAWAN = [
     _col("P", "verificationCode", "Verification code", deprecated=True),
-    _col("T", "appServers", "Application server IDs", "refs"),
     _col("Z", "protocolID", "Protocol identifier", "extra"),
     _col("AA", "deviceState", "Device state", "extra"),
 ]
@@ -147,7 +147,6 @@ _CELLULAR = [
     _col("B", "EUI", "IMEI", "eui", required=True),
     _col("C", "imsi", "IMSI", required=True),
     _col("E", "ki", "SIM secret key (Ki)", "hex32"),
-    _col("T", "appServers", "Application server IDs", "refs"),
     _col("R", "iccid", "ICCID", updatable=False),
     _col("S", "networkContextID", "Network context ID"),
     _col("U", "eid", "eID", updatable=False),

@@ -242,6 +242,22 @@ class QueryFilter(RequestModel):
         return not self.to_params()
 
 
+# A list's bounding box filter (devices, base stations): the reference's ranges. Each filter
+# declares minLat, minLon, maxLat and maxLon where its query has them (the order of its
+# query parameters), typed so; `BoxFilter.without_box` drops them (a clusters request sends
+# its box apart).
+BoxLatitude = Annotated[float | None, Field(ge=-90, le=90)]
+BoxLongitude = Annotated[float | None, Field(ge=-180, le=180)]
+BOX_FIELDS = ("minLat", "minLon", "maxLat", "maxLon")
+
+
+class BoxFilter(QueryFilter):
+    """A list filter with a bounding box (`BOX_FIELDS`, typed `BoxLatitude`/`BoxLongitude`)."""
+
+    def without_box(self) -> Self:
+        return self.model_copy(update=dict.fromkeys(BOX_FIELDS))
+
+
 # --- identifiers (Document 1 §2.1, Document 2 §2.1) --------------------------------------
 
 

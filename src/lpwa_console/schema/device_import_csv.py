@@ -7,9 +7,9 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar, get_args
 from xml.etree import ElementTree
 
 from pydantic import ValidationError
@@ -34,15 +34,7 @@ ImportOperation = Literal[
     "UPDATE_CELLULAR",
     "DELETE",
 ]
-IMPORT_OPERATIONS: tuple[ImportOperation, ...] = (
-    "CREATE_ABP",
-    "CREATE_OTAA",
-    "CREATE_CELLULAR",
-    "UPDATE_ABP",
-    "UPDATE_OTAA",
-    "UPDATE_CELLULAR",
-    "DELETE",
-)
+IMPORT_OPERATIONS: tuple[ImportOperation, ...] = get_args(ImportOperation)
 OPERATION_ALIASES: dict[str, ImportOperation] = {"CREATE": "CREATE_ABP", "": "CREATE_ABP"}
 LIST_SEPARATOR = ","
 
@@ -115,13 +107,13 @@ _COMMON = [
     _col("N", "customerAdminData", "Other admin info"),
     _col("O", "alarmsConfiguration", "No-uplink alarm (004) thresholds", "alarm004"),
     _col("Q", "motionIndicator", "Motion indicator", "extra"),
+    _col("T", "appServers", "Application server IDs", "refs"),
     _col("X", "exchangeKeyVersion", "Exchange key version", "extra"),
     _col("AB", "tags", "Tags", "tags"),
     _col("AC", "domains", "Domains", "domains"),
 ]
 _LORAWAN = [
     _col("P", "verificationCode", "Verification code", deprecated=True),
-    _col("T", "appServers", "Application server IDs", "refs"),
     _col("Z", "protocolID", "Protocol identifier", "extra"),
     _col("AA", "deviceState", "Device state", "extra"),
 ]
@@ -155,7 +147,6 @@ _CELLULAR = [
     _col("B", "EUI", "IMEI", "eui", required=True),
     _col("C", "imsi", "IMSI", required=True),
     _col("E", "ki", "SIM secret key (Ki)", "hex32"),
-    _col("T", "appServers", "Application server IDs", "refs"),
     _col("R", "iccid", "ICCID", updatable=False),
     _col("S", "networkContextID", "Network context ID"),
     _col("U", "eid", "eID", updatable=False),
@@ -283,16 +274,21 @@ class RowError:
         return f"row {self.row}: {self.words}"
 
 
+OperationT = TypeVar("OperationT", bound=str)
+RequestT = TypeVar("RequestT")
+
+
 @dataclass(slots=True)
-class ImportRow:
-    """One device line of an import file, with what the schema made of it."""
+class ImportLine(Generic[OperationT, RequestT]):
+    """One device line of an import file (the network's devices, or the key manager's:
+    schema/km_import.py), with what the schema made of it: its row (line) number, cells,
+    operation, EUI, the request it makes and its problems."""
 
     row: int
     cells: list[str]
-    operation: ImportOperation | None = None
+    operation: OperationT | None = None
     EUI: str | None = None
-    device: DeviceCreate | DeviceUpdate | None = None
-    extras: dict[str, str] = field(default_factory=dict)
+    device: RequestT | None = None
     errors: list[RowError] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -303,6 +299,13 @@ class ImportRow:
     def cell(self, letter: str) -> str:
         index = column_index(letter)
         return self.cells[index].strip() if index < len(self.cells) else ""
+
+
+@dataclass(slots=True)
+class ImportRow(ImportLine[ImportOperation, DeviceCreate | DeviceUpdate]):
+    """One line of the device import file; `extras` holds the cells kept aside."""
+
+    extras: dict[str, str] = field(default_factory=dict)
 
 
 def _split(text: str) -> list[str]:
@@ -392,9 +395,9 @@ def _parse_row(number: int, cells: list[str]) -> ImportRow | None:
 
 def _check_row(number: int, cells: list[str]) -> ImportRow | None:
     row = ImportRow(row=number, cells=cells)
-    first = cells[0].strip() if cells else ""
-    if first.startswith("#") or not any(c.strip() for c in cells):
+    if not is_device_line(cells):
         return None
+    first = cells[0].strip()
     name = first.upper()
     operation = OPERATION_ALIASES.get(name, name)
     if operation not in IMPORT_OPERATIONS:
@@ -529,9 +532,18 @@ def parse_import_csv(text: str) -> list[ImportRow]:
     """Every device line of the file (comments and empty lines skipped), each validated.
 
     Row numbers are the file's line numbers (1-based) where the record starts."""
-    rows: list[ImportRow] = []
+    return parse_lines(text, _parse_row)
+
+
+LineT = TypeVar("LineT", bound="ImportLine[Any, Any]")
+
+
+def parse_lines(text: str, parse_row: Callable[[int, list[str]], LineT | None]) -> list[LineT]:
+    """Every device line of an import file, as `parse_row` reads the record starting at a
+    line (None for a comment or empty line): the device and key manager imports'."""
+    rows: list[LineT] = []
     for start, _record, cells in csv_records(text):
-        row = _parse_row(start, cells)
+        row = parse_row(start, cells)
         if row is not None:
             rows.append(row)
     return rows

@@ -16,6 +16,7 @@ from pydantic import Field
 from .common import ApiModel
 from .device_import_csv import (
     OPERATION_ALIASES,
+    ImportLine,
     ImportRow,
     any_eui,
     csv_records,
@@ -134,8 +135,9 @@ class SentLine:
     operation: str | None
 
 
-def write_import_file(rows: Sequence[ImportRow]) -> tuple[str, list[SentLine]]:
-    """The rows as the file to send (as `write_import_csv`) and, per row, where it lands."""
+def write_import_file(rows: Sequence[ImportLine[Any, Any]]) -> tuple[str, list[SentLine]]:
+    """The rows as the file to send (as `write_import_csv`) and, per row, where it lands: a
+    device import's or a key manager import's (the same file rules)."""
     parts: list[str] = []
     sent: list[SentLine] = []
     chunk = io.StringIO()

@@ -11,9 +11,11 @@ from .common import (
     TAG_NAME_PATTERN,
     ApiModel,
     BoundingBox,
+    BoxFilter,
+    BoxLatitude,
+    BoxLongitude,
     Coordinates,
     ListEnvelope,
-    QueryFilter,
     RequestModel,
     ResourceRequest,
     Tag,
@@ -21,7 +23,12 @@ from .common import (
     hex_problem,
     is_hex,
 )
-from .domains import Domain, check_one_domain_per_group, parse_domain_filter
+from .domains import (
+    Domain,
+    check_domain_filter,
+    check_one_domain_per_group,
+    domain_filter_groups,
+)
 from .durations import parse_duration
 
 # hex_key and the appKeys XML helpers live in .keys, re-exported for modules importing them here.
@@ -449,7 +456,7 @@ DEVICE_SORT_CRITERIA = (
 MAX_CLUSTERS = 64
 
 
-class DeviceFilter(QueryFilter):
+class DeviceFilter(BoxFilter):
     """Server-side filters of the device list (Document 1 §4.1 and the reference contract).
 
     Empty fields are not sent. Prefix filters: devEUI, name, query, simID. Exact: tag,
@@ -473,22 +480,12 @@ class DeviceFilter(QueryFilter):
     healthState: list[HealthState] = Field(default_factory=list)
     alarmLevel: int | None = Field(default=None, ge=1, le=6)
     domain: list[str] = Field(default_factory=list)
-    minLat: float | None = None
-    minLon: float | None = None
-    maxLat: float | None = None
-    maxLon: float | None = None
+    minLat: BoxLatitude = None
+    minLon: BoxLongitude = None
+    maxLat: BoxLatitude = None
+    maxLon: BoxLongitude = None
 
-    @field_validator("domain")
-    @classmethod
-    def _domains(cls, values: list[str]) -> list[str]:
-        for value in values:
-            parse_domain_filter(value)
-        return [v.strip() for v in values]
+    _domains = field_validator("domain")(check_domain_filter)
 
     def domains_by_group(self) -> dict[str, list[str]]:
-        """The domain filter as {group: [names]}."""
-        groups: dict[str, list[str]] = {}
-        for value in self.domain:
-            group, name = parse_domain_filter(value)
-            groups.setdefault(group, []).append(name)
-        return groups
+        return domain_filter_groups(self.domain)

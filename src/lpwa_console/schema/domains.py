@@ -37,6 +37,23 @@ def parse_domain_filter(value: str) -> tuple[str, str]:
     return group, name
 
 
+def check_domain_filter(values: list[str]) -> list[str]:
+    """A list's repeatable `domain` filter (devices, base stations): each `group:name`."""
+    for value in values:
+        parse_domain_filter(value)
+    return [v.strip() for v in values]
+
+
+def domain_filter_groups(values: Iterable[str]) -> dict[str, list[str]]:
+    """A `domain` filter as {group: [names]}: an item matches when, for every group named,
+    it is in one of the group's domains given."""
+    groups: dict[str, list[str]] = {}
+    for value in values:
+        group, name = parse_domain_filter(value)
+        groups.setdefault(group, []).append(name)
+    return groups
+
+
 def check_one_domain_per_group(domains: list[Domain] | None) -> list[Domain] | None:
     if domains:
         groups = [d.group.name for d in domains]

@@ -53,13 +53,19 @@ class UplinkSubType(ApiModel):
     countLate: int = 0
 
 
-class UplinkCounts(ApiModel):
+# The traffic of one step (frames and payload bytes): a base station's RF probe bucket
+# (schema/station_radio.py) counts these, a device's bucket adds its own counts. No
+# docstrings: they would become the OpenAPI schemas' descriptions.
+class UplinkCount(ApiModel):
     count: int = 0
     size: int = 0
     countOnTime: int = 0
     sizeOnTime: int = 0
     countLate: int = 0
     sizeLate: int = 0
+
+
+class UplinkCounts(UplinkCount):
     countLost: int | None = None
     subTypes: list[UplinkSubType] = Field(default_factory=list)
 
@@ -70,13 +76,16 @@ class DownlinkSubType(ApiModel):
     countFailed: int = 0
 
 
-class DownlinkCounts(ApiModel):
+class DownlinkCount(ApiModel):
     count: int = 0
     size: int = 0
     countSent: int = 0
     sizeSent: int = 0
     countFailed: int = 0
     sizeFailed: int = 0
+
+
+class DownlinkCounts(DownlinkCount):
     subTypes: list[DownlinkSubType] = Field(default_factory=list)
 
 

@@ -82,6 +82,13 @@ def _hex_id(value: str | None, digits: int, what: str) -> str | None:
     return value.upper()
 
 
+def check_dev_eui(value: str) -> str:
+    """A KM device's DevEUI (a creation's, a claim's): 16 hexadecimal digits, upper case."""
+    checked = _hex_id(value, 16, "a DevEUI")
+    assert checked is not None
+    return checked
+
+
 # --- KM subscription, customers ----------------------------------------------------------------
 
 
@@ -368,12 +375,7 @@ class KmDeviceCreate(_KeyFields):
     secureElement: SecureElementRequest | None = None
     rsaPublicKey: str | None = None
 
-    @field_validator("EUI")
-    @classmethod
-    def _eui(cls, value: str) -> str:
-        checked = _hex_id(value, 16, "a DevEUI")
-        assert checked is not None
-        return checked
+    _eui = field_validator("EUI")(check_dev_eui)
 
     @field_validator("rsaPublicKey")
     @classmethod
@@ -472,12 +474,7 @@ class KmClaim(RequestModel):
     ownerID: str = Field(min_length=1, max_length=128)
     ownerToken: str | None = Field(default=None, max_length=1024)
 
-    @field_validator("EUI")
-    @classmethod
-    def _eui(cls, value: str) -> str:
-        checked = _hex_id(value, 16, "a DevEUI")
-        assert checked is not None
-        return checked
+    _eui = field_validator("EUI")(check_dev_eui)
 
 
 # --- states, traffic, key generation ------------------------------------------------------------

@@ -26,16 +26,15 @@ is checked by KmDeviceCreate: errors come back per row with the row number and c
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from pydantic import ValidationError
 
 from .device_import import RowError, SentLine, column_index
-from .device_import_csv import csv_records as records  # the same CSV reading, line numbers
+from .device_import_csv import ImportLine, is_device_line, parse_lines
+from .device_import_report import write_import_file
 from .key_manager import KmDeviceCreate
 
 KmImportOperation = Literal["CREATE_OTAA", "DELETE"]
@@ -60,25 +59,8 @@ _LAST = max(column_index(x) for x in KM_IMPORT_COLUMNS)
 
 
 @dataclass(slots=True)
-class KmImportRow:
-    """One device line: its row (line) number, cells, operation, EUI, the request it makes,
-    and its problems."""
-
-    row: int
-    cells: list[str]
-    operation: KmImportOperation | None = None
-    EUI: str | None = None
-    device: KmDeviceCreate | None = None
-    errors: list[RowError] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def cell(self, letter: str) -> str:
-        index = column_index(letter)
-        return self.cells[index].strip() if index < len(self.cells) else ""
+class KmImportRow(ImportLine[KmImportOperation, KmDeviceCreate]):
+    """One device line of a key manager import file (read as the device import's lines)."""
 
 
 def _letter(message: str) -> str:
@@ -88,7 +70,7 @@ def _letter(message: str) -> str:
 
 def parse_km_row(number: int, cells: list[str]) -> KmImportRow | None:
     """One record as a row (None for a comment or empty line)."""
-    if not cells or cells[0].strip().startswith("#") or not any(c.strip() for c in cells):
+    if not is_device_line(cells):
         return None
     row = KmImportRow(number, list(cells))
     name = cells[0].strip().upper()
@@ -132,12 +114,7 @@ def parse_km_row(number: int, cells: list[str]) -> KmImportRow | None:
 
 
 def parse_km_import_csv(text: str) -> list[KmImportRow]:
-    rows: list[KmImportRow] = []
-    for start, _record, cells in records(text):
-        row = parse_km_row(start, cells)
-        if row is not None:
-            rows.append(row)
-    return rows
+    return parse_lines(text, parse_km_row)
 
 
 def km_row_cells(
@@ -166,20 +143,4 @@ def km_row_cells(
 
 def write_km_import_file(rows: Sequence[KmImportRow]) -> tuple[str, list[SentLine]]:
     """The rows as the file to send and, per row, where it lands (as the device import)."""
-    parts: list[str] = []
-    sent: list[SentLine] = []
-    chunk = io.StringIO()
-    writer = csv.writer(chunk, lineterminator="\r\n")
-    line = 1
-    for record, row in enumerate(rows, start=1):
-        cells = list(row.cells)
-        while cells and not cells[-1].strip():
-            cells.pop()
-        chunk.seek(0)
-        chunk.truncate()
-        writer.writerow(cells)
-        text = chunk.getvalue()
-        parts.append(text)
-        sent.append(SentLine(line, record, row.row, row.EUI, row.cell("B"), row.operation))
-        line += text.count("\n")
-    return "".join(parts), sent
+    return write_import_file(rows)

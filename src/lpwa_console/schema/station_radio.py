@@ -10,6 +10,7 @@ from typing import ClassVar, Literal, NoReturn
 from pydantic import Field, ValidationInfo, field_validator
 
 from .common import ApiModel, RequestModel
+from .frames import DownlinkCount, UplinkCount  # the devices' traffic counters
 
 AntennaType = Literal["OMNI", "UNI", "UNDEFINED"]
 Environment = Literal[
@@ -134,24 +135,6 @@ class RfProbe(ApiModel):
 
 class RfProbeUpdate(RequestModel):
     enabled: bool
-
-
-class UplinkCount(ApiModel):
-    count: int = 0
-    size: int = 0
-    countOnTime: int = 0
-    sizeOnTime: int = 0
-    countLate: int = 0
-    sizeLate: int = 0
-
-
-class DownlinkCount(ApiModel):
-    count: int = 0
-    size: int = 0
-    countSent: int = 0
-    sizeSent: int = 0
-    countFailed: int = 0
-    sizeFailed: int = 0
 
 
 class StationFrameBucket(ApiModel):

@@ -19,14 +19,21 @@ from pydantic import Field, field_serializer, field_validator, model_validator
 
 from .common import (
     ApiModel,
+    BoxFilter,
+    BoxLatitude,
+    BoxLongitude,
     Distribution,
     ListEnvelope,
-    QueryFilter,
     RequestModel,
     ResourceRequest,
     VersionValue,
 )
-from .domains import Domain, check_one_domain_per_group, parse_domain_filter
+from .domains import (
+    Domain,
+    check_domain_filter,
+    check_one_domain_per_group,
+    domain_filter_groups,
+)
 from .durations import format_duration, parse_duration
 
 CnxState = Literal["NEVERCNX", "CNX", "DISC", "UNKNOWN"]
@@ -527,7 +534,7 @@ class StationsDomainsRequest(RequestModel):
         return [normalise_lrr_id(v) for v in values]
 
 
-class BaseStationFilter(QueryFilter):
+class BaseStationFilter(BoxFilter):
     """Filters of the station list (the reference's). Prefix: name, LRRID (repeatable, any),
     version, LRRUUID, query (lrrID, lrrUUID or name). Exact: customVersion, tag (all must
     match), rfRegionID (any), domain (`group:name`, as devices), appServerID (all).
@@ -541,10 +548,10 @@ class BaseStationFilter(QueryFilter):
     rebootFrom: str | None = None
     minRC: int | None = None
     alarmLevel: int | None = Field(default=None, ge=1, le=6)
-    minLat: float | None = Field(default=None, ge=-90, le=90)
-    minLon: float | None = Field(default=None, ge=-180, le=180)
-    maxLat: float | None = Field(default=None, ge=-90, le=90)
-    maxLon: float | None = Field(default=None, ge=-180, le=180)
+    minLat: BoxLatitude = None
+    minLon: BoxLongitude = None
+    maxLat: BoxLatitude = None
+    maxLon: BoxLongitude = None
     LRRUUID: str | None = None
     healthState: list[BsHealthState] = Field(default_factory=list)
     query: str | None = None
@@ -554,24 +561,10 @@ class BaseStationFilter(QueryFilter):
     bsSecurityState: SecurityState | None = None
     appServerID: list[str] = Field(default_factory=list)
 
-    @field_validator("domain")
-    @classmethod
-    def _domains(cls, values: list[str]) -> list[str]:
-        for value in values:
-            parse_domain_filter(value)
-        return [v.strip() for v in values]
+    _domains = field_validator("domain")(check_domain_filter)
 
     def domains_by_group(self) -> dict[str, list[str]]:
-        groups: dict[str, list[str]] = {}
-        for value in self.domain:
-            group, name = parse_domain_filter(value)
-            groups.setdefault(group, []).append(name)
-        return groups
-
-    def without_box(self) -> BaseStationFilter:
-        return self.model_copy(
-            update={"minLat": None, "minLon": None, "maxLat": None, "maxLon": None}
-        )
+        return domain_filter_groups(self.domain)
 
 
 # The reference's sort criteria, and lrrID (Document 2 §4.3), the only one with a cursor.

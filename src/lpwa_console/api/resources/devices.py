@@ -110,11 +110,7 @@ class DevicesResource(APIResource):
         filters: DeviceFilter | None = None,
     ) -> DeviceClusters:
         params = box_params(min_lat, min_lon, max_lat, max_lon)
-        params += (
-            (filters or DeviceFilter())
-            .model_copy(update={"minLat": None, "minLon": None, "maxLat": None, "maxLon": None})
-            .to_params()
-        )
+        params += (filters or DeviceFilter()).without_box().to_params()
         return await self._client.get(f"{BASE}/clusters", DeviceClusters, params=params)
 
     async def tags_of(self, device: str) -> DeviceTags:

@@ -42,7 +42,8 @@ from .formatting import format_time
 from .latest import Latest
 from .paged_table import RIGHT, Column, PagedTableModel
 from .resources import FilterControl, ResourceKind, ResourceViewModel
-from .station_commands import COMPLETION_WORDS, FAILED_COMPLETIONS, command_spec
+from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS
+from .station_command_catalogue import command_spec
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)

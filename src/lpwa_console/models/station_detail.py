@@ -20,7 +20,8 @@ from .alarms import add_info2_words, alarm_meaning, alarm_name
 from .formatting import format_time
 from .latest import Latest
 from .paged_table import RIGHT, Column, PagedTableModel
-from .station_commands import COMMANDS, COMPLETION_WORDS, FAILED_COMPLETIONS
+from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS
+from .station_command_catalogue import COMMANDS
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)

@@ -29,7 +29,7 @@ from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column
-from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
+from .station_command_catalogue import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)

@@ -22,8 +22,8 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
+from .columns import time_column
 from .errors import user_message
-from .formatting import format_time
 from .forms import error_text
 from .item_index import Index
 from .latest import Latest
@@ -147,8 +147,8 @@ def device_alarm_columns() -> list[Column[AlarmBrief]]:
         Column("Severity", lambda a: f"● {Severity(a.state).label}", severity=_severity, width=120),
         Column("Alarm", _alarm_name, tooltip=_alarm_meaning, width=150),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
-        Column("Raised", lambda a: format_time(a.creationTimestamp), width=125),
-        Column("Updated", lambda a: format_time(a.updateTimestamp), width=125),
+        time_column("Raised", "creationTimestamp", width=125),
+        time_column("Updated", "updateTimestamp", width=125),
         Column("Acked", lambda a: "yes" if a.acked else "no", width=50),
         Column("Info", lambda a: a.addInfo or "", tooltip=lambda a: a.addInfo or None),
     ]

@@ -19,9 +19,10 @@ from ..api import APIError, APIStatusError, ConflictError, LpwaClient
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from ..schema.labels import DEVICE_HEALTH_WORDS
+from .columns import time_column
 from .errors import user_message
 from .fleet_list import Call, FleetListViewModel
-from .formatting import TIME_SAMPLE, format_time
+from .formatting import TIME_SAMPLE
 from .paged_table import RIGHT, Column, alarm_count_column
 from .references import ReferenceListModel, list_references
 from .validation import field_named_in, validate
@@ -56,13 +57,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
             width=120,
         ),
         Column("Tags", lambda d: ", ".join(t.name for t in d.tags), width=160, hidden=True),
-        Column(
-            "Last uplink",
-            lambda d: format_time(d.lastUpTimestamp),
-            sort_key="lastUpTimestamp",
-            width=110,
-            sample=TIME_SAMPLE,
-        ),
+        time_column("Last uplink", "lastUpTimestamp", width=110, sortable=True, sample=TIME_SAMPLE),
         Column("SF", lambda d: d.lastSF, sort_key="lastSF", alignment=RIGHT, width=40, hidden=True),
         Column(
             "Avg SNR",
@@ -80,13 +75,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
             width=60,
         ),
         alarm_count_column(),
-        Column(
-            "Created",
-            lambda d: format_time(d.creationDate),
-            sort_key="creationDate",
-            width=120,
-            hidden=True,
-        ),
+        time_column("Created", "creationDate", width=120, sortable=True, hidden=True),
     ]
 
 

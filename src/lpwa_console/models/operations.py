@@ -38,7 +38,7 @@ from ..schema.operations import (
     SimCardFilter,
 )
 from .client_view_model import ClientViewModel
-from .formatting import format_time
+from .columns import time_column
 from .latest import Latest
 from .paged_table import RIGHT, Column, PagedTableModel
 from .resources import FilterControl, ResourceKind, ResourceViewModel
@@ -174,12 +174,7 @@ def provisioning_kind(names: Names = _as_is) -> ResourceKind:
         title="Provisioning queue",
         noun="provisioning request",
         columns=[
-            Column(
-                "Queued",
-                lambda i: format_time(i.creationTimestamp),
-                sort_key="creationTimestamp",
-                width=125,
-            ),
+            time_column("Queued", "creationTimestamp", width=125, sortable=True),
             Column("What", lambda i: words(i.type, TYPE_WORDS), width=120),
             Column("Action", lambda i: words(i.action, ACTION_WORDS), width=95),
             Column("Concerns", lambda i: i.entityID or "", width=150),
@@ -199,17 +194,13 @@ def provisioning_kind(names: Names = _as_is) -> ResourceKind:
         label=_uid_label("Provisioning request"),
         filters=ProvisioningQueueFilter(),
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "subSystem",
-                "All subsystems",
-                "choice",
                 _choice(SUB_SYSTEMS, SUB_SYSTEM_WORDS, "All subsystems"),
                 tooltip="Only the requests sent to this subsystem",
             ),
-            FilterControl(
+            FilterControl.choice(
                 "type",
-                "Everything",
-                "choice",
                 _choice(PROV_TYPES, TYPE_WORDS, "Everything"),
                 tooltip="Only the requests about this kind of thing",
             ),
@@ -223,20 +214,15 @@ def command_kind() -> ResourceKind:
         title="Command queue",
         noun="command",
         columns=[
-            Column(
-                "Queued",
-                lambda i: format_time(i.creationTimestamp),
-                sort_key="creationTimestamp",
-                width=125,
-            ),
+            time_column("Queued", "creationTimestamp", width=125, sortable=True),
             Column("Command", command_words, width=190),
             Column("Station", lambda i: i.lrrID or "", width=90),
             Column("Partner", lambda i: i.partnerID or "", width=110),
             Column(
                 "State", lambda i: command_state_words(i.state), width=110, tooltip=_state_tooltip
             ),
-            Column("Started", lambda i: format_time(i.startTimestamp), width=125),
-            Column("Ended", lambda i: format_time(i.endTimestamp), width=125),
+            time_column("Started", "startTimestamp", width=125),
+            time_column("Ended", "endTimestamp", width=125),
             Column("By", lambda i: i.who or ""),
         ],
         list_page=lambda c, p, s, _sort, d, f: c.operations.command_queue(
@@ -246,10 +232,8 @@ def command_kind() -> ResourceKind:
         label=_uid_label("Command"),
         filters=CommandQueueFilter(),
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "state",
-                "Any state",
-                "choice",
                 (
                     ("Any state", None),
                     *((w, s) for s, w in CMD_STATE_WORDS.items()),
@@ -277,7 +261,7 @@ def sims_kind(names: Names = _as_is) -> ResourceKind:
             Column("Device IMEI", lambda s: s.IMEI or "", width=140),
             Column("Device", lambda s: s.deviceName or "", width=200),
             Column("Subscriber", lambda s: names(s.subscriberID or ""), width=150),
-            Column("Since", lambda s: format_time(s.creationTimestamp)),
+            time_column("Since", "creationTimestamp"),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.operations.sims(p, s, filters=f),
         label=lambda s: f"SIM card {s.IMSI}",
@@ -347,10 +331,8 @@ def operator_devices_kind(names: Names = _as_is) -> ResourceKind:
                 "search",
                 tooltip="The device with exactly this IMEI",
             ),
-            FilterControl(
+            FilterControl.choice(
                 "lorawanDebug",
-                "All devices",
-                "choice",
                 (("All devices", None), ("In LoRaWAN debugging", True)),
                 tooltip="Only the devices whose LoRaWAN debugging is on",
             ),

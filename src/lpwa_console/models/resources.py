@@ -49,7 +49,7 @@ from ..schema.network import (
     HsmGroup,
     NetworkSubscriptionBrief,
 )
-from .formatting import format_time
+from .columns import name_and_id, time_column
 from .forms import automatic_data, check_only_data
 from .list_detail import ListDetailViewModel
 from .paged_table import RIGHT, Column, alarm_count_column
@@ -81,6 +81,14 @@ class FilterControl:
     kind: Literal["search", "ids", "choice"]
     choices: tuple[tuple[str, Any], ...] = ()
     tooltip: str = ""
+
+    @classmethod
+    def choice(
+        cls, name: str, choices: tuple[tuple[str, Any], ...], tooltip: str = ""
+    ) -> FilterControl:
+        """A choice among (label, value) pairs; the first is the default, and its label
+        names the control."""
+        return cls(name, choices[0][0], "choice", choices, tooltip)
 
 
 @dataclass
@@ -166,8 +174,8 @@ def multicast_kind() -> ResourceKind:
             Column("DevAddr", lambda g: g.nwAddress or "", width=90),
             Column("App servers", lambda g: _joined(g.appServers), width=180),
             alarm_count_column(),
-            Column("Last downlink", lambda g: format_time(g.lastDwTimestamp), width=120),
-            Column("Created", lambda g: format_time(g.creationDate), sort_key="creationDate"),
+            time_column("Last downlink", "lastDwTimestamp", width=120),
+            time_column("Created", "creationDate", sortable=True),
         ],
         list_page=lambda c, p, s, sort, d, f: c.multicast_groups.list(
             p, s, filters=f, sort=sort, descending=d
@@ -205,8 +213,7 @@ def app_servers_kind() -> ResourceKind:
         title="Application servers",
         noun="application server",
         columns=[
-            Column("Name", lambda a: a.name, sort_key="name", width=220),
-            Column("ID", lambda a: a.ID, width=110),
+            *name_and_id(220, 110, sortable=True),
             Column("Scope", lambda a: a.scope.title(), width=90),
             Column("Type", lambda a: value_words("type", a.type), width=100),
             Column("State", lambda a: value_words("state", a.state), width=80),
@@ -221,11 +228,9 @@ def app_servers_kind() -> ResourceKind:
         # shows both unless the user picks one.
         filters=ALL_SCOPES,
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "scope",
-                "All scopes",
-                "choice",
-                choices=(
+                (
                     ("All scopes", list(ALL_SCOPES.scope)),
                     ("Subscription", ["SUBSCRIPTION"]),
                     ("Operator", ["OPERATOR"]),
@@ -281,8 +286,7 @@ def network_kinds() -> list[ResourceKind]:
             title="Network contexts",
             noun="network context",
             columns=[
-                Column("Name", lambda n: n.name, width=200),
-                Column("ID", lambda n: n.ID, width=140),
+                *name_and_id(200, 140),
                 Column("APN", lambda n: n.apn or "", width=160),
                 Column("PLMN", lambda n: n.plmnID or "", width=80),
                 Column("IP", lambda n: value_words("ipVersion", n.ipVersion), width=90),
@@ -297,8 +301,7 @@ def network_kinds() -> list[ResourceKind]:
             title="AS transport keys",
             noun="AS transport key",
             columns=[
-                Column("Name", lambda k: k.name, width=220),
-                Column("ID", lambda k: k.ID),
+                *name_and_id(220),
             ],
             create_model=AsTransportKeyCreate,
             update_model=AsTransportKeyUpdate,
@@ -309,8 +312,7 @@ def network_kinds() -> list[ResourceKind]:
             title="HSM groups",
             noun="HSM group",
             columns=[
-                Column("Name", lambda h: h.name or "", width=220),
-                Column("ID", lambda h: h.ID, width=140),
+                *name_and_id(220, 140),
                 Column("Exchange key version", lambda h: h.hsmExchangeKeyVersion or ""),
             ],
             list_page=lambda c, p, s, _sort, _d, _f: c.hsm_groups.list(p, s),
@@ -321,8 +323,7 @@ def network_kinds() -> list[ResourceKind]:
             title="Network subscriptions",
             noun="network subscription",
             columns=[
-                Column("Name", lambda n: n.label, width=220),
-                Column("ID", lambda n: n.ID, width=100),
+                *name_and_id(220, 100, name=lambda n: n.label),
                 Column(
                     "Connectivity", lambda n: value_words("connectivity", n.connectivity), width=90
                 ),

@@ -25,6 +25,7 @@ from ..schema.stations import (
     BaseStationUpdate,
     StationTag,
 )
+from .columns import time_column
 from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
 from .forms import automatic_data, check_only_data, in_words
@@ -143,9 +144,7 @@ def station_columns() -> list[Column[BaseStationBrief]]:
         Column("Tags", tags_text, width=150, hidden=True),
         Column("Model", model_text, width=150, hidden=True),
         Column("Software", lambda s: s.version or "", sort_key="version", width=110, hidden=True),
-        Column(
-            "Created", lambda s: format_time(s.creationDate), sort_key="creationDate", hidden=True
-        ),
+        time_column("Created", "creationDate", sortable=True, hidden=True),
     ]
 
 

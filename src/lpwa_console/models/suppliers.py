@@ -38,6 +38,7 @@ from ..schema.suppliers import (
     ServiceAccountUpdate,
     Supplier,
 )
+from .columns import name_and_id, time_column
 from .formatting import format_time
 from .latest import Latest
 from .paged_table import RIGHT, Column
@@ -194,7 +195,7 @@ def applications_kind() -> ResourceKind:
             Column("SKU", lambda a: a.SKU or "", width=120),
             Column("State", lambda a: (a.state or "").title(), width=80),
             Column("Validation", lambda a: _validation(a.validationState), width=110),
-            Column("Created", lambda a: format_time(a.creationDate)),
+            time_column("Created", "creationDate"),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.suppliers.applications(p, s, filters=f),
         filters=ApplicationFilter(),
@@ -243,16 +244,12 @@ def products_kind() -> ResourceKind:
         filters=ProductFilter(),
         filter_controls=(
             FilterControl("SKU", "SKU (exact)…", "search", tooltip="The product with this SKU"),
-            FilterControl(
+            FilterControl.choice(
                 "status",
-                "Any availability",
-                "choice",
-                choices=AVAILABILITY_CHOICES,
+                AVAILABILITY_CHOICES,
                 tooltip="A product with versions matches when one of its versions does",
             ),
-            FilterControl(
-                "validationState", "Any validation", "choice", choices=VALIDATION_CHOICES
-            ),
+            FilterControl.choice("validationState", VALIDATION_CHOICES),
             FilterControl("minUpfrontPrice", "Price from", "search", tooltip="Inclusive"),
             FilterControl("maxUpfrontPrice", "Price to", "search", tooltip="Inclusive"),
             FilterControl("minStock", "Stock from", "search", tooltip="Units, inclusive"),
@@ -288,15 +285,14 @@ def service_accounts_kind() -> ResourceKind:
         title="Service accounts",
         noun="service account",
         columns=[
-            Column("Name", lambda a: a.name, width=200),
-            Column("Client ID", lambda a: a.ID, width=220),
+            *name_and_id(200, 220, id_header="Client ID"),
             Column("Group", lambda a: (a.group.name or a.group.ID) if a.group else "", width=120),
             Column(
                 "Secret",
                 lambda a: f"made {format_time(a.secretDate)}" if a.secretDate else "none yet",
                 width=150,
             ),
-            Column("Created", lambda a: format_time(a.creationDate)),
+            time_column("Created", "creationDate"),
         ],
         list_page=lambda c, p, s, _sort, _d, _f: c.suppliers.service_accounts(p, s),
         get=lambda c, a: c.suppliers.service_account(a.ID),
@@ -331,7 +327,7 @@ def orders_kind() -> ResourceKind:
                 width=260,
             ),
             Column("Total", order_total, alignment=RIGHT, width=110),
-            Column("Ordered", lambda o: format_time(o.creationDate)),
+            time_column("Ordered", "creationDate"),
         ],
         list_page=lambda c, _p, _s, _sort, _d, f: order_page(c, f),
         filters=OrderLookup(),

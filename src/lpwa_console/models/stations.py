@@ -8,10 +8,9 @@ view asks for; the detail is read when a row becomes current (the last of a held
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
-from pydantic import BaseModel
 from PySide6.QtCore import Signal
 
 from ..api import APIStatusError, LpwaClient
@@ -335,34 +334,6 @@ class StationsViewModel(FleetListViewModel):
             lambda exc, message: create_refusal_words(exc, message, fields),
             self._created,
         )
-
-    def _submit(
-        self,
-        model: type[BaseModel],
-        data: dict[str, Any],
-        send: Callable[[LpwaClient, Any], tuple[str, Any]],
-        refusal: Callable[[BaseException, str], tuple[str, str]],
-        done: Callable[[BaseStation], None],
-    ) -> bool:
-        """A form's data checked by the schema, then sent (`send` names the task and makes
-        the call); every refusal comes as `save_failed` (message, field or '')."""
-        request, errors = validate(model, data)
-        if request is None:
-            for name, message in errors.items():
-                self.save_failed.emit(message, name)
-            return False
-        if self.client is None:
-            self.save_failed.emit("Not connected", "")
-            return False
-        self._set_saving(True)
-
-        def failed(exc: BaseException, message: str) -> None:
-            self._set_saving(False)
-            self.save_failed.emit(*refusal(exc, message))
-
-        title, call = send(self.client, request)
-        self.runner.run(title, call, on_done=done, on_error=failed, quiet=True)
-        return True
 
     def _created(self, station: BaseStation) -> None:
         self._set_saving(False)

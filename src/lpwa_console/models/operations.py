@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
@@ -41,7 +41,7 @@ from .client_view_model import ClientViewModel
 from .columns import time_column
 from .latest import Latest
 from .paged_table import RIGHT, Column, PagedTableModel
-from .resources import FilterControl, ResourceKind, ResourceViewModel
+from .resources import FilterControl, ListPage, ResourceKind, ResourceViewModel
 from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS
 from .station_command_catalogue import command_spec
 from .tasks import TaskRunner
@@ -98,6 +98,12 @@ def _choice(values: Sequence[str], table: Mapping[str, str], everything: str) ->
     return ((everything, None), *((words(v, table), v) for v in values))
 
 
+def _newest_first(read: Callable[[LpwaClient], Callable[..., Awaitable[Any]]]) -> ListPage:
+    """A queue's pages (`read(client)(page, size, filters=, descending=)`): the newest
+    first unless the user sorts a column."""
+    return lambda c, p, s, sort, d, f: read(c)(p, s, filters=f, descending=d if sort else True)
+
+
 # --- what a queue item concerns ------------------------------------------------------------
 
 
@@ -128,6 +134,12 @@ Names = Callable[[str], str]
 
 def _as_is(ident: str) -> str:
     return ident
+
+
+def subscriber_column(names: Names) -> Column[Any]:
+    """The subscriber an item belongs to, named ("Acme Utilities (100)") once the names
+    are read."""
+    return Column("Subscriber", lambda item: names(item.subscriberID or ""), width=150)
 
 
 class PartnerNames(QObject):
@@ -187,9 +199,7 @@ def provisioning_kind(names: Names = _as_is) -> ResourceKind:
             Column("Owner", lambda i: names(i.subscriberID or i.partnerID or ""), width=150),
             Column("State", lambda i: words(i.state, PROV_STATE_WORDS), width=80),
         ],
-        list_page=lambda c, p, s, _sort, d, f: c.operations.provisioning_queue(
-            p, s, filters=f, descending=d if _sort else True
-        ),
+        list_page=_newest_first(lambda c: c.operations.provisioning_queue),
         get_id=lambda c, uid: c.operations.provisioning_item(uid),
         label=_uid_label("Provisioning request"),
         filters=ProvisioningQueueFilter(),
@@ -225,9 +235,7 @@ def command_kind() -> ResourceKind:
             time_column("Ended", "endTimestamp", width=125),
             Column("By", lambda i: i.who or ""),
         ],
-        list_page=lambda c, p, s, _sort, d, f: c.operations.command_queue(
-            p, s, filters=f, descending=d if _sort else True
-        ),
+        list_page=_newest_first(lambda c: c.operations.command_queue),
         get_id=lambda c, uid: c.operations.command(uid),
         label=_uid_label("Command"),
         filters=CommandQueueFilter(),
@@ -260,7 +268,7 @@ def sims_kind(names: Names = _as_is) -> ResourceKind:
             Column("ICCID", lambda s: s.ICCID or "", width=170),
             Column("Device IMEI", lambda s: s.IMEI or "", width=140),
             Column("Device", lambda s: s.deviceName or "", width=200),
-            Column("Subscriber", lambda s: names(s.subscriberID or ""), width=150),
+            subscriber_column(names),
             time_column("Since", "creationTimestamp"),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.operations.sims(p, s, filters=f),
@@ -312,7 +320,7 @@ def operator_devices_kind(names: Names = _as_is) -> ResourceKind:
                 width=110,
                 tooltip=lambda d: "IP address" if d.connectivity == "CELLULAR" else "DevAddr",
             ),
-            Column("Subscriber", lambda d: names(d.subscriberID or ""), width=150),
+            subscriber_column(names),
             Column(
                 "LoRaWAN debugging",
                 lambda d: "On" if d.lorawanDebug else "",
@@ -348,7 +356,7 @@ def operator_hsm_kind(names: Names = _as_is) -> ResourceKind:
         columns=[
             Column("ID", lambda g: g.ID, width=160),
             Column("Name", lambda g: g.name or "", width=180),
-            Column("Subscriber", lambda g: names(g.subscriberID or ""), width=150),
+            subscriber_column(names),
             Column("Network key version", lambda g: g.hsmNwkKeyVersion or "", width=170),
             Column("Application key version", lambda g: g.hsmAppKeyVersion or "", width=170),
             Column("Exchange key", lambda g: g.hsmExchangeKeyVersion or "", alignment=RIGHT),

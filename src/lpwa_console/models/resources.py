@@ -90,6 +90,15 @@ class FilterControl:
         names the control."""
         return cls(name, choices[0][0], "choice", choices, tooltip)
 
+    @classmethod
+    def range(cls, field: str, words: str, tooltip: str = "") -> tuple[FilterControl, ...]:
+        """A range as two searches, "<words> from" and "<words> to", of the filter model's
+        `min<field>` and `max<field>`."""
+        return (
+            cls(f"min{field}", f"{words} from", "search", tooltip=tooltip),
+            cls(f"max{field}", f"{words} to", "search", tooltip=tooltip),
+        )
+
 
 @dataclass
 class ResourcePart:
@@ -266,13 +275,18 @@ def app_servers_kind() -> ResourceKind:
     )
 
 
+def read_by_id(read: IdGetter) -> dict[str, Any]:
+    """`get` and `get_id` of a kind whose items are read by their ID, as ResourceKind
+    arguments: one call for both."""
+    return {"get": lambda c, item: read(c, item.ID), "get_id": read}
+
+
 def _by_id(attr: str) -> dict[str, Any]:
     """List, get, create, update and delete of a resource the client addresses by its ID
     (`client.<attr>`), as ResourceKind arguments."""
     return {
         "list_page": lambda c, p, s, _sort, _d, _f: getattr(c, attr).list(p, s),
-        "get": lambda c, item: getattr(c, attr).get(item.ID),
-        "get_id": lambda c, item_id: getattr(c, attr).get(item_id),
+        **read_by_id(lambda c, item_id: getattr(c, attr).get(item_id)),
         "create": lambda c, r: getattr(c, attr).create(r),
         "update": lambda c, item, r: getattr(c, attr).update(item.ID, r),
         "delete": lambda c, item: getattr(c, attr).delete(item.ID),
@@ -341,8 +355,7 @@ def network_kinds() -> list[ResourceKind]:
                 Column("Supplier", lambda n: n.supplier.commercialName if n.supplier else ""),
             ],
             list_page=lambda c, p, s, _sort, _d, _f: c.network_subscriptions.list(p, s),
-            get=lambda c, n: c.network_subscriptions.get(n.ID),
-            get_id=lambda c, i: c.network_subscriptions.get(i),
+            **read_by_id(lambda c, i: c.network_subscriptions.get(i)),
             label=lambda n: n.label,
         ),
     ]

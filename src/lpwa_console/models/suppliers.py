@@ -42,7 +42,7 @@ from .columns import name_and_id, time_column
 from .formatting import format_time
 from .latest import Latest
 from .paged_table import RIGHT, Column
-from .resources import FilterControl, ResourceKind, ResourcePart, ResourceViewModel
+from .resources import FilterControl, ResourceKind, ResourcePart, ResourceViewModel, read_by_id
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -202,8 +202,7 @@ def applications_kind() -> ResourceKind:
         filter_controls=(
             FilterControl("SKU", "SKU (exact)…", "search", tooltip="The application with this SKU"),
         ),
-        get=lambda c, a: c.suppliers.application(a.ID, custom_fields=True),
-        get_id=lambda c, i: c.suppliers.application(i, custom_fields=True),
+        **read_by_id(lambda c, i: c.suppliers.application(i, custom_fields=True)),
         extras=application_extras,
         create_model=ApplicationCreate,
         update_model=ApplicationUpdate,
@@ -250,10 +249,8 @@ def products_kind() -> ResourceKind:
                 tooltip="A product with versions matches when one of its versions does",
             ),
             FilterControl.choice("validationState", VALIDATION_CHOICES),
-            FilterControl("minUpfrontPrice", "Price from", "search", tooltip="Inclusive"),
-            FilterControl("maxUpfrontPrice", "Price to", "search", tooltip="Inclusive"),
-            FilterControl("minStock", "Stock from", "search", tooltip="Units, inclusive"),
-            FilterControl("maxStock", "Stock to", "search", tooltip="Units, inclusive"),
+            *FilterControl.range("UpfrontPrice", "Price", tooltip="Inclusive"),
+            *FilterControl.range("Stock", "Stock", tooltip="Units, inclusive"),
             FilterControl(
                 "customFieldSetID",
                 "Custom field set ID…",
@@ -261,8 +258,7 @@ def products_kind() -> ResourceKind:
                 tooltip="Products that fill this custom field set (exact ID)",
             ),
         ),
-        get=lambda c, p: c.suppliers.product(p.ID, custom_fields=True),
-        get_id=lambda c, i: c.suppliers.product(i, custom_fields=True),
+        **read_by_id(lambda c, i: c.suppliers.product(i, custom_fields=True)),
         extras=product_extras,
         create_model=ProductCreate,
         update_model=ProductUpdate,
@@ -295,8 +291,7 @@ def service_accounts_kind() -> ResourceKind:
             time_column("Created", "creationDate"),
         ],
         list_page=lambda c, p, s, _sort, _d, _f: c.suppliers.service_accounts(p, s),
-        get=lambda c, a: c.suppliers.service_account(a.ID),
-        get_id=lambda c, i: c.suppliers.service_account(i),
+        **read_by_id(lambda c, i: c.suppliers.service_account(i)),
         create_model=ServiceAccountCreate,
         update_model=ServiceAccountUpdate,
         create=lambda c, r: c.suppliers.create_service_account(r),

@@ -314,9 +314,7 @@ def network_kinds() -> list[ResourceKind]:
             key="as_transport_keys",
             title="AS transport keys",
             noun="AS transport key",
-            columns=[
-                *name_and_id(220),
-            ],
+            columns=name_and_id(220),
             create_model=AsTransportKeyCreate,
             update_model=AsTransportKeyUpdate,
             **_by_id("as_transport_keys"),

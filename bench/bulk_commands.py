@@ -81,7 +81,7 @@ class Counting:
 async def lrr_stations(client: Any, count: int) -> tuple[list[Any], int]:
     """`count` LRR stations, connected ones first (a disconnected one keeps its command
     PENDING until the platform gives up after 10 minutes); how many of them are connected."""
-    from lpwa_console.models.station_commands import StationRef
+    from lpwa_console.models.station_command_catalogue import StationRef
 
     connected: list[StationRef] = []
     others: list[StationRef] = []
@@ -99,7 +99,7 @@ async def lrr_stations(client: Any, count: int) -> tuple[list[Any], int]:
 async def bench(server: Server, args: argparse.Namespace) -> None:
     from PySide6.QtWidgets import QPushButton
 
-    from lpwa_console.models.station_commands import State
+    from lpwa_console.models.station_command_run import State
     from lpwa_console.models.tasks import TaskRunner
     from lpwa_console.ui.dialogs.station_commands import StationCommandDialog
 

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from lpwa_console.api import APIConnectionError, BadRequestError
-from lpwa_console.models.station_commands import command_spec
+from lpwa_console.models.station_command_catalogue import command_spec
 
 
 @dataclass

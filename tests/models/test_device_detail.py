@@ -10,9 +10,6 @@ from PySide6.QtCore import Qt
 
 from lpwa_console.models.device_detail import (
     ACK_BATCH,
-    ADMIN_NODE,
-    WRITE_NODE,
-    AccountRights,
     AckedRole,
     DeviceAlarmsModel,
     DeviceDetailViewModel,
@@ -23,6 +20,7 @@ from lpwa_console.models.device_detail import (
     thresholds_of,
 )
 from lpwa_console.models.paged_table import SeverityRole
+from lpwa_console.models.rights import ADMIN_NODE, WRITE_NODE, AccountRights
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.alarms import AlarmBrief, AlarmFilter, AlarmPage
 from lpwa_console.schema.devices import Device

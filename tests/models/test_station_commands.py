@@ -10,20 +10,18 @@ import pytest
 from PySide6.QtCore import QPersistentModelIndex
 
 from lpwa_console.models.forms import form_fields
-from lpwa_console.models.station_commands import (
+from lpwa_console.models.station_command_answers import result_words
+from lpwa_console.models.station_command_catalogue import (
     COMMANDS,
     FAMILIES,
-    BulkCommandRun,
-    State,
     StationRef,
     check_parameters,
     command_spec,
     confirmation_text,
     family_commands,
     request_body,
-    result_words,
-    seconds_in_words,
 )
+from lpwa_console.models.station_command_run import BulkCommandRun, State, seconds_in_words
 from lpwa_console.models.tasks import TaskRunner
 
 from .station_network import Station, StationNetwork

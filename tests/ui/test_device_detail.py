@@ -9,14 +9,10 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 
-from lpwa_console.models.device_detail import (
-    ADMIN_NODE,
-    WRITE_NODE,
-    AccountRights,
-    DeviceDetailViewModel,
-)
+from lpwa_console.models.device_detail import DeviceDetailViewModel
 from lpwa_console.models.devices import DevicesViewModel
 from lpwa_console.models.formatting import format_time
+from lpwa_console.models.rights import ADMIN_NODE, WRITE_NODE, AccountRights
 from lpwa_console.models.tasks import TaskRunner
 from lpwa_console.schema.devices import Device
 from lpwa_console.schema.subscription import Subscription

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
 from lpwa_console.api import Credentials, LpwaClient
 from lpwa_console.models.partners import PartnerViewModel
 from lpwa_console.models.rights import AccountRights, Grants
-from lpwa_console.models.station_commands import State, StationRef
+from lpwa_console.models.station_command_catalogue import StationRef
+from lpwa_console.models.station_command_run import State
 from lpwa_console.models.station_detail import StationDetailViewModel
 from lpwa_console.models.stations import StationsViewModel
 from lpwa_console.models.tasks import TaskRunner

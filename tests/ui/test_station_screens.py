@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QLabel, QPushButton, QWidget
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.errors import field_in_words
 from lpwa_console.models.partners import PartnerViewModel
-from lpwa_console.models.station_commands import StationRef
+from lpwa_console.models.station_command_catalogue import StationRef
 from lpwa_console.models.station_detail import (
     HealthSeries,
     ProbeSeries,
@@ -254,7 +254,7 @@ def test_band_and_elsewhere_in_words(qtbot: Any) -> None:
 
 
 def test_the_results_table_has_room_for_a_long_station(qtbot: Any) -> None:
-    from lpwa_console.models.station_commands import StationResultsModel
+    from lpwa_console.models.station_command_run import StationResultsModel
 
     refs = [StationRef("1", "1000000F", "Paris La Defense water tower 05", "LRR_LINUX")]
     table = results_table(StationResultsModel(refs))

@@ -24,8 +24,9 @@ from ..schema.alarms import AlarmFilter, DeviceAlarmBrief, MulticastAlarmBrief
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import STATION_ALARMS
 from .client_view_model import ClientViewModel
+from .columns import time_column
 from .errors import user_message
-from .formatting import TIME_SAMPLE, format_time
+from .formatting import TIME_SAMPLE
 from .paged_table import RIGHT, Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -181,8 +182,8 @@ def alarm_columns() -> list[Column[AlarmItem]]:
         ),
         Column("Name", owner_name, tooltip=lambda a: owner_name(a) or None, width=130),
         Column("EUI / LRR ID", owner_id, width=110, sample="70B3D5FFFE000001"),
-        Column("Raised", lambda a: format_time(a.creationTimestamp), width=100, sample=TIME_SAMPLE),
-        Column("Updated", lambda a: format_time(a.updateTimestamp), width=100, sample=TIME_SAMPLE),
+        time_column("Raised", "creationTimestamp", width=100, sample=TIME_SAMPLE),
+        time_column("Updated", "updateTimestamp", width=100, sample=TIME_SAMPLE),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
         Column("Acked", lambda a: "yes" if a.acked else "", sort_key="acked", width=52),
         Column("Source", lambda a: SOURCE_WORDS[kind_of(a)], width=100),

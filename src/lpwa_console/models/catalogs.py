@@ -43,6 +43,7 @@ from ..schema.catalogs import (
 from ..schema.common import ListEnvelope
 from ..schema.labels import FieldWords, field_words
 from .client_view_model import ClientViewModel
+from .columns import name_and_id
 from .errors import UserError
 from .forms import FormField, Raw, error_text, form_data, form_fields, raw_of
 from .paged_table import Column, PagedTableModel
@@ -82,6 +83,10 @@ def _source(item: Any) -> str:
     return SOURCE_SHORT.get(getattr(item, "source", ""), "")
 
 
+def _commercial_name(item: Any) -> str:
+    return item.commercialName or ""
+
+
 def _vendor(item: Any) -> str:
     vendor = getattr(item, "vendor", None)
     return (vendor.commercialName or vendor.ID) if vendor is not None else ""
@@ -103,20 +108,22 @@ def _lorawan(item: Any) -> str:
     return words.get(str(minor), "") if minor is not None else ""
 
 
+# Where a catalog entry comes from (the platform, a file), in every catalog's list.
+SOURCE: Column[Any] = Column("Source", _source, width=70)
+
+
 def columns(kind: str) -> list[Column[Any]]:
     if kind == "deviceProfiles":
         return [
-            Column("Name", lambda p: p.commercialName, width=240),
-            Column("ID", lambda p: p.ID, width=230),
+            *name_and_id(240, 230, name=_commercial_name),
             Column("Vendor", _vendor, width=130),
             Column("LoRaWAN", _lorawan, width=120),
             Column("Bands", _bands, width=110),
-            Column("Source", _source, width=70),
+            SOURCE,
         ]
     if kind == "baseStationProfiles":
         return [
-            Column("Name", lambda p: p.commercialName, width=220),
-            Column("ID", lambda p: p.ID, width=200),
+            *name_and_id(220, 200, name=_commercial_name),
             Column("Vendor", _vendor, width=110),
             Column(
                 "Software",
@@ -124,26 +131,24 @@ def columns(kind: str) -> list[Column[Any]]:
                 width=170,
             ),
             Column("LRR versions", _versions, width=120),
-            Column("Source", _source, width=70),
+            SOURCE,
         ]
     if kind == "rfRegions":
         return [
-            Column("Name", lambda r: r.name, width=200),
-            Column("ID", lambda r: r.ID, width=180),
+            *name_and_id(200, 180),
             Column("ISM band", lambda r: r.ismBand or "", width=90),
             Column("Description", lambda r: r.commercialDescription or "", width=220),
             Column("Logo", lambda r: "Yes" if r.logo else "", width=50),
-            Column("Source", _source, width=70),
+            SOURCE,
         ]
     return [
-        Column("Name", lambda v: v.commercialName or v.ID, width=180),
-        Column("ID", lambda v: v.ID, width=130),
+        *name_and_id(180, 130, name=lambda v: v.commercialName or v.ID),
         Column("Description", lambda v: v.commercialDescription or "", width=260),
         Column("LoRa Alliance ID", lambda v: v.loraVendorID or "", width=110),
         Column(
             "Profiles", lambda v: v.profileCount if v.profileCount is not None else "", width=60
         ),
-        Column("Source", _source, width=70),
+        SOURCE,
     ]
 
 

@@ -17,24 +17,18 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 
 from ..api import LpwaClient
 from ..schema.common import ListEnvelope, Severity
 from ..schema.devices import AlarmsConfiguration, Device, default_alarm004
+from .columns import time_column
 from .errors import user_message
-from .formatting import format_time
 from .forms import error_text
+from .item_index import Index
 from .latest import Latest
 from .paged_table import RIGHT, Column, ItemRole, SeverityRole
-from .rights import AccountRights as AccountRights  # where it lived before models/rights.py
+from .rights import ADMIN_NODE
 from .tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -44,8 +38,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-WRITE_NODE = "LPWA_MGR::WRITE_NODE"
-ADMIN_NODE = "LPWA_MGR::ADMIN_NODE"
 
 # Traffic windows the tab offers: label -> (duration, step).
 TRAFFIC_WINDOWS: dict[str, tuple[timedelta, str]] = {
@@ -155,8 +147,8 @@ def device_alarm_columns() -> list[Column[AlarmBrief]]:
         Column("Severity", lambda a: f"● {Severity(a.state).label}", severity=_severity, width=120),
         Column("Alarm", _alarm_name, tooltip=_alarm_meaning, width=150),
         Column("Count", lambda a: a.occurrence, alignment=RIGHT, width=50),
-        Column("Raised", lambda a: format_time(a.creationTimestamp), width=125),
-        Column("Updated", lambda a: format_time(a.updateTimestamp), width=125),
+        time_column("Raised", "creationTimestamp", width=125),
+        time_column("Updated", "updateTimestamp", width=125),
         Column("Acked", lambda a: "yes" if a.acked else "no", width=50),
         Column("Info", lambda a: a.addInfo or "", tooltip=lambda a: a.addInfo or None),
     ]
@@ -241,10 +233,10 @@ class DeviceAlarmsModel(QAbstractTableModel):
 
     # --- Qt model -----------------------------------------------------------------------
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.alarms)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.columns)
 
     def headerData(
@@ -258,14 +250,12 @@ class DeviceAlarmsModel(QAbstractTableModel):
             return self.columns[section].alignment
         return None
 
-    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
+    def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
         return Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         alarm = self.alarm(index.row()) if index.isValid() else None
         if alarm is None or not 0 <= index.column() < len(self.columns):
             return None
@@ -286,10 +276,10 @@ class DeviceAlarmsModel(QAbstractTableModel):
             return alarm
         return None
 
-    def canFetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:  # noqa: B008
+    def canFetchMore(self, parent: Index = QModelIndex()) -> bool:  # noqa: B008
         return not parent.isValid() and self.more and not self.loading
 
-    def fetchMore(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> None:  # noqa: B008
+    def fetchMore(self, parent: Index = QModelIndex()) -> None:  # noqa: B008
         if self.canFetchMore(parent) and self._fetch_more is not None:
             self._fetch_more()
 

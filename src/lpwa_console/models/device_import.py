@@ -27,17 +27,11 @@ from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 
 from ..api import LpwaClient
 from .errors import user_message
+from .item_index import Index
 from .tasks import TaskRunner, in_thread
 
 if TYPE_CHECKING:
@@ -51,7 +45,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-Index = QModelIndex | QPersistentModelIndex
 # upload(rows) -> the report for these rows, one result per row carrying the row's number
 Uploader = Callable[[list["ImportRow"]], Awaitable["DeviceImportReport"]]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from PySide6.QtCore import (
@@ -19,12 +19,13 @@ from ..api import APIError, APIStatusError, ConflictError, LpwaClient
 from ..schema.common import ListEnvelope, Tag
 from ..schema.devices import Device, DeviceBrief, DeviceCreate, DeviceFilter, DeviceUpdate
 from ..schema.labels import DEVICE_HEALTH_WORDS
+from .columns import time_column
 from .errors import user_message
 from .fleet_list import Call, FleetListViewModel
-from .formatting import TIME_SAMPLE, format_time
+from .formatting import TIME_SAMPLE
 from .paged_table import RIGHT, Column, alarm_count_column
 from .references import ReferenceListModel, list_references
-from .validation import field_named_in, validate
+from .validation import field_named_in
 
 log = logging.getLogger(__name__)
 
@@ -56,13 +57,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
             width=120,
         ),
         Column("Tags", lambda d: ", ".join(t.name for t in d.tags), width=160, hidden=True),
-        Column(
-            "Last uplink",
-            lambda d: format_time(d.lastUpTimestamp),
-            sort_key="lastUpTimestamp",
-            width=110,
-            sample=TIME_SAMPLE,
-        ),
+        time_column("Last uplink", "lastUpTimestamp", width=110, sortable=True, sample=TIME_SAMPLE),
         Column("SF", lambda d: d.lastSF, sort_key="lastSF", alignment=RIGHT, width=40, hidden=True),
         Column(
             "Avg SNR",
@@ -80,13 +75,7 @@ def device_columns() -> list[Column[DeviceBrief]]:
             width=60,
         ),
         alarm_count_column(),
-        Column(
-            "Created",
-            lambda d: format_time(d.creationDate),
-            sort_key="creationDate",
-            width=120,
-            hidden=True,
-        ),
+        time_column("Created", "creationDate", width=120, sortable=True, hidden=True),
     ]
 
 
@@ -119,6 +108,21 @@ async def _list_references(client: LpwaClient, kind: str) -> list[tuple[str, str
 
 
 # --- the view-model ------------------------------------------------------------------------
+
+
+def refusal_words(fields: set[str]) -> Callable[[BaseException, str], tuple[str, str]]:
+    """The server's refusal of a device form: its message, and the field it names (a
+    create that conflicts names the EUI, its identity)."""
+
+    def words(exc: BaseException, message: str) -> tuple[str, str]:
+        field = ""
+        if isinstance(exc, APIStatusError):
+            field = field_named_in(exc.message, fields)
+            if not field and isinstance(exc, ConflictError) and "EUI" in fields:
+                field = "EUI"
+        return message, field
+
+    return words
 
 
 class DevicesViewModel(FleetListViewModel):
@@ -268,53 +272,25 @@ class DevicesViewModel(FleetListViewModel):
 
     def create(self, data: dict[str, Any]) -> bool:
         """Validate, then POST. False (and `save_failed`) when the schema refuses it."""
-        request, errors = validate(DeviceCreate, data)
-        if request is None:
-            for field, message in errors.items():
-                self.save_failed.emit(message, field)
-            return False
-        assert isinstance(request, DeviceCreate)
-        return self._save("Create device", self._do_create(request), set(DeviceCreate.model_fields))
-
-    def update(self, ref: str, data: dict[str, Any]) -> bool:
-        request, errors = validate(DeviceUpdate, data)
-        if request is None:
-            for field, message in errors.items():
-                self.save_failed.emit(message, field)
-            return False
-        assert isinstance(request, DeviceUpdate)
-        return self._save(
-            f"Update device {ref.removeprefix('e')}",
-            self._do_update(ref, request),
-            set(DeviceUpdate.model_fields),
+        return self._submit(
+            DeviceCreate,
+            data,
+            lambda client, request: ("Create device", client.devices.create(request)),
+            refusal_words(set(DeviceCreate.model_fields)),
+            self._saved,
         )
 
-    async def _do_create(self, request: DeviceCreate) -> Device:
-        assert self.client is not None
-        return await self.client.devices.create(request)
-
-    async def _do_update(self, ref: str, request: DeviceUpdate) -> Device:
-        assert self.client is not None
-        return await self.client.devices.update(ref, request)
-
-    def _save(self, name: str, coro: Any, fields: set[str]) -> bool:
-        if self.client is None:
-            coro.close()
-            self.save_failed.emit("Not connected", "")
-            return False
-        self._set_saving(True)
-
-        def failed(exc: BaseException, message: str) -> None:
-            self._set_saving(False)
-            field = ""
-            if isinstance(exc, APIStatusError):
-                field = field_named_in(exc.message, fields)
-                if not field and isinstance(exc, ConflictError) and "EUI" in fields:
-                    field = "EUI"  # a create conflicts on its identity
-            self.save_failed.emit(message, field)
-
-        self.runner.run(name, coro, on_done=self._saved, on_error=failed, quiet=True)
-        return True
+    def update(self, ref: str, data: dict[str, Any]) -> bool:
+        return self._submit(
+            DeviceUpdate,
+            data,
+            lambda client, request: (
+                f"Update device {ref.removeprefix('e')}",
+                client.devices.update(ref, request),
+            ),
+            refusal_words(set(DeviceUpdate.model_fields)),
+            self._saved,
+        )
 
     def _saved(self, device: Device) -> None:
         self._set_saving(False)

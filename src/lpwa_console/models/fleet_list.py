@@ -7,7 +7,7 @@ A subclass says how to read one item and the tag calls (`_get`, `_tag`,
 
 from __future__ import annotations
 
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
@@ -17,6 +17,7 @@ from ..api import LpwaClient
 from ..schema.common import ListEnvelope
 from .fleet_index.query import fragment_query
 from .list_detail import ListDetailViewModel
+from .validation import validate
 
 if TYPE_CHECKING:
     from .fleet_index.index import FleetIndex
@@ -151,6 +152,35 @@ class FleetListViewModel(ListDetailViewModel):
     def _set_saving(self, saving: bool) -> None:
         self._saving = saving
         self.saving_changed.emit(saving)
+
+    def _submit(
+        self,
+        model: type[BaseModel],
+        data: dict[str, Any],
+        send: Callable[[LpwaClient, Any], tuple[str, Call]],
+        refusal: Callable[[BaseException, str], tuple[str, str]],
+        done: Callable[[Any], None],
+    ) -> bool:
+        """A form's data checked by the schema, then sent (`send` names the task and makes
+        the call); every refusal comes as `save_failed` (message, field or ''), the
+        server's in the words `refusal` gives it; `done` takes what the server answered."""
+        request, errors = validate(model, data)
+        if request is None:
+            for name, message in errors.items():
+                self.save_failed.emit(message, name)
+            return False
+        if self.client is None:
+            self.save_failed.emit("Not connected", "")
+            return False
+        self._set_saving(True)
+
+        def failed(exc: BaseException, message: str) -> None:
+            self._set_saving(False)
+            self.save_failed.emit(*refusal(exc, message))
+
+        title, call = send(self.client, request)
+        self.runner.run(title, call, on_done=done, on_error=failed, quiet=True)
+        return True
 
     # --- tags ---------------------------------------------------------------------------
 

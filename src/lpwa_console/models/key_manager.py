@@ -34,8 +34,8 @@ from ..schema.key_manager import (
 )
 from ..schema.km_import import KmImportRow, parse_km_import_csv, write_km_import_file
 from .client_view_model import ClientViewModel
+from .columns import name_and_id, time_column
 from .device_import import DeviceImportViewModel, responsive_gil
-from .formatting import format_time
 from .km_crypto import PublicExchangeKey
 from .paged_table import Column
 from .resources import FilterControl, ResourceKind
@@ -118,16 +118,14 @@ def km_devices_kind() -> ResourceKind:
             Column("State", lambda d: STATE_WORDS.get(d.state, d.state), width=140),
             Column("LoRaWAN", lambda d: d.lorawanVersion, width=70),
             Column("Owner", lambda d: d.ownerID or "", width=120),
-            Column("Created", lambda d: format_time(d.creationDate)),
+            time_column("Created", "creationDate"),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.key_manager.devices(p, s, filters=f),
         filters=KmDeviceFilter(),
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "state",
-                "All states",
-                "choice",
-                choices=state_choices,
+                state_choices,
                 tooltip="Devices in exactly this state",
             ),
         ),
@@ -152,8 +150,7 @@ def km_as_keys_kind() -> ResourceKind:
         title="AS keys",
         noun="AS key",
         columns=[
-            Column("Name", lambda k: k.name or "", width=180),
-            Column("ID", lambda k: k.ID, width=160),
+            *name_and_id(180, 160),
             Column("HSM group", lambda k: k.hsmGroupID or "(platform)", width=150),
             Column(
                 "Wrap algorithm",
@@ -177,8 +174,7 @@ def km_hsm_groups_kind() -> ResourceKind:
         title="HSM groups",
         noun="HSM group",
         columns=[
-            Column("Name", lambda h: h.name or "", width=180),
-            Column("ID", lambda h: h.ID, width=150),
+            *name_and_id(180, 150),
             Column("Exchange key version", lambda h: h.hsmExchangeKeyVersion or "", width=170),
             Column("AppKey version", lambda h: h.hsmAppKeyVersion or "", width=170),
             Column("NwkKey version", lambda h: h.hsmNwkKeyVersion or ""),
@@ -193,7 +189,7 @@ def km_traffic_kind() -> ResourceKind:
         title="Traffic history",
         noun="message",
         columns=[
-            Column("Time", lambda f: format_time(f.time), width=150),
+            time_column("Time", "time", width=150),
             Column("Message", lambda f: f.type.replace("_", " ").capitalize(), width=130),
             Column("DevEUI", lambda f: f.EUI),
         ],

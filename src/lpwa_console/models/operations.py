@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
 from pydantic import ValidationError
@@ -38,11 +38,12 @@ from ..schema.operations import (
     SimCardFilter,
 )
 from .client_view_model import ClientViewModel
-from .formatting import format_time
+from .columns import time_column
 from .latest import Latest
 from .paged_table import RIGHT, Column, PagedTableModel
-from .resources import FilterControl, ResourceKind, ResourceViewModel
-from .station_commands import COMPLETION_WORDS, FAILED_COMPLETIONS, command_spec
+from .resources import FilterControl, ListPage, ResourceKind, ResourceViewModel
+from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS
+from .station_command_catalogue import command_spec
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -97,6 +98,12 @@ def _choice(values: Sequence[str], table: Mapping[str, str], everything: str) ->
     return ((everything, None), *((words(v, table), v) for v in values))
 
 
+def _newest_first(read: Callable[[LpwaClient], Callable[..., Awaitable[Any]]]) -> ListPage:
+    """A queue's pages (`read(client)(page, size, filters=, descending=)`): the newest
+    first unless the user sorts a column."""
+    return lambda c, p, s, sort, d, f: read(c)(p, s, filters=f, descending=d if sort else True)
+
+
 # --- what a queue item concerns ------------------------------------------------------------
 
 
@@ -127,6 +134,12 @@ Names = Callable[[str], str]
 
 def _as_is(ident: str) -> str:
     return ident
+
+
+def subscriber_column(names: Names) -> Column[Any]:
+    """The subscriber an item belongs to, named ("Acme Utilities (100)") once the names
+    are read."""
+    return Column("Subscriber", lambda item: names(item.subscriberID or ""), width=150)
 
 
 class PartnerNames(QObject):
@@ -173,12 +186,7 @@ def provisioning_kind(names: Names = _as_is) -> ResourceKind:
         title="Provisioning queue",
         noun="provisioning request",
         columns=[
-            Column(
-                "Queued",
-                lambda i: format_time(i.creationTimestamp),
-                sort_key="creationTimestamp",
-                width=125,
-            ),
+            time_column("Queued", "creationTimestamp", width=125, sortable=True),
             Column("What", lambda i: words(i.type, TYPE_WORDS), width=120),
             Column("Action", lambda i: words(i.action, ACTION_WORDS), width=95),
             Column("Concerns", lambda i: i.entityID or "", width=150),
@@ -191,24 +199,18 @@ def provisioning_kind(names: Names = _as_is) -> ResourceKind:
             Column("Owner", lambda i: names(i.subscriberID or i.partnerID or ""), width=150),
             Column("State", lambda i: words(i.state, PROV_STATE_WORDS), width=80),
         ],
-        list_page=lambda c, p, s, _sort, d, f: c.operations.provisioning_queue(
-            p, s, filters=f, descending=d if _sort else True
-        ),
+        list_page=_newest_first(lambda c: c.operations.provisioning_queue),
         get_id=lambda c, uid: c.operations.provisioning_item(uid),
         label=_uid_label("Provisioning request"),
         filters=ProvisioningQueueFilter(),
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "subSystem",
-                "All subsystems",
-                "choice",
                 _choice(SUB_SYSTEMS, SUB_SYSTEM_WORDS, "All subsystems"),
                 tooltip="Only the requests sent to this subsystem",
             ),
-            FilterControl(
+            FilterControl.choice(
                 "type",
-                "Everything",
-                "choice",
                 _choice(PROV_TYPES, TYPE_WORDS, "Everything"),
                 tooltip="Only the requests about this kind of thing",
             ),
@@ -222,33 +224,24 @@ def command_kind() -> ResourceKind:
         title="Command queue",
         noun="command",
         columns=[
-            Column(
-                "Queued",
-                lambda i: format_time(i.creationTimestamp),
-                sort_key="creationTimestamp",
-                width=125,
-            ),
+            time_column("Queued", "creationTimestamp", width=125, sortable=True),
             Column("Command", command_words, width=190),
             Column("Station", lambda i: i.lrrID or "", width=90),
             Column("Partner", lambda i: i.partnerID or "", width=110),
             Column(
                 "State", lambda i: command_state_words(i.state), width=110, tooltip=_state_tooltip
             ),
-            Column("Started", lambda i: format_time(i.startTimestamp), width=125),
-            Column("Ended", lambda i: format_time(i.endTimestamp), width=125),
+            time_column("Started", "startTimestamp", width=125),
+            time_column("Ended", "endTimestamp", width=125),
             Column("By", lambda i: i.who or ""),
         ],
-        list_page=lambda c, p, s, _sort, d, f: c.operations.command_queue(
-            p, s, filters=f, descending=d if _sort else True
-        ),
+        list_page=_newest_first(lambda c: c.operations.command_queue),
         get_id=lambda c, uid: c.operations.command(uid),
         label=_uid_label("Command"),
         filters=CommandQueueFilter(),
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "state",
-                "Any state",
-                "choice",
                 (
                     ("Any state", None),
                     *((w, s) for s, w in CMD_STATE_WORDS.items()),
@@ -275,8 +268,8 @@ def sims_kind(names: Names = _as_is) -> ResourceKind:
             Column("ICCID", lambda s: s.ICCID or "", width=170),
             Column("Device IMEI", lambda s: s.IMEI or "", width=140),
             Column("Device", lambda s: s.deviceName or "", width=200),
-            Column("Subscriber", lambda s: names(s.subscriberID or ""), width=150),
-            Column("Since", lambda s: format_time(s.creationTimestamp)),
+            subscriber_column(names),
+            time_column("Since", "creationTimestamp"),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.operations.sims(p, s, filters=f),
         label=lambda s: f"SIM card {s.IMSI}",
@@ -327,7 +320,7 @@ def operator_devices_kind(names: Names = _as_is) -> ResourceKind:
                 width=110,
                 tooltip=lambda d: "IP address" if d.connectivity == "CELLULAR" else "DevAddr",
             ),
-            Column("Subscriber", lambda d: names(d.subscriberID or ""), width=150),
+            subscriber_column(names),
             Column(
                 "LoRaWAN debugging",
                 lambda d: "On" if d.lorawanDebug else "",
@@ -346,10 +339,8 @@ def operator_devices_kind(names: Names = _as_is) -> ResourceKind:
                 "search",
                 tooltip="The device with exactly this IMEI",
             ),
-            FilterControl(
+            FilterControl.choice(
                 "lorawanDebug",
-                "All devices",
-                "choice",
                 (("All devices", None), ("In LoRaWAN debugging", True)),
                 tooltip="Only the devices whose LoRaWAN debugging is on",
             ),
@@ -365,7 +356,7 @@ def operator_hsm_kind(names: Names = _as_is) -> ResourceKind:
         columns=[
             Column("ID", lambda g: g.ID, width=160),
             Column("Name", lambda g: g.name or "", width=180),
-            Column("Subscriber", lambda g: names(g.subscriberID or ""), width=150),
+            subscriber_column(names),
             Column("Network key version", lambda g: g.hsmNwkKeyVersion or "", width=170),
             Column("Application key version", lambda g: g.hsmAppKeyVersion or "", width=170),
             Column("Exchange key", lambda g: g.hsmExchangeKeyVersion or "", alignment=RIGHT),

@@ -14,7 +14,7 @@ from ..schema.common import ListEnvelope
 from ..schema.partners import Partner, StationCreditTransaction
 from ..schema.stations import BaseStation, normalise_lrr_id
 from .client_view_model import ClientViewModel
-from .formatting import format_time
+from .columns import time_column
 from .paged_table import RIGHT, Column, PagedTableModel
 from .tasks import TaskRunner
 
@@ -45,13 +45,13 @@ def partner_columns() -> list[Column[Partner]]:
         Column("Kind", lambda p: "Supplier" if p.type == "SUPPLIER" else "Subscriber", width=90),
         # Used of granted in one column: seen beside the partner's name on a laptop.
         Column("Stations used", used_of_granted, alignment=RIGHT, width=130),
-        Column("Since", lambda p: format_time(p.creationTimestamp)),
+        time_column("Since", "creationTimestamp"),
     ]
 
 
 def transaction_columns() -> list[Column[StationCreditTransaction]]:
     return [
-        Column("When", lambda t: format_time(t.timestamp), width=125),
+        time_column("When", "timestamp", width=125),
         Column("What", lambda t: TRANSACTION_WORDS.get(t.type, t.type), width=120),
         Column("Station", lambda t: t.lrrID or "", width=90),
         Column("Credits", lambda t: f"{t.amount:+,}", alignment=RIGHT, width=60),

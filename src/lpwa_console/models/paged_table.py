@@ -16,19 +16,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, QTimer, Signal
 
 from ..api.errors import FeatureNotOffered
 from ..schema.common import ListEnvelope
 from .errors import user_message
+from .item_index import Index
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +39,6 @@ _FLAGS = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
 # Numbers and counts read right-aligned in every list.
 RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 
-Index = QModelIndex | QPersistentModelIndex
 # fetch(page_index starting at 1, page_size, sort key or None, descending) -> one page
 PageFetcher = Callable[[int, int, str | None, bool], Awaitable[ListEnvelope[T]]]
 

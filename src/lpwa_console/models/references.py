@@ -13,18 +13,12 @@ from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import (
-    QAbstractListModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QAbstractListModel, QModelIndex, QObject, Qt, Signal
 
 from ..api import FeatureNotOffered, LpwaClient
 from ..schema.common import ListEnvelope
 from ..schema.labels import REFERENCE_NOUNS
+from .item_index import Index
 from .tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -55,12 +49,10 @@ class ReferenceListModel(QAbstractListModel):
         self.loaded_at = 0.0  # time.monotonic() of the last successful load
         self.error = ""
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.items)
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self.items):
             return None
         ident, name = self.items[index.row()]

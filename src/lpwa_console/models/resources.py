@@ -49,7 +49,7 @@ from ..schema.network import (
     HsmGroup,
     NetworkSubscriptionBrief,
 )
-from .formatting import format_time
+from .columns import name_and_id, time_column
 from .forms import automatic_data, check_only_data
 from .list_detail import ListDetailViewModel
 from .paged_table import RIGHT, Column, alarm_count_column
@@ -81,6 +81,23 @@ class FilterControl:
     kind: Literal["search", "ids", "choice"]
     choices: tuple[tuple[str, Any], ...] = ()
     tooltip: str = ""
+
+    @classmethod
+    def choice(
+        cls, name: str, choices: tuple[tuple[str, Any], ...], tooltip: str = ""
+    ) -> FilterControl:
+        """A choice among (label, value) pairs; the first is the default, and its label
+        names the control."""
+        return cls(name, choices[0][0], "choice", choices, tooltip)
+
+    @classmethod
+    def range(cls, field: str, words: str, tooltip: str = "") -> tuple[FilterControl, ...]:
+        """A range as two searches, "<words> from" and "<words> to", of the filter model's
+        `min<field>` and `max<field>`."""
+        return (
+            cls(f"min{field}", f"{words} from", "search", tooltip=tooltip),
+            cls(f"max{field}", f"{words} to", "search", tooltip=tooltip),
+        )
 
 
 @dataclass
@@ -166,8 +183,8 @@ def multicast_kind() -> ResourceKind:
             Column("DevAddr", lambda g: g.nwAddress or "", width=90),
             Column("App servers", lambda g: _joined(g.appServers), width=180),
             alarm_count_column(),
-            Column("Last downlink", lambda g: format_time(g.lastDwTimestamp), width=120),
-            Column("Created", lambda g: format_time(g.creationDate), sort_key="creationDate"),
+            time_column("Last downlink", "lastDwTimestamp", width=120),
+            time_column("Created", "creationDate", sortable=True),
         ],
         list_page=lambda c, p, s, sort, d, f: c.multicast_groups.list(
             p, s, filters=f, sort=sort, descending=d
@@ -205,8 +222,7 @@ def app_servers_kind() -> ResourceKind:
         title="Application servers",
         noun="application server",
         columns=[
-            Column("Name", lambda a: a.name, sort_key="name", width=220),
-            Column("ID", lambda a: a.ID, width=110),
+            *name_and_id(220, 110, sortable=True),
             Column("Scope", lambda a: a.scope.title(), width=90),
             Column("Type", lambda a: value_words("type", a.type), width=100),
             Column("State", lambda a: value_words("state", a.state), width=80),
@@ -221,11 +237,9 @@ def app_servers_kind() -> ResourceKind:
         # shows both unless the user picks one.
         filters=ALL_SCOPES,
         filter_controls=(
-            FilterControl(
+            FilterControl.choice(
                 "scope",
-                "All scopes",
-                "choice",
-                choices=(
+                (
                     ("All scopes", list(ALL_SCOPES.scope)),
                     ("Subscription", ["SUBSCRIPTION"]),
                     ("Operator", ["OPERATOR"]),
@@ -261,13 +275,18 @@ def app_servers_kind() -> ResourceKind:
     )
 
 
+def read_by_id(read: IdGetter) -> dict[str, Any]:
+    """`get` and `get_id` of a kind whose items are read by their ID, as ResourceKind
+    arguments: one call for both."""
+    return {"get": lambda c, item: read(c, item.ID), "get_id": read}
+
+
 def _by_id(attr: str) -> dict[str, Any]:
     """List, get, create, update and delete of a resource the client addresses by its ID
     (`client.<attr>`), as ResourceKind arguments."""
     return {
         "list_page": lambda c, p, s, _sort, _d, _f: getattr(c, attr).list(p, s),
-        "get": lambda c, item: getattr(c, attr).get(item.ID),
-        "get_id": lambda c, item_id: getattr(c, attr).get(item_id),
+        **read_by_id(lambda c, item_id: getattr(c, attr).get(item_id)),
         "create": lambda c, r: getattr(c, attr).create(r),
         "update": lambda c, item, r: getattr(c, attr).update(item.ID, r),
         "delete": lambda c, item: getattr(c, attr).delete(item.ID),
@@ -281,8 +300,7 @@ def network_kinds() -> list[ResourceKind]:
             title="Network contexts",
             noun="network context",
             columns=[
-                Column("Name", lambda n: n.name, width=200),
-                Column("ID", lambda n: n.ID, width=140),
+                *name_and_id(200, 140),
                 Column("APN", lambda n: n.apn or "", width=160),
                 Column("PLMN", lambda n: n.plmnID or "", width=80),
                 Column("IP", lambda n: value_words("ipVersion", n.ipVersion), width=90),
@@ -296,10 +314,7 @@ def network_kinds() -> list[ResourceKind]:
             key="as_transport_keys",
             title="AS transport keys",
             noun="AS transport key",
-            columns=[
-                Column("Name", lambda k: k.name, width=220),
-                Column("ID", lambda k: k.ID),
-            ],
+            columns=name_and_id(220),
             create_model=AsTransportKeyCreate,
             update_model=AsTransportKeyUpdate,
             **_by_id("as_transport_keys"),
@@ -309,8 +324,7 @@ def network_kinds() -> list[ResourceKind]:
             title="HSM groups",
             noun="HSM group",
             columns=[
-                Column("Name", lambda h: h.name or "", width=220),
-                Column("ID", lambda h: h.ID, width=140),
+                *name_and_id(220, 140),
                 Column("Exchange key version", lambda h: h.hsmExchangeKeyVersion or ""),
             ],
             list_page=lambda c, p, s, _sort, _d, _f: c.hsm_groups.list(p, s),
@@ -321,8 +335,7 @@ def network_kinds() -> list[ResourceKind]:
             title="Network subscriptions",
             noun="network subscription",
             columns=[
-                Column("Name", lambda n: n.label, width=220),
-                Column("ID", lambda n: n.ID, width=100),
+                *name_and_id(220, 100, name=lambda n: n.label),
                 Column(
                     "Connectivity", lambda n: value_words("connectivity", n.connectivity), width=90
                 ),
@@ -340,8 +353,7 @@ def network_kinds() -> list[ResourceKind]:
                 Column("Supplier", lambda n: n.supplier.commercialName if n.supplier else ""),
             ],
             list_page=lambda c, p, s, _sort, _d, _f: c.network_subscriptions.list(p, s),
-            get=lambda c, n: c.network_subscriptions.get(n.ID),
-            get_id=lambda c, i: c.network_subscriptions.get(i),
+            **read_by_id(lambda c, i: c.network_subscriptions.get(i)),
             label=lambda n: n.label,
         ),
     ]

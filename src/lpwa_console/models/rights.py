@@ -13,6 +13,7 @@ Panes of later interfaces add their actions to `ACTIONS` and bind their buttons 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -91,10 +92,22 @@ def _supplier(verb: str) -> Requirement:
     return Requirement(verb, owner="supplier")
 
 
+def _operator(verb: str) -> Requirement:
+    return Requirement(verb, owner="operator")
+
+
+def _create_change(
+    kind: str, plural: str, guard: Callable[[str], Requirement], *, delete: bool = True
+) -> dict[str, Requirement]:
+    """`<kind>.create`, `<kind>.edit` and (with `delete`) `<kind>.delete`, guarded alike:
+    "create multicast groups", "change multicast groups", "delete multicast groups"."""
+    verbs = {"create": "create", "edit": "change"} | ({"delete": "delete"} if delete else {})
+    return {f"{kind}.{action}": guard(f"{verb} {plural}") for action, verb in verbs.items()}
+
+
 ACTIONS: dict[str, Requirement] = {
     # devices (the sandbox's DeviceWriter: permission a and WRITE_NODE)
-    "device.create": _device("create devices"),
-    "device.edit": _device("change devices"),
+    **_create_change("device", "devices", _device, delete=False),
     "device.import": _device("import devices"),
     "device.tag": _device("tag or untag devices"),
     "device.delete": _device("delete devices"),
@@ -107,38 +120,22 @@ ACTIONS: dict[str, Requirement] = {
     ),
     "alarm.acknowledge": _device("acknowledge alarms"),
     # multicast groups are guarded like devices
-    "multicast.create": _device("create multicast groups"),
-    "multicast.edit": _device("change multicast groups"),
-    "multicast.delete": _device("delete multicast groups"),
+    **_create_change("multicast", "multicast groups", _device),
     # subscription resources: permission a
-    "app_servers.create": _subscription("create application servers"),
-    "app_servers.edit": _subscription("change application servers"),
-    "app_servers.delete": _subscription("delete application servers"),
+    **_create_change("app_servers", "application servers", _subscription),
     "app_servers.security": _subscription("change an application server's security"),
-    "network_contexts.create": _subscription("create network contexts"),
-    "network_contexts.edit": _subscription("change network contexts"),
-    "network_contexts.delete": _subscription("delete network contexts"),
-    "as_transport_keys.create": _subscription("create AS transport keys"),
-    "as_transport_keys.edit": _subscription("change AS transport keys"),
-    "as_transport_keys.delete": _subscription("delete AS transport keys"),
-    "hsm_groups.create": _subscription("create HSM groups"),
-    "hsm_groups.edit": _subscription("change HSM groups"),
-    "hsm_groups.delete": _subscription("delete HSM groups"),
-    "network_subscriptions.create": _subscription("create network subscriptions"),
-    "network_subscriptions.edit": _subscription("change network subscriptions"),
-    "network_subscriptions.delete": _subscription("delete network subscriptions"),
+    **_create_change("network_contexts", "network contexts", _subscription),
+    **_create_change("as_transport_keys", "AS transport keys", _subscription),
+    **_create_change("hsm_groups", "HSM groups", _subscription),
+    **_create_change("network_subscriptions", "network subscriptions", _subscription),
     # the key manager: devices like devices, keys like subscription resources
-    "km_devices.create": _device("create key manager devices"),
-    "km_devices.edit": _device("change key manager devices"),
-    "km_devices.delete": _device("delete key manager devices"),
+    **_create_change("km_devices", "key manager devices", _device),
     "km_devices.claim": _device("claim key manager devices"),
     "km_devices.import": _device("import key manager devices"),
-    "km_as_keys.create": _subscription("create AS keys"),
-    "km_as_keys.edit": _subscription("change AS keys"),
+    **_create_change("km_as_keys", "AS keys", _subscription, delete=False),
     "km.generate_keys": _subscription("generate AppKeys and NwkKeys"),
     # base stations (Document 2 §4.3): the partner's write permission
-    "station.create": _partner("create base stations"),
-    "station.edit": _partner("change base stations"),
+    **_create_change("station", "base stations", _partner, delete=False),
     "station.tag": _partner("tag or untag base stations"),
     # Settings reach every domain (one limits what restricted accounts see): the sandbox
     # refuses them to a domain-restricted account.
@@ -157,20 +154,15 @@ ACTIONS: dict[str, Requirement] = {
     "station.alarm.acknowledge": _partner("acknowledge base station alarms"),
     # operator operations (Document 2 §4.1): the operator's account, judged by the server
     # (the platform lists no permission letters or rights for an operator)
-    "operator_hsm_groups.create": Requirement("create HSM groups", owner="operator"),
-    "operator_hsm_groups.edit": Requirement("change HSM groups", owner="operator"),
+    **_create_change("operator_hsm_groups", "HSM groups", _operator, delete=False),
     # the supplier interface (Document 2 §4.2): the platform conveys no supplier permission
     # letters, so these are allowed and the server judges (a supplier's own accounts only)
-    "supplier_applications.create": _supplier("create applications"),
-    "supplier_applications.edit": _supplier("change applications"),
+    **_create_change("supplier_applications", "applications", _supplier, delete=False),
     "supplier_applications.manifest": _supplier("change an application's manifest"),
     "supplier_applications.option": _supplier("add options to applications"),
-    "supplier_products.create": _supplier("create products"),
-    "supplier_products.edit": _supplier("change products"),
+    **_create_change("supplier_products", "products", _supplier, delete=False),
     "supplier_products.version": _supplier("add versions to products"),
-    "supplier_service_accounts.create": _supplier("create service accounts"),
-    "supplier_service_accounts.edit": _supplier("change service accounts"),
-    "supplier_service_accounts.delete": _supplier("delete service accounts"),
+    **_create_change("supplier_service_accounts", "service accounts", _supplier),
     "supplier_service_accounts.secret": _supplier("make a service account's secret"),
     # the operator's catalogs (Document 2 §4.1): the operator interface's own right
     "catalog.edit": Requirement(

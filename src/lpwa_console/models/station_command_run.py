@@ -1,6 +1,15 @@
-"""A run that sends one station command to N stations and follows each to its outcome
-(`BulkCommandRun`), and the table of its rows (`StationResultsModel`); the lifecycle is
-station_commands.py's docstring."""
+"""A run that sends one base station admin command (Document 2 §4.3) to N stations and
+follows each to its outcome (`BulkCommandRun`), and the table of its rows
+(`StationResultsModel`). The catalogue of commands is station_command_catalogue.py's, their
+answers in words station_command_answers.py's.
+
+`BulkCommandRun` sends with bounded concurrency on the running asyncio (qasync) loop, so the
+UI thread only ever handles small signals. It follows each station through
+`lastCmdStatus` (PENDING, PROCESSING, then COMPLETED or an ERR_ status) until an outcome or a
+timeout, or through the command's status endpoint for the commands `lastCmdStatus` does not
+report. A POST whose connection dropped after sending is never sent again on its own: the
+station's last command says whether it arrived; when it cannot tell, the row says it is not
+known and only an explicit "send again" sends it."""
 
 from __future__ import annotations
 
@@ -12,20 +21,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    QTimer,
-    Signal,
-)
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, QTimer, Signal
 
 from ..api import APIConnectionError, APIError, APIStatusError, NotFoundError
 from ..schema.common import RequestModel
 from .errors import user_message
 from .field_offline.offline_edits import OFFLINE_QUEUED
+from .item_index import Index
 from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS, result_words, value_of
 from .station_command_catalogue import (
     SUPPORT_PASSWORD,
@@ -145,10 +147,10 @@ class StationResultsModel(QAbstractTableModel):
         self._flusher.setInterval(self.FLUSH_MS)
         self._flusher.timeout.connect(self.flush)
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.results)
 
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self.COLUMNS)
 
     def headerData(
@@ -162,9 +164,7 @@ class StationResultsModel(QAbstractTableModel):
             return self.COLUMNS[section]
         return None
 
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         # A view asks for a dozen roles per cell: the ones not served leave at once.
         if role not in _SERVED_ROLES:
             return None

@@ -17,10 +17,11 @@ from ..api import LpwaClient, NotFoundError
 from ..schema.common import ListEnvelope, Severity
 from ..schema.station_alarms import StationAlarmFilter
 from .alarms import add_info2_words, alarm_meaning, alarm_name
-from .formatting import format_time
+from .columns import time_column
 from .latest import Latest
 from .paged_table import RIGHT, Column, PagedTableModel
-from .station_commands import COMMANDS, COMPLETION_WORDS, FAILED_COMPLETIONS
+from .station_command_answers import COMPLETION_WORDS, FAILED_COMPLETIONS
+from .station_command_catalogue import COMMANDS
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -52,14 +53,14 @@ def station_alarm_columns() -> list[Column[Any]]:
             width=170,
         ),
         # When, before the details: the detail is narrow on a laptop (1280 px).
-        Column("Raised", lambda a: format_time(a.creationTimestamp), width=120),
+        time_column("Raised", "creationTimestamp", width=120),
         Column(
             "What",
             lambda a: add_info2_words(a.ID, a.addInfo2),
             tooltip=lambda a: add_info2_words(a.ID, a.addInfo2) or None,
             width=230,
         ),
-        Column("Updated", lambda a: format_time(a.updateTimestamp), width=120),
+        time_column("Updated", "updateTimestamp", width=120),
         Column("Acked", lambda a: "yes" if a.acked else "", width=50),
     ]
 
@@ -100,8 +101,8 @@ def command_columns() -> list[Column[Any]]:
             severity=lambda c: 6 if c.lastCmdCompletionStatus in FAILED_COMPLETIONS else None,
             width=200,
         ),
-        Column("Sent", lambda c: format_time(c.lastCmdRequestDate), width=120),
-        Column("Finished", lambda c: format_time(c.lastCmdCompletionDate), width=120),
+        time_column("Sent", "lastCmdRequestDate", width=120),
+        time_column("Finished", "lastCmdCompletionDate", width=120),
         Column("Result", lambda c: c.lastCmdCompletionData or c.lastCmdData or ""),
     ]
 
@@ -122,7 +123,7 @@ def served_device_columns() -> list[Column[Any]]:
             tooltip=lambda d: "The station that heard its last uplink best",
             width=100,
         ),
-        Column("Last heard", lambda d: format_time(d.lastUpTimestamp)),
+        time_column("Last heard", "lastUpTimestamp"),
     ]
 
 

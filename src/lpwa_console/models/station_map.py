@@ -11,7 +11,7 @@ from PySide6.QtCore import Signal
 from ..api import LpwaClient
 from ..schema.stations import BaseStationBrief, BaseStationCluster, BaseStationFilter
 from .cluster_layer import Ask, ClusterLayerViewModel, GeoBox, Member
-from .station_commands import StationRef
+from .station_command_catalogue import StationRef
 from .stations import station_ref
 
 MAX_BOX_STATIONS = 1000  # one page: a bulk command is for a selection, not a continent

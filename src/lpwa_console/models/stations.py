@@ -8,10 +8,9 @@ view asks for; the detail is read when a row becomes current (the last of a held
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any
 
-from pydantic import BaseModel
 from PySide6.QtCore import Signal
 
 from ..api import APIStatusError, LpwaClient
@@ -25,11 +24,12 @@ from ..schema.stations import (
     BaseStationUpdate,
     StationTag,
 )
+from .columns import time_column
 from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE, format_time
 from .forms import automatic_data, check_only_data, in_words
 from .paged_table import Column
-from .station_commands import COMMANDS, SUPPORT_PASSWORD, StationRef
+from .station_command_catalogue import COMMANDS, SUPPORT_PASSWORD, StationRef
 from .validation import field_named_in, validate
 
 log = logging.getLogger(__name__)
@@ -143,9 +143,7 @@ def station_columns() -> list[Column[BaseStationBrief]]:
         Column("Tags", tags_text, width=150, hidden=True),
         Column("Model", model_text, width=150, hidden=True),
         Column("Software", lambda s: s.version or "", sort_key="version", width=110, hidden=True),
-        Column(
-            "Created", lambda s: format_time(s.creationDate), sort_key="creationDate", hidden=True
-        ),
+        time_column("Created", "creationDate", sortable=True, hidden=True),
     ]
 
 
@@ -336,34 +334,6 @@ class StationsViewModel(FleetListViewModel):
             lambda exc, message: create_refusal_words(exc, message, fields),
             self._created,
         )
-
-    def _submit(
-        self,
-        model: type[BaseModel],
-        data: dict[str, Any],
-        send: Callable[[LpwaClient, Any], tuple[str, Any]],
-        refusal: Callable[[BaseException, str], tuple[str, str]],
-        done: Callable[[BaseStation], None],
-    ) -> bool:
-        """A form's data checked by the schema, then sent (`send` names the task and makes
-        the call); every refusal comes as `save_failed` (message, field or '')."""
-        request, errors = validate(model, data)
-        if request is None:
-            for name, message in errors.items():
-                self.save_failed.emit(message, name)
-            return False
-        if self.client is None:
-            self.save_failed.emit("Not connected", "")
-            return False
-        self._set_saving(True)
-
-        def failed(exc: BaseException, message: str) -> None:
-            self._set_saving(False)
-            self.save_failed.emit(*refusal(exc, message))
-
-        title, call = send(self.client, request)
-        self.runner.run(title, call, on_done=done, on_error=failed, quiet=True)
-        return True
 
     def _created(self, station: BaseStation) -> None:
         self._set_saving(False)

@@ -38,10 +38,11 @@ from ..schema.suppliers import (
     ServiceAccountUpdate,
     Supplier,
 )
+from .columns import name_and_id, time_column
 from .formatting import format_time
 from .latest import Latest
 from .paged_table import RIGHT, Column
-from .resources import FilterControl, ResourceKind, ResourcePart, ResourceViewModel
+from .resources import FilterControl, ResourceKind, ResourcePart, ResourceViewModel, read_by_id
 from .tasks import TaskRunner
 
 log = logging.getLogger(__name__)
@@ -194,15 +195,14 @@ def applications_kind() -> ResourceKind:
             Column("SKU", lambda a: a.SKU or "", width=120),
             Column("State", lambda a: (a.state or "").title(), width=80),
             Column("Validation", lambda a: _validation(a.validationState), width=110),
-            Column("Created", lambda a: format_time(a.creationDate)),
+            time_column("Created", "creationDate"),
         ],
         list_page=lambda c, p, s, _sort, _d, f: c.suppliers.applications(p, s, filters=f),
         filters=ApplicationFilter(),
         filter_controls=(
             FilterControl("SKU", "SKU (exact)…", "search", tooltip="The application with this SKU"),
         ),
-        get=lambda c, a: c.suppliers.application(a.ID, custom_fields=True),
-        get_id=lambda c, i: c.suppliers.application(i, custom_fields=True),
+        **read_by_id(lambda c, i: c.suppliers.application(i, custom_fields=True)),
         extras=application_extras,
         create_model=ApplicationCreate,
         update_model=ApplicationUpdate,
@@ -243,20 +243,14 @@ def products_kind() -> ResourceKind:
         filters=ProductFilter(),
         filter_controls=(
             FilterControl("SKU", "SKU (exact)…", "search", tooltip="The product with this SKU"),
-            FilterControl(
+            FilterControl.choice(
                 "status",
-                "Any availability",
-                "choice",
-                choices=AVAILABILITY_CHOICES,
+                AVAILABILITY_CHOICES,
                 tooltip="A product with versions matches when one of its versions does",
             ),
-            FilterControl(
-                "validationState", "Any validation", "choice", choices=VALIDATION_CHOICES
-            ),
-            FilterControl("minUpfrontPrice", "Price from", "search", tooltip="Inclusive"),
-            FilterControl("maxUpfrontPrice", "Price to", "search", tooltip="Inclusive"),
-            FilterControl("minStock", "Stock from", "search", tooltip="Units, inclusive"),
-            FilterControl("maxStock", "Stock to", "search", tooltip="Units, inclusive"),
+            FilterControl.choice("validationState", VALIDATION_CHOICES),
+            *FilterControl.range("UpfrontPrice", "Price", tooltip="Inclusive"),
+            *FilterControl.range("Stock", "Stock", tooltip="Units, inclusive"),
             FilterControl(
                 "customFieldSetID",
                 "Custom field set ID…",
@@ -264,8 +258,7 @@ def products_kind() -> ResourceKind:
                 tooltip="Products that fill this custom field set (exact ID)",
             ),
         ),
-        get=lambda c, p: c.suppliers.product(p.ID, custom_fields=True),
-        get_id=lambda c, i: c.suppliers.product(i, custom_fields=True),
+        **read_by_id(lambda c, i: c.suppliers.product(i, custom_fields=True)),
         extras=product_extras,
         create_model=ProductCreate,
         update_model=ProductUpdate,
@@ -288,19 +281,17 @@ def service_accounts_kind() -> ResourceKind:
         title="Service accounts",
         noun="service account",
         columns=[
-            Column("Name", lambda a: a.name, width=200),
-            Column("Client ID", lambda a: a.ID, width=220),
+            *name_and_id(200, 220, id_header="Client ID"),
             Column("Group", lambda a: (a.group.name or a.group.ID) if a.group else "", width=120),
             Column(
                 "Secret",
                 lambda a: f"made {format_time(a.secretDate)}" if a.secretDate else "none yet",
                 width=150,
             ),
-            Column("Created", lambda a: format_time(a.creationDate)),
+            time_column("Created", "creationDate"),
         ],
         list_page=lambda c, p, s, _sort, _d, _f: c.suppliers.service_accounts(p, s),
-        get=lambda c, a: c.suppliers.service_account(a.ID),
-        get_id=lambda c, i: c.suppliers.service_account(i),
+        **read_by_id(lambda c, i: c.suppliers.service_account(i)),
         create_model=ServiceAccountCreate,
         update_model=ServiceAccountUpdate,
         create=lambda c, r: c.suppliers.create_service_account(r),
@@ -331,7 +322,7 @@ def orders_kind() -> ResourceKind:
                 width=260,
             ),
             Column("Total", order_total, alignment=RIGHT, width=110),
-            Column("Ordered", lambda o: format_time(o.creationDate)),
+            time_column("Ordered", "creationDate"),
         ],
         list_page=lambda c, _p, _s, _sort, _d, f: order_page(c, f),
         filters=OrderLookup(),

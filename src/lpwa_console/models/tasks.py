@@ -196,19 +196,22 @@ class TaskRunner(QObject):
                 await asyncio.sleep(0.01)
 
 
+def deliver(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    """Hand a worker thread's outcome to the task awaiting `future` (on the loop's thread,
+    through `call_soon_threadsafe`); nothing when that task gave up (cancelled)."""
+    if future.done():
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
 async def in_thread(fn: Callable[..., T], *args: Any) -> T:
     """Run `fn(*args)` in a daemon thread; the loop stays free meanwhile. (Not the loop's
     executor: qasync's thread pool outlives the tests and warns when Qt tears it down.)"""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
-
-    def deliver(result: Any, error: BaseException | None) -> None:
-        if future.done():
-            return
-        if error is not None:
-            future.set_exception(error)
-        else:
-            future.set_result(result)
 
     def work() -> None:
         try:
@@ -216,7 +219,7 @@ async def in_thread(fn: Callable[..., T], *args: Any) -> T:
         except BaseException as exc:  # handed to the awaiting task
             outcome = (None, exc)
         with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(deliver, *outcome)
+            loop.call_soon_threadsafe(deliver, future, *outcome)
 
     threading.Thread(target=work, name="lpwa-worker", daemon=True).start()
     return await future

@@ -23,13 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.rights import AccountRights
-from ...models.station_commands import (
-    BulkCommandRun,
-    State,
-    StationResultsModel,
-    count_words,
-    stations_in_words,
-)
+from ...models.station_command_catalogue import count_words, stations_in_words
+from ...models.station_command_run import BulkCommandRun, State, StationResultsModel
 from ...models.tasks import TaskRunner
 from ..layouts import FLUSH, fill
 from ..rights import RightsGate

@@ -44,12 +44,11 @@ from ...models.forms import (
     typed_fields,
 )
 from ...models.rights import AccountRights
-from ...models.station_commands import (
+from ...models.station_command_answers import CurrentValues
+from ...models.station_command_catalogue import (
     COMMANDS,
     FAMILIES,
-    BulkCommandRun,
     CommandSpec,
-    CurrentValues,
     StationCommandClient,
     StationRef,
     admin_of,
@@ -61,6 +60,7 @@ from ...models.station_commands import (
     request_body,
     stations_in_words,
 )
+from ...models.station_command_run import BulkCommandRun
 from ...models.tasks import TaskRunner
 from ..theme import severity_color
 from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area, words_label

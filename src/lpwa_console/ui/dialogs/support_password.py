@@ -23,17 +23,17 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.rights import AccountRights
-from ...models.station_commands import (
-    BulkCommandRun,
+from ...models.station_command_answers import software_types
+from ...models.station_command_catalogue import (
     StationRef,
     admin_of,
     check_parameters,
     command_spec,
     confirmation_text,
     count_words,
-    software_types,
     stations_in_words,
 )
+from ...models.station_command_run import BulkCommandRun
 from ...models.tasks import TaskRunner
 from ...schema.labels import field_words
 from ...schema.station_admin import SupportPasswordChange

@@ -23,11 +23,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ...models.device_detail import AccountRights, DeviceDetailViewModel
+from ...models.device_detail import DeviceDetailViewModel
 from ...models.device_export import DeviceExporter
 from ...models.device_import import DeviceImportViewModel
 from ...models.devices import DevicesViewModel
 from ...models.fleet_index.query import no_match_text
+from ...models.rights import AccountRights
 from ...schema.devices import Device
 from ...schema.labels import DEVICE_HEALTH_WORDS
 from ..connections import SignalConnections

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 
 from ...models.cluster_layer import GeoBox, Member
 from ...models.rights import AccountRights
-from ...models.station_commands import StationRef
+from ...models.station_command_catalogue import StationRef
 from ...models.station_map import StationMapViewModel, cluster_box, cluster_point
 from ...models.stations import CONNECTION_WORDS
 from ...schema.stations import BaseStationCluster

@@ -27,7 +27,7 @@ from ...models.fleet_index.query import no_match_text
 from ...models.partners import PartnerViewModel
 from ...models.references import ReferenceLists
 from ...models.rights import AccountRights
-from ...models.station_commands import StationRef
+from ...models.station_command_catalogue import StationRef
 from ...models.station_detail import StationDetailViewModel
 from ...models.stations import (
     CONNECTION_FILTERS,

@@ -37,7 +37,6 @@ from PySide6.QtWidgets import (
 from ...models.device_detail import (
     DEFAULT_WINDOW,
     TRAFFIC_WINDOWS,
-    AccountRights,
     AckedRole,
     DeviceDetailViewModel,
     Threshold,
@@ -46,6 +45,7 @@ from ...models.device_detail import (
 from ...models.devices import CONNECTIVITY_LABELS
 from ...models.formatting import format_time
 from ...models.references import reference_text
+from ...models.rights import AccountRights
 from ...schema.common import Severity
 from ...schema.devices import Device, NamedRef
 from ...schema.labels import DEVICE_HEALTH_WORDS, field_words, label_of

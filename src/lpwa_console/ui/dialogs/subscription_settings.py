@@ -27,7 +27,7 @@ from ...models.subscription_settings import (
 from ...schema.labels import field_words
 from ...schema.subscription import Subscription
 from ..connections import SignalConnections
-from ..widgets.form_parts import SaveButtons
+from ..widgets.form_parts import SaveButtons, with_message
 from ..widgets.nested_editor import error_label
 
 TAGS_HELP = (
@@ -84,11 +84,7 @@ class SubscriptionSettingsDialog(QDialog):
         self.form_error.setObjectName("formError")
 
         form = QFormLayout()
-        name_box = QVBoxLayout()
-        name_box.setSpacing(1)
-        name_box.addWidget(self.name)
-        name_box.addWidget(self.name_error)
-        form.addRow(_label("name"), name_box)
+        form.addRow(_label("name"), with_message(self.name, self.name_error))
         form.addRow(
             _label("showTagSuggestionsWhenDomainRestrictions"), _with_help(self.tags, TAGS_HELP)
         )

@@ -10,7 +10,6 @@ from html import escape
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QLabel,
     QScrollArea,
     QVBoxLayout,
@@ -31,6 +30,7 @@ from ..models.rights import (
 )
 from ..models.session import Session
 from ..schema.labels import role_words
+from .widgets.form_parts import close_buttons
 
 UNKNOWN = "The platform does not say: the server judges each request"
 
@@ -204,8 +204,7 @@ class AccountView(QDialog):
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(self.text)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(buttons)

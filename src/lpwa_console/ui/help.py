@@ -12,7 +12,6 @@ from PySide6.QtCore import Qt, qVersion
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QHeaderView,
     QLabel,
     QMessageBox,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from .. import __version__
+from .widgets.form_parts import close_buttons
 
 # Keys that belong to a control rather than to a menu action, said in the same list.
 CONTROL_KEYS = [
@@ -63,8 +63,7 @@ class ShortcutsDialog(QDialog):
         for row, (keys, does) in enumerate(rows):
             self.table.setItem(row, 0, QTableWidgetItem(keys))
             self.table.setItem(row, 1, QTableWidgetItem(does))
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Every menu action and its keys:"))
         layout.addWidget(self.table, 1)

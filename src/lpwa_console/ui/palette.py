@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QEvent, QModelIndex, QObject, QPersistentModelIndex, QSize, Qt, Signal
-from PySide6.QtGui import QHideEvent, QKeyEvent, QPainter, QPalette
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
+from PySide6.QtGui import QHideEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QApplication,
     QFrame,
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..models.palette import DeviceSearchViewModel, PaletteEntry, rank
+from .widgets.keys import on_keys
 
 ENTRY_ROLE = int(Qt.ItemDataRole.UserRole) + 1
 KIND_WORDS = {"pane": "Go to", "action": "Action", "device": "Device", "station": "Base station"}
@@ -116,7 +117,16 @@ class CommandPalette(QFrame):
         layout.addWidget(self.list, 1)
         layout.addWidget(self.hint)
         self.input.textChanged.connect(self._typed)
-        self.input.installEventFilter(self)
+        on_keys(
+            self.input,
+            {
+                Qt.Key.Key_Down: lambda: self._move(1),
+                Qt.Key.Key_Up: lambda: self._move(-1),
+                Qt.Key.Key_Return: self.activate,
+                Qt.Key.Key_Enter: self.activate,
+                Qt.Key.Key_Escape: self.close_palette,
+            },
+        )
         self.list.itemClicked.connect(lambda _i: self.activate())
         self.list.currentRowChanged.connect(lambda _r: self._show_hint())
         search.results_changed.connect(lambda _r: self._fill())
@@ -223,24 +233,6 @@ class CommandPalette(QFrame):
         count = self.list.count()
         if count:
             self.list.setCurrentRow((self.list.currentRow() + step) % count)
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if watched is self.input and event.type() == QEvent.Type.KeyPress:
-            assert isinstance(event, QKeyEvent)
-            key = event.key()
-            if key == Qt.Key.Key_Down:
-                self._move(1)
-                return True
-            if key == Qt.Key.Key_Up:
-                self._move(-1)
-                return True
-            if key in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
-                self.activate()
-                return True
-            if key == Qt.Key.Key_Escape:
-                self.close_palette()
-                return True
-        return super().eventFilter(watched, event)
 
     def _focus_changed(self, _old: QWidget | None, new: QWidget | None) -> None:
         # Clicking elsewhere closes it, as a popup would.

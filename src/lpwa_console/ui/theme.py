@@ -51,6 +51,11 @@ def severity_color(level: int) -> QColor:
     return QColor(table.get(level, table[2]))
 
 
+def error_background() -> QColor:
+    """Behind a value that was refused (a red not loud enough to hide the text)."""
+    return QColor("#5c1f1f") if is_dark() else QColor("#fbd5d5")
+
+
 def dark_palette() -> QPalette:
     p = QPalette()
     window, base, text = QColor("#1f2227"), QColor("#17191d"), QColor("#e6e6e6")

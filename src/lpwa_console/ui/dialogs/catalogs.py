@@ -4,21 +4,18 @@ offered versions side by side; installing the installed version again is asked f
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QMessageBox,
     QPushButton,
-    QScrollArea,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -30,7 +27,9 @@ from ...models.forms import FormField, Raw
 from ...models.references import ReferenceListModel
 from ...schema.catalogs import CATALOG_KINDS, OperatorDeviceProfile
 from ..connections import SignalConnections
-from ..widgets.form_parts import with_message
+from ..layouts import fill
+from ..questions import ask
+from ..widgets.form_parts import SaveButtons, close_buttons, form_scroll, message_line, with_message
 from ..widgets.reference_input import ReferenceCombo
 
 COMPARISON_WORDS = {
@@ -80,22 +79,9 @@ class ProfileEditor(QDialog):
             id_help = QLabel("“CUSTOM/” is added to the ID; at most 40 characters with it.")
             id_help.setWordWrap(True)
             layout.insertRow(1, "", id_help)
-        scroll = QScrollArea()
-        scroll.setWidget(body)
-        scroll.setWidgetResizable(True)
-        self.error_label = QLabel()
-        self.error_label.setObjectName("profileErrors")
-        self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #c62828")
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
-        outer = QVBoxLayout(self)
-        outer.addWidget(scroll, 1)
-        outer.addWidget(self.error_label)
-        outer.addWidget(self.buttons)
+        self.error_label = message_line("profileErrors")
+        self.buttons = SaveButtons(self, self.save)
+        fill(QVBoxLayout(self), (form_scroll(body), 1), self.error_label, self.buttons)
         self.resize(560, 680)
         if profile is not None:
             self.set_raws(self.form.raws_of(profile))
@@ -197,7 +183,7 @@ class ProfileEditor(QDialog):
             self.error_label.setText("\n".join(lines))
             return
         self.error_label.setText("Saving…")
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(False)
+        self.buttons.save_button.setEnabled(False)
         self.vm.save_profile(request, None if self.profile is None else self.profile.ID)
 
     def _saved(self, _profile: Any) -> None:
@@ -206,49 +192,11 @@ class ProfileEditor(QDialog):
 
     def _failed(self, message: str) -> None:
         self.error_label.setText(message)
-        self.buttons.button(QDialogButtonBox.StandardButton.Save).setEnabled(True)
+        self.buttons.save_button.setEnabled(True)
 
     def done(self, result: int) -> None:
         self._connections.disconnect_all()
         super().done(result)
-
-
-def ask_to_install(
-    parent: QWidget,
-    name: str,
-    title: str,
-    text: str,
-    answered: Callable[[bool], None],
-    *,
-    informative: str = "",
-    install: str = "Install anyway",
-    keep: str = "",
-    warning: bool = False,
-) -> QMessageBox:
-    """The question before a catalog is installed again or replaced by an older version:
-    opened, not run (the event loop goes on); `answered(True)` when the user picks
-    `install`, False for Cancel (or `keep`), the default. The box deletes itself after."""
-    box = QMessageBox(parent)
-    box.setObjectName(name)
-    box.setIcon(QMessageBox.Icon.Warning if warning else QMessageBox.Icon.Question)
-    box.setWindowTitle(title)
-    box.setText(text)
-    if informative:
-        box.setInformativeText(informative)
-    accept = box.addButton(install, QMessageBox.ButtonRole.AcceptRole)
-    if keep:
-        box.setDefaultButton(box.addButton(keep, QMessageBox.ButtonRole.RejectRole))
-    else:
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-
-    def finished(_result: int) -> None:
-        answered(box.clickedButton() is accept)
-        box.deleteLater()
-
-    box.finished.connect(finished)
-    box.open()
-    return box
 
 
 class CatalogUpdateDialog(QDialog):
@@ -276,8 +224,7 @@ class CatalogUpdateDialog(QDialog):
         self.status.setObjectName("updateStatus")
         self.status.setWordWrap(True)
         self.confirm: QMessageBox | None = None
-        close = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        close.rejected.connect(self.reject)
+        close = close_buttons(self)
         row = QHBoxLayout()
         row.addWidget(self.status, 1)
         row.addWidget(self.update_button)
@@ -345,14 +292,16 @@ class CatalogUpdateDialog(QDialog):
                 self.vm.self_update(kind, force=True)  # type: ignore[arg-type]
             self.confirm = None
 
-        self.confirm = ask_to_install(
+        self.confirm = ask(
             self,
             "forceConfirm",
             "Install an older version?" if older else "Install again?",
             f"The {CATALOG_NOUNS[kind]} catalog {have} is installed; the repository"
             f" offers {offer}{', an older version' if older else ''}. Install {offer} anyway?",
             answered,
+            accept="Install anyway",
             informative="Its items replace those of the catalog; items you created are kept.",
+            warning=False,
         )
 
     def _done(self, answer: Any) -> None:

@@ -4,33 +4,38 @@ table and progress bar, with Stop, Retry failed and Send again. Shared by the co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QProgressBar,
     QPushButton,
     QStackedWidget,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
 from ...models.rights import AccountRights
-from ...models.station_command_catalogue import count_words, stations_in_words
+from ...models.station_command_catalogue import (
+    CommandSpec,
+    StationRef,
+    confirmation_text,
+    count_words,
+    stations_in_words,
+)
 from ...models.station_command_run import BulkCommandRun, State, StationResultsModel
 from ...models.tasks import TaskRunner
-from ..layouts import FLUSH, fill
+from ..layouts import FLUSH, Item, fill
 from ..rights import RightsGate
 from ..theme import severity_color
-from ..widgets.form_parts import message_line
-from ..widgets.pane_parts import row_table
+from ..widgets.form_parts import message_line, words_label
+from ..widgets.job_progress import JobBar
+from ..widgets.pane_parts import SeverityDelegate, row_table
 
 # A state's colour: the severity it reads as (6 critical ... 2 indeterminate; 0 none).
 STATE_SEVERITY = {
@@ -46,16 +51,9 @@ STATE_SEVERITY = {
 SEVERITY_BY_WORDS = {State[name].words: level for name, level in STATE_SEVERITY.items()}
 
 
-class StateDelegate(QStyledItemDelegate):
+def state_level(index: QModelIndex | QPersistentModelIndex) -> int:
     """The State column in the colour of what it means (failed red, not known amber)."""
-
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        super().initStyleOption(option, index)
-        level = SEVERITY_BY_WORDS.get(option.text, 0)  # the state's words are its name
-        if level:
-            option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
+    return SEVERITY_BY_WORDS.get(str(index.data()), 0)  # the state's words are its name
 
 
 LONG_STATION = "Paris La Defense water tower 05 (1000000F)"
@@ -77,7 +75,9 @@ def results_table(model: StationResultsModel) -> QTableView:
     longest = max((state.words for state in State), key=metrics.horizontalAdvance)
     table.setColumnWidth(StationResultsModel.STATE, metrics.horizontalAdvance(longest) + pad)
     table.setColumnWidth(StationResultsModel.DURATION, width * 7)
-    table.setItemDelegateForColumn(StationResultsModel.STATE, StateDelegate(table))
+    table.setItemDelegateForColumn(
+        StationResultsModel.STATE, SeverityDelegate(table, state_level, bold=False)
+    )
     return table
 
 
@@ -101,13 +101,11 @@ class RunView(QWidget):
         font = title.font()
         font.setBold(True)
         title.setFont(font)
-        self.bar = QProgressBar()
-        self.bar.setObjectName("runProgress")
+        self.bar = JobBar("runProgress", "%v of %m stations done")  # failures are outcomes
         self.bar.setRange(0, len(run.stations))
         # At 0 while hidden: the run's first "0 of N" is then no change, and no repaint of
         # the whole window in the middle of opening it (a new value repaints at once).
         self.bar.setValue(0)
-        self.bar.setFormat("%v of %m stations done")  # failures are outcomes, not done
         self.line = QLabel()
         self.line.setObjectName("runLine")
         self.line.setWordWrap(True)
@@ -140,31 +138,14 @@ class RunView(QWidget):
         self.stop_button.clicked.connect(run.cancel)
         self.retry_button.clicked.connect(self._retry)
         self.again_button.clicked.connect(self._again)
-        self._shown_progress = (0, len(run.stations))
-        self._bar_timer = QTimer(self)
-        self._bar_timer.setSingleShot(True)
-        self._bar_timer.setInterval(250)
-        self._bar_timer.timeout.connect(self._show_progress)
-        run.progress.connect(self._progress)
+        run.progress.connect(self.bar.advance)
+        self.bar.shown.connect(self._progress_shown)
         run.model.dataChanged.connect(self._row_changed)
         run.running_changed.connect(lambda _r: self._update())
         run.finished.connect(self.summary.setText)
         self._update()
 
-    def _progress(self, done: int, total: int) -> None:
-        # QProgressBar repaints the window at once on a new value: at most 4 times a second,
-        # and the end or a new run at once.
-        self._shown_progress = (done, total)
-        if done == total or done == 0:
-            self._show_progress()
-        elif not self._bar_timer.isActive():
-            self._bar_timer.start()
-
-    def _show_progress(self) -> None:
-        self._bar_timer.stop()
-        done, total = self._shown_progress
-        self.bar.setRange(0, max(total, 1))
-        self.bar.setValue(done)
+    def _progress_shown(self, _done: int, _total: int) -> None:
         if self.run.running:
             self.summary.setText(self.run.summary())
 
@@ -235,6 +216,7 @@ class CommandDialog(QDialog):
         self.runner = runner
         self.gate = RightsGate(rights, self)
         self.run: BulkCommandRun | None = None
+        self.run_view: RunView | None = None
 
     def _stack_pages(self, *pages: QWidget) -> None:
         self.stack = QStackedWidget()
@@ -269,6 +251,49 @@ class CommandDialog(QDialog):
         buttons.addWidget(self.back_button)
         buttons.addWidget(self.confirm_button)
         return buttons
+
+    def confirm_page(self, *effects: Item, confirm: str = "") -> QWidget:
+        """Page 2: what is done to which stations (`confirm_text`), the `effects` under it,
+        then Back and `confirm_button`."""
+        page = QWidget()
+        page.setObjectName("confirmPage")
+        self.confirm_text = words_label("confirmText")
+        fill(QVBoxLayout(page), self.confirm_text, *effects, 1, self._confirm_row(confirm))
+        return page
+
+    def confirm(self, spec: CommandSpec, stations: Sequence[StationRef], button: str = "") -> None:
+        """Page 2 for `spec` over `stations`, `button` naming what it starts (by default
+        the sentence's head: "Reboot 2 stations"); Enter gives Back, the safe answer."""
+        sentence = confirmation_text(spec, stations)
+        self.confirm_text.setText(sentence)
+        self.confirm_button.setText(button or sentence.split(":", 1)[0])
+        self.stack.setCurrentIndex(1)
+        self.back_button.setFocus()
+
+    def allowed(self, action: str, message: QLabel) -> bool:
+        """The account may do `action` (models/rights.py); if not, back to the form with
+        `message` saying why."""
+        verdict = self.gate.check(action)
+        if not verdict.allowed:
+            message.setText(verdict.reason)
+            self.stack.setCurrentIndex(0)
+        return verdict.allowed
+
+    def begin_run(
+        self,
+        command: str,
+        stations: Sequence[StationRef],
+        body: Any,
+        *,
+        allow_retry: bool = True,
+    ) -> BulkCommandRun:
+        """The run of `command` with `body` over `stations`, owned by the dialog, its page
+        shown (`run_view`); the caller starts it once it has connected what it follows."""
+        run = BulkCommandRun(self.admin, command, stations, body, runner=self.runner)
+        run.setParent(self)
+        self.run = run
+        self.run_view = self.show_run(run, allow_retry=allow_retry)
+        return run
 
     def start(self) -> None:
         raise NotImplementedError

@@ -17,12 +17,9 @@ from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QLabel,
     QLineEdit,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -45,7 +42,9 @@ from ...schema.devices import Device, DeviceCreate, DeviceUpdate
 from ...schema.labels import field_words
 from ..connections import SignalConnections
 from ..widgets.form_parts import (
+    SaveButtons,
     fit_dialog,
+    form_scroll,
     message_line,
     required_legend,
     screen_area,
@@ -195,22 +194,13 @@ class DeviceFormDialog(QDialog):
         content = QWidget()
         content.setObjectName("deviceFormContent")
         content.setLayout(form)
-        self.scroll_area = QScrollArea()
-        self.scroll_area.setObjectName("deviceFormScroll")
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.scroll_area = form_scroll(content, "deviceFormScroll")
         self.scroll_area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.scroll_area.setWidget(content)
 
         self.form_error = message_line("formError")
         self.status = message_line("formStatus", error=False)
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
-        self.ok.setText("Create" if self.mode == "create" else "Save")
-        self.buttons.accepted.connect(self.submit)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = SaveButtons(self, self.submit, "Create" if self.mode == "create" else "")
+        self.ok = self.buttons.save_button
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.scroll_area, 1)

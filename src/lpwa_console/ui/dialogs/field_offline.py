@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -31,6 +30,7 @@ from ...models.field_offline.offline_edits import changed_words, tag_names
 from ...models.field_offline.take import Estimate, Region
 from ...models.session import Session
 from ...models.tiles import STREET_TEMPLATE
+from ..widgets.job_progress import JobBar
 
 KINDS = (("box", "A box of the map"), ("domain", "A domain (group:name)"), ("tag", "A tag"))
 BOX_FIELDS = (("South (min. latitude)", -90, 90), ("West (min. longitude)", -180, 180),
@@ -68,8 +68,7 @@ class TakeOfflineDialog(QDialog):
         form.addRow("Domain or tag", self.value)
         self.size_label = QLabel("Say which region, then “Size”: nothing is fetched before.")
         self.size_label.setWordWrap(True)
-        self.progress = QProgressBar()
-        self.progress.hide()
+        self.progress = JobBar("takeProgress", hide_idle=True)
         self.size_button = QPushButton("Size")
         self.start_button = QPushButton("Take offline")
         self.start_button.setEnabled(False)
@@ -154,20 +153,17 @@ class TakeOfflineDialog(QDialog):
         self.start_button.setEnabled(False)
         self.size_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
-        self.progress.setRange(0, 0)
-        self.progress.show()
+        self.progress.busy()
         account = (self.session.account_name, self.session.role)
         self.field.take(self.taker, self.region, self.estimate, account)
 
     def _progress(self, done: int, total: int, what: str) -> None:
-        self.progress.setRange(0, total)
-        self.progress.setValue(done)
-        self.progress.setFormat(f"{what}: %p%")
+        self.progress.advance(done, total, f"{what}: %p%")
 
     def _finished(self, error: str) -> None:
         self.cancel_button.setEnabled(False)
         self.size_button.setEnabled(True)
-        self.progress.hide()
+        self.progress.finish()
         self.size_label.setText(error or f"Taken offline: {self.field.snapshot_words()}")
 
     def done(self, result: int) -> None:

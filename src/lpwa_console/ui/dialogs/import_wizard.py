@@ -5,21 +5,14 @@ Nothing here blocks: reading, checking and uploading run as tasks of the view-mo
 from __future__ import annotations
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QFileDialog,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QProgressBar,
     QPushButton,
     QStackedWidget,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -33,8 +26,9 @@ from ...models.device_import import (
 from ...schema.device_import import DeviceImportReport
 from ..connections import SignalConnections
 from ..layouts import fill
-from ..theme import is_dark, severity_color
 from ..widgets.import_format import ImportFormatGuide
+from ..widgets.job_progress import JobBar
+from ..widgets.pane_parts import SeverityDelegate, row_table
 
 FIXED_COLUMNS = len(ImportPreviewModel.FIXED)
 STATUS_LEVEL = {
@@ -42,23 +36,17 @@ STATUS_LEVEL = {
 }  # fmt: skip
 
 
-class ImportCellDelegate(QStyledItemDelegate):
-    """Refused cells on a red background; the status column coloured by outcome."""
+def status_level(index: QModelIndex | QPersistentModelIndex) -> int:
+    """The status column coloured by outcome."""
+    if index.column() != 1:
+        return 0
+    return STATUS_LEVEL.get(str(index.data(RowStatusRole)), 0)
 
-    def initStyleOption(
-        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
-    ) -> None:
-        super().initStyleOption(option, index)
-        column = index.column()
-        # Only the file's cells (after Line, Status, Problems) can be refused: the others
-        # are not asked, a few hundred calls less per frame.
-        if column >= FIXED_COLUMNS and index.data(CellErrorRole):
-            color = QColor("#5c1f1f") if is_dark() else QColor("#fbd5d5")
-            option.backgroundBrush = QBrush(color)
-        if column == 1:
-            level = STATUS_LEVEL.get(str(index.data(RowStatusRole)), 0)
-            if level:
-                option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
+
+def refused_cell(index: QModelIndex | QPersistentModelIndex) -> bool:
+    """Only the file's cells (after Line, Status, Problems) can be refused: the others are
+    not asked, a few hundred calls less per frame."""
+    return index.column() >= FIXED_COLUMNS and bool(index.data(CellErrorRole))
 
 
 class ImportWizard(QDialog):
@@ -95,19 +83,12 @@ class ImportWizard(QDialog):
         self.summary.setWordWrap(True)
 
         # --- preview / report ---
-        self.table = QTableView()
-        self.table.setObjectName("importTable")
-        self.table.setModel(view_model.preview)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setWordWrap(False)
-        self.table.setAlternatingRowColors(True)
-        vertical = self.table.verticalHeader()
-        vertical.setVisible(False)
-        vertical.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vertical.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        self.table = row_table(view_model.preview, "importTable")
+        self.table.setShowGrid(True)  # a file's cells, each checked on its own
         self.table.horizontalHeader().setStretchLastSection(False)
-        self._delegate = ImportCellDelegate(self.table)
+        self._delegate = SeverityDelegate(
+            self.table, status_level, bold=False, refused=refused_cell
+        )
         self.table.setItemDelegate(self._delegate)
         self.empty = QLabel("No file read yet")
         self.empty.setObjectName("importEmpty")
@@ -117,10 +98,7 @@ class ImportWizard(QDialog):
         self.stack.addWidget(self.table)
 
         # --- progress and actions ---
-        self.progress = QProgressBar()
-        self.progress.setObjectName("importProgress")
-        self.progress.setFormat("%v / %m rows")
-        self.progress.setVisible(False)
+        self.progress = JobBar("importProgress", "%v / %m rows", hide_idle=True, every_ms=0)
         self.upload_button = QPushButton("Import")
         self.upload_button.setObjectName("uploadButton")
         self.cancel_button = QPushButton("Cancel")
@@ -153,6 +131,7 @@ class ImportWizard(QDialog):
         self.path.textChanged.connect(self._path_changed)
         self.upload_button.clicked.connect(self.vm.upload)
         self.cancel_button.clicked.connect(self.vm.cancel)
+        self.progress.shown.connect(self._progress_shown)
         self.export_button.clicked.connect(self.choose_failed_file)
         self.close_button.clicked.connect(self.reject)
         self._connections = SignalConnections(
@@ -230,9 +209,11 @@ class ImportWizard(QDialog):
         self.upload_button.setEnabled(state == "parsed" and valid > 0)
         self.upload_button.setText(f"Import {valid:,} valid rows" if valid else "Import")
         self.cancel_button.setVisible(busy)
-        self.progress.setVisible(busy)
+        if not busy:
+            self.progress.finish()
+        elif state == "parsing" or not self.progress.isVisible():
+            self.progress.busy()
         if state == "parsing":
-            self.progress.setRange(0, 0)
             self.summary.setText(f"Checking {self.vm.path.name if self.vm.path else ''}…")
         report = self.vm.report
         has_failed = (state == "parsed" and self.vm.invalid_count > 0) or (
@@ -271,9 +252,11 @@ class ImportWizard(QDialog):
         self._update()
 
     def _progress(self, done: int, total: int) -> None:
-        self.progress.setRange(0, max(total, 1))
-        self.progress.setValue(done)
-        self.summary.setText(f"Importing… {done:,} of {total:,} rows sent")
+        self.progress.advance(done, total)
+
+    def _progress_shown(self, done: int, total: int) -> None:
+        if self.vm.state == "uploading":
+            self.summary.setText(f"Importing… {done:,} of {total:,} rows sent")
 
     def _finished(self, report: DeviceImportReport) -> None:
         text = f"Done: {report.okCount:,} imported, {report.errorCount:,} failed"

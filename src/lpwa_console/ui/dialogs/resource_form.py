@@ -15,35 +15,16 @@ from typing import Any
 
 from pydantic import BaseModel
 from PySide6.QtCore import QRect
-from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QGroupBox,
-    QLabel,
-    QScrollArea,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
-from ...models.forms import (
-    NESTED_KINDS,
-    FormField,
-    Raw,
-    SubForm,
-    form_data,
-    form_fields,
-    form_for,
-    nested_errors,
-    raw_of,
-    typed_fields,
-)
+from ...models.forms import FormField, Raw, form_data, form_fields, form_for, raw_of, typed_fields
 from ...models.references import ReferenceLists
 from ...models.resources import ResourceViewModel
 from ...schema.labels import label_of
 from ..connections import SignalConnections
-from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area
-from ..widgets.nested_editor import Editor, FieldEditor, TableEditor, editor_for, field_label
+from ..widgets.fields_form import FieldsForm
+from ..widgets.form_parts import SaveButtons, fit_dialog, form_scroll, message_line, screen_area
+from ..widgets.nested_editor import FieldEditor, TableEditor
 
 Checker = Callable[[dict[str, Any]], dict[str, str]]
 
@@ -88,9 +69,6 @@ class SchemaFormDialog(QDialog):
         skipped = [*skipped, *(f.name for f in fields if f.name in empty)]
         self.fields = typed_fields(f for f in fields if f.name not in empty)
         self.initial = {spec.name: raw_of(spec, item) for spec in self.fields}
-        self.editors: dict[str, Editor] = {}
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         body = QWidget()
         body.setObjectName("formBody")
         column = QVBoxLayout(body)
@@ -99,42 +77,21 @@ class SchemaFormDialog(QDialog):
             note.setObjectName("formIntro")
             note.setWordWrap(True)
             column.addWidget(note)
-        if _any_required(self.fields):
-            column.addWidget(required_legend())
-        column.addLayout(form)
-        lists = references.model if references is not None else None
-        # The `first` fields, then required flat fields, the others, a group per nested one.
-        order = {name: index for index, name in enumerate(first)}
-        self.fields.sort(
-            key=lambda f: (order.get(f.name, len(order)), f.kind in NESTED_KINDS, not f.required)
+        self.body = FieldsForm(
+            self.fields,
+            self.initial,
+            first=first,
+            unchanged_hint=item is not None,
+            references=references.model if references is not None else None,
         )
-        for spec in self.fields:
-            editor = editor_for(
-                spec, self.initial[spec.name], unchanged_hint=item is not None, references=lists
-            )
-            self.editors[spec.name] = editor
-            if spec.kind in NESTED_KINDS:
-                group = QGroupBox(spec.marked_label)
-                group.setObjectName(f"{spec.name}Group")
-                group.setToolTip(spec.tooltip)
-                QVBoxLayout(group).addWidget(editor)
-                if spec.name in order:
-                    form.addRow(group)  # among the first rows, across both columns
-                else:
-                    column.addWidget(group)
-            else:
-                form.addRow(field_label(spec), editor)
+        self.fields, self.editors = self.body.fields, self.body.editors
+        column.addWidget(self.body)
         column.addStretch(1)
         if references is not None:
             references.load(_references(self.fields))
         self.inputs = {n: e.input for n, e in self.editors.items() if isinstance(e, FieldEditor)}
         self.errors = {name: editor.error for name, editor in self.editors.items()}
-        scroll = QScrollArea()
-        scroll.setObjectName("formScroll")
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(body)
-        self.scroll_area = scroll
+        self.scroll_area = scroll = form_scroll(body, "formScroll")
         self.form_error = message_line("formError")
         # A field this form cannot edit, and where it is edited when somewhere is:
         # "Alarm thresholds (in the station's Configuration tab)".
@@ -146,13 +103,7 @@ class SchemaFormDialog(QDialog):
         note = QLabel("Not editable here: " + skipped_words if skipped else "")
         note.setWordWrap(True)
         note.setVisible(bool(skipped))
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        if action:
-            self.buttons.button(QDialogButtonBox.StandardButton.Save).setText(action)
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = SaveButtons(self, self.save, action)
         layout = QVBoxLayout(self)
         layout.addWidget(scroll, 1)
         layout.addWidget(note)
@@ -189,7 +140,7 @@ class SchemaFormDialog(QDialog):
                     editor.set_form(index)
 
     def raws(self) -> dict[str, Raw]:
-        return {name: editor.raw() for name, editor in self.editors.items()}
+        return self.body.raws()
 
     def data(self) -> dict[str, Any]:
         return form_data(self.fields, self.raws(), self.initial if self._changes_only else None)
@@ -202,14 +153,11 @@ class SchemaFormDialog(QDialog):
         data = self.data()
         errors = self._checker(data)
         shown = self._dirty
-        for spec in self.fields:
-            editor = self.editors[spec.name]
-            nested = nested_errors(spec, editor.raw()) if shown and spec.name in data else []
-            editor.show_errors(errors.get(spec.name, "") if shown else "", nested)
+        self.body.show_errors(errors, data, shown)
         known = {spec.name for spec in self.fields}
         whole = " ".join(m for n, m in errors.items() if n not in known)
         self.form_error.setText(whole if shown else "")
-        save = self.buttons.button(QDialogButtonBox.StandardButton.Save)
+        save = self.buttons.save_button
         save.setEnabled(not errors)
         # Disabled, it says why, even before anything is typed (the fields say it once
         # touched): "Base station model: required".
@@ -252,13 +200,6 @@ def _references(fields: list[FormField]) -> set[str]:
         if spec.kind == "object":
             kinds |= {sub.reference for form in spec.forms for sub in form.fields if sub.reference}
     return kinds
-
-
-def _any_required(fields: list[FormField]) -> bool:
-    def sub_required(forms: tuple[SubForm, ...]) -> bool:
-        return any(f.required for form in forms for f in form.fields)
-
-    return any(f.required or sub_required(f.forms) for f in fields)
 
 
 class ResourceFormDialog(SchemaFormDialog):

@@ -10,7 +10,6 @@ from pydantic import SecretStr
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -18,6 +17,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from ..widgets.form_parts import close_buttons
 
 INTRO = (
     "This is the only time this secret is shown: the platform keeps only a hash of it. Copy "
@@ -56,8 +57,7 @@ class ServiceAccountSecretDialog(QDialog):
         row.addWidget(self.secret, 1)
         row.addWidget(self.show_button)
         row.addWidget(self.copy_button)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self)
         layout = QVBoxLayout(self)
         layout.addWidget(intro)
         layout.addWidget(QLabel("Client ID"))

@@ -22,24 +22,19 @@ from PySide6.QtWidgets import (
     QComboBox,
     QCompleter,
     QDialog,
-    QFormLayout,
-    QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QListWidget,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
 
 from ...models.forms import (
-    NESTED_KINDS,
     FormField,
     Raw,
     form_data,
     form_fields,
-    nested_errors,
     raw_of,
     typed_fields,
 )
@@ -54,18 +49,16 @@ from ...models.station_command_catalogue import (
     admin_of,
     check_parameters,
     command_spec,
-    confirmation_text,
     count_words,
     family_commands,
     request_body,
     stations_in_words,
 )
-from ...models.station_command_run import BulkCommandRun
 from ...models.tasks import TaskRunner
 from ..theme import severity_color
-from ..widgets.form_parts import fit_dialog, message_line, required_legend, screen_area, words_label
-from ..widgets.nested_editor import Editor, editor_for, field_label
-from .command_run import CommandDialog, RunView
+from ..widgets.fields_form import FieldsForm
+from ..widgets.form_parts import fit_dialog, form_scroll, message_line, screen_area, words_label
+from .command_run import CommandDialog
 
 SUPPORT = "changeSupportPassword"
 
@@ -91,9 +84,10 @@ def as_choice(spec: FormField) -> FormField:
     return spec
 
 
-class ParametersForm(QWidget):
-    """A command's parameters: flat fields in a form, nested ones in a group each; every
-    edit is checked by the command's request model and errors show next to their field."""
+class ParametersForm(FieldsForm):
+    """A command's parameters (`FieldsForm`, numbers with words picked by their words);
+    every edit is checked by the command's request model and errors show next to their
+    field."""
 
     def __init__(
         self,
@@ -102,39 +96,17 @@ class ParametersForm(QWidget):
         *,
         initial: dict[str, Raw] | None = None,
     ) -> None:
-        super().__init__(parent)
-        self.spec = spec
-        initial = initial or {}
         fields, _skipped = form_fields(spec.parameters)
-        self.fields = [as_choice(f) for f in typed_fields(fields)]
-        self.fields.sort(key=lambda f: (f.kind in NESTED_KINDS, not f.required))
-        self.editors: dict[str, Editor] = {}
-        column = QVBoxLayout(self)
-        column.setContentsMargins(0, 0, 0, 0)
-        if any(f.required for f in self.fields):
-            column.addWidget(required_legend())
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        column.addLayout(form)
-        for spec_field in self.fields:
-            start = initial.get(spec_field.name, raw_of(spec_field, None))
-            editor = editor_for(spec_field, start)
-            self.editors[spec_field.name] = editor
-            if spec_field.kind in NESTED_KINDS:
-                group = QGroupBox(spec_field.marked_label)
-                group.setToolTip(spec_field.tooltip)
-                QVBoxLayout(group).addWidget(editor)
-                column.addWidget(group)
-            else:
-                form.addRow(field_label(spec_field), editor)
+        chosen = [as_choice(f) for f in typed_fields(fields)]
+        given = initial or {}
+        starts = {f.name: given.get(f.name, raw_of(f, None)) for f in chosen}
+        super().__init__(chosen, starts, parent=parent)
+        self.spec = spec
         if not self.fields:
             none = QLabel("This command takes no parameters.")
             none.setObjectName("noParameters")
-            column.addWidget(none)
+            self.column.addWidget(none)
         self.dirty = False
-
-    def raws(self) -> dict[str, Raw]:
-        return {name: editor.raw() for name, editor in self.editors.items()}
 
     def data(self) -> dict[str, Any]:
         return form_data(self.fields, self.raws())
@@ -143,14 +115,7 @@ class ParametersForm(QWidget):
         """The errors of what is typed; shown once the user has typed something."""
         data = self.data()
         errors = check_parameters(self.spec, data)
-        for spec_field in self.fields:
-            editor = self.editors[spec_field.name]
-            nested = (
-                nested_errors(spec_field, editor.raw())
-                if self.dirty and spec_field.name in data
-                else []
-            )
-            editor.show_errors(errors.get(spec_field.name, "") if self.dirty else "", nested)
+        self.show_errors(errors, data, self.dirty)
         return errors
 
 
@@ -181,7 +146,6 @@ class StationCommandDialog(CommandDialog):
         super().__init__(parent, admin, rights=rights, runner=runner)
         self.setObjectName("stationCommandDialog")
         self.stations = list(stations)
-        self.run_view: RunView | None = None
         # One station: its forms start from what it has now (log level, RF region, ...).
         self.current = (
             CurrentValues(admin, self.stations[0].uid, self)
@@ -238,10 +202,7 @@ class StationCommandDialog(CommandDialog):
         column.addLayout(self.form_holder)
         column.addWidget(self.versions)
         column.addStretch(1)
-        self.scroll_area = QScrollArea()
-        self.scroll_area.setWidgetResizable(True)
-        self.scroll_area.setFrameShape(QScrollArea.Shape.NoFrame)
-        self.scroll_area.setWidget(body)
+        self.scroll_area = form_scroll(body)
         self.form_error = message_line("formError")
         buttons = self._send_row()
         layout = QVBoxLayout(page)
@@ -362,34 +323,20 @@ class StationCommandDialog(CommandDialog):
     # --- page 2: the confirmation -------------------------------------------------------
 
     def _confirm_page(self) -> QWidget:
-        page = QWidget()
-        page.setObjectName("confirmPage")
-        self.confirm_text = QLabel()
-        self.confirm_text.setObjectName("confirmText")
-        self.confirm_text.setWordWrap(True)
-        font = self.confirm_text.font()
-        font.setBold(True)
-        self.confirm_text.setFont(font)
-        self.confirm_effect = QLabel()
-        self.confirm_effect.setObjectName("confirmEffect")
-        self.confirm_effect.setWordWrap(True)
+        self.confirm_effect = words_label("confirmEffect")
         # Every station, when the sentence cannot name them all.
         self.confirm_list = QListWidget()
         self.confirm_list.setObjectName("confirmStations")
         self.confirm_list.setUniformItemSizes(True)
-        buttons = self._confirm_row()
+        page = self.confirm_page(self.confirm_effect, (self.confirm_list, 1))
+        font = self.confirm_text.font()
+        font.setBold(True)
+        self.confirm_text.setFont(font)
         self.confirm_button.setStyleSheet(f"color: {severity_color(6).name()}")
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.confirm_text)
-        layout.addWidget(self.confirm_effect)
-        layout.addWidget(self.confirm_list, 1)
-        layout.addStretch(1)
-        layout.addLayout(buttons)
         return page
 
     def _show_confirmation(self) -> None:
         spec = self.spec
-        self.confirm_text.setText(confirmation_text(spec, self.stations))
         many = len(self.stations) > 1
         self.confirm_effect.setText(
             f"For {'each of these stations' if many else 'this station'}: {spec.disruptive}."
@@ -399,10 +346,7 @@ class StationCommandDialog(CommandDialog):
         if many_names:
             self.confirm_list.addItems([station.label for station in self.stations])
         self.confirm_list.setVisible(many_names)
-        label = confirmation_text(spec, self.stations).split(":", 1)[0]
-        self.confirm_button.setText(label)
-        self.stack.setCurrentIndex(1)
-        self.back_button.setFocus()  # the safe answer is the one Enter gives
+        self.confirm(spec, self.stations)
 
     # --- page 3: the progress ------------------------------------------------------------
 
@@ -410,23 +354,17 @@ class StationCommandDialog(CommandDialog):
         """Send the command to every station and show its progress."""
         assert self.form is not None and self.admin is not None
         spec = self.spec
-        verdict = self.gate.check(action_of(spec))
-        if not verdict.allowed:
-            self.form_error.setText(verdict.reason)
-            self.stack.setCurrentIndex(0)
+        if not self.allowed(action_of(spec), self.form_error):
             return
-        body = request_body(spec, self.form.data())
-        self.run = BulkCommandRun(self.admin, spec.name, self.stations, body, runner=self.runner)
-        self.run.setParent(self)
+        run = self.begin_run(spec.name, self.stations, request_body(spec, self.form.data()))
         uids = [station.uid for station in self.stations]
-        self.run.finished.connect(lambda _summary: self.run_finished.emit(uids))
+        run.finished.connect(lambda _summary: self.run_finished.emit(uids))
         self._moved: set[str] = set()
         self._moved_timer = QTimer(self)
         self._moved_timer.setSingleShot(True)
         self._moved_timer.setInterval(MOVED_EVERY_MS)
         self._moved_timer.timeout.connect(self._tell_moved)
-        self.run.station_moved.connect(self._station_moved)
-        self.run_view = self.show_run(self.run)
+        run.station_moved.connect(self._station_moved)
         if len(self.stations) > 1:  # room for the table, within the screen
             area = screen_area(self)
             self.setMaximumHeight(area.height() - 40)
@@ -435,7 +373,7 @@ class StationCommandDialog(CommandDialog):
             x = min(max(area.left(), self.x()), area.right() - self.width() - 20)
             y = min(max(area.top(), self.y()), area.bottom() - self.height() - 30)
             self.move(max(area.left(), x), max(area.top(), y))
-        self.run.start()
+        run.start()
 
     def _station_moved(self, uid: str) -> None:
         self._moved.add(uid)

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -28,6 +27,7 @@ from ...models.subscription_settings import (
 from ...schema.labels import field_words
 from ...schema.subscription import Subscription
 from ..connections import SignalConnections
+from ..widgets.form_parts import SaveButtons, with_message
 from ..widgets.nested_editor import error_label
 
 TAGS_HELP = (
@@ -84,21 +84,13 @@ class SubscriptionSettingsDialog(QDialog):
         self.form_error.setObjectName("formError")
 
         form = QFormLayout()
-        name_box = QVBoxLayout()
-        name_box.setSpacing(1)
-        name_box.addWidget(self.name)
-        name_box.addWidget(self.name_error)
-        form.addRow(_label("name"), name_box)
+        form.addRow(_label("name"), with_message(self.name, self.name_error))
         form.addRow(
             _label("showTagSuggestionsWhenDomainRestrictions"), _with_help(self.tags, TAGS_HELP)
         )
         form.addRow(_label("hsm"), _with_help(self.hsm, HSM_HELP))
-        self.buttons = QDialogButtonBox(
-            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
-        )
-        self.save_button = self.buttons.button(QDialogButtonBox.StandardButton.Save)
-        self.buttons.accepted.connect(self.save)
-        self.buttons.rejected.connect(self.reject)
+        self.buttons = SaveButtons(self, self.save)
+        self.save_button = self.buttons.save_button
         layout = QVBoxLayout(self)
         layout.addWidget(self.status)
         layout.addLayout(form)

@@ -29,11 +29,9 @@ from ...models.station_command_catalogue import (
     admin_of,
     check_parameters,
     command_spec,
-    confirmation_text,
     count_words,
     stations_in_words,
 )
-from ...models.station_command_run import BulkCommandRun
 from ...models.tasks import TaskRunner
 from ...schema.labels import field_words
 from ...schema.station_admin import SupportPasswordChange
@@ -175,32 +173,19 @@ class SupportPasswordDialog(CommandDialog):
     # --- page 2: the confirmation ---------------------------------------------------------
 
     def _confirm_page(self) -> QWidget:
-        page = QWidget()
-        page.setObjectName("confirmPage")
-        self.confirm_text = QLabel()
-        self.confirm_text.setObjectName("confirmText")
-        self.confirm_text.setWordWrap(True)
         effect = QLabel(
             "Remote sessions that use the support account need the new password from then on."
         )
         effect.setWordWrap(True)
-        buttons = self._confirm_row("Change the password")
-        layout = QVBoxLayout(page)
-        layout.addWidget(self.confirm_text)
-        layout.addWidget(effect)
-        layout.addStretch(1)
-        layout.addLayout(buttons)
-        return page
+        return self.confirm_page(effect, confirm="Change the password")
 
     def _confirm(self) -> None:
         self._typed = True
         self._check()
         if self.problem():
             return
-        self.confirm_text.setText(confirmation_text(SPEC, self.stations))
-        self.confirm_button.setText(f"Change the password of {count_words(len(self.stations))}")
-        self.stack.setCurrentIndex(1)
-        self.back_button.setFocus()
+        stations = self.stations
+        self.confirm(SPEC, stations, f"Change the password of {count_words(len(stations))}")
 
     # --- page 3: sending and following ----------------------------------------------------
 
@@ -208,20 +193,15 @@ class SupportPasswordDialog(CommandDialog):
         if self.problem() or self.admin is None:
             self.stack.setCurrentIndex(0)
             return
-        verdict = self.gate.check("station.support_password")
-        if not verdict.allowed:
-            self.error.setText(verdict.reason)
-            self.stack.setCurrentIndex(0)
+        if not self.allowed("station.support_password", self.error):
             return
         change = SupportPasswordChange.model_validate({"password": self.password.text()})
         self.clear_secrets()
-        self.run = BulkCommandRun(self.admin, SPEC.name, self.stations, change, runner=self.runner)
+        run = self.begin_run(SPEC.name, self.stations, change, allow_retry=False)
         del change
-        self.run.setParent(self)
         # The run holds the only copy (a SecretStr) while it sends; dropped when it ends.
-        self.run.finished.connect(self._forget)
-        self.show_run(self.run, allow_retry=False)
-        self.run.start()
+        run.finished.connect(self._forget)
+        run.start()
 
     def _forget(self, _summary: str) -> None:
         if self.run is not None:

@@ -43,9 +43,10 @@ from ...models.rights import AccountRights
 from ...schema.catalogs import DETAIL_NAMES, CatalogVersion
 from ...schema.labels import field_words
 from ..connections import SignalConnections
-from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor, ask_to_install
+from ..dialogs.catalogs import CatalogUpdateDialog, ProfileEditor
 from ..layouts import fill
 from ..pane import Pane
+from ..questions import ask
 from ..rights import RightsGate
 from ..widgets.filter_state import FilterSet
 from ..widgets.list_detail import ListDetailSplitter
@@ -548,13 +549,15 @@ class CatalogsPane(Pane):
                 self.import_file(path, force=True)
             self.ask_force = None
 
-        self.ask_force = ask_to_install(
+        self.ask_force = ask(
             self,
             "importForceConfirm",
             "Install again?",
             f"Version {version} of the {CATALOG_NOUNS.get(kind, kind)} catalog is"
             " installed already. Install this file anyway?",
             answered,
+            accept="Install anyway",
+            warning=False,
         )
 
     def _ask_older(self, kind: str, installed: str, version: str) -> None:
@@ -572,7 +575,7 @@ class CatalogsPane(Pane):
                 )
             self.ask_older = None
 
-        self.ask_older = ask_to_install(
+        self.ask_older = ask(
             self,
             "importOlderConfirm",
             "Install an older version?",
@@ -581,7 +584,7 @@ class CatalogsPane(Pane):
             answered,
             informative=f"Install version {version} in place of version {installed}? Its items"
             " replace those of the catalog; items you created are kept.",
-            install=f"Install version {version}",
+            accept=f"Install version {version}",
             keep=f"Keep version {installed}",
             warning=True,
         )

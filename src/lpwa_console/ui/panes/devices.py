@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QMenu,
-    QMessageBox,
     QProgressBar,
     QPushButton,
     QWidget,
@@ -35,6 +34,7 @@ from ..connections import SignalConnections
 from ..first_page import FIRST_PAGE_TIMEOUT_S, wait_signal
 from ..map_place import device_place
 from ..navigator import Location
+from ..questions import ask
 from ..rights import RightsGate
 from ..selection_gate import SelectionGate
 from ..widgets.device_detail import DeviceDetail
@@ -547,38 +547,37 @@ class DevicesPane(FleetListPane):
         devices = [d for d in (self.vm.model.item(r) for r in rows) if d is not None]
         if not devices:
             return
-        box = QMessageBox(self)
-        box.setObjectName("deleteDevicesConfirm")
-        box.setIcon(QMessageBox.Icon.Warning)
-        box.setWindowTitle("Delete devices")
+        details = ""
         if len(devices) == 1:
             one = devices[0]
             named = f"“{one.name}” ({one.EUI})" if one.name != one.EUI else one.EUI
-            box.setText(f"Delete the device {named}?")
+            text = f"Delete the device {named}?"
         else:
-            box.setText(f"Delete these {len(devices):,} devices?")
+            text = f"Delete these {len(devices):,} devices?"
             shown = [f"{d.name} ({d.EUI})" for d in devices[:12]]
             more = len(devices) - len(shown)
-            box.setDetailedText("\n".join(shown + ([f"and {more:,} more"] if more else [])))
-        box.setInformativeText(
-            (
-                "Its alarms, tags and traffic history are deleted with it."
-                if len(devices) == 1
-                else "Their alarms, tags and traffic history are deleted with them."
-            )
-            + " This cannot be undone."
-        )
-        confirm = box.addButton("Delete", QMessageBox.ButtonRole.DestructiveRole)
-        box.addButton(QMessageBox.StandardButton.Cancel)
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+            details = "\n".join(shown + ([f"and {more:,} more"] if more else []))
+        informative = (
+            "Its alarms, tags and traffic history are deleted with it."
+            if len(devices) == 1
+            else "Their alarms, tags and traffic history are deleted with them."
+        ) + " This cannot be undone."
 
-        def done(_result: int) -> None:
-            if box.clickedButton() is confirm:
+        def answered(yes: bool) -> None:
+            if yes:
                 self.vm.delete(rows)
-            box.deleteLater()
 
-        box.finished.connect(done)
-        box.open()
+        ask(
+            self,
+            "deleteDevicesConfirm",
+            "Delete devices",
+            text,
+            answered,
+            accept="Delete",
+            informative=informative,
+            details=details,
+            destructive=True,
+        )
 
     def _deleted(self, count: int, failures: list[tuple[str, str]]) -> None:
         text = f"Deleted {count:,} device{'s' if count != 1 else ''}"

@@ -12,7 +12,6 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
     QPlainTextEdit,
@@ -40,6 +39,7 @@ from ..connections import SignalConnections
 from ..dialogs.import_wizard import ImportWizard
 from ..dialogs.resource_form import SchemaFormDialog
 from ..rights import RightsGate
+from ..widgets.form_parts import close_buttons
 from ..widgets.pane_parts import KeptDialog
 from .resources import ListsHost, ResourcesPane
 
@@ -138,9 +138,7 @@ class GeneratedKeysDialog(QDialog):
             top.addWidget(widget)
         top.addStretch(1)
         top.addWidget(self.generate_button)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.addButton(self.copy_button, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.rejected.connect(self.reject)
+        buttons = close_buttons(self, self.copy_button)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(self.keys, 1)

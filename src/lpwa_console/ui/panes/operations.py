@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, QTimer
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QStackedWidget,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -31,6 +30,7 @@ from ...models.rights import AccountRights
 from ..connections import SignalConnections
 from ..layouts import FLUSH, fill
 from ..navigator import Location
+from ..widgets.pane_parts import TableOrEmpty
 from .resources import ListsHost, ResourcesPane
 
 CHECKING = "Checking whether this account may see the operator's operations…"
@@ -63,15 +63,12 @@ class OperationsPane(ListsHost):
         page = QWidget()
         fill(QVBoxLayout(page), row, (self.lists, 1), margins=FLUSH)
 
-        self.notice = QLabel(CHECKING)
-        self.notice.setObjectName("operationsNotice")
-        self.notice.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.notice.setWordWrap(True)
+        # The lists, or in their place why not (not connected, not the operator's account).
+        self.stack = TableOrEmpty(page)
+        self.notice = self.stack.empty
         self.notice.setMargin(24)
-        self.stack = QStackedWidget()
-        self.stack.addWidget(self.notice)
-        self.stack.addWidget(page)
         self.page = page
+        self.stack.show_empty(CHECKING)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.stack)
@@ -148,14 +145,13 @@ class OperationsPane(ListsHost):
 
     def _access_changed(self, allowed: object) -> None:
         if allowed is True:
-            self.stack.setCurrentWidget(self.page)
+            self.stack.show_empty("")
         else:
             if allowed is None and self.access.client is None:
                 text = "Not connected"
             else:
                 text = self.access.reason or CHECKING
-            self.notice.setText(text)
-            self.stack.setCurrentWidget(self.notice)
+            self.stack.show_empty(text)
             if allowed is None and self.isVisible():
                 self.access.check()
         self._update_timer()

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QMessageBox,
     QPushButton,
     QScrollArea,
     QStackedWidget,
@@ -41,6 +40,7 @@ from ..first_page import first_page_of
 from ..layouts import PANE, fill
 from ..navigator import link, location_of
 from ..pane import Pane
+from ..questions import ask
 from ..rights import RightsGate
 from ..selection_gate import a_noun
 from ..widgets.filter_state import FilterSet
@@ -271,6 +271,14 @@ class FilterBar(QWidget):
         edit.returnPressed.connect(self.submitted)
         return edit
 
+    def narrow(self, names: tuple[str, ...]) -> None:
+        """The text inputs of `names` sized for a number, not a name."""
+        for name in names:
+            edit = self.inputs.get(name)
+            if isinstance(edit, QLineEdit):
+                edit.setMinimumWidth(70)
+                edit.setMaximumWidth(100)
+
     def values(self) -> dict[str, Any]:
         out: dict[str, Any] = {}
         for control in self.vm.kind.filter_controls:
@@ -349,7 +357,7 @@ class ResourcesPane(Pane, KeptDialog):
                     button.setObjectName(f"edit{part.key.replace(' ', '')}")
                     button.clicked.connect(lambda _c=False, k=part.key: self.edit_part(k))
                     self.part_buttons[part.key] = button
-        bar = QHBoxLayout()
+        self.button_bar = bar = QHBoxLayout()
         bar.addWidget(self.section)
         bar.addWidget(self.count_label)
         bar.addWidget(self.busy)
@@ -398,7 +406,7 @@ class ResourcesPane(Pane, KeptDialog):
         self.detail_area = scroll
         self.message = PaneMessage()
         self._show_message = self.message.show_message
-        fill(
+        self.column = fill(
             QVBoxLayout(self), bar, self.filter_bars, self.message, (self.splitter, 1), margins=PANE
         )
 
@@ -598,27 +606,35 @@ class ResourcesPane(Pane, KeptDialog):
             self._pending_select = (vm, str(item_id))
             state.set_aside(vm.kind.label(item), str(item_id))
 
+    def add_heading(self, heading: QWidget) -> None:
+        """A line above the pane's buttons (a kind of pane's own words about the account)."""
+        self.column.insertWidget(0, heading)
+
+    def add_item_button(self, button: QPushButton) -> None:
+        """An action on the selected item of a kind of pane, among the pane's buttons (before
+        Delete)."""
+        self.button_bar.insertWidget(self.button_bar.indexOf(self.delete_button), button)
+
     def delete_item(self) -> None:
         item = self.vm.detail
         if not self.vm.can_delete(item) or not self._guarded(self.vm, "delete"):
             return
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
-            f"Delete {self.vm.kind.noun}",
-            f"Delete {self.vm.kind.noun} “{self.vm.kind.label(item)}”? This cannot be undone.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            self,
-        )
-        box.setObjectName("confirmDelete")
         vm = self.vm
+        noun = vm.kind.noun
 
-        def answered(button: int) -> None:
-            if button == QMessageBox.StandardButton.Yes:
+        def answered(yes: bool) -> None:
+            if yes:
                 vm.delete(item)
-            box.deleteLater()
 
-        box.finished.connect(answered)
-        box.open()
+        ask(
+            self,
+            "confirmDelete",
+            f"Delete {noun}",
+            f"Delete {noun} “{vm.kind.label(item)}”? This cannot be undone.",
+            answered,
+            accept="Delete",
+            destructive=True,
+        )
 
     # --- signals ----------------------------------------------------------------------
 

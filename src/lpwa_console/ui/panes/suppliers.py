@@ -11,12 +11,8 @@ from typing import Any
 from pydantic import SecretStr
 from PySide6.QtWidgets import (
     QDialog,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QMessageBox,
     QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -27,6 +23,7 @@ from ...models.suppliers import MANIFEST, SecretIssuer, SupplierAccess, part_pre
 from ..dialogs.resource_form import SchemaFormDialog
 from ..dialogs.service_account_secret import ServiceAccountSecretDialog
 from ..first_page import FIRST_PAGE_TIMEOUT_S
+from ..questions import ask
 from .resources import ResourcesPane
 
 SERVICE_ACCOUNTS = "supplier_service_accounts"
@@ -87,23 +84,15 @@ class SuppliersPane(ResourcesPane):
         self.setObjectName("suppliersPane")
         self.heading.setObjectName("supplierHeading")
         self.heading.setVisible(False)
-        layout = self.layout()
-        assert isinstance(layout, QVBoxLayout)
-        layout.insertWidget(0, self.heading)
+        self.add_heading(self.heading)
         self.secret_button.setObjectName("newSecret")
         self.secret_button.setToolTip(
             "Make a new secret for the selected service account; it is shown once"
         )
         self.secret_button.clicked.connect(self.new_secret)
-        item = layout.itemAt(1)  # the button bar
-        row = item.layout() if item is not None else None
-        assert isinstance(row, QHBoxLayout)
-        row.insertWidget(row.indexOf(self.delete_button), self.secret_button)
+        self.add_item_button(self.secret_button)
         for bar_widget in self.filters:
-            for name, widget in bar_widget.inputs.items():
-                if name in NUMBER_FILTERS and isinstance(widget, QLineEdit):
-                    widget.setMinimumWidth(70)
-                    widget.setMaximumWidth(100)
+            bar_widget.narrow(NUMBER_FILTERS)
         self._connections.connect_all(
             (access.changed, self._access_changed),
             (secrets.issued, self._secret_issued),
@@ -186,23 +175,20 @@ class SuppliersPane(ResourcesPane):
             self.secrets.new_secret(item.ID)
             self._update(self.vm)
             return
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
-            "New secret",
-            f"Make a new secret for “{item.name}”? Its current secret stops working at once.",
-            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-            self,
-        )
-        box.setObjectName("confirmNewSecret")
 
-        def answered(button: int) -> None:
-            if button == QMessageBox.StandardButton.Yes:
+        def answered(yes: bool) -> None:
+            if yes:
                 self.secrets.new_secret(item.ID)
                 self._update(self.vm)
-            box.deleteLater()
 
-        box.finished.connect(answered)
-        box.open()
+        ask(
+            self,
+            "confirmNewSecret",
+            "New secret",
+            f"Make a new secret for “{item.name}”? Its current secret stops working at once.",
+            answered,
+            accept="Make a new secret",
+        )
 
     def _secret_issued(self, account_id: str, secret: SecretStr | None) -> None:
         vm = next(v for v in self.vms if v.kind.key == SERVICE_ACCOUNTS)

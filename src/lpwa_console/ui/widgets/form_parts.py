@@ -1,11 +1,22 @@
 """Parts every form shares: the required-fields legend, message lines that keep their room,
-and the rule that a dialog fits the screen (the form scrolls, the buttons stay in view)."""
+the scrolled body, the Save / Cancel and Close buttons, and the rule that a dialog fits the
+screen (the form scrolls, the buttons stay in view)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QRect
 from PySide6.QtGui import QGuiApplication, QPalette
-from PySide6.QtWidgets import QDialog, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ...models.forms import REQUIRED_LEGEND
 from ..layouts import FLUSH, fill
@@ -54,6 +65,46 @@ def words_label(name: str, text: str = "", *, warning: bool = False) -> QLabel:
     if warning:
         label.setStyleSheet(f"color: {severity_color(5).name()}")
     return label
+
+
+def form_scroll(body: QWidget, name: str = "") -> QScrollArea:
+    """A form's `body` in a frameless scroll area that sizes it: a form taller than the
+    dialog scrolls, its message lines and buttons staying in view below."""
+    scroll = QScrollArea()
+    if name:
+        scroll.setObjectName(name)
+    scroll.setWidgetResizable(True)
+    scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+    scroll.setWidget(body)
+    return scroll
+
+
+class SaveButtons(QDialogButtonBox):
+    """Save (named `action` when given, e.g. "Create") and Cancel: Save calls `save`
+    (which checks, then sends), Cancel rejects `dialog`."""
+
+    def __init__(self, dialog: QDialog, save: Callable[[], None], action: str = "") -> None:
+        super().__init__(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        if action:
+            self.save_button.setText(action)
+        self.accepted.connect(save)
+        self.rejected.connect(dialog.reject)
+
+    @property
+    def save_button(self) -> QPushButton:
+        return self.button(QDialogButtonBox.StandardButton.Save)
+
+
+def close_buttons(dialog: QDialog, *actions: QPushButton) -> QDialogButtonBox:
+    """Close, which rejects `dialog` (Esc does the same), after the dialog's own `actions`
+    ("Copy")."""
+    buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+    for button in actions:
+        buttons.addButton(button, QDialogButtonBox.ButtonRole.ActionRole)
+    buttons.rejected.connect(dialog.reject)
+    return buttons
 
 
 def screen_area(widget: QWidget) -> QRect:

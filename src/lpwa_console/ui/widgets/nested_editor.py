@@ -9,14 +9,12 @@ from collections.abc import Callable
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QEvent,
     QModelIndex,
-    QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent, QPainter, QPen
+from PySide6.QtGui import QPainter, QPen
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,6 +37,7 @@ from ...models.forms import FormField, Raw, Rows, SubForm, describe
 from ...models.references import ReferenceListModel
 from ..theme import severity_color
 from .duration_input import DurationInput
+from .keys import on_keys
 from .reference_input import ReferenceCombo, ReferenceListInput
 
 Input = QLineEdit | QComboBox | DurationInput
@@ -354,7 +353,11 @@ class TableEditor(Editor):
         self.remove_button.setToolTip(f"Remove the selected {noun}s (Delete in the table)")
         self.add_button.clicked.connect(self.add)
         self.remove_button.clicked.connect(self.remove)
-        self.table.installEventFilter(self)
+        # Insert adds a row, Delete removes the selected ones (not while a cell is edited:
+        # the cell's editor has the keys then).
+        on_keys(
+            self.table, {Qt.Key.Key_Insert: self.add, Qt.Key.Key_Delete: self.remove}, plain=True
+        )
         self.table.itemChanged.connect(self._cell_changed)
         self.kind.currentIndexChanged.connect(self._kind_changed)
         buttons = QVBoxLayout()
@@ -368,18 +371,6 @@ class TableEditor(Editor):
         grid.addLayout(buttons, 1, 1)
         grid.addWidget(self.error, 2, 0, 1, 2)
         self._fill()
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        """Insert adds a row, Delete removes the selected ones (not while a cell is edited:
-        the cell's editor has the keys then)."""
-        if watched is self.table and isinstance(event, QKeyEvent) and not event.modifiers():
-            action = {Qt.Key.Key_Insert: self.add, Qt.Key.Key_Delete: self.remove}.get(
-                Qt.Key(event.key())
-            )
-            if action is not None and event.type() == QEvent.Type.KeyPress:
-                action()
-                return True
-        return super().eventFilter(watched, event)
 
     @property
     def form(self) -> SubForm:

@@ -3,11 +3,19 @@ table, and a message line that hides itself after a while."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 from typing import Any
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, QTimer
-from PySide6.QtGui import QFont
+from PySide6.QtCore import (
+    QAbstractItemModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    QTimer,
+)
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QDialog,
@@ -23,25 +31,53 @@ from PySide6.QtWidgets import (
 )
 
 from ...models.paged_table import PagedTableModel, SeverityRole
-from ..theme import severity_color
+from ..theme import error_background, severity_color
 from .column_chooser import install_column_chooser
 
 MESSAGE_MS = 6000
 
 
+# Where a cell reads as what it means: its level, from 6 (critical) to 1, 0 for none.
+LevelOf = Callable[[QModelIndex | QPersistentModelIndex], int]
+CellTest = Callable[[QModelIndex | QPersistentModelIndex], bool]
+
+
+def alarm_severity(index: QModelIndex | QPersistentModelIndex) -> int:
+    """The row's alarm severity (SeverityRole)."""
+    return int(index.data(SeverityRole) or 0)
+
+
 class SeverityDelegate(QStyledItemDelegate):
-    """Colours a cell by the row's alarm severity (SeverityRole)."""
+    """Colours a cell by what it means: its text in the colour of `level(index)` (the
+    row's alarm severity by default), major and critical in bold where `bold`; a cell
+    `refused(index)` says is wrong, on the error background (an import's refused value)."""
+
+    def __init__(
+        self,
+        parent: QObject | None = None,
+        level: LevelOf = alarm_severity,
+        *,
+        bold: bool = True,
+        refused: CellTest | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.level = level
+        self.bold = bold
+        self.refused = refused
 
     def initStyleOption(
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        level = index.data(SeverityRole)
+        level = self.level(index)
         if level:
-            option.palette.setColor(option.palette.ColorRole.Text, severity_color(int(level)))
-            font = QFont(option.font)
-            font.setBold(int(level) >= 5)
-            option.font = font
+            option.palette.setColor(option.palette.ColorRole.Text, severity_color(level))
+            if self.bold:
+                font = QFont(option.font)
+                font.setBold(level >= 5)
+                option.font = font
+        if self.refused is not None and self.refused(index):
+            option.backgroundBrush = QBrush(error_background())
 
 
 def row_table(model: QAbstractItemModel, name: str) -> QTableView:

@@ -14,17 +14,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import (
     QAbstractItemModel,
-    QEvent,
     QModelIndex,
     QObject,
     QPersistentModelIndex,
     Qt,
     Signal,
 )
-from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QComboBox, QCompleter, QLineEdit, QWidget
 
 from ...models.references import ID_ROLE, ReferenceListModel
+from .keys import on_keys
 
 
 class ReferenceCompleter(QCompleter):
@@ -69,30 +68,20 @@ class ReferenceCompleter(QCompleter):
         return f"{head}, {ident}" if head else ident
 
 
-class _ShowAllOnDown(QObject):
+def show_all_on_down(edit: QLineEdit, completer: ReferenceCompleter) -> None:
     """Down arrow in an input whose completion list is closed: list every choice."""
 
-    def __init__(self, edit: QLineEdit, completer: ReferenceCompleter) -> None:
-        super().__init__(edit)
-        self.edit = edit
-        self.completer = completer
-        edit.installEventFilter(self)
+    def show_all() -> bool:
+        popup = completer.popup()
+        if (popup is not None and popup.isVisible()) or completer.model().rowCount() == 0:
+            return False
+        completer.setCompletionPrefix(completer.splitPath(edit.text())[0])
+        if completer.completionCount() == 0:
+            completer.setCompletionPrefix("")
+        completer.complete()
+        return True
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (
-            watched is self.edit
-            and event.type() == QEvent.Type.KeyPress
-            and isinstance(event, QKeyEvent)
-            and event.key() == Qt.Key.Key_Down
-            and not self.completer.popup().isVisible()  # type: ignore[union-attr]
-            and self.completer.model().rowCount() > 0
-        ):
-            self.completer.setCompletionPrefix(self.completer.splitPath(self.edit.text())[0])
-            if self.completer.completionCount() == 0:
-                self.completer.setCompletionPrefix("")
-            self.completer.complete()
-            return True
-        return super().eventFilter(watched, event)
+    on_keys(edit, {Qt.Key.Key_Down: show_all})
 
 
 def attach_completer(
@@ -101,7 +90,7 @@ def attach_completer(
     """Complete `edit` from `model`; Down lists every choice."""
     completer = ReferenceCompleter(model, edit, multiple=multiple)
     edit.setCompleter(completer)
-    _ShowAllOnDown(edit, completer)
+    show_all_on_down(edit, completer)
     return completer
 
 
@@ -203,7 +192,7 @@ class ReferenceListInput(QLineEdit):
         self.setPlaceholderText(placeholder or "type a name or an ID; Down lists them")
         completer = ReferenceCompleter(model, self, multiple=True, labels=True)
         self.setCompleter(completer)
-        _ShowAllOnDown(self, completer)
+        show_all_on_down(self, completer)
         self._kept: list[str] = []
         model.modelAboutToBeReset.connect(self._keep)
         model.modelReset.connect(self._restore)

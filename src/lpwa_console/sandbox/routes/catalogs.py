@@ -113,7 +113,7 @@ def _profile_uid(conn: sqlite3.Connection, kind: str, text: str) -> int:
     uid, ref = _ident(text)
     found = None
     if uid is not None or ref is not None:
-        found = store.find_profile(conn, _table(kind), uid=uid, ref=ref)
+        found = store.find_entry(conn, _table(kind), uid=uid, ref=ref)
     if found is None:
         raise not_found(f"{_NOUN[kind]} {text} not found")
     return found
@@ -193,7 +193,7 @@ class Entries:
         vendors `values["vendor"]` must name one of."""
         with op.write() as conn:
             op.check(conn)
-            if store.find_profile(conn, _table(self.kind), ref=values["ID"]) is not None:
+            if store.find_entry(conn, _table(self.kind), ref=values["ID"]) is not None:
                 raise ApiError(409, DUPLICATE, f"ID: {self.a_noun} {values['ID']} exists")
             if vendor_kind is not None:
                 _check_vendor(conn, vendor_kind, values["vendor"])

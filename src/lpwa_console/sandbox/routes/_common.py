@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from typing import Annotated, Any, Protocol, TypeVar
@@ -26,7 +26,15 @@ from ...schema.common import parse_identifier
 from ...schema.domains import Domain, DomainRestrictions, domain_matches, leaves_domains
 from ..accounts import Account
 from ..auth import Services
-from ..errors import BAD_PAGING, OUT_OF_DOMAIN, UNKNOWN_REFERENCE, bad_request, forbidden, not_found
+from ..errors import (
+    BAD_PAGING,
+    OUT_OF_DOMAIN,
+    UNKNOWN_REFERENCE,
+    bad_request,
+    forbidden,
+    not_found,
+    refuse_changed,
+)
 from ..params import PageIndex
 from ..store import devices as device_store
 from ..store import domains as domain_store
@@ -204,6 +212,31 @@ def check_kept_inside(
             f"{field}: a restricted account keeps its items inside its own domains ({what})",
             OUT_OF_DOMAIN,
         )
+
+
+def current_for_update(
+    conn: sqlite3.Connection,
+    uid: int,
+    account: Account | DomainRestrictions | None,
+    domains: list[tuple[str, str]] | None,
+    domains_of: Callable[[sqlite3.Connection, int], list[tuple[str, str]]],
+    read: Callable[[sqlite3.Connection, int], dict[str, Any]],
+    fixed: Mapping[str, Any],
+    *,
+    any_case: Collection[str] | None = None,
+) -> dict[str, Any]:
+    """The item `uid` as read before an update, once the update's first checks pass in the
+    order every domain-restricted item makes them: its new `domains` (None: unchanged) keep
+    it inside the caller's (403, `check_kept_inside`), then it changes no field fixed at
+    creation (400, `refuse_changed` of `fixed`, the body's `fixed_values()`)."""
+    if domains is not None:
+        check_kept_inside(account, domains_of(conn, uid), domains)
+    current = read(conn, uid)
+    if any_case is None:
+        refuse_changed(current, fixed)
+    else:
+        refuse_changed(current, fixed, any_case=any_case)
+    return current
 
 
 def app_server_ids(

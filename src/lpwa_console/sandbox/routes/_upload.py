@@ -13,17 +13,25 @@ import csv
 import email.message
 import email.parser
 import io
+import sqlite3
 import tempfile
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from itertools import islice
+from typing import IO, Any, Protocol, TypeVar
 
 from fastapi import Request
 from fastapi.responses import JSONResponse
 from starlette.responses import Response
 
 from ...schema.common import ErrorBody
-from ...schema.device_import import ImportFailedLine, ImportLineError, format_import_errors
-from ..errors import INVALID, bad_request, too_large
+from ...schema.device_import import (
+    ImportFailedLine,
+    ImportLineError,
+    RowError,
+    format_import_errors,
+)
+from ..db import Database
+from ..errors import INVALID, ApiError, bad_request, too_large
 from ..long_work import let_requests_in, off_request
 
 # Room for a multipart body's framing beyond the file's own limit.
@@ -303,3 +311,65 @@ async def import_answer(request: Request, run: Callable[[IO[bytes], str], Failed
     finally:
         upload.close()
     return failed.answer()
+
+
+class CsvRow(Protocol):
+    """What the imports read of a parsed line (`ImportRow`, `KmImportRow`)."""
+
+    row: int
+    EUI: str | None
+    errors: list[RowError]
+
+    @property
+    def ok(self) -> bool: ...
+
+    def cell(self, letter: str) -> str: ...
+
+
+R = TypeVar("R", bound=CsvRow)
+
+
+def import_rows(
+    db: Database,
+    upload: IO[bytes],
+    content_type: str,
+    parse: Callable[[int, list[str]], R | None],
+    applier: Callable[[sqlite3.Connection, list[R]], Callable[[R], object]],
+    batch: int = 1,
+) -> FailedLines:
+    """An import read twice: the schema's refusals and the count first, without the write
+    lock (a file of bad lines never holds it), then the valid rows in one transaction, `batch`
+    at a time: `applier(conn, rows)` gives what applies one of them (an ApiError refuses
+    that line, the others go on). `parse` makes a record a row (None for a comment or empty
+    line)."""
+
+    def rows() -> Iterator[R]:
+        for start, cells in csv_lines(upload, content_type).records():
+            row = parse(start, cells)
+            if row is not None:
+                yield row
+
+    failed = FailedLines()
+    valid = 0
+    for row in rows():
+        if row.ok:
+            valid += 1
+        else:
+            errors = [
+                (INVALID, f"column {e.column}: {e.message}" if e.column else e.message)
+                for e in row.errors
+            ]
+            failed.add(row.EUI or row.cell("B"), row.row, errors)
+    check_row_count(valid)
+    if not valid:
+        return failed  # (nothing to apply: no write lock, no second reading)
+    valid_rows = (row for row in rows() if row.ok)
+    with db.write() as conn:
+        while rows_now := list(islice(valid_rows, batch)):
+            apply = applier(conn, rows_now)
+            for row in rows_now:
+                try:
+                    apply(row)
+                except ApiError as exc:
+                    failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
+    return failed

@@ -37,7 +37,7 @@ from ...schema.alarms import (
 )
 from ...schema.common import ListEnvelope
 from ..accounts import Account
-from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
+from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter, Services
 from ..errors import BAD_PAGING, bad_request, not_found
 from ..store import alarms as store
 from ..store.clock import now_ms
@@ -178,11 +178,17 @@ def _owner_page(conn: sqlite3.Connection, w: Where, paging: Paging) -> dict[str,
     return list_answer(items, more, first=paging.first, count=lambda: store.count(conn, w))
 
 
-def _ack_counted(conn: sqlite3.Connection, w: Where, kind: str, who: str) -> int:
-    n = store.count(conn, store.unacked(w))
-    owners = store.ack(conn, w, who, now_ms())
-    store.refresh_counters(conn, kind, owners)
-    return n
+def _acked(
+    svc: Services, account: Account, kind: str, where: Callable[[sqlite3.Connection], Where]
+) -> dict[str, Any]:
+    """Acknowledge the alarms `where(conn)` selects, in one write; `count`: those that were
+    not acknowledged yet."""
+    with svc.db.write() as conn:
+        w = where(conn)
+        n = store.count(conn, store.unacked(w))
+        owners = store.ack(conn, w, account.name, now_ms())
+        store.refresh_counters(conn, kind, owners)
+        return {"count": n}
 
 
 # --- the routes of one kind of owner --------------------------------------------------------
@@ -233,9 +239,7 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
     def ack_collection_alarms(
         body: AlarmsAck, account: DeviceWriter, svc: AppServices
     ) -> dict[str, Any]:
-        with svc.db.write() as conn:
-            w = _listed(account, kind, body.alarmUids)
-            return {"count": _ack_counted(conn, w, kind, account.name)}
+        return _acked(svc, account, kind, lambda _: _listed(account, kind, body.alarmUids))
 
     # The owner's path parameter keeps its name (`deviceUid`...) through an alias: a default
     # value, since `from __future__ import annotations` leaves annotations unevaluated.
@@ -258,9 +262,10 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         svc: AppServices,
         q: ScopedQuery,
     ) -> dict[str, Any]:
-        with svc.db.write() as conn:
-            w = _scoped(account, kind, owners.visible_uid(conn, account, owner), q)
-            return {"count": _ack_counted(conn, w, kind, account.name)}
+        return _acked(
+            svc, account, kind,
+            lambda conn: _scoped(account, kind, owners.visible_uid(conn, account, owner), q),
+        )  # fmt: skip
 
     def ack_one_owner_alarm(
         *,
@@ -269,12 +274,14 @@ def add_owner_routes(router: APIRouter, owners: Owners) -> None:
         account: DeviceWriter,
         svc: AppServices,
     ) -> dict[str, Any]:
-        q = store.AlarmQuery(alarm_uid=alarmUid)
-        with svc.db.write() as conn:
+        def the_alarm(conn: sqlite3.Connection) -> Where:
+            q = store.AlarmQuery(alarm_uid=alarmUid)
             w = _scoped(account, kind, owners.visible_uid(conn, account, owner), q)
             if store.count(conn, w) == 0:  # not this owner's (or no such alarm)
                 raise not_found(f"alarm {alarmUid} not found")
-            return {"count": _ack_counted(conn, w, kind, account.name)}
+            return w
+
+        return _acked(svc, account, kind, the_alarm)
 
     router.add_api_route(
         f"{owners.path}/alarms", collection_alarms, methods=["GET"], name=f"{noun}_alarms",

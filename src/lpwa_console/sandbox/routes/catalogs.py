@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import Depends, Query, Request, Response
+from fastapi import Query, Request, Response
 from pydantic import ValidationError
 
 from ...schema import catalogs as wire
@@ -26,7 +26,7 @@ from ...schema.catalogs import MAX_CATALOG_BYTES, MAX_LOGO_BYTES
 from ...schema.common import parse_identifier
 from ...schema.device_profiles import Connectivity
 from ...schema.images import image_problem
-from ..auth import AppServices, ClientBodies, OperatorAccount
+from ..auth import AppServices, ClientBodies
 from ..errors import (
     DUPLICATE,
     ApiError,
@@ -40,7 +40,15 @@ from ..errors import (
 from ..long_work import off_request
 from ..store import catalogs as store
 from ..store.clock import now_ms
-from ._common import PageParams, Paging, PathScope, list_answer
+from ._catalog_routes import (
+    EntryRoutes,
+    Lang,
+    OfOperator,
+    OperatorPath,
+    add_collection_routes,
+    add_entry_routes,
+)
+from ._common import PageParams, Paging, list_answer
 from ._router import RecordedRouter
 from ._upload import FRAMING, field_window, spool_body
 
@@ -49,7 +57,6 @@ router = RecordedRouter(
     tags=["operator catalogs"],
     dependencies=[ClientBodies],
 )
-Lang = Annotated[str | None, Query(alias="language-tag", max_length=35)]
 Force = Annotated[bool, Query()]
 X: dict[str, Any] = {"response_model_exclude_none": True}
 # A catalog file unpacks to at most this many times its gzip size (JSON compresses some
@@ -58,30 +65,6 @@ MAX_GZIP_RATIO = 100
 _TABLES = {"deviceProfiles": "device_models", "baseStationProfiles": "bs_profiles"}
 _NOUN = {"deviceProfiles": "device profile", "baseStationProfiles": "base station profile",
          "rfRegions": "RF region"}  # fmt: skip
-
-
-def _operator(conn: sqlite3.Connection, operator_uid: str) -> None:
-    ident = parse_identifier(operator_uid)
-    ref = store.operator(conn)["ID"]
-    known = ident.kind == "mine" or (ident.kind == "uid" and ident.value == "1")
-    if not (known or (ident.kind == "id" and ident.value == ref)):
-        raise not_found(f"operator {operator_uid} not found")
-
-
-class OperatorPath(PathScope):
-    """`{operatorUid}`: `check(conn)` answers 404 unless it names the operator."""
-
-    def check(self, conn: sqlite3.Connection) -> None:
-        _operator(conn, self.text)
-
-
-async def operator_path(
-    operatorUid: str, account: OperatorAccount, svc: AppServices
-) -> OperatorPath:
-    return OperatorPath(operatorUid, svc)
-
-
-OfOperator = Annotated[OperatorPath, Depends(operator_path)]
 
 
 async def _upload(request: Request, limit: int, too_big: str) -> bytes:
@@ -113,7 +96,7 @@ def _profile_uid(conn: sqlite3.Connection, kind: str, text: str) -> int:
     uid, ref = _ident(text)
     found = None
     if uid is not None or ref is not None:
-        found = store.find_profile(conn, _table(kind), uid=uid, ref=ref)
+        found = store.find_entry(conn, _table(kind), uid=uid, ref=ref)
     if found is None:
         raise not_found(f"{_NOUN[kind]} {text} not found")
     return found
@@ -193,7 +176,7 @@ class Entries:
         vendors `values["vendor"]` must name one of."""
         with op.write() as conn:
             op.check(conn)
-            if store.find_profile(conn, _table(self.kind), ref=values["ID"]) is not None:
+            if store.find_entry(conn, _table(self.kind), ref=values["ID"]) is not None:
                 raise ApiError(409, DUPLICATE, f"ID: {self.a_noun} {values['ID']} exists")
             if vendor_kind is not None:
                 _check_vendor(conn, vendor_kind, values["vendor"])
@@ -206,6 +189,14 @@ class Entries:
         with op.write() as conn:
             op.check(conn)
             yield conn, _profile_uid(conn, self.kind, text)
+
+    def change(
+        self, op: OperatorPath, text: str, update: Callable[[sqlite3.Connection, int], None]
+    ) -> dict[str, Any]:
+        """`update(conn, uid)` of the entry `text` names, then the entry as changed."""
+        with self.changing(op, text) as (conn, uid):
+            update(conn, uid)
+        return self.written(op, uid)
 
 
 @router.reads("", wire.Operator)
@@ -390,48 +381,60 @@ def _check_vendor(conn: sqlite3.Connection, kind: str, ref: str | None) -> None:
         raise bad_request(f"vendor.ID: no vendor {ref}")
 
 
-@router.creates("/deviceProfiles", wire.OperatorDeviceProfile,
-                responses={409: {"description": "A device profile with this ID exists"}})  # fmt: skip
-def create_device_profile(op: OfOperator, body: wire.DeviceProfileCreate) -> dict[str, Any]:
-    """The ID gets `CUSTOM/` when it has not; at most 40 characters with it."""
-    values = body.rule_values()
-    values["ID"] = wire.custom_id(body.ID)
-    values["vendor"] = body.vendor.ID if body.vendor else None
-    return DEVICE_PROFILES.create(op, values, store.DEVICE_VENDOR)
+def _sent_values(
+    conn: sqlite3.Connection,
+    current: dict[str, Any],
+    body: wire.DeviceProfileUpdate | wire.BaseStationProfileUpdate,
+    vendor_kind: str,
+) -> dict[str, Any]:
+    """A profile update's values as sent, once none changes a fixed field of `current`; a
+    vendor named by its ID, which must be one of `vendor_kind`."""
+    refuse_changed(current, body.fixed_values())
+    sent = body.model_dump(exclude_unset=True)
+    if "vendor" in sent:
+        sent["vendor"] = body.vendor.ID if body.vendor else None
+        _check_vendor(conn, vendor_kind, sent["vendor"])
+    return sent
 
 
-@router.reads("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
-def get_device_profile(
-    op: OfOperator, profileUid: str,
-    language_tag: Lang = None,
-) -> dict[str, Any]:  # fmt: skip
-    return DEVICE_PROFILES.read(op, profileUid, language_tag)
+def _created(
+    values: dict[str, Any], body: wire.DeviceProfileCreate | wire.BaseStationProfileCreate
+) -> dict[str, Any]:
+    """A new profile's `values`, its ID with `CUSTOM/`, its vendor named by its ID."""
+    return values | {
+        "ID": wire.custom_id(body.ID),
+        "vendor": body.vendor.ID if body.vendor else None,
+    }
 
 
-@router.replaces("/deviceProfiles/{profileUid:path}", wire.OperatorDeviceProfile)
-def update_device_profile(
-    op: OfOperator, profileUid: str, body: wire.DeviceProfileUpdate,
-) -> dict[str, Any]:  # fmt: skip
-    """The fields sent replace those held; the LoRaWAN rules are checked on the result
-    (a forced value may be left out: it is set)."""
-    with DEVICE_PROFILES.changing(op, profileUid) as (conn, uid):
-        current = store.device_profile_values(conn, uid)
-        refuse_changed(current, body.fixed_values())
-        sent_values = body.model_dump(exclude_unset=True)
-        if sent_values.get("commercialName", "") is None:  # a name cannot be emptied
-            del sent_values["commercialName"]
-        if "vendor" in sent_values:
-            sent_values["vendor"] = body.vendor.ID if body.vendor else None
-            _check_vendor(conn, store.DEVICE_VENDOR, sent_values["vendor"])
-        if "defaultIsmBands" in sent_values:
-            sent_values["defaultIsmBands"] = [b.ID for b in body.defaultIsmBands or ()]
-        merged = current | sent_values
-        sent_rules = {k: v for k, v in merged.items() if k in sent_values or k not in _FORCED}
-        problems = wire.rule_problems(sent_rules)
-        if problems:
-            raise bad_request("; ".join(problems))
-        store.write_device_profile(conn, merged, source="", uid=uid)
-    return DEVICE_PROFILES.written(op, uid)
+def _update_device_profile(
+    conn: sqlite3.Connection, uid: int, body: wire.DeviceProfileUpdate
+) -> None:
+    current = store.device_profile_values(conn, uid)
+    sent_values = _sent_values(conn, current, body, store.DEVICE_VENDOR)
+    if sent_values.get("commercialName", "") is None:  # a name cannot be emptied
+        del sent_values["commercialName"]
+    if "defaultIsmBands" in sent_values:
+        sent_values["defaultIsmBands"] = [b.ID for b in body.defaultIsmBands or ()]
+    merged = current | sent_values
+    sent_rules = {k: v for k, v in merged.items() if k in sent_values or k not in _FORCED}
+    problems = wire.rule_problems(sent_rules)
+    if problems:
+        raise bad_request("; ".join(problems))
+    store.write_device_profile(conn, merged, source="", uid=uid)
+
+
+DEVICE_PROFILE_ROUTES = EntryRoutes(
+    DEVICE_PROFILES, "/deviceProfiles", "profileUid", "device_profile",
+    wire.OperatorDeviceProfile, wire.DeviceProfileCreate, wire.DeviceProfileUpdate,
+    "A device profile with this ID exists", lambda body: _created(body.rule_values(), body),
+    _update_device_profile, vendor_kind=store.DEVICE_VENDOR,
+    create_doc="The ID gets `CUSTOM/` when it has not; at most 40 characters with it.",
+    update_doc="The fields sent replace those held; the LoRaWAN rules are checked on the"
+    " result\n(a forced value may be left out: it is set).",
+)  # fmt: skip
+add_collection_routes(router, DEVICE_PROFILE_ROUTES)
+add_entry_routes(router, DEVICE_PROFILE_ROUTES)
 
 
 _FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
@@ -443,21 +446,24 @@ _FORCED = frozenset({"allowedABPAutomaticReset", "devNonceCounterBased",
 # --- base-station profiles ------------------------------------------------------------------
 
 
-@router.reads("/baseStationProfiles", wire.OperatorBaseStationProfilePage)
-def list_bs_profiles(
-    op: OfOperator, paging: PageParams,
-    source: wire.CatalogSource | None = None, language_tag: Lang = None,
-) -> dict[str, Any]:  # fmt: skip
-    return BS_PROFILES.page(op, paging, language_tag, source=source)
+def _update_bs_profile(
+    conn: sqlite3.Connection, uid: int, body: wire.BaseStationProfileUpdate
+) -> None:
+    current = store.bs_profile_values(conn, uid)
+    sent = _sent_values(conn, current, body, store.BS_VENDOR)
+    merged = current | {k: v for k, v in sent.items() if v is not None or k == "vendor"}
+    store.write_bs_profile(conn, merged, source="", uid=uid)
 
 
-@router.creates("/baseStationProfiles", wire.OperatorBaseStationProfile,
-                responses={409: {"description": "A base station profile with this ID exists"}})  # fmt: skip
-def create_bs_profile(op: OfOperator, body: wire.BaseStationProfileCreate) -> dict[str, Any]:
-    values = body.model_dump(exclude_none=True)
-    values["ID"] = wire.custom_id(body.ID)
-    values["vendor"] = body.vendor.ID
-    return BS_PROFILES.create(op, values, store.BS_VENDOR)
+BS_PROFILE_ROUTES = EntryRoutes(
+    BS_PROFILES, "/baseStationProfiles", "profileUid", "bs_profile",
+    wire.OperatorBaseStationProfile, wire.BaseStationProfileCreate,
+    wire.BaseStationProfileUpdate, "A base station profile with this ID exists",
+    lambda body: _created(body.model_dump(exclude_none=True), body), _update_bs_profile,
+    vendor_kind=store.BS_VENDOR,
+    page_model=wire.OperatorBaseStationProfilePage,
+)  # fmt: skip
+add_collection_routes(router, BS_PROFILE_ROUTES)
 
 
 @router.replaces(
@@ -476,28 +482,7 @@ def put_lrr_version(
     return next(v for v in store.lrr_versions(op.conn(), uid) if v["ID"] == versionUid)
 
 
-@router.reads("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
-def get_bs_profile(
-    op: OfOperator, profileUid: str,
-    language_tag: Lang = None,
-) -> dict[str, Any]:  # fmt: skip
-    return BS_PROFILES.read(op, profileUid, language_tag)
-
-
-@router.replaces("/baseStationProfiles/{profileUid:path}", wire.OperatorBaseStationProfile)
-def update_bs_profile(
-    op: OfOperator, profileUid: str, body: wire.BaseStationProfileUpdate,
-) -> dict[str, Any]:  # fmt: skip
-    with BS_PROFILES.changing(op, profileUid) as (conn, uid):
-        current = store.bs_profile_values(conn, uid)
-        refuse_changed(current, body.fixed_values())
-        sent = body.model_dump(exclude_unset=True)
-        if "vendor" in sent:
-            sent["vendor"] = body.vendor.ID if body.vendor else None
-            _check_vendor(conn, store.BS_VENDOR, sent["vendor"])
-        merged = current | {k: v for k, v in sent.items() if v is not None or k == "vendor"}
-        store.write_bs_profile(conn, merged, source="", uid=uid)
-    return BS_PROFILES.written(op, uid)
+add_entry_routes(router, BS_PROFILE_ROUTES)
 
 
 # --- vendors --------------------------------------------------------------------------------
@@ -606,19 +591,20 @@ _vendor_routes("/baseStationVendors", store.BS_VENDOR)
 # --- RF regions -----------------------------------------------------------------------------
 
 
-@router.reads("/rfRegions", wire.RfRegionPage)
-def list_rf_regions(
-    op: OfOperator, paging: PageParams,
-    source: wire.CatalogSource | None = None, language_tag: Lang = None,
-) -> dict[str, Any]:  # fmt: skip
-    return RF_REGIONS.page(op, paging, language_tag, source=source)
+def _update_rf_region(conn: sqlite3.Connection, uid: int, body: wire.RfRegionUpdate) -> None:
+    fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
+    current = {"ID": fixed_id, "ismBand": fixed_band}
+    refuse_changed(current, body.fixed_values(), null_keeps=True)
+    store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
 
 
-@router.creates("/rfRegions", wire.RfRegion,
-                responses={409: {"description": "An RF region with this ID exists"}})  # fmt: skip
-def create_rf_region(op: OfOperator, body: wire.RfRegionCreate) -> dict[str, Any]:
-    values = body.model_dump(exclude_none=True) | {"ID": wire.custom_id(body.ID)}
-    return RF_REGIONS.create(op, values)
+RF_REGION_ROUTES = EntryRoutes(
+    RF_REGIONS, "/rfRegions", "rfRegionUid", "rf_region", wire.RfRegion, wire.RfRegionCreate,
+    wire.RfRegionUpdate, "An RF region with this ID exists",
+    lambda body: body.model_dump(exclude_none=True) | {"ID": wire.custom_id(body.ID)},
+    _update_rf_region, page_model=wire.RfRegionPage,
+)  # fmt: skip
+add_collection_routes(router, RF_REGION_ROUTES)
 
 
 @router.reads("/rfRegions/{rfRegionUid:path}/locals/{languageTag}", wire.RfRegionLocal)
@@ -684,24 +670,7 @@ async def post_logo(
     return RF_REGIONS.written(op, uid)
 
 
-@router.reads("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
-def get_rf_region(
-    op: OfOperator, rfRegionUid: str,
-    language_tag: Lang = None,
-) -> dict[str, Any]:  # fmt: skip
-    return RF_REGIONS.read(op, rfRegionUid, language_tag)
-
-
-@router.replaces("/rfRegions/{rfRegionUid:path}", wire.RfRegion)
-def update_rf_region(
-    op: OfOperator, rfRegionUid: str, body: wire.RfRegionUpdate,
-) -> dict[str, Any]:  # fmt: skip
-    with RF_REGIONS.changing(op, rfRegionUid) as (conn, uid):
-        fixed_id, fixed_band = store.rf_region_fixed(conn, uid)
-        current = {"ID": fixed_id, "ismBand": fixed_band}
-        refuse_changed(current, body.fixed_values(), null_keeps=True)
-        store.write_rf_region(conn, body.model_dump(exclude_none=True), source="", uid=uid)
-    return RF_REGIONS.written(op, uid)
+add_entry_routes(router, RF_REGION_ROUTES)
 
 
 @router.delete("/rfRegions/{rfRegionUid:path}", status_code=204)

@@ -22,7 +22,8 @@ The answer is the platform's (public reference):
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import sqlite3
+from collections.abc import Callable
 from functools import partial
 from typing import IO, Annotated
 
@@ -33,18 +34,11 @@ from ...schema.device_import import ImportRow, parse_import_row
 from ...schema.domains import Domain, domain_matches
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
-from ..errors import INVALID, OUT_OF_DOMAIN, bad_request, forbidden
+from ..errors import OUT_OF_DOMAIN, bad_request, forbidden
 from ..store import device_import as store
 from ..store.clock import now_ms
 from ._router import RecordedRouter
-from ._upload import (
-    IMPORT_RESPONSES,
-    CsvLines,
-    FailedLines,
-    check_row_count,
-    csv_lines,
-    import_answer,
-)
+from ._upload import IMPORT_RESPONSES, FailedLines, import_answer, import_rows
 
 router = RecordedRouter(prefix="/subscriptions/mine/devices", tags=["devices"])
 
@@ -73,51 +67,19 @@ def _domain_parameter(items: list[str], account: Account) -> list[tuple[str, str
     return pairs
 
 
-def _schema_errors(row: ImportRow) -> list[tuple[int, str]]:
-    return [
-        (INVALID, f"column {e.column}: {e.message}" if e.column else e.message) for e in row.errors
-    ]
-
-
-def _rows(open_file: Callable[[], CsvLines]) -> Iterator[ImportRow]:
-    for start, cells in open_file().records():
-        row = parse_import_row(start, cells)
-        if row is not None:
-            yield row
-
-
 def _run(
     svc: Services, account: Account, upload: IO[bytes], content_type: str, *, domains: list[str]
 ) -> FailedLines:
     assert account.subscription_id is not None
     pairs = _domain_parameter(domains, account)
-
-    def open_file() -> CsvLines:
-        return csv_lines(upload, content_type)
-
     ctx = store.context_for(
         account.subscription_id, account.restrictions, account.rights, pairs, now_ms()
     )
-    failed = FailedLines()
-    # First pass, without the write lock: the lines the schema refuses, and the count.
-    valid = 0
-    for row in _rows(open_file):
-        if row.ok:
-            valid += 1
-        else:
-            failed.add(row.EUI or row.cell("B"), row.row, _schema_errors(row))
-    check_row_count(valid)
-    if not valid:
-        return failed  # (nothing to apply: no write lock, no second reading)
-    with svc.db.write() as conn:  # then the valid lines, all in one transaction
-        for row in _rows(open_file):
-            if not row.ok:
-                continue
-            try:
-                store.apply(conn, ctx, row)
-            except store.RowRefused as exc:
-                failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
-    return failed
+
+    def applier(conn: sqlite3.Connection, _: list[ImportRow]) -> Callable[[ImportRow], object]:
+        return partial(store.apply, conn, ctx)
+
+    return import_rows(svc.db, upload, content_type, parse_import_row, applier)
 
 
 @router.post(

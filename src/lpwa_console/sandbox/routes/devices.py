@@ -41,7 +41,6 @@ from ..errors import (
     ApiError,
     bad_request,
     forbidden,
-    refuse_changed,
 )
 from ..store import devices as store
 from ..store import subscription as subscription_store
@@ -49,7 +48,7 @@ from ..store.clock import network_now, now_ms
 from ._common import (
     PageParams,
     add_next_cursor,
-    check_kept_inside,
+    current_for_update,
     decode_cursor,
     list_answer,
     parse_sort,
@@ -361,10 +360,8 @@ def update_device(
     domains = _check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = _visible_uid(conn, account, deviceUid)
-        if domains is not None:
-            check_kept_inside(account, store.domains_of(conn, uid), domains)
-        current = _device(conn, uid)
-        refuse_changed(current, body.fixed_values())
+        fixed = body.fixed_values()
+        current = current_for_update(conn, uid, account, domains, store.domains_of, _device, fixed)
         if "appServersRoutingProfile" in given:
             if _same_routing_profile(current, body):
                 given.discard("appServersRoutingProfile")  # sent back as read: no change

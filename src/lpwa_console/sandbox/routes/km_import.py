@@ -12,9 +12,8 @@ decrypted ahead, on two threads."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from functools import partial
-from itertools import islice
 from typing import IO
 
 from fastapi import Request, Response
@@ -23,20 +22,13 @@ from ...schema.domains import DomainRestrictions
 from ...schema.km_import import KmImportRow, parse_km_row
 from ..accounts import Account
 from ..auth import AppServices, DeviceWriter, Services
-from ..errors import DUPLICATE, INVALID, NOT_FOUND, ApiError
+from ..errors import DUPLICATE, NOT_FOUND, ApiError
 from ..store import km_devices as store
 from ..store.clock import now_ms
 from ..store.key_manager import KeyOpener
 from ._km import km_subscription
 from ._router import RecordedRouter
-from ._upload import (
-    IMPORT_RESPONSES,
-    CsvLines,
-    FailedLines,
-    check_row_count,
-    csv_lines,
-    import_answer,
-)
+from ._upload import IMPORT_RESPONSES, FailedLines, import_answer, import_rows
 
 router = RecordedRouter(tags=["key manager devices"])
 BATCH = 1000
@@ -58,10 +50,10 @@ def _rsa_cells(rows: list[KmImportRow]) -> list[tuple[str, str]]:
 def _apply(
     conn: sqlite3.Connection,
     sub: int,
-    row: KmImportRow,
     opener: KeyOpener,
     now: int,
     restrictions: DomainRestrictions | None,
+    row: KmImportRow,
 ) -> None:
     assert row.EUI is not None
     if not store.within_reach(conn, sub, row.EUI, restrictions):
@@ -80,47 +72,21 @@ def _apply(
     store.create(conn, sub, row.device, now, opener)
 
 
-def _rows(open_file: Callable[[], CsvLines]) -> Iterator[KmImportRow]:
-    for start, cells in open_file().records():
-        row = parse_km_row(start, cells)
-        if row is not None:
-            yield row
-
-
 def _run(
     svc: Services, account: Account, km: str, upload: IO[bytes], content_type: str
 ) -> FailedLines:
     sub = km_subscription(svc.db.conn(), account, km)
 
-    def open_file() -> CsvLines:
-        return csv_lines(upload, content_type)
-
-    failed = FailedLines()
-    # First pass, without the write lock: the lines the schema refuses, and the count.
-    valid = 0
-    for row in _rows(open_file):
-        if row.ok:
-            valid += 1
-            continue
-        errors = [
-            (INVALID, (f"column {e.column}: " if e.column else "") + e.message) for e in row.errors
-        ]
-        failed.add(row.EUI or row.cell("B"), row.row, errors)
-    check_row_count(valid)
-    if not valid:
-        return failed  # (nothing to apply: no write lock, no second reading)
     now = now_ms()
-    rows = (row for row in _rows(open_file) if row.ok)
-    with svc.db.write() as conn:  # then the valid lines, all in one transaction
-        while batch := list(islice(rows, BATCH)):
-            opener = KeyOpener(conn, sub)  # per batch: it keeps the keys it opened
-            opener.predecrypt(_rsa_cells(batch))
-            for row in batch:
-                try:
-                    _apply(conn, sub, row, opener, now, account.restrictions)
-                except ApiError as exc:
-                    failed.add(row.EUI or row.cell("B"), row.row, [(exc.code, exc.message)])
-    return failed
+
+    def applier(
+        conn: sqlite3.Connection, batch: list[KmImportRow]
+    ) -> Callable[[KmImportRow], object]:
+        opener = KeyOpener(conn, sub)  # per batch: it keeps the keys it opened
+        opener.predecrypt(_rsa_cells(batch))
+        return partial(_apply, conn, sub, opener, now, account.restrictions)
+
+    return import_rows(svc.db, upload, content_type, parse_km_row, applier, BATCH)
 
 
 @router.post(

@@ -28,7 +28,7 @@ from ...schema.multicast import (
 )
 from ..accounts import Account
 from ..auth import AppServices, ClientBodies, DeviceReader, DeviceWriter
-from ..errors import DUPLICATE, ApiError, refuse_changed
+from ..errors import DUPLICATE, ApiError
 from ..store import multicast as store
 from ..store import subscription as subscription_store
 from ..store.clock import now_ms
@@ -36,7 +36,7 @@ from ._common import (
     PageParams,
     app_server_ids,
     check_domains,
-    check_kept_inside,
+    current_for_update,
     list_answer,
     parse_sort,
     query_model,
@@ -232,10 +232,8 @@ def update_group(
     domains = check_domains(account, body.domains) if "domains" in given else None
     with svc.db.write() as conn:
         uid = visible_group_uid(conn, account, multicastGroupUid)
-        if domains is not None:
-            check_kept_inside(account, store.domains_of(conn, uid), domains)
-        current = _group(conn, uid)
-        refuse_changed(current, body.fixed_values())
+        fixed = body.fixed_values()
+        current = current_for_update(conn, uid, account, domains, store.domains_of, _group, fixed)
         servers = None
         if "appServers" in given:
             refs = [s.ID for s in body.appServers or []]

@@ -12,145 +12,61 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Header, Query, Response
 
 from ...schema import network as wire
 from ...schema.common import parse_identifier
-from ..accounts import Account
-from ..auth import AppServices, ClientBodies, Services, SubscriptionReader, SubscriptionWriter
-from ..errors import DUPLICATE, NOT_ACCEPTABLE, ApiError, bad_request, not_found, refuse_changed
+from ..auth import AppServices, ClientBodies, SubscriptionReader
+from ..errors import NOT_ACCEPTABLE, ApiError, bad_request, not_found
 from ..store import network as store
+from ._by_id import ByID, ByIDRoutes, add_by_id_routes
 from ._common import PageParams
 from ._router import RecordedRouter
 
 router = RecordedRouter(prefix="/subscriptions/mine", tags=["network"], dependencies=[ClientBodies])
-CONTEXTS = "/cellularNetworkContexts"
-KEYS = "/asTransportKeys"
 
 
 # --- cellular network contexts and AS transport keys: addressed by their ID ------------------
 
 
-@dataclass(frozen=True)
-class ByID:
-    """A subscription's resource addressed by its ID: found or 404, made unless the ID is
-    taken (409), deleted unless something uses it (400 naming what)."""
+def _update_context(
+    conn: sqlite3.Connection, sub: int, ref: str, body: wire.CellularNetworkContextUpdate
+) -> None:
+    if "name" in body.model_fields_set and body.name is None:
+        raise bad_request("name: cannot be removed")
+    store.update_context(conn, sub, ref, body)
 
-    what: str  # as a 404 names it
-    one: str  # as a 409 names one
-    table: str
-    find: Callable[[sqlite3.Connection, int, str], dict[str, Any] | None]
-    create: Callable[[sqlite3.Connection, int, Any], None]
 
-    def get(self, svc: Services, sub: int, ref: str) -> dict[str, Any]:
-        found = self.find(svc.db.conn(), sub, ref)
-        if found is None:
-            raise not_found(f"{self.what} {ref} not found")
-        return found
-
-    def add(self, svc: Services, sub: int, body: Any) -> dict[str, Any]:
-        with svc.db.write() as conn:
-            if self.find(conn, sub, body.ID) is not None:
-                raise ApiError(409, DUPLICATE, f"ID: {self.one} {body.ID} exists")
-            self.create(conn, sub, body)
-        return self.get(svc, sub, body.ID)
-
-    def delete(self, svc: Services, account: Account, ref: str, field: str) -> Response:
-        with svc.db.write() as conn:
-            self.get(svc, account.sub, ref)
-            used = store.delete_unused(conn, account.sub, self.table, ref, account.restrictions)
-            if used.total:
-                raise bad_request(f"{field}: still used by {used.words()}")
-        return Response(status_code=204)
+def _rename_key(
+    conn: sqlite3.Connection, sub: int, ref: str, body: wire.AsTransportKeyUpdate
+) -> None:
+    if body.name:
+        store.rename_key(conn, sub, ref, body.name)
 
 
 NETWORK_CONTEXTS = ByID(
     "cellular network context", "a network context", "network_contexts",
-    store.find_context, store.create_context,
+    store.find_context, store.create_context, _update_context,
+    store.contexts_page, store.contexts_count,
 )  # fmt: skip
 TRANSPORT_KEYS = ByID(
     "AS transport key", "an AS transport key", "as_transport_keys",
-    store.find_key, store.create_key,
+    store.find_key, store.create_key, _rename_key, store.keys_page, store.keys_count,
 )  # fmt: skip
-CONTEXT = f"{CONTEXTS}/{{networkContextID}}"
-KEY = f"{KEYS}/{{asTransportKeyID}}"
-
-
-@router.reads(CONTEXTS, wire.CellularNetworkContextPage)
-def list_contexts(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> Any:
-    return paging.of(store.contexts_page, store.contexts_count, svc.db.conn(), account.sub)
-
-
-@router.creates(CONTEXTS, wire.CellularNetworkContext,
-                responses={409: {"description": "A context with this ID exists"}})  # fmt: skip
-def create_context(
-    body: wire.CellularNetworkContextCreate, account: SubscriptionWriter, svc: AppServices
-) -> dict[str, Any]:
-    return NETWORK_CONTEXTS.add(svc, account.sub, body)
-
-
-@router.reads(CONTEXT, wire.CellularNetworkContext)
-def get_context(networkContextID: str, account: SubscriptionReader, svc: AppServices) -> Any:
-    return NETWORK_CONTEXTS.get(svc, account.sub, networkContextID)
-
-
-@router.replaces(CONTEXT, wire.CellularNetworkContext)
-def update_context(
-    networkContextID: str, body: wire.CellularNetworkContextUpdate, account: SubscriptionWriter,
-    svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    refuse_changed(NETWORK_CONTEXTS.get(svc, account.sub, networkContextID), body.fixed_values())
-    if "name" in body.model_fields_set and body.name is None:
-        raise bad_request("name: cannot be removed")
-    with svc.db.write() as conn:
-        store.update_context(conn, account.sub, networkContextID, body)
-    return NETWORK_CONTEXTS.get(svc, account.sub, networkContextID)
-
-
-@router.delete(CONTEXT, status_code=204)
-def delete_context(
-    networkContextID: str, account: SubscriptionWriter, svc: AppServices
-) -> Response:
-    return NETWORK_CONTEXTS.delete(svc, account, networkContextID, "networkContextID")
-
-
-@router.reads(KEYS, wire.AsTransportKeyPage)
-def list_keys(account: SubscriptionReader, svc: AppServices, paging: PageParams) -> Any:
-    return paging.of(store.keys_page, store.keys_count, svc.db.conn(), account.sub)
-
-
-@router.creates(KEYS, wire.AsTransportKey,
-                responses={409: {"description": "A key with this ID exists"}})  # fmt: skip
-def create_key(
-    body: wire.AsTransportKeyCreate, account: SubscriptionWriter, svc: AppServices
-) -> dict[str, Any]:
-    return TRANSPORT_KEYS.add(svc, account.sub, body)
-
-
-@router.reads(KEY, wire.AsTransportKey)
-def get_key(asTransportKeyID: str, account: SubscriptionReader, svc: AppServices) -> Any:
-    return TRANSPORT_KEYS.get(svc, account.sub, asTransportKeyID)
-
-
-@router.replaces(KEY, wire.AsTransportKey)
-def update_key(
-    asTransportKeyID: str, body: wire.AsTransportKeyUpdate, account: SubscriptionWriter,
-    svc: AppServices,
-) -> dict[str, Any]:  # fmt: skip
-    refuse_changed(TRANSPORT_KEYS.get(svc, account.sub, asTransportKeyID), body.fixed_values())
-    if body.name:
-        with svc.db.write() as conn:
-            store.rename_key(conn, account.sub, asTransportKeyID, body.name)
-    return TRANSPORT_KEYS.get(svc, account.sub, asTransportKeyID)
-
-
-@router.delete(KEY, status_code=204)
-def delete_key(asTransportKeyID: str, account: SubscriptionWriter, svc: AppServices) -> Response:
-    return TRANSPORT_KEYS.delete(svc, account, asTransportKeyID, "asTransportKeyID")
+add_by_id_routes(router, ByIDRoutes(
+    NETWORK_CONTEXTS, "/cellularNetworkContexts", "networkContextID", "context", "contexts",
+    wire.CellularNetworkContextPage, wire.CellularNetworkContext,
+    wire.CellularNetworkContextCreate, wire.CellularNetworkContextUpdate,
+    "A context with this ID exists",
+))  # fmt: skip
+add_by_id_routes(router, ByIDRoutes(
+    TRANSPORT_KEYS, "/asTransportKeys", "asTransportKeyID", "key", "keys",
+    wire.AsTransportKeyPage, wire.AsTransportKey,
+    wire.AsTransportKeyCreate, wire.AsTransportKeyUpdate,
+    "A key with this ID exists",
+))  # fmt: skip
 
 
 # --- HSM groups, exchange key, network subscriptions --------------------------------------------

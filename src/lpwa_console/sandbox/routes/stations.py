@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from datetime import UTC, datetime
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import Depends, Query, Response
@@ -47,7 +48,6 @@ from ..errors import (
     ApiError,
     bad_request,
     not_found,
-    refuse_changed,
 )
 from ..store import partners as partner_store
 from ..store import station_clusters as cluster_store
@@ -58,6 +58,7 @@ from ._common import (
     PageParams,
     add_next_cursor,
     check_kept_inside,
+    current_for_update,
     decode_cursor,
     list_answer,
     parse_sort,
@@ -346,9 +347,10 @@ def update_station(
         check_station_domains(scope, pairs)
     with svc.db.write() as conn:
         uid = visible_station_uid(conn, scope, bsUid)
-        if pairs is not None:
-            check_kept_inside(scope.restrictions, store.domains_of(conn, uid), pairs)
-        refuse_changed(_station(conn, uid, scope), body.fixed_values(), any_case=STATION_ANY_CASE)
+        current_for_update(
+            conn, uid, scope.restrictions, pairs, store.domains_of,
+            partial(_station, scope=scope), body.fixed_values(), any_case=STATION_ANY_CASE,
+        )  # fmt: skip
         store.update(
             conn, uid, body, now=_now(conn), who=scope.who, domains=pairs,
             subscription_id=scope.subscription_id,

@@ -35,6 +35,13 @@ from ..store import suppliers as store
 from ..store.clock import now_ms
 from ._common import PageParams, PathScope, query_model, wire_json
 from ._router import RecordedRouter
+from ._supplier_routes import (
+    Children,
+    Item,
+    add_children_routes,
+    add_item_routes,
+    child_dependency,
+)
 
 T = TypeVar("T")
 
@@ -211,31 +218,22 @@ async def supplier_path(
 OfSupplier = Annotated[SupplierPath, Depends(supplier_path)]
 
 
-async def application_path(sup: OfSupplier, applicationUid: str) -> ChildPath:
-    return ChildPath(sup, applicationUid, _find_application)
+def _under(
+    parent: Callable[..., Any], param: str, find: Callable[[sqlite3.Connection, int, str], int]
+) -> Callable[..., Any]:
+    """The path dependency of the path parameter `param` under `parent`'s (a dependency):
+    the resource `find` finds in its parent."""
+    return child_dependency(parent, param, lambda up, text: ChildPath(up, text, find))
 
 
-async def product_path(sup: OfSupplier, deviceUid: str) -> ChildPath:
-    return ChildPath(sup, deviceUid, _find_product)
-
-
-async def service_account_path(sup: OfSupplier, serviceAccountId: str) -> ChildPath:
-    return ChildPath(sup, serviceAccountId, _find_service_account)
-
-
+application_path = _under(supplier_path, "applicationUid", _find_application)
+product_path = _under(supplier_path, "deviceUid", _find_product)
+service_account_path = _under(supplier_path, "serviceAccountId", _find_service_account)
+option_path = _under(application_path, "optionUid", _find_option)
+version_path = _under(product_path, "versionUid", _find_version)
 OfApplication = Annotated[ChildPath, Depends(application_path)]
 OfProduct = Annotated[ChildPath, Depends(product_path)]
 OfServiceAccount = Annotated[ChildPath, Depends(service_account_path)]
-
-
-async def option_path(app: OfApplication, optionUid: str) -> ChildPath:
-    return ChildPath(app, optionUid, _find_option)
-
-
-async def version_path(product: OfProduct, versionUid: str) -> ChildPath:
-    return ChildPath(product, versionUid, _find_version)
-
-
 OfOption = Annotated[ChildPath, Depends(option_path)]
 OfVersion = Annotated[ChildPath, Depends(version_path)]
 
@@ -348,20 +346,19 @@ def create_service_account(sup: OfSupplier, body: wire.ServiceAccountCreate) -> 
         return store.service_account(conn, uid)
 
 
-@router.reads("/serviceAccounts/{serviceAccountId}", wire.ServiceAccount)
-def get_service_account(sa: OfServiceAccount) -> dict[str, Any]:
-    conn = sa.conn()
-    return store.service_account(conn, sa.uid(conn))
+def _update_service_account(
+    conn: sqlite3.Connection, sup: int, uid: int, body: wire.ServiceAccountUpdate
+) -> None:
+    values = _update_values(body)
+    _group(conn, sup, values)
+    store.update_service_account(conn, uid, values)
 
 
-@router.replaces("/serviceAccounts/{serviceAccountId}", wire.ServiceAccount)
-def update_service_account(sa: OfServiceAccount, body: wire.ServiceAccountUpdate) -> dict[str, Any]:
-    with sa.write() as conn:
-        sup, uid = sa.uids(conn)
-        values = _update_values(body)
-        _group(conn, sup, values)
-        store.update_service_account(conn, uid, values)
-        return store.service_account(conn, uid)
+add_item_routes(
+    router, "/serviceAccounts/{serviceAccountId}", OfServiceAccount,
+    (wire.ServiceAccount, wire.ServiceAccountUpdate),
+    Item(store.service_account, _update_service_account), "service_account",
+)  # fmt: skip
 
 
 @router.delete("/serviceAccounts/{serviceAccountId}", status_code=200)
@@ -414,29 +411,23 @@ def create_application(sup: OfSupplier, body: wire.ApplicationCreate) -> dict[st
         return store.application(conn, uid, full=True, custom_fields=True)
 
 
-@router.reads("/applications/{applicationUid}", wire.Application)
-def get_application(app: OfApplication, customFields: str | None = None) -> dict[str, Any]:
-    return APPLICATIONS.get(app, customFields)
+add_item_routes(
+    router, "/applications/{applicationUid}", OfApplication,
+    (wire.Application, wire.ApplicationUpdate), APPLICATIONS, "application",
+)  # fmt: skip
 
 
-@router.replaces("/applications/{applicationUid}", wire.Application)
-def update_application(app: OfApplication, body: wire.ApplicationUpdate) -> dict[str, Any]:
-    return APPLICATIONS.change(app, body)
+def _set_manifest(
+    conn: sqlite3.Connection, _app: int, uid: int, body: wire.ApplicationManifestUpdate
+) -> None:
+    store.set_manifest(conn, uid, body.model_dump(exclude_none=True))
 
 
-@router.reads("/applications/{applicationUid}/manifest", wire.ApplicationManifest)
-def get_manifest(app: OfApplication) -> dict[str, Any]:
-    conn = app.conn()
-    return store.manifest(conn, app.uid(conn))
-
-
-@router.replaces("/applications/{applicationUid}/manifest", wire.ApplicationManifest)
-def update_manifest(app: OfApplication, body: wire.ApplicationManifestUpdate) -> dict[str, Any]:
-    """The whole manifest is replaced by what is sent."""
-    with app.write() as conn:
-        uid = app.uid(conn)
-        store.set_manifest(conn, uid, body.model_dump(exclude_none=True))
-        return store.manifest(conn, uid)
+add_item_routes(
+    router, "/applications/{applicationUid}/manifest", OfApplication,
+    (wire.ApplicationManifest, wire.ApplicationManifestUpdate), Item(store.manifest, _set_manifest),
+    "manifest", update_doc="The whole manifest is replaced by what is sent.",
+)  # fmt: skip
 
 
 @router.reads("/applications/{applicationUid}/manifest/permissions", wire.ManifestPermissionPage)
@@ -446,33 +437,25 @@ def manifest_permissions(app: OfApplication) -> dict[str, Any]:
     return {"briefs": items, "more": False, "count": len(items)}
 
 
-@router.reads("/applications/{applicationUid}/options", wire.ApplicationOptionPage)
-def list_options(app: OfApplication, paging: PageParams) -> dict[str, Any]:
-    conn = app.conn()
-    return paging.of(store.options, store.option_count, conn, app.uid(conn))
+def _create_option(conn: sqlite3.Connection, app: int, body: wire.ApplicationOptionCreate) -> int:
+    return store.create_option(conn, app, _values(body), _deprecated(body), now=now_ms())
 
 
-@router.creates("/applications/{applicationUid}/options", wire.ApplicationOption)
-def create_option(app: OfApplication, body: wire.ApplicationOptionCreate) -> dict[str, Any]:
-    with app.write() as conn:
-        uid = store.create_option(
-            conn, app.uid(conn), _values(body), _deprecated(body), now=now_ms()
-        )
-        return store.option(conn, uid)
+def _update_option(
+    conn: sqlite3.Connection, _app: int, uid: int, body: wire.ApplicationOptionUpdate
+) -> None:
+    store.update_option(conn, uid, _update_values(body), _deprecated(body))
 
 
-@router.reads("/applications/{applicationUid}/options/{optionUid}", wire.ApplicationOption)
-def get_option(option: OfOption) -> dict[str, Any]:
-    conn = option.conn()
-    return store.option(conn, option.uid(conn))
-
-
-@router.replaces("/applications/{applicationUid}/options/{optionUid}", wire.ApplicationOption)
-def update_option(option: OfOption, body: wire.ApplicationOptionUpdate) -> dict[str, Any]:
-    with option.write() as conn:
-        uid = option.uid(conn)
-        store.update_option(conn, uid, _update_values(body), _deprecated(body))
-        return store.option(conn, uid)
+OPTIONS = Children(
+    store.options, store.option_count, _create_option, Item(store.option, _update_option)
+)
+add_children_routes(
+    router, "/applications/{applicationUid}/options", "optionUid", (OfApplication, OfOption),
+    (wire.ApplicationOptionPage, wire.ApplicationOption, wire.ApplicationOptionCreate,
+     wire.ApplicationOptionUpdate),
+    OPTIONS, ("options", "option"),
+)  # fmt: skip
 
 
 # --- devices sold (products) and versions -------------------------------------------------------
@@ -514,41 +497,31 @@ def create_product(sup: OfSupplier, body: wire.ProductCreate) -> dict[str, Any]:
         return store.product(conn, uid, full=True, custom_fields=True)
 
 
-@router.reads("/devices/{deviceUid}", wire.Product)
-def get_product(product: OfProduct, customFields: str | None = None) -> dict[str, Any]:
-    return PRODUCTS.get(product, customFields)
+add_item_routes(
+    router, "/devices/{deviceUid}", OfProduct, (wire.Product, wire.ProductUpdate), PRODUCTS,
+    "product",
+)  # fmt: skip
 
 
-@router.replaces("/devices/{deviceUid}", wire.Product)
-def update_product(product: OfProduct, body: wire.ProductUpdate) -> dict[str, Any]:
-    return PRODUCTS.change(product, body)
+def _create_version(conn: sqlite3.Connection, product: int, body: wire.ProductVersionCreate) -> int:
+    return store.create_version(conn, product, _values(body), now=now_ms())
 
 
-@router.reads("/devices/{deviceUid}/versions", wire.ProductVersionPage)
-def list_versions(product: OfProduct, paging: PageParams) -> dict[str, Any]:
-    conn = product.conn()
-    return paging.of(store.versions, store.version_count, conn, product.uid(conn))
+def _update_version(
+    conn: sqlite3.Connection, _product: int, uid: int, body: wire.ProductVersionUpdate
+) -> None:
+    store.update_version(conn, uid, _update_values(body))
 
 
-@router.creates("/devices/{deviceUid}/versions", wire.ProductVersion)
-def create_version(product: OfProduct, body: wire.ProductVersionCreate) -> dict[str, Any]:
-    with product.write() as conn:
-        uid = store.create_version(conn, product.uid(conn), _values(body), now=now_ms())
-        return store.version(conn, uid)
-
-
-@router.reads("/devices/{deviceUid}/versions/{versionUid}", wire.ProductVersion)
-def get_version(version: OfVersion) -> dict[str, Any]:
-    conn = version.conn()
-    return store.version(conn, version.uid(conn))
-
-
-@router.replaces("/devices/{deviceUid}/versions/{versionUid}", wire.ProductVersion)
-def update_version(version: OfVersion, body: wire.ProductVersionUpdate) -> dict[str, Any]:
-    with version.write() as conn:
-        uid = version.uid(conn)
-        store.update_version(conn, uid, _update_values(body))
-        return store.version(conn, uid)
+VERSIONS = Children(
+    store.versions, store.version_count, _create_version, Item(store.version, _update_version)
+)
+add_children_routes(
+    router, "/devices/{deviceUid}/versions", "versionUid", (OfProduct, OfVersion),
+    (wire.ProductVersionPage, wire.ProductVersion, wire.ProductVersionCreate,
+     wire.ProductVersionUpdate),
+    VERSIONS, ("versions", "version"),
+)  # fmt: skip
 
 
 # --- orders and helpers ---------------------------------------------------------------------------

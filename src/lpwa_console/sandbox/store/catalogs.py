@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...schema.catalogs import (
@@ -178,19 +179,96 @@ def missing_ids(conn: sqlite3.Connection, file: CatalogFile) -> list[str]:
 
 # --- vendors --------------------------------------------------------------------------------
 
+Texts = tuple[str | None, str | None]  # an entry's name and description in one language
+_NO_TEXTS: Texts = (None, None)
+
+
+@dataclass(frozen=True)
+class Entries:
+    """How one catalog's rows are answered. `select` reads them (its WHERE ends with
+    `IN ({ids})`); an entry is its `ref` as ID, its name (`name`: field, column) and its
+    description in the language asked when it has them there, its source, its `columns` as
+    they are (field: column), its language tag and its href under `path`. `vendor_kind`:
+    the rows name a vendor (`v_id`), whose texts are read too."""
+
+    kind: str  # of catalog_texts
+    path: str
+    select: str
+    columns: dict[str, str]
+    name: tuple[str, str] = ("commercialName", "commercial_name")
+    vendor_kind: str | None = None
+
+    def items(
+        self,
+        conn: sqlite3.Connection,
+        ids: list[int],
+        lang: str,
+        default: bool,
+        more: Callable[[sqlite3.Row, Texts], dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]]:
+        """The entries `ids`, in that order; `more(row, its vendor's texts)`: the fields
+        this catalog computes."""
+        if not ids:
+            return []
+        rows = {r["id"]: r for r in conn.execute(self.select.format(ids=_marks(ids)), ids)}
+        found = texts(conn, self.kind, lang, default, ids)
+        vendors: dict[int, Texts] = {}
+        if self.vendor_kind is not None:
+            vendor_ids = sorted({int(r["v_id"]) for r in rows.values() if r["v_id"] is not None})
+            vendors = texts(conn, self.vendor_kind, lang, default, vendor_ids)
+        name_field, name_column = self.name
+        out = []
+        for uid in ids:
+            r = rows[uid]
+            name, description = found.get(uid, _NO_TEXTS)
+            entry: dict[str, Any] = {
+                "ID": r["ref"],
+                name_field: name or r[name_column],
+                "commercialDescription": description or r["description"],
+                "source": r["source"],
+            }
+            entry |= {field: r[column] for field, column in self.columns.items()}
+            if more is not None:
+                vendor = (
+                    _NO_TEXTS if self.vendor_kind is None else vendors.get(r["v_id"], _NO_TEXTS)
+                )
+                entry |= more(r, vendor)
+            entry["languageTag"] = lang if uid in found else None
+            entry["href"] = f"{BASE}/{self.path}/{uid}"
+            out.append(entry)
+        return out
+
+
+def _vendor(r: sqlite3.Row, vendor_texts: Texts, unknown: str) -> dict[str, Any]:
+    """A profile's vendor as its profile answers it (`unknown`: the ID of none)."""
+    name, description = vendor_texts
+    return {
+        "ID": r["v_ref"] or unknown,
+        "commercialName": name or r["v_name"],
+        "commercialDescription": description or r["v_description"],
+    }
+
+
 _VENDOR_TABLE = {DEVICE_VENDOR: "device_vendors", BS_VENDOR: "bs_vendors"}
 _PROFILE_TABLE = {DEVICE_VENDOR: "device_models", BS_VENDOR: "bs_profiles"}
 _VENDOR_PATH = {DEVICE_VENDOR: "deviceVendors", BS_VENDOR: "baseStationVendors"}
 
 
+def _vendor_entries(kind: str) -> Entries:
+    columns = {"profileCount": "n"}
+    if kind == DEVICE_VENDOR:
+        columns["loraVendorID"] = "lora_vendor_id"
+    count = f"SELECT count(*) FROM {_PROFILE_TABLE[kind]} p WHERE p.vendor_id = v.id"
+    select = f"SELECT v.*, ({count}) AS n FROM {_VENDOR_TABLE[kind]} v WHERE v.id IN ({{ids}})"
+    return Entries(kind, _VENDOR_PATH[kind], select, columns, name=("commercialName", "name"))
+
+
+_VENDOR_ENTRIES = {kind: _vendor_entries(kind) for kind in _VENDOR_TABLE}
+
+
 def find_vendor(conn: sqlite3.Connection, kind: str, *, uid: int | None = None,
                 ref: str | None = None) -> int | None:  # fmt: skip
-    table = _VENDOR_TABLE[kind]
-    if uid is not None:
-        row = conn.execute(f"SELECT id FROM {table} WHERE id = ?", (uid,)).fetchone()
-    else:
-        row = conn.execute(f"SELECT id FROM {table} WHERE ref = ?", (ref,)).fetchone()
-    return None if row is None else int(row[0])
+    return find_entry(conn, _VENDOR_TABLE[kind], uid=uid, ref=ref)
 
 
 def vendors(
@@ -226,35 +304,7 @@ def vendor_count(conn: sqlite3.Connection, kind: str, lora_vendor_id: str | None
 def vendor_items(
     conn: sqlite3.Connection, kind: str, ids: list[int], lang: str, default: bool
 ) -> list[dict[str, Any]]:
-    if not ids:
-        return []
-    table, profiles = _VENDOR_TABLE[kind], _PROFILE_TABLE[kind]
-    rows = {
-        r["id"]: r
-        for r in conn.execute(
-            f"SELECT v.*, (SELECT count(*) FROM {profiles} p WHERE p.vendor_id = v.id) AS n"
-            f" FROM {table} v WHERE v.id IN ({_marks(ids)})",
-            ids,
-        )
-    }
-    found_texts = texts(conn, kind, lang, default, ids)
-    out = []
-    for uid in ids:
-        r = rows[uid]
-        name, description = found_texts.get(uid, (None, None))
-        item: dict[str, Any] = {
-            "ID": r["ref"],
-            "commercialName": name or r["name"],
-            "commercialDescription": description or r["description"],
-            "source": r["source"],
-            "languageTag": lang if uid in found_texts else None,
-            "profileCount": r["n"],
-            "href": f"{BASE}/{_VENDOR_PATH[kind]}/{uid}",
-        }
-        if kind == DEVICE_VENDOR:
-            item["loraVendorID"] = r["lora_vendor_id"]
-        out.append(item)
-    return out
+    return _VENDOR_ENTRIES[kind].items(conn, ids, lang, default)
 
 
 def create_vendor(conn: sqlite3.Connection, kind: str, values: dict[str, Any]) -> int:
@@ -284,8 +334,9 @@ def update_vendor(conn: sqlite3.Connection, kind: str, uid: int, values: dict[st
 # --- device profiles ------------------------------------------------------------------------
 
 
-def find_profile(conn: sqlite3.Connection, table: str, *, uid: int | None = None,
-                 ref: str | None = None) -> int | None:  # fmt: skip
+def find_entry(conn: sqlite3.Connection, table: str, *, uid: int | None = None,
+               ref: str | None = None) -> int | None:  # fmt: skip
+    """The ID of a catalog's entry (a vendor, a profile, a region) by ID or by its `ref`."""
     if uid is not None:
         row = conn.execute(f"SELECT id FROM {table} WHERE id = ?", (uid,)).fetchone()
     else:
@@ -364,21 +415,21 @@ def device_profile_count(
     return _entry_count(conn, "device_models m", where, params)
 
 
+_DEVICE_PROFILES = Entries(
+    DEVICE_PROFILE, "deviceProfiles",
+    "SELECT m.*, v.ref AS v_ref, v.name AS v_name, v.description AS v_description,"
+    " v.lora_vendor_id AS v_lora, v.id AS v_id FROM device_models m"
+    " LEFT JOIN device_vendors v ON v.id = m.vendor_id WHERE m.id IN ({ids})",
+    {"connectivity": "connectivity"}, vendor_kind=DEVICE_VENDOR,
+)  # fmt: skip
+
+
 def device_profile_items(
     conn: sqlite3.Connection, ids: list[int], lang: str, default: bool
 ) -> list[dict[str, Any]]:
     if not ids:
         return []
     marks = _marks(ids)
-    rows = {
-        r["id"]: r
-        for r in conn.execute(
-            "SELECT m.*, v.ref AS v_ref, v.name AS v_name, v.description AS v_description,"
-            " v.lora_vendor_id AS v_lora, v.id AS v_id FROM device_models m"
-            f" LEFT JOIN device_vendors v ON v.id = m.vendor_id WHERE m.id IN ({marks})",
-            ids,
-        )
-    }
     bands: dict[int, list[str]] = {}
     for model_id, band in conn.execute(
         f"SELECT model_id, band FROM device_model_bands WHERE model_id IN ({marks}) ORDER BY band",
@@ -392,42 +443,27 @@ def device_profile_items(
         ids,
     ):
         lora.setdefault(model_id, []).append(lora_id)
-    found_texts = texts(conn, DEVICE_PROFILE, lang, default, ids)
-    vendor_ids = [int(r["v_id"]) for r in rows.values() if r["v_id"] is not None]
-    vendor_texts = texts(conn, DEVICE_VENDOR, lang, default, sorted(set(vendor_ids)))
-    out = []
-    for uid in ids:
-        r = rows[uid]
-        name, description = found_texts.get(uid, (None, None))
-        v_name, v_description = vendor_texts.get(r["v_id"], (None, None))
-        item: dict[str, Any] = {
-            "ID": r["ref"],
-            "commercialName": name or r["commercial_name"],
-            "commercialDescription": description or r["description"],
-            "connectivity": r["connectivity"],
-            "source": r["source"],
-            "vendor": {
-                "ID": r["v_ref"] or "generic",
-                "commercialName": v_name or r["v_name"] or "Generic",
-                "commercialDescription": v_description or r["v_description"],
-                "loraVendorID": r["v_lora"],
-            },
+
+    def more(r: sqlite3.Row, vendor_texts: Texts) -> dict[str, Any]:
+        vendor = _vendor(r, vendor_texts, "generic")
+        vendor["commercialName"] = vendor["commercialName"] or "Generic"
+        found: dict[str, Any] = {
+            "vendor": vendor | {"loraVendorID": r["v_lora"]},
             "defaultIsmBands": [
-                {"ID": b, "name": ISM_BAND_NAMES.get(b, b)} for b in bands.get(uid, [])
+                {"ID": b, "name": ISM_BAND_NAMES.get(b, b)} for b in bands.get(r["id"], [])
             ],
-            "loraProfileIDs": lora.get(uid, []),
-            "languageTag": lang if uid in found_texts else None,
-            "href": f"{BASE}/deviceProfiles/{uid}",
+            "loraProfileIDs": lora.get(r["id"], []),
         }
         if r["connectivity"] == "LORAWAN":
-            item["typeMAC"] = r["type_mac"] or "LoRaMAC"
-            item["macMajorVersion"] = r["mac_major"] if r["mac_major"] is not None else 0
-            item["macMinorVersion"] = r["mac_minor"]
+            found["typeMAC"] = r["type_mac"] or "LoRaMAC"
+            found["macMajorVersion"] = r["mac_major"] if r["mac_major"] is not None else 0
+            found["macMinorVersion"] = r["mac_minor"]
         if r["motion"]:
-            item["motionModelIndicator"] = r["motion"]
-        item.update(json.loads(r["details"] or "{}"))
-        out.append(item)
-    return out
+            found["motionModelIndicator"] = r["motion"]
+        found.update(json.loads(r["details"] or "{}"))
+        return found
+
+    return _DEVICE_PROFILES.items(conn, ids, lang, default, more)
 
 
 def _profile_values(values: dict[str, Any]) -> dict[str, Any]:
@@ -550,47 +586,23 @@ def lrr_versions(conn: sqlite3.Connection, uid: int) -> list[dict[str, Any]]:
     ]
 
 
+_BS_PROFILES = Entries(
+    BS_PROFILE, "baseStationProfiles",
+    "SELECT p.*, v.ref AS v_ref, v.name AS v_name, v.description AS v_description,"
+    " v.id AS v_id FROM bs_profiles p LEFT JOIN bs_vendors v ON v.id = p.vendor_id"
+    " WHERE p.id IN ({ids})",
+    {"softwareType": "software_type", "rfHardwareConfig": "rf_hw_config"}, vendor_kind=BS_VENDOR,
+)  # fmt: skip
+
+
 def bs_profile_items(
     conn: sqlite3.Connection, ids: list[int], lang: str, default: bool
 ) -> list[dict[str, Any]]:
-    if not ids:
-        return []
-    rows = {
-        r["id"]: r
-        for r in conn.execute(
-            "SELECT p.*, v.ref AS v_ref, v.name AS v_name, v.description AS v_description,"
-            " v.id AS v_id FROM bs_profiles p LEFT JOIN bs_vendors v ON v.id = p.vendor_id"
-            f" WHERE p.id IN ({_marks(ids)})",
-            ids,
-        )
-    }
-    found_texts = texts(conn, BS_PROFILE, lang, default, ids)
-    vendor_ids = sorted({int(r["v_id"]) for r in rows.values() if r["v_id"] is not None})
-    vendor_texts = texts(conn, BS_VENDOR, lang, default, vendor_ids)
-    out = []
-    for uid in ids:
-        r = rows[uid]
-        name, description = found_texts.get(uid, (None, None))
-        v_name, v_description = vendor_texts.get(r["v_id"], (None, None))
-        out.append(
-            {
-                "ID": r["ref"],
-                "commercialName": name or r["commercial_name"],
-                "commercialDescription": description or r["description"],
-                "softwareType": r["software_type"],
-                "rfHardwareConfig": r["rf_hw_config"],
-                "source": r["source"],
-                "vendor": {
-                    "ID": r["v_ref"] or "unknown",
-                    "commercialName": v_name or r["v_name"],
-                    "commercialDescription": v_description or r["v_description"],
-                },
-                "lrrSwVersions": lrr_versions(conn, uid),
-                "languageTag": lang if uid in found_texts else None,
-                "href": f"{BASE}/baseStationProfiles/{uid}",
-            }
-        )
-    return out
+    def more(r: sqlite3.Row, vendor_texts: Texts) -> dict[str, Any]:
+        vendor = _vendor(r, vendor_texts, "unknown")
+        return {"vendor": vendor, "lrrSwVersions": lrr_versions(conn, r["id"])}
+
+    return _BS_PROFILES.items(conn, ids, lang, default, more)
 
 
 def write_bs_profile(
@@ -662,37 +674,21 @@ def rf_region_count(conn: sqlite3.Connection, *, source: str | None = None) -> i
     return _entry_count(conn, "rf_regions r", where, params)
 
 
+_RF_REGIONS = Entries(
+    RF_REGION, "rfRegions",
+    "SELECT id, ref, name, description, ism_band, source, logo IS NOT NULL AS has_logo"
+    " FROM rf_regions WHERE id IN ({ids})",
+    {"ismBand": "ism_band"}, name=("name", "name"),
+)  # fmt: skip
+
+
 def rf_region_items(
     conn: sqlite3.Connection, ids: list[int], lang: str, default: bool
 ) -> list[dict[str, Any]]:
-    if not ids:
-        return []
-    rows = {
-        r["id"]: r
-        for r in conn.execute(
-            "SELECT id, ref, name, description, ism_band, source, logo IS NOT NULL AS has_logo"
-            f" FROM rf_regions WHERE id IN ({_marks(ids)})",
-            ids,
-        )
-    }
-    found_texts = texts(conn, RF_REGION, lang, default, ids)
-    out = []
-    for uid in ids:
-        r = rows[uid]
-        name, description = found_texts.get(uid, (None, None))
-        out.append(
-            {
-                "ID": r["ref"],
-                "name": name or r["name"],
-                "commercialDescription": description or r["description"],
-                "ismBand": r["ism_band"],
-                "source": r["source"],
-                "logo": f"{BASE}/rfRegions/{uid}/logo" if r["has_logo"] else None,
-                "languageTag": lang if uid in found_texts else None,
-                "href": f"{BASE}/rfRegions/{uid}",
-            }
-        )
-    return out
+    def more(r: sqlite3.Row, _: Texts) -> dict[str, Any]:
+        return {"logo": f"{BASE}/rfRegions/{r['id']}/logo" if r["has_logo"] else None}
+
+    return _RF_REGIONS.items(conn, ids, lang, default, more)
 
 
 def write_rf_region(
@@ -855,7 +851,7 @@ def import_file(
 
 def find_rf_region(conn: sqlite3.Connection, *, uid: int | None = None,
                    ref: str | None = None) -> int | None:  # fmt: skip
-    return find_profile(conn, "rf_regions", uid=uid, ref=ref)
+    return find_entry(conn, "rf_regions", uid=uid, ref=ref)
 
 
 def rf_region_fixed(conn: sqlite3.Connection, uid: int) -> tuple[str, str]:

@@ -32,19 +32,19 @@ from ..errors import (
     NOT_FOUND,
     OUT_OF_DOMAIN,
     UNKNOWN_REFERENCE,
+    ApiError,
 )
 from . import devices as store
 from . import domains as domain_store
 from .domains import APP_SERVER_DOMAINS
 
 
-class RowRefused(Exception):
-    """One line refused, with the sandbox's error code (sandbox/errors.py)."""
+class RowRefused(ApiError):
+    """One line refused, with the sandbox's error code (sandbox/errors.py): an ApiError, as
+    the key manager import's lines are refused, though no request answers its status."""
 
     def __init__(self, code: int, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
+        super().__init__(400, code, message)
 
 
 @dataclass

@@ -84,7 +84,7 @@ async def test_station_profiles_and_versions(op: LpwaClient) -> None:
     ID = f"gw-{random.randrange(1 << 30)}"
     made = await op.catalogs.create_station_profile(
         BaseStationProfileCreate(ID=ID, commercialName="GW", vendor={"ID": "KERLINK"},  # type: ignore[arg-type]
-                                 softwareType="BASIC_STATION_LINUX", rfHardwareConfig="S1_A1")
+                                 softwareType="BASIC_STATION_LINUX", rfHardwareConfig="S1_A1_B1")
     )  # fmt: skip
     assert made.source == "CUSTOM"
     version = await op.catalogs.put_lrr_version(

@@ -143,7 +143,7 @@ def test_base_station_profiles_and_lrr_versions(sb: Sandbox) -> None:
     assert kona["softwareType"] == "LRR_LINUX" and kona["lrrSwVersions"]
     made = _op(sb, "post", "/baseStationProfiles", json={
         "ID": "my-gw", "commercialName": "My gateway", "vendor": {"ID": "KERLINK"},
-        "softwareType": "LRR_FREERTOS", "rfHardwareConfig": "S1_A1", "powerConfig": {"x": 1}})  # fmt: skip
+        "softwareType": "LRR_FREERTOS", "rfHardwareConfig": "S1_A1_B1", "powerConfig": {"x": 1}})  # fmt: skip
     assert made.status_code == 201 and made.json()["ID"] == "CUSTOM/my-gw"
     bad = _op(
         sb,
@@ -157,6 +157,11 @@ def test_base_station_profiles_and_lrr_versions(sb: Sandbox) -> None:
         },
     )
     assert bad.status_code == 400
+    # A configuration a partner could not read back (its contract lists the five values).
+    unreadable = _op(sb, "post", "/baseStationProfiles", json={
+        "ID": "g3", "commercialName": "G", "vendor": {"ID": "KERLINK"},
+        "softwareType": "LRR_LINUX", "rfHardwareConfig": "S1_A1"})  # fmt: skip
+    assert unreadable.status_code == 400 and "rfHardwareConfig" in unreadable.text
     version = _op(
         sb,
         "put",

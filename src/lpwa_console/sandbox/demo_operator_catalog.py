@@ -218,7 +218,7 @@ def _offered_files() -> dict[str, dict[str, object]]:
                     "commercialName": "Milesight UG65",
                     "vendorID": "MILESIGHT",
                     "softwareType": "BASIC_STATION_LINUX",
-                    "rfHardwareConfig": "S1_A1",
+                    "rfHardwareConfig": "S1_A1_B1",
                     "lrrSwVersions": [
                         {
                             "ID": "2.1.0",

@@ -25,6 +25,8 @@ ItemSource = Literal["CATALOG", "CUSTOM"]
 CatalogKind = Literal["deviceProfiles", "baseStationProfiles", "rfRegions"]
 CATALOG_KINDS: tuple[CatalogKind, ...] = ("deviceProfiles", "baseStationProfiles", "rfRegions")
 SoftwareType = Literal["LRR_LINUX", "BASIC_STATION_LINUX", "LRR_FREERTOS"]
+# Sectors, antennas and boards: the values a partner reads back (network-manager contract).
+RfHardwareConfig = Literal["S1_A1_B1", "S1_A2_B1", "S1_A2_B2", "S1_A1_B4", "S3_A3_B3"]
 RegionalParameterVersion = Literal["A", "B", "C", "D", "E"]
 # Document 2 §2.2: the values named there; the others of the platform are not shown.
 MtcLteCategory = Literal["CAT_M1", "CAT_NB1", "CAT_M2", "CAT_NB2"]
@@ -414,7 +416,7 @@ class OperatorBaseStationProfile(ApiModel):
     commercialName: str
     commercialDescription: str | None = None
     softwareType: SoftwareType | None = None
-    rfHardwareConfig: str | None = None
+    rfHardwareConfig: str | None = None  # read liberally: a newer platform's value
     source: ItemSource = "CATALOG"
     vendor: CatalogVendorRef
     lrrSwVersions: list[LrrSwVersion] = Field(default_factory=list)
@@ -435,7 +437,7 @@ class BaseStationProfileCreate(ResourceRequest):
     softwareType: SoftwareType
     # Required: a partner's reading of the profile always has it (the 7.3 network-manager
     # contract's BsProfiles brief requires it).
-    rfHardwareConfig: str = Field(min_length=1, max_length=40)
+    rfHardwareConfig: RfHardwareConfig
     read_only_fields = frozenset(
         {"source", "catalogVersion", "languageTag", "href", "lrrSwVersions"}
     )
@@ -448,7 +450,7 @@ class BaseStationProfileUpdate(ResourceRequest):
     commercialDescription: str | None = Field(None, max_length=500)
     vendor: VendorID | None = None
     softwareType: SoftwareType | None = None
-    rfHardwareConfig: str | None = Field(None, max_length=40)
+    rfHardwareConfig: RfHardwareConfig | None = None
     read_only_fields = frozenset(
         {"source", "catalogVersion", "languageTag", "href", "lrrSwVersions"}
     )
@@ -586,7 +588,7 @@ class FileBaseStationProfile(RequestModel):
     commercialDescription: str | None = Field(None, max_length=500)
     vendorID: str
     softwareType: SoftwareType
-    rfHardwareConfig: str = Field(min_length=1, max_length=40)  # as BaseStationProfileCreate
+    rfHardwareConfig: RfHardwareConfig  # as BaseStationProfileCreate
     lrrSwVersions: list[FileLrrVersion] = Field(default_factory=list)
     locals: dict[str, FileTexts] = Field(default_factory=dict)
 

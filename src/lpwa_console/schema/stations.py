@@ -17,6 +17,7 @@ from typing import Literal, get_args
 
 from pydantic import Field, field_serializer, field_validator, model_validator
 
+from .catalogs import RfHardwareConfig
 from .common import (
     ApiModel,
     BoxFilter,
@@ -49,7 +50,6 @@ SecurityState = Literal[
     "UNKNOWN",
 ]
 SoftwareType = Literal["LRR_LINUX", "BASIC_STATION_LINUX", "LRR_FREERTOS"]
-RfHardwareConfig = Literal["S1_A1_B1", "S1_A2_B1", "S1_A2_B2", "S1_A1_B4", "S3_A3_B3"]
 RfCoverageType = Literal["PERMANENT", "TEMPORARY_MOBILE", "TEMPORARY_STATIONARY"]
 TagAction = Literal["TAG", "UNTAG"]
 

@@ -75,8 +75,9 @@ def sandbox_command(program: str, *args: str) -> tuple[str, list[str]]:
     return program, ["-m", "lpwa_console.sandbox", *args]
 
 
-def _environment() -> QProcessEnvironment:
-    """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled.
+def child_environment() -> QProcessEnvironment:
+    """The environment of a child process of ours (the sandbox, the fleet index's sync):
+    ours, plus our source tree on PYTHONPATH so a checkout works uninstalled.
     The child writes UTF-8, as this side reads it: on Windows a pipe's encoding is otherwise
     the ANSI code page, and a path with "Ü" in a refusal would arrive garbled."""
     env = QProcessEnvironment.systemEnvironment()
@@ -89,6 +90,9 @@ def _environment() -> QProcessEnvironment:
     env.insert("PYTHONPATH", src + (os.pathsep + current if current else ""))
     env.insert("PYTHONUNBUFFERED", "1")
     return env
+
+
+_environment = child_environment
 
 
 def windowless(process: QProcess, program: str) -> str:
@@ -204,7 +208,7 @@ class EmbeddedSandbox(QObject):
         self._t0 = time.perf_counter()
         self._start_timer.start(self._timeout_ms)
         process = QProcess(self)
-        process.setProcessEnvironment(_environment())
+        process.setProcessEnvironment(child_environment())
         process.readyReadStandardOutput.connect(self._read_stdout)
         process.readyReadStandardError.connect(self._read_stderr)
         process.errorOccurred.connect(self._process_error)
@@ -256,7 +260,7 @@ class EmbeddedSandbox(QObject):
 
     def _fetch_accounts(self) -> None:
         process = QProcess(self)
-        process.setProcessEnvironment(_environment())
+        process.setProcessEnvironment(child_environment())
         self._accounts = process
         process.finished.connect(self._accounts_finished)
         process.errorOccurred.connect(self._process_error)

@@ -213,3 +213,16 @@ def test_an_edit_made_in_the_console_reaches_the_index_while_it_fills(
     qtbot.waitUntil(task.done, timeout=10_000)
     assert [i.key for i in task.result()] == [eui]
     _close(index, qtbot)
+
+
+def test_the_child_imports_no_qt() -> None:
+    """A process of its own is light: no Qt, no GUI (packaging/frozen_main.py starts it
+    without importing the console)."""
+    probe = (
+        "import sys, lpwa_console.models.fleet_index.child\n"
+        "print(sorted(m for m in sys.modules if m.startswith('PySide6')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip() == "[]"

@@ -68,8 +68,8 @@ def fragments(db: Path, count: int) -> list[str]:
 async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> dict[str, Any]:
     from lpwa_console.api import Credentials
     from lpwa_console.models.fleet_index.index import FleetIndex
+    from lpwa_console.models.fleet_index.progress import SyncSettings
     from lpwa_console.models.fleet_index.protocol import SignIn
-    from lpwa_console.models.fleet_index.sync import SyncSettings
     from lpwa_console.models.palette import DeviceSearchViewModel
     from lpwa_console.models.tasks import TaskRunner
 

@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Any
 
 from lpwa_console.api import Credentials, LpwaClient
-from lpwa_console.models.fleet_index.progress import SyncProgress
+from lpwa_console.models.fleet_index.progress import SyncProgress, SyncSettings
 from lpwa_console.models.fleet_index.protocol import SignIn
 from lpwa_console.models.fleet_index.search import rank
 from lpwa_console.models.fleet_index.store import IndexItem, IndexStore, trigram_supported
-from lpwa_console.models.fleet_index.sync import SyncSettings, SyncThread
+from lpwa_console.models.fleet_index.sync import SyncThread
 from lpwa_console.models.fleet_index.wire import read_page
 
 

@@ -21,9 +21,8 @@ import psutil
 
 from lpwa_console.models.fleet_index.index import FleetIndex
 from lpwa_console.models.fleet_index.process import CHILD_MODULE
-from lpwa_console.models.fleet_index.progress import SyncProgress
+from lpwa_console.models.fleet_index.progress import SyncProgress, SyncSettings
 from lpwa_console.models.fleet_index.protocol import command_line, read_report
-from lpwa_console.models.fleet_index.sync import SyncSettings
 from lpwa_console.schema.devices import DeviceBrief
 from tests.models.fleet_index.test_index import sign_in_of
 

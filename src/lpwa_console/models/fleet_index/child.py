@@ -23,9 +23,16 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from .progress import RefreshCost, SyncProgress
+from .progress import (
+    FULL_EVERY_S,
+    PAGE_SIZE,
+    REFRESH_EVERY_S,
+    RefreshCost,
+    SyncProgress,
+    SyncSettings,
+)
 from .protocol import SignIn, cost_line, progress_line, read_command, read_sign_in
-from .sync import FULL_EVERY_S, PAGE_SIZE, REFRESH_EVERY_S, SyncSettings, SyncThread
+from .sync import SyncThread
 
 if TYPE_CHECKING:
     from ...api import LpwaClient

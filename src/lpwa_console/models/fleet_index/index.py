@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..tasks import in_thread
 from .items import device_item, station_item
-from .progress import RefreshCost, SyncProgress
+from .progress import DEFAULT_SETTINGS, RefreshCost, SyncProgress
 from .search import rank, words_of
 from .store import KINDS, IndexItem, IndexStore, Kind
 from .worker import QueryThread
@@ -26,8 +26,8 @@ from .worker import QueryThread
 if TYPE_CHECKING:
     from ...api import LpwaClient
     from .process import SyncRunner
+    from .progress import SyncSettings
     from .protocol import SignIn
-    from .sync import SyncSettings
 
     # How the sync signs in: a `SignIn` (the sync runs in a process of its own), or a
     # factory of signed-in clients (in a thread of this process: fault injection in tests).
@@ -94,7 +94,6 @@ class FleetIndex(QObject):
         self._start_sync()
 
     def _start_sync(self) -> None:
-        from .sync import DEFAULT_SETTINGS  # the sync's imports wait for a sign-in
 
         assert self.path is not None and self._source is not None
         settings = self._settings or DEFAULT_SETTINGS
@@ -137,6 +136,8 @@ class FleetIndex(QObject):
         for thread in (sync, queries):
             if thread is not None:
                 await in_thread(thread.join, 5.0)
+        if sync is not None:
+            sync.abandon()
 
     def delete_profile(self, profile: str) -> None:
         """Delete every index of this profile (any account), off the UI thread: its sync

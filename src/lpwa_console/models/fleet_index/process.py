@@ -23,9 +23,8 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QProcess, QTimer
 
 from ..embedded import child_environment, frozen, windowless
-from .progress import RefreshCost, SyncProgress
+from .progress import DEFAULT_SETTINGS, RefreshCost, SyncProgress, SyncSettings
 from .protocol import Command, SignIn, command_line, read_report
-from .sync import DEFAULT_SETTINGS, SyncSettings
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +46,7 @@ class SyncRunner(Protocol):
     def pause(self) -> None: ...
     def resume(self) -> None: ...
     def refresh_now(self) -> None: ...
+    def abandon(self) -> None: ...
     @property
     def paused(self) -> bool: ...
     @property
@@ -122,6 +122,14 @@ class SyncProcess(QObject):
 
     def join(self, timeout: float = 10.0) -> None:
         self._finished.wait(timeout)
+
+    def abandon(self) -> None:
+        """At quit, once `join` waited: a child still writing is ended now (SQLite rolls
+        its transaction back; the next start goes on from the last step written)."""
+        if self.process is not None and self.alive:
+            log.warning("the fleet index sync is still writing at quit; ending it")
+            self.process.kill()
+            self.process.waitForFinished(2000)
 
     def pause(self) -> None:
         self._paused = True

@@ -39,7 +39,14 @@ from typing import TYPE_CHECKING, Any
 from ...api.errors import APIError, NotFoundError, PermissionDeniedError
 from ...api.resources.devices import BASE as DEVICES_PATH
 from .items import wire_app_server, wire_device, wire_multicast, wire_station
-from .progress import RefreshCost, SyncProgress, SyncState
+from .progress import (
+    DEFAULT_SETTINGS,
+    MAX_REFRESH_PAGES,
+    RefreshCost,
+    SyncProgress,
+    SyncSettings,
+    SyncState,
+)
 from .store import IndexItem, IndexStore, Kind, now_ms
 from .wire import read_page
 
@@ -48,24 +55,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE = 1000
 PASS_ORDER: tuple[Kind, ...] = ("app_server", "multicast", "station", "device")
-REFRESH_EVERY_S = 120.0
-FULL_EVERY_S = 6 * 3600.0
-MAX_REFRESH_PAGES = 50  # uplinks since the last refresh: more than 50,000 -> a full pass
-
 INDEXING = "search"  # pass.kind once every kind is walked and the search indexes are built
 Report = Callable[[SyncProgress], None]
-
-
-@dataclass(frozen=True)
-class SyncSettings:
-    page_size: int = PAGE_SIZE
-    refresh_every_s: float = REFRESH_EVERY_S
-    full_every_s: float = FULL_EVERY_S
-
-
-DEFAULT_SETTINGS = SyncSettings()
 
 
 class SyncThread:
@@ -99,6 +91,9 @@ class SyncThread:
     @property
     def alive(self) -> bool:
         return self._thread.is_alive()
+
+    def abandon(self) -> None:
+        """At quit: a daemon thread still writing ends with the process."""
 
     def stop(self) -> None:
         self._stop.set()

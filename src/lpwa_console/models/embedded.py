@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -93,6 +93,24 @@ def child_environment() -> QProcessEnvironment:
 
 
 _environment = child_environment
+
+
+def child_process(
+    parent: QObject,
+    read_stdout: Callable[[], None],
+    read_stderr: Callable[[], None],
+    error: Callable[[QProcess.ProcessError], None],
+    finished: Callable[[int, QProcess.ExitStatus], None],
+) -> QProcess:
+    """A QProcess for a child of ours (not started): our environment, its output read as it
+    comes, its errors and its end heard."""
+    process = QProcess(parent)
+    process.setProcessEnvironment(child_environment())
+    process.readyReadStandardOutput.connect(read_stdout)
+    process.readyReadStandardError.connect(read_stderr)
+    process.errorOccurred.connect(error)
+    process.finished.connect(finished)
+    return process
 
 
 def windowless(process: QProcess, program: str) -> str:
@@ -207,12 +225,9 @@ class EmbeddedSandbox(QObject):
         self._stopping = False
         self._t0 = time.perf_counter()
         self._start_timer.start(self._timeout_ms)
-        process = QProcess(self)
-        process.setProcessEnvironment(child_environment())
-        process.readyReadStandardOutput.connect(self._read_stdout)
-        process.readyReadStandardError.connect(self._read_stderr)
-        process.errorOccurred.connect(self._process_error)
-        process.finished.connect(self._server_finished)
+        process = child_process(
+            self, self._read_stdout, self._read_stderr, self._process_error, self._server_finished
+        )
         self._server = process
         args = ["serve", "--db", str(self.db_path)]
         # A living network in real time: uplinks arrive, silent devices raise alarm 004.

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from PySide6.QtCore import QObject, QProcess, QTimer
 
-from ..embedded import child_environment, frozen, windowless
+from ..embedded import child_process, frozen, windowless
 from .progress import DEFAULT_SETTINGS, RefreshCost, SyncProgress, SyncSettings
 from .protocol import Command, SignIn, command_line, read_report
 
@@ -93,12 +93,9 @@ class SyncProcess(QObject):
     # --- SyncRunner ---------------------------------------------------------------------
 
     def start(self) -> None:
-        process = QProcess(self)
-        process.setProcessEnvironment(child_environment())
-        process.readyReadStandardOutput.connect(self._read_stdout)
-        process.readyReadStandardError.connect(self._read_stderr)
-        process.errorOccurred.connect(self._error)
-        process.finished.connect(self._exited)
+        process = child_process(
+            self, self._read_stdout, self._read_stderr, self._error, self._exited
+        )
         self.process = process
         settings = self.settings
         args = [str(self.path), "--page-size", str(settings.page_size)]

@@ -15,7 +15,7 @@ Prints one JSON line:
   index_mb: the index file's size.
 
 Usage: ./dev bench field_index [--devices N] [--stations N] [--data DIR] [--searches K]
-                                [--reuse-index]
+                                [--reuse-index] [--stacks]
 The sandbox database is kept in DIR (default bench/out/) so later runs skip the seeding;
 the index is built anew in DIR/field-index-N/ each run, unless --reuse-index (then only
 the searches and the refresh are measured, on the index an earlier run built).
@@ -65,7 +65,9 @@ def fragments(db: Path, count: int) -> list[str]:
     return out
 
 
-async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> dict[str, Any]:
+async def measure(
+    server: Server, folder: Path, searches: int, reuse: bool, stacks: bool = False
+) -> dict[str, Any]:
     from lpwa_console.api import Credentials
     from lpwa_console.models.fleet_index.index import FleetIndex
     from lpwa_console.models.fleet_index.progress import SyncSettings
@@ -80,7 +82,7 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
     sign_in = SignIn(server.base_url, credentials)
 
     index = FleetIndex(folder, settings=SyncSettings(refresh_every_s=3600))
-    beat = Heartbeat(log_over_ms=30)
+    beat = Heartbeat(log_over_ms=30, stacks=stacks)
     beat.start()
     share = CpuShare(server.process.pid).start()
     console_cpu = time.process_time()
@@ -107,6 +109,8 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
     console_cpu = time.process_time() - console_cpu
     ui_cpu = time.thread_time() - ui_cpu
     build_stall, build_busy = beat.worst_ms, beat.worst_busy_ms
+    for stack, count in beat.top_stacks(6) if stacks else ():
+        print(f"build: {count} samples of the UI thread held at\n{stack}", file=sys.stderr)
     build_stalls = [(at - t0, ms) for at, ms in beat.stalls]
     step_at = indexing_at[0] - t0 if indexing_at else build_s
     phases = {
@@ -190,6 +194,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=OUT)
     parser.add_argument("--searches", type=int, default=60)
     parser.add_argument("--reuse-index", action="store_true")
+    parser.add_argument("--stacks", action="store_true", help="what holds the UI thread")
     args = parser.parse_args()
     db = args.data / f"field-index-{args.devices}.db"
     seeded = ensure_seeded(db, args.devices, stations=args.stations)
@@ -198,7 +203,9 @@ def main() -> None:
         folder = args.data / f"field-index-{args.devices}"
         if not args.reuse_index:
             shutil.rmtree(folder, ignore_errors=True)
-        figures = run_on_qt_loop(lambda: measure(server, folder, args.searches, args.reuse_index))
+        figures = run_on_qt_loop(
+            lambda: measure(server, folder, args.searches, args.reuse_index, args.stacks)
+        )
         if args.reuse_index:
             figures = {
                 k: v

@@ -342,3 +342,40 @@ def test_more_matches_than_one_request_names_are_not_counted_as_all(
     assert len(one.briefs) == 1 and one.count == 1
     done = asyncio.ensure_future(index.aclose())
     qtbot.waitUntil(done.done, timeout=20_000)
+
+
+def test_a_refresh_or_a_stop_asked_for_during_a_refresh_is_not_lost(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """Asked for while a refresh runs (before the sync waits again): the next refresh comes
+    at once, and a stop ends it, rather than waiting for the next hour's refresh."""
+    path = tmp_path / "index.sqlite"
+    ready = threading.Event()
+    costs: list[Any] = []
+    two_refreshes = threading.Event()
+
+    def report(progress: SyncProgress) -> None:
+        if progress.state == "ready" and progress.built:
+            ready.set()
+
+    settings = SyncSettings(refresh_every_s=3600)
+
+    def on_cost(cost: Any) -> None:
+        costs.append(cost)
+        if len(costs) == 1:
+            sync.refresh_now()  # during the first refresh
+        else:
+            two_refreshes.set()
+            sync.stop()  # during the second
+
+    sync = SyncThread(path, _client_of(sandbox), report, settings, on_cost=on_cost)
+    sync.start()
+    try:
+        _wait(ready)
+        sync.refresh_now()
+        _wait(two_refreshes)
+        sync.join(60)
+        assert not sync.alive
+    finally:
+        sync.stop()
+        sync.join()

@@ -81,6 +81,9 @@ class SyncThread:
             threading.Event(),
             threading.Event(),
         )
+        # A refresh asked for (or a full pass found due) while one ran: not lost to the
+        # wait's clearing of `_wake`.
+        self._due = threading.Event()
         self._thread = threading.Thread(target=self.run, name="fleet-index-sync", daemon=True)
         self.last_cost = RefreshCost()
 
@@ -111,6 +114,7 @@ class SyncThread:
         self._wake.set()
 
     def refresh_now(self) -> None:
+        self._due.set()
         self._wake.set()
 
     @property
@@ -164,8 +168,12 @@ class SyncThread:
                 # A damaged answer or file: said, logged, tried again at the next refresh.
                 log.warning("fleet index sync failed", exc_info=True)
                 self._say(store, "failed", message=f"Fleet index: {exc}")
+            # Cleared, then looked at: a stop or a refresh asked for before the clearing
+            # is seen here, one after it ends the wait.
             self._wake.clear()
-            self._wake.wait(self.settings.refresh_every_s)
+            if not self._stop.is_set() and not self._due.is_set():
+                self._wake.wait(self.settings.refresh_every_s)
+            self._due.clear()
 
     async def _wait_unpaused(self, store: IndexStore) -> None:
         if not self._paused.is_set():
@@ -341,7 +349,7 @@ class SyncThread:
         store.set_many(values)
         self._say(store, "ready")
         if cost.full_pass:
-            self._wake.set()
+            self._due.set()
 
     async def _newest(
         self, store: IndexStore, client: LpwaClient, kind: Kind, cost: RefreshCost

@@ -2,7 +2,8 @@
 
 Prints one JSON line:
   build_s: sign-in to the index ready (every device and station written), from the sandbox
-    over HTTP, with `worst_stall_ms` the worst lateness of a 10 ms QTimer heartbeat on the
+    over HTTP by the sync's own process as the console runs it (`build_cpu_sync_s` its CPU,
+    `sync_nice` its priority), with `worst_stall_ms` the worst lateness of a 10 ms QTimer heartbeat on the
     console's Qt loop meanwhile (and `worst_busy_ms`, the most CPU the UI thread used
     between two beats); `worst_stall_loading_ms` / `worst_stall_indexing_ms` split it between
     loading the rows and building the search indexes at the end of the first fill
@@ -14,7 +15,7 @@ Prints one JSON line:
   index_mb: the index file's size.
 
 Usage: ./dev bench field_index [--devices N] [--stations N] [--data DIR] [--searches K]
-                                [--reuse-index]
+                                [--reuse-index] [--stacks]
 The sandbox database is kept in DIR (default bench/out/) so later runs skip the seeding;
 the index is built anew in DIR/field-index-N/ each run, unless --reuse-index (then only
 the searches and the refresh are measured, on the index an earlier run built).
@@ -31,6 +32,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import psutil
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _measure import CpuShare, Heartbeat, run_on_qt_loop, wait_for
@@ -62,20 +65,24 @@ def fragments(db: Path, count: int) -> list[str]:
     return out
 
 
-async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> dict[str, Any]:
-    from lpwa_console.api import Credentials, LpwaClient
+async def measure(
+    server: Server, folder: Path, searches: int, reuse: bool, stacks: bool = False
+) -> dict[str, Any]:
+    from lpwa_console.api import Credentials
     from lpwa_console.models.fleet_index.index import FleetIndex
+    from lpwa_console.models.fleet_index.progress import SyncSettings
+    from lpwa_console.models.fleet_index.protocol import SignIn
     from lpwa_console.models.palette import DeviceSearchViewModel
     from lpwa_console.models.tasks import TaskRunner
 
     account = server.account("subscriber")
 
-    def make_client() -> LpwaClient:
-        credentials = Credentials(server.token_url, account["client_id"], account["client_secret"])
-        return LpwaClient(server.base_url, credentials)
+    # As the console signs in its sync: in a process of its own (models/fleet_index/process).
+    credentials = Credentials(server.token_url, account["client_id"], account["client_secret"])
+    sign_in = SignIn(server.base_url, credentials)
 
-    index = FleetIndex(folder, refresh_every_s=3600)
-    beat = Heartbeat(log_over_ms=30)
+    index = FleetIndex(folder, settings=SyncSettings(refresh_every_s=3600))
+    beat = Heartbeat(log_over_ms=30, stacks=stacks)
     beat.start()
     share = CpuShare(server.process.pid).start()
     console_cpu = time.process_time()
@@ -88,15 +95,22 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
             indexing_at.append(time.perf_counter())
 
     index.progress_changed.connect(note_step)
-    index.open("bench", "subscriber", make_client)
+    index.open("bench", "subscriber", sign_in)
+    sync_pid = index.sync_process_id
+    assert sync_pid is not None, "the sync runs in a process of its own"
+    sync_process = psutil.Process(sync_pid)
     await wait_for(lambda: index.ready and index.progress.state == "ready", timeout=3600)
     build_s = time.perf_counter() - t0
+    sync_times = sync_process.cpu_times()  # (a new process: all of it is the build's)
+    sync_nice = sync_process.nice()
     if reuse:
         await asyncio.sleep(5)  # the first refresh of a reopened index, not measured
     share.stop()
     console_cpu = time.process_time() - console_cpu
     ui_cpu = time.thread_time() - ui_cpu
     build_stall, build_busy = beat.worst_ms, beat.worst_busy_ms
+    for stack, count in beat.top_stacks(6) if stacks else ():
+        print(f"build: {count} samples of the UI thread held at\n{stack}", file=sys.stderr)
     build_stalls = [(at - t0, ms) for at, ms in beat.stalls]
     step_at = indexing_at[0] - t0 if indexing_at else build_s
     phases = {
@@ -149,6 +163,9 @@ async def measure(server: Server, folder: Path, searches: int, reuse: bool) -> d
         "build_cpu_console_s": round(console_cpu, 1),
         "build_cpu_ui_thread_s": round(ui_cpu, 1),
         "build_cpu_sandbox_s": round(share.process_s, 1),
+        # The sync's process (models/fleet_index/child.py), at a lower priority.
+        "build_cpu_sync_s": round(sync_times.user + sync_times.system, 1),
+        "sync_nice": sync_nice,
         "machine_busy_pct": round(share.machine_busy),
         "worst_stall_ms": round(build_stall, 1),
         "worst_busy_ms": round(build_busy, 1),
@@ -177,6 +194,7 @@ def main() -> None:
     parser.add_argument("--data", type=Path, default=OUT)
     parser.add_argument("--searches", type=int, default=60)
     parser.add_argument("--reuse-index", action="store_true")
+    parser.add_argument("--stacks", action="store_true", help="what holds the UI thread")
     args = parser.parse_args()
     db = args.data / f"field-index-{args.devices}.db"
     seeded = ensure_seeded(db, args.devices, stations=args.stations)
@@ -185,7 +203,9 @@ def main() -> None:
         folder = args.data / f"field-index-{args.devices}"
         if not args.reuse_index:
             shutil.rmtree(folder, ignore_errors=True)
-        figures = run_on_qt_loop(lambda: measure(server, folder, args.searches, args.reuse_index))
+        figures = run_on_qt_loop(
+            lambda: measure(server, folder, args.searches, args.reuse_index, args.stacks)
+        )
         if args.reuse_index:
             figures = {
                 k: v

@@ -2,8 +2,9 @@
 
 In a bundle `sys.executable` is the console itself, not a Python that takes `-m`, so the
 console starts its embedded sandbox as `<console> sandbox serve ...` and reads its accounts
-with `<console> sandbox accounts ...` (models/embedded.py). This script sends such a command
-line to the sandbox CLI, without importing Qt, and anything else to the GUI.
+with `<console> sandbox accounts ...` (models/embedded.py), and its fleet index's sync as
+`<console> fleet-index ...` (models/fleet_index/process.py). This script sends such a command
+line to the sandbox CLI or the sync, without importing Qt, and anything else to the GUI.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import sys
 
 SANDBOX = "sandbox"  # the first argument models/embedded.py passes to a frozen console
+FLEET_INDEX = "fleet-index"  # models/fleet_index/process.py's (FROZEN_COMMAND)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -20,6 +22,10 @@ def main(argv: list[str] | None = None) -> None:
 
         sandbox_main(args[1:])  # raises SystemExit with the command's status
         return
+    if args[:1] == [FLEET_INDEX]:
+        from lpwa_console.models.fleet_index.child import main as sync_main
+
+        sys.exit(sync_main(args[1:]))
     # startup, not app: it starts the sandbox before the heavy imports (models/embedded.py).
     from lpwa_console.startup import main as console_main
 

@@ -151,3 +151,24 @@ def test_the_frozen_accounts_command_really_runs(tmp_path: Path) -> None:
     accounts = json.loads(done.stdout)
     assert {"subscriber", "operator"} <= {a["role"] for a in accounts}
     assert done.stderr.strip().endswith("no qt")
+
+
+def test_the_entry_point_sends_fleet_index_to_the_sync(monkeypatch: pytest.MonkeyPatch) -> None:
+    from lpwa_console.models.fleet_index.process import index_command
+
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    program, args = index_command("console", "index.sqlite", "--page-size", "100")
+    assert program == "console" and args[0] == "fleet-index"
+    frozen_main = load_frozen_main()
+    calls: list[list[str]] = []
+
+    def sync_main(argv: list[str]) -> int:
+        calls.append(argv)
+        return 0
+
+    monkeypatch.setattr("lpwa_console.models.fleet_index.child.main", sync_main)
+    monkeypatch.setattr("lpwa_console.startup.main", lambda argv: pytest.fail("GUI started"))
+    with pytest.raises(SystemExit) as exit_:
+        frozen_main.main(args)
+    assert exit_.value.code == 0
+    assert calls == [["index.sqlite", "--page-size", "100"]]

@@ -162,7 +162,9 @@ def follow_fleet(
         if value is None or profile is None or session.offline_text:
             index.close()
         else:
-            index.open(profile.name, f"{session.account_name}\n{session.role}", session.new_client)
+            index.open(
+                profile.name, f"{session.account_name}\n{session.role}", session.sync_source()
+            )
 
     session.client_changed.connect(client)
     profiles.removed.connect(index.delete_profile)

@@ -78,6 +78,8 @@ def test_any_fragment_finds_devices_in_the_list_and_the_palette(
     # A base station by a fragment of its LRR ID, opened in its pane.
     index = console.fleet_index
     assert index is not None and index.path is not None
+    # As shipped, the sync runs in a process of its own, signed in over its stdin.
+    assert index.sync_process_id is not None
     with sqlite3.connect(index.path) as conn:
         (lrr,) = conn.execute("SELECT key FROM items WHERE kind = 'station' LIMIT 1").fetchone()
     window = console.window

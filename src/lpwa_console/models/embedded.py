@@ -15,7 +15,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,8 +75,9 @@ def sandbox_command(program: str, *args: str) -> tuple[str, list[str]]:
     return program, ["-m", "lpwa_console.sandbox", *args]
 
 
-def _environment() -> QProcessEnvironment:
-    """Our environment, plus our source tree on PYTHONPATH so a checkout works uninstalled.
+def child_environment() -> QProcessEnvironment:
+    """The environment of a child process of ours (the sandbox, the fleet index's sync):
+    ours, plus our source tree on PYTHONPATH so a checkout works uninstalled.
     The child writes UTF-8, as this side reads it: on Windows a pipe's encoding is otherwise
     the ANSI code page, and a path with "Ü" in a refusal would arrive garbled."""
     env = QProcessEnvironment.systemEnvironment()
@@ -89,6 +90,27 @@ def _environment() -> QProcessEnvironment:
     env.insert("PYTHONPATH", src + (os.pathsep + current if current else ""))
     env.insert("PYTHONUNBUFFERED", "1")
     return env
+
+
+_environment = child_environment
+
+
+def child_process(
+    parent: QObject,
+    read_stdout: Callable[[], None],
+    read_stderr: Callable[[], None],
+    error: Callable[[QProcess.ProcessError], None],
+    finished: Callable[[int, QProcess.ExitStatus], None],
+) -> QProcess:
+    """A QProcess for a child of ours (not started): our environment, its output read as it
+    comes, its errors and its end heard."""
+    process = QProcess(parent)
+    process.setProcessEnvironment(child_environment())
+    process.readyReadStandardOutput.connect(read_stdout)
+    process.readyReadStandardError.connect(read_stderr)
+    process.errorOccurred.connect(error)
+    process.finished.connect(finished)
+    return process
 
 
 def windowless(process: QProcess, program: str) -> str:
@@ -203,12 +225,9 @@ class EmbeddedSandbox(QObject):
         self._stopping = False
         self._t0 = time.perf_counter()
         self._start_timer.start(self._timeout_ms)
-        process = QProcess(self)
-        process.setProcessEnvironment(_environment())
-        process.readyReadStandardOutput.connect(self._read_stdout)
-        process.readyReadStandardError.connect(self._read_stderr)
-        process.errorOccurred.connect(self._process_error)
-        process.finished.connect(self._server_finished)
+        process = child_process(
+            self, self._read_stdout, self._read_stderr, self._process_error, self._server_finished
+        )
         self._server = process
         args = ["serve", "--db", str(self.db_path)]
         # A living network in real time: uplinks arrive, silent devices raise alarm 004.
@@ -256,7 +275,7 @@ class EmbeddedSandbox(QObject):
 
     def _fetch_accounts(self) -> None:
         process = QProcess(self)
-        process.setProcessEnvironment(_environment())
+        process.setProcessEnvironment(child_environment())
         self._accounts = process
         process.finished.connect(self._accounts_finished)
         process.errorOccurred.connect(self._process_error)

@@ -14,6 +14,7 @@ from ..api import Credentials, LpwaClient
 from ..api.errors import APIConnectionError, APITimeoutError
 from .embedded import EmbeddedSandbox, SandboxInfo
 from .errors import UserError
+from .fleet_index.protocol import SignIn
 from .pane_access import OPERATOR, PARTNER, SUBSCRIBER, account_kind
 from .profiles import Profile, ProfileStore, SecretStoreError
 from .secret_file import PassphraseNeeded
@@ -91,6 +92,7 @@ class Session(QObject):
         self.offline_text = ""
         self._task_id: int | None = None
         self._twin: Callable[[], LpwaClient] | None = None
+        self._sign_in: SignIn | None = None
         if embedded is not None:
             embedded.failed.connect(self._sandbox_failed)
             embedded.ready.connect(self._sandbox_ready)
@@ -203,6 +205,10 @@ class Session(QObject):
         self.client = client
         factory = self._client_factory
         self._twin = lambda: factory(base_url, credentials, verify)
+        # The fleet index's sync process signs in by itself with these (over its stdin); a
+        # factory of our own (tests injecting faults) can only serve a sync in this process.
+        if factory is default_client_factory:
+            self._sign_in = SignIn(base_url, credentials, verify)
         # The sandbox knows its demo accounts by name; a real platform names the subscription.
         sub_name = getattr(subscription, "name", None)
         self.account_name = name if profile.is_embedded else (sub_name or name)
@@ -294,6 +300,13 @@ class Session(QObject):
             raise ConnectionFailed("Not signed in")
         return self._twin()
 
+    def sync_source(self) -> SignIn | Callable[[], LpwaClient]:
+        """How the fleet index's sync signs in (`FleetIndex.open`): the sign-in, for its
+        process, or `new_client` when clients come from a factory of the caller's."""
+        if self._twin is None:
+            raise ConnectionFailed("Not signed in")
+        return self._sign_in if self._sign_in is not None else self.new_client
+
     def _drop_clients(self) -> None:
         self.offline_text = ""
         if self.field is not None:
@@ -301,6 +314,7 @@ class Session(QObject):
         old = [c for c in (self.client, self.operator_client) if c is not None]
         self.client = self.operator_client = None
         self._twin = None
+        self._sign_in = None
         self.account_name = self.role = ""
         self.client_changed.emit(None)
         self.account_changed.emit("", "")

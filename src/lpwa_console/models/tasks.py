@@ -212,14 +212,20 @@ async def in_thread(fn: Callable[..., T], *args: Any) -> T:
     executor: qasync's thread pool outlives the tests and warns when Qt tears it down.)"""
     loop = asyncio.get_running_loop()
     future: asyncio.Future[T] = loop.create_future()
-
-    def work() -> None:
-        try:
-            outcome: tuple[Any, BaseException | None] = (fn(*args), None)
-        except BaseException as exc:  # handed to the awaiting task
-            outcome = (None, exc)
-        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
-            loop.call_soon_threadsafe(deliver, future, *outcome)
-
-    threading.Thread(target=work, name="lpwa-worker", daemon=True).start()
+    threading.Thread(
+        target=run_for, args=(loop, future, fn, *args), name="lpwa-worker", daemon=True
+    ).start()
     return await future
+
+
+def run_for(
+    loop: asyncio.AbstractEventLoop, future: asyncio.Future[Any], fn: Callable[..., Any], *args: Any
+) -> None:
+    """In a worker thread: run `fn(*args)` and hand its result (or error) to `future`, a
+    future of `loop` awaited there."""
+    try:
+        outcome: tuple[Any, BaseException | None] = (fn(*args), None)
+    except BaseException as exc:  # handed to the awaiting task
+        outcome = (None, exc)
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile: nobody waits
+        loop.call_soon_threadsafe(deliver, future, *outcome)

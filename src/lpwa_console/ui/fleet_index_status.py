@@ -61,16 +61,22 @@ class FleetIndexStatus(QWidget):
             "The devices and base stations of this account, kept on this computer to find"
             " them by any part of a name, DevEUI, IMEI, tag or LRR ID"
         )
-        paused = progress.state == "paused"
-        self.button.setText("Resume" if paused else "Pause")
+        paused, failed = progress.state == "paused", progress.state == "failed"
+        self.button.setText("Resume" if paused else "Retry" if failed else "Pause")
         self.button.setToolTip(
-            "Go on updating the fleet index" if paused else "Stop updating the fleet index for now"
+            "Go on updating the fleet index"
+            if paused
+            else "Update the fleet index now"
+            if failed
+            else "Stop updating the fleet index for now"
         )
         self.setVisible(progress.state != "stopped")
 
     def _toggle(self) -> None:
         if self.index.paused:
             self.index.resume()
+        elif self.index.progress.state == "failed":
+            self.index.refresh_now()  # (a sync whose process stopped starts again)
         else:
             self.index.pause()
 

@@ -18,14 +18,20 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from ..tasks import in_thread
 from .items import device_item, station_item
-from .progress import RefreshCost, SyncProgress
+from .progress import DEFAULT_SETTINGS, RefreshCost, SyncProgress
 from .search import rank, words_of
 from .store import KINDS, IndexItem, IndexStore, Kind
 from .worker import QueryThread
 
 if TYPE_CHECKING:
     from ...api import LpwaClient
-    from .sync import SyncThread
+    from .process import SyncRunner
+    from .progress import SyncSettings
+    from .protocol import SignIn
+
+    # How the sync signs in: a `SignIn` (the sync runs in a process of its own), or a
+    # factory of signed-in clients (in a thread of this process: fault injection in tests).
+    SyncSource = SignIn | Callable[[], LpwaClient]
 
 log = logging.getLogger(__name__)
 
@@ -57,45 +63,66 @@ class FleetIndex(QObject):
 
     progress_changed = Signal(object)  # SyncProgress
     profile_deleted = Signal(str)  # a profile's name: its index files are gone
-    _reported = Signal(object, object)  # SyncThread, SyncProgress: from the sync thread
+    _reported = Signal(object, object)  # SyncRunner, SyncProgress: from the sync's thread
 
     def __init__(
         self,
         data_dir: Path,
         parent: QObject | None = None,
         *,
-        refresh_every_s: float | None = None,
+        settings: SyncSettings | None = None,
     ) -> None:
         super().__init__(parent)
         self.data_dir = data_dir
         self.path: Path | None = None
         self.progress = SyncProgress("stopped")
-        self._refresh_every_s = refresh_every_s
-        self._sync: SyncThread | None = None
+        self._settings = settings  # (page size, how often it refreshes: None, the defaults)
+        self._sync: SyncRunner | None = None
+        self._source: SyncSource | None = None
         self._queries: QueryThread | None = None
         self._reported.connect(self._on_report, Qt.ConnectionType.QueuedConnection)
 
     # --- the account's index ------------------------------------------------------------
 
-    def open(self, profile: str, account: str, make_client: Callable[[], LpwaClient]) -> None:
-        """Start (or go on with) the index of this profile and account; `make_client` gives
-        a new client signed in as the account (used in the sync's thread)."""
-        from .sync import SyncThread  # the sync's imports wait for a sign-in
-
+    def open(self, profile: str, account: str, source: SyncSource) -> None:
+        """Start (or go on with) the index of this profile and account; `source` says how
+        the sync signs in as the account (`Session.sync_source()`)."""
         self.close()
         self.path = index_path(self.data_dir, profile, account)
         self._queries = QueryThread(self.path)
-        sync = SyncThread(self.path, make_client, lambda p: self._reported.emit(sync, p))
-        if self._refresh_every_s is not None:
-            sync.refresh_every_s = self._refresh_every_s
+        self._source = source
+        self._start_sync()
+
+    def _start_sync(self) -> None:
+
+        assert self.path is not None and self._source is not None
+        settings = self._settings or DEFAULT_SETTINGS
+        source = self._source
+        sync: SyncRunner
+        if callable(source):
+            from .sync import SyncThread
+
+            sync = SyncThread(self.path, source, lambda p: self._reported.emit(sync, p), settings)
+        else:
+            from .process import SyncProcess
+
+            sync = SyncProcess(
+                self.path, source, lambda p: self._reported.emit(sync, p), settings, parent=self
+            )
         self._sync = sync
         sync.start()
+
+    @property
+    def sync_process_id(self) -> int | None:
+        """The sync's process ID while it runs in a process of its own."""
+        return getattr(self._sync, "process_id", None)
 
     def close(self) -> None:
         """Stop syncing and searching (signed out, another profile). The file stays."""
         if self._sync is not None:
             self._sync.stop()
             self._sync = None
+        self._source = None
         if self._queries is not None:
             self._queries.close()
             self._queries = None
@@ -109,6 +136,8 @@ class FleetIndex(QObject):
         for thread in (sync, queries):
             if thread is not None:
                 await in_thread(thread.join, 5.0)
+        if sync is not None:
+            sync.abandon()
 
     def delete_profile(self, profile: str) -> None:
         """Delete every index of this profile (any account), off the UI thread: its sync
@@ -153,12 +182,24 @@ class FleetIndex(QObject):
             self._set_progress(_with_state(self.progress, "paused"))
 
     def resume(self) -> None:
+        if self._restarted():
+            return
         if self._sync is not None:
             self._sync.resume()
 
     def refresh_now(self) -> None:
+        """Refresh now; a sync that stopped on its own (its process killed) starts again."""
+        if self._restarted():
+            return
         if self._sync is not None:
             self._sync.refresh_now()
+
+    def _restarted(self) -> bool:
+        if self._sync is None or self._sync.alive or self._source is None:
+            return False
+        log.info("fleet index: starting its sync again")
+        self._start_sync()
+        return True
 
     def refresh_cost(self) -> RefreshCost:
         """What the last refresh asked (a new object after each refresh)."""
@@ -173,10 +214,10 @@ class FleetIndex(QObject):
             return f"Fleet index as of {clock_text(self.progress.refreshed_at)}"
         return ""
 
-    def _on_report(self, sync: SyncThread, progress: SyncProgress) -> None:
+    def _on_report(self, sync: SyncRunner, progress: SyncProgress) -> None:
         if sync is not self._sync:
             return  # from a sync stopped since (another account, signed out)
-        if self._sync.paused and progress.state != "paused":
+        if self._sync.paused and progress.state not in ("paused", "failed"):
             progress = _with_state(progress, "paused")
         self._set_progress(progress)
 
@@ -206,7 +247,7 @@ class FleetIndex(QObject):
 
     def follow(self, items: Sequence[IndexItem]) -> None:
         """Write items the console just created or changed (at once, off the UI thread)."""
-        self._write(lambda store: store.write_page(list(items)))
+        self._write(lambda store: store.follow(list(items)))
 
     def follow_device(self, device: Any) -> None:
         self.follow([device_item(device)])

@@ -1,74 +1,38 @@
 """What the index keeps of each listed item: the list fields a user searches and browses by,
 never a key or a secret (a device's AppKey, an AS transport key are not in list briefs, and
-only the fields named here are copied)."""
+only the fields named here are copied).
+
+One reading for both sources: the sync's pages (JSON objects, `wire.read_page`) and the
+console's edits (the client's models, dumped to the same wire names first)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from .store import IndexItem
+from .store import IndexItem, Kind
 
 
-def _tags(item: Any) -> str:
-    return " ".join(tag.name for tag in getattr(item, "tags", None) or [])
+@dataclass(frozen=True)
+class FleetShape:
+    """Where a device or a base station keeps what the index copies."""
+
+    kind: Kind
+    key: str  # its ID on the wire
+    health: str
+    last_up: str
+    imei: str | None = None
 
 
-def _model(item: Any) -> str:
-    model = getattr(item, "model", None)
-    return str(model.commercialName or model.ID) if model is not None else ""
+DEVICE = FleetShape("device", "EUI", "healthState", "lastUpTimestamp", imei="lastIMEI")
+STATION = FleetShape("station", "lrrID", "state", "lastUpFrameDate")
 
 
-def device_item(device: Any) -> IndexItem:
-    """A DeviceBrief (or a Device, after an edit)."""
-    return IndexItem(
-        "device",
-        device.EUI,
-        device.name or "",
-        ident=device.EUI,
-        imei=device.lastIMEI or "",
-        tags=_tags(device),
-        model=_model(device),
-        health=device.healthState or "",
-        lat=device.lat,
-        lon=device.lon,
-        last_up=device.lastUpTimestamp,
-        created=device.creationDate or None,
-    )
-
-
-def station_item(station: Any) -> IndexItem:
-    """A BaseStationBrief (or a BaseStation)."""
-    return IndexItem(
-        "station",
-        station.lrrID,
-        station.name or "",
-        ident=station.lrrID,
-        tags=_tags(station),
-        model=_model(station),
-        health=station.state or "",
-        lat=getattr(station, "lat", None),
-        lon=getattr(station, "lon", None),
-        last_up=getattr(station, "lastUpFrameDate", None),
-        created=station.creationDate or None,
-    )
-
-
-def multicast_item(group: Any) -> IndexItem:
-    return IndexItem("multicast", group.EUI, group.name or "", ident=group.EUI)
-
-
-def app_server_item(server: Any) -> IndexItem:
-    return IndexItem("app_server", str(server.ID), server.name or "", ident=str(server.ID))
-
-
-# --- from the wire (the sync reads pages as JSON, wire.read_page) ---------------------------
-
-
-def _wire_tags(data: dict[str, Any]) -> str:
+def _tags(data: dict[str, Any]) -> str:
     return " ".join(str(t.get("name", "")) for t in data.get("tags") or [])
 
 
-def _wire_model(data: dict[str, Any]) -> str:
+def _model(data: dict[str, Any]) -> str:
     model = data.get("model") or {}
     return str(model.get("commercialName") or model.get("ID") or "")
 
@@ -81,39 +45,30 @@ def _integer(value: Any) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def wire_device(data: dict[str, Any]) -> IndexItem:
-    eui = str(data["EUI"])
+def wire_fleet_item(shape: FleetShape, data: dict[str, Any]) -> IndexItem:
+    key = str(data[shape.key])
     return IndexItem(
-        "device",
-        eui,
+        shape.kind,
+        key,
         str(data.get("name") or ""),
-        ident=eui,
-        imei=str(data.get("lastIMEI") or ""),
-        tags=_wire_tags(data),
-        model=_wire_model(data),
-        health=str(data.get("healthState") or ""),
+        ident=key,
+        imei=str(data.get(shape.imei) or "") if shape.imei else "",
+        tags=_tags(data),
+        model=_model(data),
+        health=str(data.get(shape.health) or ""),
         lat=_number(data.get("lat")),
         lon=_number(data.get("lon")),
-        last_up=_integer(data.get("lastUpTimestamp")),
+        last_up=_integer(data.get(shape.last_up)),
         created=_integer(data.get("creationDate")) or None,
     )
+
+
+def wire_device(data: dict[str, Any]) -> IndexItem:
+    return wire_fleet_item(DEVICE, data)
 
 
 def wire_station(data: dict[str, Any]) -> IndexItem:
-    lrr = str(data["lrrID"])
-    return IndexItem(
-        "station",
-        lrr,
-        str(data.get("name") or ""),
-        ident=lrr,
-        tags=_wire_tags(data),
-        model=_wire_model(data),
-        health=str(data.get("state") or ""),
-        lat=_number(data.get("lat")),
-        lon=_number(data.get("lon")),
-        last_up=_integer(data.get("lastUpFrameDate")),
-        created=_integer(data.get("creationDate")) or None,
-    )
+    return wire_fleet_item(STATION, data)
 
 
 def wire_multicast(data: dict[str, Any]) -> IndexItem:
@@ -125,3 +80,21 @@ def wire_multicast(data: dict[str, Any]) -> IndexItem:
 def wire_app_server(data: dict[str, Any]) -> IndexItem:
     key = str(data["ID"])
     return IndexItem("app_server", key, str(data.get("name") or ""), ident=key)
+
+
+# --- the console's edits (the client's pydantic models) -------------------------------------
+
+
+def _wire(model: Any) -> dict[str, Any]:
+    dumped: dict[str, Any] = model.model_dump(mode="json", by_alias=True)
+    return dumped
+
+
+def device_item(device: Any) -> IndexItem:
+    """A DeviceBrief (or a Device, after an edit)."""
+    return wire_device(_wire(device))
+
+
+def station_item(station: Any) -> IndexItem:
+    """A BaseStationBrief (or a BaseStation)."""
+    return wire_station(_wire(station))

@@ -1,4 +1,5 @@
-"""What the fleet index's sync says (from its thread) and what a refresh cost: plain data,
+"""What the fleet index's sync says (from its thread or process), what a refresh cost, and
+the sync's settings: plain data,
 light to import (the status bar and the index's handle use it at start)."""
 
 from __future__ import annotations
@@ -7,6 +8,11 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from .store import Kind
+
+PAGE_SIZE = 1000
+REFRESH_EVERY_S = 120.0
+FULL_EVERY_S = 6 * 3600.0
+MAX_REFRESH_PAGES = 50  # uplinks since the last refresh: more than 50,000 -> a full pass
 
 SyncState = Literal["filling", "paused", "ready", "refreshing", "failed", "stopped"]
 
@@ -33,3 +39,15 @@ class RefreshCost:
     seconds: float = 0.0
     full_pass: bool = False
     reasons: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class SyncSettings:
+    """How the sync pages and how often it refreshes (a full pass: `full_every_s`)."""
+
+    page_size: int = PAGE_SIZE
+    refresh_every_s: float = REFRESH_EVERY_S
+    full_every_s: float = FULL_EVERY_S
+
+
+DEFAULT_SETTINGS = SyncSettings()

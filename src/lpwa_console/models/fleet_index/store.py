@@ -2,7 +2,8 @@
 the account may see (devices, base stations, multicast groups, application servers) and an
 FTS5 trigram index over the words a user searches by (name, DevEUI/lrrID, IMEI, tags).
 
-Every call runs on the index's own thread (`worker.IndexThread`), never on the UI thread.
+Every call runs off the UI thread: the console's on `worker.QueryThread`, the sync's in its
+process (`child`) or thread (`sync.SyncThread`).
 Nothing secret is stored: no key, no token, no client secret (only list fields).
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -49,31 +50,48 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 # What searches read by: left out while the first fill loads (`IndexStore.begin_bulk`), then
 # built in one go (`end_bulk`): sorting a million keys once, and the FTS index by 'rebuild',
 # costs a fraction of keeping five B-trees and the trigram index up to date row by row.
-SEARCH_SCHEMA = """
-CREATE INDEX IF NOT EXISTS items_name_key ON items (name_key);
-CREATE INDEX IF NOT EXISTS items_ident_key ON items (ident_key);
-CREATE INDEX IF NOT EXISTS items_imei ON items (imei) WHERE imei != '';
-CREATE INDEX IF NOT EXISTS items_tail_key ON items (tail_key);
-CREATE INDEX IF NOT EXISTS items_imei_tail ON items (imei_tail) WHERE imei != '';
-CREATE TRIGGER IF NOT EXISTS items_ai AFTER INSERT ON items BEGIN
+SEARCH_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS items_name_key ON items (name_key)",
+    "CREATE INDEX IF NOT EXISTS items_ident_key ON items (ident_key)",
+    "CREATE INDEX IF NOT EXISTS items_imei ON items (imei) WHERE imei != ''",
+    "CREATE INDEX IF NOT EXISTS items_tail_key ON items (tail_key)",
+    "CREATE INDEX IF NOT EXISTS items_imei_tail ON items (imei_tail) WHERE imei != ''",
+)
+# The FTS index follows the rows (external content): its triggers. `{when}` is empty once
+# built; while `end_bulk` copies the rows into it a chunk at a time, the triggers follow only
+# the rows already copied (id <= fts.upto): a later one is copied as it is then.
+TRIGGERS = """
+CREATE TRIGGER IF NOT EXISTS items_ai{suffix} AFTER INSERT ON items {new_when} BEGIN
     INSERT INTO items_fts (rowid, name, ident, imei, tags)
     VALUES (new.id, new.name, new.ident, new.imei, new.tags);
 END;
-CREATE TRIGGER IF NOT EXISTS items_ad AFTER DELETE ON items BEGIN
+CREATE TRIGGER IF NOT EXISTS items_ad{suffix} AFTER DELETE ON items {old_when} BEGIN
     INSERT INTO items_fts (items_fts, rowid, name, ident, imei, tags)
     VALUES ('delete', old.id, old.name, old.ident, old.imei, old.tags);
 END;
-CREATE TRIGGER IF NOT EXISTS items_au AFTER UPDATE OF name, ident, imei, tags ON items BEGIN
+CREATE TRIGGER IF NOT EXISTS items_au{suffix} AFTER UPDATE OF name, ident, imei, tags ON items
+{old_when} BEGIN
     INSERT INTO items_fts (items_fts, rowid, name, ident, imei, tags)
     VALUES ('delete', old.id, old.name, old.ident, old.imei, old.tags);
     INSERT INTO items_fts (rowid, name, ident, imei, tags)
     VALUES (new.id, new.name, new.ident, new.imei, new.tags);
 END;
 """
+_UPTO = "(SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'fts.upto')"
+SEARCH_TRIGGERS = TRIGGERS.format(suffix="", new_when="", old_when="")
+COPYING_TRIGGERS = TRIGGERS.format(
+    suffix="_copied", new_when=f"WHEN new.id <= {_UPTO}", old_when=f"WHEN old.id <= {_UPTO}"
+)
+SEARCH_SCHEMA = ";\n".join(SEARCH_INDEXES) + ";\n" + SEARCH_TRIGGERS
+FTS_CHUNK = 10_000  # rows copied into the FTS index a transaction (~0.06 s at 1M)
+MERGE_PAGES = 500  # FTS pages merged a transaction (~0.1 s)
+SWEEP_CHUNK = 5_000  # rows deleted a transaction at the end of a pass
 SEARCH_OBJECTS = (
     ("index", "items_name_key"), ("index", "items_ident_key"), ("index", "items_imei"),
     ("index", "items_tail_key"), ("index", "items_imei_tail"),
     ("trigger", "items_ai"), ("trigger", "items_ad"), ("trigger", "items_au"),
+    ("trigger", "items_ai_copied"), ("trigger", "items_ad_copied"),
+    ("trigger", "items_au_copied"),
 )  # fmt: skip
 
 COLUMNS = (
@@ -96,11 +114,16 @@ WHERE items.name IS NOT excluded.name OR items.ident IS NOT excluded.ident
     OR items.lat IS NOT excluded.lat OR items.lon IS NOT excluded.lon
     OR items.last_up IS NOT excluded.last_up OR items.pass < excluded.pass
 """
+COPY_TO_FTS = (
+    "INSERT INTO items_fts (rowid, name, ident, imei, tags)"
+    " SELECT id, name, ident, imei, tags FROM items WHERE id > ? AND id <= ?"
+)
 SELECT = (
     "SELECT id, kind, key, name, ident, imei, tags, model, health, lat, lon, last_up FROM items"
 )
 PREFIX_END = "\U0010ffff"
 _OPENING = threading.Lock()
+OPEN_ATTEMPTS = 50  # x 0.1 s
 
 
 @dataclass(frozen=True)
@@ -129,6 +152,11 @@ class IndexItem:
         )  # fmt: skip
 
 
+def fts_config(name: str, value: int) -> str:
+    """A statement setting one of FTS5's options (kept in the index)."""
+    return f"INSERT INTO items_fts (items_fts, rank) VALUES ('{name}', {int(value)});"
+
+
 def trigram_supported() -> bool:
     """FTS5's trigram tokenizer came with SQLite 3.34 (Python 3.11/3.12 ship 3.40+ here)."""
     try:
@@ -142,29 +170,41 @@ def trigram_supported() -> bool:
 def open_index(path: Path) -> sqlite3.Connection:
     """Open (and create) an index file: private to the user, WAL so searches read while a
     fill writes."""
-    # The sync's and the query thread's connections are opened at once: a new file's switch
-    # to WAL by one while the other creates the tables fails at once with "database is
-    # locked" (SQLite skips the busy handler there). One at a time in this process.
+    # The sync's and the query thread's connections may be opened at once (the sync in a
+    # process of its own, or a thread): a new file's switch to WAL by one while the other
+    # creates the tables fails at once with "database is locked" (SQLite skips the busy
+    # handler there). One at a time in this process, and tried again across processes.
     with _OPENING:
-        return _open(path)
+        for attempt in range(OPEN_ATTEMPTS):
+            try:
+                return _open(path)
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == OPEN_ATTEMPTS - 1:
+                    raise
+                time.sleep(0.1)
+    raise AssertionError("unreachable")
 
 
 def _open(path: Path) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     new = not path.exists()
     conn = sqlite3.connect(path, timeout=10, isolation_level=None, check_same_thread=False)
-    if new:
-        path.chmod(0o600)
-    conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
-    # 32 MB of page cache (2 MB by default): a fill inserts into six B-trees of a million
-    # rows and the FTS segments; fewer pages read again from the OS per page written.
-    conn.execute("PRAGMA cache_size=-32768")
-    conn.executescript(SCHEMA)
-    conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-    bulk = conn.execute("SELECT value FROM meta WHERE key = 'bulk'").fetchone()
-    if not bulk or bulk[0] != "1":  # (a first fill going on: built at its end)
-        conn.executescript(SEARCH_SCHEMA)
+    try:
+        if new:
+            path.chmod(0o600)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        # 32 MB of page cache (2 MB by default): a fill inserts into six B-trees of a million
+        # rows and the FTS segments; fewer pages read again from the OS per page written.
+        conn.execute("PRAGMA cache_size=-32768")
+        conn.executescript(SCHEMA)
+        conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        bulk = conn.execute("SELECT value FROM meta WHERE key = 'bulk'").fetchone()
+        if not bulk or bulk[0] != "1":  # (a first fill going on: built at its end)
+            conn.executescript(SEARCH_SCHEMA)
+    except BaseException:
+        conn.close()
+        raise
     return conn
 
 
@@ -210,19 +250,35 @@ class IndexStore:
             if state:
                 self.set_many(state)
 
+    def follow(self, items: Sequence[IndexItem]) -> None:
+        """The console's own edits: marked seen by the pass going on (a sweep at its end
+        must not delete an item the console created behind the walk)."""
+        with self.transaction():
+            number = int(self.get("pass", "0") or 0)
+            self.conn.executemany(UPSERT, [item.row(number) for item in items])
+
     def delete(self, kind: Kind, keys: Iterable[str]) -> None:
         with self.transaction():
             self.conn.executemany(
                 "DELETE FROM items WHERE kind = ? AND key = ?", [(kind, k) for k in keys]
             )
 
-    def sweep(self, kind: Kind, full_pass: int) -> int:
-        """Delete the items of `kind` a finished full pass did not see (gone on the platform)."""
-        with self.transaction():
-            cursor = self.conn.execute(
-                "DELETE FROM items WHERE kind = ? AND pass < ?", (kind, full_pass)
-            )
-        return int(cursor.rowcount)
+    def sweep(self, kind: Kind, full_pass: int, chunk: int = SWEEP_CHUNK) -> int:
+        """Delete the items of `kind` a finished full pass did not see (gone on the platform):
+        found by a read (no lock: a million rows are scanned), deleted a chunk per short
+        transaction, so the console's own edits get in between."""
+        found = self.conn.execute(
+            "SELECT id FROM items WHERE kind = ? AND pass < ?", (kind, full_pass)
+        ).fetchall()
+        gone = 0
+        for start in range(0, len(found), chunk):
+            with self.transaction():
+                cursor = self.conn.executemany(
+                    "DELETE FROM items WHERE id = ? AND pass < ?",
+                    [(row[0], full_pass) for row in found[start : start + chunk]],
+                )
+            gone += max(0, int(cursor.rowcount))
+        return gone
 
     # --- the first fill -----------------------------------------------------------------
 
@@ -236,17 +292,67 @@ class IndexStore:
         with self.transaction():
             for what, name in SEARCH_OBJECTS:
                 self.conn.execute(f"DROP {what.upper()} IF EXISTS {name}")
+            self.conn.execute("INSERT INTO items_fts (items_fts) VALUES ('delete-all')")
+            self.conn.execute("DELETE FROM meta WHERE key = 'fts.upto'")
             self.set_many({"bulk": "1"})
 
-    def end_bulk(self) -> None:
-        """Build the search indexes over what the fill loaded (one transaction: a crash
-        meanwhile leaves the fill in bulk mode, done again at the next start)."""
-        try:
-            self.conn.executescript(
-                f"BEGIN IMMEDIATE;{SEARCH_SCHEMA}"
-                "INSERT INTO items_fts (items_fts) VALUES ('rebuild');"
-                "DELETE FROM meta WHERE key = 'bulk'; COMMIT;"
+    def end_bulk(self, between: Callable[[], object] = lambda: None) -> None:
+        """Build the search indexes over what the fill loaded, in short transactions (the
+        console's edits get in between; `between()` runs there, e.g. to stop): each B-tree
+        index in one (about a second at a million rows), then the FTS index a chunk of rows
+        at a time, its triggers following the rows already copied meanwhile, its segments
+        merged a bounded step at a time. Stopped (a crash, a pause), it goes on where it
+        was at the next call."""
+        for statement in SEARCH_INDEXES:
+            self._script(statement + ";")
+            between()
+        # FTS5 merges its segments by itself after a write (automerge), and all at once
+        # when 16 wait at a level (crisismerge): one chunk then took 0.85-6 s at 1M. Off
+        # while copying; merged instead by 'merge' steps of MERGE_PAGES between chunks.
+        self._script(
+            f"{COPYING_TRIGGERS}{fts_config('automerge', 0)}{fts_config('crisismerge', 1999)}"
+            "INSERT OR IGNORE INTO meta VALUES ('fts.upto', '0');"
+        )
+        while True:
+            upto = int(self.get("fts.upto", "0") or 0)
+            top = self.conn.execute("SELECT max(id) FROM items").fetchone()[0] or 0
+            if upto >= top:
+                break
+            with self.transaction():
+                self.conn.execute(COPY_TO_FTS, (upto, upto + FTS_CHUNK))
+                self.set_many({"fts.upto": str(upto + FTS_CHUNK)})
+            self._merge_step()
+            between()
+        while self._merge_step():
+            between()
+        drop = "".join(
+            f"DROP TRIGGER IF EXISTS {name};" for what, name in SEARCH_OBJECTS if "_copied" in name
+        )
+        # Rows added since the last look (the console's) copied, the triggers for all, and
+        # FTS5's own merging back for the edits to come.
+        self._script(
+            "INSERT INTO items_fts (rowid, name, ident, imei, tags)"
+            " SELECT id, name, ident, imei, tags FROM items"
+            f" WHERE id > {_UPTO};"
+            f"{drop}{SEARCH_TRIGGERS}"
+            f"{fts_config('automerge', 4)}{fts_config('crisismerge', 16)}"
+            "DELETE FROM meta WHERE key IN ('bulk', 'fts.upto');"
+        )
+
+    def _merge_step(self) -> bool:
+        """One bounded step of merging the FTS index's segments; False when none was left
+        (FTS5 says so by changing fewer than 2 rows)."""
+        before = self.conn.total_changes
+        with self.transaction():
+            self.conn.execute(
+                "INSERT INTO items_fts (items_fts, rank) VALUES ('merge', ?)", (MERGE_PAGES,)
             )
+        return self.conn.total_changes - before >= 2
+
+    def _script(self, sql: str) -> None:
+        """Statements in one write transaction (rolled back if one fails)."""
+        try:
+            self.conn.executescript(f"BEGIN IMMEDIATE;{sql}COMMIT;")
         except sqlite3.Error:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")

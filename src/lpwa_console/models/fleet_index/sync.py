@@ -1,6 +1,8 @@
-"""Filling and refreshing the index over the API client, in a thread of its own (its own
-asyncio loop, its own client signed in with the same credentials, its own connection): the
-console's loop only receives progress.
+"""Filling and refreshing the index over the API client: `SyncThread.run()` on an asyncio
+loop of its own, with its own client signed in with the same credentials and its own
+connection. The console runs it in a process of its own (`child`, started by
+`process.SyncProcess`), or in a thread (`SyncThread.start()`: tests that inject faults into
+the client); either way the console's loop only receives progress.
 
 A full pass walks what the account may see: application servers and multicast groups by
 page index (a few), base stations by lrrID cursor, devices by DevEUI cursor, 1,000 a page
@@ -29,7 +31,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,7 +39,14 @@ from typing import TYPE_CHECKING, Any
 from ...api.errors import APIError, NotFoundError, PermissionDeniedError
 from ...api.resources.devices import BASE as DEVICES_PATH
 from .items import wire_app_server, wire_device, wire_multicast, wire_station
-from .progress import RefreshCost, SyncProgress, SyncState
+from .progress import (
+    DEFAULT_SETTINGS,
+    MAX_REFRESH_PAGES,
+    RefreshCost,
+    SyncProgress,
+    SyncSettings,
+    SyncState,
+)
 from .store import IndexItem, IndexStore, Kind, now_ms
 from .wire import read_page
 
@@ -46,43 +55,48 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PAGE_SIZE = 1000
 PASS_ORDER: tuple[Kind, ...] = ("app_server", "multicast", "station", "device")
-REFRESH_EVERY_S = 120.0
-FULL_EVERY_S = 6 * 3600.0
-MAX_REFRESH_PAGES = 50  # uplinks since the last refresh: more than 50,000 -> a full pass
-
+INDEXING = "search"  # pass.kind once every kind is walked and the search indexes are built
 Report = Callable[[SyncProgress], None]
 
 
 class SyncThread:
     """Fills, then refreshes every `refresh_every_s`, until stopped. `pause()` stops after
-    the page being written (remembered in the file: a restart stays paused)."""
+    the page being written (remembered in the file: a restart stays paused). `on_cost`
+    hears what each refresh asked."""
 
     def __init__(
         self,
         path: Path,
         make_client: Callable[[], LpwaClient],
         report: Report,
-        *,
-        page_size: int = PAGE_SIZE,
-        refresh_every_s: float = REFRESH_EVERY_S,
-        full_every_s: float = FULL_EVERY_S,
+        settings: SyncSettings = DEFAULT_SETTINGS,
+        on_cost: Callable[[RefreshCost], None] | None = None,
     ) -> None:
-        self.path = path
-        self.make_client = make_client
-        self.report = report
-        self.page_size = page_size
-        self.refresh_every_s = refresh_every_s
-        self.full_every_s = full_every_s
-        self._stop = threading.Event()
-        self._paused = threading.Event()
-        self._wake = threading.Event()
-        self._thread = threading.Thread(target=self._main, name="fleet-index-sync", daemon=True)
+        self.path, self.make_client, self.report = path, make_client, report
+        self.settings, self.on_cost = settings, on_cost
+        self.page_size = settings.page_size
+        self._stop, self._paused, self._wake = (
+            threading.Event(),
+            threading.Event(),
+            threading.Event(),
+        )
+        # A refresh asked for (or a full pass found due) while one ran: not lost to the
+        # wait's clearing of `_wake`.
+        self._due = threading.Event()
+        self._thread = threading.Thread(target=self.run, name="fleet-index-sync", daemon=True)
         self.last_cost = RefreshCost()
 
     def start(self) -> None:
+        """Run in a thread of this process (the child process calls `run` instead)."""
         self._thread.start()
+
+    @property
+    def alive(self) -> bool:
+        return self._thread.is_alive()
+
+    def abandon(self) -> None:
+        """At quit: a daemon thread still writing ends with the process."""
 
     def stop(self) -> None:
         self._stop.set()
@@ -100,6 +114,7 @@ class SyncThread:
         self._wake.set()
 
     def refresh_now(self) -> None:
+        self._due.set()
         self._wake.set()
 
     @property
@@ -108,7 +123,8 @@ class SyncThread:
 
     # --- the thread ---------------------------------------------------------------------
 
-    def _main(self) -> None:
+    def run(self) -> None:
+        """Sync until `stop()`, in the calling thread."""
         try:
             asyncio.run(self._run())
         except Exception:  # the file could not be opened (its folder deleted...): say so
@@ -137,7 +153,7 @@ class SyncThread:
                 if self._stop.is_set():
                     return
                 full_at = int(store.get("pass.at", "0"))
-                due = (now_ms() - full_at) / 1000 > self.full_every_s
+                due = (now_ms() - full_at) / 1000 > self.settings.full_every_s
                 if store.get("pass.kind") or store.get("built") != "1" or due:
                     await self._full_pass(store, client)
                 else:
@@ -152,8 +168,12 @@ class SyncThread:
                 # A damaged answer or file: said, logged, tried again at the next refresh.
                 log.warning("fleet index sync failed", exc_info=True)
                 self._say(store, "failed", message=f"Fleet index: {exc}")
+            # Cleared, then looked at: a stop or a refresh asked for before the clearing
+            # is seen here, one after it ends the wait.
             self._wake.clear()
-            self._wake.wait(self.refresh_every_s)
+            if not self._stop.is_set() and not self._due.is_set():
+                self._wake.wait(self.settings.refresh_every_s)
+            self._due.clear()
 
     async def _wait_unpaused(self, store: IndexStore) -> None:
         if not self._paused.is_set():
@@ -208,22 +228,23 @@ class SyncThread:
         state: SyncState = "filling" if store.get("built") != "1" else "refreshing"
         if state == "filling" and not store.bulk:
             await asyncio.to_thread(store.begin_bulk)
-        for kind in PASS_ORDER[PASS_ORDER.index(store.get("pass.kind")) :]:
+        walk_from = store.get("pass.kind")
+        kinds = PASS_ORDER[PASS_ORDER.index(walk_from) :] if walk_from in PASS_ORDER else ()
+        for kind in kinds:
             self._say(store, state, kind=kind)
             await self._walk(store, client, kind, number, state)
-            store.sweep(kind, number)
+            # In short transactions: the console's edits get in between.
+            await asyncio.to_thread(store.sweep, kind, number)
             following = PASS_ORDER.index(kind) + 1
-            store.set_many(
-                {
-                    "pass.kind": PASS_ORDER[following] if following < len(PASS_ORDER) else "",
-                    "pass.cursor": "",
-                }
-            )
-        if store.bulk:  # the first fill loaded: the search indexes built in one go
+            after: str = PASS_ORDER[following] if following < len(PASS_ORDER) else ""
+            if not after and store.bulk:
+                after = INDEXING  # a stop meanwhile goes on with the search indexes
+            store.set_many({"pass.kind": after, "pass.cursor": ""})
+        if store.bulk:  # the first fill loaded: the search indexes built over its rows
             self._say(store, state, message="Indexing the fleet for search")
-            await asyncio.to_thread(store.end_bulk)
+            await asyncio.to_thread(store.end_bulk, self._check)
         started = store.get("pass.started", str(now_ms()))
-        store.set_many({"built": "1", "pass.at": started, "refreshed_at": started})
+        store.set_many({"built": "1", "pass.at": started, "refreshed_at": started, "pass.kind": ""})
         self._say(store, "ready")
 
     async def _walk(
@@ -232,8 +253,8 @@ class SyncThread:
         """One kind, page after page, each written (with the cursor after it) while the next
         is asked for. The store is touched by one thread at a time: the writing thread
         between `ensure_future` and `await writing`, this one otherwise."""
-        fetch, cursor_paged = _walker(client, kind, self.page_size)
         convert = CONVERT[kind]
+        sort = CURSOR_SORT.get(kind)  # None: a few pages by index
         cursor: str | None = store.get("pass.cursor") or None
         index = 1
         counts = store.counts()  # once: then counted as written
@@ -242,14 +263,12 @@ class SyncThread:
         built = store.get("built") == "1"
         refreshed_at = int(store.get("refreshed_at", "0") or 0)
         writing: asyncio.Future[None] | None = None
-        sort = CURSOR_SORT.get(kind)
-        pending: asyncio.Future[Any]
-        if sort is None:  # a few pages by index: no pipeline
-            pending = asyncio.ensure_future(fetch(cursor, index))
-        else:
-            pending = asyncio.ensure_future(
-                fetch_raw(client, kind, self.page_size, cursor=cursor, sort=sort)
-            )
+
+        def ask(at: str | None, page_index: int) -> asyncio.Future[bytes]:
+            query = PageQuery(kind, self.page_size, page_index, at, sort)
+            return asyncio.ensure_future(fetch_raw(client, query))
+
+        pending = ask(cursor, index)
         try:
             while True:
                 self._check()
@@ -257,36 +276,28 @@ class SyncThread:
                     answer = await pending
                 except (PermissionDeniedError, NotFoundError):
                     return  # the account may not see this kind: nothing of it to index
-                if isinstance(answer, bytes):
-                    # By cursor: the next page is asked for while this one is read.
-                    ahead = peek_cursor(answer)
+                # By cursor the next page is asked for while this one is read, with the
+                # cursor read from the answer's end; by index, once this one said "more".
+                ahead = peek_cursor(answer) if sort else None
+                if ahead is not None:
+                    pending = ask(ahead, 1)
+                page = await asyncio.to_thread(parse_page, answer)
+                following = page.next_cursor if sort else None
+                if following != ahead:  # not where it was looked for
                     if ahead is not None:
-                        pending = asyncio.ensure_future(
-                            fetch_raw(client, kind, self.page_size, cursor=ahead, sort=sort)
-                        )
-                    page = await asyncio.to_thread(parse_page, answer)
-                    if page.next_cursor != ahead:  # not where it was looked for
-                        if ahead is not None:
-                            pending.cancel()
-                        if page.next_cursor:
-                            pending = asyncio.ensure_future(
-                                fetch_raw(
-                                    client, kind, self.page_size, cursor=page.next_cursor,
-                                    sort=sort,
-                                )
-                            )  # fmt: skip
-                else:
-                    page = answer
-                    if page.more and page.briefs:
-                        pending = asyncio.ensure_future(fetch(None, index + 1))
+                        pending.cancel()
+                    if following:
+                        pending = ask(following, 1)
+                if not sort and page.more and page.briefs:
+                    pending = ask(None, index + 1)
                 values = {}
                 if cursor is None and index == 1 and page.count is not None:
                     values[f"total.{kind}"] = str(page.count)
                     totals[kind] = page.count
                 items = await asyncio.to_thread(_convert_all, convert, page.briefs)
-                cursor = page.next_cursor if cursor_paged else None
+                cursor = following
                 index += 1
-                last = not page.briefs or (not cursor if cursor_paged else not page.more)
+                last = not page.briefs or (not cursor if sort else not page.more)
                 if writing is not None:
                     await writing
                 values["pass.cursor"] = cursor or ""
@@ -328,6 +339,8 @@ class SyncThread:
             await self._small_pass(store, client, kind, cost)
         cost.seconds = time.perf_counter() - t0
         self.last_cost = cost
+        if self.on_cost is not None:
+            self.on_cost(cost)
         values = {"refresh.cost": json.dumps(cost.__dict__)}
         if cost.full_pass:
             values["pass.at"] = "0"  # due now
@@ -336,28 +349,14 @@ class SyncThread:
         store.set_many(values)
         self._say(store, "ready")
         if cost.full_pass:
-            self._wake.set()
+            self._due.set()
 
     async def _newest(
         self, store: IndexStore, client: LpwaClient, kind: Kind, cost: RefreshCost
     ) -> int | None:
         """Items created since the newest one here; returns the platform's count."""
         newest = store.max_of(kind, "created") or 0
-        convert = CONVERT[kind]
-        total: int | None = None
-        for index in range(1, MAX_REFRESH_PAGES + 1):
-            page = await fetch_page(
-                client, kind, self.page_size, index=index, sort="creationDate", descending=True
-            )
-            cost.requests += 1
-            if index == 1:
-                total = page.count
-            fresh = [convert(b) for b in page.briefs if (b.get("creationDate") or 0) > newest]
-            if fresh:
-                await asyncio.to_thread(store.write_page, fresh)
-                cost.items += len(fresh)
-            if len(fresh) < len(page.briefs) or not page.more:
-                break
+        total, _all = await self._newest_first(store, client, kind, "creationDate", newest, cost)
         return total
 
     async def _recent(
@@ -365,31 +364,47 @@ class SyncThread:
     ) -> None:
         """Items with an uplink since the last refresh (their health and last uplink)."""
         column = "lastUpTimestamp" if kind == "device" else "lastUpFrameDate"
+        _total, complete = await self._newest_first(store, client, kind, column, since - 1, cost)
+        if not complete:
+            cost.reasons.append(f"more than {MAX_REFRESH_PAGES} pages of {kind} uplinks")
+            cost.full_pass = True
+
+    async def _newest_first(
+        self,
+        store: IndexStore,
+        client: LpwaClient,
+        kind: Kind,
+        column: str,
+        after: int,
+        cost: RefreshCost,
+    ) -> tuple[int | None, bool]:
+        """The items whose `column` is past `after`, newest first, page after page until
+        one has older ones: written; returns (the platform's count, all of them seen)."""
         convert = CONVERT[kind]
+        total: int | None = None
         for index in range(1, MAX_REFRESH_PAGES + 1):
             self._check()
-            page = await fetch_page(
-                client, kind, self.page_size, index=index, sort=column, descending=True
-            )
+            query = PageQuery(kind, self.page_size, index, sort=column, descending=True)
+            page = await fetch_page(client, query)
             cost.requests += 1
-            recent = [b for b in page.briefs if (b.get(column) or 0) >= since]
-            if recent:
-                await asyncio.to_thread(store.write_page, [convert(b) for b in recent])
-                cost.items += len(recent)
-            if len(recent) < len(page.briefs) or not page.more:
-                return
-        cost.reasons.append(f"more than {MAX_REFRESH_PAGES} pages of {kind} uplinks")
-        cost.full_pass = True
+            if index == 1:
+                total = page.count
+            fresh = [convert(b) for b in page.briefs if (b.get(column) or 0) > after]
+            if fresh:
+                await asyncio.to_thread(store.write_page, fresh)
+                cost.items += len(fresh)
+            if len(fresh) < len(page.briefs) or not page.more:
+                return total, True
+        return total, False
 
     async def _small_pass(
         self, store: IndexStore, client: LpwaClient, kind: Kind, cost: RefreshCost
     ) -> None:
-        fetch, _cursor = _walker(client, kind, self.page_size)
         convert = CONVERT[kind]
         seen: list[IndexItem] = []
         for index in range(1, MAX_REFRESH_PAGES + 1):
             try:
-                page = await fetch(None, index)
+                page = await fetch_page(client, PageQuery(kind, self.page_size, index))
             except (PermissionDeniedError, NotFoundError):
                 return
             cost.requests += 1
@@ -407,9 +422,6 @@ class _Stopped(Exception):
 
 class _Paused(Exception):
     pass
-
-
-Fetch = Callable[[str | None, int], Awaitable["WirePage"]]
 
 
 @dataclass
@@ -449,24 +461,35 @@ CONVERT: dict[Kind, Callable[[dict[str, Any]], IndexItem]] = {
 CURSOR_SORT: dict[Kind, str] = {"device": "EUI", "station": "lrrID"}
 
 
-async def fetch_raw(
-    client: LpwaClient,
-    kind: Kind,
-    size: int,
-    *,
-    index: int = 1,
-    cursor: str | None = None,
-    sort: str | None = None,
-    descending: bool = False,
-) -> bytes:
+@dataclass(frozen=True)
+class PageQuery:
+    """One list page: by page index, or after a cursor (the sort's last key seen)."""
+
+    kind: Kind
+    size: int
+    index: int = 1
+    cursor: str | None = None
+    sort: str | None = None
+    descending: bool = False
+
+    def params(self) -> list[tuple[str, str]]:
+        params = [("pageIndex", str(self.index)), ("pageSize", str(self.size))]
+        if self.sort:
+            params.append(("sort", f"{self.sort},{'desc' if self.descending else 'asc'}"))
+        if self.cursor:
+            params.append(("pageAfter", self.cursor))
+        return params
+
+
+async def fetch_raw(client: LpwaClient, query: PageQuery) -> bytes:
     """One page through the client (its token, retries and errors), unread."""
-    params = [("pageIndex", str(index)), ("pageSize", str(size))]
-    if sort:
-        params.append(("sort", f"{sort},{'desc' if descending else 'asc'}"))
-    if cursor:
-        params.append(("pageAfter", cursor))
-    response = await client.request("GET", list_path(kind), params=params)
+    response = await client.request("GET", list_path(query.kind), params=query.params())
     return response.content
+
+
+async def fetch_page(client: LpwaClient, query: PageQuery) -> WirePage:
+    """One page, read item by item (off the loop's thread)."""
+    return await asyncio.to_thread(parse_page, await fetch_raw(client, query))
 
 
 def _convert_all(
@@ -494,32 +517,3 @@ def peek_cursor(content: bytes) -> str | None:
     it) without reading the rest: the next page is asked for while this one is read."""
     found = _CURSOR.search(content, max(0, len(content) - 400))
     return found.group(1).decode() if found else None
-
-
-async def fetch_page(
-    client: LpwaClient,
-    kind: Kind,
-    size: int,
-    *,
-    index: int = 1,
-    cursor: str | None = None,
-    sort: str | None = None,
-    descending: bool = False,
-) -> WirePage:
-    """One page, read item by item."""
-    content = await fetch_raw(
-        client, kind, size, index=index, cursor=cursor, sort=sort, descending=descending
-    )
-    return await asyncio.to_thread(parse_page, content)
-
-
-def _walker(client: LpwaClient, kind: Kind, size: int) -> tuple[Fetch, bool]:
-    """(fetch(cursor, page index), walked by cursor)."""
-    sort = CURSOR_SORT.get(kind)
-
-    async def fetch(cursor: str | None, index: int) -> WirePage:
-        if sort is not None:
-            return await fetch_page(client, kind, size, cursor=cursor, sort=sort)
-        return await fetch_page(client, kind, size, index=index)
-
-    return fetch, sort is not None

@@ -5,13 +5,13 @@ Results come back to the asking asyncio loop (the console's qasync loop)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import queue
 import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..tasks import run_for
 from .store import IndexStore
 
 T = TypeVar("T")
@@ -50,23 +50,15 @@ class QueryThread:
             opened = None
         while (job := self._jobs.get()) is not None:
             fn, loop, future = job
-            try:
-                if store is None:
-                    assert opened is not None
-                    raise opened
-                outcome: tuple[Any, BaseException | None] = (fn(store), None)
-            except BaseException as exc:  # handed to the awaiting task
-                outcome = (None, exc)
-            with contextlib.suppress(RuntimeError):  # its loop closed: nobody waits
-                loop.call_soon_threadsafe(_deliver, future, *outcome)
+            run_for(loop, future, _with_store, store, opened, fn)
         if store is not None:
             store.close()
 
 
-def _deliver(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
+def _with_store(
+    store: IndexStore | None, opened: BaseException | None, fn: Callable[[IndexStore], T]
+) -> T:
+    if store is None:
+        assert opened is not None
+        raise opened
+    return fn(store)

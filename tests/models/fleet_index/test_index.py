@@ -11,7 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from lpwa_console.api import Credentials, LpwaClient
-from lpwa_console.models.fleet_index.progress import SyncProgress
+from lpwa_console.models.fleet_index.progress import SyncProgress, SyncSettings
+from lpwa_console.models.fleet_index.protocol import SignIn
 from lpwa_console.models.fleet_index.search import rank
 from lpwa_console.models.fleet_index.store import IndexItem, IndexStore, trigram_supported
 from lpwa_console.models.fleet_index.sync import SyncThread
@@ -121,6 +122,13 @@ def _client_of(sandbox: Any) -> Any:
     return make
 
 
+def sign_in_of(sandbox: Any) -> SignIn:
+    """How the console signs in its sync process (Session.sync_source)."""
+    account = sandbox.account("subscriber")
+    credentials = Credentials(sandbox.token_url, account["client_id"], account["client_secret"])
+    return SignIn(sandbox.base_url, credentials)
+
+
 def _wait(event: threading.Event) -> None:
     assert event.wait(60), "the sync did not get there"
 
@@ -138,7 +146,7 @@ def test_a_fill_paused_goes_on_where_it_stopped(sandbox: Any, tmp_path: Path) ->
         if progress.state == "paused" and walking.is_set():
             paused.set()
 
-    sync = SyncThread(path, _client_of(sandbox), report, page_size=10)
+    sync = SyncThread(path, _client_of(sandbox), report, SyncSettings(page_size=10))
     sync.start()
     _wait(walking)
     sync.pause()
@@ -163,7 +171,7 @@ def test_a_fill_paused_goes_on_where_it_stopped(sandbox: Any, tmp_path: Path) ->
         if progress.state == "ready" and progress.built:
             ready.set()
 
-    sync = SyncThread(path, _client_of(sandbox), report_again, page_size=200)
+    sync = SyncThread(path, _client_of(sandbox), report_again, SyncSettings(page_size=200))
     sync.start()
     try:
         assert not ready.wait(0.5) and sync.paused
@@ -278,7 +286,7 @@ def test_results_say_when_the_index_is_old(
     from lpwa_console.models.fleet_index.store import now_ms
 
     index = FleetIndex(tmp_path)
-    index.open("Field laptop", "subscriber", _client_of(sandbox))
+    index.open("Field laptop", "subscriber", sign_in_of(sandbox))
     qtbot.waitUntil(lambda: index.ready and index.progress.state == "ready", timeout=60_000)
     assert index.note() == "" and with_note("3 devices", index, "bast") == "3 devices"
     path = index.path
@@ -292,7 +300,7 @@ def test_results_say_when_the_index_is_old(
     old = now_ms() - 10 * 60_000
     store.set_many({"refreshed_at": str(old), "paused": "1"})
     store.close()
-    index.open("Field laptop", "subscriber", _client_of(sandbox))
+    index.open("Field laptop", "subscriber", sign_in_of(sandbox))
     qtbot.waitUntil(lambda: index.ready, timeout=10_000)
     assert index.note() == f"Fleet index as of {clock_text(old)}"
     assert (
@@ -312,7 +320,7 @@ def test_more_matches_than_one_request_names_are_not_counted_as_all(
     from lpwa_console.schema.devices import DeviceFilter
 
     index = FleetIndex(tmp_path)
-    index.open("Field laptop", "subscriber", _client_of(sandbox))
+    index.open("Field laptop", "subscriber", sign_in_of(sandbox))
     qtbot.waitUntil(lambda: index.ready and index.progress.state == "ready", timeout=60_000)
     client = _client_of(sandbox)()
 
@@ -334,3 +342,40 @@ def test_more_matches_than_one_request_names_are_not_counted_as_all(
     assert len(one.briefs) == 1 and one.count == 1
     done = asyncio.ensure_future(index.aclose())
     qtbot.waitUntil(done.done, timeout=20_000)
+
+
+def test_a_refresh_or_a_stop_asked_for_during_a_refresh_is_not_lost(
+    sandbox: Any, tmp_path: Path
+) -> None:
+    """Asked for while a refresh runs (before the sync waits again): the next refresh comes
+    at once, and a stop ends it, rather than waiting for the next hour's refresh."""
+    path = tmp_path / "index.sqlite"
+    ready = threading.Event()
+    costs: list[Any] = []
+    two_refreshes = threading.Event()
+
+    def report(progress: SyncProgress) -> None:
+        if progress.state == "ready" and progress.built:
+            ready.set()
+
+    settings = SyncSettings(refresh_every_s=3600)
+
+    def on_cost(cost: Any) -> None:
+        costs.append(cost)
+        if len(costs) == 1:
+            sync.refresh_now()  # during the first refresh
+        else:
+            two_refreshes.set()
+            sync.stop()  # during the second
+
+    sync = SyncThread(path, _client_of(sandbox), report, settings, on_cost=on_cost)
+    sync.start()
+    try:
+        _wait(ready)
+        sync.refresh_now()
+        _wait(two_refreshes)
+        sync.join(60)
+        assert not sync.alive
+    finally:
+        sync.stop()
+        sync.join()

@@ -45,6 +45,9 @@ ROUTES: list[tuple[str, str, str, dict[str, str | int]]] = [
     ("multicast history", "subscriber", "/subscriptions/mine/multicastGroups/frames/aggregated",
      {"duration": "P1D", "step": "PT1H"}),
     ("devices list", "subscriber", "/subscriptions/mine/devices", {"pageSize": 100}),
+    ("device profiles", "operator", "/admins/operators/mine/deviceProfiles", {"pageSize": 100}),
+    ("base station profiles", "operator", "/admins/operators/mine/baseStationProfiles", {}),
+    ("RF regions", "operator", "/admins/operators/mine/rfRegions", {}),
 ]  # fmt: skip
 
 

@@ -219,6 +219,9 @@ def test_without_keyring_a_secret_in_the_encrypted_file_works_after_restart(
     prompt = console.window.passphrase_prompt
     qtbot.waitUntil(lambda: prompt.dialog is not None and prompt.dialog.isVisible())
     assert "passphrase" in console.session.message
+    # A question, not an error: the activity panel stays closed and lists no error.
+    assert not console.window.activity_dock.isVisible()
+    assert console.window.activity.errors_title.text() == "Errors (0)"
     asking = prompt.dialog
     assert asking is not None
     qtbot.keyClicks(asking.passphrase, "not my passphrase")

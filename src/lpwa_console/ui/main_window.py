@@ -709,7 +709,8 @@ class MainWindow(QMainWindow):
             text = self._progress
         if state == "failed":
             text = f"{text}: {self.session.message}"
-            self.activity_dock.show()
+            if not self.session.asking_passphrase:  # a dialog asks it: no error to show
+                self.activity_dock.show()
         elif profile:
             text = f"{text} · {profile}"
         self.state_label.setText(text)

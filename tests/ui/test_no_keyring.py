@@ -232,6 +232,7 @@ def test_without_keyring_a_secret_in_the_encrypted_file_works_after_restart(
     qtbot.mouseClick(asking.open_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: console.session.state == "connected", timeout=20_000)
     assert prompt.dialog is None
+    assert not console.window.activity_dock.isVisible()
 
     # Asked once a session: another connect needs no passphrase.
     console.session.open(profile)

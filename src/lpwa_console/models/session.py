@@ -104,7 +104,6 @@ class Session(QObject):
         if self._task_id is not None:
             self.runner.cancel(self._task_id)
         self.profile = profile
-        self.asking_passphrase = False
         self.profiles.set_last_profile(profile.name)
         self.profile_changed.emit(profile.name)
         self._drop_clients()
@@ -287,6 +286,8 @@ class Session(QObject):
         ended = state != "connecting" and self.progress
         if state != "connecting":
             self.progress = ""
+        if state != "failed":  # kept until the state moves on (the window reads it meanwhile)
+            self.asking_passphrase = False
         self.state = state
         self.message = message
         self.state_changed.emit(state)

@@ -136,6 +136,12 @@ def test_the_account_view_is_one_click_away(open_console: OpenConsole, qtbot: An
     )
     assert "whose name starts with “France/”" in text
     assert "change a device&#x27;s AS routing profile" in text
+    # A refusal that is no missing grant says its own reason, not an empty "Without :".
+    assert "Without </b>" not in text and "Without :" not in text
+    assert (
+        "<b>As it has domain restrictions, and these settings reach every domain</b>:"
+        " change the subscription&#x27;s settings" in text
+    )
     view.reject()
     qtbot.waitUntil(lambda: window.account_view is None)
 

@@ -22,7 +22,7 @@ from tests.ui.conftest import OpenConsole
 
 CREATE_REASON = (
     "Your account may not create devices: it lacks the subscription's write permission ('a') "
-    "and the access right LPWA_MGR::WRITE_NODE"
+    "and the access right to change devices and multicast groups (LPWA_MGR::WRITE_NODE)"
 )
 
 

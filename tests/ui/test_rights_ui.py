@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QAction, QHelpEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QPushButton, QToolTip, QWidget
 
 from lpwa_console.app import Console
 from lpwa_console.models.rights import AccountRights
@@ -103,6 +103,19 @@ def test_a_viewer_is_told_before_it_tries(open_console: OpenConsole, qtbot: Any)
         denied(servers.part_buttons["Security"], "security")
     assert window.subscription_action is not None
     denied(window.subscription_action, "change the subscription's settings")
+    # Hovered in the Connection menu, the greyed item says why (a menu hides tooltips unless
+    # told to show them).
+    action = window.subscription_action
+    menu = next(m for m in action.associatedObjects() if isinstance(m, QMenu))
+    menu.popup(window.mapToGlobal(QPoint(10, 10)))
+    qtbot.waitExposed(menu)
+    spot = menu.actionGeometry(action).center()
+    QTest.mouseMove(menu, spot)
+    QApplication.sendEvent(
+        menu, QHelpEvent(QEvent.Type.ToolTip, spot, menu.mapToGlobal(spot))
+    )  # what resting the pointer there sends
+    qtbot.waitUntil(lambda: "change the subscription's settings" in QToolTip.text())
+    menu.hide()
 
 
 def test_an_administrator_may_do_it_all(open_console: OpenConsole, qtbot: Any) -> None:

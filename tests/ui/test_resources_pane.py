@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.forms import form_data, form_fields
@@ -197,6 +197,9 @@ def test_multicast_list_detail_and_create(qtbot: Any, qloop: Any) -> None:
     save = dialog.buttons.buttons()[0]
     assert not save.isEnabled()
     shot(dialog, "multicast-form-error.png")
+    # The AppSKey is required by a rule of the group, not its type: marked all the same.
+    key_label = dialog.findChild(QLabel, "appSKeyLabel")
+    assert key_label is not None and key_label.text() == "Application session key (AppSKey) *"
     dialog.inputs["EUI"].setText("70B3D5E75E00AAAA")  # type: ignore[union-attr]
     dialog.inputs["nwAddress"].setText("0102ABCD")  # type: ignore[union-attr]
     dialog.inputs["name"].setText("New lights")  # type: ignore[union-attr]

@@ -176,6 +176,7 @@ def schema_pattern_words() -> dict[str, str]:
         "! # $ % & ' * + - . ^ _ ` | ~ only, no spaces",
         _pattern_of(CustomHttpHeaderRequest, "value"): "a header value has visible ASCII "
         "characters, with spaces or tabs only between them",
+        r"^\S+$": "no spaces allowed",  # a catalog entry's ID (schema/catalogs.EntryID)
     }
 
 

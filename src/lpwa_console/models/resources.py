@@ -138,6 +138,28 @@ class ResourceKind:
     parts: tuple[ResourcePart, ...] = ()
     # What an empty, unfiltered list says ('' : "No <title> yet"); e.g. a lookup, not a list.
     empty_text: str = ""
+    # What still uses an item, said before deleting it ('' : nothing known to).
+    in_use: Callable[[Any], str] = lambda _item: ""
+
+
+def counted(count: int | None, one: str, many: str) -> str:
+    """ "570 devices", "1 multicast group"; '' for none or unknown."""
+    return f"{count:,} {one if count == 1 else many}" if count else ""
+
+
+def app_server_users(server: Any) -> str:
+    """ "570 devices and 2 multicast groups send their traffic to it." ('' for none)."""
+    users = [
+        counted(getattr(server, "deviceCount", None), "device", "devices"),
+        counted(
+            getattr(server, "multicastGroupCount", None), "multicast group", "multicast groups"
+        ),
+    ]
+    said = " and ".join(u for u in users if u)
+    if not said:
+        return ""
+    one = said.startswith("1 ") and " and " not in said
+    return f"{said} {'sends its' if one else 'send their'} traffic to it."
 
 
 # --- the kinds ------------------------------------------------------------------------------
@@ -262,6 +284,7 @@ def app_servers_kind() -> ResourceKind:
         create=lambda c, r: c.app_servers.create(r),
         update=lambda c, a, r: c.app_servers.update(a.path_ref, r),
         delete=lambda c, a: c.app_servers.delete(a.path_ref),
+        in_use=app_server_users,
         writable=lambda a: isinstance(a, AppServerBrief) and a.writable,
         parts=(
             ResourcePart(

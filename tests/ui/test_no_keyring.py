@@ -222,6 +222,7 @@ def test_without_keyring_a_secret_in_the_encrypted_file_works_after_restart(
     # A question, not an error: the activity panel stays closed and lists no error.
     assert not console.window.activity_dock.isVisible()
     assert console.window.activity.errors_title.text() == "Errors (0)"
+    assert console.window.state_label.text() == console.session.message  # not "failed"
     asking = prompt.dialog
     assert asking is not None
     qtbot.keyClicks(asking.passphrase, "not my passphrase")

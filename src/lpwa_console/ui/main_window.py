@@ -707,10 +707,11 @@ class MainWindow(QMainWindow):
             text = self.session.offline_text  # "Offline, data as of 10:42"
         elif self._progress and state == "connected":
             text = self._progress
-        if state == "failed":
+        if state == "failed" and self.session.asking_passphrase:
+            text = self.session.message  # a dialog asks it: not a failure, no error to show
+        elif state == "failed":
             text = f"{text}: {self.session.message}"
-            if not self.session.asking_passphrase:  # a dialog asks it: no error to show
-                self.activity_dock.show()
+            self.activity_dock.show()
         elif profile:
             text = f"{text} · {profile}"
         self.state_label.setText(text)

@@ -180,3 +180,25 @@ def test_without_rights_every_control_stays_as_the_pane_wants(qtbot: Any) -> Non
     assert not other.isEnabled() and "tag" in other.toolTip()
     rights.set_client(None)
     assert other.isEnabled() and other.toolTip() == ""
+
+
+def test_a_domain_outside_the_restriction_is_refused_under_domains(
+    open_console: OpenConsole, qtbot: Any
+) -> None:
+    """The France team moves a device to Spain: the platform refuses; the form says why under
+    its Domains, in words (not "domains: ..."), and keeps the domain typed."""
+    console = open_console("subscriber-restricted")
+    devices = loaded_devices(console, qtbot)
+    devices.edit_device()
+    dialog = devices.dialog
+    assert dialog is not None and dialog.domains is not None
+    table = dialog.domains.table
+    table.item(0, 0).setText("Spain/Madrid")
+    table.item(0, 1).setText("Site")
+    with qtbot.waitSignal(devices.vm.save_failed, timeout=10_000) as failed:
+        dialog.ok.click()
+    assert failed.args[1] == "domains"
+    said = dialog.domains.error.text()
+    assert said == "Not allowed: outside the domains you are restricted to", said
+    assert table.item(0, 0).text() == "Spain/Madrid"  # nothing typed is lost
+    dialog.reject()

@@ -54,7 +54,7 @@ from .forms import automatic_data, check_only_data
 from .list_detail import ListDetailViewModel
 from .paged_table import RIGHT, Column, alarm_count_column
 from .tasks import TaskRunner
-from .validation import field_named_in, validate
+from .validation import field_named_in, under_field, validate
 
 log = logging.getLogger(__name__)
 
@@ -652,7 +652,8 @@ class ResourceViewModel(ListDetailViewModel):
                 self._refresh_detail(item)
                 return
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
-            self.save_failed.emit(message, "" if name in occ else name)
+            name = "" if name in occ else name
+            self.save_failed.emit(under_field(message, name), name)
 
         def done(result: Any) -> None:
             self.saved.emit(result)
@@ -728,7 +729,8 @@ class ResourceViewModel(ListDetailViewModel):
                 self._refresh_detail(item)
                 return
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
-            self.part_failed.emit(key, message, "" if name in occ else name)
+            name = "" if name in occ else name
+            self.part_failed.emit(key, under_field(message, name), name)
 
         def done(result: Any) -> None:
             self.part_saved.emit(key, result)

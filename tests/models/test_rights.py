@@ -33,7 +33,8 @@ def test_a_viewer_may_read_but_not_change() -> None:
     assert not verdict.allowed
     assert verdict.reason == (
         "Your account may not create devices: it lacks the subscription's write permission "
-        "('a') and the access right LPWA_MGR::WRITE_NODE"
+        "('a') and the access right to change devices and multicast groups"
+        " (LPWA_MGR::WRITE_NODE)"
     )
     assert not grants.check("subscription.edit").allowed
     assert "write permission ('a')" in grants.check("app_servers.create").reason
@@ -46,7 +47,8 @@ def test_write_node_is_not_enough_for_the_routing_profile() -> None:
     verdict = grants.check("device.routing")
     assert not verdict.allowed
     assert verdict.reason.endswith(
-        "it lacks the access right LPWA_MGR::ADMIN_NODE (LPWA_MGR::WRITE_NODE is not enough)"
+        "it lacks the access right to administer devices (LPWA_MGR::ADMIN_NODE);"
+        " LPWA_MGR::WRITE_NODE is not enough"
     )
     admin = Grants.of(subscription(["x", "a"], [READ_NODE, WRITE_NODE, ADMIN_NODE]))
     # every action of a subscriber; the operator's need the operator interface's right

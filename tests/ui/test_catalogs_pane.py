@@ -151,11 +151,14 @@ def test_profile_editor_applies_the_rules(qtbot: Any, pane: CatalogsPane) -> Non
     eirp.setText("14, 40")
     ident = editor.inputs["ID"]
     assert isinstance(ident, QLineEdit)
-    suffix = random.randrange(1 << 30)
-    ident.setText(f"ui-{suffix}")
+    ident.setText("ui profile")  # a space: the error says what is wrong, not only "form"
     name = editor.inputs["commercialName"]
     assert isinstance(name, QLineEdit)
     name.setText("UI profile")
+    editor.save()
+    assert "ID: no spaces allowed" in editor.error_label.text()
+    suffix = random.randrange(1 << 30)
+    ident.setText(f"ui-{suffix}")
     editor.save()
     assert "36" in editor.error_label.text()  # refused here, nothing sent
     eirp.setText("14, 16")

@@ -191,3 +191,30 @@ def test_buttons_open_their_dialogs_and_wait_for_a_connection(
         qtbot.waitUntil(lambda: pane.dialog is None, timeout=2000)
     runner.cancel_all()
     qtbot.waitUntil(lambda: not runner.busy, timeout=5000)
+
+
+def test_claiming_an_unknown_device_says_so_under_its_deveui(
+    qtbot: Any, sent: tuple[LpwaClient, list[dict[str, Any]]]
+) -> None:
+    """A DevEUI the key manager does not hold (another tenant's, a typo): the claim dialog
+    says so under the DevEUI, in words (not the platform's "device e<EUI> not found"), and
+    keeps what was typed."""
+    client, _bodies = sent
+    runner = TaskRunner()
+    pane = _pane(qtbot, client, runner)
+    pane.claim_button.click()
+    dialog = pane.dialog
+    assert dialog is not None and dialog.objectName() == "kmClaimDialog"
+    editors = dialog.editors  # type: ignore[attr-defined]
+    qtbot.keyClicks(editors["EUI"].input, "FEEDC0E5FFFFFFFF")
+    qtbot.keyClicks(editors["ownerID"].input, "acme")
+    with qtbot.waitSignal(pane.km.claim_failed, timeout=10000):
+        dialog.save()  # type: ignore[attr-defined]
+    said = editors["EUI"].error.text()
+    assert said == "The key manager has no device FEEDC0E5FFFFFFFF to claim"
+    assert editors["ownerID"].input.text() == "acme"  # nothing typed is lost
+    with qtbot.waitSignal(pane.vms[0].first_page_loaded, timeout=10000):
+        dialog.reject()  # the list reloads on close
+    qtbot.waitUntil(lambda: pane.dialog is None, timeout=2000)
+    runner.cancel_all()
+    qtbot.waitUntil(lambda: not runner.busy, timeout=5000)

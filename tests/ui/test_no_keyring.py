@@ -219,6 +219,10 @@ def test_without_keyring_a_secret_in_the_encrypted_file_works_after_restart(
     prompt = console.window.passphrase_prompt
     qtbot.waitUntil(lambda: prompt.dialog is not None and prompt.dialog.isVisible())
     assert "passphrase" in console.session.message
+    # A question, not an error: the activity panel stays closed and lists no error.
+    assert not console.window.activity_dock.isVisible()
+    assert console.window.activity.errors_title.text() == "Errors (0)"
+    assert console.window.state_label.text() == console.session.message  # not "failed"
     asking = prompt.dialog
     assert asking is not None
     qtbot.keyClicks(asking.passphrase, "not my passphrase")
@@ -229,6 +233,7 @@ def test_without_keyring_a_secret_in_the_encrypted_file_works_after_restart(
     qtbot.mouseClick(asking.open_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: console.session.state == "connected", timeout=20_000)
     assert prompt.dialog is None
+    assert not console.window.activity_dock.isVisible()
 
     # Asked once a session: another connect needs no passphrase.
     console.session.open(profile)

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QMessageBox
 
 from lpwa_console.api import LpwaClient
 from lpwa_console.models.forms import form_data, form_fields
@@ -42,6 +42,7 @@ from lpwa_console.schema.network import (
 from lpwa_console.ui.dialogs.resource_form import ResourceFormDialog
 from lpwa_console.ui.panes.resources import MASK, ResourcesPane
 from tests.helpers import run, shot
+from tests.ui.conftest import OpenConsole
 
 
 def group(i: int, **extra: Any) -> dict[str, Any]:
@@ -197,6 +198,9 @@ def test_multicast_list_detail_and_create(qtbot: Any, qloop: Any) -> None:
     save = dialog.buttons.buttons()[0]
     assert not save.isEnabled()
     shot(dialog, "multicast-form-error.png")
+    # The AppSKey is required by a rule of the group, not its type: marked all the same.
+    key_label = dialog.findChild(QLabel, "appSKeyLabel")
+    assert key_label is not None and key_label.text() == "Application session key (AppSKey) *"
     dialog.inputs["EUI"].setText("70B3D5E75E00AAAA")  # type: ignore[union-attr]
     dialog.inputs["nwAddress"].setText("0102ABCD")  # type: ignore[union-attr]
     dialog.inputs["name"].setText("New lights")  # type: ignore[union-attr]
@@ -437,3 +441,26 @@ def test_a_new_group_is_listed_and_selected_under_a_filter(qtbot: Any, qloop: An
     assert item is not None and item.EUI == "70B3D5E75E00BBBB"
     assert pane.filters[0].state.bar.label.text() == "Filters set aside to show Harbour lights"
     assert pane.message.text().startswith("Created ")
+
+
+def test_deleting_a_server_in_use_says_what_uses_it(open_console: OpenConsole, qtbot: Any) -> None:
+    """The question before deleting an application server says how many devices and groups
+    send their traffic to it; Cancel keeps it."""
+    console = open_console("subscriber")
+    servers = console.panes["app_servers"]
+    assert isinstance(servers, ResourcesPane)
+    console.window.navigator.open("app_servers")
+    qtbot.waitUntil(lambda: servers.vm.model.rowCount() > 0, timeout=10_000)
+    servers.views[0].selectRow(0)
+    qtbot.waitUntil(lambda: servers.vm.detail is not None, timeout=10_000)
+    server = servers.vm.detail
+    assert server.deviceCount, "the demo's first server routes devices"
+    qtbot.mouseClick(servers.delete_button, Qt.MouseButton.LeftButton)
+    box = servers.findChild(QMessageBox, "confirmDelete")
+    assert box is not None and box.isVisible()
+    assert f"“{server.name}”" in box.text()
+    assert f"{server.deviceCount:,} devices" in box.informativeText()
+    assert "send their traffic to it" in box.informativeText()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    qtbot.waitUntil(lambda: servers.findChild(QMessageBox, "confirmDelete") is None)
+    assert servers.vm.detail is server

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction
+from PySide6.QtCore import QEvent, QPoint, Qt
+from PySide6.QtGui import QAction, QHelpEvent
 from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QPushButton, QWidget
+from PySide6.QtWidgets import QApplication, QMenu, QPushButton, QToolTip, QWidget
 
 from lpwa_console.app import Console
 from lpwa_console.models.rights import AccountRights
@@ -22,7 +22,7 @@ from tests.ui.conftest import OpenConsole
 
 CREATE_REASON = (
     "Your account may not create devices: it lacks the subscription's write permission ('a') "
-    "and the access right LPWA_MGR::WRITE_NODE"
+    "and the access right to change devices and multicast groups (LPWA_MGR::WRITE_NODE)"
 )
 
 
@@ -103,6 +103,19 @@ def test_a_viewer_is_told_before_it_tries(open_console: OpenConsole, qtbot: Any)
         denied(servers.part_buttons["Security"], "security")
     assert window.subscription_action is not None
     denied(window.subscription_action, "change the subscription's settings")
+    # Hovered in the Connection menu, the greyed item says why (a menu hides tooltips unless
+    # told to show them).
+    action = window.subscription_action
+    menu = next(m for m in action.associatedObjects() if isinstance(m, QMenu))
+    menu.popup(window.mapToGlobal(QPoint(10, 10)))
+    qtbot.waitExposed(menu)
+    spot = menu.actionGeometry(action).center()
+    QTest.mouseMove(menu, spot)
+    QApplication.sendEvent(
+        menu, QHelpEvent(QEvent.Type.ToolTip, spot, menu.mapToGlobal(spot))
+    )  # what resting the pointer there sends
+    qtbot.waitUntil(lambda: "change the subscription's settings" in QToolTip.text())
+    menu.hide()
 
 
 def test_an_administrator_may_do_it_all(open_console: OpenConsole, qtbot: Any) -> None:
@@ -136,6 +149,12 @@ def test_the_account_view_is_one_click_away(open_console: OpenConsole, qtbot: An
     )
     assert "whose name starts with “France/”" in text
     assert "change a device&#x27;s AS routing profile" in text
+    # A refusal that is no missing grant says its own reason, not an empty "Without :".
+    assert "Without </b>" not in text and "Without :" not in text
+    assert (
+        "<b>As it has domain restrictions, and these settings reach every domain</b>:"
+        " change the subscription&#x27;s settings" in text
+    )
     view.reject()
     qtbot.waitUntil(lambda: window.account_view is None)
 
@@ -161,3 +180,25 @@ def test_without_rights_every_control_stays_as_the_pane_wants(qtbot: Any) -> Non
     assert not other.isEnabled() and "tag" in other.toolTip()
     rights.set_client(None)
     assert other.isEnabled() and other.toolTip() == ""
+
+
+def test_a_domain_outside_the_restriction_is_refused_under_domains(
+    open_console: OpenConsole, qtbot: Any
+) -> None:
+    """The France team moves a device to Spain: the platform refuses; the form says why under
+    its Domains, in words (not "domains: ..."), and keeps the domain typed."""
+    console = open_console("subscriber-restricted")
+    devices = loaded_devices(console, qtbot)
+    devices.edit_device()
+    dialog = devices.dialog
+    assert dialog is not None and dialog.domains is not None
+    table = dialog.domains.table
+    table.item(0, 0).setText("Spain/Madrid")
+    table.item(0, 1).setText("Site")
+    with qtbot.waitSignal(devices.vm.save_failed, timeout=10_000) as failed:
+        dialog.ok.click()
+    assert failed.args[1] == "domains"
+    said = dialog.domains.error.text()
+    assert said == "Not allowed: outside the domains you are restricted to", said
+    assert table.item(0, 0).text() == "Spain/Madrid"  # nothing typed is lost
+    dialog.reject()

@@ -25,7 +25,7 @@ from .fleet_list import Call, FleetListViewModel
 from .formatting import TIME_SAMPLE
 from .paged_table import RIGHT, Column, alarm_count_column
 from .references import ReferenceListModel, list_references
-from .validation import field_named_in
+from .validation import field_named_in, under_field
 
 log = logging.getLogger(__name__)
 
@@ -120,7 +120,7 @@ def refusal_words(fields: set[str]) -> Callable[[BaseException, str], tuple[str,
             field = field_named_in(exc.message, fields)
             if not field and isinstance(exc, ConflictError) and "EUI" in fields:
                 field = "EUI"
-        return message, field
+        return under_field(message, field), field
 
     return words
 

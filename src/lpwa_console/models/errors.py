@@ -22,6 +22,11 @@ class UserError(Exception):
     """A failure whose text is already a sentence for the user (no class name added)."""
 
 
+class UserQuestion(UserError):
+    """Not a failure: the task needs the user's answer first (e.g. a passphrase), and a
+    dialog asks it. The task runner does not list it among the errors."""
+
+
 def user_message(exc: BaseException) -> str:
     if isinstance(exc, UserError):
         return str(exc)

@@ -176,6 +176,7 @@ def schema_pattern_words() -> dict[str, str]:
         "! # $ % & ' * + - . ^ _ ` | ~ only, no spaces",
         _pattern_of(CustomHttpHeaderRequest, "value"): "a header value has visible ASCII "
         "characters, with spaces or tabs only between them",
+        r"^\S+$": "no spaces allowed",  # a catalog entry's ID (schema/catalogs.EntryID)
     }
 
 
@@ -359,12 +360,16 @@ def form_fields(
     are left out: nothing typed there would be sent."""
     fields: list[FormField] = []
     skipped: list[str] = []
+    # Optional in the type, required by a rule of the model (a multicast group's AppSKey,
+    # which a deprecated field may give instead): the form marks it all the same.
+    by_rule: frozenset[str] = getattr(model, "required_by_rule", frozenset())
     for attr, info in model.model_fields.items():
         if info.deprecated or check_only(info):
             continue
         name = info.alias or attr
         words = field_words(name, model)
-        found = _field(name, attr, info.annotation, info.is_required(), nested, words)
+        required = info.is_required() or name in by_rule
+        found = _field(name, attr, info.annotation, required, nested, words)
         if found is None:
             skipped.append(name)
         else:

@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..api import LpwaClient
+from ..api.errors import NotFoundError
 from ..schema.device_import import DeviceImportReport, SentLine, write_import_csv
 from ..schema.key_manager import (
     KM_DEVICE_STATES,
@@ -256,9 +257,16 @@ class KeyManagerViewModel(ClientViewModel):
             self.claimed.emit(device)
             self.refresh_states()
 
+        def failed(error: BaseException, message: str) -> None:
+            if isinstance(error, NotFoundError):  # the platform's words name its path ("e…")
+                message = f"The key manager has no device {request.EUI} to claim"
+                self.claim_failed.emit(message, "EUI")
+            else:
+                self.claim_failed.emit(message, "")
+
         self.runner.run(
             f"Claim {request.EUI}", self.client.key_manager.claim(request), on_done=done,
-            on_error=lambda _e, m: self.claim_failed.emit(m, ""), quiet=True,
+            on_error=failed, quiet=True,
         )  # fmt: skip
         return True
 

@@ -54,7 +54,7 @@ from .forms import automatic_data, check_only_data
 from .list_detail import ListDetailViewModel
 from .paged_table import RIGHT, Column, alarm_count_column
 from .tasks import TaskRunner
-from .validation import field_named_in, validate
+from .validation import field_named_in, under_field, validate
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +138,28 @@ class ResourceKind:
     parts: tuple[ResourcePart, ...] = ()
     # What an empty, unfiltered list says ('' : "No <title> yet"); e.g. a lookup, not a list.
     empty_text: str = ""
+    # What still uses an item, said before deleting it ('' : nothing known to).
+    in_use: Callable[[Any], str] = lambda _item: ""
+
+
+def counted(count: int | None, one: str, many: str) -> str:
+    """ "570 devices", "1 multicast group"; '' for none or unknown."""
+    return f"{count:,} {one if count == 1 else many}" if count else ""
+
+
+def app_server_users(server: Any) -> str:
+    """ "570 devices and 2 multicast groups send their traffic to it." ('' for none)."""
+    users = [
+        counted(getattr(server, "deviceCount", None), "device", "devices"),
+        counted(
+            getattr(server, "multicastGroupCount", None), "multicast group", "multicast groups"
+        ),
+    ]
+    said = " and ".join(u for u in users if u)
+    if not said:
+        return ""
+    one = said.startswith("1 ") and " and " not in said
+    return f"{said} {'sends its' if one else 'send their'} traffic to it."
 
 
 # --- the kinds ------------------------------------------------------------------------------
@@ -262,6 +284,7 @@ def app_servers_kind() -> ResourceKind:
         create=lambda c, r: c.app_servers.create(r),
         update=lambda c, a, r: c.app_servers.update(a.path_ref, r),
         delete=lambda c, a: c.app_servers.delete(a.path_ref),
+        in_use=app_server_users,
         writable=lambda a: isinstance(a, AppServerBrief) and a.writable,
         parts=(
             ResourcePart(
@@ -629,7 +652,8 @@ class ResourceViewModel(ListDetailViewModel):
                 self._refresh_detail(item)
                 return
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
-            self.save_failed.emit(message, "" if name in occ else name)
+            name = "" if name in occ else name
+            self.save_failed.emit(under_field(message, name), name)
 
         def done(result: Any) -> None:
             self.saved.emit(result)
@@ -705,7 +729,8 @@ class ResourceViewModel(ListDetailViewModel):
                 self._refresh_detail(item)
                 return
             name = field_named_in(exc.message, fields) if isinstance(exc, APIStatusError) else ""
-            self.part_failed.emit(key, message, "" if name in occ else name)
+            name = "" if name in occ else name
+            self.part_failed.emit(key, under_field(message, name), name)
 
         def done(result: Any) -> None:
             self.part_saved.emit(key, result)

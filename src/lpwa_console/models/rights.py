@@ -45,6 +45,20 @@ RIGHT_WORDS = {
     ADMIN_NODE: "everything WRITE_NODE allows, and change a device's AS routing profile",
     OPERATOR_ADMIN: "use the operator interface: catalogs, partners, queues",
 }
+# A right in a refusal: words first, its code in brackets for whoever grants it.
+RIGHT_NAMES = {
+    READ_NODE: "to read devices and multicast groups",
+    WRITE_NODE: "to change devices and multicast groups",
+    ADMIN_NODE: "to administer devices",
+    OPERATOR_ADMIN: "of the operator interface",
+}
+
+
+def right_in_words(right: str) -> str:
+    """A missing right in a refusal, e.g. "the access right to change devices and multicast
+    groups (LPWA_MGR::WRITE_NODE)"."""
+    words = RIGHT_NAMES.get(right)
+    return f"the access right {words} ({right})" if words else f"the access right {right}"
 
 
 @dataclass(frozen=True)
@@ -237,7 +251,7 @@ class Grants:
                 if p not in self.permissions
             ]
         if self.rights is not None:
-            lacking += [f"the access right {r}" for r in need.rights if r not in self.rights]
+            lacking += [right_in_words(r) for r in need.rights if r not in self.rights]
         restricted = self.restrictions is not None and bool(self.restrictions.and_)
         if need.unrestricted and restricted and not lacking:
             return Verdict(
@@ -249,7 +263,7 @@ class Grants:
             return ALLOWED
         reason = f"Your account may not {need.verb}: it lacks {' and '.join(lacking)}"
         if need.note and self.rights is not None and any(r not in self.rights for r in need.rights):
-            reason += f" ({need.note})"
+            reason += f"; {need.note}"
         return Verdict(False, reason)
 
 

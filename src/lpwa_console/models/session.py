@@ -13,7 +13,7 @@ from PySide6.QtCore import QObject, Signal
 from ..api import Credentials, LpwaClient
 from ..api.errors import APIConnectionError, APITimeoutError
 from .embedded import EmbeddedSandbox, SandboxInfo
-from .errors import UserError
+from .errors import UserError, UserQuestion
 from .fleet_index.protocol import SignIn
 from .pane_access import OPERATOR, PARTNER, SUBSCRIBER, account_kind
 from .profiles import Profile, ProfileStore, SecretStoreError
@@ -41,8 +41,9 @@ class ConnectionFailed(UserError):
     pass
 
 
-class SecretLocked(ConnectionFailed):
-    """The profile's secret is in the encrypted secrets file, not opened yet this session."""
+class SecretLocked(ConnectionFailed, UserQuestion):
+    """The profile's secret is in the encrypted secrets file, not opened yet this session:
+    the window asks the passphrase (a question, not an error for the activity list)."""
 
 
 class Session(QObject):
@@ -85,6 +86,8 @@ class Session(QObject):
         self.role = ""
         self.message = ""
         self.progress = ""
+        # The last connect stopped to ask the passphrase of the secrets file (not an error).
+        self.asking_passphrase = False
         self.connect_ms: float | None = None
         # Field mode (models/field_offline): the snapshot the console falls back on when the
         # platform cannot be reached; `offline_text` says so ("Offline, data as of 10:42").
@@ -124,8 +127,10 @@ class Session(QObject):
         )
 
     def _connect_failed(self, profile: Profile, exc: BaseException, message: str) -> None:
+        # Set before the state change, so the window asks instead of showing an error.
+        self.asking_passphrase = isinstance(exc, SecretLocked)
         self._failed(message)
-        if isinstance(exc, SecretLocked):
+        if self.asking_passphrase:
             self.passphrase_needed.emit(profile)
 
     def reconnect(self) -> None:
@@ -287,6 +292,8 @@ class Session(QObject):
         ended = state != "connecting" and self.progress
         if state != "connecting":
             self.progress = ""
+        if state != "failed":  # kept until the state moves on (the window reads it meanwhile)
+            self.asking_passphrase = False
         self.state = state
         self.message = message
         self.state_changed.emit(state)

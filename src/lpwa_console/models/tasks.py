@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from PySide6.QtCore import QObject, Signal
 
-from .errors import user_message
+from .errors import UserQuestion, user_message
 
 log = logging.getLogger(__name__)
 
@@ -112,7 +112,7 @@ class TaskRunner(QObject):
             message = user_message(exc)
             log.info("task %r failed: %s", info.name, message)
             self._end(info)
-            if not quiet:
+            if not quiet and not isinstance(exc, UserQuestion):
                 self.failures.append(TaskFailure(info.id, info.name, message, time.time()))
                 del self.failures[: -self.MAX_FAILURES]
             self.failed.emit(info.id, info.name, message)
@@ -144,7 +144,7 @@ class TaskRunner(QObject):
         except Exception as exc:
             message = user_message(exc)
             self._end(info)
-            if not quiet:
+            if not quiet and not isinstance(exc, UserQuestion):
                 self.failures.append(TaskFailure(info.id, name, message, time.time()))
             self.failed.emit(info.id, name, message)
             raise

@@ -38,6 +38,15 @@ def field_named_in(message: str, fields: set[str]) -> str:
     return ""
 
 
+def under_field(message: str, name: str) -> str:
+    """A refusal shown under the field it names, without the field's API name leading the
+    platform's words ("Not allowed: domains: outside ..." -> "Not allowed: outside ...")."""
+    if not name:
+        return message
+    said = re.sub(rf"(^|: ){re.escape(name)}: ", r"\1", message, count=1)
+    return said[:1].upper() + said[1:] if said != message else message
+
+
 def validate(
     model: type[BaseModel], data: dict[str, Any]
 ) -> tuple[BaseModel | None, dict[str, str]]:

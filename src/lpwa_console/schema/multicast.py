@@ -5,7 +5,7 @@ A group is addressed like a device: its UID or `e` + its EUI in upper case.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import ClassVar, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -193,6 +193,8 @@ class MulticastGroupCreate(_MulticastWritable):
 
     read_only_fields = MULTICAST_READ_ONLY | {"occContext"}  # x-createForbidden
     not_modelled_fields = MULTICAST_NOT_MODELLED | {"bss"}
+    # Required by `_rules` (appSKey, or the deprecated appKeys): forms mark it (models/forms).
+    required_by_rule: ClassVar[frozenset[str]] = frozenset({"appSKey"})
 
     EUI: str
     nwAddress: str

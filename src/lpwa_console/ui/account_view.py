@@ -178,10 +178,15 @@ def denied_in_words(denied: list[tuple[str, str]]) -> list[str]:
     groups: dict[str, list[str]] = {}
     for _action, reason in denied:
         verb, _, lacking = reason.removeprefix("Your account may not ").partition(": it lacks ")
-        groups.setdefault(lacking, []).append(verb)
+        if lacking:
+            groups.setdefault(f"Without {lacking}", []).append(verb)
+        else:  # not a missing grant ("it has domain restrictions, and ..."): that reason
+            verb, _, why = verb.partition(": ")
+            why = why.removeprefix("it ")
+            groups.setdefault(f"As it {why}" if why else "Refused", []).append(verb)
     return [
-        f"<b>Without {escape(lacking)}</b>: {escape(', '.join(sorted(verbs)))}"
-        for lacking, verbs in sorted(groups.items())
+        f"<b>{escape(heading)}</b>: {escape(', '.join(sorted(verbs)))}"
+        for heading, verbs in sorted(groups.items())
     ]
 
 

@@ -707,7 +707,9 @@ class MainWindow(QMainWindow):
             text = self.session.offline_text  # "Offline, data as of 10:42"
         elif self._progress and state == "connected":
             text = self._progress
-        if state == "failed":
+        if state == "failed" and self.session.asking_passphrase:
+            text = self.session.message  # a dialog asks it: not a failure, no error to show
+        elif state == "failed":
             text = f"{text}: {self.session.message}"
             self.activity_dock.show()
         elif profile:

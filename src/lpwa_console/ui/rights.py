@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QMenu, QWidget
 
 from ..models.rights import ALLOWED, AccountRights, Verdict, requirement
 
@@ -112,5 +112,9 @@ class RightsGate(QObject):
         said = verdict.reason or binding.why
         if isinstance(target, QAction):
             target.setStatusTip(said)
+            # A menu hides its actions' tooltips unless told: the reason would not show.
+            for holder in target.associatedObjects():
+                if isinstance(holder, QMenu):
+                    holder.setToolTipsVisible(True)
         else:
             target.setAccessibleDescription(said)

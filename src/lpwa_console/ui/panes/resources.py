@@ -633,6 +633,7 @@ class ResourcesPane(Pane, KeptDialog):
             f"Delete {noun} “{vm.kind.label(item)}”? This cannot be undone.",
             answered,
             accept="Delete",
+            informative=vm.kind.in_use(item),  # what still uses it, said before it goes
             destructive=True,
         )
 

@@ -24,10 +24,13 @@ from .models.field_offline.mode import FieldMode
 from .models.fleet_index.index import FleetIndex
 from .models.palette import DeviceSearchViewModel
 from .models.pane_access import (
+    DEVICES,
     PARTNER,
+    STATIONS,
     account_kind,
     client_for_data,
     client_for_pane,
+    has_data,
     pane_visible,
 )
 from .models.profiles import ProfileStore, SecretStore
@@ -159,7 +162,9 @@ def follow_fleet(
         profile = session.profile
         # Offline (a snapshot, models/field_offline) there is no platform to sync from: the
         # lists search the snapshot by prefix, as the platform does.
-        if value is None or profile is None or session.offline_text:
+        # Operators and suppliers have neither devices nor base stations to index.
+        fleet = has_data(DEVICES, session.role) or has_data(STATIONS, session.role)
+        if value is None or profile is None or session.offline_text or not fleet:
             index.close()
         else:
             index.open(

@@ -196,3 +196,16 @@ def _dialog(console: Any) -> Any:
     found = console.window.findChildren(ProfilesDialog)
     assert found
     return found[-1]
+
+
+def test_an_operator_has_no_fleet_to_index_and_no_error_said(
+    open_console: OpenConsole, qtbot: Any
+) -> None:
+    """The operator's account holds neither devices nor base stations: no index is started,
+    so the status bar says nothing of one (it said the platform's 403 before)."""
+    console = open_console("operator")
+    qtbot.wait(500)  # a started sync would have said its first progress by now
+    index = console.fleet_index
+    assert index is not None and index.path is None
+    assert console.window.fleet_index_status.isHidden()
+    assert "Fleet index" not in console.window.statusBar().currentMessage()

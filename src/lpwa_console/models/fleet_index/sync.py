@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...api.errors import APIError, NotFoundError, PermissionDeniedError
 from ...api.resources.devices import BASE as DEVICES_PATH
+from ..errors import user_message
 from .items import wire_app_server, wire_device, wire_multicast, wire_station
 from .progress import (
     DEFAULT_SETTINGS,
@@ -163,7 +164,7 @@ class SyncThread:
             except _Paused:
                 continue
             except APIError as exc:
-                self._say(store, "failed", message=f"Fleet index: {exc}")
+                self._say(store, "failed", message=f"Fleet index: {user_message(exc)}")
             except (sqlite3.Error, OSError, ValueError, KeyError) as exc:
                 # A damaged answer or file: said, logged, tried again at the next refresh.
                 log.warning("fleet index sync failed", exc_info=True)

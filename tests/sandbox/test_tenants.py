@@ -13,7 +13,7 @@ import pytest
 from lpwa_console.sandbox.accounts import listing
 
 from .conftest import API, DEVICES, TOKEN, Sandbox
-from .test_device_import import line
+from .test_device_import import APP_EUI, KEY, line
 
 MINE = f"{API}/subscriptions/mine"
 KM = f"{API}/kmSubscriptions/mine/devices"
@@ -71,6 +71,25 @@ def test_devices_stay_in_their_tenant(sb: Sandbox, me: str, them: str) -> None:
     sb.post(f"{DEVICES}/import", me, files={"csv": ("d.csv", text, "text/csv")})
     after = sb.get(f"{DEVICES}/{victim['ref']}", them)
     assert after.status_code == 200 and after.json()["name"] == victim["name"]
+
+
+@pytest.mark.parametrize(("me", "them"), PAIRS)
+def test_an_eui_of_the_other_tenant_is_not_registered_twice(
+    sb: Sandbox, me: str, them: str
+) -> None:
+    """One network routes a join by its EUI: a second device with it, in any subscription,
+    is refused (by the form and by an import line), and the owner's device stays as it is."""
+    victim = next(d for d in sb.all_devices(them) if d["connectivity"] == "LORAWAN")
+    before = len(sb.all_devices(me))
+    for eui in (victim["EUI"], victim["EUI"].lower()):
+        made = sb.post(DEVICES, me, json={"EUI": eui, "name": "twin", "connectivity": "LORAWAN"})
+        assert made.status_code == 409, made.text
+    text = line("CREATE_OTAA", B=victim["EUI"], D="adeunis-temp-lw", E=APP_EUI, F=KEY, K="twin")
+    answer = sb.post(f"{DEVICES}/import", me, files={"csv": ("d.csv", text, "text/csv")})
+    assert victim["EUI"] in answer.text and "already exists" in answer.text
+    assert len(sb.all_devices(me)) == before
+    owner = sb.get(f"{DEVICES}/{victim['ref']}", them)
+    assert owner.status_code == 200 and owner.json()["name"] == victim["name"]
 
 
 @pytest.mark.parametrize(("me", "them"), PAIRS)

@@ -283,7 +283,7 @@ def create_device(body: DeviceCreate, account: DeviceWriter, svc: AppServices) -
     assert sub is not None
     domains = _check_domains(account, body.domains)
     with svc.db.write() as conn:
-        if store.eui_exists(conn, sub, body.EUI):
+        if store.eui_taken(conn, body.EUI):
             raise ApiError(409, DUPLICATE, f"EUI: a device with EUI {body.EUI} already exists")
         model = None
         if body.model is not None:

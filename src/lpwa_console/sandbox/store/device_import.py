@@ -191,7 +191,7 @@ def _no_servers_with_profile(servers_given: bool, profile_given: bool) -> None:
 
 def _create(conn: sqlite3.Connection, ctx: Context, row: ImportRow, body: DeviceCreate) -> int:
     sub = ctx.subscription_id
-    if store.eui_exists(conn, sub, body.EUI):
+    if store.eui_taken(conn, body.EUI):
         raise RowRefused(DUPLICATE, f"a device with EUI {body.EUI} already exists")
     domains = _domains(ctx, body, creating=True) or []
     model = ctx.ref(conn, "device_models", body.model.ID, "model") if body.model else None

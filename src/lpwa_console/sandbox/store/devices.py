@@ -329,8 +329,11 @@ def domains_of(conn: sqlite3.Connection, uid: int) -> list[tuple[str, str]]:
     return domain_store.domains_of(conn, DEVICE_DOMAINS, uid)
 
 
-def eui_exists(conn: sqlite3.Connection, subscription_id: int, eui: str) -> bool:
-    return find_uid(conn, subscription_id, eui=eui) is not None
+def eui_taken(conn: sqlite3.Connection, eui: str) -> bool:
+    """Whether a device of any subscription has this EUI: one network routes a join or an
+    uplink by its EUI, so the platform refuses a second one wherever it would be."""
+    row = conn.execute("SELECT 1 FROM devices WHERE eui = ? LIMIT 1", (eui.upper(),)).fetchone()
+    return row is not None
 
 
 def ref_id(conn: sqlite3.Connection, table: str, subscription_id: int, ref: str) -> int | None:

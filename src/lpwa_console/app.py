@@ -44,6 +44,7 @@ from .pane_factories import pane_factories
 from .schema.devices import DevicePage
 from .schema.subscription import Subscription
 from .ui.fleet_index_status import follow_search_box
+from .ui.idle_gc import not_idle_while
 from .ui.lazy_pane import LazyPane
 from .ui.main_window import MainWindow
 from .ui.panes.devices import DevicesPane
@@ -61,6 +62,9 @@ def build(
 ) -> Console:
     settings = settings or make_settings(options.data_dir)
     runner = TaskRunner()
+    app = QApplication.instance()
+    if app is not None:
+        not_idle_while(app, runner)  # a sync or an import under way is not an idle moment
     data_dir = options.data_dir or default_data_dir()
     # The keyring, or (without one) this session's memory or a passphrase-protected file.
     profiles = ProfileStore(settings, secrets or SecretStorage(data_dir))

@@ -10,7 +10,7 @@ from PySide6.QtCore import QEvent, QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
-from lpwa_console.ui.idle_gc import THAW_EVERY, THRESHOLDS, IdleCollector
+from lpwa_console.ui.idle_gc import THAW_EVERY, THRESHOLDS, IdleCollector, not_idle_while
 
 
 def test_collects_only_when_idle_and_restores_thresholds(qtbot: Any) -> None:
@@ -126,3 +126,30 @@ def test_only_the_ui_thread_collects(qtbot: Any) -> None:
     finally:
         collector.uninstall()
     assert gc.isenabled() == was_enabled
+
+
+class _Runner:
+    busy = True
+
+
+def test_a_busy_console_is_not_idle(qtbot: Any) -> None:
+    """A sync or an import the user watches is not an idle moment, input or not; the
+    runner is held weakly (a closed console is forgotten)."""
+    app = QApplication.instance()
+    assert isinstance(app, QApplication)
+    collector = IdleCollector(app, idle_s=0.0, every_s=0.0, at_most_s=3600)
+    collector.timer.stop()
+    try:
+        runner = _Runner()
+        not_idle_while(app, runner)
+        collector.tick()
+        assert collector.collections == 0
+        runner.busy = False
+        collector.tick()
+        assert collector.collections == 1
+        runner.busy = True
+        del runner  # forgotten: nothing holds the collection back
+        collector.tick()
+        assert collector.collections == 2
+    finally:
+        collector.uninstall()

@@ -12,7 +12,9 @@ A console holding a few hundred thousand objects (pages of devices and alarms, Q
 pays 50-100 ms for a full (oldest generation) collection, and CPython starts one whenever
 enough objects survived: during a fast scroll that is a visible stall (measured by the
 alarms benchmark). Young collections stay automatic; the full one is moved to a moment with
-no user input for a few seconds, at most once a minute, or forced after a long busy spell.
+no user input for a few seconds and no task of the console running (a sync the user
+watches is not idle: a 377 ms collection fell in one, bench/field_offline.py), at most once
+a minute, or forced after a long busy spell.
 
 What start-up made (modules, classes, the window and its panes: most of the objects, and
 alive until the end) is frozen at the first tick, once the event loop runs (`gc.freeze`:
@@ -28,6 +30,8 @@ from __future__ import annotations
 
 import gc
 import time
+import weakref
+from typing import Protocol
 
 from PySide6.QtCore import QEvent, QObject, QTimer
 from PySide6.QtWidgets import QApplication
@@ -47,6 +51,11 @@ INPUT_EVENTS = frozenset(
 )
 
 
+class Busy(Protocol):
+    @property
+    def busy(self) -> bool: ...
+
+
 class IdleCollector(QObject):
     def __init__(
         self,
@@ -62,6 +71,7 @@ class IdleCollector(QObject):
         self.last_collect = time.monotonic()
         self.collections = 0
         self.frozen = 0  # objects start-up made, frozen at the first tick
+        self.working: list[weakref.ref[Busy]] = []  # while one of them is busy: not idle
         self._previous = gc.get_threshold()
         self._was_enabled = gc.isenabled()
         gc.set_threshold(*THRESHOLDS)
@@ -92,7 +102,7 @@ class IdleCollector(QObject):
             self.freeze_start_up()
         now = time.monotonic()
         since = now - self.last_collect
-        idle = now - self.last_input >= self.idle_s
+        idle = now - self.last_input >= self.idle_s and not self.someone_busy()
         if (idle and since >= self.every_s) or since >= self.at_most_s:
             if self.collections % THAW_EVERY == THAW_EVERY - 1:
                 gc.unfreeze()  # everything walked: frozen cycles that became garbage go
@@ -100,6 +110,10 @@ class IdleCollector(QObject):
             gc.freeze()  # the survivors: the next full collection walks only what is new
             self.collections += 1
             self.last_collect = time.monotonic()
+
+    def someone_busy(self) -> bool:
+        self.working = [ref for ref in self.working if ref() is not None]
+        return any(getattr(ref(), "busy", False) for ref in self.working)
 
     def freeze_start_up(self) -> None:
         """Start-up's objects out of the collections (a list splice: no walk, no stall)."""
@@ -118,3 +132,10 @@ class IdleCollector(QObject):
         app = QApplication.instance()
         if app is not None:
             app.removeEventFilter(self)
+
+
+def not_idle_while(app: QObject, worker: Busy) -> None:
+    """Full collections also wait while `worker.busy` (the console's task runner), held
+    weakly (a console closed is forgotten); the longest wait stays `at_most_s`."""
+    for collector in app.findChildren(IdleCollector):
+        collector.working.append(weakref.ref(worker))

@@ -71,15 +71,15 @@ def timed_get(
 def run_on_qt_loop(main: Callable[[], Awaitable[T]]) -> T:
     """Run `main()` on a qasync loop over an offscreen QApplication, as the console does."""
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    import qasync
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([])
     QApplication.setQuitOnLastWindowClosed(False)  # as the console: closing a dialog ends nothing
+    from lpwa_console.models.event_loop import ConsoleEventLoop
     from lpwa_console.ui.idle_gc import IdleCollector
 
     IdleCollector(app)  # as the console: full collections wait for idle moments
-    loop = qasync.QEventLoop(app)
+    loop = ConsoleEventLoop(app)  # the console's loop
     asyncio.set_event_loop(loop)
     with loop:
         result: T = loop.run_until_complete(main())

@@ -164,10 +164,11 @@ def _own_settings_and_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 
 @pytest.fixture
 def qloop(qapp: Any) -> Iterator[asyncio.AbstractEventLoop]:
-    """A qasync loop driven by Qt's event processing (qtbot.waitUntil / waitSignal)."""
-    import qasync
+    """The console's qasync loop driven by Qt's event processing (qtbot.waitUntil /
+    waitSignal)."""
+    from lpwa_console.models.event_loop import ConsoleEventLoop
 
-    loop = qasync.QEventLoop(qapp, already_running=True)
+    loop = ConsoleEventLoop(qapp, already_running=True)
     asyncio.set_event_loop(loop)
     yield loop
     # Let cancelled tasks unwind before the loop goes.

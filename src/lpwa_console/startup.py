@@ -89,16 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     # before the sandbox's start).
     import asyncio
 
-    import qasync
-
     from .app import run
+    from .models.event_loop import ConsoleEventLoop
     from .ui.idle_gc import IdleCollector
 
     IdleCollector(app)  # full garbage collections wait for an idle moment
     hook = install_crash_handling(options.data_dir)
     try:
         # asyncio.Runner, not asyncio.run(loop_factory=...): that argument is 3.12+ only.
-        with asyncio.Runner(loop_factory=qasync.QEventLoop) as runner:
+        with asyncio.Runner(loop_factory=ConsoleEventLoop) as runner:
             return runner.run(run(options, hook, embedded))
     except KeyboardInterrupt:
         return 130

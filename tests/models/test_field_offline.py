@@ -232,7 +232,8 @@ async def placed(client: LpwaClient, ref: str, lat: float, lon: float) -> None:
         if (round(station.lastGeoLat or 0, 7), round(station.lastGeoLon or 0, 7)) == (lat, lon):
             return
         await asyncio.sleep(0.1)
-    raise AssertionError(f"station {ref} never reached {lat}, {lon}")
+    detail = (await client.stations.get(ref)).model_dump(exclude_none=True)
+    raise AssertionError(f"station {ref} never reached {lat}, {lon}: {detail}")
 
 
 @pytest.mark.anyio

@@ -64,3 +64,19 @@ def test_validation_errors_are_summarised() -> None:
         message = user_message(exc)
     assert "EUI: 'z' is not a hexadecimal digit (0-9, A-F)" in message
     assert "\n" not in message and "errors.pydantic.dev" not in message
+
+
+def test_a_task_asked_for_once_the_loop_has_gone_is_not_started(qapp: Any) -> None:
+    """A Qt event after the loop is closed (the window closing at quit, a test's teardown)
+    asks for a task: nothing runs it, the coroutine is closed (not "never awaited"), and the
+    runner is not left busy."""
+    asyncio.set_event_loop(None)
+
+    async def work() -> None:
+        raise AssertionError("ran without a loop")
+
+    coroutine = work()
+    runner = TaskRunner()
+    runner.run("Load the selected device", coroutine)
+    assert not runner.busy and runner.running == []
+    assert coroutine.cr_frame is None  # closed

@@ -85,9 +85,19 @@ class TaskRunner(QObject):
         """
         task_id = next(self._ids)
         info = TaskInfo(task_id, name)
+        wrapped = self._wrap(info, coro, on_done, on_error, quiet)
+        try:
+            task = asyncio.ensure_future(wrapped)
+        except RuntimeError:
+            # A Qt event after the loop has gone (the window closing at quit, a test's
+            # teardown): nothing can run it; closed, so it is not "never awaited".
+            log.debug("no event loop for %r: not started", name)
+            wrapped.close()
+            coro.close()
+            return task_id
         was_busy = self.busy
         self._running[task_id] = info
-        info.task = asyncio.ensure_future(self._wrap(info, coro, on_done, on_error, quiet))
+        info.task = task
         info.task.add_done_callback(lambda _t: self._cancelled_before_start(info, coro))
         self.started.emit(task_id, name)
         if not was_busy:

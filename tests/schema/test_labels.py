@@ -88,3 +88,18 @@ def test_duration_words_leave_other_text_alone() -> None:
     assert duration_words("soon") == "soon"
     with pytest.raises(ValueError):
         split_duration("P1Y")
+
+
+def test_a_value_with_its_unit_and_long_seconds_in_words() -> None:
+    from lpwa_console.schema.labels import FieldWords
+
+    seconds, mhz, degrees = (
+        FieldWords("T", unit="s"),
+        FieldWords("F", unit="MHz"),
+        FieldWords("L", unit="°"),
+    )
+    assert seconds.with_unit(30, "30") == "30 s"
+    assert seconds.with_unit(172_800, "172800") == "2 days (172,800 s)"
+    assert mhz.with_unit(868.1, "868.1") == "868.1 MHz"
+    assert degrees.with_unit(45.2, "45.2") == "45.2°"
+    assert FieldWords("N").with_unit(3, "3") == "3" and seconds.with_unit(None, "") == ""

@@ -243,6 +243,13 @@ def test_details_show_references_by_name_and_hide_internals() -> None:
     assert "Kafka bus" in html and "JSON with types" in html
     assert "Maximum clock difference" in html and "30 s" in html
     assert "title='downlinkSecurity.maxTimestampDeviation'" in html  # the API path on hover
+    # A long one in words first, the number the form edits after it.
+    slow = server.model_copy(
+        update={"downlinkSecurity": server.downlinkSecurity.model_copy(  # type: ignore[union-attr]
+            update={"maxTimestampDeviation": 60000})}
+    )  # fmt: skip
+    html = detail_html(ResourceViewModel(TaskRunner(), app_servers_kind()), slow, {})
+    assert "16 hours 40 minutes (60,000 s)" in html
 
 
 def test_near_duplicate_models_read_in_full_in_the_picker(qtbot: Any) -> None:

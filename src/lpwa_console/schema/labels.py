@@ -13,7 +13,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from types import MappingProxyType
+
+from .durations import duration_words, format_duration
 
 _NO_CHOICES: Mapping[str, str] = MappingProxyType({})
 
@@ -47,6 +50,18 @@ class FieldWords:
         """A value in words (the value itself when it has none)."""
         text = str(value)
         return self.choices.get(text, text)
+
+    def with_unit(self, value: object, text: str) -> str:
+        """`text`, the value as shown, with its unit: "868.1 MHz", "45.2°"; a number of
+        seconds from two minutes up in words first: "16 hours 40 minutes (60,000 s)"."""
+        if not self.unit or not text:
+            return text
+        if self.unit == "°":
+            return f"{text}°"
+        if self.unit == "s" and type(value) is int and value >= 120:
+            words = duration_words(format_duration(timedelta(seconds=value)))
+            return f"{words} ({value:,} s)"
+        return f"{text} {self.unit}"
 
 
 # The kinds of resource a field may name, in words (plural).

@@ -665,14 +665,14 @@ def profile_html(profile: Any) -> str:
         _row("LoRa Alliance IDs", ", ".join(profile.loraProfileIDs)),
     ]
     for name in DETAIL_NAMES:
-        value = getattr(profile, name, None)
+        raw = value = getattr(profile, name, None)
         if isinstance(value, list):
             value = ", ".join(f"{v:g}" for v in value)
         words = field_words(name)
         if value is not None and words.choices:
             value = words.choice_words(str(value)) or value
-        if value is not None and words.unit:
-            value = f"{value} {words.unit}"
+        if value is not None:
+            value = words.with_unit(raw, str(value))
         rows.append(_row(words.label, value))
     description = profile.commercialDescription or ""
     return (

@@ -127,8 +127,8 @@ def _flatten(
         text = code_words(value)  # "ACTIVE" -> "Active": no platform code in a detail
     else:
         text = str(value)
-    if words.unit and text and not isinstance(value, list):
-        text = f"{text} {words.unit}" if words.unit != "°" else f"{text}°"
+    if not isinstance(value, list):
+        text = words.with_unit(value, text)
     if text != "":
         out.append((prefix, MASK if hidden else text))
 

@@ -84,10 +84,18 @@ class HeapTimer(QObject):
         heap = self._heap
         while heap and heap[0][0] <= now:
             self._ready.append(heapq.heappop(heap)[2])
-        for _ in range(len(self._ready)):
-            handle = self._ready.popleft()
-            if not handle._cancelled:
-                handle._run()  # (its errors go to the loop's exception handler)
+        try:
+            for _ in range(len(self._ready)):
+                handle = self._ready.popleft()
+                if not handle._cancelled:
+                    handle._run()  # (its errors go to the loop's exception handler)
+        finally:  # what `_run` lets through (KeyboardInterrupt) leaves the rest armed
+            self._after_batch()
+
+    def _after_batch(self) -> None:
+        if self._stopped:  # (the loop closed by one of the callbacks)
+            return
+        heap = self._heap
         if len(heap) > COMPACT_OVER:
             live = [entry for entry in heap if not entry[2]._cancelled]
             if len(live) < len(heap) // 2:
